@@ -1,0 +1,65 @@
+"""The `shuffle-spec` command-line tool.
+
+Subcommands live in `proofs_checks/commands/`, one module each, discovered at start-up: each defines
+`NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`. Stdout carries data only; errors go
+to stderr. Exit codes: 0 ok, 1 a check or audit failed, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from typing import Sequence
+
+from proofs_checks import commands
+from proofs_checks.bridge import UsageError
+
+__all__ = ["main", "build_parser"]
+
+
+def _command_modules():
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
+        if not info.name.startswith("_"):
+            yield importlib.import_module(f"{commands.__name__}.{info.name}")
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+    parser = argparse.ArgumentParser(
+        prog="shuffle-spec",
+        description="Formally-checked reference specification of privacy amplification by shuffling. "
+        "With no command: a short report for the default scenario.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    runners = {}
+    for module in _command_modules():
+        command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(command_parser)
+        runners[module.NAME] = module.run
+    return parser, runners
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser, runners = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            from proofs_checks.report import run_default_report
+
+            return run_default_report()
+        return runners[args.command](args)
+    except (UsageError, KeyError) as failure:
+        message = failure.args[0] if failure.args else str(failure)
+        print(f"shuffle-spec {args.command or ''}: error: {message}", file=sys.stderr)
+        return 2
+    except ValueError as failure:
+        print(f"shuffle-spec {args.command or ''}: error: {failure}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not an error of ours
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

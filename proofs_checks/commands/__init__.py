@@ -1,0 +1,1 @@
+"""One module per `shuffle-spec` subcommand (discovered by `proofs_checks.cli`)."""

@@ -1,0 +1,46 @@
+"""`shuffle-spec eval ID --param NAME=VALUE ... [--json]`: evaluate a statement's reference.
+
+JSON: {"id", "params", "value", "valid", "reason"} (plus "interval" for certified bounds). A failed
+hypothesis is a valid answer (`valid: false` with the reason, exit 0), not an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from proofs_checks.bridge import UsageError, evaluate
+from proofs_checks.output import print_json
+from spec.registry import get_statement
+
+NAME = "eval"
+HELP = "evaluate a statement's reference implementation at the given parameters"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", help="statement id, e.g. FMT21.Thm2.1")
+    parser.add_argument("--param", "-p", action="append", default=[], metavar="NAME=VALUE", help="a parameter, repeated (see `show ID`)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def parse_assignments(items: list[str]) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value:
+            raise UsageError(f"--param expects NAME=VALUE, got {item!r}")
+        params[name.strip()] = value.strip()
+    return params
+
+
+def run(args: argparse.Namespace) -> int:
+    statement = get_statement(args.id)
+    evaluation = evaluate(statement, parse_assignments(args.param))
+    if args.json:
+        print_json(evaluation.to_json())
+    elif evaluation.valid:
+        print(repr(evaluation.value))
+        if evaluation.reason:
+            print(f"note: {evaluation.reason}")
+    else:
+        print(f"not valid: {evaluation.reason}")
+    return 0

@@ -1,0 +1,97 @@
+"""Registering and running proof checks.
+
+A proof check is a function that verifies one step of one statement's proof (a simplification, an
+inequality, an integral, a limit, a derivative's sign) or the agreement of spec and reference. It
+returns normally when the step holds and raises `AssertionError` saying what failed otherwise.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Callable
+
+import sympy as sp
+
+__all__ = [
+    "CheckResult",
+    "ProofCheck",
+    "all_checks",
+    "proof_check",
+    "run_check",
+    "assert_identity",
+    "assert_nonnegative",
+]
+
+CHECK_MODULES: tuple[str, ...] = (
+    "proofs_checks.efmrtt19",
+    "proofs_checks.bbgn19",
+    "proofs_checks.fmt21",
+    "proofs_checks.fmt23",
+    "proofs_checks.efmrstt20",
+    "proofs_checks.exact",
+    "proofs_checks.agreement",
+)
+
+_CHECKS: list["ProofCheck"] = []
+
+
+@dataclass(frozen=True)
+class ProofCheck:
+    statement_id: str
+    name: str
+    function: Callable[[], None]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    statement_id: str
+    name: str
+    passed: bool
+    detail: str
+    seconds: float
+
+
+def proof_check(statement_id: str, name: str) -> Callable[[Callable[[], None]], Callable[[], None]]:
+    """Register the decorated function as a check of statement `statement_id`."""
+
+    def register(function: Callable[[], None]) -> Callable[[], None]:
+        _CHECKS.append(ProofCheck(statement_id, name, function))
+        return function
+
+    return register
+
+
+def all_checks() -> tuple[ProofCheck, ...]:
+    """Every registered check, in module order (importing the check modules registers them)."""
+    for module_name in CHECK_MODULES:
+        importlib.import_module(module_name)
+    from proofs_checks.agreement import agreement_checks
+
+    return tuple(_CHECKS) + agreement_checks()
+
+
+def run_check(check: ProofCheck) -> CheckResult:
+    start = time.perf_counter()
+    try:
+        check.function()
+    except AssertionError as failure:
+        return CheckResult(check.statement_id, check.name, False, str(failure) or "assertion failed", time.perf_counter() - start)
+    except Exception:  # a crash in a check is a failed check, with its traceback as the detail
+        detail = traceback.format_exc(limit=3).strip().splitlines()[-1]
+        return CheckResult(check.statement_id, check.name, False, f"error: {detail}", time.perf_counter() - start)
+    return CheckResult(check.statement_id, check.name, True, "", time.perf_counter() - start)
+
+
+def assert_identity(lhs: sp.Expr, rhs: sp.Expr, what: str) -> None:
+    """lhs == rhs as expressions (their difference simplifies to 0)."""
+    difference = sp.simplify(sp.expand(lhs - rhs))
+    assert difference == 0, f"{what}: {sp.sstr(lhs)} - ({sp.sstr(rhs)}) simplifies to {sp.sstr(difference)}, not 0"
+
+
+def assert_nonnegative(expr: sp.Expr, what: str) -> None:
+    """SymPy proves expr >= 0 under the symbols' assumptions."""
+    verdict = sp.simplify(expr).is_nonnegative
+    assert verdict is True, f"{what}: cannot show {sp.sstr(expr)} >= 0 (SymPy says {verdict})"

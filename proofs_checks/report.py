@@ -1,0 +1,36 @@
+"""The default report of a bare `shuffle-spec`: what is covered, and every amplification bound in the
+default scenario (eps0 = 1, n = 10^4, delta = 10^-6)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from proofs_checks.bridge import evaluate
+from proofs_checks.output import print_table
+from spec.registry import list_statements
+
+DEFAULT_SCENARIO = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
+
+
+def run_default_report() -> int:
+    statements = list_statements()
+    per_paper = Counter(s.paper for s in statements)
+    print("shuffle-spec: privacy amplification by shuffling, specified and checked")
+    print(f"{len(statements)} statements: " + ", ".join(f"{p} {c}" for p, c in per_paper.items()))
+    print()
+    scenario = ", ".join(f"{k}={v:g}" for k, v in DEFAULT_SCENARIO.items())
+    print(f"Central epsilon of a shuffled eps0-LDP randomizer at {scenario}:")
+    rows = []
+    for statement in statements:
+        if not statement.is_amplification_bound or set(statement.input_names) != set(DEFAULT_SCENARIO):
+            continue
+        evaluation = evaluate(statement, DEFAULT_SCENARIO)
+        rows.append([statement.id, statement.mechanism or "generic", evaluation.value if evaluation.valid else None, "" if evaluation.valid else evaluation.reason])
+    rows.sort(key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
+    if rows:
+        print_table(["id", "randomizer", "eps", "note"], rows)
+    else:
+        print("  (no amplification bound registered yet)")
+    print()
+    print("More: shuffle-spec list | show ID | eval ID --param NAME=VALUE | check")
+    return 0

@@ -1,0 +1,131 @@
+"""Finite probability distributions, exact (`Fraction`) or floating.
+
+A `Distribution` maps outcomes to probabilities. Exact ones are validated exactly (every probability
+a non-negative `Fraction`, the sum exactly 1); float ones to a tolerance of 1e-9. Outcomes of
+probability zero are dropped, so `support` is the true support.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
+
+from reference.errors import ParameterError
+
+__all__ = ["Distribution", "Probability", "as_probability", "point_mass", "uniform"]
+
+Probability = Union[Fraction, float]
+Outcome = Hashable
+
+FLOAT_SUM_TOLERANCE = 1e-9
+
+
+def as_probability(value: object, name: str = "probability") -> Probability:
+    """An exact `Fraction` for ints, Fractions and "p/q" or decimal strings; a float for floats."""
+    if isinstance(value, bool):
+        raise ParameterError(name, value, "a number in [0, 1]")
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    if isinstance(value, float):
+        return value
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise ParameterError(name, value, 'a number such as "0.25" or "1/4"') from None
+    raise ParameterError(name, value, "a number in [0, 1]")
+
+
+class Distribution(Mapping[Outcome, Probability]):
+    """An immutable finite distribution; exact when every probability is a `Fraction`."""
+
+    __slots__ = ("_probs", "_exact")
+
+    def __init__(self, probs: Mapping[Outcome, object] | Iterable[tuple[Outcome, object]]):
+        items = probs.items() if isinstance(probs, Mapping) else probs
+        table: dict[Outcome, Probability] = {}
+        for outcome, raw in items:
+            p = as_probability(raw, f"probability of outcome {outcome!r}")
+            if isinstance(p, float) and (math.isnan(p) or math.isinf(p)):
+                raise ParameterError(f"probability of outcome {outcome!r}", p, "a finite number in [0, 1]")
+            if p < 0:
+                raise ParameterError(f"probability of outcome {outcome!r}", p, "a non-negative number")
+            table[outcome] = table.get(outcome, 0) + p
+        exact = all(isinstance(p, Fraction) for p in table.values())
+        total = sum(table.values(), Fraction(0)) if exact else math.fsum(table.values())
+        if exact and total != 1:
+            raise ParameterError("sum of probabilities", total, "exactly 1")
+        if not exact and abs(total - 1) > FLOAT_SUM_TOLERANCE:
+            raise ParameterError("sum of probabilities", total, f"1 within {FLOAT_SUM_TOLERANCE}")
+        self._probs = {o: p for o, p in table.items() if p != 0}
+        self._exact = exact
+
+    # Mapping protocol: missing outcomes have probability zero.
+    def __getitem__(self, outcome: Outcome) -> Probability:
+        return self._probs.get(outcome, Fraction(0) if self._exact else 0.0)
+
+    def __iter__(self) -> Iterator[Outcome]:
+        return iter(self._probs)
+
+    def __len__(self) -> int:
+        return len(self._probs)
+
+    def __contains__(self, outcome: object) -> bool:
+        return outcome in self._probs
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return self._probs == other._probs
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._probs.items()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{o!r}: {p}" for o, p in list(self._probs.items())[:8])
+        more = ", ..." if len(self._probs) > 8 else ""
+        return f"Distribution({{{shown}{more}}})"
+
+    @property
+    def is_exact(self) -> bool:
+        return self._exact
+
+    @property
+    def support(self) -> frozenset[Outcome]:
+        return frozenset(self._probs)
+
+    def probability_of(self, event: Callable[[Outcome], bool]) -> Probability:
+        """The probability of the set of outcomes where `event` holds."""
+        zero: Probability = Fraction(0) if self._exact else 0.0
+        return sum((p for o, p in self._probs.items() if event(o)), zero)
+
+    def to_float(self) -> "Distribution":
+        return Distribution({o: float(p) for o, p in self._probs.items()})
+
+    def map(self, function: Callable[[Outcome], Outcome]) -> "Distribution":
+        """The pushforward through a deterministic `function` (deterministic post-processing)."""
+        out: dict[Outcome, Probability] = {}
+        for o, p in self._probs.items():
+            image = function(o)
+            out[image] = out.get(image, 0) + p
+        return Distribution(out)
+
+    def expectation(self, function: Callable[[Outcome], object]) -> object:
+        """E[function(X)], exact when the distribution and `function`'s values are exact."""
+        zero: Probability = Fraction(0) if self._exact else 0.0
+        return sum((p * function(o) for o, p in self._probs.items()), zero)
+
+
+def point_mass(outcome: Outcome) -> Distribution:
+    return Distribution({outcome: Fraction(1)})
+
+
+def uniform(outcomes: Sequence[Outcome]) -> Distribution:
+    if len(outcomes) == 0:
+        raise ParameterError("outcomes", outcomes, "a non-empty sequence")
+    share = Fraction(1, len(outcomes))
+    out: dict[Outcome, Fraction] = {}
+    for o in outcomes:
+        out[o] = out.get(o, Fraction(0)) + share
+    return Distribution(out)

@@ -1,0 +1,172 @@
+"""Hockey-stick divergence, (eps, delta)-closeness and privacy profiles of finite distributions.
+
+Divergences take the multiplier `e_eps = e^eps` rather than eps, so that with exact distributions and
+a rational multiplier every quantity is an exact `Fraction`. The privacy profile of a pair is
+piecewise linear in `e_eps` with breakpoints at the likelihood ratios, so its inverse (the smallest
+e^eps with delta(eps) <= delta) is computed exactly too: no bisection, no tolerance.
+
+Statements: BBGN19 Def of hockey-stick divergence and Thm 5.2; EFMRTT19 (eps, delta)-closeness (Def 1);
+EFMRSTT20 Defs II.2 and II.4 (replacement and removal LDP).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Iterable
+
+from reference.distributions import Distribution, Probability
+from reference.errors import ParameterError, require_positive
+from reference.randomizers import Randomizer
+from reference.rounding import round_up
+
+__all__ = [
+    "hockey_stick_divergence",
+    "privacy_profile",
+    "is_close",
+    "min_e_eps_for_delta",
+    "epsilon_for_delta",
+    "ldp_ratio",
+    "ldp_epsilon",
+    "approximate_ldp_epsilon",
+    "removal_ldp_ratio",
+    "removal_ldp_epsilon",
+    "safe_log",
+    "delta_for_epsilon",
+]
+
+
+def _check_e_eps(e_eps: object) -> None:
+    if isinstance(e_eps, bool) or not isinstance(e_eps, (int, float, Fraction)) or not e_eps >= 1:
+        raise ParameterError("e_eps", e_eps, "a multiplier e^eps >= 1 (eps >= 0)")
+
+
+def hockey_stick_divergence(p: Distribution, q: Distribution, e_eps: Fraction | float) -> Probability:
+    """D_{e^eps}(P || Q) = sum_z [P(z) - e^eps Q(z)]_+  (BBGN19 Sec. 5.2)."""
+    _check_e_eps(e_eps)
+    terms = (p[z] - e_eps * q[z] for z in p)
+    return sum((t for t in terms if t > 0), Fraction(0) if p.is_exact and q.is_exact else 0.0)
+
+
+def privacy_profile(p: Distribution, q: Distribution, e_eps: Fraction | float) -> Probability:
+    """delta(eps) of the pair: the larger of the two hockey-stick divergences."""
+    return max(hockey_stick_divergence(p, q, e_eps), hockey_stick_divergence(q, p, e_eps))
+
+
+def is_close(p: Distribution, q: Distribution, e_eps: Fraction | float, delta: Probability) -> bool:
+    """Whether P and Q are (eps, delta)-close (EFMRTT19 Sec. 2): both divergences at most delta."""
+    if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)) or not 0 <= delta <= 1:
+        raise ParameterError("delta", delta, "a number in [0, 1]")
+    return privacy_profile(p, q, e_eps) <= delta
+
+
+def _min_multiplier_one_way(p: Distribution, q: Distribution, delta: Probability) -> Probability:
+    """The smallest a >= 1 with D_a(P||Q) <= delta; inf if none.
+
+    D_a(P||Q) = P(Q = 0) + sum_{z: P(z) > a Q(z) > 0} (P(z) - a Q(z)) is non-increasing and
+    piecewise linear in a, with breakpoints at the ratios r_z = P(z)/Q(z). Walking the ratios from
+    the largest down keeps the active set and solves the linear piece exactly.
+    """
+    exact = p.is_exact and q.is_exact and isinstance(delta, (int, Fraction))
+    zero = Fraction(0) if exact else 0.0
+    mass_off_support = sum((p[z] for z in p if q[z] == 0), zero)
+    if mass_off_support > delta:
+        return math.inf
+    ratios = sorted(((p[z] / q[z], p[z], q[z]) for z in p if q[z] != 0 and p[z] > q[z]), reverse=True)
+    active_p, active_q = mass_off_support, zero
+    for index, (ratio, pz, qz) in enumerate(ratios):
+        # On the piece a in [next ratio, ratio], the active set is ratios[:index].
+        if active_q > 0:
+            a = (active_p - delta) / active_q
+            if a >= ratio:
+                return max(a, 1)
+        active_p += pz
+        active_q += qz
+    if active_q > 0:
+        a = (active_p - delta) / active_q
+        return max(a, Fraction(1) if exact else 1.0)
+    return Fraction(1) if exact else 1.0
+
+
+def min_e_eps_for_delta(p: Distribution, q: Distribution, delta: Probability) -> Probability:
+    """The smallest e^eps >= 1 with privacy_profile(P, Q, e^eps) <= delta (exact for exact inputs)."""
+    if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)) or not 0 <= delta <= 1:
+        raise ParameterError("delta", delta, "a number in [0, 1]")
+    return max(_min_multiplier_one_way(p, q, delta), _min_multiplier_one_way(q, p, delta))
+
+
+def safe_log(ratio: Probability) -> float:
+    """log(ratio) as a float rounded up (the safe side for an epsilon)."""
+    if ratio == math.inf:
+        return math.inf
+    if ratio <= 1:
+        return 0.0
+    if isinstance(ratio, Fraction):
+        # log of a Fraction through its parts keeps precision for huge numerators/denominators.
+        value = math.log(ratio.numerator) - math.log(ratio.denominator)
+        return round_up(value, 8)
+    return round_up(math.log(ratio), 4)
+
+
+def epsilon_for_delta(p: Distribution, q: Distribution, delta: Probability) -> float:
+    """The smallest eps >= 0 with P, Q (eps, delta)-close, as a float rounded up."""
+    return safe_log(min_e_eps_for_delta(p, q, delta))
+
+
+def _ratio_over_outputs(num: Distribution, den: Distribution, outputs: Iterable) -> Probability:
+    worst: Probability = Fraction(1) if num.is_exact and den.is_exact else 1.0
+    for y in outputs:
+        if num[y] == 0:
+            continue
+        if den[y] == 0:
+            return math.inf
+        worst = max(worst, num[y] / den[y])
+    return worst
+
+
+def ldp_ratio(randomizer: Randomizer) -> Probability:
+    """e^{eps0} of a randomizer's replacement LDP: max over x, x', y of P_x(y) / P_x'(y) (EFMRSTT20 Def II.2)."""
+    outputs = randomizer.outputs
+    worst: Probability = Fraction(1) if randomizer.is_exact else 1.0
+    for x, px in randomizer.items():
+        for x2, px2 in randomizer.items():
+            if x != x2:
+                worst = max(worst, _ratio_over_outputs(px, px2, outputs))
+    return worst
+
+
+def ldp_epsilon(randomizer: Randomizer) -> float:
+    """The pure replacement LDP epsilon of a randomizer, rounded up (inf if supports differ)."""
+    return safe_log(ldp_ratio(randomizer))
+
+
+def approximate_ldp_epsilon(randomizer: Randomizer, delta: Probability) -> float:
+    """The smallest eps with every pair of output distributions (eps, delta)-close, rounded up."""
+    worst: Probability = 1
+    for x, px in randomizer.items():
+        for x2, px2 in randomizer.items():
+            if x != x2:
+                worst = max(worst, min_e_eps_for_delta(px, px2, delta))
+    return safe_log(worst)
+
+
+def removal_ldp_ratio(randomizer: Randomizer, reference: Distribution) -> Probability:
+    """e^{eps} of removal LDP w.r.t. the absent-respondent output R_0 = `reference` (EFMRSTT20 Def II.4):
+    the max over x and y of max(P_x(y)/R_0(y), R_0(y)/P_x(y))."""
+    outputs = set(randomizer.outputs) | set(reference)
+    worst: Probability = Fraction(1) if randomizer.is_exact and reference.is_exact else 1.0
+    for _, px in randomizer.items():
+        worst = max(worst, _ratio_over_outputs(px, reference, outputs), _ratio_over_outputs(reference, px, outputs))
+    return worst
+
+
+def removal_ldp_epsilon(randomizer: Randomizer, reference: Distribution) -> float:
+    """The removal LDP epsilon of a randomizer w.r.t. `reference`, rounded up."""
+    return safe_log(removal_ldp_ratio(randomizer, reference))
+
+
+def delta_for_epsilon(p: Distribution, q: Distribution, eps: float) -> float:
+    """delta(eps) of the pair for a float eps (use `privacy_profile` with a rational e^eps for exactness)."""
+    require_positive("eps", eps, allow_zero=True)
+    return float(privacy_profile(p, q, math.exp(eps)))
+

@@ -1,0 +1,85 @@
+"""Errors raised by the reference implementations.
+
+Every bad input is a `ValueError` that names the parameter, the value received and what is allowed,
+in the style `eps0 = -1 is out of range: expected eps0 > 0`.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from numbers import Real
+
+__all__ = [
+    "HypothesisViolation",
+    "ParameterError",
+    "require_in_range",
+    "require_integer",
+    "require_positive",
+    "require_probability",
+]
+
+
+class ParameterError(ValueError):
+    """A parameter is outside its allowed range."""
+
+    def __init__(self, name: str, value: object, allowed: str):
+        self.name = name
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{name} = {value!r} is out of range: expected {allowed}")
+
+
+class HypothesisViolation(ValueError):
+    """A statement's hypotheses fail at the given parameters, so it certifies nothing there."""
+
+    def __init__(self, statement: str, hypothesis: str, values: dict[str, object]):
+        self.statement = statement
+        self.hypothesis = hypothesis
+        self.values = dict(values)
+        shown = ", ".join(f"{k}={v!r}" for k, v in values.items())
+        super().__init__(f"{statement}: hypothesis {hypothesis} fails for {shown}")
+
+
+def _is_real_number(value: object) -> bool:
+    return isinstance(value, (Real, Fraction)) and not isinstance(value, bool)
+
+
+def require_real(name: str, value: object) -> None:
+    if not _is_real_number(value) or (isinstance(value, float) and math.isnan(value)):
+        raise ParameterError(name, value, "a real number")
+
+
+def require_positive(name: str, value: object, *, allow_zero: bool = False, finite: bool = True) -> None:
+    """`value > 0` (or `>= 0` with `allow_zero`), a real number, finite unless told otherwise."""
+    require_real(name, value)
+    bad = value < 0 if allow_zero else value <= 0
+    if bad or (finite and math.isinf(float(value))):
+        op = ">=" if allow_zero else ">"
+        raise ParameterError(name, value, f"a finite real {name} {op} 0" if finite else f"{name} {op} 0")
+
+
+def require_probability(name: str, value: object, *, open_low: bool = True, open_high: bool = True) -> None:
+    """`value` in the interval (0, 1), with each end open or closed as asked."""
+    require_real(name, value)
+    low_ok = value > 0 if open_low else value >= 0
+    high_ok = value < 1 if open_high else value <= 1
+    if not (low_ok and high_ok):
+        interval = f"{'(' if open_low else '['}0, 1{')' if open_high else ']'}"
+        raise ParameterError(name, value, f"{name} in {interval}")
+
+
+def require_integer(name: str, value: object, *, minimum: int = 1) -> None:
+    """An integer (an integral float such as 1e6 is accepted) at least `minimum`."""
+    integral = isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(value, float) and value.is_integer():
+        integral = True
+    if not integral or value < minimum:
+        raise ParameterError(name, value, f"an integer {name} >= {minimum}")
+
+
+def require_in_range(name: str, value: object, low: float, high: float) -> None:
+    """`low <= value <= high`."""
+    require_real(name, value)
+    if not (low <= value <= high):
+        raise ParameterError(name, value, f"{low} <= {name} <= {high}")

@@ -1,0 +1,7 @@
+"""Statements of efmrstt20 (filled in by its issue)."""
+
+from __future__ import annotations
+
+from spec.statement import Statement
+
+STATEMENTS: tuple[Statement, ...] = ()

@@ -1,0 +1,7 @@
+"""Statements of exact (filled in by its issue)."""
+
+from __future__ import annotations
+
+from spec.statement import Statement
+
+STATEMENTS: tuple[Statement, ...] = ()
