@@ -29,6 +29,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "proofs_checks.efmrtt19",
     "proofs_checks.bbgn19",
     "proofs_checks.fmt21",
+    "proofs_checks.fmt21_clones",
     "proofs_checks.fmt23",
     "proofs_checks.efmrstt20",
     "proofs_checks.exact",

@@ -22,6 +22,15 @@ delta1 = sp.Symbol("delta1", nonnegative=True)
 delta2 = sp.Symbol("delta2", nonnegative=True)
 delta_prime = sp.Symbol("delta_prime", positive=True)
 rho = sp.Symbol("rho", nonnegative=True)
+sigma = sp.Symbol("sigma", positive=True)  # Gaussian noise scale
+lam = sp.Symbol("lam", positive=True)  # EFMRSTT20's lambda
+tau = sp.Symbol("tau", integer=True, positive=True)  # fragments sent
+t = sp.Symbol("t", integer=True, positive=True)  # fragments an adversary sees / time period
+T = sp.Symbol("T", integer=True, positive=True)  # number of periods
+m = sp.Symbol("m", integer=True, nonnegative=True)  # a count (users in the blanket, clones, ...)
+eps_b = sp.Symbol("eps_b", positive=True)  # backstop epsilon of report fragmenting
+eps_f = sp.Symbol("eps_f", positive=True)  # fragment epsilon of report fragmenting
+beta = sp.Symbol("beta", positive=True)  # failure probability of a utility bound
 
 LATEX_NAMES: dict[str, str] = {
     "eps0": r"\varepsilon_0",

@@ -68,3 +68,11 @@ EXEMPT = {
     "reference.rounding.mpf_to_float_down",
 }
 del rounding
+
+from reference import inversion  # noqa: E402
+
+CASES += [
+    Case(inversion.largest_argument_within, (lambda x: x, 0.5, 1.0, 2.0), {"name": "eps0"}, fragment="eps0"),
+    Case(inversion.largest_argument_within, (lambda x: x, 0.5, 2.0, 1.0), {"name": "eps0"}, fragment="bracket for eps0"),
+    Case(inversion.smallest_argument_within, (lambda x: 1 / x, 0.1, 1.0, 2.0), {"name": "eps"}, fragment="eps"),
+]

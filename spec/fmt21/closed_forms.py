@@ -1,4 +1,4 @@
-"""Statements of fmt21 (filled in by its issue)."""
+"""FMT21 statements: closed_forms (filled in by its issue)."""
 
 from __future__ import annotations
 
