@@ -76,3 +76,12 @@ CASES += [
     Case(inversion.largest_argument_within, (lambda x: x, 0.5, 2.0, 1.0), {"name": "eps0"}, fragment="bracket for eps0"),
     Case(inversion.smallest_argument_within, (lambda x: 1 / x, 0.1, 1.0, 2.0), {"name": "eps"}, fragment="eps"),
 ]
+
+from reference.bounds import erlingsson  # noqa: E402
+
+CASES += [
+    Case(erlingsson.erlingsson_v1_epsilon, (), {"eps0": 0.6, "n": 10_000, "delta": 1e-6}, fragment="eps0 < 1/2"),
+    Case(erlingsson.erlingsson_v1_epsilon, (), {"eps0": 0.3, "n": 999, "delta": 1e-6}, fragment="n >= 1000"),
+    Case(erlingsson.erlingsson_v1_epsilon, (), {"eps0": 0.3, "n": 10_000, "delta": 0.05}, fragment="delta < 1/100"),
+    Case(erlingsson.erlingsson_v1_epsilon, (), {"eps0": -1.0, "n": 10_000, "delta": 1e-6}, fragment="eps0"),
+]
