@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
 from proofs_checks.bridge import evaluate
 from proofs_checks.output import print_table
+from spec.registry import registry
 from spec.registry import list_statements
 
 DEFAULT_SCENARIO = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
@@ -20,12 +22,10 @@ def run_default_report() -> int:
     print()
     scenario = ", ".join(f"{k}={v:g}" for k, v in DEFAULT_SCENARIO.items())
     print(f"Central epsilon of a shuffled eps0-LDP randomizer at {scenario}:")
-    rows = []
-    for statement in statements:
-        if not statement.is_amplification_bound or set(statement.input_names) != set(DEFAULT_SCENARIO):
-            continue
-        evaluation = evaluate(statement, DEFAULT_SCENARIO)
-        rows.append([statement.id, statement.mechanism or "generic", evaluation.value if evaluation.valid else None, "" if evaluation.valid else evaluation.reason])
+    rows = [[r.id, r.mechanism, r.eps, r.reason] for r in evaluate_bounds(**DEFAULT_SCENARIO)]
+    if EXACT_BINARY_RR_ID in registry():
+        exact = evaluate(registry()[EXACT_BINARY_RR_ID], DEFAULT_SCENARIO)
+        rows.append([EXACT_BINARY_RR_ID, "binary_rr (exact truth)", exact.value, exact.reason])
     rows.sort(key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
     if rows:
         print_table(["id", "randomizer", "eps", "note"], rows)

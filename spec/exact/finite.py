@@ -1,4 +1,4 @@
-"""Statements of exact (filled in by its issue)."""
+"""Exact statements: finite (filled in by its issue)."""
 
 from __future__ import annotations
 
