@@ -1,0 +1,101 @@
+"""`shuffle-spec compare --eps0 E --n N --delta D [--json]`: every amplification bound that holds for generic
+eps0-LDP randomizers, next to the exact central eps of shuffled binary randomized response.
+
+Binary RR is itself an eps0-LDP randomizer, so no valid generic bound may be below its exact value; the
+ratio bound / exact says how loose each bound is (>= 1 for every sound bound). The tightest valid bound is
+marked. JSON: {"params", "bounds": [{"id", "eps", "valid", "reason", "ratio_to_exact"}], "exact": {"id", "eps"}}
+with `exact` null (and every ratio null) when `exact.shuffled_binary_rr` is not registered or refuses the point.
+Bounds are listed valid first, by increasing eps, so the first one is the tightest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
+from proofs_checks.bridge import UsageError, evaluate
+from proofs_checks.output import format_number, print_json, print_table
+from spec.registry import registry
+
+NAME = "compare"
+HELP = "every generic amplification bound at (eps0, n, delta), its ratio to the exact shuffled binary RR eps, tightest marked"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--eps0", required=True, help="local epsilon eps0 > 0")
+    parser.add_argument("--n", required=True, help="number of users, an integer >= 1 (1e6 is accepted)")
+    parser.add_argument("--delta", required=True, help="central delta in (0, 1)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _number(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"--{name} = {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise UsageError(f"--{name} = {text!r} must be finite")
+    return value
+
+
+def parse_params(eps0: str, n: str, delta: str) -> dict:
+    """(eps0, n, delta) from the command line, checked: eps0 > 0, n an integer >= 1, 0 < delta < 1."""
+    e0, size, d = _number("eps0", eps0), _number("n", n), _number("delta", delta)
+    if not e0 > 0:
+        raise UsageError(f"--eps0 = {eps0!r} is out of range: expected eps0 > 0")
+    if size != int(size) or size < 1:
+        raise UsageError(f"--n = {n!r} is out of range: expected an integer n >= 1")
+    if not 0 < d < 1:
+        raise UsageError(f"--delta = {delta!r} is out of range: expected delta in (0, 1)")
+    return {"eps0": e0, "n": int(size), "delta": d}
+
+
+def _ratio(eps: float | None, exact: float | None) -> float | None:
+    if eps is None or exact is None or not exact > 0:
+        return None
+    return eps / exact
+
+
+def comparison(eps0: float, n: int, delta: float, *, exact_id: str = EXACT_BINARY_RR_ID) -> dict:
+    """The compare command's JSON object at (eps0, n, delta)."""
+    exact = None
+    if exact_id in registry():
+        evaluation = evaluate(registry()[exact_id], {"eps0": eps0, "n": n, "delta": delta})
+        if evaluation.valid:
+            exact = {"id": exact_id, "eps": evaluation.value}
+    exact_eps = None if exact is None else exact["eps"]
+    rows = evaluate_bounds(eps0, n, delta)
+    rows.sort(key=lambda r: (not r.valid or r.eps is None, r.eps if r.eps is not None else math.inf, r.id))
+    bounds = [
+        {"id": r.id, "eps": r.eps, "valid": r.valid, "reason": r.reason, "ratio_to_exact": _ratio(r.eps if r.valid else None, exact_eps)}
+        for r in rows
+    ]
+    return {"params": {"eps0": eps0, "n": n, "delta": delta}, "bounds": bounds, "exact": exact}
+
+
+def tightest_id(result: dict) -> str | None:
+    """The id of the valid bound with the smallest eps (the first listed), or None when none is valid."""
+    valid = [b for b in result["bounds"] if b["valid"] and b["eps"] is not None]
+    return min(valid, key=lambda b: b["eps"])["id"] if valid else None
+
+
+def run(args: argparse.Namespace) -> int:
+    params = parse_params(args.eps0, args.n, args.delta)
+    result = comparison(**params)
+    if args.json:
+        print_json(result)
+        return 0
+    best = tightest_id(result)
+    exact = result["exact"]
+    print(f"eps0={params['eps0']:g}, n={params['n']}, delta={params['delta']:g}")
+    if exact is None:
+        print(f"exact: {EXACT_BINARY_RR_ID} unavailable (not registered or refused); ratios not computed")
+    else:
+        print(f"exact ({exact['id']}): eps = {format_number(exact['eps'])}")
+    rows = [
+        [("* " if b["id"] == best else "  ") + b["id"], b["eps"] if b["valid"] else None, b["ratio_to_exact"], "valid" if b["valid"] else "not valid: " + b["reason"]]
+        for b in result["bounds"]
+    ]
+    print_table(["bound (* tightest)", "eps", "ratio_to_exact", "status"], rows)
+    return 0
