@@ -1,0 +1,169 @@
+"""`shuffle-spec bounds --eps0 E --n N --delta D [--randomizer krr --k K] [--json | --csv]`: every
+applicable amplification bound at one point or over a sweep, the exact value where one exists, and
+which hypotheses fail and why.
+
+Each of --eps0, --n, --delta takes a number, a comma list (`0.5,1,2`) or a log grid `LOW:HIGH[:COUNT]`
+(`1e4:1e8:9`, COUNT default 9); n is rounded to integers. The sweep is their product.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, BoundRow, amplification_statements, evaluate_bounds
+from proofs_checks.bridge import UsageError, evaluate
+from proofs_checks.commands.eval import parse_assignments
+from proofs_checks.output import print_csv, print_json, print_table, progress
+from spec.registry import get_statement, list_statements
+from spec.statement import Direction
+
+NAME = "bounds"
+HELP = "every applicable central-epsilon bound for a shuffled eps0-LDP randomizer (sweeps with lists or LOW:HIGH:COUNT)"
+
+KNOWN_MECHANISMS = (GENERIC, "krr", "binary_rr", "laplace")
+DEFAULT_COUNT = 9
+MAX_POINTS = 10_000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--eps0", required=True, help="local epsilon: number, list a,b,c or log grid LOW:HIGH[:COUNT]")
+    parser.add_argument("--n", required=True, help="number of users: number, list or log grid (e.g. 1e4:1e8:9)")
+    parser.add_argument("--delta", required=True, help="central delta: number, list or log grid")
+    parser.add_argument("--randomizer", default=GENERIC, metavar="NAME", help=f"mechanism-specific bounds too: {', '.join(KNOWN_MECHANISMS)} (default generic)")
+    parser.add_argument("--k", type=int, help="domain size of k-ary randomized response")
+    parser.add_argument("--param", "-p", action="append", default=[], metavar="NAME=VALUE", help="another mechanism parameter")
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print JSON")
+    form.add_argument("--csv", action="store_true", help="print CSV (one row per point and bound)")
+
+
+def parse_grid(text: str, name: str, *, integer: bool = False, default_count: int = DEFAULT_COUNT) -> list[float | int]:
+    """`5`, `1,2,3` or `LOW:HIGH[:COUNT]` (COUNT points evenly spaced in log scale, ends included)."""
+    try:
+        if ":" in text:
+            parts = text.split(":")
+            if len(parts) not in (2, 3):
+                raise ValueError
+            low, high = float(parts[0]), float(parts[1])
+            count = int(parts[2]) if len(parts) == 3 else default_count
+            if not (0 < low <= high and math.isfinite(high) and count >= 1):
+                raise UsageError(f"--{name} {text!r}: a log grid needs 0 < LOW <= HIGH and COUNT >= 1")
+            if count == 1 or low == high:
+                values = [low]
+            else:
+                step = (math.log(high) - math.log(low)) / (count - 1)
+                values = [math.exp(math.log(low) + i * step) for i in range(count)]
+                values[0], values[-1] = low, high
+        else:
+            values = [float(item) for item in text.split(",")]
+    except ValueError:
+        raise UsageError(f"--{name} expects a number, a list a,b,c or a log grid LOW:HIGH[:COUNT], got {text!r}") from None
+    if integer:
+        rounded = []
+        for v in values:
+            if not math.isfinite(v):
+                raise UsageError(f"--{name} {v!r} is not a finite number")
+            if round(v) not in rounded:
+                rounded.append(round(v))
+        return rounded
+    return values
+
+
+def exact_statements(mechanism: str) -> list:
+    """Exact (not bound) statements about the shuffled `mechanism` evaluable from (eps0, n, delta)."""
+    found = []
+    for s in list_statements():
+        if s.direction is not Direction.EXACT or not {"eps0", "n", "delta"} <= set(s.input_names):
+            continue
+        if (s.mechanism or GENERIC) == mechanism or (s.id == EXACT_BINARY_RR_ID and mechanism == "binary_rr"):
+            found.append(s)
+    return found
+
+
+def rows_at(eps0: float, n: int, delta: float, mechanism: str, extra: dict[str, Any]) -> tuple[list[BoundRow], list[dict[str, Any]]]:
+    """(bound rows, exact rows) at one point. Binary RR is k-RR with k = 2, so k-RR bounds apply to it."""
+    rows = evaluate_bounds(eps0, n, delta, mechanism=mechanism, extra=extra)
+    if mechanism == "binary_rr":
+        seen = {r.id for r in rows}
+        rows += [r for r in evaluate_bounds(eps0, n, delta, mechanism="krr", extra={**extra, "k": 2}) if r.id not in seen]
+    rows = [r for r in rows if get_statement(r.id).direction is not Direction.EXACT]
+    exact = []
+    for statement in exact_statements(mechanism):
+        given = {"eps0": eps0, "n": n, "delta": delta, **extra}
+        if set(statement.input_names) <= set(given):
+            result = evaluate(statement, {k: given[k] for k in statement.input_names})
+            exact.append({"id": statement.id, "eps": result.value, "valid": result.valid, "reason": result.reason})
+    return rows, exact
+
+
+def not_applicable(mechanism: str, extra: dict[str, Any]) -> list[dict[str, str]]:
+    """Amplification bounds left out at this mechanism, and why."""
+    applicable = {s.id for s in amplification_statements(mechanism)}
+    if mechanism == "binary_rr":
+        applicable |= {s.id for s in amplification_statements("krr")}
+    given = {"eps0", "n", "delta", *extra}
+    if mechanism == "binary_rr":
+        given.add("k")
+    out = []
+    for s in amplification_statements(None):
+        if s.id not in applicable:
+            out.append({"id": s.id, "reason": f"only for the {s.mechanism} mechanism (--randomizer {s.mechanism})"})
+        elif not set(s.input_names) <= given:
+            missing = sorted(set(s.input_names) - given)
+            out.append({"id": s.id, "reason": f"needs {', '.join('--' + m if m == 'k' else '--param ' + m + '=...' for m in missing)}"})
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    mechanisms = set(KNOWN_MECHANISMS) | {s.mechanism for s in list_statements() if s.mechanism}
+    if args.randomizer not in mechanisms:
+        raise UsageError(f"--randomizer {args.randomizer!r} is not known; known: {', '.join(sorted(mechanisms))}")
+    extra: dict[str, Any] = {name: float(value) for name, value in parse_assignments(args.param).items()}
+    if args.k is not None:
+        extra["k"] = args.k
+    if args.randomizer == "krr" and "k" not in extra:
+        raise UsageError("--randomizer krr needs --k K (the domain size)")
+    grid_eps0 = parse_grid(args.eps0, "eps0")
+    grid_n = parse_grid(args.n, "n", integer=True)
+    grid_delta = parse_grid(args.delta, "delta")
+    points = [(e, n, d) for e in grid_eps0 for n in grid_n for d in grid_delta]
+    if len(points) > MAX_POINTS:
+        raise UsageError(f"the sweep has {len(points)} points; at most {MAX_POINTS}")
+    results = []
+    for index, (eps0, n, delta) in enumerate(points, start=1):
+        rows, exact = rows_at(eps0, n, delta, args.randomizer, extra)
+        results.append({"eps0": eps0, "n": n, "delta": delta, "bounds": rows, "exact": exact})
+        progress(index, len(points), "points")
+    skipped = not_applicable(args.randomizer, extra)
+    if args.json:
+        payload = [
+            {
+                "eps0": r["eps0"], "n": r["n"], "delta": r["delta"],
+                "bounds": [dict(row.to_json(), direction=get_statement(row.id).direction.value) for row in r["bounds"]],
+                "exact": r["exact"],
+            }
+            for r in results
+        ]
+        print_json({"randomizer": args.randomizer, "params": extra, "points": payload, "not_applicable": skipped})
+        return 0
+    headers = ["eps0", "n", "delta", "id", "kind", "eps", "valid", "reason"]
+    flat = []
+    for r in results:
+        for row in sorted(r["bounds"], key=lambda b: (not b.valid, b.eps if b.eps is not None else 0.0)):
+            flat.append([r["eps0"], r["n"], r["delta"], row.id, get_statement(row.id).direction.value, row.eps, row.valid, row.reason])
+        for e in r["exact"]:
+            flat.append([r["eps0"], r["n"], r["delta"], e["id"], "exact", e["eps"], e["valid"], e["reason"]])
+    if args.csv:
+        print_csv(headers, flat)
+        return 0
+    if len(points) == 1:
+        print_table(headers[3:], [row[3:] for row in flat])
+    else:
+        print_table(headers, flat)
+    if not flat:
+        print("(no amplification bound registered applies)")
+    for item in skipped:
+        print(f"not applicable: {item['id']}: {item['reason']}")
+    return 0

@@ -1,0 +1,88 @@
+"""`shuffle-spec plot --eps0 E --delta D --n 1e4:1e8 -o FILE.png [--randomizer NAME --k K]`.
+
+Central epsilon against n (log x axis): one line per amplification bound that holds somewhere on the
+grid, plus the exact value where one is registered. Needs matplotlib (`pip install
+'shuffle-spec[plot]'`); without it the command says so and exits 2. `--csv` prints the data instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from proofs_checks.amplification import GENERIC
+from proofs_checks.bridge import UsageError
+from proofs_checks.commands.bounds import parse_grid, rows_at
+from proofs_checks.output import print_csv, progress
+
+NAME = "plot"
+HELP = "plot central epsilon against n (log x) for every bound plus the exact value (needs the `plot` extra)"
+
+MISSING_MATPLOTLIB = "plot needs matplotlib, which is not installed: pip install 'shuffle-spec[plot]' (or pip install matplotlib)"
+DEFAULT_POINTS = 41
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--eps0", type=float, required=True, help="local epsilon")
+    parser.add_argument("--delta", type=float, required=True, help="central delta")
+    parser.add_argument("--n", default="1e3:1e8", help=f"log grid LOW:HIGH[:COUNT] of n (default 1e3:1e8, {DEFAULT_POINTS} points)")
+    parser.add_argument("--randomizer", default=GENERIC, metavar="NAME", help="also mechanism-specific bounds (krr, binary_rr, laplace)")
+    parser.add_argument("--k", type=int, help="domain size of k-RR")
+    parser.add_argument("-o", "--output", help="PNG (or PDF/SVG) file to write")
+    parser.add_argument("--csv", action="store_true", help="print the plotted data as CSV instead of plotting")
+
+
+def series(eps0: float, delta: float, grid: list[int], mechanism: str, extra: dict) -> dict[str, list[tuple[int, float]]]:
+    """Label -> [(n, eps)] over the grid, only where the statement holds; exact values labelled as such."""
+    lines: dict[str, list[tuple[int, float]]] = {}
+    for index, n in enumerate(grid, start=1):
+        rows, exact = rows_at(eps0, n, delta, mechanism, extra)
+        for row in rows:
+            if row.valid and row.eps is not None and math.isfinite(row.eps):
+                lines.setdefault(row.id, []).append((n, row.eps))
+        for item in exact:
+            if item["valid"] and item["eps"] is not None:
+                lines.setdefault(f"{item['id']} (exact)", []).append((n, item["eps"]))
+        progress(index, len(grid), "n values")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    extra = {} if args.k is None else {"k": args.k}
+    if args.randomizer == "krr" and args.k is None:
+        raise UsageError("--randomizer krr needs --k K")
+    if not args.csv and not args.output:
+        raise UsageError("give -o FILE.png (or --csv for the data)")
+    if not args.csv:
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise UsageError(MISSING_MATPLOTLIB) from None
+    grid = parse_grid(args.n, "n", integer=True, default_count=DEFAULT_POINTS)
+    lines = series(args.eps0, args.delta, grid, args.randomizer, extra)
+    if args.csv:
+        print_csv(["series", "n", "eps"], [[label, n, eps] for label, points in lines.items() for n, eps in points])
+        return 0
+    figure, axes = plt.subplots(figsize=(8, 5))
+    for label, points in sorted(lines.items(), key=lambda item: item[1][-1][1], reverse=True):
+        xs, ys = zip(*points)
+        exact = label.endswith("(exact)")
+        axes.plot(xs, ys, label=label, color="black" if exact else None, linewidth=2.5 if exact else 1.5, linestyle="--" if exact else "-")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("n (users)")
+    axes.set_ylabel("central epsilon (upper bound)")
+    axes.set_title(f"shuffled {args.randomizer} randomizer, eps0 = {args.eps0:g}, delta = {args.delta:g}")
+    axes.grid(True, which="both", alpha=0.3)
+    if lines:
+        axes.legend(fontsize=8)
+    else:
+        axes.text(0.5, 0.5, "no bound holds on this grid", transform=axes.transAxes, ha="center")
+    figure.tight_layout()
+    figure.savefig(args.output, dpi=120)
+    plt.close(figure)
+    print(args.output)
+    return 0
