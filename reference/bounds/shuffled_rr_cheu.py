@@ -1,0 +1,119 @@
+"""Shuffled binary randomized response: EFMRSTT20 Lemma II.6 (= Cheu et al., EUROCRYPT'19, Cor. 17).
+
+Each bit is flipped with probability lambda / (2n); for lambda in [14 log(4/delta), n] the count is
+(eps, delta)-DP with
+    eps = sqrt(32 log(4/delta) / m) (1 - m/n),   m = lambda - sqrt(2 lambda log(2/delta))    (Eq. (1)).
+Randomized response with local epsilon eps0 flips with probability 1/(1 + e^eps0), i.e.
+lambda = 2n / (1 + e^eps0); the range condition becomes e^eps0 <= 2n / (14 log(4/delta)) - 1.
+The shuffled reports of binary RR are equivalent to their count, so this bounds shuffled binary RR.
+
+Soundness in floating point: Eq. (1) is evaluated in mpmath at 60 significant digits (the relative
+error of a dozen operations is then below 1e-50) and the result rounded up to the next double.
+The hypotheses are decided at the same precision. Eq. (1) is increasing in eps0 (m decreases in
+lambda's decrease: dm/dlambda = 1 - sqrt(log(2/delta) / (2 lambda)) > 0 since lambda > log(2/delta)),
+so the largest eps0 for a target eps is found by the verified bisection of `reference.inversion`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+
+from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from reference.inversion import largest_argument_within
+from reference.rounding import mpf_to_float_down, mpf_to_float_up
+
+__all__ = [
+    "shuffled_rr_epsilon_for_lambda",
+    "shuffled_rr_epsilon",
+    "shuffled_rr_largest_eps0",
+    "shuffled_rr_max_eps0",
+    "lemma_ii5_hypotheses_hold",
+]
+
+_DIGITS = 60
+STATEMENT = "EFMRSTT20.LemII.6"
+
+
+def _check_common(n: int, delta: float) -> None:
+    require_integer("n", n, minimum=1)
+    require_probability("delta", delta, open_high=False)
+
+
+def _eq1(lam: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:
+    l4 = mpmath.log(4 / mpmath.mpf(delta))
+    l2 = mpmath.log(2 / mpmath.mpf(delta))
+    m = lam - mpmath.sqrt(2 * lam * l2)
+    return mpmath.sqrt(32 * l4 / m) * (1 - m / n)
+
+
+def shuffled_rr_epsilon_for_lambda(*, lam: float, n: int, delta: float) -> float:
+    """Eq. (1) of EFMRSTT20.LemII.6.lam: central eps of the count of n bits each flipped w.p. lam/(2n),
+    for 14 log(4/delta) <= lam <= n; rounded up to the next double."""
+    require_positive("lam", lam)
+    _check_common(n, delta)
+    values = {"lam": lam, "n": n, "delta": delta}
+    with mpmath.workdps(_DIGITS):
+        lam_mp = mpmath.mpf(lam)
+        if not lam_mp >= 14 * mpmath.log(4 / mpmath.mpf(delta)):
+            raise HypothesisViolation("EFMRSTT20.LemII.6.lam", "lam >= 14 log(4/delta)", values)
+        if not lam_mp <= n:
+            raise HypothesisViolation("EFMRSTT20.LemII.6.lam", "lam <= n", values)
+        return mpf_to_float_up(_eq1(lam_mp, int(n), delta))
+
+
+def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> float:
+    """Central eps of n shuffled reports of binary randomized response with local epsilon eps0
+    (EFMRSTT20.LemII.6 with lambda = 2n/(1 + e^eps0)); rounded up. Refuses (HypothesisViolation)
+    when lambda < 14 log(4/delta), i.e. e^eps0 > 2n/(14 log(4/delta)) - 1."""
+    require_positive("eps0", eps0)
+    _check_common(n, delta)
+    values = {"eps0": eps0, "n": n, "delta": delta}
+    with mpmath.workdps(_DIGITS):
+        lam = 2 * mpmath.mpf(int(n)) / (1 + mpmath.exp(mpmath.mpf(eps0)))
+        if not lam >= 14 * mpmath.log(4 / mpmath.mpf(delta)):
+            raise HypothesisViolation(STATEMENT, "2n/(1 + e^eps0) >= 14 log(4/delta)", values)
+        return mpf_to_float_up(_eq1(lam, int(n), delta))
+
+
+def shuffled_rr_max_eps0(*, n: int, delta: float) -> float:
+    """The largest eps0 inside Lemma II.6's range, log(2n/(14 log(4/delta)) - 1), rounded down
+    (EFMRSTT20.LemII.6). HypothesisViolation when no eps0 > 0 is inside the range."""
+    _check_common(n, delta)
+    with mpmath.workdps(_DIGITS):
+        e_max = 2 * mpmath.mpf(int(n)) / (14 * mpmath.log(4 / mpmath.mpf(delta))) - 1
+        if not e_max > 1:
+            raise HypothesisViolation(STATEMENT, "2n/(14 log(4/delta)) - 1 > 1 (some eps0 > 0 in range)", {"n": n, "delta": delta})
+        return mpf_to_float_down(mpmath.log(e_max))
+
+
+def shuffled_rr_largest_eps0(*, eps: float, n: int, delta: float) -> float:
+    """The largest local eps0 (to rel. 1e-12) whose shuffled binary RR is certified (eps, delta)-DP by
+    Lemma II.6 (EFMRSTT20.LemII.6.inverse): the returned eps0 was checked with the forward bound.
+
+    ParameterError when even eps0 -> 0 gives a central epsilon above `eps`.
+    """
+    require_positive("eps", eps)
+    _check_common(n, delta)
+    hi = shuffled_rr_max_eps0(n=n, delta=delta)
+    # Rounding down may leave hi a hair outside the range where the lambda test is decided exactly.
+    while True:
+        try:
+            shuffled_rr_epsilon(eps0=hi, n=n, delta=delta)
+            break
+        except HypothesisViolation:
+            hi = math.nextafter(hi, 0.0)
+    lo = min(1e-9, hi / 2)
+    if not shuffled_rr_epsilon(eps0=lo, n=n, delta=delta) <= eps:
+        raise ParameterError("eps", eps, f"a target at least Lemma II.6's value at eps0 -> 0 ({shuffled_rr_epsilon(eps0=lo, n=n, delta=delta)!r})")
+    return largest_argument_within(lambda e0: shuffled_rr_epsilon(eps0=e0, n=n, delta=delta), eps, lo, hi, name="eps0", rel_tol=1e-12)
+
+
+def lemma_ii5_hypotheses_hold(*, eps0: float, n: int, delta: float) -> bool:
+    """Whether eps0 <= log(n / log(1/delta)) / 2, the range of EFMRSTT20.LemII.5 (asymptotic: the
+    lemma gives only eps = O((e^eps0 - 1) sqrt(log(1/delta)/n)), no constant, so no number is returned)."""
+    require_positive("eps0", eps0)
+    require_integer("n", n, minimum=1)
+    require_probability("delta", delta)
+    return eps0 <= math.log(n / math.log(1 / delta)) / 2 if n > math.log(1 / delta) else False
