@@ -1,16 +1,45 @@
-"""The EFMRTT19 amplification-by-shuffling bound (Thm 7, v1 = SODA 2019), also restated as BBGN19 Thm 5.1.
+"""The EFMRTT19 amplification bounds: Thm 7 (shuffling), Thm 8 (swapping, at index 1), Cor 9
+(shuffling after local randomization), in their v1 (SODA 2019, = seed) and v2 (arXiv v2) forms.
 
-eps = 12 eps0 sqrt(log(1/delta) / n) for n >= 1000, 0 < eps0 < 1/2, 0 < delta < 1/100.
+v1 (Thms 7, 8, Cor 9): eps = 12 eps0 sqrt(log(1/delta) / n) for n >= 1000, 0 < eps0 < 1/2,
+0 < delta < 1/100 (also restated as BBGN19 Thm 5.1).
+
+v2 (Thms 7, 8): for every integer n > 1, eps0 > 0, delta in (0, 1):
+    eps <= eps1 sqrt(2 n log(1/delta)) + n eps1 (e^eps1 - 1),  eps1 = 2 e^{2 eps0} (e^eps0 - 1) / n,
+i.e. advanced composition (Thm 2) of n steps that are each eps1-DP at index 1 (Lemma 4 applied with
+subsampling probability at most e^{2 eps0}/n). Refined form, for eps0 <= log(n/4)/3:
+    eps <= e^{2 eps0} (e^eps0 - 1) sqrt(8 log(1/delta) / n) + 6 e^{4 eps0} (e^eps0 - 1)^2 / n.
+
+The v2 forms are evaluated in 60-digit mpmath and rounded outward; when a bound exceeds eps0 it
+proves no amplification (every eps0-LDP protocol is eps0-DP after shuffling), which the returned
+`BoundValue.note` says; the value is still the theorem's expression.
 """
 
 from __future__ import annotations
 
 import math
 
-from reference.errors import HypothesisViolation, require_integer, require_positive, require_probability
-from reference.rounding import round_up
+import mpmath
 
-__all__ = ["erlingsson_v1_epsilon"]
+from reference.errors import HypothesisViolation, require_integer, require_positive, require_probability
+from reference.results import BoundValue
+from reference.rounding import mpf_to_float_down, mpf_to_float_up, round_up
+
+__all__ = [
+    "erlingsson_v1_epsilon",
+    "erlingsson_eps1",
+    "erlingsson_v2_epsilon",
+    "erlingsson_v2_refined_epsilon",
+    "swapping_v1_epsilon",
+    "swapping_v2_epsilon",
+    "shuffled_reports_v1_epsilon",
+]
+
+_DIGITS = 60
+NO_AMPLIFICATION = (
+    "no amplification at these parameters: the bound exceeds eps0, and every eps0-LDP protocol is "
+    "already eps0-DP after shuffling"
+)
 
 
 def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7") -> float:
@@ -27,3 +56,77 @@ def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str =
     if not delta < 0.01:
         raise HypothesisViolation(statement, "delta < 1/100", values)
     return round_up(12.0 * eps0 * math.sqrt(-math.log(delta) / n), 8)
+
+
+def _validate_v2(eps0: float, n: int, delta: float, statement: str) -> None:
+    require_positive("eps0", eps0)
+    require_integer("n", n, minimum=1)
+    require_probability("delta", delta)
+    if not n > 1:
+        raise HypothesisViolation(statement, "n > 1", {"eps0": eps0, "n": n, "delta": delta})
+
+
+def _eps1_mp(eps0: float, n: int) -> mpmath.mpf:
+    e0 = mpmath.mpf(eps0)
+    return 2 * mpmath.exp(2 * e0) * mpmath.expm1(e0) / int(n)
+
+
+def _certified(value: mpmath.mpf, eps0: float) -> BoundValue:
+    upper = mpf_to_float_up(value)
+    note = NO_AMPLIFICATION if upper > eps0 else ""
+    return BoundValue(lower=mpf_to_float_down(value), upper=upper, note=note)
+
+
+def erlingsson_eps1(*, eps0: float, n: int) -> float:
+    """eps1 = 2 e^{2 eps0} (e^eps0 - 1) / n: the per-step privacy at index 1 of the swapping
+    decomposition in EFMRTT19 Thm 8's proof (v2), an upper bound on 2 log(1 + e^{2 eps0}(e^eps0 - 1)/n).
+    Rounded up. Part of EFMRTT19.Thm7.v2 / EFMRTT19.Thm8.v2."""
+    require_positive("eps0", eps0)
+    require_integer("n", n, minimum=1)
+    with mpmath.workdps(_DIGITS):
+        return mpf_to_float_up(_eps1_mp(eps0, n))
+
+
+def _general_v2_mp(eps0: float, n: int, delta: float) -> mpmath.mpf:
+    eps1 = _eps1_mp(eps0, n)
+    return eps1 * mpmath.sqrt(2 * int(n) * mpmath.log(1 / mpmath.mpf(delta))) + int(n) * eps1 * mpmath.expm1(eps1)
+
+
+def erlingsson_v2_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7.v2") -> BoundValue:
+    """eps1 sqrt(2 n log(1/delta)) + n eps1 (e^eps1 - 1), eps1 = 2 e^{2 eps0}(e^eps0 - 1)/n:
+    EFMRTT19.Thm7.v2 (general bound, every integer n > 1, eps0 > 0, delta in (0, 1))."""
+    _validate_v2(eps0, n, delta, statement)
+    with mpmath.workdps(_DIGITS):
+        return _certified(_general_v2_mp(eps0, n, delta), eps0)
+
+
+def erlingsson_v2_refined_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """e^{2 eps0}(e^eps0 - 1) sqrt(8 log(1/delta)/n) + 6 e^{4 eps0}(e^eps0 - 1)^2 / n for
+    eps0 <= log(n/4)/3: EFMRTT19.Thm7.v2_refined (the "in particular" form of v2)."""
+    statement = "EFMRTT19.Thm7.v2_refined"
+    _validate_v2(eps0, n, delta, statement)
+    with mpmath.workdps(_DIGITS):
+        e0 = mpmath.mpf(eps0)
+        # The hypothesis is decided in 60 digits: eps0 is the exact binary value it holds.
+        if not e0 <= mpmath.log(mpmath.mpf(int(n)) / 4) / 3:
+            raise HypothesisViolation(statement, "eps0 <= log(n/4)/3", {"eps0": eps0, "n": n, "delta": delta})
+        growth = mpmath.exp(2 * e0) * mpmath.expm1(e0)
+        value = growth * mpmath.sqrt(8 * mpmath.log(1 / mpmath.mpf(delta)) / int(n)) + 6 * growth**2 / int(n)
+        return _certified(value, eps0)
+
+
+def swapping_v1_epsilon(*, eps0: float, n: int, delta: float) -> float:
+    """12 eps0 sqrt(log(1/delta)/n) at index 1 for the one-swap algorithm A_swap: EFMRTT19.Thm8 (v1),
+    same hypotheses n >= 1000, eps0 < 1/2, delta < 1/100 as Thm 7."""
+    return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta, statement="EFMRTT19.Thm8")
+
+
+def swapping_v2_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """The v2 general expression at index 1 for A_swap: EFMRTT19.Thm8.v2 (the proof's own result)."""
+    return erlingsson_v2_epsilon(eps0=eps0, n=n, delta=delta, statement="EFMRTT19.Thm8.v2")
+
+
+def shuffled_reports_v1_epsilon(*, eps0: float, n: int, delta: float) -> float:
+    """12 eps0 sqrt(log(1/delta)/|S|) at every index of S, for reports shuffled after local
+    randomization, |S| = n users sharing one randomizer: EFMRTT19.Cor9 (v1)."""
+    return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta, statement="EFMRTT19.Cor9")
