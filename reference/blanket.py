@@ -15,10 +15,11 @@ With exact (`Fraction`) randomizers and a rational e^eps every quantity is an ex
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Hashable, Mapping
+from typing import Hashable, Mapping, Sequence
 
 from reference.distributions import Distribution, Probability
 from reference.divergences import hockey_stick_divergence
@@ -35,6 +36,8 @@ __all__ = [
     "expected_positive_part_of_sum",
     "lemma_5_3_divergence_bound",
     "blanket_multiset_divergence",
+    "lemma_a1_conditioned_bound",
+    "lemma_a2_blanket_bound",
 ]
 
 
@@ -148,3 +151,46 @@ def blanket_multiset_divergence(randomizer: Randomizer, x: Hashable, x2: Hashabl
     p = shuffled_distribution(table, [("user", 0)] + common)
     q = shuffled_distribution(table, [("user", 1)] + common)
     return hockey_stick_divergence(p, q, e_eps)
+
+
+def lemma_a1_conditioned_bound(randomizer: Randomizer, rest: Sequence[Hashable], x: Hashable, x2: Hashable, e_eps: Fraction | float) -> Probability:
+    """sum_B Pr[B] D_{e^eps}(Y_B || Y'_B) over the sets B of blanket users among the first n - 1 (inputs
+    `rest`); Y_B has omega-draws for B, nu_{x_i}-draws for the others and mu_x (resp. mu_x2) for the last
+    user; Pr[B] = gamma^|B| (1-gamma)^(n-1-|B|) (BBGN19.LemA.1, equation (5)). Exponential in len(rest)."""
+    _check_e_eps(e_eps)
+    if x == x2:
+        raise ParameterError("x2", x2, f"an input different from x = {x!r}")
+    rest = list(rest)
+    if len(rest) > 12:
+        raise ParameterError("len(rest)", len(rest), "at most 12 other users (2^(n-1) blanket sets are enumerated)")
+    decomposition = mixture_decomposition(randomizer)
+    gamma = decomposition.gamma
+    table = {("blanket",): decomposition.blanket, ("user", 0): randomizer(x), ("user", 1): randomizer(x2)}
+    for xi in rest:
+        randomizer(xi)  # validates the input
+        table[("residual", xi)] = decomposition.residuals[xi]
+    draws = Randomizer(table)
+    total = _zero(randomizer.is_exact)
+    for size in range(len(rest) + 1):
+        weight = gamma**size * (1 - gamma) ** (len(rest) - size)
+        if weight == 0:
+            continue
+        for blanket_users in itertools.combinations(range(len(rest)), size):
+            common = [("blanket",) if i in blanket_users else ("residual", xi) for i, xi in enumerate(rest)]
+            p = shuffled_distribution(draws, common + [("user", 0)])
+            q = shuffled_distribution(draws, common + [("user", 1)])
+            total += weight * hockey_stick_divergence(p, q, e_eps)
+    return total
+
+
+def lemma_a2_blanket_bound(randomizer: Randomizer, x: Hashable, x2: Hashable, n: int, e_eps: Fraction | float) -> Probability:
+    """sum_{m=0}^{n-1} C(n-1, m) gamma^m (1-gamma)^(n-1-m) D_{e^eps}(Y_m || Y'_m): the bound after dropping
+    the non-blanket users by Lemma A.2 (BBGN19.LemA.2, equation (6))."""
+    require_integer("n", n, minimum=1)
+    gamma = total_variation_similarity(randomizer)
+    total = _zero(randomizer.is_exact)
+    for m in range(int(n)):
+        weight = math.comb(int(n) - 1, m) * gamma**m * (1 - gamma) ** (int(n) - 1 - m)
+        if weight != 0:
+            total += weight * blanket_multiset_divergence(randomizer, x, x2, m, e_eps)
+    return total

@@ -1,0 +1,42 @@
+"""Bounds BBGN19 restates or derives in closed form: Thm 5.1 (EFMRTT19's bound, randomize-then-shuffle)
+and Cor 5.3.1 (the asymptotic form of Thm 5.3, with an explicit constant certified by Thm 5.3)."""
+
+from __future__ import annotations
+
+import math
+
+from reference.bounds.erlingsson import erlingsson_v1_epsilon
+from reference.bounds.hoeffding import hoeffding_generic_delta
+from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
+from reference.rounding import round_up
+
+__all__ = ["bbgn19_theorem_5_1_epsilon", "corollary_5_3_1_epsilon", "COROLLARY_5_3_1_CONSTANT"]
+
+# The O(.) constant of Cor 5.3.1 is not in the seed; 4 is the smallest round constant for which the closed
+# form is certified by Thm 5.3 on the whole region eps0 <= 1 of a scan (worst ratio found: 2.39).
+COROLLARY_5_3_1_CONSTANT = 4
+
+
+def bbgn19_theorem_5_1_epsilon(*, eps0: float, n: int, delta: float) -> float:
+    """12 eps0 sqrt(log(1/delta)/n) for eps0 < 1/2, n >= 1000, delta < 1/100 (BBGN19.Thm5.1, restating
+    EFMRTT19 Thm 7 for randomize-then-shuffle); errors name BBGN19.Thm5.1."""
+    return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta, statement="BBGN19.Thm5.1")
+
+
+def corollary_5_3_1_epsilon(*, eps0: float, n: int, delta: float) -> float:
+    """eps = 4 min(eps0, 1) e^eps0 sqrt(log(1/delta)/n) for eps0 <= log(n/log(1/delta))/2 (BBGN19.Cor5.3.1),
+    returned only where it is a proven bound: either eps >= eps0 (trivial) or Thm 5.3's delta at eps is at
+    most delta (checked here, rounded up); otherwise HypothesisViolation. Rounded up by 16 ulps."""
+    require_positive("eps0", eps0)
+    require_integer("n", n, minimum=1)
+    require_positive("delta", delta)
+    if not delta < 1:
+        raise ParameterError("delta", delta, "delta in (0, 1)")
+    values = {"eps0": eps0, "n": n, "delta": delta}
+    log_inv_delta = -math.log(delta)
+    if not (n > log_inv_delta and eps0 <= math.log(n / log_inv_delta) / 2):
+        raise HypothesisViolation("BBGN19.Cor5.3.1", "eps0 <= log(n/log(1/delta))/2", values)
+    eps = round_up(COROLLARY_5_3_1_CONSTANT * min(eps0, 1.0) * math.exp(eps0) * math.sqrt(log_inv_delta / n), 16)
+    if eps >= eps0 or hoeffding_generic_delta(eps=eps, eps0=eps0, n=n) <= delta:
+        return eps
+    raise HypothesisViolation("BBGN19.Cor5.3.1", "the closed form is certified by Thm 5.3 (delta_Thm5.3(eps) <= delta)", values)
