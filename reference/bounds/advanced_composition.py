@@ -57,7 +57,7 @@ def advanced_composition_delta(*, delta: float, k: int, delta_prime: float) -> f
 
 
 def advanced_composition_per_step_epsilon(*, eps: float, k: int, delta_prime: float) -> float:
-    """The largest per-step eps0 (to 1e-10 relative) whose k-fold composition is at most `eps`
+    """The largest per-step eps0 (to about 1e-10 relative for steps above 1e-6) whose k-fold composition is at most `eps`
     by EFMRTT19.Thm2: the inversion of `advanced_composition_epsilon` in its eps argument.
 
     The returned point was evaluated and certified: its composed eps' (rounded up) is <= `eps`.
@@ -71,4 +71,6 @@ def advanced_composition_per_step_epsilon(*, eps: float, k: int, delta_prime: fl
 
     # composed(x) >= k x (e^x - 1) >= x^2, so composed(x) <= eps forces x <= sqrt(eps).
     upper = max(eps, math.sqrt(eps)) + 1.0
-    return largest_argument_within(composed, eps, 0.0, upper, name="eps")
+    # The bisection's tolerance has an absolute floor (rel_tol * max(1, x)); per-step values are often
+    # far below 1, so the tolerance is taken small enough to keep them accurate to ~1e-10 relative.
+    return largest_argument_within(composed, eps, 0.0, upper, name="eps", rel_tol=1e-16)
