@@ -319,14 +319,14 @@ def _check_states(states) -> np.ndarray:
     array = np.asarray(states)
     if array.ndim != 2 or array.shape[0] < 1:
         raise ParameterError("states", getattr(array, "shape", None), "an (n users, T periods) array of 0/1")
-    if not np.isin(array, (0, 1)).all():
+    if not ((array == 0) | (array == 1)).all():
         raise ParameterError("states", "non-boolean entries", "entries 0 or 1")
     tree_depth(array.shape[1])
-    return array.astype(np.int64)
+    return array.astype(np.int8)
 
 
 def _changes_matrix(states: np.ndarray, k: int) -> np.ndarray:
-    changes = np.diff(states, axis=1, prepend=0)
+    changes = np.diff(states, axis=1, prepend=np.int8(0))
     counts = np.count_nonzero(changes, axis=1)
     too_many = np.flatnonzero(counts > k)
     if too_many.size:
@@ -340,11 +340,14 @@ def _reported_nodes(changes: np.ndarray, k: int, L: int, rng: np.random.Generato
     n, T = changes.shape
     j = rng.integers(1, k + 1, size=n)
     h = rng.integers(1, L + 1, size=n)
-    seen = np.cumsum(changes != 0, axis=1)
-    hit = (seen == j[:, None]) & (changes != 0)
-    has = hit.any(axis=1)
-    when = np.argmax(hit, axis=1) + 1  # time of the j-th change (1-based) where it exists
-    m = np.where(has, (when - 1) // (2 ** (h - 1)) + 1, 0)
+    # The nonzero entries in row-major order; an entry's rank within its row numbers the change.
+    rows, cols = np.nonzero(changes)
+    first = np.searchsorted(rows, np.arange(n))
+    rank = np.arange(rows.size) - first[rows] + 1
+    chosen = rank == j[rows]
+    m = np.zeros(n, dtype=np.int64)
+    users = rows[chosen]
+    m[users] = cols[chosen] // (2 ** (h[users] - 1)) + 1  # cols is the 0-based time of the j-th change
     sign = np.where(j % 2 == 1, 1, -1)
     return h, m, sign
 
