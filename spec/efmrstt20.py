@@ -666,7 +666,9 @@ ALG_5 = Statement(
         "B = L ((e+1)/(e-1)) sqrt(pi) Gamma((d+1)/2)/Gamma(d/2) = d x the printed L (sqrt(pi)/2) "
         "Gamma((d-1)/2+1)/Gamma(d/2+1) (e+1)/(e-1) (printed: biased by 1/d; Duchi et al. have the d). The spec "
         "registers B; reference.protocols.ldp_sgd.printed_gradient_scale keeps the printed one. eta_t is printed "
-        "without the 1/sqrt(t) of Thm A.4; the reference's ldp_sgd uses c/sqrt(t)."
+        "without the 1/sqrt(t) of Thm A.4 and with App. D's G = O(L sqrt(d)/sqrt(n) (e+1)/(e-1)), which omits the "
+        "true gradient's contribution L^2 to E|g_t|^2 <= L^2 + B^2/n: that step is ~sqrt(n) too long unless gradients "
+        "are small (found by simulation). The reference's ldp_sgd uses c/sqrt(t), c = |C|_2/sqrt(L^2 + B^2/n)."
     ),
 )
 
@@ -688,7 +690,9 @@ THM_VI_1 = Statement(
         "O((e^eps0 - 1)/sqrt(n) sqrt(T log^2(T/delta))) (Thm A.3 per epoch, then advanced composition). (2) With "
         "T = n/log^2 n, convex L-Lipschitz loss: excess empirical risk O(L |C|_2 sqrt(d) log^2(n)/n (e+1)/(e-1)) "
         "(second conclusion; radical extent medium: 'sqrt d log2 n' read as sqrt(d) log^2 n, which the derivation via "
-        "Thm A.4 gives). Asymptotic, no constants: not evaluable; the reference checks eps0 <= log(n)/4."
+        "Thm A.4 gives, but only with App. D's G, which omits the L^2 term of E|g_t|^2; with a valid G >= L Thm A.4 "
+        "gives O(L |C|_2 log^2(n)/sqrt(n)) plus the private term, so the printed 1/n rate is not supported by the "
+        "proof as written). Asymptotic, no constants: not evaluable; the reference checks eps0 <= log(n)/4."
     ),
 )
 

@@ -157,9 +157,13 @@ def ldp_sgd_server_step(theta: Sequence[float], reports: Sequence[Sequence[float
 
 def ldp_sgd(gradient_fn: Callable[[np.ndarray, int], np.ndarray], *, n: int, d: int, T: int, eps0: float, L: float, radius: float, seed: int | None = None) -> np.ndarray:
     """EFMRSTT20.Alg5 with clients of Alg. 4 over T epochs on C = the l2 ball of `radius`
-    (diameter |C|_2 = 2 radius). Step size eta_t = c / sqrt(t) with c = (|C|_2 sqrt(n))/(L sqrt(d))
-    (e-1)/(e+1): Alg. 5 prints c without the 1/sqrt(t), which Thm A.4 (the analysis of App. D) uses.
-    `gradient_fn(theta, i)` is client i's gradient at theta."""
+    (diameter |C|_2 = 2 radius), step eta_t = c / sqrt(t) with c = |C|_2 / G as in Thm A.4.
+
+    G must bound sqrt(E|g_t|^2) <= sqrt(L^2 + B^2/n) (|E g_t| <= L, and the mean of n reports of norm B
+    has variance <= B^2/n). Alg. 5 prints eta = (|C|_2 sqrt(n))/(L sqrt(d)) (e-1)/(e+1), i.e. App. D's
+    G = O(L sqrt(d)/sqrt(n) (e+1)/(e-1)), which drops the L^2 of the true gradient: with it the steps are
+    ~sqrt(n) too long whenever gradients are not small (the iterate jumps across C). This function uses
+    the valid G. `gradient_fn(theta, i)` is client i's gradient at theta."""
     require_integer("n", n, minimum=1)
     require_integer("d", d, minimum=1)
     require_integer("T", T, minimum=1)
@@ -168,7 +172,8 @@ def ldp_sgd(gradient_fn: Callable[[np.ndarray, int], np.ndarray], *, n: int, d: 
     require_positive("L", L)
     rng = np.random.default_rng(seed)
     theta = np.zeros(int(d))
-    c = (2 * radius * math.sqrt(n)) / (L * math.sqrt(d)) * math.expm1(eps0) / (math.expm1(eps0) + 2.0)
+    second_moment = math.sqrt(L**2 + gradient_scale(eps0=eps0, L=L, d=int(d)) ** 2 / int(n))
+    c = 2 * radius / second_moment
 
     def project(point: np.ndarray) -> np.ndarray:
         norm = float(np.linalg.norm(point))
