@@ -1,0 +1,112 @@
+"""FMT23 stronger clones (`FMT23.stronger_clones`): the FMT21 clone pair with clone probability
+2/(e^eps0 + 1) instead of e^-eps0 (Feldman, McMillan, Talwar, SODA 2023; `shared/statements/fmt21.md`).
+
+ERRATA restriction: FMT23's general upper bounds (Thm 3.1, 3.2, Cor 4.3, Thm 5.2) were published with
+an error in the proof of Lemma 3.5 (the case p < 1/(e^eps0+1)); the corrected paper states them for a
+restricted class of randomizers only. This module certifies them for the class of randomizers with
+
+    R(x)(y) >= (R(x0)(y) + R(x1)(y)) / (e^eps0 + 1)   for all inputs x, x0 != x1 and outputs y,
+
+the sufficient condition for the decomposition R(x) = Q0/(e^eps0+1) + Q1/(e^eps0+1) + (1 - 2/(e^eps0+1)) LO(x)
+(Q0 + Q1 = R(x0) + R(x1)). k-ary and binary randomized response satisfy it (with equality at x != x0, x1
+and y = x0); a generic eps0-LDP randomizer need not (Laplace on [0, 1], x = 0, x0 = 1, x1 = 0.99, y -> inf).
+The scalar (eps0, n, delta) entry point is therefore registered for k-RR only (mechanism "krr").
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from reference.bounds.clones import DEFAULT_TAIL, _check_eps0, _clone_pair, clone_pair_epsilon
+from reference.divergences import ldp_ratio
+from reference.errors import HypothesisViolation, ParameterError, require_integer, require_probability
+from reference.randomizers import Randomizer
+from reference.results import BoundValue
+
+__all__ = [
+    "is_in_stronger_clone_class",
+    "stronger_clone_probabilities",
+    "stronger_clones",
+    "stronger_clones_delta",
+    "stronger_clones_for_randomizer",
+]
+
+STATEMENT = "FMT23.stronger_clones"
+
+
+def stronger_clone_probabilities(eps0: float) -> tuple[float, float]:
+    """q = 2/(e^eps0 + 1) and 1 - q = (e^eps0 - 1)/(e^eps0 + 1), both to full relative precision."""
+    _check_eps0(eps0)
+    # 2/(e^eps0+1) = 1 - tanh(eps0/2); computed from e^-eps0 to avoid overflow at large eps0.
+    r = math.exp(-eps0)
+    return 2.0 * r / (1.0 + r), -math.expm1(-eps0) / (1.0 + r)
+
+
+def is_in_stronger_clone_class(randomizer: Randomizer, e_eps0: Fraction | float | None = None) -> bool:
+    """Whether R(x)(y) >= (R(x0)(y) + R(x1)(y)) / (e^eps0 + 1) for all x, x0 != x1, y (FMT23.stronger_clones,
+    ERRATA class). `e_eps0` defaults to the randomizer's own LDP ratio; exact for exact randomizers."""
+    if not isinstance(randomizer, Randomizer):
+        raise ParameterError("randomizer", randomizer, "a reference.randomizers.Randomizer")
+    e = ldp_ratio(randomizer) if e_eps0 is None else e_eps0
+    if isinstance(e, bool) or not isinstance(e, (int, float, Fraction)) or not e >= 1:
+        raise ParameterError("e_eps0", e_eps0, "a multiplier e^eps0 >= 1")
+    if e == math.inf:
+        return False
+    rows = [dist for _, dist in randomizer.items()]
+    for y in randomizer.outputs:
+        column = [dist[y] for dist in rows]
+        # x0 != x1 (the two inputs of the neighbouring pair); x is any input, possibly x0 or x1.
+        for i0 in range(len(column)):
+            for i1 in range(i0 + 1, len(column)):
+                if min(column) * (e + 1) < column[i0] + column[i1]:
+                    return False
+    return True
+
+
+def stronger_clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
+    """Certified delta(eps) of the stronger-clone pair, clone counts Bin(n-1, 2/(e^eps0+1)) (FMT23.stronger_clones)."""
+    _check_eps0(eps0)
+    require_integer("n", n, minimum=1)
+    p, q = stronger_clone_probabilities(eps0)
+    pair = _clone_pair(eps0, int(n), p, q, DEFAULT_TAIL)
+    lower, upper = pair.delta_bounds(eps)
+    return BoundValue(lower, upper)
+
+
+def stronger_clones(*, eps0: float, n: int, delta: float, k: int = 2) -> BoundValue:
+    """FMT23.stronger_clones for n users of k-ary randomized response with local eps0 (any k >= 2):
+    the smallest eps with delta_sc(eps) <= delta, as a certified interval;
+    delta_sc(eps) = sum_c Bin(c; n-1, 2/(e^eps0+1)) D_{e^eps}(P_c || Q_c). k-RR is in the ERRATA class,
+    so the bound does not depend on k."""
+    _check_eps0(eps0)
+    require_integer("n", n, minimum=1)
+    require_probability("delta", delta)
+    require_integer("k", k, minimum=2)
+    p, q = stronger_clone_probabilities(eps0)
+    return clone_pair_epsilon(eps0, int(n), delta, p, q)
+
+
+def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: float) -> BoundValue:
+    """FMT23.stronger_clones for a given finite randomizer: its eps0 is its exact LDP ratio; refused
+    (HypothesisViolation) unless it is in the ERRATA class R(x) >= (R(x0) + R(x1))/(e^eps0 + 1)."""
+    if not isinstance(randomizer, Randomizer):
+        raise ParameterError("randomizer", randomizer, "a reference.randomizers.Randomizer")
+    require_integer("n", n, minimum=1)
+    require_probability("delta", delta)
+    ratio = ldp_ratio(randomizer)
+    if ratio == math.inf or ratio <= 1:
+        raise ParameterError("randomizer", randomizer, "a randomizer with a finite LDP ratio e^eps0 > 1")
+    if not is_in_stronger_clone_class(randomizer, ratio):
+        raise HypothesisViolation(
+            STATEMENT,
+            "R(x)(y) >= (R(x0)(y) + R(x1)(y))/(e^eps0 + 1) for all x, x0 != x1, y (FMT23 errata class)",
+            {"randomizer": randomizer, "e_eps0": ratio},
+        )
+    # eps0 as a float rounded up: an eps0-LDP randomizer in the class is also eps0'-LDP and in the
+    # class for every eps0' >= eps0 (the class condition only weakens), so the bound at eps0' applies.
+    eps0 = math.log(ratio.numerator) - math.log(ratio.denominator) if isinstance(ratio, Fraction) else math.log(ratio)
+    eps0 = math.nextafter(math.nextafter(eps0, math.inf), math.inf)
+    p, q = stronger_clone_probabilities(eps0)
+    return clone_pair_epsilon(eps0, int(n), delta, p, q)
+

@@ -1,0 +1,189 @@
+"""Exact central privacy of shuffled binary randomized response (`exact.shuffled_binary_rr`).
+
+Binary RR keeps its bit w.p. p = e^eps0/(e^eps0+1). The shuffled output is equivalent to the number S of
+ones. For neighbours differing in one user (1 vs 0) with k ones among the other n-1 users,
+S_k = Bin(k, p) + Bin(n-1-k, 1-p), and the pair is P_k = Bern(p) + S_k, Q_k = Bern(1-p) + S_k
+(`shared/statements/bbgn19.md` section 8). The exact privacy curve is
+
+    delta(eps) = max_k max(D_{e^eps}(P_k || Q_k), D_{e^eps}(Q_k || P_k)),   eps(delta) = min{eps: delta(eps) <= delta}.
+
+What this module computes, honestly: the max over the counts `counts_evaluated(n)`: every k when
+n <= ALL_COUNTS_UP_TO (then it is the exact worst case), otherwise k in {0, ..., SCANNED_COUNTS} with both
+directions (which by the bit-flip symmetry D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k}) also covers
+k in {n-1-SCANNED_COUNTS, ..., n-1}). For large n that is a LOWER bound on the true worst case (the
+worst k is near the extremes but not always 0: n=200, eps0=2 -> k=1; n=1000, eps0=4 -> k=10), still the
+exact privacy of those neighbouring pairs, so no valid bound for eps0-LDP randomizers may be below it.
+The certified interval contains the exact value of that max.
+
+Per pair: S_k's pmf is log-concave (a sum of independent Bernoullis), so P_k(s)/Q_k(s) is non-increasing
+in s and D(P||Q) = max_s' [P(S < s') - e^eps Q(S < s')], attained where the ratio crosses e^eps; the
+crossing is located on the precomputed ratio array (two verified points bracket it), so each delta
+evaluation costs O(log n) after an O(sqrt(n)) set-up per k.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from reference.binomial import central_window, relative_error_budget
+from reference.binomial import _log_pmf
+from reference.bounds.clones import DEFAULT_TAIL, _check_eps0, solve_epsilon, window_tail
+from reference.errors import ParameterError, require_integer, require_positive, require_probability
+from reference.results import BoundValue
+from reference.rounding import round_down, round_up
+
+__all__ = ["binary_rr_pair_delta", "counts_evaluated", "shuffled_binary_rr", "shuffled_binary_rr_delta"]
+
+STATEMENT = "exact.shuffled_binary_rr"
+UNIT = 2.0**-52
+ALL_COUNTS_UP_TO = 400
+SCANNED_COUNTS = 16
+
+
+def counts_evaluated(n: int) -> tuple[int, ...]:
+    """The counts k (ones among the other n-1 users) whose pairs are evaluated in both directions:
+    all k <= (n-1)/2 for n <= ALL_COUNTS_UP_TO (exact worst case, by symmetry), else 0..SCANNED_COUNTS."""
+    require_integer("n", n, minimum=1)
+    n = int(n)
+    if n <= ALL_COUNTS_UP_TO:
+        return tuple(range(0, (n - 1) // 2 + 1))
+    return tuple(range(0, min(SCANNED_COUNTS, n - 1) + 1))
+
+
+def _rr_probabilities(eps0: float) -> tuple[float, float]:
+    """p = e^eps0/(e^eps0+1) and 1 - p, both to full relative precision."""
+    r = math.exp(-eps0)
+    return 1.0 / (1.0 + r), r / (1.0 + r)
+
+
+@dataclass(frozen=True)
+class _Pair:
+    """P_k, Q_k on the window [start, start + len(p) - 1] of S, with cumulative sums for both directions."""
+
+    cp: np.ndarray  # cp[i] = float sum of P over the first i window points
+    cq: np.ndarray
+    tp: np.ndarray  # tp[i] = float sum of P over window points i.. (upper sets)
+    tq: np.ndarray
+    neg_ratio: np.ndarray  # -P/Q on the interior (ascending when P/Q is non-increasing)
+    interior: tuple[int, int]  # window indices [a, b) where P and Q are computed without truncation
+    dropped: float
+    rel_err: float
+
+    def _direction(self, e_lo: float, e_hi: float, lower_sets: bool) -> tuple[float, float]:
+        a, b = self.interior
+        size = len(self.cp) - 1
+        # Lower sets {S < s'} maximise P - e Q at the first s with P/Q <= e; upper sets {S >= s'} maximise
+        # Q - e P at the first s with P/Q < 1/e. Locate that s on the ratio array and verify two points.
+        threshold = e_lo if lower_sets else 1.0 / e_lo
+        rho = 8 * self.rel_err + 16 * UNIT
+        first, last = 0, size  # candidate cut indices (full range unless verified narrower)
+        if b > a:
+            ratio = -self.neg_ratio
+            i_a = int(np.searchsorted(self.neg_ratio, -threshold * (1 + rho), side="left"))
+            i_b = int(np.searchsorted(self.neg_ratio, -threshold * (1 - rho), side="right"))
+            # ratio[i] is the ratio at window index a + i.
+            if i_a >= 1 and i_a - 1 < len(ratio) and ratio[i_a - 1] > threshold * (1 + rho):
+                first = a + i_a
+            if i_b < len(ratio) and ratio[i_b] < threshold * (1 - rho):
+                last = a + i_b + (0 if lower_sets else 1)
+            first = min(first, last)
+        xi = self.rel_err
+        if lower_sets:
+            mass_in, mass_out = self.cp[first : last + 1], self.cq[first : last + 1]
+        else:
+            mass_in, mass_out = self.tq[first : last + 1], self.tp[first : last + 1]
+        upper = np.max(mass_in * (1 + xi) + self.dropped - e_lo * mass_out * (1 - xi))
+        lower = np.max(mass_in * (1 - xi) - e_hi * (mass_out * (1 + xi) + self.dropped))
+        return float(lower), float(upper)
+
+    def delta_bounds(self, eps: float) -> tuple[float, float]:
+        e = math.exp(eps)
+        e_lo, e_hi = e * (1 - 4 * UNIT), e * (1 + 4 * UNIT)
+        l1, u1 = self._direction(e_lo, e_hi, True)
+        l2, u2 = self._direction(e_lo, e_hi, False)
+        lower, upper = max(l1, l2), max(u1, u2)
+        return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)
+
+
+def _pair(eps0: float, n: int, k: int, tail: float) -> _Pair:
+    p, q = _rr_probabilities(eps0)
+    others = n - 1
+    # S_k = Bin(k, p) + Bin(n-1-k, 1-p): the larger part on its window, the smaller one in full.
+    if k <= others - k:
+        big_m, big_p, big_q, small_m, small_p, small_q = others - k, q, p, k, p, q
+    else:
+        big_m, big_p, big_q, small_m, small_p, small_q = k, p, q, others - k, q, p
+    window = central_window(big_m, big_p, tail, big_q)
+    if small_m > 0:
+        small = np.exp(_log_pmf(np.arange(small_m + 1, dtype=float), np.full(small_m + 1, float(small_m)), math.log(small_p), math.log(small_q), small_p, small_q))
+        f = np.convolve(window.pmf, small)
+    else:
+        f = window.pmf.copy()
+    # Window points s = lo .. lo + len(f): P(s) = p f(s) + q f(s-1), Q(s) = q f(s) + p f(s-1).
+    f_s = np.append(f, 0.0)
+    f_prev = np.insert(f, 0, 0.0)
+    pp = p * f_s + q * f_prev
+    qq = q * f_s + p * f_prev
+    size = len(pp)
+    cp = np.concatenate(([0.0], np.cumsum(pp)))
+    cq = np.concatenate(([0.0], np.cumsum(qq)))
+    tp = np.concatenate((np.cumsum(pp[::-1])[::-1], [0.0]))
+    tq = np.concatenate((np.cumsum(qq[::-1])[::-1], [0.0]))
+    # f(s) is complete (no truncated term of the convolution) for window indices small_m .. len(f)-1-small_m
+    # relative to the big window, except at its own ends; P, Q at index i need f at i and i-1.
+    a = small_m + 1 if window.lo > 0 else 1
+    b = len(f) - small_m if window.hi < big_m else len(f)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        neg_ratio = -(pp[a:b] / qq[a:b]) if b > a else np.array([])
+    if not np.all(np.isfinite(neg_ratio)):
+        neg_ratio, a, b = np.array([]), 0, 0
+    rel_err = relative_error_budget(max(n - 1, 1)) + (small_m + size + 16) * UNIT
+    return _Pair(cp, cq, tp, tq, neg_ratio, (a, b), window.dropped, rel_err)
+
+
+def _validate(eps0: float, n: int) -> None:
+    _check_eps0(eps0)
+    require_integer("n", n, minimum=1)
+
+
+def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:
+    """Certified max(D(P_k||Q_k), D(Q_k||P_k)) at e^eps for the pair with k ones among the other
+    n-1 users (exact.shuffled_binary_rr, one neighbouring pair)."""
+    _validate(eps0, n)
+    require_integer("k", k, minimum=0)
+    if k > n - 1:
+        raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
+    require_positive("eps", eps, allow_zero=True)
+    lower, upper = _pair(eps0, int(n), int(k), DEFAULT_TAIL).delta_bounds(eps)
+    return BoundValue(lower, upper)
+
+
+def shuffled_binary_rr_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
+    """Certified delta(eps) of shuffled binary RR, max over `counts_evaluated(n)` (exact.shuffled_binary_rr)."""
+    _validate(eps0, n)
+    require_positive("eps", eps, allow_zero=True)
+    bounds = [_pair(eps0, int(n), k, DEFAULT_TAIL).delta_bounds(eps) for k in counts_evaluated(n)]
+    return BoundValue(max(b[0] for b in bounds), max(b[1] for b in bounds))
+
+
+def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """exact.shuffled_binary_rr: the central eps of n shuffled binary-RR reports at delta, as a certified
+    interval: min{eps : max_k delta_k(eps) <= delta} = max_k eps_k over k in `counts_evaluated(n)`.
+
+    Exact worst case for n <= ALL_COUNTS_UP_TO; for larger n a lower bound on it (only the counts
+    k <= SCANNED_COUNTS and their mirror images are evaluated), exact for those neighbouring pairs.
+    Returns eps0 with a note when no eps < eps0 is reached.
+    """
+    _validate(eps0, n)
+    require_probability("delta", delta)
+    tail = window_tail(delta)
+    results = [solve_epsilon(_pair(eps0, int(n), k, tail).delta_bounds, eps0=eps0, delta=delta) for k in counts_evaluated(n)]
+    worst = max(results, key=lambda r: r.upper)
+    lower = max(r.lower for r in results)
+    note = worst.note
+    if int(n) > ALL_COUNTS_UP_TO:
+        note = (note + "; " if note else "") + f"max over k <= {SCANNED_COUNTS} and mirrors: a lower bound on the worst case"
+    return BoundValue(lower, worst.upper, note)
