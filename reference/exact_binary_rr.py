@@ -8,7 +8,7 @@ S_k = Bin(k, p) + Bin(n-1-k, 1-p), and the pair is P_k = Bern(p) + S_k, Q_k = Be
     delta(eps) = max_k max(D_{e^eps}(P_k || Q_k), D_{e^eps}(Q_k || P_k)),   eps(delta) = min{eps: delta(eps) <= delta}.
 
 What this module computes, honestly: the max over the counts `counts_evaluated(n)`: every k when
-n <= ALL_COUNTS_UP_TO (then it is the exact worst case), otherwise k in {0, ..., SCANNED_COUNTS} with both
+n <= ALL_COUNTS_UP_TO (then it is the exact worst case), otherwise k in {0, ..., SCANNED_COUNTS} (SCANNED_COUNTS_LARGE_N for n > LARGE_N) with both
 directions (which by the bit-flip symmetry D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k}) also covers
 k in {n-1-SCANNED_COUNTS, ..., n-1}). For large n that is a LOWER bound on the true worst case (the
 worst k is near the extremes but not always 0: n=200, eps0=2 -> k=1; n=1000, eps0=4 -> k=10), still the
@@ -41,16 +41,22 @@ STATEMENT = "exact.shuffled_binary_rr"
 UNIT = 2.0**-52
 ALL_COUNTS_UP_TO = 400
 SCANNED_COUNTS = 16
+# Above this n only k <= SCANNED_COUNTS_LARGE_N are scanned: there the eps of the pairs k = 0..16 differ by
+# about 1e-5 relative (n = 1e7, eps0 in {0.1, 1, 4}), while each pair costs O(sqrt(n)) to set up.
+LARGE_N = 10**6
+SCANNED_COUNTS_LARGE_N = 4
 
 
 def counts_evaluated(n: int) -> tuple[int, ...]:
     """The counts k (ones among the other n-1 users) whose pairs are evaluated in both directions:
-    all k <= (n-1)/2 for n <= ALL_COUNTS_UP_TO (exact worst case, by symmetry), else 0..SCANNED_COUNTS."""
+    all k <= (n-1)/2 for n <= ALL_COUNTS_UP_TO (exact worst case, by symmetry), else 0..SCANNED_COUNTS
+    (0..SCANNED_COUNTS_LARGE_N above LARGE_N)."""
     require_integer("n", n, minimum=1)
     n = int(n)
     if n <= ALL_COUNTS_UP_TO:
         return tuple(range(0, (n - 1) // 2 + 1))
-    return tuple(range(0, min(SCANNED_COUNTS, n - 1) + 1))
+    scanned = SCANNED_COUNTS if n <= LARGE_N else SCANNED_COUNTS_LARGE_N
+    return tuple(range(0, min(scanned, n - 1) + 1))
 
 
 def _rr_probabilities(eps0: float) -> tuple[float, float]:
@@ -108,20 +114,29 @@ class _Pair:
         return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)
 
 
-def _pair(eps0: float, n: int, k: int, tail: float) -> _Pair:
+def _common_part(eps0: float, n: int, tail: float):
+    """The part of S_k shared by every evaluated k <= K: Bin(n-1-K, 1-p) on its central window, with K
+    the largest evaluated count (S_k = Bin(n-1-K, 1-p) + [Bin(k, p) + Bin(K-k, 1-p)])."""
     p, q = _rr_probabilities(eps0)
-    others = n - 1
-    # S_k = Bin(k, p) + Bin(n-1-k, 1-p): the larger part on its window, the smaller one in full.
-    if k <= others - k:
-        big_m, big_p, big_q, small_m, small_p, small_q = others - k, q, p, k, p, q
-    else:
-        big_m, big_p, big_q, small_m, small_p, small_q = k, p, q, others - k, q, p
-    window = central_window(big_m, big_p, tail, big_q)
-    if small_m > 0:
-        small = np.exp(_log_pmf(np.arange(small_m + 1, dtype=float), np.full(small_m + 1, float(small_m)), math.log(small_p), math.log(small_q), small_p, small_q))
-        f = np.convolve(window.pmf, small)
-    else:
-        f = window.pmf.copy()
+    largest = max(counts_evaluated(n))
+    return largest, central_window(n - 1 - largest, q, tail, p)
+
+
+def _pair(eps0: float, n: int, k: int, tail: float, common=None) -> _Pair:
+    p, q = _rr_probabilities(eps0)
+    largest, window = _common_part(eps0, n, tail) if common is None else common
+    if not 0 <= k <= largest:
+        # A single pair outside the shared range: its own split (Bin(n-1-k, 1-p) windowed, Bin(k, p) in full).
+        largest, window = k, central_window(n - 1 - k, q, tail, p)
+    big_m = n - 1 - largest
+    small_m = largest
+    # The small part Bin(k, p) + Bin(largest - k, 1-p), exactly convolved (all terms positive).
+    small = np.ones(1)
+    for count, prob, comp in ((k, p, q), (largest - k, q, p)):
+        if count > 0:
+            part = np.exp(_log_pmf(np.arange(count + 1, dtype=float), np.full(count + 1, float(count)), math.log(prob), math.log(comp), prob, comp))
+            small = np.convolve(small, part)
+    f = np.convolve(window.pmf, small) if small_m > 0 else window.pmf.copy()
     # Window points s = lo .. lo + len(f): P(s) = p f(s) + q f(s-1), Q(s) = q f(s) + p f(s-1).
     f_s = np.append(f, 0.0)
     f_prev = np.insert(f, 0, 0.0)
@@ -165,7 +180,8 @@ def shuffled_binary_rr_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """Certified delta(eps) of shuffled binary RR, max over `counts_evaluated(n)` (exact.shuffled_binary_rr)."""
     _validate(eps0, n)
     require_positive("eps", eps, allow_zero=True)
-    bounds = [_pair(eps0, int(n), k, DEFAULT_TAIL).delta_bounds(eps) for k in counts_evaluated(n)]
+    common = _common_part(eps0, int(n), DEFAULT_TAIL)
+    bounds = [_pair(eps0, int(n), k, DEFAULT_TAIL, common).delta_bounds(eps) for k in counts_evaluated(n)]
     return BoundValue(max(b[0] for b in bounds), max(b[1] for b in bounds))
 
 
@@ -180,10 +196,18 @@ def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
     _validate(eps0, n)
     require_probability("delta", delta)
     tail = window_tail(delta)
-    results = [solve_epsilon(_pair(eps0, int(n), k, tail).delta_bounds, eps0=eps0, delta=delta) for k in counts_evaluated(n)]
+    common = _common_part(eps0, int(n), tail)
+    counts = counts_evaluated(n)
+    pairs = {k: _pair(eps0, int(n), k, tail, common) for k in counts}
+    # eps = max_k eps_k. Solve k = 0 first; a count whose certified delta is already <= delta at the
+    # current upper end cannot raise it (and the max of the lower ends stays a valid lower end).
+    results = [solve_epsilon(pairs[counts[0]].delta_bounds, eps0=eps0, delta=delta)]
+    for k in counts[1:]:
+        if pairs[k].delta_bounds(max(r.upper for r in results))[1] > delta:
+            results.append(solve_epsilon(pairs[k].delta_bounds, eps0=eps0, delta=delta))
     worst = max(results, key=lambda r: r.upper)
     lower = max(r.lower for r in results)
     note = worst.note
     if int(n) > ALL_COUNTS_UP_TO:
-        note = (note + "; " if note else "") + f"max over k <= {SCANNED_COUNTS} and mirrors: a lower bound on the worst case"
+        note = (note + "; " if note else "") + f"max over k <= {max(counts)} and mirrors: a lower bound on the worst case"
     return BoundValue(lower, worst.upper, note)

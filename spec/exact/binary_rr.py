@@ -73,7 +73,7 @@ SHUFFLED_BINARY_RR = Statement(
         "each m = number of ones among the other n-1 users; direction exact). The bit flip maps P_m, Q_m to "
         "Q_{n-1-m}, P_{n-1-m}, so D(Q_m||P_m) = D(P_{n-1-m}||Q_{n-1-m}). The worst m is near the extremes but not "
         "always 0 (n=200, eps0=2, eps=0.3: m=1; n=1000, eps0=4: m=10; bbgn19.md N10). The reference takes the "
-        "max over all m for n <= 400 (exact worst case). For n > 400 it evaluates m in 0..16 and their mirror "
+        "max over all m for n <= 400 (exact worst case). For n > 400 it evaluates m in 0..16 (0..4 for n > 1e6) and their mirror "
         "images only: what it returns is then a LOWER bound on the worst-case eps (exact for those neighbouring "
         "pairs) - still a valid truth for soundness tests (no valid bound may be below it), and its note says "
         "so. Its certified interval contains the exact eps of the max over the evaluated m. Checks N10: n=1e4, "
