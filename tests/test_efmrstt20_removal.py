@@ -20,7 +20,7 @@ from reference.removal_ldp import (
     optimal_removal_reference,
     standard_removal_mechanism,
 )
-from strategies import ldp_randomizers, randomizers
+from strategies import randomizers
 
 
 @given(randomizers(max_inputs=3, max_outputs=4))
