@@ -191,13 +191,17 @@ class Statement:
         subs = self.substitution(values)
         failed = _assumption_relations(subs)
         for hypothesis in self.hypotheses:
-            truth = hypothesis.subs(subs)
-            if truth is sp.false or truth == sp.false:
-                failed.append(hypothesis)
-            elif isinstance(truth, sp.core.relational.Relational) and not truth.free_symbols:
-                decided = _decide(truth)
-                if decided is False:
+            try:
+                truth = hypothesis.subs(subs)
+                if truth is sp.false or truth == sp.false:
                     failed.append(hypothesis)
+                elif isinstance(truth, sp.core.relational.Relational) and not truth.free_symbols:
+                    if _decide(truth) is False:
+                        failed.append(hypothesis)
+            except TypeError:
+                # A side became non-real (e.g. the log of a negative number): the hypothesis, an
+                # inequality between reals, cannot hold.
+                failed.append(hypothesis)
         return failed
 
     def check_hypotheses(self, values: Mapping[str, object]) -> None:
