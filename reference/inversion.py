@@ -21,8 +21,13 @@ def _check_bracket(lo: float, hi: float, name: str) -> None:
         raise ParameterError(f"bracket for {name}", (lo, hi), "finite lo < hi")
 
 
+def _bracket_is_narrow(lo: float, hi: float, rel_tol: float, abs_tol: float) -> bool:
+    """Relative to the bracket's magnitude (so small answers keep their relative precision)."""
+    return hi - lo <= max(rel_tol * max(abs(lo), abs(hi)), abs_tol)
+
+
 def largest_argument_within(
-    f: Callable[[float], float], target: float, lo: float, hi: float, *, name: str, rel_tol: float = 1e-10, max_iter: int = 200
+    f: Callable[[float], float], target: float, lo: float, hi: float, *, name: str, rel_tol: float = 1e-10, abs_tol: float = 0.0, max_iter: int = 200
 ) -> float:
     """The largest x in [lo, hi] with f(x) <= target (to `rel_tol`), for f non-decreasing in x.
 
@@ -35,9 +40,11 @@ def largest_argument_within(
     if f(hi) <= target:
         return hi
     for _ in range(max_iter):
-        if hi - lo <= rel_tol * max(1.0, abs(lo)):
+        if _bracket_is_narrow(lo, hi, rel_tol, abs_tol):
             break
         mid = lo + (hi - lo) / 2
+        if not lo < mid < hi:
+            break  # the bracket is two adjacent floats
         if f(mid) <= target:
             lo = mid
         else:
@@ -46,7 +53,7 @@ def largest_argument_within(
 
 
 def smallest_argument_within(
-    f: Callable[[float], float], target: float, lo: float, hi: float, *, name: str, rel_tol: float = 1e-10, max_iter: int = 200
+    f: Callable[[float], float], target: float, lo: float, hi: float, *, name: str, rel_tol: float = 1e-10, abs_tol: float = 0.0, max_iter: int = 200
 ) -> float:
     """The smallest x in [lo, hi] with f(x) <= target (to `rel_tol`), for f non-increasing in x.
 
@@ -59,9 +66,11 @@ def smallest_argument_within(
     if f(lo) <= target:
         return lo
     for _ in range(max_iter):
-        if hi - lo <= rel_tol * max(1.0, abs(hi)):
+        if _bracket_is_narrow(lo, hi, rel_tol, abs_tol):
             break
         mid = lo + (hi - lo) / 2
+        if not lo < mid < hi:
+            break  # the bracket is two adjacent floats
         if f(mid) <= target:
             hi = mid
         else:
