@@ -93,6 +93,24 @@ def assert_identity(lhs: sp.Expr, rhs: sp.Expr, what: str) -> None:
 
 
 def assert_nonnegative(expr: sp.Expr, what: str) -> None:
-    """SymPy proves expr >= 0 under the symbols' assumptions."""
+    """SymPy proves expr >= 0 under the symbols' assumptions.
+
+    SymPy cannot see that e^x - 1 >= 0 for x >= 0; when its direct attempt is undecided, each
+    non-negative symbol x with e^x in the expression is written x = log(1 + w) with w >= 0, so e^x
+    becomes 1 + w, and the attempt is repeated.
+    """
     verdict = sp.simplify(expr).is_nonnegative
+    if verdict is None:
+        verdict = _nonnegative_with_exponentials_expanded(expr)
     assert verdict is True, f"{what}: cannot show {sp.sstr(expr)} >= 0 (SymPy says {verdict})"
+
+
+def _nonnegative_with_exponentials_expanded(expr: sp.Expr) -> bool | None:
+    substitution = {}
+    for symbol in expr.free_symbols:
+        if symbol.is_nonnegative and expr.has(sp.exp(symbol)):
+            substitution[symbol] = sp.log(1 + sp.Symbol(f"w_{symbol}", nonnegative=True))
+    if not substitution:
+        return None
+    rewritten = sp.simplify(sp.expand(expr.subs(substitution)))
+    return rewritten.is_nonnegative
