@@ -1,3 +1,52 @@
-"""Proof checks for exact (filled in by its issue)."""
+"""Proof checks for exact.shuffled_binary_rr: the bit-flip symmetry of the pair, the monotone likelihood
+ratio that makes a threshold set optimal, and the spec's sums against the reference at small n."""
 
 from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+from proofs_checks.framework import assert_identity, proof_check
+from reference.exact_binary_rr import binary_rr_pair_delta
+from spec.exact import binary_rr as spec
+from spec.symbols import eps, eps0, m, n
+
+ID = "exact.shuffled_binary_rr"
+r = sp.Symbol("r", positive=True)  # f(s-1)/f(s), non-decreasing in s for the log-concave S_m
+
+
+@proof_check(ID, "P_m(s)/Q_m(s) is monotone in s: d/dr of the ratio is (2p-1)/((1-p) r + p)^2 > 0, r = f(s-1)/f(s)")
+def _ratio_monotone() -> None:
+    p = spec.keep_probability
+    # P_m(s) = p f(s-1) + (1-p) f(s), Q_m(s) = (1-p) f(s-1) + p f(s), divided through by f(s).
+    ratio = (p * r + (1 - p)) / ((1 - p) * r + p)
+    assert_identity(sp.diff(ratio, r), (2 * p - 1) / ((1 - p) * r + p) ** 2, "d ratio/dr")
+    u = sp.Symbol("u", positive=True)
+    assert sp.simplify((2 * p - 1).subs(sp.exp(eps0), 1 + u)).is_positive, "2p - 1 > 0 needs eps0 > 0"
+    # S_m is a sum of independent Bernoullis, so f is log-concave and r grows with s: P_m/Q_m is
+    # non-decreasing in s, the optimal events are threshold sets, and the reference searches both
+    # directions (lower and upper sets) on its ratio array.
+
+
+@proof_check(ID, "bit flip: P_m(s) = Q_{n-1-m}(n-s) (n = 7, all m, s; eps0 = 1)")
+def _bit_flip_symmetry() -> None:
+    size = 7
+    for ones in range(size):
+        for at in range(size + 1):
+            p_here, _ = spec.pair_pmfs(sp.Integer(ones), sp.Integer(at))
+            _, q_mirror = spec.pair_pmfs(sp.Integer(size - 1 - ones), sp.Integer(size - at))
+            point = {n: size, eps0: 1}
+            diff = sp.N((p_here - q_mirror).subs(point).doit(), 30)
+            assert abs(diff) < sp.Float(10) ** -25, f"m={ones}, s={at}: {diff}"
+
+
+@proof_check(ID, "spec divergence sums = reference certified pair delta (n = 6, m = 0..5, eps0 = 2, eps = 1/2)")
+def _spec_matches_reference() -> None:
+    for ones in range(6):
+        exact = sp.N(spec.pair_divergence(sp.Integer(ones)).subs({n: 6, eps0: 2, eps: sp.Rational(1, 2)}).doit(), 30)
+        got = binary_rr_pair_delta(eps0=2.0, n=6, k=ones, eps=0.5)
+        assert got.lower <= float(exact) * (1 + 1e-14) + 1e-300 and float(exact) * (1 - 1e-14) <= got.upper, (
+            f"m={ones}: {exact} not in [{got.lower}, {got.upper}]"
+        )
+    assert math.isfinite(float(exact))

@@ -15,10 +15,12 @@ worst k is near the extremes but not always 0: n=200, eps0=2 -> k=1; n=1000, eps
 exact privacy of those neighbouring pairs, so no valid bound for eps0-LDP randomizers may be below it.
 The certified interval contains the exact value of that max.
 
-Per pair: S_k's pmf is log-concave (a sum of independent Bernoullis), so P_k(s)/Q_k(s) is non-increasing
-in s and D(P||Q) = max_s' [P(S < s') - e^eps Q(S < s')], attained where the ratio crosses e^eps; the
-crossing is located on the precomputed ratio array (two verified points bracket it), so each delta
-evaluation costs O(log n) after an O(sqrt(n)) set-up per k.
+Per pair: S_k's pmf f is log-concave (a sum of independent Bernoullis), so the ratio of
+A(s) = p f(s) + (1-p) f(s-1) (that is Bern(1-p) + S_k = Q_k) to B(s) = (1-p) f(s) + p f(s-1) (= P_k) is
+non-increasing in s: D(A||B) = max_s' [A(S < s') - e^eps B(S < s')] is attained at the first s with
+A/B <= e^eps, and D(B||A) on upper sets where A/B < e^-eps. Both are evaluated (their max is the pair's
+delta); the crossing is located on the precomputed ratio array (two verified points bracket it), so each
+delta evaluation costs O(log n) after an O(sqrt(n)) set-up.
 """
 
 from __future__ import annotations
@@ -137,7 +139,7 @@ def _pair(eps0: float, n: int, k: int, tail: float, common=None) -> _Pair:
             part = np.exp(_log_pmf(np.arange(count + 1, dtype=float), np.full(count + 1, float(count)), math.log(prob), math.log(comp), prob, comp))
             small = np.convolve(small, part)
     f = np.convolve(window.pmf, small) if small_m > 0 else window.pmf.copy()
-    # Window points s = lo .. lo + len(f): P(s) = p f(s) + q f(s-1), Q(s) = q f(s) + p f(s-1).
+    # Window points s = lo .. lo + len(f): A(s) = p f(s) + q f(s-1), B(s) = q f(s) + p f(s-1) (module doc).
     f_s = np.append(f, 0.0)
     f_prev = np.insert(f, 0, 0.0)
     pp = p * f_s + q * f_prev
