@@ -14,8 +14,8 @@ or a bare matrix `[[...], ...]`. Entries are JSON numbers, decimal strings ("0.2
 ("1/4"); numbers and decimal strings are read exactly (0.1 is 1/10, not the nearest double), so the
 audit is exact. Rows must sum to exactly 1.
 
-The blanket (BBGN19 Sec. 5.1) is computed here with exact rationals: gamma = sum_y min_x P_x(y) and
-omega(y) = min_x P_x(y) / gamma. The removal LDP epsilon (EFMRSTT20 Def II.4) is reported w.r.t. the
+The blanket (BBGN19 Sec. 5.1) comes from `reference.blanket` with exact rationals:
+gamma = sum_y min_x P_x(y) and omega(y) = min_x P_x(y) / gamma. The removal LDP epsilon (EFMRSTT20 Def II.4) is reported w.r.t. the
 file's `removal_reference` when given, else w.r.t. the best reference distribution, found exactly:
 with M_y = max_x P_x(y) and m_y = min_x P_x(y), a reference R_0 has ratio at most a iff
 M_y / a <= R_0(y) <= a m_y for every y and the R_0(y) sum to 1, so the optimal ratio is
@@ -38,6 +38,7 @@ from typing import Any, Callable, Mapping, Sequence
 from proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, evaluate_bounds
 from proofs_checks.bridge import UsageError, evaluate
 from proofs_checks.output import progress
+from reference.blanket import blanket_distribution, total_variation_similarity
 from reference.distributions import Distribution
 from reference.divergences import ldp_ratio, min_e_eps_for_delta, removal_ldp_ratio, safe_log
 from reference.errors import ParameterError
@@ -158,19 +159,18 @@ def _text(p: Fraction | float) -> str:
 
 def blanket(randomizer: Randomizer) -> tuple[Fraction | float, dict[Any, Fraction | float]]:
     """gamma = sum_y min_x P_x(y) and the blanket distribution omega(y) = min_x P_x(y) / gamma
-    (BBGN19 Sec. 5.1); omega is empty when gamma = 0 (no blanket)."""
-    minima = {y: min(d[y] for _, d in randomizer.items()) for y in randomizer.outputs}
-    gamma = sum(minima.values(), Fraction(0) if randomizer.is_exact else 0.0)
-    omega = {y: m / gamma for y, m in minima.items()} if gamma > 0 else {}
-    return gamma, omega
+    (BBGN19 Sec. 5.1, through `reference.blanket`); omega is empty when gamma = 0 (no blanket)."""
+    gamma = total_variation_similarity(randomizer)
+    if gamma == 0:
+        return gamma, {}
+    omega = blanket_distribution(randomizer)
+    return gamma, {y: omega[y] for y in randomizer.outputs}
 
 
 def _rational_at_least(x: float) -> Fraction:
     """A rational >= the float x with a short denominator (for a witness that is cheap to check)."""
-    candidate = Fraction(x).limit_denominator(10**12)
-    while candidate < Fraction(x):
-        candidate += Fraction(1, 10**12)
-    return candidate
+    candidate = Fraction(x).limit_denominator(10**6)
+    return candidate if candidate >= Fraction(x) else candidate + Fraction(1, 10**6)
 
 
 def optimal_removal_reference(randomizer: Randomizer) -> tuple[Fraction | float, Distribution | None]:
@@ -193,7 +193,7 @@ def optimal_removal_reference(randomizer: Randomizer) -> tuple[Fraction | float,
         optimum = math.sqrt(square)
         a = _rational_at_least(math.sqrt(float(square))) if exact else optimum
         while exact and a * a < square:
-            a += Fraction(1, 10**12)
+            a += Fraction(1, 10**6)
     lower = {y: big[y] / a for y in outputs}
     upper = {y: a * small[y] for y in outputs}
     total_low, total_high = sum(lower.values(), 0 * one), sum(upper.values(), 0 * one)
@@ -366,7 +366,10 @@ def _call(function: Callable[..., Any], inputs: Mapping[str, Any], order: Sequen
 
 def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[str, Any] | None:
     """A number the true central epsilon is at least, where the statement's claim covers binary RR:
-    the exact shuffled binary RR (registered exact statement, or enumeration for small n)."""
+    the exact shuffled binary RR (registered exact statement, or enumeration for small n). Only for
+    amplification bounds on the central eps (not, say, a delta' they also state)."""
+    if not statement.is_amplification_bound or (statement.output is not None and str(statement.output) != "eps"):
+        return None
     if statement.mechanism not in ("", GENERIC, "binary_rr") and not (statement.mechanism == "krr" and inputs.get("k") == 2):
         return None
     eps0, n, delta = inputs.get("eps0"), inputs.get("n"), inputs.get("delta")

@@ -14,6 +14,7 @@ from typing import Any
 
 from proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, BoundRow, amplification_statements, evaluate_bounds
 from proofs_checks.bridge import UsageError, evaluate
+from proofs_checks.commands.derive import DerivationTimeout, time_limit
 from proofs_checks.commands.eval import parse_assignments
 from proofs_checks.output import print_csv, print_json, print_table, progress
 from spec.registry import get_statement, list_statements
@@ -24,6 +25,10 @@ HELP = "every applicable central-epsilon bound for a shuffled eps0-LDP randomize
 
 KNOWN_MECHANISMS = (GENERIC, "krr", "binary_rr", "laplace")
 DEFAULT_COUNT = 9
+# Exact enumerations grow fast with n: each gets this long per point, and once one times out it is
+# not tried again at larger n in the same run.
+EXACT_SECONDS = 10
+_EXACT_TIMED_OUT: dict[str, int] = {}
 MAX_POINTS = 10_000
 
 
@@ -92,9 +97,20 @@ def rows_at(eps0: float, n: int, delta: float, mechanism: str, extra: dict[str, 
     exact = []
     for statement in exact_statements(mechanism):
         given = {"eps0": eps0, "n": n, "delta": delta, **extra}
-        if set(statement.input_names) <= set(given):
-            result = evaluate(statement, {k: given[k] for k in statement.input_names})
-            exact.append({"id": statement.id, "eps": result.value, "valid": result.valid, "reason": result.reason})
+        if not set(statement.input_names) <= set(given):
+            continue
+        too_slow_from = _EXACT_TIMED_OUT.get(statement.id)
+        if too_slow_from is not None and n >= too_slow_from:
+            exact.append({"id": statement.id, "eps": None, "valid": False, "reason": f"not computed: over {EXACT_SECONDS} s already at n = {too_slow_from}"})
+            continue
+        try:
+            with time_limit(EXACT_SECONDS):
+                result = evaluate(statement, {k: given[k] for k in statement.input_names})
+        except DerivationTimeout:
+            _EXACT_TIMED_OUT[statement.id] = n
+            exact.append({"id": statement.id, "eps": None, "valid": False, "reason": f"not computed: over {EXACT_SECONDS} s at n = {n}"})
+            continue
+        exact.append({"id": statement.id, "eps": result.value, "valid": result.valid, "reason": result.reason})
     return rows, exact
 
 
