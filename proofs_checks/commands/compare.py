@@ -57,8 +57,9 @@ def _ratio(eps: float | None, exact: float | None) -> float | None:
     return eps / exact
 
 
-def comparison(eps0: float, n: int, delta: float, *, exact_id: str = EXACT_BINARY_RR_ID) -> dict:
-    """The compare command's JSON object at (eps0, n, delta)."""
+def comparison(eps0: float, n: int, delta: float, *, exact_id: str | None = None) -> dict:
+    """The compare command's JSON object at (eps0, n, delta); `exact_id` defaults to exact.shuffled_binary_rr."""
+    exact_id = EXACT_BINARY_RR_ID if exact_id is None else exact_id
     exact = None
     if exact_id in registry():
         evaluation = evaluate(registry()[exact_id], {"eps0": eps0, "n": n, "delta": delta})
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     exact = result["exact"]
     print(f"eps0={params['eps0']:g}, n={params['n']}, delta={params['delta']:g}")
     if exact is None:
-        print(f"exact: {EXACT_BINARY_RR_ID} unavailable (not registered or refused); ratios not computed")
+        print("exact: shuffled binary RR unavailable (not registered or refused); ratios not computed")
     else:
         print(f"exact ({exact['id']}): eps = {format_number(exact['eps'])}")
     rows = [
