@@ -1,0 +1,167 @@
+"""`proofs_checks.audit`: randomizer files, LDP epsilons, blanket, exact small-n, third-party bounds."""
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import test_tool_fixtures as fx
+from proofs_checks import api
+from proofs_checks.audit import audit_bound, audit_matrix, blanket, exact_small_n_epsilon, load_bound_function, optimal_removal_reference
+from proofs_checks.cli import main
+from reference.distributions import Distribution
+from reference.divergences import ldp_ratio, removal_ldp_ratio
+from reference.randomizers import Randomizer, k_randomized_response
+from reference.shuffling import exact_shuffled_epsilon
+from strategies import stochastic_matrices
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def test_krr_blanket_is_bbgn19_lemma_5_1():
+    # BBGN19 Lemma 5.1: k-RR has gamma = k / (e^eps0 + k - 1) and a uniform blanket.
+    for k, e in [(2, Fraction(3)), (3, Fraction(3)), (5, Fraction(7, 2))]:
+        gamma, omega = blanket(k_randomized_response(k, e))
+        assert gamma == Fraction(k) / (e + k - 1)
+        assert set(omega.values()) == {Fraction(1, k)}
+
+
+def test_removal_epsilon_of_binary_rr():
+    # Binary RR with e^eps0 = 3: rows (3/4, 1/4), (1/4, 3/4). M_y = 3/4, m_y = 1/4, so
+    # a* = max(sqrt(3), sum M = 3/2, 1 / sum m = 2) = 2, reached by R_0 = (1/2, 1/2).
+    optimum, witness = optimal_removal_reference(k_randomized_response(2, Fraction(3)))
+    assert optimum == 2 and witness == Distribution({0: Fraction(1, 2), 1: Fraction(1, 2)})
+
+
+@settings(max_examples=25)
+@given(stochastic_matrices(max_inputs=3, max_outputs=4), st.data())
+def test_optimal_removal_reference_is_optimal_and_witnessed(rows, data):
+    randomizer = Randomizer.from_matrix(rows)
+    optimum, witness = optimal_removal_reference(randomizer)
+    achieved = removal_ldp_ratio(randomizer, witness)
+    assert optimum <= achieved <= optimum * (1 + 1e-5)  # the witness is built at a rational a >= a*
+    # No other reference does better: try random ones.
+    weights = data.draw(st.lists(st.integers(1, 20), min_size=len(randomizer.outputs), max_size=len(randomizer.outputs)))
+    other = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(randomizer.outputs, weights)})
+    assert removal_ldp_ratio(randomizer, other) >= optimum
+    # Removal and replacement are related by the triangle inequality: ratio <= optimum^2.
+    assert ldp_ratio(randomizer) <= optimum * optimum * (1 + 1e-12)  # optimum may be a float sqrt
+
+
+def test_audit_of_the_rr3_example_file(capsys):
+    code = main(["audit", "randomizer", str(EXAMPLES / "rr3.json"), "--n", "4", "--delta", "0.01", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert report["ldp_ratio"] == "3" and report["ldp_epsilon"] == pytest.approx(math.log(3), rel=1e-15)
+    assert report["ldp_epsilon"] >= math.log(3)
+    assert report["blanket_gamma"] == "3/5"  # 3 / (3 + 3 - 1), BBGN19 Lemma 5.1
+    assert report["blanket_distribution"] == ["1/3", "1/3", "1/3"]
+    assert report["mechanism"] == "krr" and report["k"] == 3
+    rr3 = k_randomized_response(3, Fraction(3))
+    assert report["exact"]["eps"] == exact_shuffled_epsilon(rr3, 4, Fraction(0.01))
+    assert report["exact"]["eps"] <= report["ldp_epsilon"]  # shuffling is post-processing of eps0-LDP reports
+
+
+@pytest.mark.parametrize(
+    "matrix, fragment",
+    [
+        ([["1/2", "1/2"], ["1/2"]], "matrix row 1"),
+        ([["1/2", "1/2"], ["3/2", "-1/2"]], "matrix[1][0]"),
+        ([["1/2", "abc"], ["1/2", "1/2"]], "matrix[0][1]"),
+        ([["1/2", "1/2"], ["0.7", "0.4"]], "sum of matrix row 1"),
+        ([["1/2", "1/2"], [True, 0]], "matrix[1][0]"),
+        ([["1/2", "1/2"], "row"], "matrix row 1"),
+    ],
+)
+def test_malformed_randomizer_files_name_row_and_column(tmp_path, capsys, matrix, fragment):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"matrix": matrix}))
+    code = main(["audit", "randomizer", str(path)])
+    _, err = capsys.readouterr()
+    assert code == 2 and fragment in err
+
+
+def test_invalid_json_reports_line_and_column(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text('{"matrix": [["1/2", "1/2"],\n  ["1/2" "1/2"]]}')
+    code = main(["audit", "randomizer", str(path)])
+    assert code == 2 and "line 2 column" in capsys.readouterr().err
+
+
+def test_decimals_in_files_are_exact(tmp_path, capsys):
+    path = tmp_path / "dec.json"
+    path.write_text('{"matrix": [[0.1, 0.9], [0.9, 0.1]]}')
+    assert main(["audit", "randomizer", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ldp_ratio"] == "9" and report["blanket_gamma"] == "1/5"
+
+
+def test_exact_small_n_refuses_large_work():
+    assert exact_small_n_epsilon(k_randomized_response(3, Fraction(3)), 500, 1e-6) is None
+
+
+def test_api_audit_randomizer_accepts_a_plain_matrix():
+    report = api.audit_randomizer([["3/4", "1/4"], ["1/4", "3/4"]])
+    assert report.mechanism == "binary_rr" and report.removal_epsilon == pytest.approx(math.log(2)) and report.removal_epsilon >= math.log(2)
+
+
+class TestBoundAudit:
+    @pytest.fixture(autouse=True)
+    def registry(self, monkeypatch):
+        fx.install(monkeypatch)
+
+    def test_the_reference_itself_passes(self):
+        from reference.bounds.erlingsson import erlingsson_v1_epsilon
+
+        report = audit_bound(erlingsson_v1_epsilon, fx.V1.id)
+        assert report.ok and report.passed == report.tests > 10
+
+    def test_a_wrong_constant_is_a_mismatch(self):
+        def eleven(eps0, n, delta):  # 11 instead of 12: off by 8 %
+            if not (0 < eps0 < 0.5 and n >= 1000 and 0 < delta < 0.01 and n == int(n)):
+                raise ValueError("outside")
+            return 11 * eps0 * math.sqrt(math.log(1 / delta) / n)
+
+        report = audit_bound(eleven, fx.V1.id)
+        assert not report.ok and report.mismatches and not report.accepted_invalid
+        assert {m["reason"] for m in report.mismatches} == {"outside the interval (rtol 1e-09)"}
+
+    def test_a_bound_below_the_exact_truth_is_unsound(self):
+        # TRIVIAL's vectors are at n <= 8, where shuffled binary RR is enumerated exactly; eps0 / 10
+        # is below it (at eps0 = 1, n = 5, delta = 1e-3 binary RR stays close to eps0).
+        report = audit_bound(lambda eps0, n, delta: eps0 / 10 if 0 < delta < 1 and eps0 > 0 and n >= 1 and n == int(n) else 1 / 0, fx.TRIVIAL.id)
+        assert report.unsound and report.truth_checked >= 3
+        assert all(item["got"] < item["truth"] for item in report.unsound)
+
+    def test_the_trivial_bound_is_sound(self):
+        report = audit_bound(fx.trivial_bound, fx.TRIVIAL.id)
+        assert report.ok and not report.unsound and report.truth_checked >= 3
+
+    def test_answering_outside_the_hypotheses_is_reported(self):
+        report = audit_bound(lambda eps0, n, delta: 12 * eps0 * math.sqrt(math.log(1 / delta) / n) if delta > 0 and n > 0 else 0.0, fx.V1.id)
+        inputs = [item["inputs"] for item in report.accepted_invalid]
+        assert {"eps0": 0.6, "n": 10_000, "delta": 1e-6} in inputs and not report.ok
+
+    def test_cli_exit_codes_and_file_loading(self, capsys):
+        wrong = f"{EXAMPLES / 'wrong_bound.py'}:fmt21_epsilon"
+        assert callable(load_bound_function(wrong))
+        assert main(["audit", "bound", "reference.bounds.erlingsson:erlingsson_v1_epsilon", "--id", fx.V1.id]) == 0
+        assert main(["audit", "bound", "math:nope", "--id", fx.V1.id]) == 2
+        assert main(["audit", "bound", "no_such_module_xyz:f", "--id", fx.V1.id]) == 2
+        capsys.readouterr()
+
+
+def test_the_wrong_example_bound_is_caught_on_the_real_statement(capsys):
+    from spec.registry import list_statements
+
+    if "FMT21.Thm2.1" not in {s.id for s in list_statements()}:
+        pytest.skip("FMT21.Thm2.1 not registered")
+    code = main(["audit", "bound", f"{EXAMPLES / 'wrong_bound.py'}:fmt21_epsilon", "--id", "FMT21.Thm2.1", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["mismatches"] and report["accepted_invalid"]
+    fixed = main(["audit", "bound", f"{EXAMPLES / 'wrong_bound.py'}:fmt21_epsilon_fixed", "--id", "FMT21.Thm2.1"])
+    assert fixed == 0
