@@ -167,3 +167,12 @@ def test_plot_renders_a_png(capsys, tmp_path):
     code, out, _ = run(capsys, "plot", "--eps0", "0.25", "--delta", "1e-6", "--n", "1e3:1e6:7", "-o", str(target))
     assert code == 0 and out.strip() == str(target)
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and target.stat().st_size > 10_000
+
+
+def test_derive_expr_is_compared_with_the_closed_form(capsys):
+    assert derive(fx.V1, expression="12*eps0*sqrt(log(1/delta))/sqrt(n)").matches_value is True
+    code, out, _ = run(capsys, "derive", fx.V1.id, "--expr", "11*eps0*sqrt(log(1/delta)/n)")
+    assert code == 1 and "equals the statement's closed form: NO" in out
+    # An integration variable (y) that is not a parameter is allowed in --expr.
+    code, out, _ = run(capsys, "derive", fx.GAMMA.id, "--expr", "2*Integral(eps0/2*exp(-eps0*(1-y)), (y, -oo, 1/2))", "--json")
+    assert code == 0 and json.loads(out)["matches_value"] is True

@@ -1,10 +1,12 @@
-"""`shuffle-spec derive ID [--subs NAME=VALUE ...] [--solve NAME] [--series NAME=POINT] [--latex | --python | --json]`.
+"""`shuffle-spec derive ID [--expr EXPRESSION] [--subs NAME=VALUE ...] [--solve NAME] [--series NAME=POINT] [--latex | --python | --json]`.
 
 Works on the statement's closed form `value` (or its conclusion when it has none): integrals and
 other unevaluated operations are carried out (`doit`) and the result simplified under the
 substitutions; `--solve NAME` solves `output = value` for NAME where SymPy can (and says plainly
 when it cannot); `--series NAME=oo` (or a finite point) gives the leading asymptotic term;
 `--python` prints a stand-alone Python function (hypotheses checked) and `--latex` LaTeX.
+`--expr EXPRESSION` derives an expression of the user's in the statement's parameters instead (the
+integral a closed form comes from, say) and says whether it equals the statement's closed form.
 Exit 1 when SymPy cannot do what was asked (no solution found, integral not evaluated).
 """
 
@@ -45,6 +47,7 @@ class Derivation:
     leading_term: sp.Basic | None = None
     failures: list[str] = field(default_factory=list)
     statement: Statement | None = None
+    matches_value: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         names = latex_names(self.statement.symbols) if self.statement else {}
@@ -62,6 +65,8 @@ class Derivation:
             out["series_at"] = {"name": self.series_at[0], "point": self.series_at[1]}
             out["leading_term"] = None if self.leading_term is None else sp.sstr(self.leading_term)
             out["leading_term_latex"] = None if self.leading_term is None else sp.latex(self.leading_term, symbol_names=names)
+        if self.matches_value is not None:
+            out["matches_value"] = self.matches_value
         out["failures"] = self.failures
         return out
 
@@ -133,11 +138,33 @@ def leading_term(expr: sp.Expr, symbol: sp.Symbol, point: sp.Basic) -> sp.Expr:
     return sp.simplify(moved.as_leading_term(x).subs(x, symbol - point))
 
 
-def derive(statement: Statement, *, subs: Mapping[str, str] | None = None, solve: str | None = None, series: str | None = None) -> Derivation:
-    """Run the derivation on `statement` (see the module docstring)."""
+def parse_expression(statement: Statement, text: str) -> sp.Basic:
+    """A user's expression in the statement's parameters (other names become real symbols, e.g. an
+    integration variable): `2*Integral(eps0/2*exp(-eps0*(1-y)), (y, -oo, 1/2))`."""
+    names = {str(s): s for s in statement.symbols}
+    try:
+        parsed = sp.sympify(text, rational=True, locals=names)
+    except (sp.SympifyError, SyntaxError, TypeError):
+        raise UsageError(f"--expr {text!r}: not an expression SymPy can read") from None
+    strays = {s: sp.Symbol(s.name, real=True) for s in parsed.free_symbols if s.name not in names}
+    return parsed.subs(strays) if strays else parsed
+
+
+def derive(
+    statement: Statement,
+    *,
+    subs: Mapping[str, str] | None = None,
+    solve: str | None = None,
+    series: str | None = None,
+    expression: str | None = None,
+) -> Derivation:
+    """Run the derivation on `statement` (see the module docstring). With `expression`, derive that
+    expression instead (e.g. the integral a closed form comes from) and record whether it equals the
+    statement's closed form `value`."""
     subs = dict(subs or {})
     substitution = parse_subs(statement, subs)
-    expr = target_expression(statement).subs(substitution)
+    source = parse_expression(statement, expression) if expression is not None else target_expression(statement)
+    expr = source.subs(substitution)
     derivation = Derivation(statement.id, subs, expr, statement=statement)
     try:
         with time_limit(TIME_LIMIT_SECONDS):
@@ -146,6 +173,9 @@ def derive(statement: Statement, *, subs: Mapping[str, str] | None = None, solve
         derivation.failures.append(f"simplification took over {TIME_LIMIT_SECONDS} s; shown unsimplified")
     if derivation.expression.has(sp.Integral):
         derivation.failures.append("SymPy could not evaluate the integral in closed form; it is shown unevaluated")
+    elif expression is not None and statement.value is not None:
+        difference = sp.simplify(derivation.expression - statement.value.subs(substitution))
+        derivation.matches_value = bool(difference == 0)
     if solve is not None:
         _solve(statement, derivation, solve)
     if series is not None:
@@ -234,6 +264,7 @@ def python_function(statement: Statement, expr: sp.Expr, *, function_name: str |
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", help="statement id")
+    parser.add_argument("--expr", metavar="EXPRESSION", help="derive this expression in the statement's parameters instead (e.g. the integral its closed form comes from) and compare with the closed form")
     parser.add_argument("--subs", action="append", default=[], metavar="NAME=VALUE", help="substitute a value (repeatable; exact: 0.1 is 1/10)")
     parser.add_argument("--solve", metavar="NAME", help="solve output = value for this parameter")
     parser.add_argument("--series", metavar="NAME=POINT", help="leading asymptotic term, e.g. n=oo")
@@ -245,7 +276,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     statement = get_statement(args.id)
-    derivation = derive(statement, subs=parse_assignments(args.subs), solve=args.solve, series=args.series)
+    derivation = derive(statement, subs=parse_assignments(args.subs), solve=args.solve, series=args.series, expression=args.expr)
     if args.json:
         print_json(derivation.to_json())
         return 1 if derivation.failures else 0
@@ -259,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.latex:
         print(sp.latex(shown, symbol_names=latex_names(statement.symbols)))
     else:
-        label = "value" if statement.value is not None else "conclusion"
+        label = "--expr" if args.expr else ("value" if statement.value is not None else "conclusion")
         print(f"{statement.id} {label}" + (f" with {', '.join(f'{k}={v}' for k, v in derivation.subs.items())}" if derivation.subs else "") + ":")
         print("  " + sp.pretty(derivation.expression, use_unicode=True).replace("\n", "\n  "))
         if derivation.solutions:
@@ -270,6 +301,8 @@ def run(args: argparse.Namespace) -> int:
             name, point = derivation.series_at or ("", "")
             print(f"leading term as {name} -> {point}:")
             print("  " + sp.pretty(derivation.leading_term, use_unicode=True).replace("\n", "\n  "))
+        if derivation.matches_value is not None:
+            print(f"equals the statement's closed form: {'yes' if derivation.matches_value else 'NO'}")
     for failure in derivation.failures:
         print(f"cannot: {failure}")
-    return 1 if derivation.failures else 0
+    return 1 if derivation.failures or derivation.matches_value is False else 0

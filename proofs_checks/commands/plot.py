@@ -66,11 +66,17 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         print_csv(["series", "n", "eps"], [[label, n, eps] for label, points in lines.items() for n, eps in points])
         return 0
-    figure, axes = plt.subplots(figsize=(8, 5))
-    for label, points in sorted(lines.items(), key=lambda item: item[1][-1][1], reverse=True):
+    figure, axes = plt.subplots(figsize=(10, 5.5))
+    colours = plt.get_cmap("tab20").colors
+    styles = ("-", "-.", ":")
+    ordered = sorted(lines.items(), key=lambda item: item[1][-1][1], reverse=True)
+    for index, (label, points) in enumerate(ordered):
         xs, ys = zip(*points)
-        exact = label.endswith("(exact)")
-        axes.plot(xs, ys, label=label, color="black" if exact else None, linewidth=2.5 if exact else 1.5, linestyle="--" if exact else "-")
+        if label.endswith("(exact)"):
+            axes.plot(xs, ys, label=label, color="black", linewidth=2.5, linestyle="--")
+        else:  # 20 colours x 3 line styles keep every bound distinguishable
+            axes.plot(xs, ys, label=label, color=colours[index % 20], linestyle=styles[(index // 20) % 3], linewidth=1.5)
+    axes.axhline(args.eps0, color="grey", linewidth=1, linestyle=":", label="eps0 (no amplification)")
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("n (users)")
@@ -78,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     axes.set_title(f"shuffled {args.randomizer} randomizer, eps0 = {args.eps0:g}, delta = {args.delta:g}")
     axes.grid(True, which="both", alpha=0.3)
     if lines:
-        axes.legend(fontsize=8)
+        axes.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     else:
         axes.text(0.5, 0.5, "no bound holds on this grid", transform=axes.transAxes, ha="center")
     figure.tight_layout()
