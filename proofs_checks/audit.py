@@ -306,10 +306,14 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
         rows += [r for r in mechanism_rows if r.id not in seen and not seen.add(r.id)]
     audit.bounds.extend(r.to_json() for r in rows if _direction(r.id) is not Direction.EXACT)
     exact = exact_small_n_epsilon(randomizer, n, delta)
-    if exact is None and audit.mechanism == "binary_rr" and is_registered(EXACT_BINARY_RR_ID):
-        evaluation = evaluate(get_statement(EXACT_BINARY_RR_ID), {"eps0": eps0, "n": n, "delta": delta})
-        if evaluation.valid:
-            exact = {"eps": evaluation.value, "method": f"{EXACT_BINARY_RR_ID} at eps0 = {eps0!r}"}
+    if exact is None and audit.mechanism != GENERIC:
+        # A registered exact statement for the recognised mechanism (time-limited, like `bounds`).
+        from proofs_checks.commands.bounds import rows_at
+
+        for item in rows_at(eps0, n, delta, audit.mechanism, {"k": audit.k})[1]:
+            if item["valid"] and item["eps"] is not None:
+                exact = {"eps": item["eps"], "method": f"{item['id']} at eps0 = {eps0!r}" + (f" ({item['reason']})" if item["reason"] else "")}
+                break
     object.__setattr__(audit, "exact", exact)
     if exact is not None:
         for row in audit.bounds:
