@@ -41,7 +41,6 @@ from proofs_checks.output import progress
 from reference.blanket import blanket_distribution, total_variation_similarity
 from reference.distributions import Distribution
 from reference.divergences import ldp_ratio, min_e_eps_for_delta, removal_ldp_ratio, safe_log
-from reference.errors import ParameterError
 from reference.randomizers import Randomizer, binary_randomized_response
 from reference.rounding import round_down
 from reference.shuffling import neighbouring_datasets, shuffled_distribution
@@ -61,9 +60,9 @@ __all__ = [
     "truth_lower_bound",
 ]
 
-# Exact small-n central epsilon is computed when (neighbouring pairs) x (shuffled support) stays below
-# this: a few seconds of Fraction arithmetic at most.
-EXACT_WORK_LIMIT = 200_000
+# Exact small-n central epsilon is computed when (neighbouring pairs) x (shuffled support) x n, a
+# measure of the Fraction operations, stays below this: a few seconds at most.
+EXACT_WORK_LIMIT = 2_000_000
 # n up to which exact shuffled binary RR is computed by enumeration when no exact statement is registered.
 BINARY_RR_ENUMERATION_MAX_N = 40
 
@@ -224,7 +223,7 @@ def exact_small_n_epsilon(randomizer: Randomizer, n: int, delta: float) -> dict[
     k, m = len(randomizer.inputs), len(randomizer.outputs)
     pairs = math.comb(n - 1 + k - 1, k - 1) * math.comb(k, 2)
     support = math.comb(n + m - 1, m - 1)
-    if pairs * support * max(1, n) > EXACT_WORK_LIMIT * 10:
+    if pairs * support * max(1, n) > EXACT_WORK_LIMIT:
         return None
     target = Fraction(delta)
     worst: Fraction | float = Fraction(1)
@@ -480,7 +479,3 @@ def audit_bound(function: Callable[..., Any], statement_id: str, *, rtol: float 
             passed += 1
     return BoundAudit(statement.id, label or getattr(function, "__qualname__", str(function)), len(tests), passed, mismatches, unsound, accepted, truth_checked)
 
-
-def parse_error_message(failure: ParameterError) -> str:
-    """A randomizer-file error as the CLI prints it (row and column are in the parameter's name)."""
-    return f"{failure.name} = {failure.value!r}: expected {failure.allowed}"

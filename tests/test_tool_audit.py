@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import test_tool_fixtures as fx
 from proofs_checks import api
-from proofs_checks.audit import audit_bound, audit_matrix, blanket, exact_small_n_epsilon, load_bound_function, optimal_removal_reference
+from proofs_checks.audit import audit_bound, blanket, exact_small_n_epsilon, load_bound_function, optimal_removal_reference
 from proofs_checks.cli import main
 from reference.distributions import Distribution
 from reference.divergences import ldp_ratio, removal_ldp_ratio
