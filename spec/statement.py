@@ -190,6 +190,10 @@ class Statement:
         """The hypotheses that are definitely false at `values` (undecided ones are not listed)."""
         subs = self.substitution(values)
         failed = _assumption_relations(subs)
+        if failed:
+            # Values outside the symbols' domains can make the other hypotheses meaningless
+            # (log(1/delta) at delta = 0); the violated assumptions are the answer.
+            return failed
         for hypothesis in self.hypotheses:
             try:
                 truth = hypothesis.subs(subs)
