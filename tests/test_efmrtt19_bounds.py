@@ -95,7 +95,7 @@ def test_refined_dominates_general_where_it_applies():
 
 @pytest.mark.parametrize("eps0, n, delta", [(1.0, 10_000, 1e-6), (0.3, 1000, 1e-3), (3.0, 10**6, 1e-9), (0.01, 2, 0.5), (8.0, 10**9, 1e-12)])
 def test_v2_is_rounded_up_from_a_high_precision_value(eps0, n, delta):
-    exact = _v2_mp(eps0, n, delta)
+    exact = min(_v2_mp(eps0, n, delta), mpmath.mpf(eps0))  # the reference returns min(expression, eps0)
     got = erlingsson_v2_epsilon(eps0=eps0, n=n, delta=delta)
     with mpmath.workdps(80):
         assert got.lower <= exact <= got.upper and got.upper <= exact * (1 + 1e-15)
@@ -111,9 +111,12 @@ def test_eps1_bounds_the_exact_per_step_epsilon():
                 assert erlingsson_eps1(eps0=eps0, n=n) >= step
 
 
-def test_no_amplification_is_flagged_but_the_value_is_the_theorems():
+def test_no_amplification_answers_eps0_with_the_reason():
+    # The theorem's expression exceeds eps0 here; eps0 itself is what shuffled eps0-LDP reports satisfy.
     flagged = erlingsson_v2_epsilon(eps0=1.0, n=10_000, delta=1e-6)
-    assert flagged.value > 1.0 and "no amplification" in flagged.note
+    assert flagged.value == 1.0 and "no amplification" in flagged.note
+    huge = erlingsson_v2_epsilon(eps0=8.0, n=10_000, delta=1e-6)
+    assert huge.value == 8.0 and huge.lower == 8.0 and "expression is" in huge.note
     amplified = erlingsson_v2_epsilon(eps0=0.5, n=10**6, delta=1e-6)
     assert amplified.value < 0.5 and amplified.note == ""
 

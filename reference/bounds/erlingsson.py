@@ -12,7 +12,7 @@ subsampling probability at most e^{2 eps0}/n). Refined form, for eps0 <= log(n/4
 
 The v2 forms are evaluated in 60-digit mpmath and rounded outward; when a bound exceeds eps0 it
 proves no amplification (every eps0-LDP protocol is eps0-DP after shuffling), which the returned
-`BoundValue.note` says; the value is still the theorem's expression.
+`BoundValue.note` says, and the value returned is eps0 (the bound is min(expression, eps0)).
 """
 
 from __future__ import annotations
@@ -72,9 +72,13 @@ def _eps1_mp(eps0: float, n: int) -> mpmath.mpf:
 
 
 def _certified(value: mpmath.mpf, eps0: float) -> BoundValue:
-    upper = mpf_to_float_up(value)
-    note = NO_AMPLIFICATION if upper > eps0 else ""
-    return BoundValue(lower=mpf_to_float_down(value), upper=upper, note=note)
+    """The certified value of min(theorem's expression, eps0): shuffled eps0-LDP reports are always
+    eps0-DP, so where the theorem proves no amplification the answer is eps0, with a note."""
+    lower, upper = mpf_to_float_down(value), mpf_to_float_up(value)
+    if upper <= eps0:
+        return BoundValue(lower=lower, upper=upper)
+    note = f"{NO_AMPLIFICATION} (the theorem's expression is {mpmath.nstr(value, 6)})"
+    return BoundValue(lower=min(lower, eps0), upper=eps0, note=note)
 
 
 def erlingsson_eps1(*, eps0: float, n: int) -> float:
