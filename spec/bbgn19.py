@@ -267,7 +267,7 @@ ALG3 = Statement(
 
 _SUM_GAMMA = thm_3_1_gamma_expr(k + 1)
 _MSE_BOUND = n / (1 - _SUM_GAMMA) ** 2 * (1 / (4 * k**2) + _SUM_GAMMA / 2)
-_SUM_HYPOTHESES = (sp.Gt(eps, 0), sp.Le(eps, 1), sp.Gt(delta, 0), sp.Lt(delta, 1), sp.Ge(n, 2), sp.Lt(_SUM_GAMMA, 1))
+_SUM_HYPOTHESES = (sp.Gt(eps, 0), sp.Le(eps, 1), sp.Gt(delta, 0), sp.Le(delta, 1), sp.Ge(n, 2), sp.Lt(_SUM_GAMMA, 1))
 _SUM_EXAMPLES = ({"eps": 1.0, "delta": 1e-6, "n": 100_000, "k": 20}, {"eps": 0.5, "delta": 1e-8, "n": 1_000_000, "k": 30}, {"eps": 1.0, "delta": 1e-3, "n": 10_000, "k": 5})
 _SUM_INVALID = ({"eps": 2.0, "delta": 1e-6, "n": 100_000, "k": 20}, {"eps": 1.0, "delta": 1e-6, "n": 100, "k": 20})
 
