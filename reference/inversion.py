@@ -26,6 +26,25 @@ def _bracket_is_narrow(lo: float, hi: float, rel_tol: float, abs_tol: float) -> 
     return hi - lo <= max(rel_tol * max(abs(lo), abs(hi)), abs_tol)
 
 
+def _bisect_boundary(
+    holds: Callable[[float], bool], good: float, bad: float, rel_tol: float, abs_tol: float, max_iter: int
+) -> float:
+    """Shrink [good, bad] (either order) around the boundary of `holds`, keeping holds(good) true;
+    return `good`, a point where the condition was evaluated and holds."""
+    for _ in range(max_iter):
+        low, high = min(good, bad), max(good, bad)
+        if _bracket_is_narrow(low, high, rel_tol, abs_tol):
+            break
+        mid = low + (high - low) / 2
+        if not low < mid < high:
+            break  # the bracket is two adjacent floats
+        if holds(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
 def largest_argument_within(
     f: Callable[[float], float], target: float, lo: float, hi: float, *, name: str, rel_tol: float = 1e-10, abs_tol: float = 0.0, max_iter: int = 200
 ) -> float:
@@ -39,17 +58,7 @@ def largest_argument_within(
         raise ParameterError(name, lo, f"a value in [{lo}, {hi}] whose bound is at most {target}; even {name} = {lo} gives {f(lo)}")
     if f(hi) <= target:
         return hi
-    for _ in range(max_iter):
-        if _bracket_is_narrow(lo, hi, rel_tol, abs_tol):
-            break
-        mid = lo + (hi - lo) / 2
-        if not lo < mid < hi:
-            break  # the bracket is two adjacent floats
-        if f(mid) <= target:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return _bisect_boundary(lambda x: f(x) <= target, lo, hi, rel_tol, abs_tol, max_iter)
 
 
 def smallest_argument_within(
@@ -65,14 +74,4 @@ def smallest_argument_within(
         raise ParameterError(name, hi, f"a value in [{lo}, {hi}] whose bound is at most {target}; even {name} = {hi} gives {f(hi)}")
     if f(lo) <= target:
         return lo
-    for _ in range(max_iter):
-        if _bracket_is_narrow(lo, hi, rel_tol, abs_tol):
-            break
-        mid = lo + (hi - lo) / 2
-        if not lo < mid < hi:
-            break  # the bracket is two adjacent floats
-        if f(mid) <= target:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return _bisect_boundary(lambda x: f(x) <= target, hi, lo, rel_tol, abs_tol, max_iter)
