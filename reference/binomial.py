@@ -1,19 +1,33 @@
-"""Binomial probabilities in log space and the central window of Bin(m, p), for the numeric bounds.
+"""Certified binomial probabilities for the numeric bounds (FMT21.clones_numeric, FMT23.stronger_clones,
+exact.shuffled_binary_rr): every float comes with a PROVEN error bound.
 
-The log-pmf uses Loader's saddle-point form (Stirling remainders and the deviance `bd0`), which keeps
-its absolute error near machine precision at any m, unlike the `lgamma` difference (which at
-m = 1e12 cancels ~1e13-sized terms and loses ~1e-3 in the log).
+Floating-point model (the only assumptions): IEEE-754 binary64 with round-to-nearest, so each of
++, -, *, / on floats returns the exact result times (1 + d), |d| <= u = 2^-53, for results in the normal
+range (>= 2^-1022); below it the absolute error is <= 2^-1075. Integers up to 2^53 are exact floats.
+No libm function (exp, log) is trusted: every transcendental quantity is computed once per call in
+mpmath interval arithmetic (`MPIntervalContext`, 100 bits, outward rounding), and its float is
+accompanied by the interval's rigorous distance to it.
 
-A window [lo, hi] holds all but a proven tail mass: by the Chernoff bound,
-Pr[X <= x] <= exp(-m KL(x/m || p)) for x <= mp and Pr[X >= x] <= exp(-m KL(x/m || p)) for x >= mp,
-with m KL(x/m || p) = bd0(x, mp) + bd0(m - x, mq). The dropped mass is returned so that callers add
-it to delta on the safe side (FMT21.clones_numeric, FMT23.stronger_clones, exact.shuffled_binary_rr).
+Method and its bound, step by step (`certified_window`):
+1. Anchor. log Pr[Bin(m, p) = k0] at one point k0 (the mode) as an interval: log x! by Stirling's
+   series (x + 1/2) log x - x + log(2 pi)/2 + 1/(12x) - 1/(360x^3) + R, 0 <= R <= 1/(1260 x^5) for x >= 1
+   (the remainder of Stirling's series lies between 0 and the first omitted term), or exactly
+   (log of the exact integer x!) for x < 20; log p, log q as intervals from eps0. Its exp rounded to
+   the float A0 has relative error eps_a (read off the interval).
+2. Recurrence. pmf(k+1) = pmf(k) * r_k, r_k = ((m-k)/(k+1)) * (p/q) (downwards (k/(m-k+1)) * (q/p)),
+   where m - k and k + 1 are exact, the float rho = fl(p/q) has relative error e_rho <= e_p + e_q + u
+   (+ second order), and each r_k costs 2 roundings, the running product (np.cumprod) 1 more, the
+   final scaling by A0 1 more. So j steps from the anchor the relative error is at most
+   (1 + eps_a)(1 + u)^(3j+1)(1 + e_rho)^j - 1 <= expm1(eps_a + (3j + 1) u' + j e_rho'), u' = 1.001 u,
+   e_rho' = 1.001 e_rho (log(1 + x) <= x); the bound is evaluated in floats with 1% extra margin.
+   Values that reach the subnormal range are certified only as lying in [0, 2^-960] (the recurrence
+   moves away from the mode, where |r_k| < 1, so accumulated absolute errors stay below j 2^-1074).
+3. Tails. Outside the window [lo, hi], Pr[X < lo] <= exp(-m KL((lo-1)/m || p)) and
+   Pr[X > hi] <= exp(-m KL((hi+1)/m || p)) (Chernoff), evaluated in interval arithmetic (upper end).
+The window is the O(sqrt(m p q log(1/tail))) central part, so the work grows like sqrt(m).
 
-Error budget: `relative_error_budget(m)` is the relative error allowed for each float probability of
-Bin(m, .) computed here or by scipy's (Boost) incomplete beta. It covers float rounding of the
-parameters (p from e^eps0 moves a pmf value by about u * z * sqrt(m) relative) and of the
-special functions, with a margin of 30x or more over the largest error measured against 50-digit
-mpmath (tests/test_clones_binomial.py checks it up to m = 1e9).
+`certified_half_binomial` gives b_c(t) = Pr[Bin(c, 1/2) = t] and F_c(t-1) = Pr[Bin(c, 1/2) <= t-1]
+with proven brackets, the anchors of the clone-count walk in `reference.bounds.clones`.
 """
 
 from __future__ import annotations
@@ -21,121 +35,109 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
+from mpmath.ctx_iv import MPIntervalContext
 
 from reference.errors import ParameterError, require_integer, require_positive, require_probability
 
-__all__ = ["BinomialWindow", "binomial_log_pmf", "central_window", "relative_error_budget"]
+__all__ = [
+    "CertifiedWindow",
+    "certified_half_binomial",
+    "certified_window",
+    "iv_context",
+    "log_binomial_pmf_interval",
+    "probability_pair",
+]
 
-_LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
-_STIRLING_SMALL = 15  # below this the Stirling remainder is taken from lgamma directly
-
-
-def relative_error_budget(m: int | float) -> float:
-    """The relative error allowed for one float probability of Bin(m, .) (see the module docstring)."""
-    require_positive("m", m, allow_zero=True)
-    return 1e-12 + 1e-13 * math.sqrt(float(m))
-
-
-def _stirlerr(x: np.ndarray) -> np.ndarray:
-    """log(x!) - [(x + 1/2) log x - x + log sqrt(2 pi)] for integers x >= 1 (Loader 2000)."""
-    out = np.empty_like(x)
-    small = x <= _STIRLING_SMALL
-    if np.any(small):
-        xs = x[small]
-        out[small] = np.array([math.lgamma(v + 1.0) for v in xs]) - (xs + 0.5) * np.log(xs) + xs - _LOG_SQRT_2PI
-    big = ~small
-    if np.any(big):
-        xb = x[big]
-        inv2 = 1.0 / (xb * xb)
-        s0, s1, s2, s3, s4 = 1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188
-        out[big] = (s0 - (s1 - (s2 - (s3 - s4 * inv2) * inv2) * inv2) * inv2) / xb
-    return out
+UNIT = 2.0**-53  # unit roundoff u of binary64 with round-to-nearest
+TINY = 1e-280  # below this a float is treated as possibly subnormal-contaminated
+SUBNORMAL_CAP = 2.0**-960  # certified upper bound for values that went below TINY
+_IV = MPIntervalContext()
+_IV.prec = 100
+_EXACT_FACTORIAL_BELOW = 20
 
 
-def _bd0(x: np.ndarray, mean: np.ndarray | float) -> np.ndarray:
-    """x log(x / mean) + mean - x, accurate also when x is close to mean (series in v = (x-mean)/(x+mean))."""
-    x = np.asarray(x, dtype=float)
-    mean = np.broadcast_to(np.asarray(mean, dtype=float), x.shape)
-    out = np.empty_like(x)
-    diff = x - mean
-    near = np.abs(diff) < 0.1 * (x + mean)
-    if np.any(near):
-        d, xs, ms = diff[near], x[near], mean[near]
-        v = d / (xs + ms)
-        s = d * v
-        ej = 2.0 * xs * v
-        v2 = v * v
-        # |v| < 0.1: 12 further terms bring the truncation below 1e-24 relative.
-        for j in range(1, 13):
-            ej = ej * v2
-            s = s + ej / (2 * j + 1)
-        out[near] = s
-    far = ~near
-    if np.any(far):
-        xs, ms = x[far], mean[far]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[far] = np.where(xs > 0, xs * np.log(xs / ms), 0.0) + ms - xs
-    return out
+def iv_context() -> MPIntervalContext:
+    """The private 100-bit mpmath interval context used by the certified computations (not the global mpmath.iv)."""
+    return _IV
 
 
-def _log_pmf(k: np.ndarray, m: np.ndarray, log_p: float, log_q: float, p: float, q: float) -> np.ndarray:
-    """log Pr[Bin(m, p) = k] for arrays k, m of integers (as floats) with 0 <= k <= m; 0 < p < 1."""
-    k, m = np.broadcast_arrays(np.asarray(k, dtype=float), np.asarray(m, dtype=float))
-    out = np.empty(k.shape)
-    low, high = k == 0, k == m
-    out[low] = m[low] * log_q
-    out[high & ~low] = m[high & ~low] * log_p
-    mid = ~(low | high)
-    if np.any(mid):
-        x, mm = k[mid], m[mid]
-        y = mm - x
-        out[mid] = (
-            _stirlerr(mm)
-            - _stirlerr(x)
-            - _stirlerr(y)
-            - _bd0(x, mm * p)
-            - _bd0(y, mm * q)
-            + 0.5 * (np.log(mm) - np.log(x) - np.log(y))
-            - _LOG_SQRT_2PI
-        )
-    return out
+def _log_factorial_iv(x: int):
+    """Interval containing log(x!) (Stirling's series with its remainder enclosed; exact for small x)."""
+    iv = _IV
+    if x < _EXACT_FACTORIAL_BELOW:
+        return iv.log(iv.mpf(math.factorial(x)))
+    xx = iv.mpf(x)
+    series = (xx + iv.mpf(0.5)) * iv.log(xx) - xx + iv.log(2 * iv.pi) / 2 + 1 / (12 * xx) - 1 / (360 * xx**3)
+    return series + iv.mpf([0, 1]) / (1260 * xx**5)
 
 
-def binomial_log_pmf(k: np.ndarray | int, m: int, p: float, q: float | None = None) -> np.ndarray:
-    """log Pr[Bin(m, p) = k], elementwise; -inf outside 0..m. `q` = 1 - p may be passed when p is
-    close to 1 and q is known more accurately than 1 - p."""
+def log_binomial_pmf_interval(k: int, m: int, log_p, log_q):
+    """Interval containing log Pr[Bin(m, p) = k] given intervals log_p, log_q (anchor of `certified_window`)."""
     require_integer("m", m, minimum=0)
-    require_probability("p", p, open_low=False, open_high=False)
-    q = 1.0 - p if q is None else q
-    require_probability("q", q, open_low=False, open_high=False)
-    kk = np.atleast_1d(np.asarray(k, dtype=float))
-    out = np.full(kk.shape, -np.inf)
-    inside = (kk >= 0) & (kk <= float(m)) & (kk == np.floor(kk))
-    if p == 0.0 or q == 0.0:
-        out[kk == (float(m) if q == 0.0 else 0.0)] = 0.0
-        return out
-    if np.any(inside):
-        out[inside] = _log_pmf(kk[inside], np.full(int(inside.sum()), float(m)), math.log(p), math.log(q), p, q)
-    return out
+    require_integer("k", k, minimum=0)
+    if k > m:
+        raise ParameterError("k", k, f"0 <= k <= m = {m}")
+    k, m = int(k), int(m)
+    log_choose = _log_factorial_iv(m) - _log_factorial_iv(k) - _log_factorial_iv(m - k)
+    return log_choose + (k * log_p if k else 0) + ((m - k) * log_q if m - k else 0)
 
 
-def _log_tail_bound(x: float, m: int, p: float, q: float) -> float:
-    """log of the Chernoff bound on Pr[X <= x] (x <= mp) or Pr[X >= x] (x >= mp): -m KL(x/m || p)."""
-    deviance = _bd0(np.array([x]), m * p)[0] + _bd0(np.array([m - x]), m * q)[0]
-    # The deviance is evaluated in floats; shrinking it by a relative 1e-9 keeps the bound safe.
-    return -deviance * (1.0 - 1e-9)
+def _float_with_error(x) -> tuple[float, float]:
+    """A float near the interval x (> 0) and a bound on its relative distance to every point of x."""
+    value = float(x.mid)
+    if value <= 0.0 or not math.isfinite(value):
+        raise ParameterError("probability", value, "a positive normal float")
+    lo, hi = x.a, x.b
+    worst = max(abs(hi - value), abs(value - lo)) / lo
+    return value, float(worst.b) * (1 + 1e-6) + 2.0**-1074
 
 
 @dataclass(frozen=True)
-class BinomialWindow:
-    """pmf[i] ~ Pr[Bin(m, p) = lo + i] for lo <= lo + i <= hi; `dropped` >= Pr[X < lo] + Pr[X > hi]
-    (proven Chernoff bound); `below`, `above` bound the two tails separately."""
+class ProbabilityPair:
+    """p and q = 1 - p as intervals (exact reals inside) and as floats with relative error bounds."""
+
+    p_iv: object
+    q_iv: object
+    p: float
+    q: float
+    p_err: float
+    q_err: float
+
+
+def probability_pair(kind: str, eps0: float) -> ProbabilityPair:
+    """The probability p of a numeric bound as a function of the float eps0, with q = 1 - p:
+    "fmt21" p = e^-eps0; "fmt23" p = 2/(e^eps0+1); "keep" p = e^eps0/(e^eps0+1) (binary RR)."""
+    require_positive("eps0", eps0)
+    iv = _IV
+    r = iv.exp(-iv.mpf(eps0))
+    if kind == "fmt21":
+        p = r
+    elif kind == "fmt23":
+        p = 2 * r / (1 + r)
+    elif kind == "keep":
+        p = 1 / (1 + r)
+    else:
+        raise ParameterError("kind", kind, "'fmt21', 'fmt23' or 'keep'")
+    q = 1 - p
+    pf, pe = _float_with_error(p)
+    qf, qe = _float_with_error(q)
+    return ProbabilityPair(p, q, pf, qf, pe, qe)
+
+
+@dataclass(frozen=True)
+class CertifiedWindow:
+    """Pr[Bin(m, p) = lo + i] lies in [lower[i], upper[i]] for lo <= lo + i <= hi (proven; module doc);
+    `below` >= Pr[X < lo], `above` >= Pr[X > hi]; `pmf` are the float values, `rel` their relative error bounds."""
 
     m: int
     lo: int
     hi: int
     pmf: np.ndarray
+    rel: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
     below: float
     above: float
 
@@ -147,40 +149,151 @@ class BinomialWindow:
     def support(self) -> np.ndarray:
         return np.arange(self.lo, self.hi + 1, dtype=float)
 
+    @property
+    def max_rel(self) -> float:
+        return float(np.max(self.rel)) if len(self.rel) else 0.0
 
-def central_window(m: int, p: float, tail: float, q: float | None = None) -> BinomialWindow:
-    """The central window of Bin(m, p) whose two tails each have mass <= tail / 2 (Chernoff).
 
-    Its width is O(sqrt(m p q log(1/tail))), so work on it grows like sqrt(m).
-    """
+def _log_tail_iv(x: int, m: int, pair: ProbabilityPair) -> float:
+    """Upper end of log of the Chernoff bound -m KL(x/m || p) (x <= mp: lower tail; x >= mp: upper)."""
+    iv = _IV
+    terms = iv.mpf(0)
+    if x > 0:
+        terms += x * iv.log(iv.mpf(x) / (m * pair.p_iv))
+    if m - x > 0:
+        terms += (m - x) * iv.log(iv.mpf(m - x) / (m * pair.q_iv))
+    return float((-terms).b) + 1e-12
+
+
+def _bin_search_edge(m: int, mean: float, sd: float, log_target: float, pair: ProbabilityPair, direction: int) -> int:
+    """A window edge beyond which the certified Chernoff tail is <= exp(log_target)."""
+    z = math.sqrt(max(-2.0 * log_target, 1.0))
+    x = math.floor(mean - z * sd) if direction < 0 else math.ceil(mean + z * sd)
+    step = max(1.0, 0.25 * z * sd)
+    while True:
+        if direction < 0:
+            if x <= 0:
+                return 0
+            if x - 1 < mean and _log_tail_iv(int(x - 1), m, pair) <= log_target:
+                return int(x)
+            x = math.floor(x - step)
+        else:
+            if x >= m:
+                return m
+            if x + 1 > mean and _log_tail_iv(int(x + 1), m, pair) <= log_target:
+                return int(x)
+            x = math.ceil(x + step)
+        step *= 2
+
+
+def _recurrence(anchor: float, k0: int, ks: np.ndarray, m: int, rho: float, up: bool) -> np.ndarray:
+    """pmf at k0+1.. (up) or k0-1.. (down) by the ratio recurrence (module doc step 2)."""
+    if len(ks) == 0:
+        return np.empty(0)
+    if up:
+        ratios = ((m - (ks - 1.0)) / ks) * rho  # ks = k0+1, ...; r_{k-1} = (m-k+1)/k * p/q
+    else:
+        ratios = ((ks + 1.0) / (m - ks)) * rho  # ks = k0-1, ...; pmf(k) = pmf(k+1) (k+1)/(m-k) q/p
+    return anchor * np.cumprod(ratios)
+
+
+def certified_window(m: int, pair: ProbabilityPair, tail: float) -> CertifiedWindow:
+    """The central window of Bin(m, p) with each tail certified <= tail/2 (tail = 0: the full support),
+    with proven bounds on every probability (module doc)."""
     require_integer("m", m, minimum=0)
-    require_probability("p", p, open_low=False, open_high=False)
-    require_probability("tail", tail)
-    q = 1.0 - p if q is None else q
+    if not isinstance(pair, ProbabilityPair):
+        raise ParameterError("pair", pair, "a ProbabilityPair from probability_pair()")
+    if not (isinstance(tail, (int, float)) and 0 <= tail < 1):
+        raise ParameterError("tail", tail, "0 <= tail < 1")
     m = int(m)
-    half_log = math.log(tail / 2.0)
+    p, q = pair.p, pair.q
     mean = m * p
     sd = math.sqrt(max(m * p * q, 1e-300))
-    z = math.sqrt(-2.0 * half_log)
+    if tail == 0 or m == 0:
+        lo, hi, below, above = 0, m, 0.0, 0.0
+    else:
+        log_half = math.log(tail / 2.0)
+        lo = _bin_search_edge(m, mean, sd, log_half, pair, -1)
+        hi = _bin_search_edge(m, mean, sd, log_half, pair, +1)
+        below = 0.0 if lo == 0 else math.exp(_log_tail_iv(lo - 1, m, pair)) * (1 + 1e-12)
+        above = 0.0 if hi == m else math.exp(_log_tail_iv(hi + 1, m, pair)) * (1 + 1e-12)
+    k0 = min(max(int(math.floor((m + 1) * p)), lo), hi)
+    iv = _IV
+    log_anchor = log_binomial_pmf_interval(k0, m, iv.log(pair.p_iv), iv.log(pair.q_iv))
+    anchor_iv = iv.exp(log_anchor)
+    anchor, eps_a = _float_with_error(anchor_iv)
+    e_rho = 1.001 * (pair.p_err + pair.q_err + UNIT) + 1e-300
+    up = _recurrence(anchor, k0, np.arange(k0 + 1, hi + 1, dtype=float), m, p / q, True)
+    down = _recurrence(anchor, k0, np.arange(k0 - 1, lo - 1, -1, dtype=float), m, q / p, False)
+    pmf = np.concatenate((down[::-1], [anchor], up))
+    steps = np.abs(np.arange(lo, hi + 1, dtype=float) - k0)
+    rel = np.expm1(eps_a + (3.0 * steps + 1.0) * 1.001 * UNIT + steps * e_rho) * 1.01
+    tiny = pmf < TINY
+    lower = np.where(tiny, 0.0, pmf * (1.0 - rel))
+    upper = np.where(tiny, SUBNORMAL_CAP, pmf * (1.0 + rel) * (1 + 2 * UNIT))
+    return CertifiedWindow(m, lo, hi, pmf, rel, lower, upper, below, above)
 
-    def bound_ok(x: float) -> bool:
-        return _log_tail_bound(x, m, p, q) <= half_log
 
-    # Start at the Gaussian z, widen geometrically until the Chernoff bound certifies the tail.
-    lo = math.floor(mean - z * sd)
-    step = max(1.0, 0.25 * z * sd)
-    while lo > 0 and not bound_ok(lo - 1):
-        lo = math.floor(lo - step)
-        step *= 2
-    lo = max(lo, 0)
-    hi = math.ceil(mean + z * sd)
-    step = max(1.0, 0.25 * z * sd)
-    while hi < m and not bound_ok(hi + 1):
-        hi = math.ceil(hi + step)
-        step *= 2
-    hi = min(hi, m)
-    # Pr[X < lo] = Pr[X <= lo - 1] <= exp(-m KL((lo-1)/m || p)) since lo - 1 < mean.
-    below = 0.0 if lo == 0 else math.exp(_log_tail_bound(lo - 1, m, p, q))
-    above = 0.0 if hi == m else math.exp(_log_tail_bound(hi + 1, m, p, q))
-    pmf = np.exp(binomial_log_pmf(np.arange(lo, hi + 1), m, p, q))
-    return BinomialWindow(m, lo, hi, pmf, below, above)
+@dataclass(frozen=True)
+class HalfBinomialAnchor:
+    """b = Pr[Bin(c, 1/2) = t] in [b_lo, b_hi] (b its float, b_rel its relative error bound) and
+    F = Pr[Bin(c, 1/2) <= t - 1] in [f_lo, f_hi] (f its float); log_b_upper: upper end of log b."""
+
+    c: int
+    t: int
+    b: float
+    b_rel: float
+    f: float
+    f_lo: float
+    f_hi: float
+    log_b_upper: float
+
+
+def certified_half_binomial(c: int, t: int) -> HalfBinomialAnchor:
+    """Proven brackets of b_c(t) and F_c(t-1) for Bin(c, 1/2), 0 <= t <= (c+1)/2 (below the median).
+
+    b_c(t) from the interval anchor (module doc step 1). F_c(t-1) = sum_{a < t} b_c(a), summed downwards
+    from a = t-1 by the ratio b(a-1) = b(a) a/(c-a+1) (2 roundings + 1 for the running product per step,
+    so term j has relative error <= expm1((3j + 3) u')); the terms are positive, so the float sum of J
+    terms has relative error <= J u'; once stopped at a_last, the rest is at most
+    b(a_last) r/(1-r), r = a_last/(c-a_last+1) < 1 (the ratios decrease further down: log-concavity).
+    Values below 1e-280 are certified only through their upper bound (see the module doc)."""
+    require_integer("c", c, minimum=0)
+    require_integer("t", t, minimum=0)
+    c, t = int(c), int(t)
+    if 2 * t > c + 1:
+        raise ParameterError("t", t, f"0 <= t <= (c+1)/2 = {(c + 1) / 2}")
+    iv = _IV
+    half = iv.log(iv.mpf(0.5))
+    log_b = log_binomial_pmf_interval(t, c, half, half)
+    log_b_upper = float(log_b.b) + 1e-15
+    if log_b_upper < math.log(TINY):
+        # Both values are negligible: certify them only as [0, upper bound] (F <= t b_c(t-... ) <= (c+1) b).
+        cap = math.exp(log_b_upper) * 1.001
+        return HalfBinomialAnchor(c, t, 0.0, math.inf, 0.0, 0.0, cap * (c + 1), log_b_upper)
+    b, b_rel = _float_with_error(iv.exp(log_b))
+    if t == 0:
+        return HalfBinomialAnchor(c, t, b, b_rel, 0.0, 0.0, 0.0, log_b_upper)
+    top = b * (t / (c - t + 1.0))  # b_c(t-1)
+    length = min(t, int(4 * math.sqrt(c)) + 64)
+    while True:
+        a = np.arange(t - 1, t - length, -1, dtype=float)  # a = t-1, ..., t-length+1: ratio to a-1
+        terms = top * np.concatenate(([1.0], np.cumprod(a / (c - a + 1.0))))
+        total = float(np.sum(terms))
+        a_last = t - length  # the last term included is b(a_last)
+        if a_last == 0:
+            rest = 0.0
+        else:
+            r = a_last / (c - a_last + 1.0)
+            rest = terms[-1] * r / (1.0 - r) * (1 + 8 * UNIT)
+        if rest <= 1e-17 * total or length == t:
+            break
+        length = min(t, 2 * length)
+    j = float(length)
+    term_rel = math.expm1(b_rel + 1.001 * UNIT * (3.0 * j + 4.0)) * 1.01
+    sum_rel = 1.001 * UNIT * j
+    f_lo = total * (1.0 - term_rel) * (1.0 - sum_rel)
+    f_hi = (total * (1.0 + sum_rel) + rest) * (1.0 + term_rel) * (1 + 4 * UNIT)
+    if total < TINY:
+        f_lo, f_hi = 0.0, max(f_hi, SUBNORMAL_CAP)
+    return HalfBinomialAnchor(c, t, b, b_rel, total, f_lo, f_hi, log_b_upper)

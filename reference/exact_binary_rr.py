@@ -30,8 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reference.binomial import central_window, relative_error_budget
-from reference.binomial import _log_pmf
+from reference.binomial import SUBNORMAL_CAP, ProbabilityPair, certified_window, probability_pair
 from reference.bounds.clones import DEFAULT_TAIL, _check_eps0, solve_epsilon, window_tail
 from reference.errors import ParameterError, require_integer, require_positive, require_probability
 from reference.results import BoundValue
@@ -61,10 +60,11 @@ def counts_evaluated(n: int) -> tuple[int, ...]:
     return tuple(range(0, min(scanned, n - 1) + 1))
 
 
-def _rr_probabilities(eps0: float) -> tuple[float, float]:
-    """p = e^eps0/(e^eps0+1) and 1 - p, both to full relative precision."""
-    r = math.exp(-eps0)
-    return 1.0 / (1.0 + r), r / (1.0 + r)
+def _rr_pairs(eps0: float) -> tuple[ProbabilityPair, ProbabilityPair]:
+    """(keep, flip): Bin(., p) and Bin(., 1-p) parameters, p = e^eps0/(e^eps0+1), as certified pairs."""
+    keep = probability_pair("keep", eps0)
+    flip = ProbabilityPair(keep.q_iv, keep.p_iv, keep.q, keep.p, keep.q_err, keep.p_err)
+    return keep, flip
 
 
 @dataclass(frozen=True)
@@ -119,25 +119,27 @@ class _Pair:
 def _common_part(eps0: float, n: int, tail: float):
     """The part of S_k shared by every evaluated k <= K: Bin(n-1-K, 1-p) on its central window, with K
     the largest evaluated count (S_k = Bin(n-1-K, 1-p) + [Bin(k, p) + Bin(K-k, 1-p)])."""
-    p, q = _rr_probabilities(eps0)
     largest = max(counts_evaluated(n))
-    return largest, central_window(n - 1 - largest, q, tail, p)
+    return largest, certified_window(n - 1 - largest, _rr_pairs(eps0)[1], tail)
 
 
 def _pair(eps0: float, n: int, k: int, tail: float, common=None) -> _Pair:
-    p, q = _rr_probabilities(eps0)
+    keep, flip = _rr_pairs(eps0)
+    p, q = keep.p, keep.q
     largest, window = _common_part(eps0, n, tail) if common is None else common
     if not 0 <= k <= largest:
         # A single pair outside the shared range: its own split (Bin(n-1-k, 1-p) windowed, Bin(k, p) in full).
-        largest, window = k, central_window(n - 1 - k, q, tail, p)
+        largest, window = k, certified_window(n - 1 - k, flip, tail)
     big_m = n - 1 - largest
     small_m = largest
     # The small part Bin(k, p) + Bin(largest - k, 1-p), exactly convolved (all terms positive).
     small = np.ones(1)
-    for count, prob, comp in ((k, p, q), (largest - k, q, p)):
+    small_rel = 0.0
+    for count, pair in ((k, keep), (largest - k, flip)):
         if count > 0:
-            part = np.exp(_log_pmf(np.arange(count + 1, dtype=float), np.full(count + 1, float(count)), math.log(prob), math.log(comp), prob, comp))
-            small = np.convolve(small, part)
+            part = certified_window(count, pair, 0.0)
+            small = np.convolve(small, part.pmf)
+            small_rel += part.max_rel
     f = np.convolve(window.pmf, small) if small_m > 0 else window.pmf.copy()
     # Window points s = lo .. lo + len(f): A(s) = p f(s) + q f(s-1), B(s) = q f(s) + p f(s-1) (module doc).
     f_s = np.append(f, 0.0)
@@ -157,8 +159,12 @@ def _pair(eps0: float, n: int, k: int, tail: float, common=None) -> _Pair:
         neg_ratio = -(pp[a:b] / qq[a:b]) if b > a else np.array([])
     if not np.all(np.isfinite(neg_ratio)):
         neg_ratio, a, b = np.array([]), 0, 0
-    rel_err = relative_error_budget(max(n - 1, 1)) + (small_m + size + 16) * UNIT
-    return _Pair(cp, cq, tp, tq, neg_ratio, (a, b), window.dropped, rel_err)
+    # Proven: the window's and the small parts' pmf bounds (reference.binomial), then sums/convolutions
+    # of non-negative terms (<= (terms) u each), p and q's own errors and the two-term mixtures.
+    rel_err = 1.01 * (window.max_rel + small_rel + (small_m + size + 16) * UNIT + keep.p_err + keep.q_err)
+    # Window values below 1e-280 are certified only as <= SUBNORMAL_CAP each: counted as dropped mass.
+    dropped = window.dropped + len(window.pmf) * SUBNORMAL_CAP
+    return _Pair(cp, cq, tp, tq, neg_ratio, (a, b), dropped, rel_err)
 
 
 def _validate(eps0: float, n: int) -> None:

@@ -30,9 +30,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy.special import betainc
-
-from reference.binomial import _log_pmf, central_window, relative_error_budget
+from reference.binomial import TINY, UNIT, CertifiedWindow, ProbabilityPair, certified_half_binomial, certified_window, iv_context, probability_pair
 from reference.errors import ParameterError, require_integer, require_positive, require_probability
 from reference.inversion import largest_argument_within
 from reference.results import BoundValue
@@ -49,9 +47,6 @@ __all__ = [
 ]
 
 STATEMENT = "FMT21.clones_numeric"
-UNIT = 2.0**-52
-# At most this many evaluation points of B per delta evaluation; beyond it, blocks (see module doc).
-MAX_POINTS = 512
 # The binomial window drops at most this fraction of the target delta (added to the upper end), and
 # at most DEFAULT_TAIL, so that delta evaluations without a target use the same window.
 TAIL_FRACTION = 1e-7
@@ -72,55 +67,121 @@ def _check_eps0(eps0: float) -> None:
         raise ParameterError("eps0", eps0, "0 < eps0 <= 700 (e^eps0 must be a finite float)")
 
 
-def _scatter(values: np.ndarray, where: np.ndarray, default: np.ndarray) -> np.ndarray:
-    out = default.copy()
-    out[where] = values
-    return out
+def _coefficients(eps0: float, eps: float) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
+    """[lo, hi] float brackets (interval arithmetic) of a1 = (e^eps0 - e^eps)/(e^eps0 + 1), e^eps - 1 and
+    beta = (e^eps0 - e^eps)/((e^eps+1)(e^eps0-1))."""
+    iv = iv_context()
+    e0, e = iv.exp(iv.mpf(eps0)), iv.exp(iv.mpf(eps))
+    out = []
+    for x in ((e0 - e) / (e0 + 1), e - 1, (e0 - e) / ((e + 1) * (e0 - 1))):
+        out.append((max(round_down(float(x.a), 1), 0.0), round_up(float(x.b), 1)))
+    return out[0], out[1], out[2]
+
+
+def _cutoff_paths(c: np.ndarray, beta: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper candidates for t_c = floor(beta (c+1)) (the exact beta lies in the bracket; the
+    float products carry <= 2 roundings, covered by the 4u margins). Both paths are non-decreasing in c
+    with steps 0 or 1 (beta < 1/2)."""
+    t_low = np.floor(beta[0] * (c + 1.0) * (1.0 - 4 * UNIT))
+    t_high = np.floor(beta[1] * (c + 1.0) * (1.0 + 4 * UNIT))
+    return np.maximum(t_low, 0.0), np.minimum(t_high, np.floor((c + 1.0) / 2.0))
+
+
+def _walk(c0: int, t: np.ndarray, a1: tuple[float, float], em1: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """`_walk_once` from c0, restarted with a fresh certified anchor wherever the running error bound of
+    F exceeds 1e-9 of F (F has fallen far below its earlier values, whose rounding errors it inherits)."""
+    lowers, uppers = [], []
+    start = 0
+    while start < len(t):
+        lower, upper, stop = _walk_once(c0 + start, t[start:], a1, em1)
+        lowers.append(lower[:stop])
+        uppers.append(upper[:stop])
+        start += stop
+    return np.concatenate(lowers), np.concatenate(uppers)
+
+
+def _walk_once(c0: int, t: np.ndarray, a1: tuple[float, float], em1: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Certified [lower, upper] of G_c(t_c) = a1 b_c(t_c) - (e^eps - 1) F_c(t_c - 1) (= Gamma_P(t_c) -
+    e^eps Gamma_Q(t_c), the hockey-stick objective at the cutoff t_c) for c = c0, c0+1, ..., along a
+    path t with steps 0 or 1.
+
+    From c to c+1 (F_{c+1}(a) = F_c(a) - b_c(a)/2, b_{c+1}(a) = b_c(a) (c+1)/(2(c+1-a)),
+    b_{c+1}(a+1) = b_c(a) (c+1)/(2(a+1))): with u_c = b_c(t_c), F_c = F_c(t_c - 1),
+      same t:   u_{c+1} = u_c (c+1)/(2(c+1-t)),  F_{c+1} = F_c - u_c t/(2(c-t+1));
+      t -> t+1: u_{c+1} = u_c (c+1)/(2(t+1)),    F_{c+1} = F_c + u_c/2.
+    Returns the brackets and how many leading entries to keep (the walk stops where F's error grows).
+    Errors (module doc of reference.binomial for the model): u after j steps has relative error
+    <= expm1(b_rel + (2j + 1) u'); each increment adds 2 roundings; the running sum (np.cumsum, sequential)
+    has absolute error <= u' sum_i |F_i| + sum_i rel_i |incr_i| + the anchor's error. Once u falls below
+    1e-280 the rest is bounded by monotonicity of B in c (the caller clips)."""
+    n_steps = len(t) - 1
+    anchor = certified_half_binomial(c0, int(t[0]))
+    c = c0 + np.arange(len(t), dtype=float)
+    if anchor.b == 0.0:  # b_c0(t0) below 1e-280: G <= a1 b, certified upper bound only
+        upper = np.full(len(t), a1[1] * math.exp(anchor.log_b_upper) * 1.001)
+        return np.full(len(t), -math.inf), upper, len(t)
+    tc, cc = t[:-1], c[:-1]
+    same = t[1:] == tc
+    ratio = np.where(same, (cc + 1.0) / (2.0 * (cc + 1.0 - tc)), (cc + 1.0) / (2.0 * (tc + 1.0)))
+    u = anchor.b * np.concatenate(([1.0], np.cumprod(ratio)))
+    steps = np.arange(len(t), dtype=float)
+    u_rel = np.expm1(anchor.b_rel + (2.0 * steps + 2.0) * 1.001 * UNIT) * 1.01
+    with np.errstate(invalid="ignore", divide="ignore"):
+        incr = np.where(same, -u[:-1] * (tc / (2.0 * (cc - tc + 1.0))), 0.5 * u[:-1])
+    f = np.cumsum(np.concatenate(([anchor.f], incr)))
+    incr_err = np.abs(incr) * (u_rel[:-1] + 2.001 * UNIT)
+    anchor_err = max(anchor.f - anchor.f_lo, anchor.f_hi - anchor.f)
+    f_err = (anchor_err + np.concatenate(([0.0], np.cumsum(incr_err))) + 1.001 * UNIT * np.cumsum(np.abs(f))) * (1 + 4 * (n_steps + 4) * UNIT)
+    f_err += (steps + 1.0) * 2.0**-1070  # subnormal absolute errors
+    f_lo, f_hi = np.maximum(f - f_err, 0.0), f + f_err
+    u_lo, u_hi = u * (1.0 - u_rel), u * (1.0 + u_rel)
+    upper = (a1[1] * u_hi - em1[0] * f_lo) * (1 + 4 * UNIT) + 4 * UNIT * em1[0] * f_lo
+    lower = (a1[0] * u_lo - em1[1] * f_hi) - 4 * UNIT * (a1[0] * u_lo + em1[1] * f_hi)
+    # Below TINY the relative bounds of u no longer hold: from there on B(c) <= B(last good c) (monotone).
+    bad = np.nonzero(u < TINY)[0]
+    if len(bad):
+        first = int(bad[0])
+        cap = upper[first - 1] if first > 0 else a1[1] * math.exp(anchor.log_b_upper) * 1.001
+        upper[first:] = max(cap, 0.0)
+        lower[first:] = -math.inf
+        f_err[first:] = 0.0
+    # Restart where the accumulated error of F is no longer small relative to F (always keep >= 1 entry).
+    loose = np.nonzero(f_err > 1e-9 * np.abs(f) + 1e-300)[0]
+    stop = int(loose[0]) if len(loose) and loose[0] > 0 else len(t)
+    return lower, upper, stop
+
+
+def _divergence_range(c_first: int, c_last: int, *, eps0: float, eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Certified [lower, upper] of B(c) = D_{e^eps}(P_c || Q_c) for every c in c_first..c_last (one walk,
+    or two where the cutoff floor is ambiguous), clipped to [0, 1]."""
+    count = c_last - c_first + 1
+    if eps >= eps0:
+        # max_a P_c(a)/Q_c(a) = alpha0/(1-alpha0) = e^eps0: the divergence is exactly 0.
+        return np.zeros(count), np.zeros(count)
+    a1, em1, beta = _coefficients(eps0, eps)
+    c = np.arange(c_first, c_last + 1, dtype=float)
+    t_low, t_high = _cutoff_paths(c, beta)
+    lower, upper = _walk(c_first, t_low, a1, em1)
+    if np.any(t_high != t_low):
+        # The exact cutoff is one of the two candidates: G at any cutoff is a lower bound on B, and B
+        # equals G at the exact one, so the max of the two brackets' ends brackets B.
+        lower2, upper2 = _walk(c_first, t_high, a1, em1)
+        lower, upper = np.maximum(lower, lower2), np.maximum(upper, upper2)
+    return np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0)
 
 
 def per_count_divergence_bounds(c: np.ndarray, *, eps0: float, eps: float) -> tuple[np.ndarray, np.ndarray]:
     """Certified [lower, upper] of B(c) = D_{e^eps}(P_c || Q_c) for each clone count c (FMT21.clones_numeric,
-    Algorithm B): the closed-form cutoff t = floor(beta (c+1)), evaluated with error bounds."""
+    Algorithm B): the cutoff formula, evaluated by the certified walk over min(c)..max(c)."""
     _check_eps0(eps0)
     require_positive("eps", eps, allow_zero=True)
     cc = np.atleast_1d(np.asarray(c, dtype=float))
     if np.any(cc < 0) or np.any(cc != np.floor(cc)):
         raise ParameterError("c", c, "integer clone counts c >= 0")
-    if eps >= eps0:
-        # max_a P_c(a)/Q_c(a) = alpha0/(1-alpha0) = e^eps0: the divergence is exactly 0.
-        zero = np.zeros(cc.shape)
-        return zero, zero
-    e = math.exp(eps)
-    em1 = math.expm1(eps)
-    e0 = math.exp(eps0)
-    # e^eps0 - e^eps = e^eps expm1(eps0 - eps); eps0 - eps is exact or within 1 ulp relative (Sterbenz).
-    gap = e * math.expm1(eps0 - eps)
-    a1 = gap / (e0 + 1.0)
-    beta = gap / ((e + 1.0) * math.expm1(eps0))
-    tau = beta * (cc + 1.0)
-    # beta carries < 10 ulps of relative error: the true floor(tau) is floor(tau -+ slack).
-    slack = 1e-14 * tau + 1e-300
-    t_low, t_high = np.floor(tau - slack), np.floor(tau + slack)
-    t_low = np.maximum(t_low, 0.0)
-    coef_err = 64 * UNIT  # the float coefficients a1, em1 and the final operations
-    # (the per-count budget below is reference.binomial.relative_error_budget(c), vectorised)
-    lowers, uppers = [], []
-    # t_high differs from t_low only where beta (c+1) is within rounding of an integer.
-    differs = t_high != t_low
-    for t, c_t in ((t_low, cc), (t_high[differs], cc[differs])):
-        log_b = _log_pmf(t, c_t, -math.log(2.0), -math.log(2.0), 0.5, 0.5)
-        b = np.exp(log_b)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            cdf = np.where(t >= 1, betainc(np.maximum(c_t - t + 1.0, 1.0), np.maximum(t, 1.0), 0.5), 0.0)
-        value = a1 * b - em1 * cdf
-        scale = a1 * b + em1 * cdf
-        err = (1e-12 + 1e-13 * np.sqrt(c_t) + coef_err) * scale + 1e-300
-        lowers.append(value - err)
-        uppers.append(value + err)
-    lowers[1], uppers[1] = _scatter(lowers[1], differs, lowers[0]), _scatter(uppers[1], differs, uppers[0])
-    lower = np.clip(np.maximum(lowers[0], lowers[1]), 0.0, 1.0)
-    upper = np.clip(np.maximum(uppers[0], uppers[1]), 0.0, 1.0)
-    return lower, upper
+    first, last = int(cc.min()), int(cc.max())
+    lower, upper = _divergence_range(first, last, eps0=eps0, eps=eps)
+    index = (cc - first).astype(np.int64)
+    return lower[index], upper[index]
 
 
 def per_count_divergence(c: np.ndarray, *, eps0: float, eps: float) -> np.ndarray:
@@ -131,70 +192,45 @@ def per_count_divergence(c: np.ndarray, *, eps0: float, eps: float) -> np.ndarra
 
 @dataclass(frozen=True)
 class _ClonePair:
-    """The clone-count distribution Bin(n-1, q) on its central window, grouped into blocks."""
+    """The clone-count distribution Bin(n-1, q) on its certified central window."""
 
     eps0: float
-    n: int
-    starts: np.ndarray  # block starts (clone counts), ascending; the last block ends at `end`
-    end: float  # one past the last count of the window
-    masses: np.ndarray  # block masses (float sums of the window pmf)
-    dropped: float  # proven bound on the mass outside the window
-    rel_err: float  # relative error bound of each block mass
-    singletons: bool  # every block is one count: both ends use B at that count
+    window: CertifiedWindow
 
     def delta_bounds(self, eps: float) -> tuple[float, float]:
-        """Certified [lower, upper] of delta(eps) = sum_c Bin(c; n-1, q) B(c)."""
-        points = np.append(self.starts, self.end)
-        b_low, b_up = per_count_divergence_bounds(points, eps0=self.eps0, eps=eps)
-        # Block j holds counts [starts[j], starts[j+1]): B is non-increasing in c.
-        upper = float(np.sum(self.masses * b_up[:-1]))
-        lower = float(np.sum(self.masses * (b_low[:-1] if self.singletons else b_low[1:])))
-        k = len(self.masses)
-        upper = round_up(upper * (1.0 + self.rel_err + k * UNIT) + self.dropped, 4)
-        lower = round_down(lower * (1.0 - self.rel_err - k * UNIT), 4)
-        return max(lower, 0.0), min(upper, 1.0)
+        """Certified [lower, upper] of delta(eps) = sum_c Bin(c; n-1, q) B(c): every count of the window
+        (no blocks), the window's proven pmf bounds, the Chernoff tails added to the upper end (B <= 1)."""
+        w = self.window
+        b_low, b_up = _divergence_range(w.lo, w.hi, eps0=self.eps0, eps=eps)
+        size = len(b_low)
+        # Sums of non-negative floats: relative error <= size u'.
+        upper = float(np.sum(w.upper * b_up)) * (1.0 + 1.001 * (size + 2) * UNIT) + w.dropped
+        lower = float(np.sum(w.lower * b_low)) * (1.0 - 1.001 * (size + 2) * UNIT)
+        return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)
 
 
-def _clone_pair(eps0: float, n: int, clone_p: float, clone_q: float, tail: float) -> _ClonePair:
-    window = central_window(n - 1, clone_p, tail, clone_q)
-    size = window.hi - window.lo + 1
-    if size <= MAX_POINTS:
-        starts = np.arange(window.lo, window.hi + 1, dtype=float)
-        masses = window.pmf
-        longest = 1
-    else:
-        offsets = np.unique(np.round(np.linspace(0, size, MAX_POINTS + 1)).astype(np.int64))[:-1]
-        masses = np.add.reduceat(window.pmf, offsets)
-        starts = (window.lo + offsets).astype(float)
-        longest = int(np.max(np.diff(np.append(offsets, size))))
-    rel_err = relative_error_budget(n - 1) + (longest + 2) * UNIT
-    return _ClonePair(eps0, int(n), starts, float(window.hi + 1), masses, window.dropped, rel_err, longest == 1)
+def _clone_pair(eps0: float, n: int, pair: ProbabilityPair, tail: float) -> _ClonePair:
+    return _ClonePair(eps0, certified_window(n - 1, pair, tail))
 
 
-def clone_pair_delta(*, eps0: float, n: int, eps: float, clone_probability: float, clone_complement: float | None = None, tail: float = DEFAULT_TAIL) -> BoundValue:
-    """Certified delta(eps) of the clone pair with clone counts Bin(n-1, clone_probability)
-    (FMT21.clones_numeric with q = e^-eps0; FMT23.stronger_clones with q = 2/(e^eps0+1))."""
+def clone_pair_delta(*, eps0: float, n: int, eps: float, kind: str = "fmt21", tail: float = DEFAULT_TAIL) -> BoundValue:
+    """Certified delta(eps) of the clone pair with clone counts Bin(n-1, q): kind "fmt21" q = e^-eps0
+    (FMT21.clones_numeric), "fmt23" q = 2/(e^eps0+1) (FMT23.stronger_clones)."""
     _check_eps0(eps0)
     require_integer("n", n, minimum=1)
     require_positive("eps", eps, allow_zero=True)
-    require_probability("clone_probability", clone_probability, open_low=False, open_high=False)
+    if kind not in ("fmt21", "fmt23"):
+        raise ParameterError("kind", kind, "'fmt21' or 'fmt23'")
     require_probability("tail", tail)
-    q_other = 1.0 - clone_probability if clone_complement is None else clone_complement
-    pair = _clone_pair(eps0, int(n), clone_probability, q_other, tail)
+    pair = _clone_pair(eps0, int(n), probability_pair(kind, eps0), tail)
     lower, upper = pair.delta_bounds(eps)
     return BoundValue(lower, upper)
-
-
-def fmt21_clone_probabilities(eps0: float) -> tuple[float, float]:
-    """q = e^-eps0 and 1 - q, both to full relative precision."""
-    return math.exp(-eps0), -math.expm1(-eps0)
 
 
 def clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """Certified delta(eps) of the FMT21 numerical clone bound (FMT21.clones_numeric)."""
     _check_eps0(eps0)
-    p, q = fmt21_clone_probabilities(eps0)
-    return clone_pair_delta(eps0=eps0, n=n, eps=eps, clone_probability=p, clone_complement=q)
+    return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt21")
 
 
 def solve_epsilon(delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL) -> BoundValue:
@@ -260,9 +296,9 @@ def _validate_amplification(eps0: float, n: int, delta: float) -> None:
     require_probability("delta", delta)
 
 
-def clone_pair_epsilon(eps0: float, n: int, delta: float, clone_p: float, clone_q: float) -> BoundValue:
-    """Certified eps(delta) of the clone pair with clone counts Bin(n-1, clone_p)."""
-    pair = _clone_pair(eps0, int(n), clone_p, clone_q, window_tail(delta))
+def clone_pair_epsilon(eps0: float, n: int, delta: float, kind: str) -> BoundValue:
+    """Certified eps(delta) of the clone pair with clone counts Bin(n-1, q), q of `kind` (clone_pair_delta)."""
+    pair = _clone_pair(eps0, int(n), probability_pair(kind, eps0), window_tail(delta))
     return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta)
 
 
@@ -274,8 +310,7 @@ def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:
     note when no eps < eps0 is certified.
     """
     _validate_amplification(eps0, n, delta)
-    p, q = fmt21_clone_probabilities(eps0)
-    return clone_pair_epsilon(eps0, int(n), delta, p, q)
+    return clone_pair_epsilon(eps0, int(n), delta, "fmt21")
 
 
 def clones_eps0_for_eps(*, eps: float, n: int, delta: float, eps0_max: float = 30.0) -> float:
@@ -289,8 +324,7 @@ def clones_eps0_for_eps(*, eps: float, n: int, delta: float, eps0_max: float = 3
     def certified_delta(eps0: float) -> float:
         if eps0 <= eps:
             return 0.0  # delta_clones(eps) = 0 for eps >= eps0
-        p, q = fmt21_clone_probabilities(eps0)
-        pair = _clone_pair(eps0, int(n), p, q, window_tail(delta))
+        pair = _clone_pair(eps0, int(n), probability_pair("fmt21", eps0), window_tail(delta))
         return pair.delta_bounds(eps)[1]
 
     return largest_argument_within(certified_delta, delta, eps, max(eps0_max, eps * 2), name="eps0", rel_tol=1e-9)

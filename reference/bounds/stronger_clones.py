@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from reference.bounds.clones import DEFAULT_TAIL, _check_eps0, _clone_pair, clone_pair_epsilon
+from reference.bounds.clones import _check_eps0, clone_pair_delta, clone_pair_epsilon
 from reference.divergences import ldp_ratio
 from reference.errors import HypothesisViolation, ParameterError, require_integer, require_probability
 from reference.randomizers import Randomizer
@@ -68,10 +68,7 @@ def stronger_clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """Certified delta(eps) of the stronger-clone pair, clone counts Bin(n-1, 2/(e^eps0+1)) (FMT23.stronger_clones)."""
     _check_eps0(eps0)
     require_integer("n", n, minimum=1)
-    p, q = stronger_clone_probabilities(eps0)
-    pair = _clone_pair(eps0, int(n), p, q, DEFAULT_TAIL)
-    lower, upper = pair.delta_bounds(eps)
-    return BoundValue(lower, upper)
+    return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt23")
 
 
 def stronger_clones(*, eps0: float, n: int, delta: float, k: int = 2) -> BoundValue:
@@ -83,8 +80,7 @@ def stronger_clones(*, eps0: float, n: int, delta: float, k: int = 2) -> BoundVa
     require_integer("n", n, minimum=1)
     require_probability("delta", delta)
     require_integer("k", k, minimum=2)
-    p, q = stronger_clone_probabilities(eps0)
-    return clone_pair_epsilon(eps0, int(n), delta, p, q)
+    return clone_pair_epsilon(eps0, int(n), delta, "fmt23")
 
 
 def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: float) -> BoundValue:
@@ -107,6 +103,5 @@ def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: flo
     # class for every eps0' >= eps0 (the class condition only weakens), so the bound at eps0' applies.
     eps0 = math.log(ratio.numerator) - math.log(ratio.denominator) if isinstance(ratio, Fraction) else math.log(ratio)
     eps0 = math.nextafter(math.nextafter(eps0, math.inf), math.inf)
-    p, q = stronger_clone_probabilities(eps0)
-    return clone_pair_epsilon(eps0, int(n), delta, p, q)
+    return clone_pair_epsilon(eps0, int(n), delta, "fmt23")
 

@@ -12,15 +12,18 @@ NOT_IN_CLASS = Randomizer.from_matrix(
 )
 
 CASES = [
-    Case(binomial.relative_error_budget, (-1,), fragment="m"),
-    Case(binomial.binomial_log_pmf, (3, -1, 0.5), fragment="m"),
-    Case(binomial.binomial_log_pmf, (3, 10, 1.5), fragment="p"),
-    Case(binomial.central_window, (10, 0.5, 0.0), fragment="tail"),
-    Case(binomial.central_window, (10, -0.1, 1e-9), fragment="p"),
+    Case(binomial.probability_pair, ("fmt21", -1.0), fragment="eps0"),
+    Case(binomial.probability_pair, ("other", 1.0), fragment="kind"),
+    Case(binomial.certified_window, (-1, binomial.probability_pair("fmt21", 1.0), 1e-9), fragment="m"),
+    Case(binomial.certified_window, (10, binomial.probability_pair("fmt21", 1.0), 1.5), fragment="tail"),
+    Case(binomial.certified_window, (10, 0.5, 1e-9), fragment="pair"),
+    Case(binomial.log_binomial_pmf_interval, (11, 10, 0, 0), fragment="k"),
+    Case(binomial.certified_half_binomial, (10, 7), fragment="t"),
+    Case(binomial.certified_half_binomial, (-1, 0), fragment="c"),
     Case(clones.per_count_divergence_bounds, ([1, 2],), {"eps0": 0.0, "eps": 0.1}, fragment="eps0"),
     Case(clones.per_count_divergence_bounds, ([-1],), {"eps0": 1.0, "eps": 0.1}, fragment="c"),
     Case(clones.per_count_divergence, ([1],), {"eps0": 1.0, "eps": -0.1}, fragment="eps"),
-    Case(clones.clone_pair_delta, (), {"eps0": 1.0, "n": 10, "eps": 0.1, "clone_probability": 1.5}, fragment="clone_probability"),
+    Case(clones.clone_pair_delta, (), {"eps0": 1.0, "n": 10, "eps": 0.1, "kind": "other"}, fragment="kind"),
     Case(clones.clones_delta, (), {"eps0": 1.0, "n": 0, "eps": 0.1}, fragment="n"),
     Case(clones.clones_numeric, (), {"eps0": 1.0, "n": 100, "delta": 0.0}, fragment="delta"),
     Case(clones.clones_numeric, (), {"eps0": float("nan"), "n": 100, "delta": 1e-6}, fragment="eps0"),
@@ -42,4 +45,4 @@ CASES = [
     Case(exact_binary_rr.shuffled_binary_rr, (), {"eps0": 0.0, "n": 10, "delta": 1e-3}, fragment="eps0"),
 ]
 
-EXEMPT: set = set()
+EXEMPT = {"reference.binomial.iv_context"}  # no inputs
