@@ -4,9 +4,10 @@ exact.shuffled_binary_rr): every float comes with a PROVEN error bound.
 Floating-point model (the only assumptions): IEEE-754 binary64 with round-to-nearest, so each of
 +, -, *, / on floats returns the exact result times (1 + d), |d| <= u = 2^-53, for results in the normal
 range (>= 2^-1022); below it the absolute error is <= 2^-1075. Integers up to 2^53 are exact floats.
-No libm function (exp, log) is trusted: every transcendental quantity is computed once per call in
-mpmath interval arithmetic (`MPIntervalContext`, 100 bits, outward rounding), and its float is
-accompanied by the interval's rigorous distance to it.
+No libm result enters a value without a margin: every transcendental quantity of a value (log x!,
+log p, e^eps0, ...) is computed in mpmath interval arithmetic (`MPIntervalContext`, 100 bits, outward
+rounding) and its float carries the interval's rigorous distance to it; libm exp/expm1 are used only to
+turn already-bounded exponents into bounds, with margins of 1e-12 relative or 1% (>> their few-ulp error).
 
 Method and its bound, step by step (`certified_window`):
 1. Anchor. log Pr[Bin(m, p) = k0] at one point k0 (the mode) as an interval: log x! by Stirling's
@@ -45,6 +46,7 @@ __all__ = [
     "CertifiedWindow",
     "certified_half_binomial",
     "certified_window",
+    "exp_upper",
     "iv_context",
     "log_binomial_pmf_interval",
     "probability_pair",
@@ -61,6 +63,12 @@ _EXACT_FACTORIAL_BELOW = 20
 def iv_context() -> MPIntervalContext:
     """The private 100-bit mpmath interval context used by the certified computations (not the global mpmath.iv)."""
     return _IV
+
+
+def exp_upper(log_value: float) -> float:
+    """A float >= e^log_value for a float log_value (1e-12 relative margin over libm's exp, and at least
+    the smallest subnormal so that underflow cannot produce 0)."""
+    return max(math.exp(log_value) * (1 + 1e-12), 2.0**-1074)
 
 
 def _log_factorial_iv(x: int):
@@ -230,7 +238,8 @@ def certified_window(m: int, pair: ProbabilityPair, tail: float) -> CertifiedWin
     rel = np.expm1(eps_a + (3.0 * steps + 1.0) * 1.001 * UNIT + steps * e_rho) * 1.01
     tiny = pmf < TINY
     lower = np.where(tiny, 0.0, pmf * (1.0 - rel))
-    upper = np.where(tiny, SUBNORMAL_CAP, pmf * (1.0 + rel) * (1 + 2 * UNIT))
+    # Below TINY: a normal float keeps its relative bound; a subnormal one is off by <= (steps + 1) 2^-1074.
+    upper = pmf * (1.0 + rel) * (1 + 2 * UNIT) + np.where(tiny, (steps + 1.0) * 2.0**-1073, 0.0)
     return CertifiedWindow(m, lo, hi, pmf, rel, lower, upper, below, above)
 
 
@@ -269,7 +278,7 @@ def certified_half_binomial(c: int, t: int) -> HalfBinomialAnchor:
     log_b_upper = float(log_b.b) + 1e-15
     if log_b_upper < math.log(TINY):
         # Both values are negligible: certify them only as [0, upper bound] (F <= t b_c(t-... ) <= (c+1) b).
-        cap = math.exp(log_b_upper) * 1.001
+        cap = exp_upper(log_b_upper)
         return HalfBinomialAnchor(c, t, 0.0, math.inf, 0.0, 0.0, cap * (c + 1), log_b_upper)
     b, b_rel = _float_with_error(iv.exp(log_b))
     if t == 0:

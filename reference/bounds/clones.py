@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from reference.binomial import TINY, UNIT, CertifiedWindow, ProbabilityPair, certified_half_binomial, certified_window, iv_context, probability_pair
+from reference.binomial import TINY, UNIT, CertifiedWindow, ProbabilityPair, certified_half_binomial, certified_window, exp_upper, iv_context, probability_pair
 from reference.errors import ParameterError, require_integer, require_positive, require_probability
 from reference.inversion import largest_argument_within
 from reference.results import BoundValue
@@ -118,7 +118,7 @@ def _walk_once(c0: int, t: np.ndarray, a1: tuple[float, float], em1: tuple[float
     anchor = certified_half_binomial(c0, int(t[0]))
     c = c0 + np.arange(len(t), dtype=float)
     if anchor.b == 0.0:  # b_c0(t0) below 1e-280: G <= a1 b, certified upper bound only
-        upper = np.full(len(t), a1[1] * math.exp(anchor.log_b_upper) * 1.001)
+        upper = np.full(len(t), a1[1] * exp_upper(anchor.log_b_upper))
         return np.full(len(t), -math.inf), upper, len(t)
     tc, cc = t[:-1], c[:-1]
     same = t[1:] == tc
@@ -141,7 +141,7 @@ def _walk_once(c0: int, t: np.ndarray, a1: tuple[float, float], em1: tuple[float
     bad = np.nonzero(u < TINY)[0]
     if len(bad):
         first = int(bad[0])
-        cap = upper[first - 1] if first > 0 else a1[1] * math.exp(anchor.log_b_upper) * 1.001
+        cap = upper[first - 1] if first > 0 else a1[1] * exp_upper(anchor.log_b_upper)
         upper[first:] = max(cap, 0.0)
         lower[first:] = -math.inf
         f_err[first:] = 0.0
