@@ -6,6 +6,8 @@ Table 1: median wall-clock time of one eps(delta) evaluation (root finding inclu
 eps0 in {0.1, 0.5, 1, 2, 4, 6, 8} x delta in {1e-6, 1e-8}, at n = 1e7 and 1e9, for the numerical clone,
 stronger clone and exact binary RR computations and every other amplification bound in the registry.
 Table 2: eps and its ratio to exact binary RR at eps0 in {1, 4, 8}, n in {1e4, 1e6, 1e8}, delta = 1e-6.
+Table 3 (the issue-8 closing table): the same grid with eps, ratio and median time per evaluation for
+every registered amplification bound (amplification_statements(None)) plus exact binary RR.
 Timings are measurements on this machine, never asserted by tests.
 """
 
@@ -81,6 +83,40 @@ def timing_table(statements) -> list[str]:
     return lines
 
 
+def _median_ms(statement, params, runs: int = 3) -> float:
+    """Median wall-clock ms of `runs` evaluations of the reference function at params."""
+    function = reference_function(statement)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function(**params)
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def closing_table(statements) -> list[str]:
+    """The issue-8 closing table: eps, ratio to exact binary RR and median ms per evaluation, for every
+    registered amplification bound plus the exact one, eps0 in {1, 4, 8}, n in {1e4, 1e6, 1e8}, delta = 1e-6."""
+    header = [f"eps0={e:g}, n=1e{int(math.log10(n))}" for e in TABLE_EPS0 for n in TABLE_N]
+    lines = ["| bound | " + " | ".join(header) + " |", "|---|" + "---|" * len(header)]
+    exact_statement = get_statement(EXACT_BINARY_RR_ID)
+    exact = {(e, n): evaluate(exact_statement, {"eps0": e, "n": n, "delta": 1e-6}).value for e in TABLE_EPS0 for n in TABLE_N}
+    for statement in statements:
+        cells = []
+        for eps0 in TABLE_EPS0:
+            for n in TABLE_N:
+                params = _params(statement, eps0, n, 1e-6)
+                result = None if params is None else evaluate(statement, params)
+                if result is None or not result.valid or result.value is None:
+                    cells.append("n/a" if params is None else "invalid")
+                    continue
+                ms = _median_ms(statement, params)
+                cells.append(f"{result.value:.4g} ({result.value / exact[(eps0, n)]:.3g}x, {ms:.3g} ms)")
+        lines.append(f"| `{statement.id}` | " + " | ".join(cells) + " |")
+        print(lines[-1], flush=True)
+    return lines
+
+
 def eps_table(statements) -> list[str]:
     header = [f"eps0={e:g}, n=1e{int(math.log10(n))}" for e in TABLE_EPS0 for n in TABLE_N]
     lines = ["| bound | " + " | ".join(header) + " |", "|---|" + "---|" * len(header)]
@@ -124,6 +160,8 @@ def main() -> None:
     t1 = timing_table(statements)
     print("\nTable 2: eps at delta = 1e-6 (ratio to exact binary RR)")
     t2 = eps_table(statements)
+    print("\nTable 3 (issue-8 closing table): eps (ratio to exact binary RR, median ms of 3 runs), delta = 1e-6")
+    t3 = closing_table(statements)
     text = "\n".join(
         [
             "# Benchmark results (`python3 benchmarks/run.py`)",
@@ -144,6 +182,10 @@ def main() -> None:
             "`invalid`: outside the bound's hypotheses.",
             "",
             *t2,
+            "",
+            "## Issue-8 closing table: eps (ratio to exact binary RR, median ms per evaluation over 3 runs), delta = 1e-6",
+            "",
+            *t3,
             "",
         ]
     )

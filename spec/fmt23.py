@@ -66,9 +66,11 @@ STRONGER_CLONES = Statement(
         "evaluation is registered for mechanism krr (any k >= 2; the value does not depend on k); "
         "reference.bounds.stronger_clones.stronger_clones_for_randomizer refuses randomizers outside the class. "
         "For binary RR the pair is the blanket-revealed pair of BBGN's decomposition (bbgn19.md section 8). "
-        "The candidate closed form (LOW confidence, fmt21.md) is not registered: it is a substitution into "
-        "FMT21's constants, not a proven bound; tests/test_fmt23_stronger_clones.py compares it with this "
-        "numeric bound on a grid."
+        "The candidate closed form (LOW confidence, fmt21.md) is not registered as "
+        "FMT23.stronger_clones_closed_form: it is a substitution of 2/(e^eps0+1) into FMT21's constants, and no "
+        "proof sketch was derived here (FMT21's closed-form proof uses the e^-eps0 clone probability in its "
+        "Hoeffding step; the substitution is unproven), so the registration criteria (>= this numeric bound on "
+        "a dense grid AND a proof sketch) are not met; round 2 did not re-check it on a grid."
     ),
 )
 

@@ -14,13 +14,16 @@ and b_c, F_c the pmf and cdf of Bin(c, 1/2):
 
 B is non-increasing in c: P_{c+1}, Q_{c+1} are the same Markov kernel (one more clone, a fair coin
 choosing the coordinate it adds to) applied to P_c, Q_c, and the hockey-stick divergence cannot
-grow under post-processing. So a block [c_j, c_{j+1}) of clone counts contributes between
-W_j B(c_{j+1}) and W_j B(c_j): delta is bracketed with B evaluated at O(blocks) points only.
+grow under post-processing (used only to cap B where its floats underflow).
 
-Certification: every float probability carries the relative error budget of `reference.binomial`;
-the binomial tail outside the central window is added to the upper end (B <= 1); the bisection for
-eps keeps both bracket ends verified (lower end: certified delta above target; upper end: certified
-delta at most target). The interval returned contains the exact value of the bound.
+Certified evaluation (round 2): B(c) for every count c of the central Bin(n-1, q) window, by a walk in c
+that updates b_c(t_c) and F_c(t_c - 1) with exact identities (`_walk`), from anchors computed in
+interval arithmetic (`reference.binomial.certified_half_binomial`); every float carries a proven error
+bound (model and derivation in `reference.binomial`). The window's pmf is certified the same way, the
+Chernoff tail is added to the upper end (B <= 1), and the bisection for eps keeps both bracket ends
+verified (lower end: certified delta above target; upper end: certified delta at most target). The
+interval returned contains the exact value of the bound. Work: O(window) = O(sqrt(n log(1/delta))) per
+delta evaluation.
 """
 
 from __future__ import annotations

@@ -105,8 +105,10 @@ CLONES_NUMERIC = Statement(
         "file's eps_q; proofs_checks.fmt21_clones checks the identity); D(P||Q) = D(Q||P) since Q is the "
         "coordinate swap of P; for eps >= eps0 it is 0. B(c) is non-increasing in c (one more clone is a common "
         "post-processing of both sides). The reference sums only the central Bin(n-1, e^-eps0) window, adds the "
-        "Chernoff-bounded tail mass to delta (B <= 1), brackets blocks of c by B at their ends (monotonicity), "
-        "and returns a certified interval containing the exact eps of this sum; eps0 with a note when no eps < "
+        "Chernoff-bounded tail mass to delta (B <= 1), evaluates B at EVERY count of the window by a certified "
+        "walk in c (F_{c+1}(a) = F_c(a) - b_c(a)/2; anchors in mpmath interval arithmetic, ratio recurrences "
+        "with a proven rounding bound: reference.binomial), and returns a certified interval containing the "
+        "exact eps of this sum (width ~5e-8 relative, the bisection tolerance); eps0 with a note when no eps < "
         "eps0 is certified. The statement's theorem number in the full version is not verified (medium). "
         "Reproduces the APPLE README example n=1e5, eps0=4, delta=1e-6: 0.16977 (check F3)."
     ),
