@@ -30,9 +30,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
+from scipy.optimize import brentq
+from scipy.special import betainc
+from scipy.stats import binom
 from reference.binomial import TINY, UNIT, CertifiedWindow, ProbabilityPair, certified_half_binomial, certified_window, exp_upper, iv_context, probability_pair
 from reference.errors import ParameterError, require_integer, require_positive, require_probability
 from reference.inversion import largest_argument_within
@@ -61,6 +65,8 @@ def window_tail(delta: float) -> float:
     return max(min(DEFAULT_TAIL, delta * TAIL_FRACTION), 1e-300)
 # Bisection stops when the eps bracket is this narrow relative to its upper end.
 EPS_REL_TOL = 1e-7
+# Secant re-centrings of the certified pair of points around an estimated root before bisecting.
+GUESS_ROUNDS = 3
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 
@@ -193,12 +199,113 @@ def per_count_divergence(c: np.ndarray, *, eps0: float, eps: float) -> np.ndarra
     return 0.5 * (lower + upper)
 
 
+# Uncertified estimates (used only to place the certified evaluations; module doc "Speed").
+# Clone counts from which B(c) is smooth enough in c to be sampled per block rather than at every c: its
+# lattice jitter (the cutoff floor(beta (c+1)) against the mean c/2) has relative size ~ 1/sqrt(c).
+SAMPLED_FROM_COUNT = 5_000_000
+ESTIMATE_BLOCKS = 256
+
+
+def _estimate_coefficients(eps0: float, eps: float) -> tuple[float, float, float]:
+    """Float a1, e^eps - 1 and beta (uncertified; `_coefficients` gives their certified brackets)."""
+    r = math.exp(-eps0)
+    em1, em1_0 = math.expm1(eps), -math.expm1(-eps0)  # e^eps - 1; (e^eps0 - 1)/e^eps0
+    a1 = (1.0 - math.exp(eps - eps0)) / (1.0 + r)  # (e^eps0 - e^eps)/(e^eps0 + 1)
+    beta = (1.0 - math.exp(eps - eps0)) / ((em1 + 2.0) * em1_0)
+    return a1, em1, beta
+
+
+def _estimate_points(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndarray:
+    """Float B(c) at arbitrary counts by the cutoff formula with scipy's binomial pmf and regularised
+    incomplete beta (F_c(t-1) = I_{1/2}(c-t+1, t)); accurate to ~1e-11 relative before the cancellation."""
+    t = np.floor(beta * (c + 1.0))
+    b = binom.pmf(t, c, 0.5)
+    f = np.where(t >= 1, betainc(np.maximum(c - t + 1.0, 1.0), np.maximum(t, 1.0), 0.5), 0.0)
+    return np.maximum(a1 * b - em1 * f, 0.0)
+
+
+def _estimate_walk(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndarray:
+    """Float B(c) at every count of the consecutive counts c: the walk of `_walk_once` (no error terms),
+    cut into chunks of L counts, each restarted from scipy values, L ~ sqrt(c)/8 so that F changes by a
+    bounded factor within a chunk (its float cancellation stays small)."""
+    size = len(c)
+    length = int(min(2048, max(8, math.sqrt(max(c[0], 1.0)) / 8)))
+    chunks = -(-size // length)
+    extended = c[0] + np.arange(chunks * length, dtype=float)
+    t = np.minimum(np.floor(beta * (extended + 1.0)), np.floor((extended + 1.0) / 2.0)).reshape(chunks, length)
+    cc = extended.reshape(chunks, length)
+    c0, t0 = cc[:, 0], t[:, 0]
+    u0 = binom.pmf(t0, c0, 0.5)
+    f0 = np.where(t0 >= 1, betainc(np.maximum(c0 - t0 + 1.0, 1.0), np.maximum(t0, 1.0), 0.5), 0.0)
+    tc, ccc = t[:, :-1], cc[:, :-1]
+    same = t[:, 1:] == tc
+    ratio = np.where(same, (ccc + 1.0) / (2.0 * (ccc + 1.0 - tc)), (ccc + 1.0) / (2.0 * (tc + 1.0)))
+    u = u0[:, None] * np.concatenate((np.ones((chunks, 1)), np.cumprod(ratio, axis=1)), axis=1)
+    incr = np.where(same, -u[:, :-1] * (tc / (2.0 * (ccc - tc + 1.0))), 0.5 * u[:, :-1])
+    f = f0[:, None] + np.concatenate((np.zeros((chunks, 1)), np.cumsum(incr, axis=1)), axis=1)
+    return np.maximum(a1 * u - em1 * f, 0.0).ravel()[:size]
+
+
 @dataclass(frozen=True)
 class _ClonePair:
     """The clone-count distribution Bin(n-1, q) on its certified central window."""
 
     eps0: float
     window: CertifiedWindow
+
+    @cached_property
+    def _estimate_grid(self) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(counts, weights, sampled): every count of the window with its float pmf, or, from
+        SAMPLED_FROM_COUNT clones on, two adjacent counts per block at the block's mean count, each with
+        half the block's mass. The weights depend on (eps0, n) only, so they are computed once."""
+        w = self.window
+        c = np.arange(w.lo, w.hi + 1, dtype=float)
+        if w.lo < SAMPLED_FROM_COUNT or len(c) <= 4 * ESTIMATE_BLOCKS:
+            return c, w.pmf, False
+        starts = np.arange(0, len(c), -(-len(c) // ESTIMATE_BLOCKS))
+        mass = np.add.reduceat(w.pmf, starts)
+        centre = np.floor(np.add.reduceat(w.pmf * c, starts) / mass)
+        return np.concatenate((centre, centre + 1.0)), np.concatenate((mass, mass)) / 2.0, True
+
+    def estimate(self, eps: float) -> float:
+        """An UNcertified float estimate of delta(eps) (window mass only), to place certified evaluations."""
+        if eps >= self.eps0:
+            return 0.0
+        counts, weights, sampled = self._estimate_grid
+        coefficients = _estimate_coefficients(self.eps0, eps)
+        values = _estimate_points(counts, *coefficients) if sampled else _estimate_walk(counts, *coefficients)
+        return float(np.sum(weights * values))  # (not np.dot: BLAS threads cost milliseconds here)
+
+    def guess_epsilon(self, delta: float) -> float | None:
+        """The root of the estimate, log estimate(eps) = log delta, on (0, eps0) (Brent's method), or None
+        when the estimate does not change sign there. Uncertified: `solve_epsilon` verifies around it."""
+        log_target = math.log(delta)
+
+        def gap(eps: float) -> float:
+            return math.log(max(self.estimate(eps), 1e-300)) - log_target
+
+        # Start from the Gaussian-mechanism scale: P_c and Q_c differ by a shift of tanh(eps0/2) in the
+        # mean of a count with standard deviation sqrt(c)/2, c ~ the window's mean count (within ~2x
+        # of the root), then double or halve to a sign change. (eps = 0 itself is avoided: the
+        # incomplete beta at the median of a huge count is slow, and nothing needs it.)
+        mean_count = max(float(np.sum(self.window.pmf * self.window.support)), 1.0)
+        scale = 2.0 * math.tanh(self.eps0 / 2) * math.sqrt(2.0 * math.log(1.25 / delta) / mean_count)
+        low = high = min(scale, 0.5 * self.eps0)
+        if gap(low) > 0:
+            while True:
+                high = min(2.0 * high, self.eps0)
+                if high >= self.eps0 or gap(high) <= 0:
+                    break
+                low = high
+        else:
+            while True:
+                low *= 0.5
+                if low < 1e-6 * scale:
+                    return None  # delta(eps) <= delta already near eps = 0
+                if gap(low) > 0:
+                    break
+                high = low
+        return float(brentq(gap, low, high, xtol=1e-300, rtol=1e-3 * EPS_REL_TOL))
 
     def delta_bounds(self, eps: float) -> tuple[float, float]:
         """Certified [lower, upper] of delta(eps) = sum_c Bin(c; n-1, q) B(c): every count of the window
@@ -236,61 +343,94 @@ def clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt21")
 
 
-def solve_epsilon(delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL) -> BoundValue:
+def solve_epsilon(
+    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL, guess: float | None = None
+) -> BoundValue:
     """The certified interval of min{eps in [0, eps0] : delta(eps) <= delta} for a non-increasing
     delta(eps) with delta(eps0) = 0, given certified brackets of delta(eps).
 
     Both ends stay verified: delta's upper end <= target at `upper` (so the exact eps <= upper), delta's
-    lower end > target at `lower` (so the exact eps > lower), or lower = 0. Bisection in eps, with
-    steps placed by interpolating log delta once the bracket is known on both sides.
+    lower end > target at `lower` (so the exact eps > lower), or lower = 0. With a `guess` (an
+    uncertified estimate of the root), first the two points guess (1 +- 0.4 rel_tol) are certified,
+    re-centred by a secant step through their certified values up to GUESS_ROUNDS times; whatever is
+    not settled then goes to bisection in eps, with steps placed by interpolating log delta once the
+    bracket is known on both sides. The guess only decides where delta is evaluated, never what is
+    returned: every end returned was verified by `delta_bounds`.
     """
     require_positive("eps0", eps0)
     require_probability("delta", delta)
     require_positive("rel_tol", rel_tol)
-    low_end, high_end = 0.0, float(eps0)
-    d_low0, d_up0 = delta_bounds(0.0)
-    if d_up0 <= delta:
-        return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
+    if guess is not None and not (isinstance(guess, (int, float)) and math.isfinite(guess)):
+        raise ParameterError("guess", guess, "None or a finite float")
     log_target = math.log(delta)
-    # log of a point estimate of delta at the bracket ends, for interpolated steps.
-    f_low = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
-    f_high = None
+    ends = {"low": 0.0, "high": float(eps0), "f_low": None, "f_high": None}
+
+    def probe(x: float) -> float:
+        """Certify delta at x, move the verified ends, return log(midpoint of delta's bracket / target)."""
+        d_low, d_up = delta_bounds(x)
+        estimate = math.log(max(0.5 * (d_low + d_up), 1e-300)) - log_target
+        if d_up <= delta and x < ends["high"]:
+            ends["high"], ends["f_high"] = x, estimate
+        elif d_low > delta and x > ends["low"]:
+            ends["low"], ends["f_low"] = x, estimate
+        return estimate
+
+    def narrow() -> bool:
+        return ends["high"] - ends["low"] <= rel_tol * ends["high"]
+
+    def result() -> BoundValue:
+        return BoundValue(ends["low"], ends["high"], NO_AMPLIFICATION if ends["high"] >= eps0 else "")
+
+    if guess is not None and 0 < guess < eps0:
+        x = float(guess)
+        for _ in range(GUESS_ROUNDS):
+            half = 0.4 * rel_tol * x
+            above, below = min(x + half, float(eps0)), max(x - half, 0.0)
+            f_above, f_below = probe(above), probe(below)
+            if narrow():
+                return result()
+            if not f_above < f_below:
+                break  # no usable slope: leave it to the bisection
+            x = below - f_below * (above - below) / (f_above - f_below)  # secant root
+            if not ends["low"] < x < ends["high"]:
+                break
+    if ends["f_low"] is None:
+        d_low0, d_up0 = delta_bounds(0.0)
+        if d_up0 <= delta:
+            return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
+        ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
     side = 0
     for _ in range(200):
+        low_end, high_end, f_low, f_high = ends["low"], ends["high"], ends["f_low"], ends["f_high"]
         width = high_end - low_end
         if width <= rel_tol * high_end:
             break
         mid = low_end + 0.5 * width
         if f_high is not None and f_low > 0 > f_high:
-            guess = low_end + width * f_low / (f_low - f_high)
-            # Keep the guess inside the bracket's middle and push it a little past the estimated root
+            guess_step = low_end + width * f_low / (f_low - f_high)
+            # Keep the step inside the bracket's middle and push it a little past the estimated root
             # alternately, so that both ends move (the Illinois idea).
             nudge = 0.25 * rel_tol * high_end * (1 if side <= 0 else -1)
-            guess = min(max(guess + nudge, low_end + 0.02 * width), high_end - 0.02 * width)
-            mid = guess
-        d_low, d_up = delta_bounds(mid)
-        estimate = math.log(max(0.5 * (d_low + d_up), 1e-300)) - log_target
-        if d_up <= delta:
-            high_end, f_high = mid, estimate
+            mid = min(max(guess_step + nudge, low_end + 0.02 * width), high_end - 0.02 * width)
+        probe(mid)
+        if ends["high"] == mid:
             side = 1 if side <= 0 else side + 1
-        elif d_low > delta:
-            low_end, f_low = mid, estimate
+        elif ends["low"] == mid:
             side = -1 if side >= 0 else side - 1
         else:
             # Ambiguous at mid: delta's bracket straddles the target; tighten each side separately.
             step = 0.25 * (high_end - low_end)
             for _ in range(40):
-                if step <= 0.5 * rel_tol * high_end:
+                if step <= 0.5 * rel_tol * ends["high"]:
                     break
                 probe_up, probe_low = mid + step, mid - step
-                if probe_up < high_end and delta_bounds(probe_up)[1] <= delta:
-                    high_end = probe_up
-                if probe_low > low_end and delta_bounds(probe_low)[0] > delta:
-                    low_end = probe_low
+                if probe_up < ends["high"] and delta_bounds(probe_up)[1] <= delta:
+                    ends["high"] = probe_up
+                if probe_low > ends["low"] and delta_bounds(probe_low)[0] > delta:
+                    ends["low"] = probe_low
                 step *= 0.5
             break
-    note = NO_AMPLIFICATION if high_end >= eps0 else ""
-    return BoundValue(low_end, high_end, note)
+    return result()
 
 
 def _validate_amplification(eps0: float, n: int, delta: float) -> None:
@@ -302,7 +442,7 @@ def _validate_amplification(eps0: float, n: int, delta: float) -> None:
 def clone_pair_epsilon(eps0: float, n: int, delta: float, kind: str) -> BoundValue:
     """Certified eps(delta) of the clone pair with clone counts Bin(n-1, q), q of `kind` (clone_pair_delta)."""
     pair = _clone_pair(eps0, int(n), probability_pair(kind, eps0), window_tail(delta))
-    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta)
+    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta))
 
 
 def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:
