@@ -96,73 +96,108 @@ def _cutoff_paths(c: np.ndarray, beta: tuple[float, float]) -> tuple[np.ndarray,
     return np.maximum(t_low, 0.0), np.minimum(t_high, np.floor((c + 1.0) / 2.0))
 
 
-def _walk(c0: int, t: np.ndarray, a1: tuple[float, float], em1: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+def _walk(c0: int, t: np.ndarray, alt: np.ndarray, a1: tuple[float, float], em1: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
     """`_walk_once` from c0, restarted with a fresh certified anchor wherever the running error bound of
     F exceeds 1e-9 of F (F has fallen far below its earlier values, whose rounding errors it inherits)."""
     lowers, uppers = [], []
     start = 0
     while start < len(t):
-        lower, upper, stop = _walk_once(c0 + start, t[start:], a1, em1)
+        lower, upper, stop = _walk_once(c0 + start, t[start:], alt[start:], a1, em1)
         lowers.append(lower[:stop])
         uppers.append(upper[:stop])
         start += stop
     return np.concatenate(lowers), np.concatenate(uppers)
 
 
-def _walk_once(c0: int, t: np.ndarray, a1: tuple[float, float], em1: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, int]:
-    """Certified [lower, upper] of G_c(t_c) = a1 b_c(t_c) - (e^eps - 1) F_c(t_c - 1) (= Gamma_P(t_c) -
-    e^eps Gamma_Q(t_c), the hockey-stick objective at the cutoff t_c) for c = c0, c0+1, ..., along a
-    path t with steps 0 or 1.
-
-    From c to c+1 (F_{c+1}(a) = F_c(a) - b_c(a)/2, b_{c+1}(a) = b_c(a) (c+1)/(2(c+1-a)),
-    b_{c+1}(a+1) = b_c(a) (c+1)/(2(a+1))): with u_c = b_c(t_c), F_c = F_c(t_c - 1),
-      same t:   u_{c+1} = u_c (c+1)/(2(c+1-t)),  F_{c+1} = F_c - u_c t/(2(c-t+1));
-      t -> t+1: u_{c+1} = u_c (c+1)/(2(t+1)),    F_{c+1} = F_c + u_c/2.
-    Returns the brackets and how many leading entries to keep (the walk stops where F's error grows).
-    Errors (module doc of reference.binomial for the model): u after j steps has relative error
-    <= expm1(b_rel + (2j + 1) u'); each increment adds 2 roundings; the running sum (np.cumsum, sequential)
-    has absolute error <= u' sum_i |F_i| + sum_i rel_i |incr_i| + the anchor's error. Once u falls below
-    1e-280 the rest is bounded by monotonicity of B in c (the caller clips)."""
-    n_steps = len(t) - 1
-    anchor = certified_half_binomial(c0, int(t[0]))
-    c = c0 + np.arange(len(t), dtype=float)
-    if anchor.b == 0.0:  # b_c0(t0) below 1e-280: G <= a1 b, certified upper bound only
-        upper = np.full(len(t), a1[1] * exp_upper(anchor.log_b_upper))
-        return np.full(len(t), -math.inf), upper, len(t)
-    tc, cc = t[:-1], c[:-1]
-    same = t[1:] == tc
-    ratio = np.where(same, (cc + 1.0) / (2.0 * (cc + 1.0 - tc)), (cc + 1.0) / (2.0 * (tc + 1.0)))
-    u = anchor.b * np.concatenate(([1.0], np.cumprod(ratio)))
-    steps = np.arange(len(t), dtype=float)
-    u_rel = np.expm1(anchor.b_rel + (2.0 * steps + 2.0) * 1.001 * UNIT) * 1.01
-    with np.errstate(invalid="ignore", divide="ignore"):
-        incr = np.where(same, -u[:-1] * (tc / (2.0 * (cc - tc + 1.0))), 0.5 * u[:-1])
-    f = np.cumsum(np.concatenate(([anchor.f], incr)))
-    incr_err = np.abs(incr) * (u_rel[:-1] + 2.001 * UNIT)
-    anchor_err = max(anchor.f - anchor.f_lo, anchor.f_hi - anchor.f)
-    f_err = (anchor_err + np.concatenate(([0.0], np.cumsum(incr_err))) + 1.001 * UNIT * np.cumsum(np.abs(f))) * (1 + 4 * (n_steps + 4) * UNIT)
-    f_err += (steps + 1.0) * 2.0**-1070  # subnormal absolute errors
+def _objective_bounds(u: np.ndarray, u_rel: np.ndarray, f: np.ndarray, f_err: np.ndarray, a1: tuple[float, float], em1: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """[lower, upper] of G = a1 b - (e^eps - 1) F from b in u (1 +- u_rel), F in [f - f_err, f + f_err]
+    (each of the few float operations below costs <= 1 rounding; 4u margins cover them)."""
     f_lo, f_hi = np.maximum(f - f_err, 0.0), f + f_err
     u_lo, u_hi = u * (1.0 - u_rel), u * (1.0 + u_rel)
     upper = (a1[1] * u_hi - em1[0] * f_lo) * (1 + 4 * UNIT) + 4 * UNIT * em1[0] * f_lo
     lower = (a1[0] * u_lo - em1[1] * f_hi) - 4 * UNIT * (a1[0] * u_lo + em1[1] * f_hi)
+    return lower, upper
+
+
+def _walk_once(c0: int, t: np.ndarray, alt: np.ndarray, a1: tuple[float, float], em1: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Certified [lower, upper] of B(c) for c = c0, c0+1, ..., given that the exact cutoff is t_c, or
+    t_c + 1 where alt: B(c) = max over those candidates of G_c(t) = a1 b_c(t) - (e^eps - 1) F_c(t - 1)
+    (= Gamma_P(t) - e^eps Gamma_Q(t), the hockey-stick objective at cutoff t, which is <= B at every t
+    and = B at the exact cutoff), along a path t with steps 0 or 1.
+
+    From c to c+1 (F_{c+1}(a) = F_c(a) - b_c(a)/2, b_{c+1}(a) = b_c(a) (c+1)/(2(c+1-a)),
+    b_{c+1}(a+1) = b_c(a) (c+1)/(2(a+1))): with u_c = b_c(t_c), F_c = F_c(t_c - 1),
+      same t:   u_{c+1} = u_c (c+1)/(2(c+1-t)),  F_{c+1} = F_c - u_c t/(2(c-t+1));
+      t -> t+1: u_{c+1} = u_c (c+1)/(2(t+1)),    F_{c+1} = F_c + u_c/2;
+    and at the alternative cutoff t+1: b_c(t+1) = u_c (c-t)/(t+1), F_c(t) = F_c + u_c (2 roundings, 1).
+    Returns the brackets and how many leading entries to keep (the walk stops where F's error grows).
+    Errors (module doc of reference.binomial for the model): u after j steps has relative error
+    <= expm1(b_rel + (2j + 1) u') <= 1.01 (b_rel + (2j + 2) u'); each increment adds 2 roundings; the running sum (np.cumsum, sequential) has absolute error
+    <= u' sum_i |F_i| + sum_i rel_i |incr_i| + the anchor's error. Once u falls below 1e-280 the rest is
+    bounded by monotonicity of B in c (B(c) <= the upper end of B at the last c with a good u)."""
+    size = len(t)
+    anchor = certified_half_binomial(c0, int(t[0]))
+    # B(c) <= max over the candidate cutoffs of a1 b_c(t) (F >= 0); b_c(t+1) = b_c(t) (c-t)/(t+1).
+    growth = max(1.0, (c0 - t[0]) / (t[0] + 1.0)) if alt[0] else 1.0
+    anchor_cap = a1[1] * exp_upper(anchor.log_b_upper) * growth * (1 + 4 * UNIT)
+    if anchor.b == 0.0:  # b_c0(t0) below 1e-280: certified upper bound only, for every later c (monotone)
+        return np.full(size, -math.inf), np.full(size, anchor_cap), size
+    tc = t[:-1]
+    num = c0 + np.arange(1, size, dtype=float)  # c + 1 for the steps c -> c + 1 (exact integers)
+    same = t[1:] == tc
+    gap = num - tc  # c + 1 - t, exact
+    u = np.empty(size)
+    u[0] = 1.0
+    np.cumprod(num / (2.0 * np.where(same, gap, tc + 1.0)), out=u[1:])
+    u *= anchor.b
+    # expm1(x) <= x (1 + x) <= 1.001 x for x <= 1e-3 (so the 1.01 margin covers it; windows are far
+    # shorter than the 4e12 steps at which x would reach 1e-3, checked).
+    x_last = anchor.b_rel + 2.0 * size * 1.001 * UNIT
+    if x_last > 1e-3:
+        raise ParameterError("window", size, "a walk short enough for its rounding-error bound (< 4e12 steps)")
+    u_rel = (anchor.b_rel + np.arange(2.0, 2.0 * size + 1.0, 2.0) * (1.001 * UNIT)) * 1.01
+    with np.errstate(invalid="ignore", divide="ignore"):
+        incr = np.where(same, -(u[:-1] * (tc / (2.0 * gap))), 0.5 * u[:-1])
+    f = np.empty(size)
+    f[0] = anchor.f
+    f[1:] = incr
+    np.cumsum(f, out=f)
+    anchor_err = max(anchor.f - anchor.f_lo, anchor.f_hi - anchor.f)
+    f_err = np.empty(size)
+    f_err[0] = 0.0
+    np.cumsum(np.abs(incr) * ((u_rel[:-1] + 2.001 * UNIT) * (1 + 4 * UNIT)), out=f_err[1:])
+    f_err += anchor_err + 1.001 * UNIT * np.cumsum(np.abs(f))
+    f_err *= 1 + 4 * (size + 4) * UNIT
+    f_err += size * 2.0**-1070  # subnormal absolute errors (<= 2^-1074 per operation, a few per step)
+    lower, upper = _objective_bounds(u, u_rel, f, f_err, a1, em1)
+    where = np.nonzero(alt)[0]
+    if len(where):
+        ua, ta, fa = u[where], t[where], f[where]
+        u_alt = ua * ((c0 + where - ta) / (ta + 1.0))
+        rel_alt = (u_rel[where] + 2.001 * UNIT) * 1.01  # (1 + rel)(1 + u)^2 - 1, rel <= 1e-3
+        f_alt = fa + ua
+        f_alt_err = (f_err[where] + 1.01 * u_rel[where] * ua + 1.001 * UNIT * np.abs(f_alt)) * (1 + 4 * UNIT)
+        lower_alt, upper_alt = _objective_bounds(u_alt, rel_alt, f_alt, f_alt_err, a1, em1)
+        lower[where] = np.maximum(lower[where], lower_alt)
+        upper[where] = np.maximum(upper[where], upper_alt)
     # Below TINY the relative bounds of u no longer hold: from there on B(c) <= B(last good c) (monotone).
     bad = np.nonzero(u < TINY)[0]
     if len(bad):
         first = int(bad[0])
-        cap = upper[first - 1] if first > 0 else a1[1] * exp_upper(anchor.log_b_upper)
+        cap = upper[first - 1] if first > 0 else anchor_cap
         upper[first:] = max(cap, 0.0)
         lower[first:] = -math.inf
         f_err[first:] = 0.0
     # Restart where the accumulated error of F is no longer small relative to F (always keep >= 1 entry).
     loose = np.nonzero(f_err > 1e-9 * np.abs(f) + 1e-300)[0]
-    stop = int(loose[0]) if len(loose) and loose[0] > 0 else len(t)
+    stop = int(loose[0]) if len(loose) and loose[0] > 0 else size
     return lower, upper, stop
 
 
 def _divergence_range(c_first: int, c_last: int, *, eps0: float, eps: float) -> tuple[np.ndarray, np.ndarray]:
-    """Certified [lower, upper] of B(c) = D_{e^eps}(P_c || Q_c) for every c in c_first..c_last (one walk,
-    or two where the cutoff floor is ambiguous), clipped to [0, 1]."""
+    """Certified [lower, upper] of B(c) = D_{e^eps}(P_c || Q_c) for every c in c_first..c_last, clipped
+    to [0, 1]: one walk along the lower cutoff candidate, with the upper candidate (one more, where the
+    floor is ambiguous) evaluated from the same walk; two walks if the candidates ever differ by more."""
     count = c_last - c_first + 1
     if eps >= eps0:
         # max_a P_c(a)/Q_c(a) = alpha0/(1-alpha0) = e^eps0: the divergence is exactly 0.
@@ -170,11 +205,14 @@ def _divergence_range(c_first: int, c_last: int, *, eps0: float, eps: float) -> 
     a1, em1, beta = _coefficients(eps0, eps)
     c = np.arange(c_first, c_last + 1, dtype=float)
     t_low, t_high = _cutoff_paths(c, beta)
-    lower, upper = _walk(c_first, t_low, a1, em1)
-    if np.any(t_high != t_low):
-        # The exact cutoff is one of the two candidates: G at any cutoff is a lower bound on B, and B
-        # equals G at the exact one, so the max of the two brackets' ends brackets B.
-        lower2, upper2 = _walk(c_first, t_high, a1, em1)
+    step = t_high - t_low
+    if np.all((step == 0) | (step == 1)):
+        lower, upper = _walk(c_first, t_low, step == 1, a1, em1)
+    else:
+        # B equals G at the exact cutoff, one of the two candidates: the max of both brackets' ends.
+        none = np.zeros(count, dtype=bool)
+        lower, upper = _walk(c_first, t_low, none, a1, em1)
+        lower2, upper2 = _walk(c_first, t_high, none, a1, em1)
         lower, upper = np.maximum(lower, lower2), np.maximum(upper, upper2)
     return np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0)
 
