@@ -108,7 +108,9 @@ CLONES_NUMERIC = Statement(
         "Chernoff-bounded tail mass to delta (B <= 1), evaluates B at EVERY count of the window by a certified "
         "walk in c (F_{c+1}(a) = F_c(a) - b_c(a)/2; anchors in mpmath interval arithmetic, ratio recurrences "
         "with a proven rounding bound: reference.binomial), and returns a certified interval containing the "
-        "exact eps of this sum (width ~5e-8 relative, the bisection tolerance); eps0 with a note when no eps < "
+        "exact eps of this sum (width <= 1e-7 relative); the certified points are placed around the root of an "
+        "uncertified float estimate (scipy pmf / incomplete beta), which never enters the returned ends; "
+        "eps0 with a note when no eps < "
         "eps0 is certified. The statement's theorem number in the full version is not verified (medium). "
         "Reproduces the APPLE README example n=1e5, eps0=4, delta=1e-6: 0.16977 (check F3)."
     ),
