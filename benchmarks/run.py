@@ -153,9 +153,17 @@ def machine() -> str:
     )
 
 
+def load() -> str:
+    """The 1/5/15-minute load averages: the timings are wall-clock, so a busy 2-core machine inflates them."""
+    import os
+
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
     statements = _statements()
-    print(machine())
+    load_before = load()
+    print(machine(), "load", load_before)
     print("\nTable 1: time per eps(delta) evaluation")
     t1 = timing_table(statements)
     print("\nTable 2: eps at delta = 1e-6 (ratio to exact binary RR)")
@@ -166,7 +174,8 @@ def main() -> None:
         [
             "# Benchmark results (`python3 benchmarks/run.py`)",
             "",
-            f"Machine: {machine()}.",
+            f"Machine: {machine()}. Load average (1/5/15 min) {load_before} at the start, {load()} at the end "
+            "(other processes share the 2 cores: wall-clock figures are inflated accordingly).",
             "",
             "## Time per eps(delta) evaluation, root finding included",
             "",

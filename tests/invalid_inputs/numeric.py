@@ -30,6 +30,7 @@ CASES = [
     Case(clones.clones_numeric, (), {"eps0": 1.0, "n": 2.5, "delta": 1e-6}, fragment="n"),
     Case(clones.clones_eps0_for_eps, (), {"eps": 0.0, "n": 100, "delta": 1e-6}, fragment="eps"),
     Case(clones.solve_epsilon, (lambda e: (0.0, 0.0),), {"eps0": 1.0, "delta": 2.0}, fragment="delta"),
+    Case(clones.solve_epsilon, (lambda e: (0.0, 0.0),), {"eps0": 1.0, "delta": 1e-6, "guess": float("nan")}, fragment="guess"),
     Case(stronger_clones.stronger_clone_probabilities, (-1.0,), fragment="eps0"),
     Case(stronger_clones.is_in_stronger_clone_class, ("not a randomizer",), fragment="randomizer"),
     Case(stronger_clones.is_in_stronger_clone_class, (k_randomized_response(3, Fraction(2)), Fraction(1, 2)), fragment="e_eps0"),
