@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import mpmath
+
 from reference.bounds.erlingsson import erlingsson_v1_epsilon
 from reference.bounds.hoeffding import hoeffding_generic_delta
 from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
@@ -15,6 +17,21 @@ __all__ = ["bbgn19_theorem_5_1_epsilon", "corollary_5_3_1_epsilon", "COROLLARY_5
 # The O(.) constant of Cor 5.3.1 is not in the seed; 4 is the smallest round constant for which the closed
 # form is certified by Thm 5.3 on the whole region eps0 <= 1 of a scan (worst ratio found: 2.39).
 COROLLARY_5_3_1_CONSTANT = 4
+# Precisions (bits) tried when deciding the regime inequality; undecided after the last is refused.
+_DECISION_BITS = (128, 512, 2048)
+
+
+def _corollary_regime_holds(eps0: float, n: int, delta: float) -> bool:
+    """Whether eps0 <= log(n/log(1/delta))/2, i.e. log(1/delta) e^{2 eps0} <= n (which implies
+    n > log(1/delta)), decided exactly for the binary inputs: the gap is evaluated at rising precision
+    and a gap too close to 0 to be signed counts as a failure (refusing is the safe side). A double
+    evaluation of the right side accepts points a few ulps outside the regime."""
+    for bits in _DECISION_BITS:
+        with mpmath.workprec(bits):
+            gap = mpmath.mpf(int(n)) + mpmath.log(mpmath.mpf(delta)) * mpmath.exp(2 * mpmath.mpf(eps0))
+            if abs(gap) > mpmath.mpf(2) ** (16 - bits) * max(mpmath.mpf(1), mpmath.mpf(int(n))):
+                return bool(gap >= 0)
+    return False
 
 
 def bbgn19_theorem_5_1_epsilon(*, eps0: float, n: int, delta: float) -> float:
@@ -34,7 +51,7 @@ def corollary_5_3_1_epsilon(*, eps0: float, n: int, delta: float) -> float:
         raise ParameterError("delta", delta, "delta in (0, 1)")
     values = {"eps0": eps0, "n": n, "delta": delta}
     log_inv_delta = -math.log(delta)
-    if not (n > log_inv_delta and eps0 <= math.log(n / log_inv_delta) / 2):
+    if not _corollary_regime_holds(eps0, n, delta):
         raise HypothesisViolation("BBGN19.Cor5.3.1", "eps0 <= log(n/log(1/delta))/2", values)
     eps = round_up(COROLLARY_5_3_1_CONSTANT * min(eps0, 1.0) * math.exp(eps0) * math.sqrt(log_inv_delta / n), 16)
     if eps >= eps0 or hoeffding_generic_delta(eps=eps, eps0=eps0, n=n) <= delta:
