@@ -117,6 +117,14 @@ def thm_3_1_gamma_expr(kk):
     return sp.Max(14 * kk * sp.log(2 / delta) / ((n - 1) * eps**2), 27 * kk / ((n - 1) * eps))
 
 
+def thm_3_1_gamma_within_one(kk, *, strict=False):
+    """thm_3_1_gamma_expr(kk) <= 1 (< 1 if strict) as two relations without dividing by n - 1 or delta:
+    14 kk log(2/delta) <= (n-1) eps^2 iff delta e^{(n-1) eps^2/(14 kk)} >= 2, and 27 kk <= (n-1) eps.
+    The Max form is zoo at n = 1 or delta = 0, where comparing it raised instead of failing."""
+    relation = sp.Gt if strict else sp.Ge
+    return (relation(delta * sp.exp((n - 1) * eps**2 / (14 * kk)), 2), relation((n - 1) * eps, 27 * kk))
+
+
 # Lemma 5.4 (generic), at TV similarity g.
 def generic_upper(g, e=eps):
     return g * sp.exp(eps0) * (1 - sp.exp(e - 2 * eps0))
@@ -183,7 +191,7 @@ THM3_1 = Statement(
     title="Shuffled k-RR with blanket probability gamma = max{14k log(2/delta)/((n-1)eps^2), 27k/((n-1)eps)} is (eps, delta)-DP",
     source=Source(PAPER, "Theorem 3.1", V2, "medium-high"),
     symbols=(eps, n, delta, k, gamma),
-    hypotheses=(sp.Gt(eps, 0), sp.Le(eps, 1), sp.Gt(delta, 0), sp.Le(delta, 1), sp.Ge(n, 2), sp.Ge(k, 2), sp.Le(thm_3_1_gamma_expr(k), 1)),
+    hypotheses=(sp.Gt(eps, 0), sp.Le(eps, 1), sp.Gt(delta, 0), sp.Le(delta, 1), sp.Ge(n, 2), sp.Ge(k, 2), *thm_3_1_gamma_within_one(k)),
     conclusion=(sp.Eq(gamma, thm_3_1_gamma_expr(k)),),
     direction=Direction.UPPER_BOUND,
     reference="reference.protocols.shuffled_krr:theorem_3_1_gamma",
@@ -207,7 +215,7 @@ THM3_1_V1 = Statement(
     title="Shuffled k-RR is (eps, delta)-DP when gamma = gamma*, and then R is eps0-LDP with eps0 = log(1 + k(1-gamma)/gamma)",
     source=Source("BBGN19v1", "Theorem 3.1", V1, "low"),
     symbols=(eps, n, delta, k),
-    hypotheses=(sp.Gt(eps, 0), sp.Le(eps, 1), sp.Gt(delta, 0), sp.Le(delta, 1), sp.Ge(n, 2), sp.Ge(k, 2), sp.Le(thm_3_1_gamma_expr(k), 1)),
+    hypotheses=(sp.Gt(eps, 0), sp.Le(eps, 1), sp.Gt(delta, 0), sp.Le(delta, 1), sp.Ge(n, 2), sp.Ge(k, 2), *thm_3_1_gamma_within_one(k)),
     conclusion=(
         sp.Eq(sp.log(1 + k * (1 - thm_3_1_gamma_expr(k)) / thm_3_1_gamma_expr(k)),
               sp.log(sp.Min((n - 1) * eps**2 / (14 * sp.log(2 / delta)), (n - 1) * eps / 27) - k + 1)),
@@ -267,7 +275,7 @@ ALG3 = Statement(
 
 _SUM_GAMMA = thm_3_1_gamma_expr(k + 1)
 _MSE_BOUND = n / (1 - _SUM_GAMMA) ** 2 * (1 / (4 * k**2) + _SUM_GAMMA / 2)
-_SUM_HYPOTHESES = (sp.Gt(eps, 0), sp.Le(eps, 1), sp.Gt(delta, 0), sp.Le(delta, 1), sp.Ge(n, 2), sp.Lt(_SUM_GAMMA, 1))
+_SUM_HYPOTHESES = (sp.Gt(eps, 0), sp.Le(eps, 1), sp.Gt(delta, 0), sp.Le(delta, 1), sp.Ge(n, 2), *thm_3_1_gamma_within_one(k + 1, strict=True))
 _SUM_EXAMPLES = ({"eps": 1.0, "delta": 1e-6, "n": 100_000, "k": 20}, {"eps": 0.5, "delta": 1e-8, "n": 1_000_000, "k": 30}, {"eps": 1.0, "delta": 1e-3, "n": 10_000, "k": 5})
 _SUM_INVALID = ({"eps": 2.0, "delta": 1e-6, "n": 100_000, "k": 20}, {"eps": 1.0, "delta": 1e-6, "n": 100, "k": 20})
 

@@ -272,3 +272,38 @@ def test_spec_hypotheses_and_reference_refusals_agree_at_regime_edges(statement_
                 _assert_agreement(statement, _params(statement, eps0=eps0, n=n, delta=delta))
                 checked += 1
     assert checked > 0
+
+
+# --- 5. degenerate points of every evaluable statement -------------------------------------------
+
+DEGENERATE_REALS = (0.0, 1.0, 0.5)
+DEGENERATE_INTEGERS = (1, 2)
+
+
+def _degenerate_points(statement):
+    """Every input at the edge of its domain (0, 1 for reals; 1, 2 for integers), one at a time, the
+    others at the statement's first example."""
+    base = dict(statement.examples[0]) if statement.examples else {}
+    for name in statement.input_names:
+        edges = DEGENERATE_INTEGERS if statement.symbol(name).is_integer else DEGENERATE_REALS
+        for value in edges:
+            yield {**base, name: value}
+
+
+EVALUABLE = [s for s in registry().values() if s.is_evaluable and s.examples and not s.id.startswith("exact.")]
+
+
+@pytest.mark.parametrize("statement_id", [s.id for s in EVALUABLE])
+def test_degenerate_inputs_answer_valid_or_a_reason(statement_id):
+    """Regression: BBGN19.Thm3.1, BBGN19v1.Thm3.1, BBGN19.Thm4.1 and BBGN19.Cor4.1.1 raised "The argument
+    'zoo' is not comparable" (exit 2 from `shuffle-spec eval`) at n = 1 or delta = 0, where their
+    hypothesis gamma <= 1 divided by n - 1 and delta; they must answer valid=false with the reason."""
+    statement = get_statement(statement_id)
+    for params in _degenerate_points(statement):
+        if statement_id in CLONE_SUMS and params.get("n", 0) > 10**6:
+            continue
+        result = evaluate(statement, params)
+        if result.valid:
+            assert result.value is not None and math.isfinite(result.value), f"{statement_id} at {params}: {result.value}"
+        else:
+            assert result.reason, f"{statement_id} at {params}: refused without a reason"
