@@ -307,3 +307,15 @@ def test_degenerate_inputs_answer_valid_or_a_reason(statement_id):
             assert result.value is not None and math.isfinite(result.value), f"{statement_id} at {params}: {result.value}"
         else:
             assert result.reason, f"{statement_id} at {params}: refused without a reason"
+
+
+def test_lemma_ii5_range_is_decided_exactly_at_its_edge():
+    """Regression: EFMRSTT20.LemII.5's range eps0 <= log(n/log(1/delta))/2 was decided in doubles.
+    At n = 5, delta = 0.3 the double nearest the edge, 0.7119055767858674, is above the exact edge
+    (60-digit evaluation: eps0 - edge = +6.1e-17), so it is outside; the double below it is inside."""
+    from reference.bounds.shuffled_rr_cheu import lemma_ii5_hypotheses_hold
+
+    edge = math.log(5 / math.log(1 / 0.3)) / 2
+    assert edge == 0.7119055767858674
+    assert not lemma_ii5_hypotheses_hold(eps0=edge, n=5, delta=0.3)
+    assert lemma_ii5_hypotheses_hold(eps0=math.nextafter(edge, 0.0), n=5, delta=0.3)

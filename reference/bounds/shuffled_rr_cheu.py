@@ -20,6 +20,7 @@ import math
 
 import mpmath
 
+from reference.bounds.restated import _corollary_regime_holds
 from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from reference.inversion import largest_argument_within
 from reference.rounding import mpf_to_float_down, mpf_to_float_up
@@ -116,4 +117,5 @@ def lemma_ii5_hypotheses_hold(*, eps0: float, n: int, delta: float) -> bool:
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
     require_probability("delta", delta)
-    return eps0 <= math.log(n / math.log(1 / delta)) / 2 if n > math.log(1 / delta) else False
+    # Decided exactly (the same regime as BBGN19.Cor5.3.1): in doubles, eps0 a few ulps above the edge passed.
+    return _corollary_regime_holds(eps0, n, delta)
