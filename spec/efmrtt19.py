@@ -404,7 +404,7 @@ VERSIONS_NOTE = (
     "every integer n > 1, eps0 > 0, delta in (0, 1), its refined form for eps0 <= log(n/4)/3, and v1's "
     "constant as a special case (confidence medium: one third-party transcription; consistent with FMT21 "
     "and with our re-derivation of the proof, proofs_checks/efmrtt19.py). On v1's region the general bound is "
-    "below the v1 one. A bound above eps0 proves no amplification (the reference's BoundValue says so)."
+    "below the v1 one. Where the expression exceeds eps0 it proves no amplification: the v2 references then return eps0 with a note (their value is min(expression, eps0)); the v1 references return the theorem's expression as printed (above eps0 when log(1/delta) > n/144), which is sound but pointless."
 )
 
 THM7 = Statement(

@@ -202,9 +202,9 @@ class Statement:
                 elif isinstance(truth, sp.core.relational.Relational) and not truth.free_symbols:
                     if _decide(truth) is False:
                         failed.append(hypothesis)
-            except TypeError:
-                # A side became non-real (e.g. the log of a negative number): the hypothesis, an
-                # inequality between reals, cannot hold.
+            except (TypeError, ValueError):
+                # A side became non-real or infinite (the log of a negative number, a division by
+                # zero giving zoo): the hypothesis, an inequality between reals, cannot hold.
                 failed.append(hypothesis)
         return failed
 
@@ -227,7 +227,10 @@ def _decide(relation: sp.Basic) -> bool | None:
     lhs = relation.lhs - relation.rhs
     for digits in (30, 60, 120):
         approx = sp.N(lhs, digits)
-        if approx.is_comparable and abs(approx) > sp.Float(10) ** (-(digits - 10)):
+        # The difference must stand clear of the rounding error of its two sides, which is relative
+        # to their magnitude (n = 1e12 against a log is not decided to absolute 1e-20).
+        scale = max(sp.Float(1), abs(sp.N(relation.lhs, digits)), abs(sp.N(relation.rhs, digits)))
+        if approx.is_comparable and abs(approx) > scale * sp.Float(10) ** (-(digits - 10)):
             return bool(relation.func(approx, 0))
     # Equal to every digit we looked at: exact simplification decides.
     return bool(relation.func(sp.simplify(lhs), 0)) if sp.simplify(lhs).is_number else None
