@@ -72,7 +72,7 @@ class Derivation:
 
 
 class DerivationTimeout(Exception):
-    pass
+    """SymPy did not finish within the time limit."""
 
 
 @contextmanager
