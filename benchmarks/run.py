@@ -26,9 +26,9 @@ import scipy
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements  # noqa: E402
-from proofs_checks.bridge import evaluate, reference_function  # noqa: E402
-from spec.registry import get_statement  # noqa: E402
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements  # noqa: E402
+from shuffle_spec.proofs_checks.bridge import evaluate, reference_function  # noqa: E402
+from shuffle_spec.spec.registry import get_statement  # noqa: E402
 
 EPS0_GRID = (0.1, 0.5, 1.0, 2.0, 4.0, 6.0, 8.0)
 DELTA_GRID = (1e-6, 1e-8)

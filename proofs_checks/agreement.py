@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from proofs_checks.bridge import evaluate, reference_function
-from proofs_checks.framework import ProofCheck
-from spec.registry import list_statements
-from spec.statement import Direction, Statement
+from shuffle_spec.proofs_checks.bridge import evaluate, reference_function
+from shuffle_spec.proofs_checks.framework import ProofCheck
+from shuffle_spec.spec.registry import list_statements
+from shuffle_spec.spec.statement import Direction, Statement
 
 __all__ = ["agreement_checks"]
 

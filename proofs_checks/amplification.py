@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from proofs_checks.bridge import evaluate
-from spec.registry import list_statements
-from spec.statement import Statement
+from shuffle_spec.proofs_checks.bridge import evaluate
+from shuffle_spec.spec.registry import list_statements
+from shuffle_spec.spec.statement import Statement
 
 __all__ = ["EXACT_BINARY_RR_ID", "BoundRow", "amplification_statements", "evaluate_bounds"]
 

@@ -22,12 +22,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from proofs_checks.bridge import Evaluation, UsageError, evaluate
-from reference.errors import HypothesisViolation, ParameterError
-from reference.inversion import largest_argument_within, smallest_argument_within
-from spec.registry import get_statement
-from spec.registry import list_statements as _registered
-from spec.statement import Statement
+from shuffle_spec.proofs_checks.bridge import Evaluation, UsageError, evaluate
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
+from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
+from shuffle_spec.spec.registry import get_statement
+from shuffle_spec.spec.registry import list_statements as _registered
+from shuffle_spec.spec.statement import Statement
 
 __all__ = [
     "Calibration",
@@ -279,7 +279,7 @@ def audit_randomizer(
     decimals or "p/q" strings) or as the JSON object of `shuffle-spec audit randomizer`: replacement
     and removal LDP epsilon, blanket gamma and distribution, and (with n and delta) every applicable
     shuffled bound plus the exact central epsilon when n is small. Returns a `RandomizerAudit`."""
-    from proofs_checks.audit import audit_matrix
+    from shuffle_spec.proofs_checks.audit import audit_matrix
 
     return audit_matrix(matrix, n=n, delta=delta, removal_reference=removal_reference)
 

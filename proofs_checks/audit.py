@@ -35,17 +35,17 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, evaluate_bounds
-from proofs_checks.bridge import UsageError, evaluate
-from proofs_checks.output import progress
-from reference.blanket import blanket_distribution, total_variation_similarity
-from reference.distributions import Distribution
-from reference.divergences import ldp_ratio, min_e_eps_for_delta, removal_ldp_ratio, safe_log
-from reference.randomizers import Randomizer, binary_randomized_response
-from reference.rounding import round_down
-from reference.shuffling import neighbouring_datasets, shuffled_distribution
-from spec.registry import get_statement, list_statements
-from spec.statement import Direction, Statement
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, evaluate_bounds
+from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.output import progress
+from shuffle_spec.reference.blanket import blanket_distribution, total_variation_similarity
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.divergences import ldp_ratio, min_e_eps_for_delta, removal_ldp_ratio, safe_log
+from shuffle_spec.reference.randomizers import Randomizer, binary_randomized_response
+from shuffle_spec.reference.rounding import round_down
+from shuffle_spec.reference.shuffling import neighbouring_datasets, shuffled_distribution
+from shuffle_spec.spec.registry import get_statement, list_statements
+from shuffle_spec.spec.statement import Direction, Statement
 
 __all__ = [
     "BoundAudit",
@@ -307,7 +307,7 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
     exact = exact_small_n_epsilon(randomizer, n, delta)
     if exact is None and audit.mechanism != GENERIC:
         # A registered exact statement for the recognised mechanism (time-limited, like `bounds`).
-        from proofs_checks.commands.bounds import rows_at
+        from shuffle_spec.proofs_checks.commands.bounds import rows_at
 
         for item in rows_at(eps0, n, delta, audit.mechanism, {"k": audit.k})[1]:
             if item["valid"] and item["eps"] is not None:
@@ -392,7 +392,7 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
         if e_low <= 1:
             return None
         rr = binary_randomized_response(e_low)
-        from reference.shuffling import exact_shuffled_e_eps
+        from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
 
         ratio = exact_shuffled_e_eps(rr, int(n), Fraction(delta))
         if ratio <= 1:
@@ -434,7 +434,7 @@ def audit_bound(function: Callable[..., Any], statement_id: str, *, rtol: float 
     """Run `function` over the test vectors of `statement_id` (generated from the spec unless given):
     values outside the expected interval (widened by `rtol`, default the statement's), values below
     the exact truth (unsound), and values returned for inputs outside the hypotheses are reported."""
-    from proofs_checks.vectors import generate_group
+    from shuffle_spec.proofs_checks.vectors import generate_group
 
     statement = get_statement(statement_id)
     group = vectors if vectors is not None else generate_group(statement)

@@ -9,11 +9,11 @@ from functools import partial
 
 import sympy as sp
 
-from proofs_checks.bridge import evaluate
-from proofs_checks.framework import assert_identity, proof_check
-from spec import bbgn19 as S
-from spec.registry import get_statement
-from spec.symbols import eps, eps0, k, n, sigma
+from shuffle_spec.proofs_checks.bridge import evaluate
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.spec import bbgn19 as S
+from shuffle_spec.spec.registry import get_statement
+from shuffle_spec.spec.symbols import eps, eps0, k, n, sigma
 
 _y = sp.Symbol("y", real=True)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Mapping
 
-from spec.statement import HypothesisError, Statement
+from shuffle_spec.spec.statement import HypothesisError, Statement
 
 __all__ = ["Evaluation", "UsageError", "coerce_params", "evaluate", "reference_function"]
 
@@ -42,6 +42,10 @@ class Evaluation:
 
 def reference_function(statement: Statement) -> Callable:
     module_name, _, function_name = statement.reference.partition(":")
+    # Registered statements name their reference relative to the package (`reference.bounds.clones:...`);
+    # any other module name (a test's own statements) is imported as it is.
+    if module_name.split(".")[0] == "reference":
+        module_name = f"shuffle_spec.{module_name}"
     module = importlib.import_module(module_name)
     try:
         return getattr(module, function_name)

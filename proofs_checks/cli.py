@@ -13,8 +13,8 @@ import pkgutil
 import sys
 from typing import Sequence
 
-from proofs_checks import commands
-from proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks import commands
+from shuffle_spec.proofs_checks.bridge import UsageError
 
 __all__ = ["main", "build_parser"]
 
@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command is None:
-            from proofs_checks.report import run_default_report
+            from shuffle_spec.proofs_checks.report import run_default_report
 
             return run_default_report()
         return runners[args.command](args)

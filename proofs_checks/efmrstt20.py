@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs_checks.bridge import evaluate, reference_function
-from proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
-from spec import efmrstt20 as S
-from spec.registry import get_statement
+from shuffle_spec.proofs_checks.bridge import evaluate, reference_function
+from shuffle_spec.proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
+from shuffle_spec.spec import efmrstt20 as S
+from shuffle_spec.spec.registry import get_statement
 
 _e, _e1, _e2 = sp.symbols("e e1 e2", positive=True)  # multipliers e^eps >= 1 (substituted as 1 + u)
 _u, _v = sp.symbols("u v", nonnegative=True)

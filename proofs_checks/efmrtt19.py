@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
-from spec import efmrtt19 as S
-from spec.symbols import delta as delta_pos
-from spec.symbols import delta_prime, eps, eps0, k, n, q
+from shuffle_spec.proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
+from shuffle_spec.spec import efmrtt19 as S
+from shuffle_spec.spec.symbols import delta as delta_pos
+from shuffle_spec.spec.symbols import delta_prime, eps, eps0, k, n, q
 
 x = sp.Symbol("x", nonnegative=True)
 u = sp.Symbol("u", positive=True)  # e^eps >= 1, written u

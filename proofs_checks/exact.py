@@ -7,10 +7,10 @@ import math
 
 import sympy as sp
 
-from proofs_checks.framework import assert_identity, proof_check
-from reference.exact_binary_rr import binary_rr_pair_delta
-from spec.exact import binary_rr as spec
-from spec.symbols import eps, eps0, m, n
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_delta
+from shuffle_spec.spec.exact import binary_rr as spec
+from shuffle_spec.spec.symbols import eps, eps0, m, n
 
 ID = "exact.shuffled_binary_rr"
 r = sp.Symbol("r", positive=True)  # f(s-1)/f(s), non-decreasing in s for the log-concave S_m

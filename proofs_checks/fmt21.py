@@ -8,12 +8,12 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs_checks.framework import assert_identity, proof_check
-from reference.exact_krr import exact_shuffled_krr_delta
-from reference.randomizers import Randomizer
-from reference.shuffling import exact_shuffled_delta
-from spec.fmt21 import closed_forms as cf
-from spec.symbols import delta, delta0, eps0, n
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.reference.exact_krr import exact_shuffled_krr_delta
+from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.shuffling import exact_shuffled_delta
+from shuffle_spec.spec.fmt21 import closed_forms as cf
+from shuffle_spec.spec.symbols import delta, delta0, eps0, n
 
 # u = e^eps0 - 1 > 0 and v = G > 0 make every sign question a polynomial one with positive variables.
 u, v = sp.symbols("u v", positive=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs_checks.framework import assert_identity, proof_check
-from reference.bounds.clones import clones_delta
-from spec.fmt21 import clones as spec
-from spec.symbols import eps, eps0, n
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.reference.bounds.clones import clones_delta
+from shuffle_spec.spec.fmt21 import clones as spec
+from shuffle_spec.spec.symbols import eps, eps0, n
 
 ID = "FMT21.clones_numeric"
 x = sp.Symbol("x", nonnegative=True)  # b_c(a-1)/b_c(a) = a/(c-a+1)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
-from reference.bounds.stronger_clones import stronger_clones_delta
-from spec import fmt23 as spec
-from spec.symbols import eps, eps0, k, n
+from shuffle_spec.proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
+from shuffle_spec.reference.bounds.stronger_clones import stronger_clones_delta
+from shuffle_spec.spec import fmt23 as spec
+from shuffle_spec.spec.symbols import eps, eps0, k, n
 
 ID = "FMT23.stronger_clones"
 e = sp.exp(eps0)

@@ -26,14 +26,14 @@ __all__ = [
 ]
 
 CHECK_MODULES: tuple[str, ...] = (
-    "proofs_checks.efmrtt19",
-    "proofs_checks.bbgn19",
-    "proofs_checks.fmt21",
-    "proofs_checks.fmt21_clones",
-    "proofs_checks.fmt23",
-    "proofs_checks.efmrstt20",
-    "proofs_checks.exact",
-    "proofs_checks.agreement",
+    "shuffle_spec.proofs_checks.efmrtt19",
+    "shuffle_spec.proofs_checks.bbgn19",
+    "shuffle_spec.proofs_checks.fmt21",
+    "shuffle_spec.proofs_checks.fmt21_clones",
+    "shuffle_spec.proofs_checks.fmt23",
+    "shuffle_spec.proofs_checks.efmrstt20",
+    "shuffle_spec.proofs_checks.exact",
+    "shuffle_spec.proofs_checks.agreement",
 )
 
 _CHECKS: list["ProofCheck"] = []
@@ -69,7 +69,7 @@ def all_checks() -> tuple[ProofCheck, ...]:
     """Every registered check, in module order (importing the check modules registers them)."""
     for module_name in CHECK_MODULES:
         importlib.import_module(module_name)
-    from proofs_checks.agreement import agreement_checks
+    from shuffle_spec.proofs_checks.agreement import agreement_checks
 
     return tuple(_CHECKS) + agreement_checks()
 

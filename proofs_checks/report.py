@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
-from proofs_checks.bridge import evaluate
-from proofs_checks.output import print_table
-from spec.registry import registry
-from spec.registry import list_statements
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
+from shuffle_spec.proofs_checks.bridge import evaluate
+from shuffle_spec.proofs_checks.output import print_table
+from shuffle_spec.spec.registry import registry
+from shuffle_spec.spec.registry import list_statements
 
 DEFAULT_SCENARIO = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
 

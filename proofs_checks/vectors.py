@@ -22,10 +22,10 @@ from typing import Any, Iterable, Mapping
 
 import sympy as sp
 
-from proofs_checks.bridge import UsageError, evaluate, reference_function
-from proofs_checks.output import progress
-from spec.registry import list_statements
-from spec.statement import Direction, Statement, assumption_text, to_exact
+from shuffle_spec.proofs_checks.bridge import UsageError, evaluate, reference_function
+from shuffle_spec.proofs_checks.output import progress
+from shuffle_spec.spec.registry import list_statements
+from shuffle_spec.spec.statement import Direction, Statement, assumption_text, to_exact
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -318,7 +318,7 @@ def validate_document(document: Any, name: str = "") -> list[str]:
 def check_vectors(directory: str | Path, *, run_reference: bool = True) -> list[str]:
     """Problems with the vectors in `directory`: schema, staleness against a fresh generation, and
     (with `run_reference`) the reference implementation failing any of them."""
-    from proofs_checks.audit import audit_bound
+    from shuffle_spec.proofs_checks.audit import audit_bound
 
     directory = Path(directory)
     if not directory.is_dir():
@@ -341,7 +341,7 @@ def check_vectors(directory: str | Path, *, run_reference: bool = True) -> list[
         if _comparable(on_disk[name]) != _comparable(json.loads(_dump(fresh[name]))):
             problems.append(f"{name}: differs from a fresh generation (stale or edited by hand)")
     if run_reference:
-        from spec.registry import get_statement
+        from shuffle_spec.spec.registry import get_statement
 
         for name, document in on_disk.items():
             if name == "index.json" or not isinstance(document, dict):

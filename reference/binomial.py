@@ -40,7 +40,7 @@ import mpmath
 import numpy as np
 from mpmath.ctx_iv import MPIntervalContext
 
-from reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
 __all__ = [
     "CertifiedWindow",

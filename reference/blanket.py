@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Hashable, Mapping, Sequence
 
-from reference.distributions import Distribution, Probability
-from reference.divergences import hockey_stick_divergence
-from reference.errors import ParameterError, require_integer
-from reference.randomizers import Randomizer
-from reference.shuffling import shuffled_distribution
+from shuffle_spec.reference.distributions import Distribution, Probability
+from shuffle_spec.reference.divergences import hockey_stick_divergence
+from shuffle_spec.reference.errors import ParameterError, require_integer
+from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.shuffling import shuffled_distribution
 
 __all__ = [
     "BlanketDecomposition",

@@ -19,10 +19,10 @@ from typing import Callable
 
 import mpmath
 
-from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
-from reference.inversion import largest_argument_within, smallest_argument_within
-from reference.results import BoundValue
-from reference.rounding import mpf_to_float_up
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
+from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
+from shuffle_spec.reference.results import BoundValue
+from shuffle_spec.reference.rounding import mpf_to_float_up
 
 __all__ = [
     "AmplificationParameters",

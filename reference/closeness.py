@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from reference.divergences import is_close
-from reference.errors import require_positive, require_probability
+from shuffle_spec.reference.divergences import is_close
+from shuffle_spec.reference.errors import require_positive, require_probability
 
 __all__ = ["triangle_parameters", "is_dp_on_neighbours"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable, Hashable, Sequence
 
-from reference.distributions import Distribution, Probability, as_probability
-from reference.errors import ParameterError
-from reference.randomizers import Randomizer
+from shuffle_spec.reference.distributions import Distribution, Probability, as_probability
+from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.reference.randomizers import Randomizer
 
 __all__ = [
     "mixture",

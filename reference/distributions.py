@@ -11,7 +11,7 @@ import math
 from fractions import Fraction
 from typing import Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
 
-from reference.errors import ParameterError
+from shuffle_spec.reference.errors import ParameterError
 
 __all__ = ["Distribution", "Probability", "as_probability", "point_mass", "uniform"]
 

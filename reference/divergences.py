@@ -15,10 +15,10 @@ import math
 from fractions import Fraction
 from typing import Iterable
 
-from reference.distributions import Distribution, Probability
-from reference.errors import ParameterError, require_positive
-from reference.randomizers import Randomizer
-from reference.rounding import round_up
+from shuffle_spec.reference.distributions import Distribution, Probability
+from shuffle_spec.reference.errors import ParameterError, require_positive
+from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.rounding import round_up
 
 __all__ = [
     "hockey_stick_divergence",

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reference.binomial import SUBNORMAL_CAP, ProbabilityPair, certified_window, probability_pair
-from reference.bounds.clones import DEFAULT_TAIL, _check_eps0, solve_epsilon, window_tail
-from reference.errors import ParameterError, require_integer, require_positive, require_probability
-from reference.results import BoundValue
-from reference.rounding import round_down, round_up
+from shuffle_spec.reference.binomial import SUBNORMAL_CAP, ProbabilityPair, certified_window, probability_pair
+from shuffle_spec.reference.bounds.clones import DEFAULT_TAIL, _check_eps0, solve_epsilon, window_tail
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.results import BoundValue
+from shuffle_spec.reference.rounding import round_down, round_up
 
 __all__ = ["binary_rr_pair_delta", "counts_evaluated", "shuffled_binary_rr", "shuffled_binary_rr_delta"]
 

@@ -20,11 +20,11 @@ import math
 from fractions import Fraction
 from typing import Iterator
 
-from reference.distributions import Distribution, Probability
-from reference.divergences import min_e_eps_for_delta, privacy_profile, safe_log
-from reference.errors import ParameterError, require_integer, require_positive, require_probability
-from reference.results import BoundValue
-from reference.rounding import round_down
+from shuffle_spec.reference.distributions import Distribution, Probability
+from shuffle_spec.reference.divergences import min_e_eps_for_delta, privacy_profile, safe_log
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.results import BoundValue
+from shuffle_spec.reference.rounding import round_down
 
 __all__ = [
     "canonical_rest_counts",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from reference.errors import ParameterError
+from shuffle_spec.reference.errors import ParameterError
 
 __all__ = ["largest_argument_within", "smallest_argument_within"]
 

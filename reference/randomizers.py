@@ -10,8 +10,8 @@ import math
 from fractions import Fraction
 from typing import Callable, Hashable, Mapping, Sequence
 
-from reference.distributions import Distribution, Probability, as_probability
-from reference.errors import ParameterError, require_integer, require_positive
+from shuffle_spec.reference.distributions import Distribution, Probability, as_probability
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
 
 __all__ = [
     "Randomizer",

@@ -25,11 +25,11 @@ from typing import Callable, Hashable, Sequence
 
 import mpmath
 
-from reference.distributions import Distribution, Probability
-from reference.divergences import is_close, ldp_ratio, removal_ldp_ratio, safe_log
-from reference.errors import ParameterError, require_positive
-from reference.randomizers import Randomizer
-from reference.rounding import mpf_to_float_up
+from shuffle_spec.reference.distributions import Distribution, Probability
+from shuffle_spec.reference.divergences import is_close, ldp_ratio, removal_ldp_ratio, safe_log
+from shuffle_spec.reference.errors import ParameterError, require_positive
+from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.rounding import mpf_to_float_up
 
 __all__ = [
     "is_replacement_ldp",

@@ -13,10 +13,10 @@ import itertools
 from fractions import Fraction
 from typing import Hashable, Iterator, Sequence
 
-from reference.distributions import Distribution, Probability
-from reference.divergences import min_e_eps_for_delta, privacy_profile, safe_log
-from reference.errors import ParameterError, require_integer
-from reference.randomizers import Randomizer
+from shuffle_spec.reference.distributions import Distribution, Probability
+from shuffle_spec.reference.divergences import min_e_eps_for_delta, privacy_profile, safe_log
+from shuffle_spec.reference.errors import ParameterError, require_integer
+from shuffle_spec.reference.randomizers import Randomizer
 
 __all__ = [
     "shuffled_distribution",

@@ -11,10 +11,10 @@ from fractions import Fraction
 
 import mpmath
 
-from reference.composition import mixture
-from reference.distributions import Distribution
-from reference.errors import ParameterError, require_positive, require_probability
-from reference.rounding import mpf_to_float_up
+from shuffle_spec.reference.composition import mixture
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.errors import ParameterError, require_positive, require_probability
+from shuffle_spec.reference.rounding import mpf_to_float_up
 
 __all__ = ["subsampled_epsilon", "subsampled_delta", "subsampled_e_eps", "subsample_mixture"]
 

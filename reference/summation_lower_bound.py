@@ -10,9 +10,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Hashable, Mapping
 
-from reference.distributions import Distribution
-from reference.errors import ParameterError, require_integer
-from reference.randomizers import Randomizer
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.errors import ParameterError, require_integer
+from shuffle_spec.reference.randomizers import Randomizer
 
 __all__ = [
     "midpoints",

@@ -3,8 +3,8 @@
 This package imports only SymPy. Its independent twin is `reference/`.
 """
 
-from spec.registry import get_statement, list_statements, registry
-from spec.statement import Direction, HypothesisError, Kind, Source, Statement
+from shuffle_spec.spec.registry import get_statement, list_statements, registry
+from shuffle_spec.spec.statement import Direction, HypothesisError, Kind, Source, Statement
 
 __all__ = [
     "Direction",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import eps
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import eps
 
 # delta may be 0 here (pure DP); the amplification bounds use the positive `spec.symbols.delta`.
 delta = sp.Symbol("delta", nonnegative=True)
@@ -69,8 +69,8 @@ POST_PROCESSING = Statement(
 # ---------------------------------------------------------------------------------------------------
 # Symbols of the remaining statements. The amplification bounds use the positive `delta_pos`
 # (ASCII name "delta", as everywhere).
-from spec.symbols import delta as delta_pos  # noqa: E402
-from spec.symbols import eps0, gamma, k, n, sigma  # noqa: E402
+from shuffle_spec.spec.symbols import delta as delta_pos  # noqa: E402
+from shuffle_spec.spec.symbols import eps0, gamma, k, n, sigma  # noqa: E402
 
 V1 = "v1 (arXiv v1), seed 001"
 x_in, xp_in = sp.symbols("x x_prime", nonnegative=True)  # inputs / midpoints in [0, 1]

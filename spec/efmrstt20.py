@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import beta, delta, delta_prime, eps, eps0, eps1, eps2, eps_b, eps_f, k, lam, n, t, tau
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import beta, delta, delta_prime, eps, eps0, eps1, eps2, eps_b, eps_f, k, lam, n, t, tau
 
 PAPER = "EFMRSTT20"
 SEED = "arXiv v1 (10 Jan 2020), seed 004"

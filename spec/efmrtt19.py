@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import T, beta, delta1, delta2, delta_prime, eps, eps0, eps1, eps2, k, n, q, rho
-from spec.symbols import delta as delta_pos
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import T, beta, delta1, delta2, delta_prime, eps, eps0, eps1, eps2, k, n, q, rho
+from shuffle_spec.spec.symbols import delta as delta_pos
 
 # delta may be 0 here (pure DP); the amplification bounds use the positive `spec.symbols.delta`.
 delta = sp.Symbol("delta", nonnegative=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from spec.fmt21.clones import clone_delta
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import delta, eps, eps0, k, n
+from shuffle_spec.spec.fmt21.clones import clone_delta
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import delta, eps, eps0, k, n
 
 __all__ = ["STATEMENTS", "STRONGER_CLONE_PROBABILITY", "class_condition"]
 

@@ -12,15 +12,15 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
-from spec.statement import Statement
+from shuffle_spec.spec.statement import Statement
 
 PAPER_MODULES: tuple[str, ...] = (
-    "spec.efmrtt19",
-    "spec.bbgn19",
-    "spec.fmt21",
-    "spec.fmt23",
-    "spec.efmrstt20",
-    "spec.exact",
+    "shuffle_spec.spec.efmrtt19",
+    "shuffle_spec.spec.bbgn19",
+    "shuffle_spec.spec.fmt21",
+    "shuffle_spec.spec.fmt23",
+    "shuffle_spec.spec.efmrstt20",
+    "shuffle_spec.spec.exact",
 )
 
 

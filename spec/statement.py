@@ -26,14 +26,15 @@ __all__ = [
     "to_exact",
 ]
 
-PAPERS = ("EFMRTT19", "BBGN19", "BBGN19v1", "FMT21", "FMT23", "EFMRSTT20", "exact")
+PAPERS = ("EFMRTT19", "BBGN19", "BBGN19v1", "FMT21", "FMT23", "EFMRSTT20", "exact", "compose")
 
-# `<PAPER>.<Kind><Number>[.<variant>]` or `<PAPER>.<descriptive_name>`; numbers may carry a section
-# prefix (`LemII.6`, `CorA.2`).
+# `<PAPER>.<Kind><Number>[.<variant>]` or `<PAPER>.<descriptive_name>[.<variant>]`; numbers may carry
+# a section prefix (`LemII.6`, `CorA.2`). `exact.` (exact values and certified bounds on the truth)
+# and `compose.` (many-round accounting) are not papers and only have descriptive names.
 _ID_PATTERN = re.compile(
-    r"^(?P<paper>EFMRTT19|BBGN19v1|BBGN19|FMT21|FMT23|EFMRSTT20|exact)\."
+    r"^(?P<paper>EFMRTT19|BBGN19v1|BBGN19|FMT21|FMT23|EFMRSTT20|exact|compose)\."
     r"(?:(?P<kind>Def|Lem|Thm|Cor|Prop|Alg)(?:[A-Z]+\.)?\d+(?:\.\d+)*(?:\.[a-z][a-z0-9_]*)?"
-    r"|(?P<name>[a-z][a-z0-9_]*))$"
+    r"|(?P<name>[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)?))$"
 )
 
 
@@ -42,8 +43,8 @@ def is_valid_statement_id(statement_id: str) -> bool:
     match = _ID_PATTERN.match(statement_id)
     if match is None:
         return False
-    # Numbered kinds belong to the papers; `exact.` only has descriptive names.
-    return not (match.group("paper") == "exact" and match.group("kind"))
+    # Numbered kinds belong to the papers; `exact.` and `compose.` only have descriptive names.
+    return not (match.group("paper") in ("exact", "compose") and match.group("kind"))
 
 
 class Kind(str, Enum):

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate
 
-from reference.blanket import (
+from shuffle_spec.reference.blanket import (
     amplification_variable,
     blanket_distribution,
     blanket_multiset_divergence,
@@ -21,7 +21,7 @@ from reference.blanket import (
     mixture_decomposition,
     total_variation_similarity,
 )
-from reference.blanket_parameters import (
+from shuffle_spec.reference.blanket_parameters import (
     gaussian_tv_similarity,
     generic_amplification_parameters,
     krr_amplification_parameters,
@@ -29,10 +29,10 @@ from reference.blanket_parameters import (
     laplace_amplification_parameters,
     laplace_tv_similarity,
 )
-from reference.distributions import Distribution
-from reference.divergences import hockey_stick_divergence
-from reference.randomizers import k_randomized_response
-from reference.shuffling import exact_shuffled_delta, shuffled_distribution
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.divergences import hockey_stick_divergence
+from shuffle_spec.reference.randomizers import k_randomized_response
+from shuffle_spec.reference.shuffling import exact_shuffled_delta, shuffled_distribution
 from strategies import e_eps_values, ldp_randomizers
 
 small_e_eps = st.fractions(min_value=1, max_value=3, max_denominator=6)

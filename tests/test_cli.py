@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from proofs_checks.cli import main
-from spec.registry import list_statements
+from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.spec.registry import list_statements
 
 
 def run_cli(capsys, *argv):
@@ -75,5 +75,5 @@ def test_console_script_entry_point():
 
 
 def test_module_entry_point():
-    done = subprocess.run([sys.executable, "-m", "proofs_checks.cli", "list"], capture_output=True, text=True, check=False)
+    done = subprocess.run([sys.executable, "-m", "shuffle_spec", "list"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "EFMRTT19.Def1" in done.stdout

@@ -8,7 +8,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from reference.binomial import certified_half_binomial, certified_window, probability_pair
+from shuffle_spec.reference.binomial import certified_half_binomial, certified_window, probability_pair
 
 mpmath.mp.dps = 50
 

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.bounds.clones import (
+from shuffle_spec.reference.bounds.clones import (
     clones_delta,
     clones_eps0_for_eps,
     clones_numeric,
     per_count_divergence,
     per_count_divergence_bounds,
 )
-from reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
 from strategies import ldp_randomizers
 
 mpmath.mp.dps = 50
@@ -147,8 +147,8 @@ def test_robust_at_extreme_parameters(eps0, n, delta):
 
 # ---- Round 3 (speed): one walk for both cutoff candidates, certified points placed by an estimate ----
 
-from reference.binomial import probability_pair  # noqa: E402
-from reference.bounds.clones import _clone_pair, _coefficients, _cutoff_paths, solve_epsilon, window_tail  # noqa: E402
+from shuffle_spec.reference.binomial import probability_pair  # noqa: E402
+from shuffle_spec.reference.bounds.clones import _clone_pair, _coefficients, _cutoff_paths, solve_epsilon, window_tail  # noqa: E402
 
 
 def test_ambiguous_cutoff_evaluated_from_the_same_walk_contains_the_definition():
@@ -247,7 +247,7 @@ def test_the_uncertified_estimate_tracks_the_certified_value(kind, n, eps0, eps)
 @pytest.mark.parametrize("eps0", [0.5, 4.0])
 def test_at_most_four_certified_evaluations_at_n_1e7(eps0, monkeypatch):
     # Work per eps(delta): the estimate's root is certified by 2 evaluations (issue 8; counted, not timed).
-    import reference.bounds.clones as clones_module
+    import shuffle_spec.reference.bounds.clones as clones_module
 
     calls = []
     original = clones_module._ClonePair.delta_bounds

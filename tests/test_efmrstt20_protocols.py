@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from reference.divergences import ldp_ratio
-from reference.protocols.attribute_fragmenting import (
+from shuffle_spec.reference.divergences import ldp_ratio
+from shuffle_spec.reference.protocols.attribute_fragmenting import (
     attribute_fragmenting_estimate,
     attribute_fragmenting_report,
     attribute_fragmenting_run,
@@ -18,7 +18,7 @@ from reference.protocols.attribute_fragmenting import (
     k_rappor_absent_reference,
     k_rappor_randomizer,
 )
-from reference.protocols.ldp_sgd import (
+from shuffle_spec.reference.protocols.ldp_sgd import (
     client_density,
     client_randomizer_1d,
     gradient_scale,
@@ -27,14 +27,14 @@ from reference.protocols.ldp_sgd import (
     printed_gradient_scale,
     sphere_sign_constant,
 )
-from reference.protocols.report_deletion import (
+from shuffle_spec.reference.protocols.report_deletion import (
     deletion_bound,
     deletion_bound_failure_probability,
     randomized_report_deletion,
     released_counts_distribution,
     report_deletion_delta,
 )
-from reference.divergences import removal_ldp_ratio
+from shuffle_spec.reference.divergences import removal_ldp_ratio
 
 # ---------------------------------------------------------------- attribute fragmenting
 

@@ -10,18 +10,18 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.stats import binom
 
-from reference.bounds.composition_bun_steinke import advanced_composition_epsilon, advanced_composition_largest_eps
-from reference.bounds.shuffled_rr_cheu import (
+from shuffle_spec.reference.bounds.composition_bun_steinke import advanced_composition_epsilon, advanced_composition_largest_eps
+from shuffle_spec.reference.bounds.shuffled_rr_cheu import (
     lemma_ii5_hypotheses_hold,
     shuffled_rr_epsilon,
     shuffled_rr_epsilon_for_lambda,
     shuffled_rr_largest_eps0,
     shuffled_rr_max_eps0,
 )
-from reference.errors import HypothesisViolation
-from reference.protocols.attribute_fragmenting import att_frag_central_epsilon
-from reference.randomizers import binary_randomized_response
-from reference.shuffling import exact_shuffled_delta
+from shuffle_spec.reference.errors import HypothesisViolation
+from shuffle_spec.reference.protocols.attribute_fragmenting import att_frag_central_epsilon
+from shuffle_spec.reference.randomizers import binary_randomized_response
+from shuffle_spec.reference.shuffling import exact_shuffled_delta
 
 
 def _shuffled_rr_delta(n: int, e_eps0: float, eps: float) -> float:

@@ -9,8 +9,8 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from proofs_checks.bridge import evaluate
-from reference.bounds.erlingsson import (
+from shuffle_spec.proofs_checks.bridge import evaluate
+from shuffle_spec.reference.bounds.erlingsson import (
     erlingsson_eps1,
     erlingsson_v1_epsilon,
     erlingsson_v2_epsilon,
@@ -19,11 +19,11 @@ from reference.bounds.erlingsson import (
     swapping_v1_epsilon,
     swapping_v2_epsilon,
 )
-from reference.errors import HypothesisViolation
-from reference.randomizers import binary_randomized_response, k_randomized_response
-from reference.rounding import round_up
-from reference.shuffling import exact_shuffled_e_eps
-from spec.registry import get_statement
+from shuffle_spec.reference.errors import HypothesisViolation
+from shuffle_spec.reference.randomizers import binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.rounding import round_up
+from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.spec.registry import get_statement
 
 V1 = {"Thm7": erlingsson_v1_epsilon, "Thm8": swapping_v1_epsilon, "Cor9": shuffled_reports_v1_epsilon}
 V2 = {"Thm7.v2": erlingsson_v2_epsilon, "Thm8.v2": swapping_v2_epsilon, "Thm7.v2_refined": erlingsson_v2_refined_epsilon}

@@ -10,10 +10,10 @@ import mpmath
 import numpy as np
 import pytest
 
-from reference.bounds.erlingsson import erlingsson_v2_epsilon, swapping_v2_epsilon
-from reference.composition import mixture
-from reference.divergences import min_e_eps_for_delta
-from reference.protocols.swapping import (
+from shuffle_spec.reference.bounds.erlingsson import erlingsson_v2_epsilon, swapping_v2_epsilon
+from shuffle_spec.reference.composition import mixture
+from shuffle_spec.reference.divergences import min_e_eps_for_delta
+from shuffle_spec.reference.protocols.swapping import (
     fixed_randomizers,
     index_neighbour_laws,
     local_responses,
@@ -26,9 +26,9 @@ from reference.protocols.swapping import (
     swapped_responses,
     swapped_responses_distribution,
 )
-from reference.randomizers import binary_randomized_response, k_randomized_response
-from reference.rounding import round_up
-from reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.reference.randomizers import binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.rounding import round_up
+from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
 
 DELTAS = (Fraction(1, 1000), Fraction(1, 100), Fraction(1, 10), Fraction(1, 2), Fraction(9, 10))
 

@@ -9,9 +9,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from reference.distributions import Distribution
-from reference.divergences import ldp_ratio
-from reference.protocols.tree_counter import (
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.divergences import ldp_ratio
+from shuffle_spec.reference.protocols.tree_counter import (
     TreeCounterClient,
     TreeCounterServer,
     changes_of,

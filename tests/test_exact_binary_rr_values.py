@@ -7,9 +7,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from reference.exact_binary_rr import binary_rr_pair_delta, counts_evaluated, shuffled_binary_rr, shuffled_binary_rr_delta
-from reference.randomizers import binary_randomized_response
-from reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
+from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_delta, counts_evaluated, shuffled_binary_rr, shuffled_binary_rr_delta
+from shuffle_spec.reference.randomizers import binary_randomized_response
+from shuffle_spec.reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
 
 mpmath.mp.dps = 50
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.exact_krr import canonical_rest_counts, exact_shuffled_krr_delta, exact_shuffled_krr_e_eps, exact_shuffled_krr_epsilon
-from reference.randomizers import k_randomized_response
-from reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
+from shuffle_spec.reference.exact_krr import canonical_rest_counts, exact_shuffled_krr_delta, exact_shuffled_krr_e_eps, exact_shuffled_krr_epsilon
+from shuffle_spec.reference.randomizers import k_randomized_response
+from shuffle_spec.reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
 
 
 def _orbit_representative(counts):

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs_checks.cli import main
-from reference.bounds import clone_closed_forms as cf
-from reference.errors import HypothesisViolation
-from spec.registry import get_statement
+from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.reference.bounds import clone_closed_forms as cf
+from shuffle_spec.reference.errors import HypothesisViolation
+from shuffle_spec.spec.registry import get_statement
 
 DELTA = 1e-6
 

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
-from proofs_checks.cli import main
-from proofs_checks.commands import compare
-from spec.registry import registry
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
+from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.proofs_checks.commands import compare
+from shuffle_spec.spec.registry import registry
 
 
 def _run_json(capsys, *args):

@@ -6,17 +6,17 @@ from fractions import Fraction
 
 import pytest
 
-from reference.bounds.clones import EPS_REL_TOL, clones_delta, clones_numeric
-from reference.bounds.stronger_clones import (
+from shuffle_spec.reference.bounds.clones import EPS_REL_TOL, clones_delta, clones_numeric
+from shuffle_spec.reference.bounds.stronger_clones import (
     is_in_stronger_clone_class,
     stronger_clones,
     stronger_clones_delta,
     stronger_clones_for_randomizer,
 )
-from reference.errors import HypothesisViolation
-from reference.exact_binary_rr import shuffled_binary_rr
-from reference.randomizers import Randomizer, binary_randomized_response, k_randomized_response
-from reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
+from shuffle_spec.reference.errors import HypothesisViolation
+from shuffle_spec.reference.exact_binary_rr import shuffled_binary_rr
+from shuffle_spec.reference.randomizers import Randomizer, binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
 
 
 def test_krr_and_binary_rr_are_in_the_errata_class():

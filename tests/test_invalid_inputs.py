@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import invalid_inputs
-import reference
+from shuffle_spec import reference
 
 TABLES = [importlib.import_module(f"invalid_inputs.{m.name}") for m in pkgutil.iter_modules(invalid_inputs.__path__)]
 CASES = [case for table in TABLES for case in table.CASES]
@@ -31,7 +31,7 @@ def test_invalid_input_raises_value_error_naming_the_parameter(case):
 
 def _public_functions():
     root = Path(reference.__file__).parent
-    for info in pkgutil.walk_packages([str(root)], prefix="reference."):
+    for info in pkgutil.walk_packages([str(root)], prefix="shuffle_spec.reference."):
         module = importlib.import_module(info.name)
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from proofs_checks.framework import all_checks, run_check
+from shuffle_spec.proofs_checks.framework import all_checks, run_check
 
 CHECKS = all_checks()
 
@@ -14,7 +14,7 @@ def test_proof_check(check):
 
 
 def test_a_failing_check_is_reported_as_failed():
-    from proofs_checks.framework import ProofCheck
+    from shuffle_spec.proofs_checks.framework import ProofCheck
 
     def broken():
         raise AssertionError("1 != 2")

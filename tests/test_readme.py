@@ -3,7 +3,7 @@ the ones `.ci/run` runs."""
 
 from pathlib import Path
 
-from proofs_checks.readme_table import replace_table
+from shuffle_spec.proofs_checks.readme_table import replace_table
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

@@ -31,12 +31,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
-from proofs_checks.bridge import evaluate, reference_function
-from reference.errors import HypothesisViolation, ParameterError
-from reference.exact_krr import exact_shuffled_krr_epsilon
-from spec.registry import get_statement, registry
-from spec.statement import Direction, HypothesisError
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
+from shuffle_spec.proofs_checks.bridge import evaluate, reference_function
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
+from shuffle_spec.reference.exact_krr import exact_shuffled_krr_epsilon
+from shuffle_spec.spec.registry import get_statement, registry
+from shuffle_spec.spec.statement import Direction, HypothesisError
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 
@@ -313,7 +313,7 @@ def test_lemma_ii5_range_is_decided_exactly_at_its_edge():
     """Regression: EFMRSTT20.LemII.5's range eps0 <= log(n/log(1/delta))/2 was decided in doubles.
     At n = 5, delta = 0.3 the double nearest the edge, 0.7119055767858674, is above the exact edge
     (60-digit evaluation: eps0 - edge = +6.1e-17), so it is outside; the double below it is inside."""
-    from reference.bounds.shuffled_rr_cheu import lemma_ii5_hypotheses_hold
+    from shuffle_spec.reference.bounds.shuffled_rr_cheu import lemma_ii5_hypotheses_hold
 
     edge = math.log(5 / math.log(1 / 0.3)) / 2
     assert edge == 0.7119055767858674

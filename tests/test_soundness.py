@@ -21,13 +21,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements, evaluate_bounds
-from proofs_checks.bridge import evaluate
-from reference.exact_krr import exact_shuffled_krr_e_eps
-from reference.rounding import round_down, round_up
-from reference.shuffling import exact_shuffled_e_eps
-from spec.registry import registry
-from spec.statement import Direction
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements, evaluate_bounds
+from shuffle_spec.proofs_checks.bridge import evaluate
+from shuffle_spec.reference.exact_krr import exact_shuffled_krr_e_eps
+from shuffle_spec.reference.rounding import round_down, round_up
+from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.spec.registry import registry
+from shuffle_spec.spec.statement import Direction
 from strategies import ldp_randomizers
 
 CLONES_NUMERIC = "FMT21.clones_numeric"

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import test_tool_fixtures as fx
-from proofs_checks import api
-from reference.errors import HypothesisViolation
+from shuffle_spec.proofs_checks import api
+from shuffle_spec.reference.errors import HypothesisViolation
 
 
 @pytest.fixture(autouse=True)

@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import test_tool_fixtures as fx
-from proofs_checks import api
-from proofs_checks.audit import audit_bound, blanket, exact_small_n_epsilon, load_bound_function, optimal_removal_reference
-from proofs_checks.cli import main
-from reference.distributions import Distribution
-from reference.divergences import ldp_ratio, removal_ldp_ratio
-from reference.randomizers import Randomizer, k_randomized_response
-from reference.shuffling import exact_shuffled_epsilon
+from shuffle_spec.proofs_checks import api
+from shuffle_spec.proofs_checks.audit import audit_bound, blanket, exact_small_n_epsilon, load_bound_function, optimal_removal_reference
+from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.divergences import ldp_ratio, removal_ldp_ratio
+from shuffle_spec.reference.randomizers import Randomizer, k_randomized_response
+from shuffle_spec.reference.shuffling import exact_shuffled_epsilon
 from strategies import stochastic_matrices
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -115,7 +115,7 @@ class TestBoundAudit:
         fx.install(monkeypatch)
 
     def test_the_reference_itself_passes(self):
-        from reference.bounds.erlingsson import erlingsson_v1_epsilon
+        from shuffle_spec.reference.bounds.erlingsson import erlingsson_v1_epsilon
 
         report = audit_bound(erlingsson_v1_epsilon, fx.V1.id)
         assert report.ok and report.passed == report.tests > 10
@@ -156,7 +156,7 @@ class TestBoundAudit:
 
 
 def test_the_wrong_example_bound_is_caught_on_the_real_statement(capsys):
-    from spec.registry import list_statements
+    from shuffle_spec.spec.registry import list_statements
 
     if "FMT21.Thm2.1" not in {s.id for s in list_statements()}:
         pytest.skip("FMT21.Thm2.1 not registered")

@@ -15,11 +15,11 @@ import pytest
 import sympy as sp
 
 import test_tool_fixtures as fx
-from proofs_checks.cli import main
-from proofs_checks.commands.bounds import parse_grid
-from proofs_checks.commands.derive import derive, python_function
-from proofs_checks.commands.plot import MISSING_MATPLOTLIB
-from proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.proofs_checks.commands.bounds import parse_grid
+from shuffle_spec.proofs_checks.commands.derive import derive, python_function
+from shuffle_spec.proofs_checks.commands.plot import MISSING_MATPLOTLIB
+from shuffle_spec.proofs_checks.bridge import UsageError
 
 
 @pytest.fixture(autouse=True)

@@ -16,8 +16,8 @@ from types import MappingProxyType
 
 import sympy as sp
 
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import delta, eps, eps0, gamma, n
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import delta, eps, eps0, gamma, n
 
 y = sp.Symbol("y", real=True)
 
@@ -92,7 +92,7 @@ ALL = (V1, TRIVIAL, GAMMA, DELTA_OF_V1)
 
 def trivial_bound(*, eps0: float, n: int = 1, delta: float = 0.5) -> float:
     """eps = eps0 (TRIVIAL); refuses delta >= 1 and eps0 <= 0 like a reference does."""
-    from reference.errors import HypothesisViolation, require_integer, require_positive
+    from shuffle_spec.reference.errors import HypothesisViolation, require_integer, require_positive
 
     require_positive("eps0", eps0)
     require_integer("n", n)
@@ -113,7 +113,7 @@ def v1_delta(*, eps0: float, n: int, eps: float) -> float:
 
 def install(monkeypatch, statements=ALL, *, only: bool = True) -> None:
     """Make the registry hold `statements` (alone, or added to the real ones with only=False)."""
-    module = sys.modules["spec.registry"]
+    module = sys.modules["shuffle_spec.spec.registry"]
     base = {} if only else dict(module.registry())
     base.update({s.id: s for s in statements})
     frozen = MappingProxyType(base)

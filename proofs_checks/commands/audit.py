@@ -17,10 +17,10 @@ import argparse
 import json
 from pathlib import Path
 
-from proofs_checks.audit import audit_bound, audit_matrix, load_bound_function, load_randomizer_file
-from proofs_checks.bridge import UsageError
-from proofs_checks.output import format_number, print_json, print_table
-from reference.errors import ParameterError
+from shuffle_spec.proofs_checks.audit import audit_bound, audit_matrix, load_bound_function, load_randomizer_file
+from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
+from shuffle_spec.reference.errors import ParameterError
 
 NAME = "audit"
 HELP = "audit a finite randomizer (matrix file) or a third-party bound function against the spec"

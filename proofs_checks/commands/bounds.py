@@ -12,13 +12,13 @@ import argparse
 import math
 from typing import Any
 
-from proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, BoundRow, amplification_statements, evaluate_bounds
-from proofs_checks.bridge import UsageError, evaluate
-from proofs_checks.commands.derive import DerivationTimeout, time_limit
-from proofs_checks.commands.eval import parse_assignments
-from proofs_checks.output import print_csv, print_json, print_table, progress
-from spec.registry import get_statement, list_statements
-from spec.statement import Direction
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, BoundRow, amplification_statements, evaluate_bounds
+from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.commands.derive import DerivationTimeout, time_limit
+from shuffle_spec.proofs_checks.commands.eval import parse_assignments
+from shuffle_spec.proofs_checks.output import print_csv, print_json, print_table, progress
+from shuffle_spec.spec.registry import get_statement, list_statements
+from shuffle_spec.spec.statement import Direction
 
 NAME = "bounds"
 HELP = "every applicable central-epsilon bound for a shuffled eps0-LDP randomizer (sweeps with lists or LOW:HIGH:COUNT)"

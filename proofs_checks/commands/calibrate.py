@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 
-from proofs_checks.api import calibrate_epsilon0, calibrate_n, shuffled_delta
-from proofs_checks.bridge import UsageError
-from proofs_checks.commands.eval import parse_assignments
-from proofs_checks.output import print_json
-from spec.registry import get_statement
+from shuffle_spec.proofs_checks.api import calibrate_epsilon0, calibrate_n, shuffled_delta
+from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.commands.eval import parse_assignments
+from shuffle_spec.proofs_checks.output import print_json
+from shuffle_spec.spec.registry import get_statement
 
 NAME = "calibrate"
 HELP = "largest eps0 (or smallest n, or delta) for which a bound certifies a target central epsilon"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from proofs_checks.framework import all_checks, run_check
-from proofs_checks.output import print_json, print_table, progress
+from shuffle_spec.proofs_checks.framework import all_checks, run_check
+from shuffle_spec.proofs_checks.output import print_json, print_table, progress
 
 NAME = "check"
 HELP = "run every symbolic proof check and spec-vs-reference agreement check; exit 1 on any failure"

@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import math
 
-from proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
-from proofs_checks.bridge import UsageError, evaluate
-from proofs_checks.output import format_number, print_json, print_table
-from spec.registry import registry
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
+from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
+from shuffle_spec.spec.registry import registry
 
 NAME = "compare"
 HELP = "every generic amplification bound at (eps0, n, delta), its ratio to the exact shuffled binary RR eps, tightest marked"

@@ -21,12 +21,12 @@ from typing import Any, Iterator, Mapping
 
 import sympy as sp
 
-from proofs_checks.bridge import UsageError
-from proofs_checks.commands.eval import parse_assignments
-from proofs_checks.output import print_json
-from spec.registry import get_statement
-from spec.statement import Statement, assumption_text
-from spec.symbols import latex_names
+from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.commands.eval import parse_assignments
+from shuffle_spec.proofs_checks.output import print_json
+from shuffle_spec.spec.registry import get_statement
+from shuffle_spec.spec.statement import Statement, assumption_text
+from shuffle_spec.spec.symbols import latex_names
 
 NAME = "derive"
 HELP = "simplify, solve, expand asymptotically or export (LaTeX / Python) a statement's closed form"

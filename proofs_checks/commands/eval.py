@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 
-from proofs_checks.bridge import UsageError, evaluate
-from proofs_checks.output import print_json
-from spec.registry import get_statement
+from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.output import print_json
+from shuffle_spec.spec.registry import get_statement
 
 NAME = "eval"
 HELP = "evaluate a statement's reference implementation at the given parameters"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from proofs_checks.output import print_json, print_table
-from spec.registry import list_statements
+from shuffle_spec.proofs_checks.output import print_json, print_table
+from shuffle_spec.spec.registry import list_statements
 
 NAME = "list"
 HELP = "list every statement: id, kind, title, source, direction"

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import math
 
-from proofs_checks.amplification import GENERIC
-from proofs_checks.bridge import UsageError
-from proofs_checks.commands.bounds import parse_grid, rows_at
-from proofs_checks.output import print_csv, progress
+from shuffle_spec.proofs_checks.amplification import GENERIC
+from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.commands.bounds import parse_grid, rows_at
+from shuffle_spec.proofs_checks.output import print_csv, progress
 
 NAME = "plot"
 HELP = "plot central epsilon against n (log x) for every bound plus the exact value (needs the `plot` extra)"

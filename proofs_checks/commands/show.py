@@ -6,11 +6,11 @@ import argparse
 
 import sympy as sp
 
-from proofs_checks.commands.list import statement_summary
-from proofs_checks.output import print_json
-from spec.registry import get_statement
-from spec.statement import assumption_text
-from spec.symbols import latex_names
+from shuffle_spec.proofs_checks.commands.list import statement_summary
+from shuffle_spec.proofs_checks.output import print_json
+from shuffle_spec.spec.registry import get_statement
+from shuffle_spec.spec.statement import assumption_text
+from shuffle_spec.spec.symbols import latex_names
 
 NAME = "show"
 HELP = "show a statement's source, parameters, hypotheses and conclusion (pretty, --latex or --json)"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from proofs_checks.output import print_json
-from proofs_checks.vectors import check_vectors, write_vectors
+from shuffle_spec.proofs_checks.output import print_json
+from shuffle_spec.proofs_checks.vectors import check_vectors, write_vectors
 
 NAME = "vectors"
 HELP = "generate or check the versioned JSON test vectors (Wycheproof-like) of every evaluable statement"

@@ -15,9 +15,9 @@ import math
 
 import mpmath
 
-from reference.errors import require_integer, require_positive, require_probability
-from reference.inversion import largest_argument_within
-from reference.rounding import mpf_to_float_up
+from shuffle_spec.reference.errors import require_integer, require_positive, require_probability
+from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.rounding import mpf_to_float_up
 
 __all__ = [
     "advanced_composition_epsilon",

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import mpmath
 
-from reference.blanket_parameters import (
+from shuffle_spec.reference.blanket_parameters import (
     DPS,
     AmplificationParameters,
     _check_amplification_inputs,
@@ -39,8 +39,8 @@ from reference.blanket_parameters import (
     _laplace_mp,
     _round_up,
 )
-from reference.errors import ParameterError, require_integer, require_positive
-from reference.results import BoundValue
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
+from shuffle_spec.reference.results import BoundValue
 
 __all__ = [
     "bennett_expectation_bound",

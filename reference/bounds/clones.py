@@ -48,11 +48,11 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import betainc
 from scipy.stats import binom
-from reference.binomial import TINY, UNIT, CertifiedWindow, ProbabilityPair, certified_half_binomial, certified_window, exp_upper, iv_context, probability_pair
-from reference.errors import ParameterError, require_integer, require_positive, require_probability
-from reference.inversion import largest_argument_within
-from reference.results import BoundValue
-from reference.rounding import round_down, round_up
+from shuffle_spec.reference.binomial import TINY, UNIT, CertifiedWindow, ProbabilityPair, certified_half_binomial, certified_window, exp_upper, iv_context, probability_pair
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.results import BoundValue
+from shuffle_spec.reference.rounding import round_down, round_up
 
 __all__ = [
     "clone_pair_delta",

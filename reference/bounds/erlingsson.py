@@ -21,9 +21,9 @@ import math
 
 import mpmath
 
-from reference.errors import HypothesisViolation, require_integer, require_positive, require_probability
-from reference.results import BoundValue
-from reference.rounding import mpf_to_float_down, mpf_to_float_up, round_up
+from shuffle_spec.reference.errors import HypothesisViolation, require_integer, require_positive, require_probability
+from shuffle_spec.reference.results import BoundValue
+from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up, round_up
 
 __all__ = [
     "erlingsson_v1_epsilon",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import mpmath
 
-from reference.blanket_parameters import (
+from shuffle_spec.reference.blanket_parameters import (
     DPS,
     _check_amplification_inputs,
     _check_inverse_inputs,
@@ -30,8 +30,8 @@ from reference.blanket_parameters import (
     _laplace_mp,
     _round_up,
 )
-from reference.errors import require_integer, require_positive
-from reference.results import BoundValue
+from shuffle_spec.reference.errors import require_integer, require_positive
+from shuffle_spec.reference.results import BoundValue
 
 __all__ = [
     "hoeffding_expectation_bound",

@@ -7,10 +7,10 @@ import math
 
 import mpmath
 
-from reference.bounds.erlingsson import erlingsson_v1_epsilon
-from reference.bounds.hoeffding import hoeffding_generic_delta
-from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
-from reference.rounding import round_up
+from shuffle_spec.reference.bounds.erlingsson import erlingsson_v1_epsilon
+from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_delta
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
+from shuffle_spec.reference.rounding import round_up
 
 __all__ = ["bbgn19_theorem_5_1_epsilon", "corollary_5_3_1_epsilon", "COROLLARY_5_3_1_CONSTANT"]
 

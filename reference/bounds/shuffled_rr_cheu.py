@@ -20,10 +20,10 @@ import math
 
 import mpmath
 
-from reference.bounds.restated import _corollary_regime_holds
-from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
-from reference.inversion import largest_argument_within
-from reference.rounding import mpf_to_float_down, mpf_to_float_up
+from shuffle_spec.reference.bounds.restated import _corollary_regime_holds
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
     "shuffled_rr_epsilon_for_lambda",

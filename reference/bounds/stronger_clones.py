@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from reference.bounds.clones import _check_eps0, clone_pair_delta, clone_pair_epsilon
-from reference.divergences import ldp_ratio
-from reference.errors import HypothesisViolation, ParameterError, require_integer, require_probability
-from reference.randomizers import Randomizer
-from reference.results import BoundValue
+from shuffle_spec.reference.bounds.clones import _check_eps0, clone_pair_delta, clone_pair_epsilon
+from shuffle_spec.reference.divergences import ldp_ratio
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_probability
+from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.results import BoundValue
 
 __all__ = [
     "is_in_stronger_clone_class",

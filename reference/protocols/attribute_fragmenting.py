@@ -19,10 +19,10 @@ from typing import Sequence
 import mpmath
 import numpy as np
 
-from reference.distributions import Distribution
-from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
-from reference.randomizers import Randomizer
-from reference.rounding import mpf_to_float_up
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.rounding import mpf_to_float_up
 
 __all__ = [
     "k_rappor_randomizer",

@@ -24,10 +24,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.bounds.clone_closed_forms import largest_eps0_for_epsilon
-from reference.distributions import Distribution
-from reference.errors import ParameterError, require_integer, require_positive, require_probability
-from reference.randomizers import Randomizer
+from shuffle_spec.reference.bounds.clone_closed_forms import largest_eps0_for_epsilon
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.randomizers import Randomizer
 
 __all__ = [
     "FrequencyEstimate",

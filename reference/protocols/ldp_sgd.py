@@ -23,10 +23,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from reference.distributions import Distribution
-from reference.errors import ParameterError, require_integer, require_positive
-from reference.randomizers import Randomizer
-from reference.rounding import round_up
+from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
+from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.rounding import round_up
 
 __all__ = [
     "sphere_sign_constant",

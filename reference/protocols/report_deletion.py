@@ -20,8 +20,8 @@ from typing import Sequence
 import mpmath
 import numpy as np
 
-from reference.errors import ParameterError, require_integer, require_positive, require_probability
-from reference.rounding import mpf_to_float_up
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.rounding import mpf_to_float_up
 
 __all__ = [
     "randomized_report_deletion",

@@ -16,11 +16,11 @@ from typing import Hashable, Sequence
 import mpmath
 import numpy as np
 
-from reference.composition import compose_randomizers
-from reference.distributions import Distribution, Probability
-from reference.errors import ParameterError, require_integer, require_positive
-from reference.randomizers import Randomizer
-from reference.rounding import mpf_to_float_up
+from shuffle_spec.reference.composition import compose_randomizers
+from shuffle_spec.reference.distributions import Distribution, Probability
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
+from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.rounding import mpf_to_float_up
 
 _DIGITS = 60
 

@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
-from reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
-from reference.protocols.shuffled_krr import theorem_3_1_gamma
-from reference.rounding import round_up
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.protocols.shuffled_krr import theorem_3_1_gamma
+from shuffle_spec.reference.rounding import round_up
 
 __all__ = [
     "randomized_rounding",

@@ -22,11 +22,11 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
-from reference.composition import mixture
-from reference.distributions import Distribution, Probability
-from reference.divergences import ldp_ratio, min_e_eps_for_delta
-from reference.errors import ParameterError, require_integer
-from reference.randomizers import Randomizer
+from shuffle_spec.reference.composition import mixture
+from shuffle_spec.reference.distributions import Distribution, Probability
+from shuffle_spec.reference.divergences import ldp_ratio, min_e_eps_for_delta
+from shuffle_spec.reference.errors import ParameterError, require_integer
+from shuffle_spec.reference.randomizers import Randomizer
 
 __all__ = [
     "AdaptiveRandomizers",

@@ -5,8 +5,8 @@
 its full shuffled output distribution, and of shuffled k-RR for moderate n.
 """
 
-from spec.exact.binary_rr import STATEMENTS as _BINARY_RR
-from spec.exact.finite import STATEMENTS as _FINITE
-from spec.statement import Statement
+from shuffle_spec.spec.exact.binary_rr import STATEMENTS as _BINARY_RR
+from shuffle_spec.spec.exact.finite import STATEMENTS as _FINITE
+from shuffle_spec.spec.statement import Statement
 
 STATEMENTS: tuple[Statement, ...] = _FINITE + _BINARY_RR

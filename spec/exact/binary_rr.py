@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import delta, eps, eps0, m, n
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import delta, eps, eps0, m, n
 
 __all__ = ["STATEMENTS", "pair_pmfs", "pair_divergence", "keep_probability"]
 

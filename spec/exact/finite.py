@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import delta, eps, eps0, k, n
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import delta, eps, eps0, k, n
 
 SOURCE_NOTE = "derived (shared/statements/fmt21.md, checks F4-F5; BBGN19 Thm 5.2 for the hockey-stick form)"
 

@@ -6,8 +6,8 @@ numbering: `shared/statements/fmt21.md`. The paper's statements are split by con
 and frequency estimation (`closed_forms`), the numerical clone bound (`clones`).
 """
 
-from spec.fmt21.clones import STATEMENTS as _CLONES
-from spec.fmt21.closed_forms import STATEMENTS as _CLOSED_FORMS
-from spec.statement import Statement
+from shuffle_spec.spec.fmt21.clones import STATEMENTS as _CLONES
+from shuffle_spec.spec.fmt21.closed_forms import STATEMENTS as _CLOSED_FORMS
+from shuffle_spec.spec.statement import Statement
 
 STATEMENTS: tuple[Statement, ...] = _CLOSED_FORMS + _CLONES

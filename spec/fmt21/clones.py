@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import delta, eps, eps0, n
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import delta, eps, eps0, n
 
 __all__ = [
     "STATEMENTS",

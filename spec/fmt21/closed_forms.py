@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from spec.statement import Direction, Kind, Source, Statement
-from spec.symbols import delta, delta0, delta_prime, eps, eps0, k, n
+from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.symbols import delta, delta0, delta_prime, eps, eps0, k, n
 
 PAPER = "FMT21"
 SEED = "extended abstract (seed 003)"

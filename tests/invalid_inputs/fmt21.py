@@ -5,9 +5,9 @@ from fractions import Fraction
 import numpy as np
 
 from invalid_inputs import Case
-from reference import exact_krr
-from reference.bounds import clone_closed_forms as cf
-from reference.protocols import frequency_estimation as fe
+from shuffle_spec.reference import exact_krr
+from shuffle_spec.reference.bounds import clone_closed_forms as cf
+from shuffle_spec.reference.protocols import frequency_estimation as fe
 
 GOOD = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
 GOOD_PROP = {**GOOD, "delta0": 1e-12}

@@ -3,8 +3,8 @@
 from fractions import Fraction
 
 from invalid_inputs import Case
-from reference import closeness, composition, distributions, divergences, errors, randomizers, rounding, shuffling
-from reference.distributions import Distribution
+from shuffle_spec.reference import closeness, composition, distributions, divergences, errors, randomizers, rounding, shuffling
+from shuffle_spec.reference.distributions import Distribution
 
 P = Distribution({0: Fraction(1, 2), 1: Fraction(1, 2)})
 RR = randomizers.binary_randomized_response(Fraction(3))
@@ -53,23 +53,23 @@ CASES = [
 
 # Public functions with nothing to validate (their inputs are already-validated objects).
 EXEMPT = {
-    "reference.composition.product",
-    "reference.composition.post_process",
-    "reference.composition.compose_adaptively",
-    "reference.distributions.point_mass",
-    "reference.divergences.ldp_ratio",
-    "reference.divergences.ldp_epsilon",
-    "reference.divergences.removal_ldp_ratio",
-    "reference.divergences.removal_ldp_epsilon",
-    "reference.divergences.safe_log",
-    "reference.rounding.round_up",
-    "reference.rounding.round_down",
-    "reference.rounding.mpf_to_float_up",
-    "reference.rounding.mpf_to_float_down",
+    "shuffle_spec.reference.composition.product",
+    "shuffle_spec.reference.composition.post_process",
+    "shuffle_spec.reference.composition.compose_adaptively",
+    "shuffle_spec.reference.distributions.point_mass",
+    "shuffle_spec.reference.divergences.ldp_ratio",
+    "shuffle_spec.reference.divergences.ldp_epsilon",
+    "shuffle_spec.reference.divergences.removal_ldp_ratio",
+    "shuffle_spec.reference.divergences.removal_ldp_epsilon",
+    "shuffle_spec.reference.divergences.safe_log",
+    "shuffle_spec.reference.rounding.round_up",
+    "shuffle_spec.reference.rounding.round_down",
+    "shuffle_spec.reference.rounding.mpf_to_float_up",
+    "shuffle_spec.reference.rounding.mpf_to_float_down",
 }
 del rounding
 
-from reference import inversion  # noqa: E402
+from shuffle_spec.reference import inversion  # noqa: E402
 
 CASES += [
     Case(inversion.largest_argument_within, (lambda x: x, 0.5, 1.0, 2.0), {"name": "eps0"}, fragment="eps0"),
@@ -77,7 +77,7 @@ CASES += [
     Case(inversion.smallest_argument_within, (lambda x: 1 / x, 0.1, 1.0, 2.0), {"name": "eps"}, fragment="eps"),
 ]
 
-from reference.bounds import erlingsson  # noqa: E402
+from shuffle_spec.reference.bounds import erlingsson  # noqa: E402
 
 CASES += [
     Case(erlingsson.erlingsson_v1_epsilon, (), {"eps0": 0.6, "n": 10_000, "delta": 1e-6}, fragment="eps0 < 1/2"),

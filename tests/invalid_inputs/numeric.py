@@ -3,9 +3,9 @@
 from fractions import Fraction
 
 from invalid_inputs import Case
-from reference import binomial, exact_binary_rr
-from reference.bounds import clones, stronger_clones
-from reference.randomizers import Randomizer, k_randomized_response
+from shuffle_spec.reference import binomial, exact_binary_rr
+from shuffle_spec.reference.bounds import clones, stronger_clones
+from shuffle_spec.reference.randomizers import Randomizer, k_randomized_response
 
 NOT_IN_CLASS = Randomizer.from_matrix(
     [[Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)], [Fraction(1, 8), Fraction(7, 8)]]
@@ -46,4 +46,4 @@ CASES = [
     Case(exact_binary_rr.shuffled_binary_rr, (), {"eps0": 0.0, "n": 10, "delta": 1e-3}, fragment="eps0"),
 ]
 
-EXEMPT = {"reference.binomial.iv_context", "reference.binomial.exp_upper"}  # no inputs / any float
+EXEMPT = {"shuffle_spec.reference.binomial.iv_context", "shuffle_spec.reference.binomial.exp_upper"}  # no inputs / any float
