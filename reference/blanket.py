@@ -19,7 +19,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Hashable, Mapping, Sequence
+from typing import Hashable, Mapping, Sequence, cast
 
 from shuffle_spec.reference.distributions import Distribution, Probability
 from shuffle_spec.reference.divergences import hockey_stick_divergence
@@ -112,11 +112,12 @@ def expected_positive_part_of_sum(variable: Distribution, m: int) -> Probability
     require_integer("m", m, minimum=0)
     if not isinstance(variable, Distribution):
         raise ParameterError("variable", variable, "a Distribution over real values")
-    total: dict = {0: Fraction(1) if variable.is_exact else 1.0}
+    total: dict[Fraction | float, Probability] = {0: Fraction(1) if variable.is_exact else 1.0}
     for _ in range(int(m)):
-        nxt: dict = {}
+        nxt: dict[Fraction | float, Probability] = {}
         for s, p in total.items():
-            for v, q in variable.items():
+            for outcome, q in variable.items():
+                v = cast(Fraction | float, outcome)  # the variable's outcomes are real values
                 nxt[s + v] = nxt.get(s + v, 0) + p * q
         total = nxt
     return sum((p * s for s, p in total.items() if s > 0), _zero(variable.is_exact))
@@ -147,9 +148,9 @@ def blanket_multiset_divergence(randomizer: Randomizer, x: Hashable, x2: Hashabl
     omega = blanket_distribution(randomizer)
     # A randomizer whose inputs are 'x', 'x2' and 'blanket' lets the shuffler build the multisets.
     table = Randomizer({("user", 0): randomizer(x), ("user", 1): randomizer(x2), ("blanket",): omega})
-    common = [("blanket",)] * int(m)
-    p = shuffled_distribution(table, [("user", 0)] + common)
-    q = shuffled_distribution(table, [("user", 1)] + common)
+    common: list[tuple[str, ...] | tuple[str, int]] = [("blanket",)] * int(m)
+    p = shuffled_distribution(table, [("user", 0), *common])
+    q = shuffled_distribution(table, [("user", 1), *common])
     return hockey_stick_divergence(p, q, e_eps)
 
 
@@ -165,7 +166,9 @@ def lemma_a1_conditioned_bound(randomizer: Randomizer, rest: Sequence[Hashable],
         raise ParameterError("len(rest)", len(rest), "at most 12 other users (2^(n-1) blanket sets are enumerated)")
     decomposition = mixture_decomposition(randomizer)
     gamma = decomposition.gamma
-    table = {("blanket",): decomposition.blanket, ("user", 0): randomizer(x), ("user", 1): randomizer(x2)}
+    table: dict[tuple[Hashable, ...], Distribution] = {
+        ("blanket",): decomposition.blanket, ("user", 0): randomizer(x), ("user", 1): randomizer(x2)
+    }
     for xi in rest:
         randomizer(xi)  # validates the input
         table[("residual", xi)] = decomposition.residuals[xi]

@@ -7,7 +7,10 @@ lemma promises, so tests can confirm them on exact distributions.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
+from typing import Iterable
 
+from shuffle_spec.reference.distributions import Distribution
 from shuffle_spec.reference.divergences import is_close
 from shuffle_spec.reference.errors import require_positive, require_probability
 
@@ -28,7 +31,9 @@ def triangle_parameters(eps1: float, delta1: float, eps2: float, delta2: float) 
     return eps1 + eps2, delta1 + math.exp(eps1) * delta2
 
 
-def is_dp_on_neighbours(output_pairs, e_eps, delta) -> bool:
+def is_dp_on_neighbours(
+    output_pairs: Iterable[tuple[Distribution, Distribution]], e_eps: Fraction | float, delta: Fraction | float
+) -> bool:
     """EFMRTT19 Def 1 via BBGN19 Thm 5.2: (eps, delta)-DP iff every neighbouring pair of output
     distributions has hockey-stick divergence <= delta in both directions."""
     return all(is_close(p, q, e_eps, delta) for p, q in output_pairs)

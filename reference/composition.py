@@ -8,7 +8,7 @@ mixtures (EFMRTT19 Lemma 3, quasiconvexity), products and sequential (adaptive) 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from shuffle_spec.reference.distributions import Distribution, Probability, as_probability
 from shuffle_spec.reference.errors import ParameterError
@@ -39,7 +39,7 @@ def mixture(components: Sequence[tuple[object, Distribution]]) -> Distribution:
 
 def product(*dists: Distribution) -> Distribution:
     """The joint distribution of independent draws, outcomes as tuples."""
-    joint: dict[tuple, Probability] = {(): Fraction(1)}
+    joint: dict[tuple[Any, ...], Probability] = {(): Fraction(1)}
     for dist in dists:
         joint = {prefix + (o,): pp * p for prefix, pp in joint.items() for o, p in dist.items()}
     return Distribution(joint)
@@ -69,7 +69,7 @@ def compose_adaptively(first: Randomizer, choose_second: Callable[[Hashable], Ra
     """
     table = {}
     for x in first.inputs:
-        joint: dict[tuple, Probability] = {}
+        joint: dict[tuple[Any, ...], Probability] = {}
         for y1, p1 in first(x).items():
             for y2, p2 in choose_second(y1)(x).items():
                 joint[(y1, y2)] = joint.get((y1, y2), 0) + p1 * p2

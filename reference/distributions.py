@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
 
 from shuffle_spec.reference.errors import ParameterError
 
@@ -42,7 +42,8 @@ class Distribution(Mapping[Outcome, Probability]):
 
     __slots__ = ("_probs", "_exact")
 
-    def __init__(self, probs: Mapping[Outcome, object] | Iterable[tuple[Outcome, object]]):
+    def __init__(self, probs: Mapping[Any, object] | Iterable[tuple[Any, object]]):
+        # `Any` keys: a dict[int, ...] is a Mapping[Hashable, ...] for us, though `dict` is invariant.
         items = probs.items() if isinstance(probs, Mapping) else probs
         table: dict[Outcome, Probability] = {}
         for outcome, raw in items:
@@ -53,10 +54,10 @@ class Distribution(Mapping[Outcome, Probability]):
                 raise ParameterError(f"probability of outcome {outcome!r}", p, "a non-negative number")
             table[outcome] = table.get(outcome, 0) + p
         exact = all(isinstance(p, Fraction) for p in table.values())
-        total = sum(table.values(), Fraction(0)) if exact else math.fsum(table.values())
+        total: Probability = sum(table.values(), Fraction(0)) if exact else math.fsum(table.values())
         if exact and total != 1:
             raise ParameterError("sum of probabilities", total, "exactly 1")
-        if not exact and abs(total - 1) > FLOAT_SUM_TOLERANCE:
+        if not exact and abs(float(total) - 1) > FLOAT_SUM_TOLERANCE:
             raise ParameterError("sum of probabilities", total, f"1 within {FLOAT_SUM_TOLERANCE}")
         self._probs = {o: p for o, p in table.items() if p != 0}
         self._exact = exact
@@ -111,7 +112,7 @@ class Distribution(Mapping[Outcome, Probability]):
             out[image] = out.get(image, 0) + p
         return Distribution(out)
 
-    def expectation(self, function: Callable[[Outcome], object]) -> object:
+    def expectation(self, function: Callable[[Outcome], Any]) -> Any:
         """E[function(X)], exact when the distribution and `function`'s values are exact."""
         zero: Probability = Fraction(0) if self._exact else 0.0
         return sum((p * function(o) for o, p in self._probs.items()), zero)

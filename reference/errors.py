@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from numbers import Real
+from typing import Mapping, cast
 
 __all__ = [
     "HypothesisViolation",
@@ -33,7 +34,7 @@ class ParameterError(ValueError):
 class HypothesisViolation(ValueError):
     """A statement's hypotheses fail at the given parameters, so it certifies nothing there."""
 
-    def __init__(self, statement: str, hypothesis: str, values: dict[str, object]):
+    def __init__(self, statement: str, hypothesis: str, values: Mapping[str, object]):
         self.statement = statement
         self.hypothesis = hypothesis
         self.values = dict(values)
@@ -45,25 +46,30 @@ def _is_real_number(value: object) -> bool:
     return isinstance(value, (Real, Fraction)) and not isinstance(value, bool)
 
 
-def require_real(name: str, value: object) -> None:
+def require_real(name: str, value: object) -> float:
+    """`value` is a real number (not NaN, not a bool); returned typed as a float-like for comparisons.
+
+    The returned object is `value` itself (an int, a Fraction, a numpy scalar ...), never a rounded copy.
+    """
     if not _is_real_number(value) or (isinstance(value, float) and math.isnan(value)):
         raise ParameterError(name, value, "a real number")
+    return cast(float, value)
 
 
 def require_positive(name: str, value: object, *, allow_zero: bool = False, finite: bool = True) -> None:
     """`value > 0` (or `>= 0` with `allow_zero`), a real number, finite unless told otherwise."""
-    require_real(name, value)
-    bad = value < 0 if allow_zero else value <= 0
-    if bad or (finite and math.isinf(float(value))):
+    real = require_real(name, value)
+    bad = real < 0 if allow_zero else real <= 0
+    if bad or (finite and math.isinf(float(real))):
         op = ">=" if allow_zero else ">"
         raise ParameterError(name, value, f"a finite real {name} {op} 0" if finite else f"{name} {op} 0")
 
 
 def require_probability(name: str, value: object, *, open_low: bool = True, open_high: bool = True) -> None:
     """`value` in the interval (0, 1), with each end open or closed as asked."""
-    require_real(name, value)
-    low_ok = value > 0 if open_low else value >= 0
-    high_ok = value < 1 if open_high else value <= 1
+    real = require_real(name, value)
+    low_ok = real > 0 if open_low else real >= 0
+    high_ok = real < 1 if open_high else real <= 1
     if not (low_ok and high_ok):
         interval = f"{'(' if open_low else '['}0, 1{')' if open_high else ']'}"
         raise ParameterError(name, value, f"{name} in {interval}")
@@ -74,12 +80,12 @@ def require_integer(name: str, value: object, *, minimum: int = 1) -> None:
     integral = isinstance(value, int) and not isinstance(value, bool)
     if isinstance(value, float) and value.is_integer():
         integral = True
-    if not integral or value < minimum:
+    if not integral or cast(float, value) < minimum:
         raise ParameterError(name, value, f"an integer {name} >= {minimum}")
 
 
 def require_in_range(name: str, value: object, low: float, high: float) -> None:
     """`low <= value <= high`."""
-    require_real(name, value)
-    if not (low <= value <= high):
+    real = require_real(name, value)
+    if not (low <= real <= high):
         raise ParameterError(name, value, f"{low} <= {name} <= {high}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Hashable, Mapping, Sequence
+from typing import Any, Callable, Hashable, ItemsView, Mapping, Sequence
 
 from shuffle_spec.reference.distributions import Distribution, Probability, as_probability
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
@@ -29,13 +29,13 @@ class Randomizer:
 
     __slots__ = ("_table",)
 
-    def __init__(self, table: Mapping[Input, Distribution]):
+    def __init__(self, table: Mapping[Any, Distribution]):  # Any: dict is invariant in its keys
         if not table:
             raise ParameterError("randomizer", table, "at least one input")
         for x, dist in table.items():
             if not isinstance(dist, Distribution):
                 raise ParameterError(f"output distribution of input {x!r}", dist, "a Distribution")
-        self._table = dict(table)
+        self._table: dict[Input, Distribution] = dict(table)
 
     @classmethod
     def from_matrix(
@@ -102,7 +102,7 @@ class Randomizer:
         except KeyError:
             raise ParameterError("input", x, f"one of the randomizer's inputs {list(self._table)}") from None
 
-    def items(self):
+    def items(self) -> ItemsView[Input, Distribution]:
         return self._table.items()
 
     def matrix(self) -> list[list[Probability]]:

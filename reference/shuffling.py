@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from typing import Hashable, Iterator, Sequence
+from typing import Any, Hashable, Iterator, Sequence
 
 from shuffle_spec.reference.distributions import Distribution, Probability
 from shuffle_spec.reference.divergences import min_e_eps_for_delta, privacy_profile, safe_log
@@ -52,7 +52,7 @@ def shuffled_distribution(randomizer: Randomizer, dataset: Sequence[Hashable]) -
     return Distribution(counts)
 
 
-def neighbouring_datasets(inputs: Sequence[Hashable], n: int) -> Iterator[tuple[tuple, tuple]]:
+def neighbouring_datasets(inputs: Sequence[Hashable], n: int) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
     """Every pair of neighbouring datasets of size n up to order: (rest + (x,), rest + (x',)), x != x'.
 
     `rest` runs over the multisets of size n - 1; each unordered pair {x, x'} is listed once, since

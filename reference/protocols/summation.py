@@ -12,6 +12,7 @@ with k + 1 in place of the paper's k (the conservative reading; see the statemen
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -40,7 +41,7 @@ def _inputs(x: object) -> np.ndarray:
 
 def _gamma(gamma: object) -> float:
     require_probability("gamma", gamma, open_low=False, open_high=True)
-    return float(gamma)
+    return float(cast(float, gamma))
 
 
 def randomized_rounding(x: object, *, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -48,7 +49,8 @@ def randomized_rounding(x: object, *, k: int, rng: np.random.Generator) -> np.nd
     require_integer("k", k, minimum=1)
     values = _inputs(x) * int(k)
     low = np.floor(values)
-    return (low + (rng.random(values.shape) < values - low)).astype(np.int64)
+    rounded: np.ndarray = (low + (rng.random(values.shape) < values - low)).astype(np.int64)
+    return rounded
 
 
 def summation_randomizer(x: object, *, gamma: float, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -70,7 +72,8 @@ def summation_analyzer(y: object, *, gamma: float, k: int) -> np.ndarray | float
     if messages.ndim == 0 or messages.size == 0 or np.any(messages < 0) or np.any(messages > int(k)):
         raise ParameterError("y", y, f"a non-empty array of messages in {{0, ..., {k}}}")
     n = messages.shape[-1]
-    return (messages.sum(axis=-1) / int(k) - g * n / 2) / (1 - g)
+    estimate: np.ndarray | float = (messages.sum(axis=-1) / int(k) - g * n / 2) / (1 - g)
+    return estimate
 
 
 def summation_protocol(x: object, *, gamma: float, k: int, rng: np.random.Generator) -> np.ndarray | float:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence, cast
 
 import numpy as np
 
@@ -44,7 +44,9 @@ __all__ = [
     "exact_e_eps_at_index",
 ]
 
-AdaptiveRandomizers = Callable[[int, tuple], Randomizer]
+# A sequence of reports or inputs, as a tuple of any hashable values.
+Responses = tuple[Any, ...]
+AdaptiveRandomizers = Callable[[int, Responses], Randomizer]
 
 # Exact distributions enumerate every output sequence (and every permutation for Algs 4 and Cor 9).
 MAX_EXACT_N = 10
@@ -58,7 +60,7 @@ def fixed_randomizers(randomizer: Randomizer) -> AdaptiveRandomizers:
     return lambda i, prefix: randomizer
 
 
-def _check_dataset(dataset: Sequence[Hashable], limit: int | None = None) -> tuple:
+def _check_dataset(dataset: Sequence[Hashable], limit: int | None = None) -> Responses:
     data = tuple(dataset)
     if not data:
         raise ParameterError("dataset", dataset, "at least one element")
@@ -70,7 +72,7 @@ def _check_dataset(dataset: Sequence[Hashable], limit: int | None = None) -> tup
 def _check_randomizers(randomizers: object) -> AdaptiveRandomizers:
     if not callable(randomizers):
         raise ParameterError("randomizers", randomizers, "a callable (i, z_{1:i-1}) -> Randomizer")
-    return randomizers  # type: ignore[return-value]
+    return cast(AdaptiveRandomizers, randomizers)
 
 
 def _check_rng(rng: object) -> np.random.Generator:
@@ -85,19 +87,19 @@ def _sample(dist: Distribution, rng: np.random.Generator) -> Hashable:
     return outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))]
 
 
-def _run(order: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> tuple:
-    z: tuple = ()
+def _run(order: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> Responses:
+    z: Responses = ()
     for i, x in enumerate(order, start=1):
         z += (_sample(randomizers(i, z)(x), rng),)
     return z
 
 
-def local_responses(dataset: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> tuple:
+def local_responses(dataset: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> Responses:
     """Alg. 3 (A_ldp), one run: z_i = A^(i)(z_{1:i-1}, x_i) (EFMRTT19.Alg3)."""
     return _run(_check_dataset(dataset), _check_randomizers(randomizers), _check_rng(rng))
 
 
-def shuffled_responses(dataset: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> tuple:
+def shuffled_responses(dataset: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> Responses:
     """Alg. 4 (A_sl), one run: permute the data uniformly, then run Alg. 3 (EFMRTT19.Alg4)."""
     data = _check_dataset(dataset)
     rng = _check_rng(rng)
@@ -105,14 +107,14 @@ def shuffled_responses(dataset: Sequence[Hashable], randomizers: AdaptiveRandomi
     return _run(order, _check_randomizers(randomizers), rng)
 
 
-def _swapped(data: tuple, index: int) -> tuple:
+def _swapped(data: Responses, index: int) -> Responses:
     """The dataset with elements 1 and `index` (1-based) exchanged: x_sigma(i), sigma = (1 index)."""
     swapped = list(data)
     swapped[0], swapped[index - 1] = swapped[index - 1], swapped[0]
     return tuple(swapped)
 
 
-def swapped_responses(dataset: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> tuple:
+def swapped_responses(dataset: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> Responses:
     """Alg. 5 (A_swap), one run: I uniform in [n], swap x_1 and x_I, then run Alg. 3 (EFMRTT19.Alg5)."""
     data = _check_dataset(dataset)
     rng = _check_rng(rng)
@@ -120,7 +122,7 @@ def swapped_responses(dataset: Sequence[Hashable], randomizers: AdaptiveRandomiz
     return _run(_swapped(data, index), _check_randomizers(randomizers), rng)
 
 
-def shuffled_reports(dataset: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> tuple:
+def shuffled_reports(dataset: Sequence[Hashable], randomizers: AdaptiveRandomizers, rng: np.random.Generator) -> Responses:
     """Cor. 9's algorithm, one run: Alg. 3's outputs in a uniformly random order (EFMRTT19.Cor9)."""
     rng = _check_rng(rng)
     z = local_responses(dataset, randomizers, rng)
@@ -131,9 +133,9 @@ def local_responses_distribution(dataset: Sequence[Hashable], randomizers: Adapt
     """The exact law of Alg. 3's output z_{1:n} (EFMRTT19.Alg3)."""
     data = _check_dataset(dataset, MAX_EXACT_N)
     randomizers = _check_randomizers(randomizers)
-    prefixes: dict[tuple, Probability] = {(): Fraction(1)}
+    prefixes: dict[Responses, Probability] = {(): Fraction(1)}
     for i, x in enumerate(data, start=1):
-        nxt: dict[tuple, Probability] = {}
+        nxt: dict[Responses, Probability] = {}
         for z, p in prefixes.items():
             for y, py in randomizers(i, z)(x).items():
                 nxt[z + (y,)] = nxt.get(z + (y,), 0) + p * py
@@ -146,7 +148,7 @@ def shuffled_responses_distribution(dataset: Sequence[Hashable], randomizers: Ad
     data = _check_dataset(dataset, MAX_EXACT_PERMUTED_N)
     orders = list(itertools.permutations(range(len(data))))
     # Orders giving the same permuted dataset give the same law: weight each distinct one.
-    counts: dict[tuple, int] = {}
+    counts: dict[Responses, int] = {}
     for order in orders:
         permuted = tuple(data[i] for i in order)
         counts[permuted] = counts.get(permuted, 0) + 1
@@ -166,8 +168,9 @@ def shuffled_reports_distribution(dataset: Sequence[Hashable], randomizers: Adap
     orders = list(itertools.permutations(range(len(data))))
     base = local_responses_distribution(data, randomizers)
     share = Fraction(1, len(orders))
-    out: dict[tuple, Probability] = {}
+    out: dict[Responses, Probability] = {}
     for z, p in base.items():
+        z = cast(Responses, z)  # the outcomes of local_responses_distribution are tuples
         for order in orders:
             key = tuple(z[i] for i in order)
             out[key] = out.get(key, 0) + p * share
@@ -182,9 +185,9 @@ def protocol_ldp_ratio(randomizers: AdaptiveRandomizers, n: int) -> Probability:
     if n > MAX_EXACT_N:
         raise ParameterError("n", n, f"at most {MAX_EXACT_N} for exact enumeration")
     worst: Probability = Fraction(1)
-    prefixes: set[tuple] = {()}
+    prefixes: set[Responses] = {()}
     for i in range(1, int(n) + 1):
-        nxt: set[tuple] = set()
+        nxt: set[Responses] = set()
         for z in prefixes:
             step = randomizers(i, z)
             worst = max(worst, ldp_ratio(step))
@@ -210,7 +213,7 @@ def index_neighbour_laws(
     values = tuple(dict.fromkeys(inputs))
     if len(values) < 2:
         raise ParameterError("inputs", inputs, "at least two distinct inputs")
-    pairs = []
+    pairs: list[tuple[Distribution, Distribution]] = []
     for rest in itertools.product(values, repeat=int(n) - 1):
         laws = {x: algorithm(rest[: index - 1] + (x,) + rest[index - 1 :], randomizers) for x in values}
         pairs.extend((laws[x], laws[x2]) for x, x2 in itertools.combinations(values, 2))
