@@ -14,6 +14,7 @@ Installing creates no other top-level importable name.
 from __future__ import annotations
 
 from pathlib import Path as _Path
+from typing import Any
 
 
 def _source_checkout_layers() -> list[str]:
@@ -43,7 +44,7 @@ __version__ = "0.1.0"
 _API_MODULE = "shuffle_spec.proofs_checks.api"
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     import importlib
 
     api = importlib.import_module(_API_MODULE)

@@ -99,7 +99,7 @@ def attribute_fragmenting_report(x: int, *, k: int, eps0: float, seed: int | Non
     return onehot ^ flip
 
 
-def _histogram(histogram: Sequence[int]) -> np.ndarray:
+def _histogram(histogram: Sequence[int] | np.ndarray) -> np.ndarray:
     counts = np.asarray(histogram)
     if counts.ndim != 1 or counts.size == 0 or not np.issubdtype(counts.dtype, np.integer) or (counts < 0).any():
         raise ParameterError("histogram", histogram, "a non-empty sequence of non-negative integer counts")
@@ -108,7 +108,7 @@ def _histogram(histogram: Sequence[int]) -> np.ndarray:
     return counts.astype(np.int64)
 
 
-def attribute_fragmenting_sums(histogram: Sequence[int], *, eps0: float, seed: int | None = None) -> np.ndarray:
+def attribute_fragmenting_sums(histogram: Sequence[int] | np.ndarray, *, eps0: float, seed: int | None = None) -> np.ndarray:
     """The k shufflers' sums of EFMRSTT20.Alg1 run on n = sum(histogram) respondents, sampled exactly
     in distribution as Binomial(c_j, keep) + Binomial(n - c_j, flip) per attribute."""
     counts = _histogram(histogram)
@@ -119,7 +119,7 @@ def attribute_fragmenting_sums(histogram: Sequence[int], *, eps0: float, seed: i
     return rng.binomial(counts, 1.0 - flip) + rng.binomial(n - counts, flip)
 
 
-def attribute_fragmenting_estimate(sums: Sequence[int], *, n: int, eps0: float) -> np.ndarray:
+def attribute_fragmenting_estimate(sums: Sequence[int] | np.ndarray, *, n: int, eps0: float) -> np.ndarray:
     """The unbiased frequency estimates h_j = ((e+1)/(e-1)) sum_j / n - 1/(e-1) (EFMRSTT20.Alg1)."""
     require_integer("n", n, minimum=1)
     require_positive("eps0", eps0)

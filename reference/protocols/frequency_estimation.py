@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from shuffle_spec.reference.bounds.clone_closed_forms import largest_eps0_for_epsilon
 from shuffle_spec.reference.distributions import Distribution
@@ -58,6 +59,9 @@ class FrequencyEstimate:
     reports: np.ndarray
 
 
+# What the encoders accept as randomness: a seed for numpy's default generator, or a generator.
+Seed = int | np.random.Generator | None
+
 def _require_k(k: int) -> int:
     require_integer("k", k, minimum=2)
     return int(k)
@@ -70,7 +74,7 @@ def _require_eps0(eps0: float) -> float:
     return float(eps0)
 
 
-def _require_values(values, k: int) -> np.ndarray:
+def _require_values(values: ArrayLike, k: int) -> np.ndarray:
     array = np.asarray(values)
     if array.ndim != 1 or array.size == 0 or not np.issubdtype(array.dtype, np.integer):
         raise ParameterError("values", values if array.size < 8 else f"array of shape {array.shape}", "a non-empty 1-D integer array")
@@ -79,7 +83,7 @@ def _require_values(values, k: int) -> np.ndarray:
     return array.astype(np.int64)
 
 
-def _rng(seed) -> np.random.Generator:
+def _rng(seed: Seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
@@ -99,7 +103,8 @@ def _parity(a: np.ndarray) -> np.ndarray:
 
 def _in_set(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
     """Whether column j lies in C_x for row r = x + 1: H[r, j] = (-1)^popcount(r & j) = +1."""
-    return _parity(rows & columns) == 0
+    inside: np.ndarray = _parity(rows & columns) == 0
+    return inside
 
 
 def hadamard_response_randomizer(k: int, e_eps0: Fraction | float) -> Randomizer:
@@ -121,7 +126,7 @@ def hadamard_response_randomizer(k: int, e_eps0: Fraction | float) -> Randomizer
     return Randomizer(table)
 
 
-def hadamard_response_encode(values, k: int, eps0: float, seed=None) -> np.ndarray:
+def hadamard_response_encode(values: ArrayLike, k: int, eps0: float, seed: Seed = None) -> np.ndarray:
     """One Hadamard-response report (a column index in [K]) per value, vectorised (FMT21.Thm2.3).
 
     A uniform column is drawn and, when its membership in C_x is not the wanted one, its bit at the lowest
@@ -152,7 +157,7 @@ def _walsh_hadamard(vector: np.ndarray) -> np.ndarray:
     return out
 
 
-def hadamard_response_estimate(reports, k: int, eps0: float) -> np.ndarray:
+def hadamard_response_estimate(reports: ArrayLike, k: int, eps0: float) -> np.ndarray:
     """Unbiased relative frequencies from Hadamard-response reports (FMT21.Thm2.3's estimator f)."""
     k = _require_k(k)
     eps0 = _require_eps0(eps0)
@@ -165,7 +170,7 @@ def hadamard_response_estimate(reports, k: int, eps0: float) -> np.ndarray:
     return 2 * (e + 1) / (e - 1) * (fraction - 0.5)
 
 
-def krr_encode(values, k: int, eps0: float, seed=None) -> np.ndarray:
+def krr_encode(values: ArrayLike, k: int, eps0: float, seed: Seed = None) -> np.ndarray:
     """k-ary randomized response reports, vectorised: keep x w.p. e/(e+k-1), else a uniform other value."""
     k = _require_k(k)
     eps0 = _require_eps0(eps0)
@@ -177,7 +182,7 @@ def krr_encode(values, k: int, eps0: float, seed=None) -> np.ndarray:
     return np.where(keep, x, other)
 
 
-def krr_estimate(reports, k: int, eps0: float) -> np.ndarray:
+def krr_estimate(reports: ArrayLike, k: int, eps0: float) -> np.ndarray:
     """Unbiased relative frequencies from k-RR reports: (fraction equal to y - q)/(p - q)."""
     k = _require_k(k)
     eps0 = _require_eps0(eps0)
@@ -216,7 +221,7 @@ def estimator_variance_bound(method: str, k: int, eps0: float, n: int) -> float:
     return max(p * (1 - p), q * (1 - q)) / (n * (p - q) ** 2)
 
 
-def shuffled_frequency_estimation(values, k: int, *, eps: float, delta: float, seed=None, method: str | None = None) -> FrequencyEstimate:
+def shuffled_frequency_estimation(values: ArrayLike, k: int, *, eps: float, delta: float, seed: Seed = None, method: str | None = None) -> FrequencyEstimate:
     """Run FMT21 Thm 2.3's protocol: calibrate eps0, randomize each value locally, shuffle, estimate.
 
     eps0 is the largest local epsilon whose FMT21.Thm2.1.focs bound at (n, delta) is <= eps, so the

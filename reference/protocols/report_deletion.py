@@ -15,7 +15,7 @@ digits) and `report_deletion_delta` the exact delta(eps_cr) between two neighbou
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import mpmath
 import numpy as np
@@ -58,7 +58,7 @@ def randomized_report_deletion(crowds: Sequence[Sequence[object]], *, eps_cr: fl
         n_hat = max(math.floor(n_i + rng.laplace(0.0, 2.0 / eps_cr) - shift), 0)
         if n_hat > n_i:
             return None
-        chosen = rng.choice(n_i, size=n_hat, replace=False) if n_hat else []
+        chosen: Sequence[int] | np.ndarray = rng.choice(n_i, size=n_hat, replace=False) if n_hat else []
         kept.append([reports[j] for j in sorted(chosen)])
     return kept
 
@@ -87,10 +87,10 @@ def released_counts_distribution(count: int, *, eps_cr: float, delta_cr: float) 
 
 
 def _joint(counts: Sequence[int], eps_cr: float, delta_cr: float) -> dict[object, mpmath.mpf]:
-    joint: dict[object, mpmath.mpf] = {(): mpmath.mpf(1)}
+    joint: dict[Any, mpmath.mpf] = {(): mpmath.mpf(1)}  # keys: tuples of released counts, or ABORT
     for c in counts:
         single = released_counts_distribution(c, eps_cr=eps_cr, delta_cr=delta_cr)
-        nxt: dict[object, mpmath.mpf] = {}
+        nxt: dict[Any, mpmath.mpf] = {}
         for prefix, p in joint.items():
             for value, q in single.items():
                 key = ABORT if prefix == ABORT or value == ABORT else prefix + (value,)
