@@ -65,7 +65,7 @@ def seed_prefactor_factorises() -> None:
 @proof_check("FMT21.Thm2.1", "prefactor ordering focs <= apple <= 1 - e^-eps0 <= seed for all eps0 > 0, G > 0")
 def prefactor_ordering() -> None:
     chain = ("focs", "apple", "abstract", "seed")
-    for lower, upper in zip(chain, chain[1:]):
+    for lower, upper in itertools.pairwise(chain):
         _assert_positive_rational(PREFACTORS[upper] - PREFACTORS[lower], f"{upper} - {lower}")
     _assert_positive_rational(PREFACTORS["focs"], "focs prefactor > 0")
 
@@ -126,7 +126,7 @@ def _brute_force_delta(rows: list[list[sp.Rational]], n_users: int, e_eps: sp.Ra
     def histogram_distribution(dataset):
         dist: dict[tuple, sp.Rational] = {}
         for sequence in itertools.product(outputs, repeat=len(dataset)):
-            probability = sp.prod([rows[x][y] for x, y in zip(dataset, sequence)])
+            probability = sp.prod([rows[x][y] for x, y in zip(dataset, sequence, strict=True)])
             key = tuple(sequence.count(y) for y in outputs)
             dist[key] = dist.get(key, 0) + probability
         return dist

@@ -76,7 +76,7 @@ class Randomizer:
             total = sum(entries, Fraction(0)) if all(isinstance(p, Fraction) for p in entries) else math.fsum(entries)
             if (isinstance(total, Fraction) and total != 1) or (isinstance(total, float) and abs(total - 1) > 1e-9):
                 raise ParameterError(f"sum of matrix row {i}", total, "1 (each row is a probability distribution)")
-            table[inputs[i]] = Distribution(zip(outputs, entries))
+            table[inputs[i]] = Distribution(zip(outputs, entries, strict=True))
         return cls(table)
 
     @property

@@ -95,7 +95,7 @@ def _unit_randomizers(k):
     points = midpoints(k)
     outputs = [Fraction(j, 2 * k) for j in range(2 * k + 1)]
     return st.lists(st.lists(st.integers(0, 6), min_size=len(outputs), max_size=len(outputs)).filter(sum), min_size=k, max_size=k).map(
-        lambda rows: Randomizer({x: Distribution({o: Fraction(w, sum(row)) for o, w in zip(outputs, row)}) for x, row in zip(points, rows)})
+        lambda rows: Randomizer({x: Distribution({o: Fraction(w, sum(row)) for o, w in zip(outputs, row, strict=True)}) for x, row in zip(points, rows, strict=True)})
     )
 
 

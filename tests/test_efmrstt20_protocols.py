@@ -170,9 +170,9 @@ def test_thm_v2_exact_failure_probability_and_simulation():
         if kept is None:
             aborts += 1
             continue
-        if any(len(c) - len(k) > bound for c, k in zip(crowds, kept)):
+        if any(len(c) - len(k) > bound for c, k in zip(crowds, kept, strict=True)):
             violations += 1
-        assert all(set(k) <= set(c) for c, k in zip(crowds, kept))
+        assert all(set(k) <= set(c) for c, k in zip(crowds, kept, strict=True))
     assert violations <= 2000 * failure + 6 * math.sqrt(2000 * failure)
     # Abort rate: 1 - (1 - (delta/4) e^{-eps/2})^5 = 0.0748; 6-std band.
     abort_p = 1 - (1 - delta_cr / 4 * math.exp(-eps_cr / 2)) ** P

@@ -35,7 +35,7 @@ def test_replacement_implies_removal_with_r0_an_output(randomizer):
 def test_removal_implies_replacement_with_twice_epsilon(randomizer, data):
     # Def II.4 remark: removal eps (w.r.t. any R_0) => replacement 2 eps: P_x <= e R0 <= e^2 P_x'.
     weights = data.draw(st.lists(st.integers(1, 9), min_size=len(randomizer.outputs), max_size=len(randomizer.outputs)))
-    r0 = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(randomizer.outputs, weights)})
+    r0 = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(randomizer.outputs, weights, strict=True)})
     e_removal = removal_ldp_ratio(randomizer, r0)
     assert ldp_ratio(randomizer) <= e_removal * e_removal
     assert is_replacement_ldp(randomizer, e_removal * e_removal)
@@ -64,7 +64,7 @@ def test_no_reference_distribution_beats_the_optimum(randomizer, data):
     # Random R_0 on the same outputs: its removal ratio squared is never below the exact optimum.
     outputs = randomizer.outputs
     weights = data.draw(st.lists(st.integers(1, 30), min_size=len(outputs), max_size=len(outputs)))
-    r0 = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(outputs, weights)})
+    r0 = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(outputs, weights, strict=True)})
     ratio = removal_ldp_ratio(randomizer, r0)
     assert ratio * ratio >= optimal_removal_e_eps_squared(randomizer)
 

@@ -109,7 +109,7 @@ def test_table_x_rows_2_and_3(dataset):
     # Table X rows 2-3 are the LDP guarantee itself (the minimum with the central bound of [29] is the LDP
     # value here), i.e. the eps_l_inf of eps_c = 0.05 / 1.0: the Lemma II.6 inverse, tolerance as above.
     n, delta, _ = DATASETS[dataset]
-    for eps_c, printed in zip((0.05, 1.0), TABLE_X_ROWS_2_3[dataset]):
+    for eps_c, printed in zip((0.05, 1.0), TABLE_X_ROWS_2_3[dataset], strict=True):
         assert abs(shuffled_rr_largest_eps0(eps=eps_c, n=n, delta=delta) - printed) <= 0.0125
 
 

@@ -25,7 +25,7 @@ def test_shuffled_binary_rr_count_is_a_sum_of_bernoullis(e, dataset):
     expected: dict[int, Fraction] = {}
     for bits in itertools.product((0, 1), repeat=len(dataset)):
         prob = Fraction(1)
-        for x, y in zip(dataset, bits):
+        for x, y in zip(dataset, bits, strict=True):
             prob *= p if x == y else 1 - p
         expected[sum(bits)] = expected.get(sum(bits), Fraction(0)) + prob
     outputs = rr.outputs

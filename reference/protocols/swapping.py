@@ -16,7 +16,6 @@ output sequences z_{1:n}; exact for exact randomizers), plus the exact (eps, del
 from __future__ import annotations
 
 import itertools
-import math
 from fractions import Fraction
 from typing import Any, Callable, Hashable, Sequence, cast
 

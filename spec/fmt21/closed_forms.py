@@ -132,7 +132,7 @@ THM2_1_APPLE = Statement(
     tags=AMPLIFICATION,
 )
 
-PROP_EXAMPLES = tuple({**e, "delta0": d0} for e, d0 in zip(EXAMPLES, (0.0, 1e-12, 1e-10, 0.0, 1e-14)))
+PROP_EXAMPLES = tuple({**e, "delta0": d0} for e, d0 in zip(EXAMPLES, (0.0, 1e-12, 1e-10, 0.0, 1e-14), strict=True))
 PROP_INVALID = tuple({**e, "delta0": 1e-12} for e in INVALID_EXAMPLES) + (
     {"eps0": 1.0, "n": 10_000, "delta": 1e-6, "delta0": 2.0},
 )
