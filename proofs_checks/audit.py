@@ -69,6 +69,10 @@ __all__ = [
 # Exact small-n central epsilon is computed when (neighbouring pairs) x (shuffled support) x n, a
 # measure of the Fraction operations, stays below this: a few seconds at most.
 EXACT_WORK_LIMIT = 2_000_000
+# Size limits of `audit randomizer`: exact Fraction arithmetic costs O(k m) per pass over the matrix
+# with big-integer work per entry; 250,000 entries (500 x 500) stay within about a minute.
+MAX_MATRIX_ENTRIES = 250_000
+MAX_FILE_BYTES = 64 * 1024 * 1024
 # Float rounding of a correct upper bound cannot put it further below the exact value than this
 # (the same slack as the test vectors' intervals, `proofs_checks.vectors`).
 ROUNDING_SLACK = 1e-12
@@ -83,13 +87,22 @@ def load_randomizer_file(path: str | Path) -> dict[str, Any]:
     Raises `UsageError` with the line/column of a JSON syntax error or the field that is wrong."""
     path = Path(path)
     try:
-        text = path.read_text()
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise UsageError(f"randomizer file {path} has {size} bytes; at most {MAX_FILE_BYTES} are read (a {MAX_MATRIX_ENTRIES}-entry matrix fits)")
+        raw = path.read_bytes()
     except OSError as failure:
         raise UsageError(f"cannot read randomizer file {path}: {failure.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as failure:
+        raise UsageError(f"{path}: not a UTF-8 text file (byte {failure.start}: {raw[failure.start:failure.start + 1]!r}); expected JSON") from None
     try:
         data = json.loads(text, parse_float=str, parse_int=str)
     except json.JSONDecodeError as failure:
         raise UsageError(f"{path}: not JSON: {failure.msg} at line {failure.lineno} column {failure.colno}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deeply; a randomizer file is an object holding a list of rows of numbers") from None
     return _normalise_document(data, str(path))
 
 
@@ -104,6 +117,9 @@ def _normalise_document(data: Any, where: str) -> dict[str, Any]:
     matrix = data.get("matrix")
     if not isinstance(matrix, list) or not matrix:
         raise UsageError(f"{where}: \"matrix\" must be a non-empty list of rows")
+    entries = sum(len(row) if isinstance(row, list) else 1 for row in matrix)
+    if entries > MAX_MATRIX_ENTRIES:
+        raise UsageError(f"{where}: the matrix has {entries} entries; at most {MAX_MATRIX_ENTRIES} are audited (every entry is an exact fraction: a 200 x 200 matrix takes about 2 s, the cost grows with the entries and their denominators)")
     for i, row in enumerate(matrix):
         if not isinstance(row, list):
             raise UsageError(f"{where}: matrix row {i} is not a list of probabilities: {row!r}")
