@@ -5,7 +5,10 @@ means for someone who relies on it.
 |-------------------|----------------------------------------------------------------------|----------|
 | `PASS`            | inside the hypotheses and inside the statement's acceptance interval | pass     |
 | `REJECTS`         | outside the hypotheses and refused (raised, or returned nan / inf)   | pass     |
+|                   | or refused inside them where the statement's value is >= eps0        | warning  |
 | `ABOVE BOUND`     | above the interval: looser than the theorem, but safe                | warning  |
+| `BELOW BOUND (rounding)` | below the interval by < 1e-9 relative: float rounding of a     | warning  |
+|                   | correct formula evaluated without outward rounding                   |          |
 | `ACCEPTS INVALID` | a number outside the hypotheses: a failure when it claims more        | warning / failure |
 |                   | privacy than any registered statement certifies there (below eps0     |          |
 |                   | and below every valid bound; any negative number), else a warning     |          |
@@ -37,13 +40,17 @@ from shuffle_spec.spec.statement import Direction, Statement
 
 __all__ = [
     "PASS", "REJECTS", "ABOVE_BOUND", "ACCEPTS_INVALID", "BELOW_BOUND", "UNSOUND", "CRASH", "NON_NUMBER", "TIMEOUT",
-    "VERDICT_ORDER", "Finding", "judge", "truth_lower_bound", "certified_bound", "judge_group",
+    "BELOW_BOUND_ROUNDING", "VERDICT_ORDER", "Finding", "judge", "truth_lower_bound", "certified_bound", "judge_group",
 ]
 
 PASS, REJECTS, ABOVE_BOUND, ACCEPTS_INVALID = "PASS", "REJECTS", "ABOVE BOUND", "ACCEPTS INVALID"
 BELOW_BOUND, UNSOUND, CRASH, NON_NUMBER, TIMEOUT = "BELOW BOUND", "UNSOUND", "CRASH", "NON-NUMBER", "TIMEOUT"
+BELOW_BOUND_ROUNDING = "BELOW BOUND (rounding)"
 # Worst first: the summary and the exit code follow this order.
-VERDICT_ORDER = (UNSOUND, BELOW_BOUND, ACCEPTS_INVALID, CRASH, NON_NUMBER, TIMEOUT, ABOVE_BOUND, REJECTS, PASS)
+VERDICT_ORDER = (UNSOUND, BELOW_BOUND, ACCEPTS_INVALID, CRASH, NON_NUMBER, TIMEOUT, BELOW_BOUND_ROUNDING, ABOVE_BOUND, REJECTS, PASS)
+# Below the interval by less than this (relative) is what evaluating a correct formula in double
+# precision without outward rounding can give (log(1 + x) for x ~ 1e-5 loses ~1e-11): a warning.
+ROUNDING_TOLERANCE = 1e-9
 SEVERITY_ORDER = ("failure", "warning", "pass")
 
 # n up to which exact shuffled binary RR is computed by enumeration when no registered truth applies.
@@ -166,7 +173,7 @@ def certified_bound(statement: Statement, inputs: Mapping[str, Any]) -> tuple[fl
     randomizers (a number at or above it claims nothing unproven): 0 at delta >= 1 or eps0 <= 0 (every
     mechanism is (0, 1)-DP; no eps0 < 0 randomizer exists and eps0 = 0 ones are 0-DP); eps0 otherwise
     (shuffling is post-processing), lowered by every registered amplification bound valid at
-    (eps0, floor(n), delta) (fewer users never help privacy, so a non-integer n is held to floor(n))."""
+    (eps0, ceil(n), delta) (a value for a non-integer n is held to the valid claim at ceil(n))."""
     try:
         eps0, n, delta = float(inputs["eps0"]), float(inputs["n"]), float(inputs["delta"])
     except (KeyError, TypeError, ValueError):
@@ -183,9 +190,12 @@ def certified_bound(statement: Statement, inputs: Mapping[str, Any]) -> tuple[fl
         return eps0, "infinite input: only eps0 is certified"
     from shuffle_spec.proofs_checks.amplification import evaluate_bounds
 
-    users = int(math.floor(n))
+    # A non-integer n is no population; a number between the values at floor(n) and ceil(n) claims no
+    # more than the valid claim at ceil(n), so ceil(n) is the reference point.
+    users = int(math.ceil(n))
     mechanism = statement.mechanism if statement.mechanism and statement.mechanism != GENERIC else GENERIC
-    extra = {k: v for k, v in inputs.items() if k not in ("eps0", "n", "delta")}
+    # An integer parameter such as k given as 2.5 is held, like n, to the claim at its ceiling.
+    extra = {k: (math.ceil(v) if isinstance(v, float) and math.isfinite(v) and v != int(v) and k == "k" else v) for k, v in inputs.items() if k not in ("eps0", "n", "delta")}
     best, source = eps0, "eps0 (shuffling is post-processing)"
     try:
         rows = evaluate_bounds(eps0, users, delta, mechanism=GENERIC, extra=dict(extra))
@@ -223,6 +233,10 @@ def judge(
     got = outcome.value
     if not inside:
         return _judge_outside(statement, inputs, outcome, strict, hypothesis, check_truth, base)
+    refused = outcome.kind == "raised" or (got is not None and math.isnan(got))
+    if refused and _no_amplification_claimed(inputs, expected):
+        what = outcome.text if outcome.kind == "raised" else "returned nan"
+        return Finding(verdict=REJECTS, severity="warning", reason=f"refused inside the hypotheses ({what}) where the theorem itself gives no amplification (expected {expected} >= eps0): nothing is lost", **base)
     if outcome.kind == "raised":
         return Finding(verdict=CRASH, severity="failure", reason=f"raised inside the hypotheses: {outcome.text}", **base)
     assert got is not None
@@ -241,11 +255,24 @@ def judge(
     reference = float(expected) if expected is not None else high
     gap = (got - reference) / reference if reference not in (0.0,) else (math.inf if got > 0 else 0.0)
     base["relative_gap"] = gap
+    if got < low and got >= low - ROUNDING_TOLERANCE * abs(reference):
+        return Finding(verdict=BELOW_BOUND_ROUNDING, severity="warning", reason=f"below the statement's interval by {-gap:.3g} (relative), within float rounding of a correct formula (< {ROUNDING_TOLERANCE:g}); an upper bound should round up", **base)
     if got < low:
         return Finding(verdict=BELOW_BOUND, severity="failure", reason=f"below the statement's interval by {-gap:.3g} (relative): claims more privacy than the theorem proves", **base)
     if got > high:
         return Finding(verdict=ABOVE_BOUND, severity="warning", reason=f"above the statement's interval by {gap:.3g} (relative): looser than the theorem, safe", **base)
     return Finding(verdict=PASS, severity="pass", reason="", **base)
+
+
+def _no_amplification_claimed(inputs: Mapping[str, Any], expected: str | None) -> bool:
+    """Whether the statement's own value here is at least eps0 (it proves nothing beyond eps0)."""
+    eps0 = inputs.get("eps0")
+    if expected is None or not isinstance(eps0, (int, float)) or isinstance(eps0, bool):
+        return False
+    try:
+        return float(expected) >= float(eps0)
+    except ValueError:
+        return False
 
 
 def _judge_outside(statement: Statement, inputs: Mapping[str, Any], outcome: CallOutcome, strict: bool, hypothesis: str, check_truth: bool, base: dict[str, Any]) -> Finding:
@@ -256,14 +283,21 @@ def _judge_outside(statement: Statement, inputs: Mapping[str, Any], outcome: Cal
     assert got is not None
     if not math.isfinite(got):
         return Finding(verdict=REJECTS, severity="pass", reason=f"returned {got!r} (no claim)", **base)
+    eps0_given = inputs.get("eps0")
+    eps0_value = float(eps0_given) if isinstance(eps0_given, (int, float)) and not isinstance(eps0_given, bool) else math.nan
     if got < 0:
+        if eps0_value < 0 and got >= eps0_value:
+            # Issue 12's rule: not below eps0, so it claims nothing about any real randomizer (none is
+            # eps0-LDP for eps0 < 0); still shown, since a negative epsilon must never reach an accountant.
+            severity = "failure" if strict else "warning"
+            return Finding(verdict=ACCEPTS_INVALID, severity=severity, reason=f"negative epsilon {got!r} {outside}: vacuous (no randomizer is eps0-LDP for eps0 < 0), but it would lower a composed budget", **base)
         return Finding(verdict=ACCEPTS_INVALID, severity="failure", reason=f"negative epsilon {got!r} {outside}", **base)
     truth = truth_lower_bound(statement, inputs) if check_truth and statement.direction is Direction.UPPER_BOUND else None
     if truth is not None:
         base.update(truth=truth["eps"], truth_source=truth["source"])
         if got < truth["eps"]:
             return Finding(verdict=UNSOUND, severity="failure", reason=f"{outside} and below a lower bound on the true epsilon ({truth['source']})", **base)
-    eps0 = float(inputs.get("eps0", math.inf)) if isinstance(inputs.get("eps0"), (int, float)) else math.inf
+    eps0 = eps0_value if not math.isnan(eps0_value) else math.inf
     if got >= eps0 or float(inputs.get("delta", 0)) >= 1:
         certificate, why = (0.0, "delta >= 1") if got < eps0 else (eps0, "eps0 (shuffling is post-processing)")
     else:

@@ -16,7 +16,10 @@
                      anything registered certifies there, else a warning (--strict: failure)
     CRASH / NON-NUMBER / TIMEOUT                                                          failure
     ABOVE BOUND      above the interval: looser but safe (relative gap shown)             warning
-    PASS / REJECTS   inside the interval / refused an invalid input                       pass
+    BELOW BOUND (rounding)  below by < 1e-9 relative: float rounding, no outward rounding  warning
+    REJECTS          refused an invalid input (pass), or refused a valid one where the    pass/warning
+                     statement gives no amplification (value >= eps0) (warning)
+    PASS             inside the interval                                                  pass
   Exit 0 on pass or warnings only, 1 on any failure (or when nothing inside the hypotheses was
   checked), 2 on usage errors (unknown id, a target that cannot be imported).
 
@@ -65,6 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bound.add_argument("--rtol", type=float, help="widen every acceptance interval by this relative amount")
     bound.add_argument("--vectors", help="directory of vectors to use instead of generating them (e.g. tests/vectors)")
     bound.add_argument("--grid", action="store_true", help="also sweep a few hundred points, the regime edges and degenerate inputs")
+    bound.add_argument("--grid-shape", default="8x9x5", metavar="ExNxD", help="grid points along eps0, n and delta (default 8x9x5 = 360; each 1 to 50)")
     bound.add_argument("--strict", action="store_true", help="every number returned outside the hypotheses is a failure")
     bound.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help=f"seconds per call (default {DEFAULT_TIME_LIMIT:g}, at most {MAX_TIME_LIMIT:g})")
     bound.add_argument("--total-time-limit", type=float, default=DEFAULT_TOTAL_TIME_LIMIT, help=f"seconds for all calls (default {DEFAULT_TOTAL_TIME_LIMIT:g})")
@@ -109,6 +113,7 @@ def _run_bound(args: argparse.Namespace) -> int:
         raise UsageError(f"--time-limit {args.time_limit!r} is out of range: expected seconds in (0, {MAX_TIME_LIMIT:g}]")
     if not (64 <= args.memory_limit <= 1 << 20):
         raise UsageError(f"--memory-limit {args.memory_limit!r} is out of range: expected MB in [64, 1048576]")
+    shape = _grid_shape(args.grid_shape)
     vectors = None
     if args.vectors:
         path = Path(args.vectors) / f"{args.id}.json"
@@ -116,7 +121,7 @@ def _run_bound(args: argparse.Namespace) -> int:
             raise UsageError(f"no vectors for {args.id} in {args.vectors}")
         vectors = json.loads(path.read_text())["testGroups"][0]
     report = audit_bound(
-        args.function, args.id, rtol=args.rtol, vectors=vectors, grid=args.grid, strict=args.strict,
+        args.function, args.id, rtol=args.rtol, vectors=vectors, grid=args.grid, grid_shape=shape, strict=args.strict,
         time_limit=args.time_limit, total_time_limit=args.total_time_limit, memory_mb=args.memory_limit, label=args.function,
     )
     if args.json:
@@ -124,6 +129,17 @@ def _run_bound(args: argparse.Namespace) -> int:
     else:
         print_bound_report(report, show_all=args.show == "all")
     return 0 if report.ok else 1
+
+
+def _grid_shape(text: str) -> tuple[int, int, int]:
+    parts = text.lower().split("x")
+    try:
+        shape = tuple(int(p) for p in parts)
+    except ValueError:
+        shape = ()
+    if len(shape) != 3 or not all(1 <= s <= 50 for s in shape):
+        raise UsageError(f"--grid-shape {text!r} is out of range: expected ExNxD with each count in [1, 50], e.g. 8x9x5")
+    return shape  # type: ignore[return-value]
 
 
 def format_finding(finding: Any) -> str:
