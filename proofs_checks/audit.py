@@ -444,6 +444,10 @@ def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool,
         result = reference_function(statement)(**inputs)
     except ValueError:
         return None
+    except (ArithmeticError, RecursionError) as failure:
+        # The project's own reference failed here (a bug to report, not the audited code's fault): the
+        # point is still judged against the truth and the certificates, without an expected value.
+        return True, None, None, f"reference failed: {type(failure).__name__}"
     value = float(result.upper) if hasattr(result, "upper") else float(result)
     if not math.isfinite(value):
         return None

@@ -250,7 +250,8 @@ def judge(
     if truth is not None and got < truth["eps"]:
         return Finding(verdict=UNSOUND, severity="failure", reason=f"below a lower bound on the true epsilon ({truth['source']} = {truth['eps']!r})", **base)
     if interval is None:
-        return Finding(verdict=PASS, severity="pass", reason="no expected value here; not below the truth" if truth else "no expected value here", **base)
+        why = f"no expected value here ({hypothesis})" if hypothesis else "no expected value here"
+        return Finding(verdict=PASS, severity="pass", reason=f"{why}; not below the truth" if truth else why, **base)
     low, high = float(interval[0]), float(interval[1])
     reference = float(expected) if expected is not None else high
     gap = (got - reference) / reference if reference not in (0.0,) else (math.inf if got > 0 else 0.0)

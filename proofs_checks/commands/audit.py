@@ -158,4 +158,4 @@ def print_bound_report(report: BoundAudit, *, show_all: bool = False) -> None:
             print(format_finding(finding))
     print(f"summary: {report.summary()}")
     word = {"pass": "PASS", "warn": "PASS WITH WARNINGS", "fail": "FAIL"}[report.result]
-    print(f"result: {word} (worst: {report.worst})")
+    print(f"result: {word}" + (f" (worst: {report.worst})" if report.result != "pass" else ""))
