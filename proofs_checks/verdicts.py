@@ -58,6 +58,7 @@ BINARY_RR_ENUMERATION_MAX_N = 40
 # Lower bounds on the truth: registered statements about the worst case of shuffled binary RR, whose
 # interval's lower end (EXACT) or value (LOWER_BOUND) the true central epsilon is at least.
 TRUTH_IDS = (EXACT_BINARY_RR_ID, f"{EXACT_BINARY_RR_ID}.pair")
+EXACT_KRR_ID = "exact.shuffled_krr"
 # A value within this relative distance of a certificate is the certificate up to float rounding.
 CERTIFICATE_SLACK = 1e-9
 
@@ -122,21 +123,28 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
     """A number the true central epsilon is at least, where the statement's claim covers binary RR:
     the largest lower end among the registered truths (`exact.shuffled_binary_rr`'s certified
     interval; `exact.shuffled_binary_rr.pair`, a lower bound, when registered) valid at the point, or
-    exact enumeration of shuffled binary RR for n <= 40. None when none applies."""
-    if not _covers_binary_rr(statement, inputs):
-        return None
+    exact enumeration of shuffled binary RR for n <= 40; for a k-RR statement at k > 2, the lower end
+    of `exact.shuffled_krr` where it computes (small n). None when none applies."""
     point = _amplification_point(inputs)
     if point is None:
         return None
     eps0, n, delta = point
+    candidates: list[tuple[str, dict[str, Any]]] = []
+    if _covers_binary_rr(statement, inputs):
+        candidates += [(truth_id, {"eps0": eps0, "n": n, "delta": delta}) for truth_id in TRUTH_IDS]
+    elif statement.mechanism == "krr" and isinstance(inputs.get("k"), int) and inputs["k"] >= 2 and statement.is_amplification_bound:
+        # A bound for k-RR is held to the exact shuffled k-RR (small n only: it refuses larger ones).
+        candidates.append((EXACT_KRR_ID, {"eps0": eps0, "n": n, "delta": delta, "k": inputs["k"]}))
+    if not candidates:
+        return None
     best: dict[str, Any] | None = None
     registered = _registered_ids()
-    for truth_id in TRUTH_IDS:
+    for truth_id, params in candidates:
         if truth_id not in registered:
             continue
         truth = get_statement(truth_id)
         try:
-            evaluation = evaluate(truth, {"eps0": eps0, "n": n, "delta": delta})
+            evaluation = evaluate(truth, params)
         except Exception:  # noqa: BLE001 - a truth that cannot be computed here is simply not used
             continue
         if not evaluation.valid or evaluation.value is None:
@@ -149,7 +157,7 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
             continue
         if best is None or low > best["eps"]:
             best = {"eps": float(low), "source": f"{truth_id} (lower end)" if truth.direction is Direction.EXACT else truth_id}
-    if best is not None:
+    if best is not None or not _covers_binary_rr(statement, inputs):
         return best
     if n <= BINARY_RR_ENUMERATION_MAX_N:
         # Binary RR at a rational e' <= e^eps0 is eps0-LDP, and its shuffled epsilon is at most that at
