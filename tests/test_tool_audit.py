@@ -177,3 +177,72 @@ def test_the_wrong_example_bound_is_caught_on_the_real_statement(capsys):
     assert code == 1 and "BELOW BOUND" in verdicts and "UNSOUND" in verdicts and "ACCEPTS INVALID" in verdicts
     fixed = main(["audit", "bound", f"{EXAMPLES / 'wrong_bound.py'}:fmt21_epsilon_fixed", "--id", "FMT21.Thm2.1"])
     assert fixed == 0
+
+
+# Issue 11 items 8, 10, 12: hostile randomizer files are one-line usage errors, big matrices are fast or refused.
+
+
+def test_deeply_nested_json_is_a_usage_error(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    code = main(["audit", "randomizer", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and "nested too deeply" in err and str(path) in err and "Traceback" not in err
+
+
+def test_a_binary_file_is_named_in_the_error(tmp_path, capsys):
+    path = tmp_path / "binary.json"
+    path.write_bytes(bytes(range(256)))
+    code = main(["audit", "randomizer", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and str(path) in err and "UTF-8" in err
+
+
+def test_a_matrix_above_the_size_limit_is_refused_before_any_work(tmp_path, capsys):
+    from shuffle_spec.proofs_checks.audit import MAX_MATRIX_ENTRIES
+
+    side = int(math.isqrt(MAX_MATRIX_ENTRIES)) + 1
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"matrix": [[f"1/{side}"] * side] * side}))
+    code = main(["audit", "randomizer", str(path)])
+    assert code == 2 and f"at most {MAX_MATRIX_ENTRIES}" in capsys.readouterr().err
+
+
+def _brute_ldp_ratio(randomizer):
+    """EFMRSTT20 Def II.2 literally: max over x != x' and y of P_x(y) / P_x'(y) (O(k^2 m))."""
+    worst = Fraction(1)
+    for x, px in randomizer.items():
+        for x2, px2 in randomizer.items():
+            if x == x2:
+                continue
+            for y in randomizer.outputs:
+                if px[y] == 0:
+                    continue
+                if px2[y] == 0:
+                    return math.inf
+                worst = max(worst, px[y] / px2[y])
+    return worst
+
+
+def _brute_removal_ratio(randomizer, reference):
+    """EFMRSTT20 Def II.4 literally: max over x, y of both ratios to R_0."""
+    worst = Fraction(1)
+    for _, px in randomizer.items():
+        for y in set(randomizer.outputs) | set(reference):
+            for a, b in ((px[y], reference[y]), (reference[y], px[y])):
+                if a == 0:
+                    continue
+                if b == 0:
+                    return math.inf
+                worst = max(worst, a / b)
+    return worst
+
+
+@settings(max_examples=40)
+@given(stochastic_matrices(max_inputs=4, max_outputs=4), st.data())
+def test_fast_ldp_and_removal_ratios_equal_the_definitions(rows, data):
+    randomizer = Randomizer.from_matrix(rows)
+    assert ldp_ratio(randomizer) == _brute_ldp_ratio(randomizer)
+    weights = data.draw(st.lists(st.integers(0, 5), min_size=len(randomizer.outputs), max_size=len(randomizer.outputs)).filter(any))
+    reference = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(randomizer.outputs, weights) if w})
+    assert removal_ldp_ratio(randomizer, reference) == _brute_removal_ratio(randomizer, reference)
