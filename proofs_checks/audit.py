@@ -27,27 +27,64 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import inspect
 import json
 import math
 import sys
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, evaluate_bounds
+from shuffle_spec.proofs_checks.amplification import (
+    EXACT_BINARY_RR_ID,
+    GENERIC,
+    evaluate_bounds,
+)
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate, reference_function
 from shuffle_spec.proofs_checks.output import progress
-from shuffle_spec.proofs_checks.sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT, InProcessTimeout, LoadError, Sandbox, call_in_process, in_process_time_limit
-from shuffle_spec.proofs_checks.verdicts import ABOVE_BOUND, ACCEPTS_INVALID, BELOW_BOUND, CRASH, NON_NUMBER, SEVERITY_ORDER, TIMEOUT, UNSOUND, VERDICT_ORDER, Finding, judge, truth_lower_bound
-from shuffle_spec.reference.blanket import blanket_distribution, total_variation_similarity
+from shuffle_spec.proofs_checks.sandbox import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIME_LIMIT,
+    InProcessTimeout,
+    LoadError,
+    Sandbox,
+    call_in_process,
+    in_process_time_limit,
+)
+from shuffle_spec.proofs_checks.vectors import generate_group
+from shuffle_spec.proofs_checks.verdicts import (
+    ABOVE_BOUND,
+    ACCEPTS_INVALID,
+    BELOW_BOUND,
+    CRASH,
+    NON_NUMBER,
+    SEVERITY_ORDER,
+    TIMEOUT,
+    UNSOUND,
+    VERDICT_ORDER,
+    Finding,
+    judge,
+    truth_lower_bound,
+)
+from shuffle_spec.reference.blanket import (
+    blanket_distribution,
+    total_variation_similarity,
+)
 from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import ldp_ratio, min_e_eps_for_delta, removal_ldp_ratio, safe_log
+from shuffle_spec.reference.divergences import (
+    ldp_ratio,
+    min_e_eps_for_delta,
+    removal_ldp_ratio,
+    safe_log,
+)
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.rounding import round_down
-from shuffle_spec.reference.shuffling import neighbouring_datasets, shuffled_distribution
+from shuffle_spec.reference.shuffling import (
+    neighbouring_datasets,
+    shuffled_distribution,
+)
 from shuffle_spec.spec.registry import get_statement, list_statements
 from shuffle_spec.spec.statement import Direction, HypothesisError, Statement
 
@@ -663,8 +700,6 @@ def audit_bound(
     and, with `grid`, the sweep of `grid_points`. Each call gets a verdict (`proofs_checks.verdicts`);
     `rtol` widens every acceptance interval by that relative amount. Raises `UsageError` for an
     unknown or non-evaluable statement and for a target that cannot be imported."""
-    from shuffle_spec.proofs_checks.vectors import generate_group
-
     started = time.monotonic()
     statement = _statement_for_audit(statement_id)
     if rtol is not None and not (math.isfinite(rtol) and 0 <= rtol < 1):

@@ -31,11 +31,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
-__all__ = ["CallOutcome", "InProcessTimeout", "LoadError", "Sandbox", "call_in_process", "in_process_time_limit", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY_MB", "MAX_TIME_LIMIT"]
+__all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIME_LIMIT", "MAX_TIME_LIMIT", "CallOutcome", "InProcessTimeout", "LoadError", "Sandbox", "call_in_process", "in_process_time_limit"]
 
 DEFAULT_TIME_LIMIT = 10.0  # seconds per call
 MAX_TIME_LIMIT = 3600.0
@@ -239,7 +240,7 @@ class Sandbox:
             self._stderr = None
         self._to_child = None
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Sandbox:
         self._start()
         return self
 
@@ -325,7 +326,7 @@ def in_process_time_limit(seconds: float) -> Iterator[None]:
         yield
         return
 
-    def expire(signum: int, frame: object) -> None:  # noqa: ARG001
+    def expire(signum: int, frame: object) -> None:
         raise InProcessTimeout()
 
     previous = signal.signal(signal.SIGALRM, expire)

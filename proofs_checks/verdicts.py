@@ -26,11 +26,16 @@ This module judges one call; it never imports `proofs_checks.vectors` or `proofs
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC
+from shuffle_spec.proofs_checks.amplification import (
+    EXACT_BINARY_RR_ID,
+    GENERIC,
+    evaluate_bounds,
+)
 from shuffle_spec.proofs_checks.bridge import evaluate
 from shuffle_spec.proofs_checks.sandbox import CallOutcome, call_in_process
 from shuffle_spec.reference.randomizers import binary_randomized_response
@@ -39,8 +44,22 @@ from shuffle_spec.spec.registry import get_statement, list_statements
 from shuffle_spec.spec.statement import Direction, Statement
 
 __all__ = [
-    "PASS", "REJECTS", "ABOVE_BOUND", "ACCEPTS_INVALID", "BELOW_BOUND", "UNSOUND", "CRASH", "NON_NUMBER", "TIMEOUT",
-    "BELOW_BOUND_ROUNDING", "VERDICT_ORDER", "Finding", "judge", "truth_lower_bound", "certified_bound", "judge_group",
+    "ABOVE_BOUND",
+    "ACCEPTS_INVALID",
+    "BELOW_BOUND",
+    "BELOW_BOUND_ROUNDING",
+    "CRASH",
+    "NON_NUMBER",
+    "PASS",
+    "REJECTS",
+    "TIMEOUT",
+    "UNSOUND",
+    "VERDICT_ORDER",
+    "Finding",
+    "certified_bound",
+    "judge",
+    "judge_group",
+    "truth_lower_bound",
 ]
 
 PASS, REJECTS, ABOVE_BOUND, ACCEPTS_INVALID = "PASS", "REJECTS", "ABOVE BOUND", "ACCEPTS INVALID"
@@ -196,8 +215,6 @@ def certified_bound(statement: Statement, inputs: Mapping[str, Any]) -> tuple[fl
         return eps0, "no statement applies (delta < 0 or n < 1): only eps0 is certified"
     if not math.isfinite(eps0) or not math.isfinite(n):
         return eps0, "infinite input: only eps0 is certified"
-    from shuffle_spec.proofs_checks.amplification import evaluate_bounds
-
     # A non-integer n is no population; a number between the values at floor(n) and ceil(n) claims no
     # more than the valid claim at ceil(n), so ceil(n) is the reference point.
     users = int(math.ceil(n))

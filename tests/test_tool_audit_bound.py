@@ -12,19 +12,26 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-
 import test_tool_fixtures as fx
 from shuffle_spec.proofs_checks.audit import audit_bound, grid_points
 from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.cli import main
 from shuffle_spec.proofs_checks.sandbox import CallOutcome, Sandbox
 from shuffle_spec.proofs_checks.vectors import generate_group
-from shuffle_spec.proofs_checks.verdicts import ACCEPTS_INVALID, BELOW_BOUND, CRASH, NON_NUMBER, PASS, TIMEOUT, UNSOUND, judge
+from shuffle_spec.proofs_checks.verdicts import (
+    ACCEPTS_INVALID,
+    BELOW_BOUND,
+    CRASH,
+    NON_NUMBER,
+    PASS,
+    TIMEOUT,
+    UNSOUND,
+    judge,
+)
 from shuffle_spec.spec.registry import get_statement, list_statements
 
 ROOT = Path(__file__).resolve().parent.parent

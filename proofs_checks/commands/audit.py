@@ -37,13 +37,23 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 from pathlib import Path
+from typing import Any
 
-from shuffle_spec.proofs_checks.audit import DEFAULT_TOTAL_TIME_LIMIT, BoundAudit, audit_bound, audit_matrix, load_randomizer_file
-from shuffle_spec.proofs_checks.sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
+from shuffle_spec.proofs_checks.audit import (
+    DEFAULT_TOTAL_TIME_LIMIT,
+    BoundAudit,
+    audit_bound,
+    audit_matrix,
+    load_randomizer_file,
+)
 from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
+from shuffle_spec.proofs_checks.sandbox import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIME_LIMIT,
+    MAX_TIME_LIMIT,
+)
 from shuffle_spec.reference.errors import ParameterError
 
 NAME = "audit"

@@ -1,7 +1,8 @@
 """Invalid inputs of the audit tools: the sandbox's limits, bound audits, randomizer matrices."""
 
-from invalid_inputs import Case
 from shuffle_spec.proofs_checks import audit, sandbox
+
+from invalid_inputs import Case
 
 TOO_BIG = [["1/501"] * 501] * 501  # 251,001 entries > audit.MAX_MATRIX_ENTRIES
 

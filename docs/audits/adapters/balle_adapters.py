@@ -10,7 +10,7 @@ Each adapter is the documented pattern for a `Class(...).method` API: a plain fu
 f(eps0, n, delta[, k]) -> eps that builds the object and calls the method, nothing else.
 """
 
-from amplification_bounds import BennettExact, Erlingsson, Hoeffding  # noqa: I001 (third-party code on PYTHONPATH)
+from amplification_bounds import BennettExact, Erlingsson, Hoeffding
 from mechanisms import LaplaceMechanism, LDPMechanism, RRMechanism
 
 
