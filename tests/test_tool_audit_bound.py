@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import textwrap
 from pathlib import Path
 
@@ -296,3 +297,79 @@ def test_help_says_the_code_runs_with_the_users_rights(capsys):
     with pytest.raises(SystemExit):
         main(["audit", "bound", "--help"])
     assert "runs the given Python code with your user's rights" in " ".join(capsys.readouterr().out.split())
+
+
+# The adapters' own logic (argument order, parameters from the repositories' READMEs), checked in
+# process against recording stand-ins of the third-party modules.
+BALLE_STANDINS = {
+    "mechanisms.py": """
+        class LDPMechanism:
+            def __init__(self, eps0=1, name="Generic"):
+                self.eps0, self.kind = eps0, ("generic",)
+        class RRMechanism(LDPMechanism):
+            def __init__(self, eps0=1, k=2, name="RR"):
+                self.eps0, self.kind = eps0, ("krr", k)
+        class LaplaceMechanism(LDPMechanism):
+            def __init__(self, eps0=1, name="Laplace"):
+                self.eps0, self.kind = eps0, ("laplace",)
+    """,
+    "amplification_bounds.py": """
+        class _Bound:
+            def __init__(self, mechanism=None):
+                self.mechanism = mechanism
+            def get_eps(self, eps0, n, delta):
+                return (type(self).__name__, getattr(self.mechanism, "kind", None), self.mechanism.eps0 if self.mechanism else None, eps0, n, delta)
+        class Hoeffding(_Bound): pass
+        class BennettExact(_Bound): pass
+        class Erlingsson(_Bound): pass
+    """,
+}
+WANG_STANDIN = """
+    def amplificationUB(p, beta, q0, q1, n, delta, T):
+        return (p, beta, q0, q1, n, delta, T)
+"""
+
+
+def test_balle_adapters_build_the_right_objects(tmp_path, monkeypatch):
+    from shuffle_spec.proofs_checks.audit import load_bound_function
+
+    for name, source in BALLE_STANDINS.items():
+        _write(tmp_path, name, source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    adapters = ADAPTERS / "balle_adapters.py"
+    assert load_bound_function(f"{adapters}:hoeffding_generic")(2.0, 100, 1e-6) == ("Hoeffding", ("generic",), 2.0, 2.0, 100, 1e-6)
+    assert load_bound_function(f"{adapters}:bennett_krr")(2.0, 100, 1e-6, 5) == ("BennettExact", ("krr", 5), 2.0, 2.0, 100, 1e-6)
+    assert load_bound_function(f"{adapters}:bennett_laplace")(1.0, 10, 0.1)[1] == ("laplace",)
+    assert load_bound_function(f"{adapters}:erlingsson")(0.3, 1000, 1e-3) == ("Erlingsson", None, None, 0.3, 1000, 1e-3)
+
+
+def test_wang_adapters_use_the_readme_parameters(tmp_path, monkeypatch):
+    from shuffle_spec.proofs_checks.audit import load_bound_function
+
+    _write(tmp_path, "unifiedamplification.py", WANG_STANDIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    adapters = ADAPTERS / "wang_adapters.py"
+    e = math.exp(1.0)
+    general = load_bound_function(f"{adapters}:general")
+    krr = load_bound_function(f"{adapters}:krr")
+    calls = []
+    general.__globals__["amplificationUB"] = lambda *a: calls.append(a) or 0.5
+    krr.__globals__["amplificationUB"] = lambda *a: calls.append(a) or 0.5
+    assert general(1.0, 10, 1e-6) == 0.5 and krr(1.0, 10, 1e-6, 4) == 0.5
+    assert calls[0] == pytest.approx((e, (e - 1) / (e + 1), e, e, 10, 1e-6, 20))
+    assert calls[1] == pytest.approx((e, (e - 1) / (e + 3), e, e, 10, 1e-6, 20))
+
+
+def test_apple_adapters_reorder_the_arguments(tmp_path, monkeypatch):
+    from shuffle_spec.proofs_checks.audit import load_bound_function
+
+    _write(tmp_path, "computeamplification.py", """
+        def closedformanalysis(n, epsorig, delta):
+            return ("closed", n, epsorig, delta)
+        def numericalanalysis(n, epsorig, delta, num_iterations, step, upperbound):
+            return ("numeric", n, epsorig, delta, num_iterations, step, upperbound)
+    """)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    adapters = ADAPTERS / "apple_adapters.py"
+    assert load_bound_function(f"{adapters}:closed_form")(1.0, 100, 1e-6) == ("closed", 100, 1.0, 1e-6)
+    assert load_bound_function(f"{adapters}:numerical_upper")(1.0, 100, 1e-6) == ("numeric", 100, 1.0, 1e-6, 10, 100, True)
