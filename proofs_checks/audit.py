@@ -27,33 +27,76 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import inspect
 import json
 import math
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, evaluate_bounds
-from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.amplification import (
+    EXACT_BINARY_RR_ID,
+    GENERIC,
+    evaluate_bounds,
+)
+from shuffle_spec.proofs_checks.bridge import UsageError, evaluate, reference_function
 from shuffle_spec.proofs_checks.output import progress
-from shuffle_spec.reference.blanket import blanket_distribution, total_variation_similarity
+from shuffle_spec.proofs_checks.sandbox import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIME_LIMIT,
+    InProcessTimeout,
+    LoadError,
+    Sandbox,
+    call_in_process,
+    in_process_time_limit,
+)
+from shuffle_spec.proofs_checks.vectors import generate_group
+from shuffle_spec.proofs_checks.verdicts import (
+    ABOVE_BOUND,
+    ACCEPTS_INVALID,
+    BELOW_BOUND,
+    CRASH,
+    NON_NUMBER,
+    SEVERITY_ORDER,
+    TIMEOUT,
+    UNSOUND,
+    VERDICT_ORDER,
+    Finding,
+    judge,
+    truth_lower_bound,
+)
+from shuffle_spec.reference.blanket import (
+    blanket_distribution,
+    total_variation_similarity,
+)
 from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import ldp_ratio, min_e_eps_for_delta, removal_ldp_ratio, safe_log
-from shuffle_spec.reference.randomizers import Randomizer, binary_randomized_response
+from shuffle_spec.reference.divergences import (
+    ldp_ratio,
+    min_e_eps_for_delta,
+    removal_ldp_ratio,
+    safe_log,
+)
+from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.rounding import round_down
-from shuffle_spec.reference.shuffling import neighbouring_datasets, shuffled_distribution
+from shuffle_spec.reference.shuffling import (
+    neighbouring_datasets,
+    shuffled_distribution,
+)
 from shuffle_spec.spec.registry import get_statement, list_statements
-from shuffle_spec.spec.statement import Direction, Statement
+from shuffle_spec.spec.statement import Direction, HypothesisError, Statement
 
 __all__ = [
+    "AuditPoint",
     "BoundAudit",
     "RandomizerAudit",
     "audit_bound",
     "audit_matrix",
     "blanket",
     "exact_small_n_epsilon",
+    "grid_points",
     "load_bound_function",
     "load_randomizer_file",
     "optimal_removal_reference",
@@ -63,8 +106,13 @@ __all__ = [
 # Exact small-n central epsilon is computed when (neighbouring pairs) x (shuffled support) x n, a
 # measure of the Fraction operations, stays below this: a few seconds at most.
 EXACT_WORK_LIMIT = 2_000_000
-# n up to which exact shuffled binary RR is computed by enumeration when no exact statement is registered.
-BINARY_RR_ENUMERATION_MAX_N = 40
+# Size limits of `audit randomizer`: exact Fraction arithmetic costs O(k m) per pass over the matrix
+# with big-integer work per entry; 250,000 entries (500 x 500) stay within about a minute.
+MAX_MATRIX_ENTRIES = 250_000
+MAX_FILE_BYTES = 64 * 1024 * 1024
+# Float rounding of a correct upper bound cannot put it further below the exact value than this
+# (the same slack as the test vectors' intervals, `proofs_checks.vectors`).
+ROUNDING_SLACK = 1e-12
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -76,13 +124,22 @@ def load_randomizer_file(path: str | Path) -> dict[str, Any]:
     Raises `UsageError` with the line/column of a JSON syntax error or the field that is wrong."""
     path = Path(path)
     try:
-        text = path.read_text()
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise UsageError(f"randomizer file {path} has {size} bytes; at most {MAX_FILE_BYTES} are read (a {MAX_MATRIX_ENTRIES}-entry matrix fits)")
+        raw = path.read_bytes()
     except OSError as failure:
         raise UsageError(f"cannot read randomizer file {path}: {failure.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as failure:
+        raise UsageError(f"{path}: not a UTF-8 text file (byte {failure.start}: {raw[failure.start:failure.start + 1]!r}); expected JSON") from None
     try:
         data = json.loads(text, parse_float=str, parse_int=str)
     except json.JSONDecodeError as failure:
         raise UsageError(f"{path}: not JSON: {failure.msg} at line {failure.lineno} column {failure.colno}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deeply; a randomizer file is an object holding a list of rows of numbers") from None
     return _normalise_document(data, str(path))
 
 
@@ -97,6 +154,9 @@ def _normalise_document(data: Any, where: str) -> dict[str, Any]:
     matrix = data.get("matrix")
     if not isinstance(matrix, list) or not matrix:
         raise UsageError(f"{where}: \"matrix\" must be a non-empty list of rows")
+    entries = sum(len(row) if isinstance(row, list) else 1 for row in matrix)
+    if entries > MAX_MATRIX_ENTRIES:
+        raise UsageError(f"{where}: the matrix has {entries} entries; at most {MAX_MATRIX_ENTRIES} are audited (every entry is an exact fraction: a 200 x 200 matrix takes about 2 s, the cost grows with the entries and their denominators)")
     for i, row in enumerate(matrix):
         if not isinstance(row, list):
             raise UsageError(f"{where}: matrix row {i} is not a list of probabilities: {row!r}")
@@ -307,18 +367,35 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
     exact = exact_small_n_epsilon(randomizer, n, delta)
     if exact is None and audit.mechanism != GENERIC:
         # A registered exact statement for the recognised mechanism (time-limited, like `bounds`).
-        from shuffle_spec.proofs_checks.commands.bounds import rows_at
-
-        for item in rows_at(eps0, n, delta, audit.mechanism, {"k": audit.k})[1]:
-            if item["valid"] and item["eps"] is not None:
-                exact = {"eps": item["eps"], "method": f"{item['id']} at eps0 = {eps0!r}" + (f" ({item['reason']})" if item["reason"] else "")}
-                break
+        exact = _registered_exact(eps0, n, delta, audit.mechanism, {"k": audit.k})
     object.__setattr__(audit, "exact", exact)
     if exact is not None:
         for row in audit.bounds:
             if row["valid"] and _direction(row["id"]) is Direction.UPPER_BOUND and row["eps"] < round_down(exact["eps"], 16):
                 audit.problems.append(f"{row['id']} gives {row['eps']!r} < exact {exact['eps']!r}: the bound is unsound here")
     return audit
+
+
+# Seconds allowed to a registered exact statement in `audit randomizer` (as in `shuffle-spec bounds`).
+EXACT_SECONDS = 20
+
+
+def _registered_exact(eps0: float, n: int, delta: float, mechanism: str, extra: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The first registered exact statement about the shuffled `mechanism` valid at the point, time-limited."""
+    given = {"eps0": eps0, "n": n, "delta": delta, **extra}
+    for statement in list_statements():
+        if statement.direction is not Direction.EXACT or not {"eps0", "n", "delta"} <= set(statement.input_names) <= set(given):
+            continue
+        if not ((statement.mechanism or GENERIC) == mechanism or (statement.id == EXACT_BINARY_RR_ID and mechanism == "binary_rr")):
+            continue
+        try:
+            with in_process_time_limit(EXACT_SECONDS):
+                item = evaluate(statement, {k: given[k] for k in statement.input_names})
+        except InProcessTimeout:
+            continue
+        if item.valid and item.value is not None:
+            return {"eps": item.value, "method": f"{statement.id} at eps0 = {eps0!r}" + (f" ({item.reason})" if item.reason else "")}
+    return None
 
 
 def is_registered(statement_id: str) -> bool:
@@ -330,152 +407,357 @@ def _direction(statement_id: str) -> Direction:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Third-party bound functions
+# Third-party bound functions (`shuffle-spec audit bound`)
+#
+# The audited code runs in a child process (`proofs_checks.sandbox`); each call is judged by
+# `proofs_checks.verdicts`. Points: the statement's test vectors (generated from the spec, or the
+# committed ones), and with `grid=True` a sweep over eps0 in [0.05, 10], n in [10, 1e9],
+# delta in [1e-12, 0.5], the statement's regime edges along eps0 (found by bisection) and degenerate
+# inputs (0, negative, non-integer n, delta >= 1, nan, inf).
+
+GRID_EPS0_RANGE = (0.05, 10.0)
+GRID_N_RANGE = (10, 10**9)
+GRID_DELTA_RANGE = (1e-12, 0.5)
+DEFAULT_GRID_SHAPE = (8, 9, 5)  # eps0 x n x delta: 360 points
+DEFAULT_TOTAL_TIME_LIMIT = 1800.0
+EDGE_BISECTION_STEPS = 12
+
+
+@dataclass(frozen=True)
+class AuditPoint:
+    source: str
+    inputs: dict[str, Any]
+    inside: bool
+    expected: str | None = None
+    interval: list[str] | None = None
+    hypothesis: str = ""
 
 
 def load_bound_function(target: str) -> Callable[..., Any]:
-    """`module:function` or `path/to/file.py:function` -> the function (UsageError when missing)."""
+    """`module:function` or `path/to/file.py:function` -> the function, imported into THIS process
+    (trusted code only; `audit_bound` with a string target runs it in a child process instead).
+    Raises `UsageError` when it cannot be imported or has no such function."""
     module_name, sep, function_name = target.rpartition(":")
     if not sep or not module_name or not function_name:
         raise UsageError(f"expected MODULE:FUNCTION or FILE.py:FUNCTION, got {target!r}")
-    if module_name.endswith(".py") or "/" in module_name:
-        path = Path(module_name)
-        if not path.is_file():
-            raise UsageError(f"no such file: {path}")
-        spec = importlib.util.spec_from_file_location(f"_audited_{path.stem}", path)
-        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
-    else:
-        try:
+    try:
+        if module_name.endswith(".py") or "/" in module_name:
+            path = Path(module_name)
+            if not path.is_file():
+                raise UsageError(f"no such file: {path}")
+            spec = importlib.util.spec_from_file_location(f"_audited_{path.stem}", path)
+            module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+        else:
             module = importlib.import_module(module_name)
-        except ImportError as failure:
-            raise UsageError(f"cannot import {module_name}: {failure}") from None
+    except UsageError:
+        raise
+    except (Exception, SystemExit) as failure:  # noqa: BLE001 - any failure to import is the caller's file
+        raise UsageError(f"cannot import {module_name}: {type(failure).__name__}: {failure}") from None
     function = getattr(module, function_name, None)
     if not callable(function):
         raise UsageError(f"{module_name} has no function {function_name}")
     return function
 
 
-def _call(function: Callable[..., Any], inputs: Mapping[str, Any], order: Sequence[str]) -> float:
-    """By keyword when the function names its parameters like the spec, else positionally in `order`."""
+def _check_target(target: str) -> None:
+    module_name, sep, function_name = target.rpartition(":")
+    if not sep or not module_name or not function_name:
+        raise UsageError(f"expected MODULE:FUNCTION or path/to/file.py:FUNCTION, got {target!r}")
+    if (module_name.endswith(".py") or "/" in module_name) and not Path(module_name).is_file():
+        raise UsageError(f"no such file: {module_name}")
+
+
+def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool, str | None, list[str] | None, str] | None:
+    """(inside, expected, interval, failed hypothesis) at a point; None when it is inside the
+    hypotheses but the reference has no finite value there (left out)."""
     try:
-        names = set(inspect.signature(function).parameters)
-    except (TypeError, ValueError):
-        names = set()
-    if set(inputs) <= names:
-        return float(function(**inputs))
-    return float(function(*[inputs[name] for name in order]))
+        statement.check_hypotheses(inputs)
+    except HypothesisError as failure:
+        return False, None, None, getattr(failure, "hypothesis", str(failure))
+    except (ValueError, TypeError, ZeroDivisionError, OverflowError) as failure:
+        return False, None, None, f"degenerate input: {failure}"
+    try:
+        result = reference_function(statement)(**inputs)
+    except ValueError:
+        return None
+    except (ArithmeticError, RecursionError) as failure:
+        # The project's own reference failed here (a bug to report, not the audited code's fault): the
+        # point is still judged against the truth and the certificates, without an expected value.
+        return True, None, None, f"reference failed: {type(failure).__name__}"
+    value = float(result.upper) if hasattr(result, "upper") else float(result)
+    if not math.isfinite(value):
+        return None
+    low_exact, high_exact = (float(result.lower), float(result.upper)) if hasattr(result, "upper") else (value, value)
+    scale = max(abs(low_exact), abs(high_exact))
+    rtol = statement.rtol
+    if statement.direction is Direction.UPPER_BOUND:
+        low, high = low_exact - ROUNDING_SLACK * scale, high_exact + rtol * scale
+    elif statement.direction is Direction.LOWER_BOUND:
+        low, high = low_exact - rtol * scale, high_exact + ROUNDING_SLACK * scale
+    else:
+        low, high = low_exact - rtol * scale, high_exact + rtol * scale
+    return True, repr(value), [repr(low), repr(high)], ""
 
 
-def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A number the true central epsilon is at least, where the statement's claim covers binary RR:
-    the exact shuffled binary RR (registered exact statement, or enumeration for small n). Only for
-    amplification bounds on the central eps (not, say, a delta' they also state)."""
-    if not statement.is_amplification_bound or (statement.output is not None and str(statement.output) != "eps"):
-        return None
-    if statement.mechanism not in ("", GENERIC, "binary_rr") and not (statement.mechanism == "krr" and inputs.get("k") == 2):
-        return None
-    eps0, n, delta = inputs.get("eps0"), inputs.get("n"), inputs.get("delta")
-    if eps0 is None or n is None or delta is None:
-        return None
-    if is_registered(EXACT_BINARY_RR_ID):
-        evaluation = evaluate(get_statement(EXACT_BINARY_RR_ID), {"eps0": eps0, "n": n, "delta": delta})
-        if evaluation.valid and evaluation.value is not None:
-            low = evaluation.interval[0] if evaluation.interval else round_down(evaluation.value, 16)
-            return {"eps": low, "source": EXACT_BINARY_RR_ID}
-    if int(n) <= BINARY_RR_ENUMERATION_MAX_N:
-        # Binary RR at a rational e' <= e^eps0 is eps0-LDP, and its shuffled epsilon is at most that at
-        # e^eps0 (it is a post-processing of it): a valid lower bound on the truth either way.
-        e_low = Fraction(round_down(math.exp(float(eps0)), 4)).limit_denominator(10**6)
-        while e_low > Fraction(round_down(math.exp(float(eps0)), 4)):
-            e_low -= Fraction(1, 10**6)
-        if e_low <= 1:
+def _log_grid(low: float, high: float, count: int, integer: bool = False) -> list[Any]:
+    if count == 1:
+        return [int(low) if integer else low]
+    values = [low * (high / low) ** (i / (count - 1)) for i in range(count)]
+    if integer:
+        return sorted({int(round(v)) for v in values})
+    return [float(f"{v:.4g}") for v in values]
+
+
+def grid_points(statement: Statement, shape: tuple[int, int, int] = DEFAULT_GRID_SHAPE) -> list[AuditPoint]:
+    """The sweep for an amplification bound: the grid, its regime edges along eps0, degenerate inputs."""
+    names = set(statement.input_names)
+    if not {"eps0", "n", "delta"} <= names:
+        raise UsageError(f"--grid needs a statement with inputs eps0, n, delta; {statement.id} has {', '.join(statement.input_names)}")
+    example = dict(statement.examples[0]) if statement.examples else {}
+    extras = {k: (int(v) if float(v) == int(v) else float(v)) for k, v in example.items() if k not in ("eps0", "n", "delta")}
+    eps0s = _log_grid(*GRID_EPS0_RANGE, shape[0])
+    ns = _log_grid(*GRID_N_RANGE, shape[1], integer=True)
+    deltas = _log_grid(*GRID_DELTA_RANGE, shape[2])
+    points: list[AuditPoint] = []
+
+    def make(inputs: dict[str, Any], source: str) -> AuditPoint | None:
+        classified = _classify_point(statement, inputs)
+        if classified is None:
             return None
-        rr = binary_randomized_response(e_low)
-        from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
+        inside, expected, interval, hypothesis = classified
+        return AuditPoint(source, inputs, inside, expected, interval, hypothesis)
 
-        ratio = exact_shuffled_e_eps(rr, int(n), Fraction(delta))
-        if ratio <= 1:
-            return {"eps": 0.0, "source": "exact enumeration of shuffled binary RR"}
-        return {"eps": round_down(math.log(ratio.numerator) - math.log(ratio.denominator), 16), "source": "exact enumeration of shuffled binary RR"}
-    return None
+    for n in ns:
+        for delta in deltas:
+            line = []
+            for eps0 in eps0s:
+                point = make({"eps0": eps0, "n": n, "delta": delta, **extras}, "grid")
+                if point is not None:
+                    points.append(point)
+                line.append((eps0, point.inside if point is not None else True))
+            # Regime edge along eps0: bisect between neighbours whose validity differs.
+            for (a, inside_a), (b, inside_b) in zip(line, line[1:]):
+                if inside_a == inside_b:
+                    continue
+                for _ in range(EDGE_BISECTION_STEPS):
+                    middle = math.sqrt(a * b)
+                    mid_point = _classify_point(statement, {"eps0": middle, "n": n, "delta": delta, **extras})
+                    if (mid_point is None or mid_point[0]) == inside_a:
+                        a = middle
+                    else:
+                        b = middle
+                for eps0 in (a, b):
+                    point = make({"eps0": eps0, "n": n, "delta": delta, **extras}, "edge")
+                    if point is not None:
+                        points.append(point)
+    base = {"eps0": 1.0, "n": 10_000, "delta": 1e-6, **extras}
+    degenerate: list[dict[str, Any]] = []
+    for value in (0.0, -1.0, 1e-300, 50.0, math.inf, math.nan):
+        degenerate.append({**base, "eps0": value})
+    for value in (0, -10, 1, 2, 10_000.5):
+        degenerate.append({**base, "n": value})
+    for value in (0.0, -1e-6, 1.0, 1.5, 1e-300, math.nan):
+        degenerate.append({**base, "delta": value})
+    for inputs in degenerate:
+        point = make(inputs, "degenerate")
+        if point is not None:
+            points.append(point)
+    return points
 
 
-@dataclass(frozen=True)
+def vector_points(statement: Statement, group: Mapping[str, Any]) -> list[AuditPoint]:
+    return [
+        AuditPoint(f"vector {t['tcId']}", dict(t["inputs"]), t["result"] != "invalid", t.get("expected"), t.get("interval"), t.get("comment", ""))
+        for t in group["tests"]
+    ]
+
+
+@dataclass
 class BoundAudit:
+    """Everything `shuffle-spec audit bound` reports (see `proofs_checks.verdicts` for the verdicts)."""
+
     statement_id: str
     function: str
-    tests: int
-    passed: int
-    mismatches: list[dict[str, Any]]
-    unsound: list[dict[str, Any]]
-    accepted_invalid: list[dict[str, Any]]
-    truth_checked: int
+    findings: list[Finding]
+    strict: bool = False
+    not_run: int = 0
+    seconds: float = 0.0
+
+    @property
+    def truth_checked(self) -> int:
+        return sum(1 for f in self.findings if f.truth is not None)
+
+    @property
+    def inside_checked(self) -> int:
+        return sum(1 for f in self.findings if f.inside and f.got is not None)
+
+    def counts(self) -> dict[str, int]:
+        counts = {verdict: 0 for verdict in VERDICT_ORDER}
+        for finding in self.findings:
+            key = f"{finding.verdict} (warning)" if finding.verdict == ACCEPTS_INVALID and finding.severity == "warning" else finding.verdict
+            counts[key] = counts.get(key, 0) + 1
+        return {k: v for k, v in counts.items() if v}
+
+    @property
+    def result(self) -> str:
+        """"fail" (a failure, or nothing inside the hypotheses checked), "warn" or "pass"."""
+        if self.not_run or self.inside_checked == 0 or any(f.severity == "failure" for f in self.findings):
+            return "fail"
+        return "warn" if any(f.severity == "warning" for f in self.findings) else "pass"
 
     @property
     def ok(self) -> bool:
-        return not (self.mismatches or self.unsound or self.accepted_invalid)
+        return self.result != "fail"
+
+    @property
+    def worst(self) -> str:
+        for severity in SEVERITY_ORDER:
+            for verdict in VERDICT_ORDER:
+                if any(f.verdict == verdict and f.severity == severity for f in self.findings):
+                    return verdict
+        return "NOTHING CHECKED"
+
+    def by_severity(self, severity: str) -> list[Finding]:
+        return [f for f in self.findings if f.severity == severity]
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{count} {verdict}" for verdict, count in self.counts().items())
+        tail = f"; {self.not_run} not run (overall time limit)" if self.not_run else ""
+        nothing = "; NOTHING checked inside the hypotheses" if self.inside_checked == 0 else ""
+        return f"{len(self.findings)} calls: {parts}{tail}{nothing}; truth checked at {self.truth_checked}"
+
+    # Compatibility with the first version of this report (fields `unsound`, `mismatches`, `accepted_invalid`).
+    @property
+    def unsound(self) -> list[dict[str, Any]]:
+        return [f.to_json() for f in self.findings if f.verdict == UNSOUND]
+
+    @property
+    def mismatches(self) -> list[dict[str, Any]]:
+        return [f.to_json() for f in self.findings if f.verdict in (BELOW_BOUND, ABOVE_BOUND) or (f.inside and f.verdict in (CRASH, NON_NUMBER, TIMEOUT))]
+
+    @property
+    def accepted_invalid(self) -> list[dict[str, Any]]:
+        return [f.to_json() for f in self.findings if f.verdict == ACCEPTS_INVALID]
+
+    @property
+    def tests(self) -> int:
+        return len(self.findings)
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "pass")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.statement_id,
             "function": self.function,
-            "result": "pass" if self.ok else "fail",
-            "tests": self.tests,
-            "passed": self.passed,
+            "result": self.result,
+            "worst": self.worst,
+            "strict": self.strict,
+            "counts": self.counts(),
+            "calls": len(self.findings),
+            "not_run": self.not_run,
+            "inside_checked": self.inside_checked,
             "truth_checked": self.truth_checked,
-            "unsound": self.unsound,
-            "mismatches": self.mismatches,
-            "accepted_invalid": self.accepted_invalid,
+            "seconds": round(self.seconds, 2),
+            "summary": self.summary(),
+            "findings": [f.to_json() for f in self.findings],
         }
 
 
-def audit_bound(function: Callable[..., Any], statement_id: str, *, rtol: float | None = None, vectors: Mapping[str, Any] | None = None, label: str = "") -> BoundAudit:
-    """Run `function` over the test vectors of `statement_id` (generated from the spec unless given):
-    values outside the expected interval (widened by `rtol`, default the statement's), values below
-    the exact truth (unsound), and values returned for inputs outside the hypotheses are reported."""
-    from shuffle_spec.proofs_checks.vectors import generate_group
+def _statement_for_audit(statement_id: str) -> Statement:
+    try:
+        statement = get_statement(statement_id)
+    except KeyError:
+        raise UsageError(f"unknown statement id {statement_id!r} (see `shuffle-spec list`)") from None
+    if not statement.is_evaluable:
+        raise UsageError(f"{statement.id} is a {statement.kind.name.lower()} about distributions, not a function of scalar parameters: there is nothing to audit (choose a statement that `shuffle-spec list` marks evaluable, e.g. FMT21.Thm2.1)")
+    return statement
 
-    statement = get_statement(statement_id)
+
+def audit_bound(
+    function: Callable[..., Any] | str,
+    statement_id: str,
+    *,
+    rtol: float | None = None,
+    vectors: Mapping[str, Any] | None = None,
+    grid: bool = False,
+    grid_shape: tuple[int, int, int] = DEFAULT_GRID_SHAPE,
+    strict: bool = False,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    total_time_limit: float = DEFAULT_TOTAL_TIME_LIMIT,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    label: str = "",
+    quiet: bool = False,
+) -> BoundAudit:
+    """Audit a bound function f(eps0, n, delta[, ...]) -> eps against statement `statement_id`.
+
+    `function` is a target string ("MODULE:FUNCTION" or "path/file.py:FUNCTION", imported and run in a
+    child process with `time_limit` seconds per call, `memory_mb` of address space and
+    `total_time_limit` seconds in all) or a callable (trusted: called in this process, no limits).
+    Points: the statement's test vectors (`vectors`: a committed group, else generated from the spec)
+    and, with `grid`, the sweep of `grid_points`. Each call gets a verdict (`proofs_checks.verdicts`);
+    `rtol` widens every acceptance interval by that relative amount. Raises `UsageError` for an
+    unknown or non-evaluable statement and for a target that cannot be imported."""
+    started = time.monotonic()
+    statement = _statement_for_audit(statement_id)
+    if rtol is not None and not (math.isfinite(rtol) and 0 <= rtol < 1):
+        raise UsageError(f"rtol = {rtol!r} is out of range: expected a number in [0, 1)")
+    if not (math.isfinite(total_time_limit) and total_time_limit > 0):
+        raise UsageError(f"total time limit = {total_time_limit!r} is out of range: expected seconds > 0")
+    if isinstance(function, str):
+        _check_target(function)
     group = vectors if vectors is not None else generate_group(statement)
-    tolerance = statement.rtol if rtol is None else rtol
-    order = [name for name in group["inputs"]]
-    mismatches, unsound, accepted = [], [], []
-    passed = truth_checked = 0
-    tests = group["tests"]
-    for index, test in enumerate(tests, start=1):
-        progress(index, len(tests), f"audit {statement_id}")
-        inputs = test["inputs"]
-        try:
-            got = _call(function, inputs, order)
-            error = ""
-        except Exception as failure:  # a third-party function may raise anything to refuse
-            got, error = None, f"{type(failure).__name__}: {failure}"
-        record = {"tcId": test["tcId"], "inputs": inputs, "result": test["result"], "got": got, "error": error}
-        if test["result"] == "invalid":
-            if got is not None and math.isfinite(got):
-                accepted.append({**record, "reason": "returned a number outside the hypotheses: " + test.get("comment", "")})
+    order = list(group.get("inputs") or statement.input_names)
+    points = vector_points(statement, group)
+    if grid:
+        points += grid_points(statement, grid_shape)
+    if not points:
+        raise UsageError(f"{statement.id} has no test points: nothing to audit")
+    if rtol is not None:
+        points = [_widened(p, rtol) for p in points]
+    findings: list[Finding] = []
+    not_run = 0
+    name = label or (function if isinstance(function, str) else getattr(function, "__qualname__", str(function)))
+    sandbox: Sandbox | None = None
+    try:
+        if isinstance(function, str):
+            sandbox = Sandbox(function, time_limit=time_limit, memory_mb=memory_mb)
+            try:
+                sandbox.__enter__()
+            except LoadError as failure:
+                raise UsageError(str(failure)) from None
+        for index, point in enumerate(points, start=1):
+            left = total_time_limit - (time.monotonic() - started)
+            if left <= 0:
+                not_run = len(points) - index + 1
+                break
+            if sandbox is not None:
+                outcome = sandbox.call(point.inputs, order, time_limit=left)
             else:
-                passed += 1
-            continue
-        if got is None or not math.isfinite(got):
-            if test["result"] == "valid":
-                mismatches.append({**record, "expected": test["expected"], "reason": "refused an input inside the hypotheses"})
-            else:
-                passed += 1
-            continue
-        low, high = (float(x) for x in test["interval"])
-        slack = tolerance * max(abs(float(test["expected"])), 1e-300)
-        ok = low - slack <= got <= high + slack
-        truth = truth_lower_bound(statement, inputs) if statement.direction is Direction.UPPER_BOUND else None
-        if truth is not None:
-            truth_checked += 1
-            if got < truth["eps"]:
-                unsound.append({**record, "truth": truth["eps"], "truth_source": truth["source"], "reason": "below the exact epsilon of shuffled binary RR"})
-                ok = False
-        if not (low - slack <= got <= high + slack):
-            mismatches.append({**record, "expected": test["expected"], "interval": test["interval"], "reason": f"outside the interval (rtol {tolerance:g})"})
-        elif ok:
-            passed += 1
-    return BoundAudit(statement.id, label or getattr(function, "__qualname__", str(function)), len(tests), passed, mismatches, unsound, accepted, truth_checked)
+                outcome = call_in_process(function, point.inputs, order)  # type: ignore[arg-type]
+            findings.append(judge(statement, point.inputs, outcome, inside=point.inside, expected=point.expected, interval=point.interval, strict=strict, source=point.source, hypothesis=point.hypothesis))
+            if not quiet:
+                _progress(index, len(points), f"audit {statement.id}", findings[-1])
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+    return BoundAudit(statement.id, name, findings, strict=strict, not_run=not_run, seconds=time.monotonic() - started)
 
+
+def _widened(point: AuditPoint, rtol: float) -> AuditPoint:
+    if point.interval is None or point.expected is None:
+        return point
+    slack = rtol * abs(float(point.expected))
+    interval = [repr(float(point.interval[0]) - slack), repr(float(point.interval[1]) + slack)]
+    return AuditPoint(point.source, point.inputs, point.inside, point.expected, interval, point.hypothesis)
+
+
+def _progress(done: int, total: int, label: str, last: Finding) -> None:
+    """Progress on stderr: a rewritten line on a terminal, else a line every 10 % (for CI logs)."""
+    if sys.stderr.isatty():
+        progress(done, total, label)
+    elif total >= 50 and (done == total or done % max(1, total // 10) == 0):
+        sys.stderr.write(f"{label}: {done}/{total} calls (last: {last.verdict})\n")
+        sys.stderr.flush()

@@ -318,7 +318,7 @@ def validate_document(document: Any, name: str = "") -> list[str]:
 def check_vectors(directory: str | Path, *, run_reference: bool = True) -> list[str]:
     """Problems with the vectors in `directory`: schema, staleness against a fresh generation, and
     (with `run_reference`) the reference implementation failing any of them."""
-    from shuffle_spec.proofs_checks.audit import audit_bound
+    from shuffle_spec.proofs_checks.verdicts import judge_group
 
     directory = Path(directory)
     if not directory.is_dir():
@@ -348,10 +348,9 @@ def check_vectors(directory: str | Path, *, run_reference: bool = True) -> list[
                 continue
             for group in document.get("testGroups", []):
                 statement = get_statement(group["statement_id"])
-                report = audit_bound(reference_function(statement), statement.id, vectors=group, label=statement.reference)
-                for kind in ("unsound", "mismatches", "accepted_invalid"):
-                    for item in getattr(report, kind):
-                        problems.append(f"{name}: reference {statement.reference} {kind.replace('_', ' ')} at tcId {item['tcId']}: {item['reason']}")
+                for finding in judge_group(reference_function(statement), statement, group, strict=True):
+                    if finding.severity != "pass":
+                        problems.append(f"{name}: reference {statement.reference} {finding.verdict} at {finding.source}: {finding.reason}")
     return problems
 
 

@@ -124,14 +124,36 @@ def _ratio_over_outputs(num: Distribution, den: Distribution, outputs: Iterable)
     return worst
 
 
+def _column_extremes(randomizer: Randomizer) -> dict:
+    """y -> (max_x P_x(y), min_x P_x(y)): one pass over the matrix, no divisions (k x m comparisons)."""
+    extremes: dict = {}
+    outputs = randomizer.outputs  # a property that walks the whole matrix: read it once
+    for _, px in randomizer.items():
+        for y in outputs:
+            p = px[y]
+            if y in extremes:
+                high, low = extremes[y]
+                extremes[y] = (p if p > high else high, p if p < low else low)
+            else:
+                extremes[y] = (p, p)
+    return extremes
+
+
 def ldp_ratio(randomizer: Randomizer) -> Probability:
-    """e^{eps0} of a randomizer's replacement LDP: max over x, x', y of P_x(y) / P_x'(y) (EFMRSTT20 Def II.2)."""
-    outputs = randomizer.outputs
+    """e^{eps0} of a randomizer's replacement LDP: max over x, x', y of P_x(y) / P_x'(y) (EFMRSTT20 Def II.2).
+
+    Computed as max_y (max_x P_x(y)) / (min_x P_x(y)), the same number (for each y the largest ratio
+    of two rows is the largest entry over the smallest), in O(k m) comparisons and m divisions instead
+    of O(k^2 m) divisions of exact fractions (a 200 x 200 matrix took minutes)."""
     worst: Probability = Fraction(1) if randomizer.is_exact else 1.0
-    for x, px in randomizer.items():
-        for x2, px2 in randomizer.items():
-            if x != x2:
-                worst = max(worst, _ratio_over_outputs(px, px2, outputs))
+    for high, low in _column_extremes(randomizer).values():
+        if high == 0:
+            continue
+        if low == 0:
+            return math.inf
+        ratio = high / low
+        if ratio > worst:
+            worst = ratio
     return worst
 
 
@@ -152,11 +174,23 @@ def approximate_ldp_epsilon(randomizer: Randomizer, delta: Probability) -> float
 
 def removal_ldp_ratio(randomizer: Randomizer, reference: Distribution) -> Probability:
     """e^{eps} of removal LDP w.r.t. the absent-respondent output R_0 = `reference` (EFMRSTT20 Def II.4):
-    the max over x and y of max(P_x(y)/R_0(y), R_0(y)/P_x(y))."""
-    outputs = set(randomizer.outputs) | set(reference)
+    the max over x and y of max(P_x(y)/R_0(y), R_0(y)/P_x(y)).
+
+    For each y only the largest and the smallest P_x(y) matter, so this takes O(k m) comparisons and
+    2m divisions (the same number as the max over all x)."""
+    extremes = _column_extremes(randomizer)
     worst: Probability = Fraction(1) if randomizer.is_exact and reference.is_exact else 1.0
-    for _, px in randomizer.items():
-        worst = max(worst, _ratio_over_outputs(px, reference, outputs), _ratio_over_outputs(reference, px, outputs))
+    for y in set(randomizer.outputs) | set(reference):
+        high, low = extremes.get(y, (0, 0))
+        r = reference[y]
+        if high > 0:  # P_x(y) / R_0(y) for the largest P_x(y)
+            if r == 0:
+                return math.inf
+            worst = max(worst, high / r)
+        if r > 0:  # R_0(y) / P_x(y) for the smallest P_x(y)
+            if low == 0:
+                return math.inf
+            worst = max(worst, r / low)
     return worst
 
 

@@ -1,14 +1,36 @@
 """`shuffle-spec audit randomizer FILE.json [--n N --delta D]` and
-`shuffle-spec audit bound MODULE:FUNCTION --id ID [--rtol R]`.
+`shuffle-spec audit bound TARGET --id ID [--grid] [--strict] [--time-limit S] [--json]`.
 
 - randomizer: replacement and removal LDP epsilon, blanket gamma and distribution, every applicable
   shuffled bound at (n, delta) and the exact central epsilon when n is small. The file format is in
   `proofs_checks/audit.py`. A malformed file is a usage error (exit 2) naming the row and column; a
-  bound found below the exact value is an audit failure (exit 1).
-- bound: calls FUNCTION(eps0, n, delta) (by keyword when it names its parameters that way) over the
-  test vectors of statement ID; exit 1 on a value outside the expected interval, on a value below the
-  exact truth (an unsound bound), or on a number returned for inputs outside the hypotheses.
-  MODULE may be an importable module or a path to a .py file.
+  bound found below the exact value is an audit failure (exit 1). Matrices are limited to
+  MAX_MATRIX_ENTRIES entries (see `proofs_checks/audit.py`).
+- bound: calls TARGET's function f(eps0, n, delta[, k]) (by keyword when it names its parameters that
+  way, else positionally) at the statement's test vectors and, with --grid, over a sweep of a few
+  hundred points (eps0 in [0.05, 10], n in [10, 1e9], delta in [1e-12, 0.5], the statement's regime
+  edges, degenerate inputs). Each call gets a verdict by consequence:
+    UNSOUND          below a lower bound on the true epsilon (exact shuffled binary RR)   failure
+    BELOW BOUND      below the statement's interval: claims more privacy than proven      failure
+    ACCEPTS INVALID  a number outside the hypotheses: a failure when it claims more than  failure/warning
+                     anything registered certifies there, else a warning (--strict: failure)
+    CRASH / NON-NUMBER / TIMEOUT                                                          failure
+    ABOVE BOUND      above the interval: looser but safe (relative gap shown)             warning
+    BELOW BOUND (rounding)  below by < 1e-9 relative: float rounding, no outward rounding  warning
+    REJECTS          refused an invalid input (pass), or refused a valid one where the    pass/warning
+                     statement gives no amplification (value >= eps0) (warning)
+    PASS             inside the interval                                                  pass
+  Exit 0 on pass or warnings only, 1 on any failure (or when nothing inside the hypotheses was
+  checked), 2 on usage errors (unknown id, a target that cannot be imported).
+
+  TARGET is MODULE:FUNCTION (imported as `python -c "import MODULE"` would: the current directory,
+  then PYTHONPATH) or path/to/file.py:FUNCTION. For a method such as Class(...).method, write a
+  two-line adapter file (see docs/audits/README.md).
+
+  WARNING: `audit bound` imports and runs the given Python code with your user's rights. It runs in a
+  child process with a time limit per call and a memory limit, so exits, hangs and crashes become
+  verdicts; that is protection against accidents, not a security sandbox. Audit only code you would
+  run yourself.
 """
 
 from __future__ import annotations
@@ -16,10 +38,22 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
-from shuffle_spec.proofs_checks.audit import audit_bound, audit_matrix, load_bound_function, load_randomizer_file
+from shuffle_spec.proofs_checks.audit import (
+    DEFAULT_TOTAL_TIME_LIMIT,
+    BoundAudit,
+    audit_bound,
+    audit_matrix,
+    load_randomizer_file,
+)
 from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
+from shuffle_spec.proofs_checks.sandbox import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIME_LIMIT,
+    MAX_TIME_LIMIT,
+)
 from shuffle_spec.reference.errors import ParameterError
 
 NAME = "audit"
@@ -33,12 +67,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     randomizer.add_argument("--n", type=int, help="number of users for the shuffled bounds")
     randomizer.add_argument("--delta", type=float, help="central delta for the shuffled bounds")
     randomizer.add_argument("--json", action="store_true", help="print JSON")
-    bound = sub.add_parser("bound", help="check another implementation's bound f(eps0, n, delta) -> eps over the test vectors")
-    bound.add_argument("function", help="MODULE:FUNCTION or path/to/file.py:FUNCTION")
+    bound = sub.add_parser(
+        "bound",
+        help="check another implementation's bound f(eps0, n, delta) -> eps (RUNS that code with your rights)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    bound.add_argument("function", metavar="TARGET", help="MODULE:FUNCTION or path/to/file.py:FUNCTION (imported and run with your rights)")
     bound.add_argument("--id", required=True, help="the statement it claims to implement")
-    bound.add_argument("--rtol", type=float, help="relative tolerance (default: the statement's)")
+    bound.add_argument("--rtol", type=float, help="widen every acceptance interval by this relative amount")
     bound.add_argument("--vectors", help="directory of vectors to use instead of generating them (e.g. tests/vectors)")
-    bound.add_argument("--json", action="store_true", help="print JSON")
+    bound.add_argument("--grid", action="store_true", help="also sweep a few hundred points, the regime edges and degenerate inputs")
+    bound.add_argument("--grid-shape", default="8x9x5", metavar="ExNxD", help="grid points along eps0, n and delta (default 8x9x5 = 360; each 1 to 50)")
+    bound.add_argument("--strict", action="store_true", help="every number returned outside the hypotheses is a failure")
+    bound.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help=f"seconds per call (default {DEFAULT_TIME_LIMIT:g}, at most {MAX_TIME_LIMIT:g})")
+    bound.add_argument("--total-time-limit", type=float, default=DEFAULT_TOTAL_TIME_LIMIT, help=f"seconds for all calls (default {DEFAULT_TOTAL_TIME_LIMIT:g})")
+    bound.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, help=f"MB of address space for the audited code (default {DEFAULT_MEMORY_MB})")
+    bound.add_argument("--show", choices=("problems", "all"), default="problems", help="findings to list: failures and warnings (default) or every call")
+    bound.add_argument("--json", action="store_true", help="print the JSON report (every call's inputs, value, verdict, reason)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,43 +100,90 @@ def _run_randomizer(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
         return 1 if report.problems else 0
+    print_randomizer_report(report)
+    return 1 if report.problems else 0
+
+
+def print_randomizer_report(report: Any) -> None:
+    """The text report of `audit randomizer`: one small function per block, so a block (e.g. a gap
+    line between the best upper and lower bound) can be added without touching the others."""
+    print_local_privacy(report)
+    if report.n is not None:
+        print_shuffled_bounds(report)
+    print_problems(report)
+
+
+def print_local_privacy(report: Any) -> None:
     print(f"randomizer {report.name}: {len(report.inputs)} inputs x {len(report.outputs)} outputs" + (f" ({report.mechanism}, k = {report.k})" if report.k else ""))
     print(f"replacement LDP epsilon: {report.ldp_epsilon!r}  (max likelihood ratio {report.ldp_ratio})")
     print(f"removal LDP epsilon:     {report.removal_epsilon!r}  (reference {report.removal_reference_kind}: [{', '.join(report.removal_reference)}])")
     print(f"blanket gamma:           {report.gamma}  (~ {format_number(report.gamma_float)})")
     print(f"blanket distribution:    [{', '.join(report.blanket_distribution) or 'none: gamma = 0'}]")
-    if report.n is not None:
-        print(f"\nshuffled, n = {report.n}, delta = {report.delta:g}, eps0 = {report.ldp_epsilon:.6g}:")
-        rows = [[b["id"], b["mechanism"], b["eps"], b["reason"]] for b in sorted(report.bounds, key=lambda b: (not b["valid"], b["eps"] or 0.0))]
-        if report.exact is not None:
-            rows.append(["exact", report.mechanism, report.exact["eps"], report.exact["method"]])
-        else:
-            rows.append(["exact", report.mechanism, None, "not computed: n too large for enumeration"])
-        print_table(["id", "mechanism", "eps", "note"], rows)
+
+
+def print_shuffled_bounds(report: Any) -> None:
+    print(f"\nshuffled, n = {report.n}, delta = {report.delta:g}, eps0 = {report.ldp_epsilon:.6g}:")
+    rows = [[b["id"], b["mechanism"], b["eps"], b["reason"]] for b in sorted(report.bounds, key=lambda b: (not b["valid"], b["eps"] or 0.0))]
+    if report.exact is not None:
+        rows.append(["exact", report.mechanism, report.exact["eps"], report.exact["method"]])
+    else:
+        rows.append(["exact", report.mechanism, None, "not computed: n too large for enumeration"])
+    print_table(["id", "mechanism", "eps", "note"], rows)
+
+
+def print_problems(report: Any) -> None:
     for problem in report.problems:
         print(f"PROBLEM: {problem}")
-    return 1 if report.problems else 0
 
 
 def _run_bound(args: argparse.Namespace) -> int:
-    function = load_bound_function(args.function)
+    if not (isinstance(args.time_limit, float) and 0 < args.time_limit <= MAX_TIME_LIMIT):
+        raise UsageError(f"--time-limit {args.time_limit!r} is out of range: expected seconds in (0, {MAX_TIME_LIMIT:g}]")
+    if not (64 <= args.memory_limit <= 1 << 20):
+        raise UsageError(f"--memory-limit {args.memory_limit!r} is out of range: expected MB in [64, 1048576]")
+    shape = _grid_shape(args.grid_shape)
     vectors = None
     if args.vectors:
         path = Path(args.vectors) / f"{args.id}.json"
         if not path.is_file():
             raise UsageError(f"no vectors for {args.id} in {args.vectors}")
         vectors = json.loads(path.read_text())["testGroups"][0]
-    report = audit_bound(function, args.id, rtol=args.rtol, vectors=vectors, label=args.function)
+    report = audit_bound(
+        args.function, args.id, rtol=args.rtol, vectors=vectors, grid=args.grid, grid_shape=shape, strict=args.strict,
+        time_limit=args.time_limit, total_time_limit=args.total_time_limit, memory_mb=args.memory_limit, label=args.function,
+    )
     if args.json:
         print_json(report.to_json())
-        return 0 if report.ok else 1
-    print(f"{args.function} as {args.id}: {report.passed}/{report.tests} vectors pass; truth checked at {report.truth_checked}")
-    for item in report.unsound:
-        print(f"UNSOUND tcId {item['tcId']} {item['inputs']}: got {item['got']!r} < exact {item['truth']!r} ({item['truth_source']})")
-    for item in report.mismatches:
-        shown = f"got {item['got']!r}" if item["got"] is not None else f"refused ({item['error']})"
-        print(f"MISMATCH tcId {item['tcId']} {item['inputs']}: {shown}, expected {item['expected']} ({item['reason']})")
-    for item in report.accepted_invalid:
-        print(f"ACCEPTED INVALID tcId {item['tcId']} {item['inputs']}: got {item['got']!r} ({item['reason']})")
-    print("result: pass" if report.ok else "result: FAIL")
+    else:
+        print_bound_report(report, show_all=args.show == "all")
     return 0 if report.ok else 1
+
+
+def _grid_shape(text: str) -> tuple[int, int, int]:
+    parts = text.lower().split("x")
+    try:
+        shape = tuple(int(p) for p in parts)
+    except ValueError:
+        shape = ()
+    if len(shape) != 3 or not all(1 <= s <= 50 for s in shape):
+        raise UsageError(f"--grid-shape {text!r} is out of range: expected ExNxD with each count in [1, 50], e.g. 8x9x5")
+    return shape  # type: ignore[return-value]
+
+
+def format_finding(finding: Any) -> str:
+    """One line per finding: verdict, where, what it returned, what was expected, why."""
+    inputs = ", ".join(f"{k}={v!r}" for k, v in finding.inputs.items())
+    got = f"got {format_number(finding.got)}" if finding.got is not None else "no value"
+    expected = f", expected {finding.expected}" if finding.expected is not None else ""
+    truth = f", truth >= {format_number(finding.truth)}" if finding.truth is not None else ""
+    return f"{finding.verdict:<16} {finding.source:<11} ({inputs}): {got}{expected}{truth}: {finding.reason}"
+
+
+def print_bound_report(report: BoundAudit, *, show_all: bool = False) -> None:
+    print(f"{report.function} as {report.statement_id}")
+    for severity in ("failure", "warning") + (("pass",) if show_all else ()):
+        for finding in report.by_severity(severity):
+            print(format_finding(finding))
+    print(f"summary: {report.summary()}")
+    word = {"pass": "PASS", "warn": "PASS WITH WARNINGS", "fail": "FAIL"}[report.result]
+    print(f"result: {word}" + (f" (worst: {report.worst})" if report.result != "pass" else ""))
