@@ -22,6 +22,7 @@ import mpmath
 
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.limits import check_range
 from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up
 
@@ -48,6 +49,7 @@ def _validate(eps0: float, n: int, delta: float) -> None:
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
     require_probability("delta", delta, open_low=True, open_high=False)
+    check_range("FMT21.Thm2.1", eps0=eps0, n=n, delta=delta)  # the variants and Prop 2.2 share it
 
 
 def _regime_holds(eps0: float, n: int, delta: float, numerator: int) -> bool:

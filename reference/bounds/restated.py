@@ -10,6 +10,7 @@ import mpmath
 from shuffle_spec.reference.bounds.erlingsson import erlingsson_v1_epsilon
 from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_delta
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
+from shuffle_spec.reference.limits import check_range
 from shuffle_spec.reference.rounding import round_up
 
 __all__ = ["bbgn19_theorem_5_1_epsilon", "corollary_5_3_1_epsilon", "COROLLARY_5_3_1_CONSTANT"]
@@ -49,6 +50,7 @@ def corollary_5_3_1_epsilon(*, eps0: float, n: int, delta: float) -> float:
     require_positive("delta", delta)
     if not delta < 1:
         raise ParameterError("delta", delta, "delta in (0, 1)")
+    check_range("BBGN19.Cor5.3.1", eps0=eps0, n=n, delta=delta)
     values = {"eps0": eps0, "n": n, "delta": delta}
     log_inv_delta = -math.log(delta)
     if not _corollary_regime_holds(eps0, n, delta):

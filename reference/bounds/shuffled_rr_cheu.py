@@ -23,6 +23,7 @@ import mpmath
 from shuffle_spec.reference.bounds.restated import _corollary_regime_holds
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.limits import check_range
 from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
@@ -40,6 +41,7 @@ STATEMENT = "EFMRSTT20.LemII.6"
 def _check_common(n: int, delta: float) -> None:
     require_integer("n", n, minimum=1)
     require_probability("delta", delta, open_high=False)
+    check_range(STATEMENT, n=n, delta=delta)
 
 
 def _eq1(lam: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:
@@ -70,6 +72,7 @@ def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> float:
     when lambda < 14 log(4/delta), i.e. e^eps0 > 2n/(14 log(4/delta)) - 1."""
     require_positive("eps0", eps0)
     _check_common(n, delta)
+    check_range(STATEMENT, eps0=eps0)
     values = {"eps0": eps0, "n": n, "delta": delta}
     with mpmath.workdps(_DIGITS):
         lam = 2 * mpmath.mpf(int(n)) / (1 + mpmath.exp(mpmath.mpf(eps0)))
