@@ -48,7 +48,22 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import betainc
 from scipy.stats import binom
-from shuffle_spec.reference.binomial import TINY, UNIT, CertifiedWindow, ProbabilityPair, certified_half_binomial, certified_window, exp_upper, iv_context, probability_pair
+from shuffle_spec.reference.binomial import (
+    BLOCK,
+    TINY,
+    UNIT,
+    ProbabilityPair,
+    WindowBlock,
+    WindowEdges,
+    certified_half_binomial,
+    certified_window_block,
+    exp_upper,
+    iv_context,
+    probability_pair,
+    window_blocks,
+    window_edges,
+)
+from shuffle_spec.reference.limits import RANGES
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.inversion import largest_argument_within
 from shuffle_spec.reference.results import BoundValue
@@ -83,8 +98,12 @@ NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps
 
 def _check_eps0(eps0: float) -> None:
     require_positive("eps0", eps0)
-    if eps0 > 700:
-        raise ParameterError("eps0", eps0, "0 < eps0 <= 700 (e^eps0 must be a finite float)")
+    RANGES[STATEMENT].check(eps0=eps0)  # eps0 <= 700: e^eps0 must be a finite float
+
+
+def _check_n(n: int) -> None:
+    require_integer("n", n, minimum=1)
+    RANGES[STATEMENT].check(n=n)  # n <= 1e12: work O(sqrt n) (memory is bounded by the block size)
 
 
 def _coefficients(eps0: float, eps: float) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
@@ -299,24 +318,64 @@ def _estimate_walk(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndar
 
 @dataclass(frozen=True)
 class _ClonePair:
-    """The clone-count distribution Bin(n-1, q) on its certified central window."""
+    """The clone-count distribution Bin(n-1, q) on its certified central window, streamed in blocks of at
+    most `block` counts (memory O(block) per call whatever n; module doc "Memory")."""
 
     eps0: float
-    window: CertifiedWindow
+    pair: ProbabilityPair
+    edges: WindowEdges
+    block: int = BLOCK
+
+    @cached_property
+    def _ranges(self) -> list[tuple[int, int]]:
+        return window_blocks(self.edges, self.block)
+
+    @cached_property
+    def _single(self) -> WindowBlock | None:
+        """The whole window when it is one block (kept: it is reused by every evaluation)."""
+        if len(self._ranges) != 1:
+            return None
+        return certified_window_block(self.edges.m, self.pair, self.edges.lo, self.edges.hi)
+
+    def _blocks(self):
+        """The window's certified blocks in order (recomputed per pass unless there is only one)."""
+        if self._single is not None:
+            yield self._single
+            return
+        for a, b in self._ranges:
+            yield certified_window_block(self.edges.m, self.pair, a, b)
 
     @cached_property
     def _estimate_grid(self) -> tuple[np.ndarray, np.ndarray, bool]:
         """(counts, weights, sampled): every count of the window with its float pmf, or, from
-        SAMPLED_FROM_COUNT clones on, two adjacent counts per block at the block's mean count, each with
-        half the block's mass. The weights depend on (eps0, n) only, so they are computed once."""
-        w = self.window
-        c = np.arange(w.lo, w.hi + 1, dtype=float)
-        if w.lo < SAMPLED_FROM_COUNT or len(c) <= 4 * ESTIMATE_BLOCKS:
-            return c, w.pmf, False
-        starts = np.arange(0, len(c), -(-len(c) // ESTIMATE_BLOCKS))
-        mass = np.add.reduceat(w.pmf, starts)
-        centre = np.floor(np.add.reduceat(w.pmf * c, starts) / mass)
+        SAMPLED_FROM_COUNT clones on, two adjacent counts per block of ~ size/ESTIMATE_BLOCKS counts at the
+        block's mean count, each with half the block's mass. The weights depend on (eps0, n) only, so they
+        are computed once (streamed: accumulated block by block)."""
+        e = self.edges
+        if e.lo < SAMPLED_FROM_COUNT or e.size <= 4 * ESTIMATE_BLOCKS:
+            if self._single is None:
+                return np.empty(0), np.empty(0), False  # streamed walk estimate (see `estimate`)
+            return self._single.support, self._single.pmf, False
+        width = -(-e.size // ESTIMATE_BLOCKS)
+        mass = np.zeros(ESTIMATE_BLOCKS)
+        moment = np.zeros(ESTIMATE_BLOCKS)
+        for part in self._blocks():
+            c = part.support
+            index = ((c - e.lo) // width).astype(np.int64)
+            np.add.at(mass, index, part.pmf)
+            np.add.at(moment, index, part.pmf * c)
+        used = mass > 0
+        mass, moment = mass[used], moment[used]
+        centre = np.floor(moment / mass)
         return np.concatenate((centre, centre + 1.0)), np.concatenate((mass, mass)) / 2.0, True
+
+    @cached_property
+    def mean_count(self) -> float:
+        """The window's float mean clone count (uncertified; places the estimate's first point)."""
+        counts, weights, _ = self._estimate_grid
+        if len(counts):
+            return float(np.sum(weights * counts))
+        return float(sum(np.sum(part.pmf * part.support) for part in self._blocks()))
 
     def estimate(self, eps: float) -> float:
         """An UNcertified float estimate of delta(eps) (window mass only), to place certified evaluations."""
@@ -324,8 +383,11 @@ class _ClonePair:
             return 0.0
         counts, weights, sampled = self._estimate_grid
         coefficients = _estimate_coefficients(self.eps0, eps)
-        values = _estimate_points(counts, *coefficients) if sampled else _estimate_walk(counts, *coefficients)
-        return float(np.sum(weights * values))  # (not np.dot: BLAS threads cost milliseconds here)
+        if sampled:
+            return float(np.sum(weights * _estimate_points(counts, *coefficients)))
+        if len(counts):
+            return float(np.sum(weights * _estimate_walk(counts, *coefficients)))  # (not np.dot: BLAS threads cost ms)
+        return float(sum(np.sum(part.pmf * _estimate_walk(part.support, *coefficients)) for part in self._blocks()))
 
     def guess_epsilon(self, delta: float) -> float | None:
         """The root of the estimate, log estimate(eps) = log delta, on (0, eps0) (Brent's method), or None
@@ -339,7 +401,7 @@ class _ClonePair:
         # mean of a count with standard deviation sqrt(c)/2, c ~ the window's mean count (within ~2x
         # of the root), then double or halve to a sign change. (eps = 0 itself is avoided: the
         # incomplete beta at the median of a huge count is slow, and nothing needs it.)
-        mean_count = max(float(np.sum(self.window.pmf * self.window.support)), 1.0)
+        mean_count = max(self.mean_count, 1.0)
         scale = 2.0 * math.tanh(self.eps0 / 2) * math.sqrt(2.0 * math.log(1.25 / delta) / mean_count)
         low = high = min(scale, 0.5 * self.eps0)
         if gap(low) > 0:
@@ -362,25 +424,31 @@ class _ClonePair:
 
     def delta_bounds(self, eps: float) -> tuple[float, float]:
         """Certified [lower, upper] of delta(eps) = sum_c Bin(c; n-1, q) B(c): every count of the window
-        (no blocks), the window's proven pmf bounds, the Chernoff tails added to the upper end (B <= 1)."""
-        w = self.window
-        b_low, b_up = _divergence_range(w.lo, w.hi, eps0=self.eps0, eps=eps)
-        size = len(b_low)
-        # Sums of non-negative floats: relative error <= size u'.
-        upper = float(np.sum(w.upper * b_up)) * (1.0 + 1.001 * (size + 2) * UNIT) + w.dropped
-        lower = float(np.sum(w.lower * b_low)) * (1.0 - 1.001 * (size + 2) * UNIT)
+        (block by block, each with its own certified walk anchor), the window's proven pmf bounds, the
+        Chernoff tails added to the upper end (B <= 1)."""
+        upper_sum = lower_sum = 0.0
+        blocks = 0
+        for part in self._blocks():
+            b_low, b_up = _divergence_range(part.lo, part.hi, eps0=self.eps0, eps=eps)
+            upper_sum += float(np.sum(part.upper * b_up))
+            lower_sum += float(np.sum(part.lower * b_low))
+            blocks += 1
+        # Sums of non-negative floats: relative error <= (terms + partial sums) u'.
+        terms = self.edges.size + blocks + 2
+        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + self.edges.dropped
+        lower = lower_sum * (1.0 - 1.001 * terms * UNIT)
         return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)
 
 
-def _clone_pair(eps0: float, n: int, pair: ProbabilityPair, tail: float) -> _ClonePair:
-    return _ClonePair(eps0, certified_window(n - 1, pair, tail))
+def _clone_pair(eps0: float, n: int, pair: ProbabilityPair, tail: float, block: int = BLOCK) -> _ClonePair:
+    return _ClonePair(eps0, pair, window_edges(n - 1, pair, tail), block)
 
 
 def clone_pair_delta(*, eps0: float, n: int, eps: float, kind: str = "fmt21", tail: float = DEFAULT_TAIL) -> BoundValue:
     """Certified delta(eps) of the clone pair with clone counts Bin(n-1, q): kind "fmt21" q = e^-eps0
     (FMT21.clones_numeric), "fmt23" q = 2/(e^eps0+1) (FMT23.stronger_clones)."""
     _check_eps0(eps0)
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     require_positive("eps", eps, allow_zero=True)
     if kind not in ("fmt21", "fmt23"):
         raise ParameterError("kind", kind, "'fmt21' or 'fmt23'")
@@ -488,8 +556,9 @@ def solve_epsilon(
 
 def _validate_amplification(eps0: float, n: int, delta: float) -> None:
     _check_eps0(eps0)
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     require_probability("delta", delta)
+    RANGES[STATEMENT].check(delta=delta)
 
 
 def clone_pair_epsilon(eps0: float, n: int, delta: float, kind: str) -> BoundValue:
@@ -513,9 +582,11 @@ def clones_eps0_for_eps(*, eps: float, n: int, delta: float, eps0_max: float = 3
     """FMT21.clones_numeric inverted: the largest eps0 (to 1e-9 relative) whose clone bound certifies
     (eps, delta)-DP, i.e. whose certified delta_clones(eps) is at most delta; verified at the returned point."""
     require_positive("eps", eps)
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     require_probability("delta", delta)
+    RANGES[STATEMENT].check(delta=delta)
     require_positive("eps0_max", eps0_max)
+    RANGES[STATEMENT].check(eps0=eps0_max)
 
     def certified_delta(eps0: float) -> float:
         if eps0 <= eps:

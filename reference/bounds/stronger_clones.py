@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from shuffle_spec.reference.bounds.clones import _check_eps0, clone_pair_delta, clone_pair_epsilon
+from shuffle_spec.reference.bounds.clones import _check_eps0, _check_n, _validate_amplification, clone_pair_delta, clone_pair_epsilon
 from shuffle_spec.reference.divergences import ldp_ratio
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_probability
 from shuffle_spec.reference.randomizers import Randomizer
@@ -67,7 +67,7 @@ def is_in_stronger_clone_class(randomizer: Randomizer, e_eps0: Fraction | float 
 def stronger_clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """Certified delta(eps) of the stronger-clone pair, clone counts Bin(n-1, 2/(e^eps0+1)) (FMT23.stronger_clones)."""
     _check_eps0(eps0)
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt23")
 
 
@@ -76,9 +76,7 @@ def stronger_clones(*, eps0: float, n: int, delta: float, k: int = 2) -> BoundVa
     the smallest eps with delta_sc(eps) <= delta, as a certified interval;
     delta_sc(eps) = sum_c Bin(c; n-1, 2/(e^eps0+1)) D_{e^eps}(P_c || Q_c). k-RR is in the ERRATA class,
     so the bound does not depend on k."""
-    _check_eps0(eps0)
-    require_integer("n", n, minimum=1)
-    require_probability("delta", delta)
+    _validate_amplification(eps0, n, delta)  # the range of reference.limits (same as FMT21.clones_numeric)
     require_integer("k", k, minimum=2)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt23")
 
@@ -88,7 +86,7 @@ def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: flo
     (HypothesisViolation) unless it is in the ERRATA class R(x) >= (R(x0) + R(x1))/(e^eps0 + 1)."""
     if not isinstance(randomizer, Randomizer):
         raise ParameterError("randomizer", randomizer, "a reference.randomizers.Randomizer")
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     require_probability("delta", delta)
     ratio = ldp_ratio(randomizer)
     if ratio == math.inf or ratio <= 1:
