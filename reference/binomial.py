@@ -302,6 +302,14 @@ def certified_window_block(m: int, pair: ProbabilityPair, a: int, b: int) -> Win
     k0 = min(max(int(math.floor((m + 1) * p)), a), b)
     iv = _IV
     log_anchor = log_binomial_pmf_interval(k0, m, iv.log(pair.p_iv), iv.log(pair.q_iv))
+    log_anchor_upper = float(log_anchor.b) + 1e-15
+    if log_anchor_upper < math.log(TINY):
+        # A block far out in a tail (only when streaming: a one-piece window is anchored at the mode). The
+        # pmf is unimodal and k0 is the block's point nearest the mode, so every value of the block is at
+        # most the anchor's: certified as [0, that upper bound] (as the module doc's values below TINY).
+        size = b - a + 1
+        cap = exp_upper(log_anchor_upper)
+        return WindowBlock(a, b, np.zeros(size), np.full(size, math.inf), np.zeros(size), np.full(size, cap))
     anchor_iv = iv.exp(log_anchor)
     anchor, eps_a = _float_with_error(anchor_iv)
     e_rho = 1.001 * (pair.p_err + pair.q_err + UNIT) + 1e-300

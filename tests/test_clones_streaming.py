@@ -130,3 +130,27 @@ def test_memory_stays_bounded_at_n_1e12():
     assert 0 < float(lower) <= float(upper) < 1
     assert int(max_rss_kib) < 1024**2  # resident set under 1 GiB
     assert np.isfinite(float(upper))
+
+
+def test_a_block_far_in_a_tail_is_capped_by_its_anchor():
+    """Streaming at delta = 1e-300 puts whole blocks where the pmf is below the float range; the block is
+    then certified as [0, bound at its point nearest the mode] (the pmf is unimodal). This crashed with
+    'probability = 0.0' at n = 1e12, delta = 1e-300 before the cap."""
+    m, eps0 = 10**6, 1.0
+    block = certified_window_block(m, probability_pair("fmt21", eps0), 0, 100)
+    with mpmath.workdps(50):
+        p = mpmath.exp(-mpmath.mpf(eps0))
+        for k in (0, 50, 100):
+            assert block.lower[k] == 0 <= mp_pmf(k, m, p) <= block.upper[k]
+        assert block.upper[100] < 1e-280
+
+
+def test_streamed_solution_at_delta_1e_300_agrees_with_one_piece():
+    eps0, n, delta = 1.0, 10**5, 1e-300
+    pair_probability = probability_pair("fmt21", eps0)
+    whole = _clone_pair(eps0, n, pair_probability, window_tail(delta))
+    streamed = _clone_pair(eps0, n, pair_probability, window_tail(delta), block=3000)  # one block is capped
+    one = solve_epsilon(whole.delta_bounds, eps0=eps0, delta=delta, guess=whole.guess_epsilon(delta))
+    got = solve_epsilon(streamed.delta_bounds, eps0=eps0, delta=delta, guess=streamed.guess_epsilon(delta))
+    assert got.upper >= one.lower and one.upper >= got.lower  # both contain the exact eps
+    assert 0 < got.upper < eps0
