@@ -111,12 +111,18 @@ RANGES: dict[str, SupportedRange] = {
 }
 
 
+def _range_of(statement: str) -> SupportedRange:
+    if statement not in RANGES:
+        raise ParameterError("statement", statement, f"a numeric amplification bound with a documented range: {', '.join(sorted(RANGES))}")
+    return RANGES[statement]
+
+
 def check_range(statement: str, **values: object) -> None:
     """Refuse (ParameterError) values outside `statement`'s supported range (`RANGES`)."""
-    RANGES[statement].check(**values)
+    _range_of(statement).check(**values)
 
 
 def describe(statement: str) -> str:
     """One line for users: the supported range of `statement`."""
-    r = RANGES[statement]
+    r = _range_of(statement)
     return f"{statement}: 0 < eps0 <= {r.eps0_max:g}, 1 <= n <= {r.n_max:.0e}, {r.delta_min:g} <= delta < 1 ({r.why})"
