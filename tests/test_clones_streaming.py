@@ -5,6 +5,7 @@ evaluations must certify the same thing; memory per call stays bounded at n = 1e
 subprocess under RLIMIT_AS); above the supported n the call refuses before allocating; and the Chernoff
 tail mass that the window drops must be added to delta's upper end (a test that fails without it)."""
 
+import itertools
 import os
 import subprocess
 import sys
@@ -14,9 +15,21 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pytest
-
-from shuffle_spec.reference.binomial import MAX_WINDOW, certified_window, certified_window_block, probability_pair, window_blocks, window_edges
-from shuffle_spec.reference.bounds.clones import _clone_pair, clones_delta, clones_numeric, solve_epsilon, window_tail
+from shuffle_spec.reference.binomial import (
+    MAX_WINDOW,
+    certified_window,
+    certified_window_block,
+    probability_pair,
+    window_blocks,
+    window_edges,
+)
+from shuffle_spec.reference.bounds.clones import (
+    _clone_pair,
+    clones_delta,
+    clones_numeric,
+    solve_epsilon,
+    window_tail,
+)
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
 from shuffle_spec.reference.errors import ParameterError
 from shuffle_spec.reference.limits import N_MAX_WINDOW
@@ -46,7 +59,7 @@ def test_blocks_cover_the_window_exactly_once():
     ranges = window_blocks(edges, 997)
     assert ranges[0][0] == edges.lo and ranges[-1][1] == edges.hi
     assert all(b - a + 1 <= 997 for a, b in ranges)
-    assert all(next_a == b + 1 for (_, b), (next_a, _) in zip(ranges, ranges[1:]))
+    assert all(next_a == b + 1 for (_, b), (next_a, _) in itertools.pairwise(ranges))
 
 
 @pytest.mark.parametrize("kind, eps0, delta", [("fmt21", 1.0, 1e-6), ("fmt23", 3.0, 1e-8)])

@@ -25,8 +25,10 @@ import math
 
 import mpmath
 import pytest
-
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
+from shuffle_spec.proofs_checks.amplification import (
+    EXACT_BINARY_RR_ID,
+    amplification_statements,
+)
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.limits import RANGES
 from shuffle_spec.reference.results import BoundValue
@@ -115,7 +117,7 @@ def exact_binary_rr():
 def test_every_registered_amplification_bound_has_a_documented_range():
     missing = [s for s in STATEMENTS if s not in RANGES and not STATEMENTS[s].reference.startswith("reference.protocols")]
     assert not missing
-    for statement_id, supported in RANGES.items():
+    for supported in RANGES.values():
         assert supported.eps0_max > 0 and supported.n_max >= 10**12 and supported.delta_min <= 1e-300
 
 

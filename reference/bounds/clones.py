@@ -35,6 +35,12 @@ for `solve_epsilon`: it certifies guess (1 +- 0.4 EPS_REL_TOL), re-centres by a 
 certified values if the root was missed, and falls back to bisection. Typically 2 certified
 evaluations instead of ~15. The estimate decides only WHERE delta is certified; every returned end is
 verified, so the interval is exactly as sound as with bisection alone.
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 700, 1 <= n <= 1e12, 1e-300 <= delta < 1. Memory: the clone-count window is streamed in blocks of
+at most `reference.binomial.BLOCK` counts, ~0.5 GB peak whatever n; time O(sqrt(n log(1/delta))), about a
+minute at n = 1e12. Below delta ~ 1e-280 the certified float arithmetic (subnormal caps) widens the
+returned interval: still sound, less tight, and slower (more certified evaluations).
 """
 
 from __future__ import annotations
@@ -573,6 +579,7 @@ def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:
     delta_clones(eps) = sum_c Bin(c; n-1, e^-eps0) D_{e^eps}(P_c || Q_c) (see the module docstring);
     valid for every eps0-LDP local randomizer (FMT21, reduction to the clone pair). Returns eps0 with a
     note when no eps < eps0 is certified.
+    Supported range: reference.limits.RANGES['FMT21.clones_numeric'] (module docstring); refused outside it.
     """
     _validate_amplification(eps0, n, delta)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt21")

@@ -13,6 +13,9 @@ subsampling probability at most e^{2 eps0}/n). Refined form, for eps0 <= log(n/4
 The v2 forms are evaluated in 60-digit mpmath and rounded outward; when a bound exceeds eps0 it
 proves no amplification (every eps0-LDP protocol is eps0-DP after shuffling), which the returned
 `BoundValue.note` says, and the value returned is eps0 (the bound is min(expression, eps0)).
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ NO_AMPLIFICATION = (
 
 def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7") -> float:
     """12 eps0 sqrt(log(1/delta)/n): EFMRTT19 Thm 7 (v1) = BBGN19 Thm 5.1; rounded up by 8 ulps
-    (four correctly rounded operations, each off by at most half an ulp)."""
+    (four correctly rounded operations, each off by at most half an ulp).
+    Supported range: reference.limits.RANGES['EFMRTT19.Thm7'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
     require_probability("delta", delta)
@@ -103,7 +107,8 @@ def _general_v2_mp(eps0: float, n: int, delta: float) -> mpmath.mpf:
 
 def erlingsson_v2_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7.v2") -> BoundValue:
     """eps1 sqrt(2 n log(1/delta)) + n eps1 (e^eps1 - 1), eps1 = 2 e^{2 eps0}(e^eps0 - 1)/n:
-    EFMRTT19.Thm7.v2 (general bound, every integer n > 1, eps0 > 0, delta in (0, 1))."""
+    EFMRTT19.Thm7.v2 (general bound, every integer n > 1, eps0 > 0, delta in (0, 1)).
+    Supported range: reference.limits.RANGES['EFMRTT19.Thm7.v2'] (module docstring); refused outside it."""
     _validate_v2(eps0, n, delta, statement)
     with mpmath.workdps(_DIGITS):
         # Fast exit (issue 11: 15-40 s at eps0 ~ 3000, spent in e^eps1 with eps1 ~ e^(3 eps0)/n): since
@@ -118,7 +123,8 @@ def erlingsson_v2_epsilon(*, eps0: float, n: int, delta: float, statement: str =
 
 def erlingsson_v2_refined_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """e^{2 eps0}(e^eps0 - 1) sqrt(8 log(1/delta)/n) + 6 e^{4 eps0}(e^eps0 - 1)^2 / n for
-    eps0 <= log(n/4)/3: EFMRTT19.Thm7.v2_refined (the "in particular" form of v2)."""
+    eps0 <= log(n/4)/3: EFMRTT19.Thm7.v2_refined (the "in particular" form of v2).
+    Supported range: reference.limits.RANGES['EFMRTT19.Thm7.v2_refined'] (module docstring); refused outside it."""
     statement = "EFMRTT19.Thm7.v2_refined"
     _validate_v2(eps0, n, delta, statement)
     with mpmath.workdps(_DIGITS):
@@ -144,5 +150,6 @@ def swapping_v2_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
 
 def shuffled_reports_v1_epsilon(*, eps0: float, n: int, delta: float) -> float:
     """12 eps0 sqrt(log(1/delta)/|S|) at every index of S, for reports shuffled after local
-    randomization, |S| = n users sharing one randomizer: EFMRTT19.Cor9 (v1)."""
+    randomization, |S| = n users sharing one randomizer: EFMRTT19.Cor9 (v1).
+    Supported range: reference.limits.RANGES['EFMRTT19.Cor9'] (module docstring); refused outside it."""
     return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta, statement="EFMRTT19.Cor9")

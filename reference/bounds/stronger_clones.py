@@ -11,6 +11,12 @@ the sufficient condition for the decomposition R(x) = Q0/(e^eps0+1) + Q1/(e^eps0
 (Q0 + Q1 = R(x0) + R(x1)). k-ary and binary randomized response satisfy it (with equality at x != x0, x1
 and y = x0); a generic eps0-LDP randomizer need not (Laplace on [0, 1], x = 0, x0 = 1, x1 = 0.99, y -> inf).
 The scalar (eps0, n, delta) entry point is therefore registered for k-RR only (mechanism "krr").
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 700, 1 <= n <= 1e12, 1e-300 <= delta < 1. Memory: the clone-count window is streamed in blocks of
+at most `reference.binomial.BLOCK` counts, ~0.5 GB peak whatever n; time O(sqrt(n log(1/delta))), about a
+minute at n = 1e12. Below delta ~ 1e-280 the certified float arithmetic (subnormal caps) widens the
+returned interval: still sound, less tight, and slower (more certified evaluations).
 """
 
 from __future__ import annotations
@@ -75,7 +81,8 @@ def stronger_clones(*, eps0: float, n: int, delta: float, k: int = 2) -> BoundVa
     """FMT23.stronger_clones for n users of k-ary randomized response with local eps0 (any k >= 2):
     the smallest eps with delta_sc(eps) <= delta, as a certified interval;
     delta_sc(eps) = sum_c Bin(c; n-1, 2/(e^eps0+1)) D_{e^eps}(P_c || Q_c). k-RR is in the ERRATA class,
-    so the bound does not depend on k."""
+    so the bound does not depend on k.
+    Supported range: reference.limits.RANGES['FMT23.stronger_clones'] (module docstring); refused outside it."""
     _validate_amplification(eps0, n, delta)  # the range of reference.limits (same as FMT21.clones_numeric)
     require_integer("k", k, minimum=2)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt23")

@@ -1,9 +1,19 @@
 """Invalid inputs at the edges of the supported ranges (issue 11): streamed binomial windows, the
 range table of reference.limits, and out-of-range eps0 / n / delta for the amplification bounds."""
 
-from invalid_inputs import Case
 from shuffle_spec.reference import binomial, limits
-from shuffle_spec.reference.bounds import bennett, clone_closed_forms, clones, erlingsson, hoeffding, restated, shuffled_rr_cheu, stronger_clones
+from shuffle_spec.reference.bounds import (
+    bennett,
+    clone_closed_forms,
+    clones,
+    erlingsson,
+    hoeffding,
+    restated,
+    shuffled_rr_cheu,
+    stronger_clones,
+)
+
+from invalid_inputs import Case
 
 PAIR = binomial.probability_pair("fmt21", 1.0)
 
