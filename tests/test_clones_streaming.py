@@ -167,3 +167,29 @@ def test_streamed_solution_at_delta_1e_300_agrees_with_one_piece():
     got = solve_epsilon(streamed.delta_bounds, eps0=eps0, delta=delta, guess=streamed.guess_epsilon(delta))
     assert got.upper >= one.lower and one.upper >= got.lower  # both contain the exact eps
     assert 0 < got.upper < eps0
+
+
+def test_certified_evaluations_per_solve_are_bounded(monkeypatch):
+    """Bounded time (issue 11 item 8): at delta = 1e-300 the certified bracket of delta cannot resolve the
+    target (subnormal caps), and the bisection took ~50 evaluations here (hundreds at larger n, minutes at
+    n = 1e12). With the budget the solve stops; the interval, both ends verified, contains the unbudgeted one
+    (same deterministic sequence of probes, stopped earlier)."""
+    import shuffle_spec.reference.bounds.clones as clones_module
+
+    eps0, n, delta = 1.0, 10**4, 1e-300
+    pair = _clone_pair(eps0, n, probability_pair("fmt23", eps0), window_tail(delta))
+    calls = []
+
+    def counted(eps):
+        calls.append(eps)
+        return pair.delta_bounds(eps)
+
+    monkeypatch.setattr(clones_module, "MAX_CERTIFIED_EVALUATIONS", 10**6)
+    free = solve_epsilon(counted, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta))
+    unbounded_calls = len(calls)
+    monkeypatch.setattr(clones_module, "MAX_CERTIFIED_EVALUATIONS", 20)
+    calls.clear()
+    capped = solve_epsilon(counted, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta))
+    assert unbounded_calls > 20 and len(calls) == 20
+    assert capped.lower <= free.lower <= free.upper <= capped.upper
+    assert counted(capped.upper)[1] <= delta and (capped.lower == 0 or counted(capped.lower)[0] > delta)

@@ -99,6 +99,11 @@ def window_tail(delta: float) -> float:
 EPS_REL_TOL = 1e-7
 # Secant re-centrings of the certified pair of points around an estimated root before bisecting.
 GUESS_ROUNDS = 3
+# At most this many certified delta evaluations per solve (each O(window)): typical solves take 2-15;
+# where the certified bracket of delta cannot resolve the target (delta below ~1e-280, where subnormal
+# caps dominate) the bisection would otherwise take hundreds (minutes at n = 1e12). The interval returned
+# when the budget runs out has both ends verified, as always, only wider.
+MAX_CERTIFIED_EVALUATIONS = 48
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 
@@ -470,6 +475,10 @@ def clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt21")
 
 
+class _BudgetSpent(Exception):
+    """Raised inside `solve_epsilon` when MAX_CERTIFIED_EVALUATIONS have been used."""
+
+
 def solve_epsilon(
     delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL, guess: float | None = None
 ) -> BoundValue:
@@ -482,7 +491,8 @@ def solve_epsilon(
     re-centred by a secant step through their certified values up to GUESS_ROUNDS times; whatever is
     not settled then goes to bisection in eps, with steps placed by interpolating log delta once the
     bracket is known on both sides. The guess only decides where delta is evaluated, never what is
-    returned: every end returned was verified by `delta_bounds`.
+    returned: every end returned was verified by `delta_bounds`. At most MAX_CERTIFIED_EVALUATIONS
+    evaluations are made (bounded time); when they run out, the verified ends reached so far are returned.
     """
     require_positive("eps0", eps0)
     require_probability("delta", delta)
@@ -491,6 +501,14 @@ def solve_epsilon(
         raise ParameterError("guess", guess, "None or a finite float")
     log_target = math.log(delta)
     ends = {"low": 0.0, "high": float(eps0), "f_low": None, "f_high": None}
+    certify = delta_bounds
+    evaluations = [0]
+
+    def delta_bounds(x: float) -> tuple[float, float]:
+        if evaluations[0] >= MAX_CERTIFIED_EVALUATIONS:
+            raise _BudgetSpent
+        evaluations[0] += 1
+        return certify(x)
 
     def probe(x: float) -> float:
         """Certify delta at x, move the verified ends, return log(midpoint of delta's bracket / target)."""
@@ -508,55 +526,58 @@ def solve_epsilon(
     def result() -> BoundValue:
         return BoundValue(ends["low"], ends["high"], NO_AMPLIFICATION if ends["high"] >= eps0 else "")
 
-    if guess is not None and 0 < guess < eps0:
-        x = float(guess)
-        for _ in range(GUESS_ROUNDS):
-            half = 0.4 * rel_tol * x
-            above, below = min(x + half, float(eps0)), max(x - half, 0.0)
-            f_above, f_below = probe(above), probe(below)
-            if narrow():
-                return result()
-            if not f_above < f_below:
-                break  # no usable slope: leave it to the bisection
-            x = below - f_below * (above - below) / (f_above - f_below)  # secant root
-            if not ends["low"] < x < ends["high"]:
-                break
-    if ends["f_low"] is None:
-        d_low0, d_up0 = delta_bounds(0.0)
-        if d_up0 <= delta:
-            return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
-        ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
-    side = 0
-    for _ in range(200):
-        low_end, high_end, f_low, f_high = ends["low"], ends["high"], ends["f_low"], ends["f_high"]
-        width = high_end - low_end
-        if width <= rel_tol * high_end:
-            break
-        mid = low_end + 0.5 * width
-        if f_high is not None and f_low > 0 > f_high:
-            guess_step = low_end + width * f_low / (f_low - f_high)
-            # Keep the step inside the bracket's middle and push it a little past the estimated root
-            # alternately, so that both ends move (the Illinois idea).
-            nudge = 0.25 * rel_tol * high_end * (1 if side <= 0 else -1)
-            mid = min(max(guess_step + nudge, low_end + 0.02 * width), high_end - 0.02 * width)
-        probe(mid)
-        if ends["high"] == mid:
-            side = 1 if side <= 0 else side + 1
-        elif ends["low"] == mid:
-            side = -1 if side >= 0 else side - 1
-        else:
-            # Ambiguous at mid: delta's bracket straddles the target; tighten each side separately.
-            step = 0.25 * (high_end - low_end)
-            for _ in range(40):
-                if step <= 0.5 * rel_tol * ends["high"]:
+    try:
+        if guess is not None and 0 < guess < eps0:
+            x = float(guess)
+            for _ in range(GUESS_ROUNDS):
+                half = 0.4 * rel_tol * x
+                above, below = min(x + half, float(eps0)), max(x - half, 0.0)
+                f_above, f_below = probe(above), probe(below)
+                if narrow():
+                    return result()
+                if not f_above < f_below:
+                    break  # no usable slope: leave it to the bisection
+                x = below - f_below * (above - below) / (f_above - f_below)  # secant root
+                if not ends["low"] < x < ends["high"]:
                     break
-                probe_up, probe_low = mid + step, mid - step
-                if probe_up < ends["high"] and delta_bounds(probe_up)[1] <= delta:
-                    ends["high"] = probe_up
-                if probe_low > ends["low"] and delta_bounds(probe_low)[0] > delta:
-                    ends["low"] = probe_low
-                step *= 0.5
-            break
+        if ends["f_low"] is None:
+            d_low0, d_up0 = delta_bounds(0.0)
+            if d_up0 <= delta:
+                return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
+            ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
+        side = 0
+        for _ in range(200):
+            low_end, high_end, f_low, f_high = ends["low"], ends["high"], ends["f_low"], ends["f_high"]
+            width = high_end - low_end
+            if width <= rel_tol * high_end:
+                break
+            mid = low_end + 0.5 * width
+            if f_high is not None and f_low > 0 > f_high:
+                guess_step = low_end + width * f_low / (f_low - f_high)
+                # Keep the step inside the bracket's middle and push it a little past the estimated root
+                # alternately, so that both ends move (the Illinois idea).
+                nudge = 0.25 * rel_tol * high_end * (1 if side <= 0 else -1)
+                mid = min(max(guess_step + nudge, low_end + 0.02 * width), high_end - 0.02 * width)
+            probe(mid)
+            if ends["high"] == mid:
+                side = 1 if side <= 0 else side + 1
+            elif ends["low"] == mid:
+                side = -1 if side >= 0 else side - 1
+            else:
+                # Ambiguous at mid: delta's bracket straddles the target; tighten each side separately.
+                step = 0.25 * (high_end - low_end)
+                for _ in range(40):
+                    if step <= 0.5 * rel_tol * ends["high"]:
+                        break
+                    probe_up, probe_low = mid + step, mid - step
+                    if probe_up < ends["high"] and delta_bounds(probe_up)[1] <= delta:
+                        ends["high"] = probe_up
+                    if probe_low > ends["low"] and delta_bounds(probe_low)[0] > delta:
+                        ends["low"] = probe_low
+                    step *= 0.5
+                break
+    except _BudgetSpent:
+        pass  # both ends are verified: a wider, still sound interval
     return result()
 
 
