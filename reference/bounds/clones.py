@@ -69,9 +69,14 @@ from shuffle_spec.reference.binomial import (
     window_blocks,
     window_edges,
 )
-from shuffle_spec.reference.limits import RANGES
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.errors import (
+    ParameterError,
+    require_integer,
+    require_positive,
+    require_probability,
+)
 from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.limits import RANGES
 from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import round_down, round_up
 
@@ -99,11 +104,15 @@ def window_tail(delta: float) -> float:
 EPS_REL_TOL = 1e-7
 # Secant re-centrings of the certified pair of points around an estimated root before bisecting.
 GUESS_ROUNDS = 3
-# At most this many certified delta evaluations per solve (each O(window)): typical solves take 2-15;
-# where the certified bracket of delta cannot resolve the target (delta below ~1e-280, where subnormal
-# caps dominate) the bisection would otherwise take hundreds (minutes at n = 1e12). The interval returned
-# when the budget runs out has both ends verified, as always, only wider.
-MAX_CERTIFIED_EVALUATIONS = 48
+# Certified delta evaluations per solve: typical solves take 2-15, a bad guess up to ~100, and the
+# bisection's own limits allow ~300. Where the certified bracket of delta cannot resolve the target (delta
+# below ~1e-280, where subnormal caps dominate) it takes them all: minutes to hours at n = 1e12. So the
+# clone bounds bound the total work of a solve: at most CERTIFIED_WORK clone counts summed over the
+# evaluations, and at least MIN_CERTIFIED_EVALUATIONS evaluations (n = 1e12: ~24-40 evaluations of
+# ~10 s). The interval returned when the budget runs out has both ends verified, as always, only wider.
+MAX_CERTIFIED_EVALUATIONS = 400
+MIN_CERTIFIED_EVALUATIONS = 24
+CERTIFIED_WORK = 5e8
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 
@@ -480,7 +489,8 @@ class _BudgetSpent(Exception):
 
 
 def solve_epsilon(
-    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL, guess: float | None = None
+    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL, guess: float | None = None,
+    max_evaluations: int = MAX_CERTIFIED_EVALUATIONS,
 ) -> BoundValue:
     """The certified interval of min{eps in [0, eps0] : delta(eps) <= delta} for a non-increasing
     delta(eps) with delta(eps0) = 0, given certified brackets of delta(eps).
@@ -492,11 +502,13 @@ def solve_epsilon(
     not settled then goes to bisection in eps, with steps placed by interpolating log delta once the
     bracket is known on both sides. The guess only decides where delta is evaluated, never what is
     returned: every end returned was verified by `delta_bounds`. At most MAX_CERTIFIED_EVALUATIONS
-    evaluations are made (bounded time); when they run out, the verified ends reached so far are returned.
+    (`max_evaluations`) evaluations are made (bounded time); when they run out, the verified ends reached
+    so far are returned.
     """
     require_positive("eps0", eps0)
     require_probability("delta", delta)
     require_positive("rel_tol", rel_tol)
+    require_integer("max_evaluations", max_evaluations, minimum=1)
     if guess is not None and not (isinstance(guess, (int, float)) and math.isfinite(guess)):
         raise ParameterError("guess", guess, "None or a finite float")
     log_target = math.log(delta)
@@ -505,7 +517,7 @@ def solve_epsilon(
     evaluations = [0]
 
     def delta_bounds(x: float) -> tuple[float, float]:
-        if evaluations[0] >= MAX_CERTIFIED_EVALUATIONS:
+        if evaluations[0] >= max_evaluations:
             raise _BudgetSpent
         evaluations[0] += 1
         return certify(x)
@@ -591,7 +603,8 @@ def _validate_amplification(eps0: float, n: int, delta: float) -> None:
 def clone_pair_epsilon(eps0: float, n: int, delta: float, kind: str) -> BoundValue:
     """Certified eps(delta) of the clone pair with clone counts Bin(n-1, q), q of `kind` (clone_pair_delta)."""
     pair = _clone_pair(eps0, int(n), probability_pair(kind, eps0), window_tail(delta))
-    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta))
+    budget = max(MIN_CERTIFIED_EVALUATIONS, min(MAX_CERTIFIED_EVALUATIONS, int(CERTIFIED_WORK / pair.edges.size)))
+    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta), max_evaluations=budget)
 
 
 def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:

@@ -24,9 +24,20 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from shuffle_spec.reference.bounds.clones import _check_eps0, _check_n, _validate_amplification, clone_pair_delta, clone_pair_epsilon
+from shuffle_spec.reference.bounds.clones import (
+    _check_eps0,
+    _check_n,
+    _validate_amplification,
+    clone_pair_delta,
+    clone_pair_epsilon,
+)
 from shuffle_spec.reference.divergences import ldp_ratio
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_probability
+from shuffle_spec.reference.errors import (
+    HypothesisViolation,
+    ParameterError,
+    require_integer,
+    require_probability,
+)
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.results import BoundValue
 

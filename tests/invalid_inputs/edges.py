@@ -48,3 +48,4 @@ CASES = [
     Case(clone_closed_forms.thm21_seed_epsilon, (), {"eps0": 1e20, "n": 10**6, "delta": 1e-6}, fragment="eps0"),
     Case(shuffled_rr_cheu.shuffled_rr_epsilon, (), {"eps0": 1e308, "n": 10**6, "delta": 1e-6}, fragment="eps0"),
 ]
+CASES.append(Case(clones.solve_epsilon, (lambda e: (0.0, 0.0),), {"eps0": 1.0, "delta": 1e-6, "max_evaluations": 0}, fragment="max_evaluations"))
