@@ -27,6 +27,14 @@ Method and its bound, step by step (`certified_window`):
    Pr[X > hi] <= exp(-m KL((hi+1)/m || p)) (Chernoff), evaluated in interval arithmetic (upper end).
 The window is the O(sqrt(m p q log(1/tail))) central part, so the work grows like sqrt(m).
 
+Memory (issue 11): the window has O(sqrt(m log(1/tail))) counts, ~ 3.7e7 at m = 1e12 and tail 1e-300.
+`window_edges` finds [lo, hi] and the tails without allocating anything; `certified_window_block` gives
+the proven values on any sub-range [a, b] (anchored in interval arithmetic at the point of [a, b] nearest
+the mode, so each block is independent and carries the bound above with j counted from its own anchor);
+callers stream the window in blocks of at most BLOCK counts (`window_blocks`), so memory per call is
+O(BLOCK) whatever m. `certified_window` (the whole window as one array) refuses windows longer than
+MAX_WINDOW before allocating.
+
 `certified_half_binomial` gives b_c(t) = Pr[Bin(c, 1/2) = t] and F_c(t-1) = Pr[Bin(c, 1/2) <= t-1]
 with proven brackets, the anchors of the clone-count walk in `reference.bounds.clones`.
 """
@@ -43,7 +51,14 @@ from mpmath.ctx_iv import MPIntervalContext
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
 __all__ = [
+    "BLOCK",
+    "MAX_WINDOW",
     "CertifiedWindow",
+    "WindowBlock",
+    "WindowEdges",
+    "certified_window_block",
+    "window_blocks",
+    "window_edges",
     "certified_half_binomial",
     "certified_window",
     "exp_upper",
@@ -58,6 +73,11 @@ SUBNORMAL_CAP = 2.0**-960  # certified upper bound for values that went below TI
 _IV = MPIntervalContext()
 _IV.prec = 100
 _EXACT_FACTORIAL_BELOW = 20
+# Counts per block of a streamed window: the arrays of one block (here and in the clone walk, ~30
+# float64 arrays at the peak) take ~ 250 MiB at 2^20 counts.
+BLOCK = 1 << 20
+# Longest window `certified_window` materialises in one piece (~ 10 float64 arrays: ~ 350 MiB).
+MAX_WINDOW = 1 << 22
 
 
 def iv_context() -> MPIntervalContext:
@@ -205,12 +225,35 @@ def _recurrence(anchor: float, k0: int, ks: np.ndarray, m: int, rho: float, up: 
     return anchor * np.cumprod(ratios)
 
 
-def certified_window(m: int, pair: ProbabilityPair, tail: float) -> CertifiedWindow:
-    """The central window of Bin(m, p) with each tail certified <= tail/2 (tail = 0: the full support),
-    with proven bounds on every probability (module doc)."""
+@dataclass(frozen=True)
+class WindowEdges:
+    """The central window [lo, hi] of Bin(m, p) and certified upper bounds on the mass it leaves out."""
+
+    m: int
+    lo: int
+    hi: int
+    below: float
+    above: float
+
+    @property
+    def dropped(self) -> float:
+        return self.below + self.above
+
+    @property
+    def size(self) -> int:
+        return self.hi - self.lo + 1
+
+
+def _check_window_inputs(m: int, pair: ProbabilityPair) -> None:
     require_integer("m", m, minimum=0)
     if not isinstance(pair, ProbabilityPair):
         raise ParameterError("pair", pair, "a ProbabilityPair from probability_pair()")
+
+
+def window_edges(m: int, pair: ProbabilityPair, tail: float) -> WindowEdges:
+    """The central window of Bin(m, p) with each tail certified <= tail/2 (tail = 0: the full support);
+    O(log) work, nothing allocated."""
+    _check_window_inputs(m, pair)
     if not (isinstance(tail, (int, float)) and 0 <= tail < 1):
         raise ParameterError("tail", tail, "0 <= tail < 1")
     m = int(m)
@@ -218,29 +261,95 @@ def certified_window(m: int, pair: ProbabilityPair, tail: float) -> CertifiedWin
     mean = m * p
     sd = math.sqrt(max(m * p * q, 1e-300))
     if tail == 0 or m == 0:
-        lo, hi, below, above = 0, m, 0.0, 0.0
-    else:
-        log_half = math.log(tail / 2.0)
-        lo = _bin_search_edge(m, mean, sd, log_half, pair, -1)
-        hi = _bin_search_edge(m, mean, sd, log_half, pair, +1)
-        below = 0.0 if lo == 0 else math.exp(_log_tail_iv(lo - 1, m, pair)) * (1 + 1e-12)
-        above = 0.0 if hi == m else math.exp(_log_tail_iv(hi + 1, m, pair)) * (1 + 1e-12)
-    k0 = min(max(int(math.floor((m + 1) * p)), lo), hi)
+        return WindowEdges(m, 0, m, 0.0, 0.0)
+    log_half = math.log(tail / 2.0)
+    lo = _bin_search_edge(m, mean, sd, log_half, pair, -1)
+    hi = _bin_search_edge(m, mean, sd, log_half, pair, +1)
+    below = 0.0 if lo == 0 else math.exp(_log_tail_iv(lo - 1, m, pair)) * (1 + 1e-12)
+    above = 0.0 if hi == m else math.exp(_log_tail_iv(hi + 1, m, pair)) * (1 + 1e-12)
+    return WindowEdges(m, lo, hi, below, above)
+
+
+@dataclass(frozen=True)
+class WindowBlock:
+    """Pr[Bin(m, p) = lo + i] lies in [lower[i], upper[i]] for lo <= lo + i <= hi (proven; module doc);
+    `pmf` are the float values, `rel` their relative error bounds."""
+
+    lo: int
+    hi: int
+    pmf: np.ndarray
+    rel: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+    @property
+    def support(self) -> np.ndarray:
+        return np.arange(self.lo, self.hi + 1, dtype=float)
+
+
+def certified_window_block(m: int, pair: ProbabilityPair, a: int, b: int) -> WindowBlock:
+    """Proven brackets of Pr[Bin(m, p) = k] for a <= k <= b (at most BLOCK counts), anchored at the
+    point of [a, b] nearest the mode (module doc steps 1-2)."""
+    _check_window_inputs(m, pair)
+    require_integer("a", a, minimum=0)
+    require_integer("b", b, minimum=int(a))
+    m, a, b = int(m), int(a), int(b)
+    if b > m:
+        raise ParameterError("b", b, f"a <= b <= m = {m}")
+    if b - a + 1 > BLOCK:
+        raise ParameterError("b", b, f"a block of at most {BLOCK} counts (b - a + 1 <= {BLOCK}); stream longer ranges with window_blocks")
+    p, q = pair.p, pair.q
+    k0 = min(max(int(math.floor((m + 1) * p)), a), b)
     iv = _IV
     log_anchor = log_binomial_pmf_interval(k0, m, iv.log(pair.p_iv), iv.log(pair.q_iv))
+    log_anchor_upper = float(log_anchor.b) + 1e-15
+    if log_anchor_upper < math.log(TINY):
+        # A block far out in a tail (only when streaming: a one-piece window is anchored at the mode). The
+        # pmf is unimodal and k0 is the block's point nearest the mode, so every value of the block is at
+        # most the anchor's: certified as [0, that upper bound] (as the module doc's values below TINY).
+        size = b - a + 1
+        cap = exp_upper(log_anchor_upper)
+        return WindowBlock(a, b, np.zeros(size), np.full(size, math.inf), np.zeros(size), np.full(size, cap))
     anchor_iv = iv.exp(log_anchor)
     anchor, eps_a = _float_with_error(anchor_iv)
     e_rho = 1.001 * (pair.p_err + pair.q_err + UNIT) + 1e-300
-    up = _recurrence(anchor, k0, np.arange(k0 + 1, hi + 1, dtype=float), m, p / q, True)
-    down = _recurrence(anchor, k0, np.arange(k0 - 1, lo - 1, -1, dtype=float), m, q / p, False)
+    up = _recurrence(anchor, k0, np.arange(k0 + 1, b + 1, dtype=float), m, p / q, True)
+    down = _recurrence(anchor, k0, np.arange(k0 - 1, a - 1, -1, dtype=float), m, q / p, False)
     pmf = np.concatenate((down[::-1], [anchor], up))
-    steps = np.abs(np.arange(lo, hi + 1, dtype=float) - k0)
+    steps = np.abs(np.arange(a, b + 1, dtype=float) - k0)
     rel = np.expm1(eps_a + (3.0 * steps + 1.0) * 1.001 * UNIT + steps * e_rho) * 1.01
     tiny = pmf < TINY
     lower = np.where(tiny, 0.0, pmf * (1.0 - rel))
     # Below TINY: a normal float keeps its relative bound; a subnormal one is off by <= (steps + 1) 2^-1074.
     upper = pmf * (1.0 + rel) * (1 + 2 * UNIT) + np.where(tiny, (steps + 1.0) * 2.0**-1073, 0.0)
-    return CertifiedWindow(m, lo, hi, pmf, rel, lower, upper, below, above)
+    return WindowBlock(a, b, pmf, rel, lower, upper)
+
+
+def window_blocks(edges: WindowEdges, block: int = BLOCK) -> list[tuple[int, int]]:
+    """[lo, hi] cut into consecutive ranges (a, b) of at most `block` counts."""
+    require_integer("block", block, minimum=1)
+    block = min(int(block), BLOCK)
+    return [(a, min(a + block - 1, edges.hi)) for a in range(edges.lo, edges.hi + 1, block)]
+
+
+def certified_window(m: int, pair: ProbabilityPair, tail: float) -> CertifiedWindow:
+    """The central window of Bin(m, p) with each tail certified <= tail/2 (tail = 0: the full support),
+    with proven bounds on every probability (module doc), as one array: refused (ParameterError) when
+    longer than MAX_WINDOW counts, before allocating; stream longer ones (window_edges + blocks)."""
+    edges = window_edges(m, pair, tail)
+    if edges.size > MAX_WINDOW:
+        raise ParameterError(
+            "m", m, f"a binomial window of at most {MAX_WINDOW} counts in one piece (this one has {edges.size}); it is streamed in blocks where supported"
+        )
+    if edges.size <= BLOCK:
+        block = certified_window_block(edges.m, pair, edges.lo, edges.hi)
+        return CertifiedWindow(edges.m, edges.lo, edges.hi, block.pmf, block.rel, block.lower, block.upper, edges.below, edges.above)
+    parts = [certified_window_block(edges.m, pair, a, b) for a, b in window_blocks(edges)]
+    return CertifiedWindow(
+        edges.m, edges.lo, edges.hi,
+        *(np.concatenate([getattr(part, name) for part in parts]) for name in ("pmf", "rel", "lower", "upper")),
+        edges.below, edges.above,
+    )
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Callable
 import mpmath
 
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
+from shuffle_spec.reference.limits import RANGES
 from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
 from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import mpf_to_float_up
@@ -207,6 +208,7 @@ def _eps0_for_delta(delta_of_eps0: Callable[[float], float], *, eps: float, delt
 def _check_inverse_inputs(eps: float, n: int, delta: float) -> None:
     require_positive("eps", eps)
     _check_amplification_inputs(1.0, n, delta)
+    RANGES["BBGN19.Thm5.3"].check(eps=eps)
 
 
 def _check_amplification_inputs(eps0: float, n: int, delta: float) -> None:
@@ -215,3 +217,6 @@ def _check_amplification_inputs(eps0: float, n: int, delta: float) -> None:
     require_positive("delta", delta)
     if not delta < 1:
         raise ParameterError("delta", delta, "delta in (0, 1)")
+    # The Hoeffding and Bennett bounds share one supported range (reference.limits); the delta forms
+    # are called with delta = 0.5, so this checks eps0 and n there.
+    RANGES["BBGN19.Thm5.3"].check(eps0=eps0, n=n, delta=delta)

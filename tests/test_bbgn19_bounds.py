@@ -167,3 +167,66 @@ def test_theorem_5_1_and_corollary_5_3_1():
     for eps0, n, delta in ((1.0, 10_000, 1e-6), (0.5, 1000, 1e-3), (0.05, 300, 1e-12), (1.5, 10**6, 1e-9)):
         cor = restated.corollary_5_3_1_epsilon(eps0=eps0, n=n, delta=delta)
         assert cor >= hoeffding.hoeffding_generic_epsilon(eps0=eps0, n=n, delta=delta).value or cor >= eps0
+
+
+# --- large eps0 (issue 11 item 1): the blanket probability gamma ~ e^-eps0 is far below the working
+# precision there, so the bracket (1 - gamma + gamma e^-s)^n - (1 - gamma)^n must not cancel. ---------
+
+
+def _binary_rr_event_epsilon(eps0: float, n: int, delta: float) -> float:
+    """A lower bound on the exact eps of shuffled binary RR (hence on every generic or k-RR bound): user 1
+    holds 0 or 1, everyone else 0, E = {no report is 1}. P(E) = (1-f)^n vs f (1-f)^(n-1), f = 1/(e^eps0+1),
+    so delta(eps) >= (1-f)^(n-1) ((1-f) - e^eps f) and eps >= log(((1-f) - delta/(1-f)^(n-1)) / f)."""
+    import mpmath
+
+    with mpmath.workdps(60):
+        f = 1 / (mpmath.exp(eps0) + 1)
+        rest = (1 - f) ** (n - 1)
+        return float(mpmath.log(((1 - f) - delta / rest) / f))
+
+
+def _laplace_event_epsilon(eps0: float, n: int, delta: float) -> float:
+    """The same for the Laplace mechanism x + Lap(1/eps0) on [0, 1] with E = {every output <= 1/2}:
+    P(E) = (1-h)^n vs h (1-h)^(n-1), h = e^(-eps0/2)/2 = P[0 + Lap > 1/2] = P[1 + Lap <= 1/2]."""
+    import mpmath
+
+    with mpmath.workdps(60):
+        h = mpmath.exp(-mpmath.mpf(eps0) / 2) / 2
+        rest = (1 - h) ** (n - 1)
+        return float(mpmath.log(((1 - h) - delta / rest) / h))
+
+
+@pytest.mark.parametrize("eps0", [150.0, 188.0, 200.0, 400.0, 700.0])
+def test_epsilon_bounds_at_large_eps0_stay_above_an_event_lower_bound(eps0):
+    """Issue 11 item 1: above eps0 ~ 187 the Bennett bounds returned eps0 * 1e-12 (unsound)."""
+    n, delta = 10_000, 1e-6
+    truth = _binary_rr_event_epsilon(eps0, n, delta)
+    assert truth > eps0 - 1e-3  # no one else flips: essentially no amplification
+    for bound in GENERIC_EPS:
+        assert bound(eps0=eps0, n=n, delta=delta).value >= truth
+    for bound in KRR_EPS:
+        assert bound(eps0=eps0, n=n, delta=delta, k=2).value >= truth
+    laplace_truth = _laplace_event_epsilon(eps0, n, delta)
+    assert laplace_truth > eps0 / 2
+    for bound in LAPLACE_EPS:
+        assert bound(eps0=eps0, n=n, delta=delta).value >= laplace_truth
+
+
+@pytest.mark.parametrize("eps0, eps, n", [(20.0, 0.5, 1000), (188.0, 1e-3, 10_000), (300.0, 0.1, 10**8), (300.0, 250.0, 7)])
+def test_bennett_delta_agrees_with_a_direct_evaluation_at_huge_precision(eps0, eps, n):
+    """The Bennett closed form evaluated naively at 900 digits (enough to resolve 1 - e^-300 ... to the
+    e^-600-sized difference) against the reference's cancellation-free evaluation at 80 digits."""
+    import mpmath
+
+    with mpmath.workdps(900):
+        gamma = mpmath.exp(-mpmath.mpf(eps0))
+        e, e0 = mpmath.exp(mpmath.mpf(eps)), mpmath.exp(mpmath.mpf(eps0))
+        b_plus = e0 * (1 - e * mpmath.exp(-2 * mpmath.mpf(eps0)))
+        c = e0 * (e**2 + 1) - 2 * e * mpmath.exp(-3 * mpmath.mpf(eps0))
+        a = e - 1
+        beta = a * b_plus / c
+        s = c / b_plus**2 * ((1 + beta) * mpmath.log(1 + beta) - beta)
+        bracket = (1 - gamma + gamma * mpmath.exp(-s)) ** n - (1 - gamma) ** n
+        direct = b_plus / mpmath.log(1 + beta) * bracket / (gamma * n)
+    value = bennett.bennett_generic_delta(eps=eps, eps0=eps0, n=n)
+    assert float(direct) <= value <= float(direct) * (1 + 1e-12)

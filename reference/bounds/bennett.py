@@ -19,6 +19,9 @@ Generic randomizers: b+ and c are Lemma 5.4's bounds at gamma = 1 except the sub
 uses gamma >= e^{-eps0} (c = e^eps0 (e^{2eps}+1) - 2 e^{eps - 3 eps0}, as the authors' code); both only
 grow, the Bennett bound increases in b+ and c, and the expression decreases in gamma, so gamma = e^{-eps0}
 is safe in the prefactor and the binomial.
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
 from __future__ import annotations
@@ -84,9 +87,15 @@ def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_
     a = mpmath.expm1(eps)
     beta = a * b_plus / c
     s = c / b_plus**2 * _phi(beta)
-    q = one_minus_gamma + gamma * mpmath.exp(-s)
-    # q^n - (1-gamma)^n = q^n (1 - ((1-gamma)/q)^n), without cancellation.
-    difference = q**n * -mpmath.expm1(n * (mpmath.log(one_minus_gamma) - mpmath.log(q)))
+    # q = 1 - gamma + gamma e^-s = 1 - u with u = gamma (1 - e^-s), and q - (1 - gamma) = gamma e^-s =: v q.
+    # Both u and v are formed as products (no subtraction), because gamma ~ e^-eps0 is far below the
+    # working precision at large eps0: the naive q^n - (1-gamma)^n cancels to 0 or a negative number
+    # there (issue 11: eps0 * 1e-12 was returned above eps0 ~ 187).
+    #   q^n - (1-gamma)^n = q^n (1 - (1 - v)^n) = exp(n log1p(-u)) * -expm1(n log1p(-v)).
+    # q itself is a sum of two non-negative terms (1 - gamma comes from the caller without cancellation).
+    u = gamma * -mpmath.expm1(-s)
+    v = gamma * mpmath.exp(-s) / (one_minus_gamma + gamma * mpmath.exp(-s))
+    difference = mpmath.exp(n * mpmath.log1p(-u)) * -mpmath.expm1(n * mpmath.log1p(-v))
     return b_plus / mpmath.log1p(beta) * difference / (gamma * n)
 
 
@@ -110,7 +119,8 @@ def bennett_generic_delta(*, eps: float, eps0: float, n: int, statement: str = "
 
 
 def bennett_generic_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
-    """The smallest eps with the generic Bennett delta(eps) <= delta (BBGN19.bennett_generic), or eps0."""
+    """The smallest eps with the generic Bennett delta(eps) <= delta (BBGN19.bennett_generic), or eps0.
+    Supported range: reference.limits.RANGES['BBGN19.bennett_generic'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     return _epsilon_for_delta(lambda e: bennett_generic_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 
@@ -137,7 +147,8 @@ def bennett_krr_delta(*, eps: float, eps0: float, n: int, k: int, statement: str
 
 
 def bennett_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
-    """The smallest eps with the k-RR Bennett delta(eps) <= delta (BBGN19.bennett_krr), or eps0."""
+    """The smallest eps with the k-RR Bennett delta(eps) <= delta (BBGN19.bennett_krr), or eps0.
+    Supported range: reference.limits.RANGES['BBGN19.bennett_krr'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     require_integer("k", k, minimum=2)
     return _epsilon_for_delta(
@@ -166,7 +177,8 @@ def bennett_laplace_delta(*, eps: float, eps0: float, n: int, statement: str = "
 
 
 def bennett_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
-    """The smallest eps with the Laplace Bennett delta(eps) <= delta (BBGN19.bennett_laplace), or eps0."""
+    """The smallest eps with the Laplace Bennett delta(eps) <= delta (BBGN19.bennett_laplace), or eps0.
+    Supported range: reference.limits.RANGES['BBGN19.bennett_laplace'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     return _epsilon_for_delta(
         lambda e: bennett_laplace_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0

@@ -12,6 +12,9 @@ Soundness: every value is computed with mpmath at 128 bits (relative error far b
 moved to the next double outward (`reference.rounding.mpf_to_float_up`), whose margin of at least half
 an ulp dominates that error; so the returned float is >= the exact real value of the formula. The
 regime hypothesis is decided at rising precision and refused when undecidable (the safe side).
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import mpmath
 
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.limits import check_range
 from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up
 
@@ -48,6 +52,7 @@ def _validate(eps0: float, n: int, delta: float) -> None:
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
     require_probability("delta", delta, open_low=True, open_high=False)
+    check_range("FMT21.Thm2.1", eps0=eps0, n=n, delta=delta)  # the variants and Prop 2.2 share it
 
 
 def _regime_holds(eps0: float, n: int, delta: float, numerator: int) -> bool:
@@ -98,18 +103,21 @@ def _thm21(variant: str, numerator: int, eps0: float, n: int, delta: float) -> B
 
 
 def thm21_seed_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
-    """FMT21.Thm2.1 (seed eq. (1)): log(1 + (1 - e^{-2 eps0}) G), for eps0 <= log(n/(16 log(2/delta)))."""
+    """FMT21.Thm2.1 (seed eq. (1)): log(1 + (1 - e^{-2 eps0}) G), for eps0 <= log(n/(16 log(2/delta))).
+    Supported range: reference.limits.RANGES['FMT21.Thm2.1'] (module docstring); refused outside it."""
     return _thm21(SEED, 2, eps0, n, delta)
 
 
 def thm21_focs_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
-    """FMT21.Thm2.1.focs (full version Thm 3.1): log(1 + (e^eps0 - 1)/(e^eps0 + 1) G), same regime."""
+    """FMT21.Thm2.1.focs (full version Thm 3.1): log(1 + (e^eps0 - 1)/(e^eps0 + 1) G), same regime.
+    Supported range: reference.limits.RANGES['FMT21.Thm2.1.focs'] (module docstring); refused outside it."""
     return _thm21(FOCS, 2, eps0, n, delta)
 
 
 def thm21_apple_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """FMT21.Thm2.1.apple (Apple `closedformanalysis`): log(1 + (1 - e^-eps0)/(1 + e^{-eps0-eps1}) G),
-    eps1 = log(1 + G), for eps0 <= log(n/(16 log(4/delta))) (Apple's stricter regime check)."""
+    eps1 = log(1 + G), for eps0 <= log(n/(16 log(4/delta))) (Apple's stricter regime check).
+    Supported range: reference.limits.RANGES['FMT21.Thm2.1.apple'] (module docstring); refused outside it."""
     return _thm21(APPLE, 4, eps0, n, delta)
 
 
@@ -120,13 +128,15 @@ def _prop22_validate(statement: str, eps0: float, delta0: float, n: int, delta: 
 
 
 def prop22_seed_epsilon(*, eps0: float, delta0: float, n: int, delta: float) -> BoundValue:
-    """FMT21.Prop2.2 (seed): the central eps for (eps0, delta0)-LDP reports, equation (1) (seed prefactor)."""
+    """FMT21.Prop2.2 (seed): the central eps for (eps0, delta0)-LDP reports, equation (1) (seed prefactor).
+    Supported range: reference.limits.RANGES['FMT21.Prop2.2'] (module docstring); refused outside it."""
     _prop22_validate("FMT21.Prop2.2", eps0, delta0, n, delta)
     return _closed_form(SEED, eps0, n, delta)
 
 
 def prop22_focs_epsilon(*, eps0: float, delta0: float, n: int, delta: float) -> BoundValue:
-    """FMT21.Prop2.2.focs (full version Thm 3.8): the central eps, Thm 3.1's form (prefactor tanh(eps0/2))."""
+    """FMT21.Prop2.2.focs (full version Thm 3.8): the central eps, Thm 3.1's form (prefactor tanh(eps0/2)).
+    Supported range: reference.limits.RANGES['FMT21.Prop2.2.focs'] (module docstring); refused outside it."""
     _prop22_validate("FMT21.Prop2.2.focs", eps0, delta0, n, delta)
     return _closed_form(FOCS, eps0, n, delta)
 

@@ -35,6 +35,12 @@ for `solve_epsilon`: it certifies guess (1 +- 0.4 EPS_REL_TOL), re-centres by a 
 certified values if the root was missed, and falls back to bisection. Typically 2 certified
 evaluations instead of ~15. The estimate decides only WHERE delta is certified; every returned end is
 verified, so the interval is exactly as sound as with bisection alone.
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 700, 1 <= n <= 1e12, 1e-300 <= delta < 1. Memory: the clone-count window is streamed in blocks of
+at most `reference.binomial.BLOCK` counts, ~0.5 GB peak whatever n; time O(sqrt(n log(1/delta))), about a
+minute at n = 1e12. Below delta ~ 1e-280 the certified float arithmetic (subnormal caps) widens the
+returned interval: still sound, less tight, and slower (more certified evaluations).
 """
 
 from __future__ import annotations
@@ -48,9 +54,29 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import betainc
 from scipy.stats import binom
-from shuffle_spec.reference.binomial import TINY, UNIT, CertifiedWindow, ProbabilityPair, certified_half_binomial, certified_window, exp_upper, iv_context, probability_pair
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.binomial import (
+    BLOCK,
+    TINY,
+    UNIT,
+    ProbabilityPair,
+    WindowBlock,
+    WindowEdges,
+    certified_half_binomial,
+    certified_window_block,
+    exp_upper,
+    iv_context,
+    probability_pair,
+    window_blocks,
+    window_edges,
+)
+from shuffle_spec.reference.errors import (
+    ParameterError,
+    require_integer,
+    require_positive,
+    require_probability,
+)
 from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.limits import RANGES
 from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import round_down, round_up
 
@@ -78,13 +104,26 @@ def window_tail(delta: float) -> float:
 EPS_REL_TOL = 1e-7
 # Secant re-centrings of the certified pair of points around an estimated root before bisecting.
 GUESS_ROUNDS = 3
+# Certified delta evaluations per solve: typical solves take 2-15, a bad guess up to ~100, and the
+# bisection's own limits allow ~300. Where the certified bracket of delta cannot resolve the target (delta
+# below ~1e-280, where subnormal caps dominate) it takes them all: minutes to hours at n = 1e12. So the
+# clone bounds bound the total work of a solve: at most CERTIFIED_WORK clone counts summed over the
+# evaluations, and at least MIN_CERTIFIED_EVALUATIONS evaluations (n = 1e12: ~24-40 evaluations of
+# ~10 s). The interval returned when the budget runs out has both ends verified, as always, only wider.
+MAX_CERTIFIED_EVALUATIONS = 400
+MIN_CERTIFIED_EVALUATIONS = 24
+CERTIFIED_WORK = 5e8
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 
 def _check_eps0(eps0: float) -> None:
     require_positive("eps0", eps0)
-    if eps0 > 700:
-        raise ParameterError("eps0", eps0, "0 < eps0 <= 700 (e^eps0 must be a finite float)")
+    RANGES[STATEMENT].check(eps0=eps0)  # eps0 <= 700: e^eps0 must be a finite float
+
+
+def _check_n(n: int) -> None:
+    require_integer("n", n, minimum=1)
+    RANGES[STATEMENT].check(n=n)  # n <= 1e12: work O(sqrt n) (memory is bounded by the block size)
 
 
 def _coefficients(eps0: float, eps: float) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
@@ -299,24 +338,64 @@ def _estimate_walk(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndar
 
 @dataclass(frozen=True)
 class _ClonePair:
-    """The clone-count distribution Bin(n-1, q) on its certified central window."""
+    """The clone-count distribution Bin(n-1, q) on its certified central window, streamed in blocks of at
+    most `block` counts (memory O(block) per call whatever n; module doc "Memory")."""
 
     eps0: float
-    window: CertifiedWindow
+    pair: ProbabilityPair
+    edges: WindowEdges
+    block: int = BLOCK
+
+    @cached_property
+    def _ranges(self) -> list[tuple[int, int]]:
+        return window_blocks(self.edges, self.block)
+
+    @cached_property
+    def _single(self) -> WindowBlock | None:
+        """The whole window when it is one block (kept: it is reused by every evaluation)."""
+        if len(self._ranges) != 1:
+            return None
+        return certified_window_block(self.edges.m, self.pair, self.edges.lo, self.edges.hi)
+
+    def _blocks(self):
+        """The window's certified blocks in order (recomputed per pass unless there is only one)."""
+        if self._single is not None:
+            yield self._single
+            return
+        for a, b in self._ranges:
+            yield certified_window_block(self.edges.m, self.pair, a, b)
 
     @cached_property
     def _estimate_grid(self) -> tuple[np.ndarray, np.ndarray, bool]:
         """(counts, weights, sampled): every count of the window with its float pmf, or, from
-        SAMPLED_FROM_COUNT clones on, two adjacent counts per block at the block's mean count, each with
-        half the block's mass. The weights depend on (eps0, n) only, so they are computed once."""
-        w = self.window
-        c = np.arange(w.lo, w.hi + 1, dtype=float)
-        if w.lo < SAMPLED_FROM_COUNT or len(c) <= 4 * ESTIMATE_BLOCKS:
-            return c, w.pmf, False
-        starts = np.arange(0, len(c), -(-len(c) // ESTIMATE_BLOCKS))
-        mass = np.add.reduceat(w.pmf, starts)
-        centre = np.floor(np.add.reduceat(w.pmf * c, starts) / mass)
+        SAMPLED_FROM_COUNT clones on, two adjacent counts per block of ~ size/ESTIMATE_BLOCKS counts at the
+        block's mean count, each with half the block's mass. The weights depend on (eps0, n) only, so they
+        are computed once (streamed: accumulated block by block)."""
+        e = self.edges
+        if e.lo < SAMPLED_FROM_COUNT or e.size <= 4 * ESTIMATE_BLOCKS:
+            if self._single is None:
+                return np.empty(0), np.empty(0), False  # streamed walk estimate (see `estimate`)
+            return self._single.support, self._single.pmf, False
+        width = -(-e.size // ESTIMATE_BLOCKS)
+        mass = np.zeros(ESTIMATE_BLOCKS)
+        moment = np.zeros(ESTIMATE_BLOCKS)
+        for part in self._blocks():
+            c = part.support
+            index = ((c - e.lo) // width).astype(np.int64)
+            np.add.at(mass, index, part.pmf)
+            np.add.at(moment, index, part.pmf * c)
+        used = mass > 0
+        mass, moment = mass[used], moment[used]
+        centre = np.floor(moment / mass)
         return np.concatenate((centre, centre + 1.0)), np.concatenate((mass, mass)) / 2.0, True
+
+    @cached_property
+    def mean_count(self) -> float:
+        """The window's float mean clone count (uncertified; places the estimate's first point)."""
+        counts, weights, _ = self._estimate_grid
+        if len(counts):
+            return float(np.sum(weights * counts))
+        return float(sum(np.sum(part.pmf * part.support) for part in self._blocks()))
 
     def estimate(self, eps: float) -> float:
         """An UNcertified float estimate of delta(eps) (window mass only), to place certified evaluations."""
@@ -324,8 +403,11 @@ class _ClonePair:
             return 0.0
         counts, weights, sampled = self._estimate_grid
         coefficients = _estimate_coefficients(self.eps0, eps)
-        values = _estimate_points(counts, *coefficients) if sampled else _estimate_walk(counts, *coefficients)
-        return float(np.sum(weights * values))  # (not np.dot: BLAS threads cost milliseconds here)
+        if sampled:
+            return float(np.sum(weights * _estimate_points(counts, *coefficients)))
+        if len(counts):
+            return float(np.sum(weights * _estimate_walk(counts, *coefficients)))  # (not np.dot: BLAS threads cost ms)
+        return float(sum(np.sum(part.pmf * _estimate_walk(part.support, *coefficients)) for part in self._blocks()))
 
     def guess_epsilon(self, delta: float) -> float | None:
         """The root of the estimate, log estimate(eps) = log delta, on (0, eps0) (Brent's method), or None
@@ -339,7 +421,7 @@ class _ClonePair:
         # mean of a count with standard deviation sqrt(c)/2, c ~ the window's mean count (within ~2x
         # of the root), then double or halve to a sign change. (eps = 0 itself is avoided: the
         # incomplete beta at the median of a huge count is slow, and nothing needs it.)
-        mean_count = max(float(np.sum(self.window.pmf * self.window.support)), 1.0)
+        mean_count = max(self.mean_count, 1.0)
         scale = 2.0 * math.tanh(self.eps0 / 2) * math.sqrt(2.0 * math.log(1.25 / delta) / mean_count)
         low = high = min(scale, 0.5 * self.eps0)
         if gap(low) > 0:
@@ -362,25 +444,31 @@ class _ClonePair:
 
     def delta_bounds(self, eps: float) -> tuple[float, float]:
         """Certified [lower, upper] of delta(eps) = sum_c Bin(c; n-1, q) B(c): every count of the window
-        (no blocks), the window's proven pmf bounds, the Chernoff tails added to the upper end (B <= 1)."""
-        w = self.window
-        b_low, b_up = _divergence_range(w.lo, w.hi, eps0=self.eps0, eps=eps)
-        size = len(b_low)
-        # Sums of non-negative floats: relative error <= size u'.
-        upper = float(np.sum(w.upper * b_up)) * (1.0 + 1.001 * (size + 2) * UNIT) + w.dropped
-        lower = float(np.sum(w.lower * b_low)) * (1.0 - 1.001 * (size + 2) * UNIT)
+        (block by block, each with its own certified walk anchor), the window's proven pmf bounds, the
+        Chernoff tails added to the upper end (B <= 1)."""
+        upper_sum = lower_sum = 0.0
+        blocks = 0
+        for part in self._blocks():
+            b_low, b_up = _divergence_range(part.lo, part.hi, eps0=self.eps0, eps=eps)
+            upper_sum += float(np.sum(part.upper * b_up))
+            lower_sum += float(np.sum(part.lower * b_low))
+            blocks += 1
+        # Sums of non-negative floats: relative error <= (terms + partial sums) u'.
+        terms = self.edges.size + blocks + 2
+        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + self.edges.dropped
+        lower = lower_sum * (1.0 - 1.001 * terms * UNIT)
         return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)
 
 
-def _clone_pair(eps0: float, n: int, pair: ProbabilityPair, tail: float) -> _ClonePair:
-    return _ClonePair(eps0, certified_window(n - 1, pair, tail))
+def _clone_pair(eps0: float, n: int, pair: ProbabilityPair, tail: float, block: int = BLOCK) -> _ClonePair:
+    return _ClonePair(eps0, pair, window_edges(n - 1, pair, tail), block)
 
 
 def clone_pair_delta(*, eps0: float, n: int, eps: float, kind: str = "fmt21", tail: float = DEFAULT_TAIL) -> BoundValue:
     """Certified delta(eps) of the clone pair with clone counts Bin(n-1, q): kind "fmt21" q = e^-eps0
     (FMT21.clones_numeric), "fmt23" q = 2/(e^eps0+1) (FMT23.stronger_clones)."""
     _check_eps0(eps0)
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     require_positive("eps", eps, allow_zero=True)
     if kind not in ("fmt21", "fmt23"):
         raise ParameterError("kind", kind, "'fmt21' or 'fmt23'")
@@ -396,8 +484,13 @@ def clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt21")
 
 
+class _BudgetSpent(Exception):
+    """Raised inside `solve_epsilon` when MAX_CERTIFIED_EVALUATIONS have been used."""
+
+
 def solve_epsilon(
-    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL, guess: float | None = None
+    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL, guess: float | None = None,
+    max_evaluations: int = MAX_CERTIFIED_EVALUATIONS,
 ) -> BoundValue:
     """The certified interval of min{eps in [0, eps0] : delta(eps) <= delta} for a non-increasing
     delta(eps) with delta(eps0) = 0, given certified brackets of delta(eps).
@@ -408,15 +501,26 @@ def solve_epsilon(
     re-centred by a secant step through their certified values up to GUESS_ROUNDS times; whatever is
     not settled then goes to bisection in eps, with steps placed by interpolating log delta once the
     bracket is known on both sides. The guess only decides where delta is evaluated, never what is
-    returned: every end returned was verified by `delta_bounds`.
+    returned: every end returned was verified by `delta_bounds`. At most MAX_CERTIFIED_EVALUATIONS
+    (`max_evaluations`) evaluations are made (bounded time); when they run out, the verified ends reached
+    so far are returned.
     """
     require_positive("eps0", eps0)
     require_probability("delta", delta)
     require_positive("rel_tol", rel_tol)
+    require_integer("max_evaluations", max_evaluations, minimum=1)
     if guess is not None and not (isinstance(guess, (int, float)) and math.isfinite(guess)):
         raise ParameterError("guess", guess, "None or a finite float")
     log_target = math.log(delta)
     ends = {"low": 0.0, "high": float(eps0), "f_low": None, "f_high": None}
+    certify = delta_bounds
+    evaluations = [0]
+
+    def delta_bounds(x: float) -> tuple[float, float]:
+        if evaluations[0] >= max_evaluations:
+            raise _BudgetSpent
+        evaluations[0] += 1
+        return certify(x)
 
     def probe(x: float) -> float:
         """Certify delta at x, move the verified ends, return log(midpoint of delta's bracket / target)."""
@@ -434,68 +538,73 @@ def solve_epsilon(
     def result() -> BoundValue:
         return BoundValue(ends["low"], ends["high"], NO_AMPLIFICATION if ends["high"] >= eps0 else "")
 
-    if guess is not None and 0 < guess < eps0:
-        x = float(guess)
-        for _ in range(GUESS_ROUNDS):
-            half = 0.4 * rel_tol * x
-            above, below = min(x + half, float(eps0)), max(x - half, 0.0)
-            f_above, f_below = probe(above), probe(below)
-            if narrow():
-                return result()
-            if not f_above < f_below:
-                break  # no usable slope: leave it to the bisection
-            x = below - f_below * (above - below) / (f_above - f_below)  # secant root
-            if not ends["low"] < x < ends["high"]:
-                break
-    if ends["f_low"] is None:
-        d_low0, d_up0 = delta_bounds(0.0)
-        if d_up0 <= delta:
-            return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
-        ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
-    side = 0
-    for _ in range(200):
-        low_end, high_end, f_low, f_high = ends["low"], ends["high"], ends["f_low"], ends["f_high"]
-        width = high_end - low_end
-        if width <= rel_tol * high_end:
-            break
-        mid = low_end + 0.5 * width
-        if f_high is not None and f_low > 0 > f_high:
-            guess_step = low_end + width * f_low / (f_low - f_high)
-            # Keep the step inside the bracket's middle and push it a little past the estimated root
-            # alternately, so that both ends move (the Illinois idea).
-            nudge = 0.25 * rel_tol * high_end * (1 if side <= 0 else -1)
-            mid = min(max(guess_step + nudge, low_end + 0.02 * width), high_end - 0.02 * width)
-        probe(mid)
-        if ends["high"] == mid:
-            side = 1 if side <= 0 else side + 1
-        elif ends["low"] == mid:
-            side = -1 if side >= 0 else side - 1
-        else:
-            # Ambiguous at mid: delta's bracket straddles the target; tighten each side separately.
-            step = 0.25 * (high_end - low_end)
-            for _ in range(40):
-                if step <= 0.5 * rel_tol * ends["high"]:
+    try:
+        if guess is not None and 0 < guess < eps0:
+            x = float(guess)
+            for _ in range(GUESS_ROUNDS):
+                half = 0.4 * rel_tol * x
+                above, below = min(x + half, float(eps0)), max(x - half, 0.0)
+                f_above, f_below = probe(above), probe(below)
+                if narrow():
+                    return result()
+                if not f_above < f_below:
+                    break  # no usable slope: leave it to the bisection
+                x = below - f_below * (above - below) / (f_above - f_below)  # secant root
+                if not ends["low"] < x < ends["high"]:
                     break
-                probe_up, probe_low = mid + step, mid - step
-                if probe_up < ends["high"] and delta_bounds(probe_up)[1] <= delta:
-                    ends["high"] = probe_up
-                if probe_low > ends["low"] and delta_bounds(probe_low)[0] > delta:
-                    ends["low"] = probe_low
-                step *= 0.5
-            break
+        if ends["f_low"] is None:
+            d_low0, d_up0 = delta_bounds(0.0)
+            if d_up0 <= delta:
+                return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
+            ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
+        side = 0
+        for _ in range(200):
+            low_end, high_end, f_low, f_high = ends["low"], ends["high"], ends["f_low"], ends["f_high"]
+            width = high_end - low_end
+            if width <= rel_tol * high_end:
+                break
+            mid = low_end + 0.5 * width
+            if f_high is not None and f_low > 0 > f_high:
+                guess_step = low_end + width * f_low / (f_low - f_high)
+                # Keep the step inside the bracket's middle and push it a little past the estimated root
+                # alternately, so that both ends move (the Illinois idea).
+                nudge = 0.25 * rel_tol * high_end * (1 if side <= 0 else -1)
+                mid = min(max(guess_step + nudge, low_end + 0.02 * width), high_end - 0.02 * width)
+            probe(mid)
+            if ends["high"] == mid:
+                side = 1 if side <= 0 else side + 1
+            elif ends["low"] == mid:
+                side = -1 if side >= 0 else side - 1
+            else:
+                # Ambiguous at mid: delta's bracket straddles the target; tighten each side separately.
+                step = 0.25 * (high_end - low_end)
+                for _ in range(40):
+                    if step <= 0.5 * rel_tol * ends["high"]:
+                        break
+                    probe_up, probe_low = mid + step, mid - step
+                    if probe_up < ends["high"] and delta_bounds(probe_up)[1] <= delta:
+                        ends["high"] = probe_up
+                    if probe_low > ends["low"] and delta_bounds(probe_low)[0] > delta:
+                        ends["low"] = probe_low
+                    step *= 0.5
+                break
+    except _BudgetSpent:
+        pass  # both ends are verified: a wider, still sound interval
     return result()
 
 
 def _validate_amplification(eps0: float, n: int, delta: float) -> None:
     _check_eps0(eps0)
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     require_probability("delta", delta)
+    RANGES[STATEMENT].check(delta=delta)
 
 
 def clone_pair_epsilon(eps0: float, n: int, delta: float, kind: str) -> BoundValue:
     """Certified eps(delta) of the clone pair with clone counts Bin(n-1, q), q of `kind` (clone_pair_delta)."""
     pair = _clone_pair(eps0, int(n), probability_pair(kind, eps0), window_tail(delta))
-    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta))
+    budget = max(MIN_CERTIFIED_EVALUATIONS, min(MAX_CERTIFIED_EVALUATIONS, int(CERTIFIED_WORK / pair.edges.size)))
+    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta), max_evaluations=budget)
 
 
 def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -504,6 +613,7 @@ def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:
     delta_clones(eps) = sum_c Bin(c; n-1, e^-eps0) D_{e^eps}(P_c || Q_c) (see the module docstring);
     valid for every eps0-LDP local randomizer (FMT21, reduction to the clone pair). Returns eps0 with a
     note when no eps < eps0 is certified.
+    Supported range: reference.limits.RANGES['FMT21.clones_numeric'] (module docstring); refused outside it.
     """
     _validate_amplification(eps0, n, delta)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt21")
@@ -513,9 +623,11 @@ def clones_eps0_for_eps(*, eps: float, n: int, delta: float, eps0_max: float = 3
     """FMT21.clones_numeric inverted: the largest eps0 (to 1e-9 relative) whose clone bound certifies
     (eps, delta)-DP, i.e. whose certified delta_clones(eps) is at most delta; verified at the returned point."""
     require_positive("eps", eps)
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     require_probability("delta", delta)
+    RANGES[STATEMENT].check(delta=delta)
     require_positive("eps0_max", eps0_max)
+    RANGES[STATEMENT].check(eps0=eps0_max)
 
     def certified_delta(eps0: float) -> float:
         if eps0 <= eps:

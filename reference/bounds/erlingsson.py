@@ -13,6 +13,9 @@ subsampling probability at most e^{2 eps0}/n). Refined form, for eps0 <= log(n/4
 The v2 forms are evaluated in 60-digit mpmath and rounded outward; when a bound exceeds eps0 it
 proves no amplification (every eps0-LDP protocol is eps0-DP after shuffling), which the returned
 `BoundValue.note` says, and the value returned is eps0 (the bound is min(expression, eps0)).
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import math
 import mpmath
 
 from shuffle_spec.reference.errors import HypothesisViolation, require_integer, require_positive, require_probability
+from shuffle_spec.reference.limits import check_range
 from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up, round_up
 
@@ -44,10 +48,12 @@ NO_AMPLIFICATION = (
 
 def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7") -> float:
     """12 eps0 sqrt(log(1/delta)/n): EFMRTT19 Thm 7 (v1) = BBGN19 Thm 5.1; rounded up by 8 ulps
-    (four correctly rounded operations, each off by at most half an ulp)."""
+    (four correctly rounded operations, each off by at most half an ulp).
+    Supported range: reference.limits.RANGES['EFMRTT19.Thm7'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
     require_probability("delta", delta)
+    check_range(statement, eps0=eps0, n=n, delta=delta)
     values = {"eps0": eps0, "n": n, "delta": delta}
     if not eps0 < 0.5:
         raise HypothesisViolation(statement, "eps0 < 1/2", values)
@@ -62,6 +68,7 @@ def _validate_v2(eps0: float, n: int, delta: float, statement: str) -> None:
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
     require_probability("delta", delta)
+    check_range(statement, eps0=eps0, n=n, delta=delta)
     if not n > 1:
         raise HypothesisViolation(statement, "n > 1", {"eps0": eps0, "n": n, "delta": delta})
 
@@ -71,13 +78,15 @@ def _eps1_mp(eps0: float, n: int) -> mpmath.mpf:
     return 2 * mpmath.exp(2 * e0) * mpmath.expm1(e0) / int(n)
 
 
-def _certified(value: mpmath.mpf, eps0: float) -> BoundValue:
+def _certified(value: mpmath.mpf, eps0: float, *, at_least: bool = False) -> BoundValue:
     """The certified value of min(theorem's expression, eps0): shuffled eps0-LDP reports are always
-    eps0-DP, so where the theorem proves no amplification the answer is eps0, with a note."""
+    eps0-DP, so where the theorem proves no amplification the answer is eps0, with a note. With
+    `at_least`, `value` is only a lower bound on the expression (enough to know it exceeds eps0)."""
     lower, upper = mpf_to_float_down(value), mpf_to_float_up(value)
-    if upper <= eps0:
+    if upper <= eps0 and not at_least:
         return BoundValue(lower=lower, upper=upper)
-    note = f"{NO_AMPLIFICATION} (the theorem's expression is {mpmath.nstr(value, 6)})"
+    relation = "is above" if at_least else "is"
+    note = f"{NO_AMPLIFICATION} (the theorem's expression {relation} {mpmath.nstr(value, 6)})"
     return BoundValue(lower=min(lower, eps0), upper=eps0, note=note)
 
 
@@ -98,15 +107,24 @@ def _general_v2_mp(eps0: float, n: int, delta: float) -> mpmath.mpf:
 
 def erlingsson_v2_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7.v2") -> BoundValue:
     """eps1 sqrt(2 n log(1/delta)) + n eps1 (e^eps1 - 1), eps1 = 2 e^{2 eps0}(e^eps0 - 1)/n:
-    EFMRTT19.Thm7.v2 (general bound, every integer n > 1, eps0 > 0, delta in (0, 1))."""
+    EFMRTT19.Thm7.v2 (general bound, every integer n > 1, eps0 > 0, delta in (0, 1)).
+    Supported range: reference.limits.RANGES['EFMRTT19.Thm7.v2'] (module docstring); refused outside it."""
     _validate_v2(eps0, n, delta, statement)
     with mpmath.workdps(_DIGITS):
+        # Fast exit (issue 11: 15-40 s at eps0 ~ 3000, spent in e^eps1 with eps1 ~ e^(3 eps0)/n): since
+        # e^x - 1 >= x, the expression is >= n eps1^2; when that alone exceeds eps0 (with a relative
+        # margin far above the 60-digit rounding error) the answer is eps0, without computing e^eps1.
+        eps1 = _eps1_mp(eps0, n)
+        floor = int(n) * eps1**2
+        if floor > eps0 * (1 + mpmath.mpf(10) ** -30):
+            return _certified(floor, eps0, at_least=True)
         return _certified(_general_v2_mp(eps0, n, delta), eps0)
 
 
 def erlingsson_v2_refined_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """e^{2 eps0}(e^eps0 - 1) sqrt(8 log(1/delta)/n) + 6 e^{4 eps0}(e^eps0 - 1)^2 / n for
-    eps0 <= log(n/4)/3: EFMRTT19.Thm7.v2_refined (the "in particular" form of v2)."""
+    eps0 <= log(n/4)/3: EFMRTT19.Thm7.v2_refined (the "in particular" form of v2).
+    Supported range: reference.limits.RANGES['EFMRTT19.Thm7.v2_refined'] (module docstring); refused outside it."""
     statement = "EFMRTT19.Thm7.v2_refined"
     _validate_v2(eps0, n, delta, statement)
     with mpmath.workdps(_DIGITS):
@@ -132,5 +150,6 @@ def swapping_v2_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
 
 def shuffled_reports_v1_epsilon(*, eps0: float, n: int, delta: float) -> float:
     """12 eps0 sqrt(log(1/delta)/|S|) at every index of S, for reports shuffled after local
-    randomization, |S| = n users sharing one randomizer: EFMRTT19.Cor9 (v1)."""
+    randomization, |S| = n users sharing one randomizer: EFMRTT19.Cor9 (v1).
+    Supported range: reference.limits.RANGES['EFMRTT19.Cor9'] (module docstring); refused outside it."""
     return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta, statement="EFMRTT19.Cor9")

@@ -11,6 +11,9 @@ For generic randomizers b is Lemma 5.4's width at gamma = 1 and the prefactor us
 
 `*_delta` is evaluated in mpmath and rounded up; `*_epsilon` is the smallest eps whose delta is at most
 the target, verified at the returned point; `*_eps0` the largest eps0 whose delta is at most the target.
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
 from __future__ import annotations
@@ -80,7 +83,8 @@ def hoeffding_generic_delta(*, eps: float, eps0: float, n: int, statement: str =
 
 
 def hoeffding_generic_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
-    """The smallest eps with Theorem 5.3's delta(eps) <= delta (BBGN19.Thm5.3), or eps0 when none."""
+    """The smallest eps with Theorem 5.3's delta(eps) <= delta (BBGN19.Thm5.3), or eps0 when none.
+    Supported range: reference.limits.RANGES['BBGN19.Thm5.3'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     return _epsilon_for_delta(lambda e: hoeffding_generic_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 
@@ -107,7 +111,8 @@ def hoeffding_krr_delta(*, eps: float, eps0: float, n: int, k: int, statement: s
 
 
 def hoeffding_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
-    """The smallest eps with the k-RR Hoeffding delta(eps) <= delta (BBGN19.hoeffding_krr), or eps0."""
+    """The smallest eps with the k-RR Hoeffding delta(eps) <= delta (BBGN19.hoeffding_krr), or eps0.
+    Supported range: reference.limits.RANGES['BBGN19.hoeffding_krr'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     require_integer("k", k, minimum=2)
     return _epsilon_for_delta(lambda e: hoeffding_krr_delta(eps=e, eps0=eps0, n=n, k=k), eps0=eps0, delta=delta, eps_max=eps0)
@@ -135,7 +140,8 @@ def hoeffding_laplace_delta(*, eps: float, eps0: float, n: int, statement: str =
 
 
 def hoeffding_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
-    """The smallest eps with the Laplace Hoeffding delta(eps) <= delta (BBGN19.hoeffding_laplace), or eps0."""
+    """The smallest eps with the Laplace Hoeffding delta(eps) <= delta (BBGN19.hoeffding_laplace), or eps0.
+    Supported range: reference.limits.RANGES['BBGN19.hoeffding_laplace'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     return _epsilon_for_delta(lambda e: hoeffding_laplace_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 

@@ -12,6 +12,9 @@ error of a dozen operations is then below 1e-50) and the result rounded up to th
 The hypotheses are decided at the same precision. Eq. (1) is increasing in eps0 (m decreases in
 lambda's decrease: dm/dlambda = 1 - sqrt(log(2/delta) / (2 lambda)) > 0 since lambda > log(2/delta)),
 so the largest eps0 for a target eps is found by the verified bisection of `reference.inversion`.
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import mpmath
 from shuffle_spec.reference.bounds.restated import _corollary_regime_holds
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.limits import check_range
 from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
@@ -40,6 +44,7 @@ STATEMENT = "EFMRSTT20.LemII.6"
 def _check_common(n: int, delta: float) -> None:
     require_integer("n", n, minimum=1)
     require_probability("delta", delta, open_high=False)
+    check_range(STATEMENT, n=n, delta=delta)
 
 
 def _eq1(lam: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:
@@ -67,9 +72,11 @@ def shuffled_rr_epsilon_for_lambda(*, lam: float, n: int, delta: float) -> float
 def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> float:
     """Central eps of n shuffled reports of binary randomized response with local epsilon eps0
     (EFMRSTT20.LemII.6 with lambda = 2n/(1 + e^eps0)); rounded up. Refuses (HypothesisViolation)
-    when lambda < 14 log(4/delta), i.e. e^eps0 > 2n/(14 log(4/delta)) - 1."""
+    when lambda < 14 log(4/delta), i.e. e^eps0 > 2n/(14 log(4/delta)) - 1.
+    Supported range: reference.limits.RANGES['EFMRSTT20.LemII.6'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
     _check_common(n, delta)
+    check_range(STATEMENT, eps0=eps0)
     values = {"eps0": eps0, "n": n, "delta": delta}
     with mpmath.workdps(_DIGITS):
         lam = 2 * mpmath.mpf(int(n)) / (1 + mpmath.exp(mpmath.mpf(eps0)))

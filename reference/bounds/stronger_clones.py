@@ -11,6 +11,12 @@ the sufficient condition for the decomposition R(x) = Q0/(e^eps0+1) + Q1/(e^eps0
 (Q0 + Q1 = R(x0) + R(x1)). k-ary and binary randomized response satisfy it (with equality at x != x0, x1
 and y = x0); a generic eps0-LDP randomizer need not (Laplace on [0, 1], x = 0, x0 = 1, x1 = 0.99, y -> inf).
 The scalar (eps0, n, delta) entry point is therefore registered for k-RR only (mechanism "krr").
+
+Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+0 < eps0 <= 700, 1 <= n <= 1e12, 1e-300 <= delta < 1. Memory: the clone-count window is streamed in blocks of
+at most `reference.binomial.BLOCK` counts, ~0.5 GB peak whatever n; time O(sqrt(n log(1/delta))), about a
+minute at n = 1e12. Below delta ~ 1e-280 the certified float arithmetic (subnormal caps) widens the
+returned interval: still sound, less tight, and slower (more certified evaluations).
 """
 
 from __future__ import annotations
@@ -18,9 +24,20 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from shuffle_spec.reference.bounds.clones import _check_eps0, clone_pair_delta, clone_pair_epsilon
+from shuffle_spec.reference.bounds.clones import (
+    _check_eps0,
+    _check_n,
+    _validate_amplification,
+    clone_pair_delta,
+    clone_pair_epsilon,
+)
 from shuffle_spec.reference.divergences import ldp_ratio
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_probability
+from shuffle_spec.reference.errors import (
+    HypothesisViolation,
+    ParameterError,
+    require_integer,
+    require_probability,
+)
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.results import BoundValue
 
@@ -67,7 +84,7 @@ def is_in_stronger_clone_class(randomizer: Randomizer, e_eps0: Fraction | float 
 def stronger_clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """Certified delta(eps) of the stronger-clone pair, clone counts Bin(n-1, 2/(e^eps0+1)) (FMT23.stronger_clones)."""
     _check_eps0(eps0)
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt23")
 
 
@@ -75,10 +92,9 @@ def stronger_clones(*, eps0: float, n: int, delta: float, k: int = 2) -> BoundVa
     """FMT23.stronger_clones for n users of k-ary randomized response with local eps0 (any k >= 2):
     the smallest eps with delta_sc(eps) <= delta, as a certified interval;
     delta_sc(eps) = sum_c Bin(c; n-1, 2/(e^eps0+1)) D_{e^eps}(P_c || Q_c). k-RR is in the ERRATA class,
-    so the bound does not depend on k."""
-    _check_eps0(eps0)
-    require_integer("n", n, minimum=1)
-    require_probability("delta", delta)
+    so the bound does not depend on k.
+    Supported range: reference.limits.RANGES['FMT23.stronger_clones'] (module docstring); refused outside it."""
+    _validate_amplification(eps0, n, delta)  # the range of reference.limits (same as FMT21.clones_numeric)
     require_integer("k", k, minimum=2)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt23")
 
@@ -88,7 +104,7 @@ def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: flo
     (HypothesisViolation) unless it is in the ERRATA class R(x) >= (R(x0) + R(x1))/(e^eps0 + 1)."""
     if not isinstance(randomizer, Randomizer):
         raise ParameterError("randomizer", randomizer, "a reference.randomizers.Randomizer")
-    require_integer("n", n, minimum=1)
+    _check_n(n)
     require_probability("delta", delta)
     ratio = ldp_ratio(randomizer)
     if ratio == math.inf or ratio <= 1:

@@ -1,0 +1,134 @@
+"""The parameter ranges the numeric amplification bounds support, in one place (issue 11).
+
+Inside its range a bound answers with a sound value (an upper bound also in floating point) within
+seconds and bounded memory; outside it, it raises `ParameterError` naming the parameter, its value and
+the range, BEFORE doing any work. The CLI and the API print these ranges (`RANGES`, `describe`).
+
+Why these numbers:
+- eps0 <= EPS0_MAX_FLOAT = 700 where binary64 floats hold e^eps0 or e^-eps0 (the certified clone
+  computations, exact binary randomized response): e^709.78 is the largest finite double and e^-745 the
+  smallest subnormal. Above ~37 the answer there is eps0 minus a negligible amount anyway.
+- eps0 <= EPS0_MAX = 1e4 for bounds evaluated in mpmath (arbitrary exponents): beyond it nothing changes
+  (no amplification is possible at any n below 1e18) and the cost of e^(k eps0) grows with eps0.
+- n <= N_MAX_WINDOW = 1e12 where the work and the memory grow like sqrt(n) (the binomial window of the
+  clone count, streamed in blocks of at most `reference.binomial.BLOCK` counts, so memory is bounded;
+  time at 1e12 is about a minute); integers up to 2^53 are exact in binary64, 1e12 is far inside.
+- n <= N_MAX_CLOSED = 1e18 for closed forms in mpmath: their 80-digit evaluation loses at most 18
+  digits to n (`reference.blanket_parameters.DPS`).
+- delta >= DELTA_MIN = 1e-300: every bound is tested down to it; below, float tails (1e-300 of window
+  mass, subnormals) are no longer negligible against delta.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from shuffle_spec.reference.errors import ParameterError
+
+__all__ = [
+    "DELTA_MIN",
+    "EPS0_MAX",
+    "EPS0_MAX_FLOAT",
+    "N_MAX_CLOSED",
+    "N_MAX_WINDOW",
+    "RANGES",
+    "SupportedRange",
+    "check_range",
+    "describe",
+]
+
+EPS0_MAX = 1e4
+EPS0_MAX_FLOAT = 700.0
+N_MAX_CLOSED = 10**18
+N_MAX_WINDOW = 10**12
+DELTA_MIN = 1e-300
+
+
+@dataclass(frozen=True)
+class SupportedRange:
+    """eps0 in (0, eps0_max], n <= n_max, delta in [delta_min, 1) (each statement's own hypotheses,
+    e.g. eps0 < 1/2, come on top); `why` says what limits it."""
+
+    eps0_max: float
+    n_max: int
+    delta_min: float
+    why: str
+
+    def check(self, *, eps0: object = None, n: object = None, delta: object = None, eps: object = None) -> None:
+        """ParameterError for the first value outside the range (values that are not numbers are left to
+        the functions' own checks, which name them)."""
+        for name, value, ok, allowed in (
+            ("eps0", eps0, lambda v: v <= self.eps0_max, f"0 < eps0 <= {self.eps0_max:g} ({self.why})"),
+            ("eps", eps, lambda v: v <= self.eps0_max, f"0 < eps <= {self.eps0_max:g} ({self.why})"),
+            ("n", n, lambda v: v <= self.n_max, f"an integer 1 <= n <= {self.n_max:.0e} ({self.why})"),
+            ("delta", delta, lambda v: v >= self.delta_min, f"{self.delta_min:g} <= delta < 1 ({self.why})"),
+        ):
+            if value is None or not _is_number(value):
+                continue
+            if math.isnan(float(value)) or not ok(float(value)):
+                raise ParameterError(name, value, allowed)
+
+
+def _is_number(value: object) -> bool:
+    try:
+        float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return not isinstance(value, (bool, str, bytes))
+
+
+_MPMATH = SupportedRange(EPS0_MAX, N_MAX_CLOSED, DELTA_MIN, "closed form evaluated in mpmath")
+_FLOAT_CLOSED = SupportedRange(EPS0_MAX, N_MAX_CLOSED, DELTA_MIN, "closed form evaluated in floats with outward rounding")
+_WINDOW = SupportedRange(EPS0_MAX_FLOAT, N_MAX_WINDOW, DELTA_MIN, "certified binomial window: e^eps0 a finite double, work O(sqrt n)")
+# The exact binary RR enumeration still takes its window in one piece (reference.binomial.certified_window):
+# windows over MAX_WINDOW = 2^22 counts are refused with a ParameterError before allocating, which at eps0
+# near 0 happens from n ~ 1e11 (delta 1e-6) or ~ 1e10 (delta 1e-300) on. Enforced by its module's owner.
+_EXACT_WINDOW = SupportedRange(
+    EPS0_MAX_FLOAT, N_MAX_WINDOW, DELTA_MIN, "certified binomial window in one piece of at most 2^22 counts: e^eps0 a finite double"
+)
+
+# Statement id -> its supported range; every numeric amplification bound of reference/bounds and
+# reference/exact_* (the exact ones are enforced by their modules' owners; listed here for the CLI).
+RANGES: dict[str, SupportedRange] = {
+    "EFMRTT19.Thm7": _FLOAT_CLOSED,
+    "EFMRTT19.Thm8": _FLOAT_CLOSED,
+    "EFMRTT19.Cor9": _FLOAT_CLOSED,
+    "BBGN19.Thm5.1": _FLOAT_CLOSED,
+    "EFMRTT19.Thm7.v2": _MPMATH,
+    "EFMRTT19.Thm8.v2": _MPMATH,
+    "EFMRTT19.Thm7.v2_refined": _MPMATH,
+    "BBGN19.Thm5.3": _MPMATH,
+    "BBGN19.Cor5.3.1": _MPMATH,
+    "BBGN19.bennett_generic": _MPMATH,
+    "BBGN19.hoeffding_krr": _MPMATH,
+    "BBGN19.bennett_krr": _MPMATH,
+    "BBGN19.hoeffding_laplace": _MPMATH,
+    "BBGN19.bennett_laplace": _MPMATH,
+    "FMT21.Thm2.1": _MPMATH,
+    "FMT21.Thm2.1.focs": _MPMATH,
+    "FMT21.Thm2.1.apple": _MPMATH,
+    "FMT21.Prop2.2": _MPMATH,
+    "FMT21.Prop2.2.focs": _MPMATH,
+    "EFMRSTT20.LemII.6": _MPMATH,
+    "FMT21.clones_numeric": _WINDOW,
+    "FMT23.stronger_clones": _WINDOW,
+    "exact.shuffled_binary_rr": _EXACT_WINDOW,
+}
+
+
+def _range_of(statement: str) -> SupportedRange:
+    if statement not in RANGES:
+        raise ParameterError("statement", statement, f"a numeric amplification bound with a documented range: {', '.join(sorted(RANGES))}")
+    return RANGES[statement]
+
+
+def check_range(statement: str, **values: object) -> None:
+    """Refuse (ParameterError) values outside `statement`'s supported range (`RANGES`)."""
+    _range_of(statement).check(**values)
+
+
+def describe(statement: str) -> str:
+    """One line for users: the supported range of `statement`."""
+    r = _range_of(statement)
+    return f"{statement}: 0 < eps0 <= {r.eps0_max:g}, 1 <= n <= {r.n_max:.0e}, {r.delta_min:g} <= delta < 1 ({r.why})"

@@ -1,0 +1,178 @@
+"""Every registered amplification bound at the edges of its range (issue 11, "What must hold").
+
+At a grid of extreme points (eps0 from 1e-6 to the documented maximum, n from 2 to 1e12, delta from
+1e-300 to 0.5) each bound either refuses clearly (one line: a hypothesis of the statement, or a parameter
+with its range) or answers a finite eps >= 0 that is
+- <= eps0 where the bound is min'd with eps0 (those returning a `BoundValue`), and exactly eps0 where it
+  says "no amplification";
+- >= an independent lower bound on the truth: the hockey-stick divergence of one event, computed here in
+  mpmath (binary randomized response for generic / k-RR / binary-RR bounds, the Laplace mechanism for
+  Laplace bounds; see `event_lower_bound`). At large eps0, where no other user ever flips, this event
+  bound is within 1e-6 of eps0: it is what caught the Bennett bounds answering eps0 * 1e-12;
+- >= the certified lower end of `exact.shuffled_binary_rr` (generic and k-RR bounds, k = 2) at small n.
+Outside the documented range (`reference.limits.RANGES`) every bound refuses with a ParameterError.
+
+Cost: the window-based bounds (clone counts, exact binary RR) take O(sqrt n) time, seconds at n >= 1e8;
+they are evaluated here at n <= 1e4 on the whole grid and at n = 1e8, 1e12 where eps0 >= 50 (no clones:
+the window is tiny). Their n = 1e12 behaviour at small eps0 is tested in tests/test_clones_streaming.py
+(memory, one evaluation) and tests/test_clones_numeric.py::test_robust_at_extreme_parameters.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import mpmath
+import pytest
+from shuffle_spec.proofs_checks.amplification import (
+    EXACT_BINARY_RR_ID,
+    amplification_statements,
+)
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
+from shuffle_spec.reference.limits import RANGES
+from shuffle_spec.reference.results import BoundValue
+
+STATEMENTS = {s.id: s for s in amplification_statements(None)}
+EPS0_GRID = (1e-6, 0.01, 1.0, 10.0, 50.0, 187.0, 200.0, 400.0)
+N_GRID = (2, 10, 10**4, 10**8, 10**12)
+DELTA_GRID = (1e-300, 1e-12, 0.5)
+WINDOW_BOUNDS = {"FMT21.clones_numeric", "FMT23.stronger_clones"}
+# Mechanism of the event lower bound that applies to each bound's mechanism.
+EVENT_MECHANISM = {"generic": "binary_rr", "krr": "binary_rr", "binary_rr": "binary_rr", "laplace": "laplace"}
+
+
+def reference_function(statement_id: str):
+    module, name = STATEMENTS[statement_id].reference.split(":")
+    return getattr(importlib.import_module(f"shuffle_spec.{module}"), name)
+
+
+def extra_inputs(statement_id: str) -> dict:
+    names = set(STATEMENTS[statement_id].input_names) - {"eps0", "n", "delta"}
+    values = {"k": 2, "delta0": 0.0}
+    if not names <= set(values):
+        pytest.skip(f"{statement_id} needs {names - set(values)}")
+    return {name: values[name] for name in names}
+
+
+def event_lower_bound(mechanism: str, eps0: float, n: int, delta: float) -> float:
+    """A lower bound on the exact central eps of n shuffled users of `mechanism` (binary RR or Laplace on
+    [0, 1] with scale 1/eps0), or -inf. User 1 holds 0 in D and 1 in D', everyone else 0; the event E is
+    "no report is 1" (binary RR) or "every report is <= 1/2" (Laplace). Both have P_D(E) = (1-h)^n and
+    P_D'(E) = h (1-h)^(n-1), with h = 1/(e^eps0+1) (RR flip) or e^(-eps0/2)/2 (P[Lap(1/eps0) > 1/2]), so
+    delta(eps) >= (1-h)^(n-1) ((1-h) - e^eps h) and (eps, delta)-DP needs
+    eps >= log(((1-h) - delta/(1-h)^(n-1)) / h). Returned rounded down."""
+    with mpmath.workdps(60):
+        e0 = mpmath.mpf(eps0)
+        h = 1 / (mpmath.exp(e0) + 1) if mechanism == "binary_rr" else mpmath.exp(-e0 / 2) / 2
+        rest = mpmath.exp((n - 1) * mpmath.log1p(-h))
+        numerator = (1 - h) - delta / rest
+        if numerator <= h:
+            return -math.inf
+        truth = mpmath.log(numerator / h)
+        return float(truth * (1 - mpmath.mpf(10) ** -30))
+
+
+def grid(statement_id: str):
+    eps0_max = RANGES[statement_id].eps0_max if statement_id in RANGES else 400.0
+    for eps0 in (*EPS0_GRID, eps0_max):
+        for n in N_GRID:
+            if statement_id in WINDOW_BOUNDS and n > 10**4 and eps0 < 50:
+                continue  # O(sqrt n) work: see the module docstring
+            for delta in DELTA_GRID:
+                yield eps0, n, delta
+
+
+def evaluate(statement_id: str, eps0: float, n: int, delta: float):
+    """(value, result) or (None, the refusal's message)."""
+    try:
+        result = reference_function(statement_id)(eps0=eps0, n=n, delta=delta, **extra_inputs(statement_id))
+    except (HypothesisViolation, ParameterError) as refusal:
+        return None, str(refusal)
+    value = result.upper if isinstance(result, BoundValue) else result
+    return value, result
+
+
+@pytest.fixture(scope="module")
+def exact_binary_rr():
+    """Certified lower ends of exact.shuffled_binary_rr at small n (cached per point)."""
+    function = reference_function(EXACT_BINARY_RR_ID) if EXACT_BINARY_RR_ID in STATEMENTS else None
+    if function is None:
+        module, name = "reference.exact_binary_rr", "shuffled_binary_rr"
+        function = getattr(importlib.import_module(f"shuffle_spec.{module}"), name)
+    cache: dict = {}
+
+    def lower_end(eps0: float, n: int, delta: float) -> float:
+        key = (eps0, n, delta)
+        if key not in cache:
+            try:
+                cache[key] = function(eps0=eps0, n=n, delta=delta).lower
+            except (HypothesisViolation, ParameterError):
+                cache[key] = -math.inf
+        return cache[key]
+
+    return lower_end
+
+
+def test_every_registered_amplification_bound_has_a_documented_range():
+    missing = [s for s in STATEMENTS if s not in RANGES and not STATEMENTS[s].reference.startswith("reference.protocols")]
+    assert not missing
+    for supported in RANGES.values():
+        assert supported.eps0_max > 0 and supported.n_max >= 10**12 and supported.delta_min <= 1e-300
+
+
+@pytest.mark.parametrize("statement_id", sorted(STATEMENTS))
+def test_bound_at_extreme_points_is_sound_or_refuses_clearly(statement_id, exact_binary_rr):
+    mechanism = STATEMENTS[statement_id].mechanism or "generic"
+    event = EVENT_MECHANISM.get(mechanism)
+    answered = 0
+    for eps0, n, delta in grid(statement_id):
+        value, result = evaluate(statement_id, eps0, n, delta)
+        point = f"{statement_id} at eps0={eps0!r}, n={n!r}, delta={delta!r}: {result!r}"
+        if value is None:
+            assert "\n" not in result and len(result) < 400, point
+            assert statement_id in result or " = " in result, point  # names the hypothesis or the parameter
+            continue
+        answered += 1
+        assert math.isfinite(value) and value >= 0, point
+        if isinstance(result, BoundValue):
+            assert 0 <= result.lower <= result.upper <= eps0, point
+            if "no amplification" in result.note:
+                assert result.upper == eps0, point
+        if event is not None:
+            assert value >= event_lower_bound(event, eps0, n, delta), point
+        if mechanism in ("generic", "krr") and n <= 10 and eps0 <= 50:
+            assert value >= exact_binary_rr(eps0, n, delta), point
+    assert answered > 0, f"{statement_id} refused at every point of the grid"
+
+
+@pytest.mark.parametrize("statement_id", sorted(s for s in STATEMENTS if s in RANGES))
+def test_bound_refuses_outside_its_documented_range(statement_id):
+    supported = RANGES[statement_id]
+    function = reference_function(statement_id)
+    extra = extra_inputs(statement_id)
+    inside = {"eps0": 0.5, "n": 10**4, "delta": 1e-6}
+    for name, value in (
+        ("eps0", math.nextafter(supported.eps0_max, math.inf)),
+        ("eps0", 1e16),
+        ("eps0", 1e308),
+        ("n", supported.n_max * 10),
+        ("delta", supported.delta_min / 10),
+        ("delta", 5e-324),
+    ):
+        with pytest.raises(ParameterError, match=f"^{name} = "):
+            function(**{**inside, name: value}, **extra)
+
+
+def test_the_event_lower_bound_is_below_exact_values():
+    """The independent truth used above is itself checked: below the certified upper end of the exact
+    shuffled binary RR epsilon (where computed) and below eps0 (shuffled eps0-LDP is eps0-DP)."""
+    module = importlib.import_module("shuffle_spec.reference.exact_binary_rr")
+    for eps0, n, delta in ((1.0, 10, 1e-3), (3.0, 50, 1e-6), (8.0, 1000, 1e-9), (0.5, 2, 0.1)):
+        exact = module.shuffled_binary_rr(eps0=eps0, n=n, delta=delta)
+        assert event_lower_bound("binary_rr", eps0, n, delta) <= exact.upper
+    for eps0 in (1e-6, 1.0, 200.0, 700.0, 1e4):
+        for n in (2, 10**12):
+            assert event_lower_bound("binary_rr", eps0, n, 1e-300) <= eps0
+            assert event_lower_bound("laplace", eps0, n, 1e-300) <= eps0
+    assert event_lower_bound("binary_rr", 200.0, 10**4, 1e-6) > 200.0 - 1e-5
