@@ -48,7 +48,15 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    named = arguments[0] if arguments and arguments[0] in _command_names() else None
+    if not arguments:  # the main job: the default report needs no command module (nor SymPy)
+        from shuffle_spec.proofs_checks.report import run_default_report
+
+        try:
+            return run_default_report()
+        except BrokenPipeError:
+            sys.stderr.close()
+            return 0
+    named = arguments[0] if arguments[0] in _command_names() else None
     parser, runners = build_parser(only=named) if named is not None else build_parser()
     args = parser.parse_args(arguments)
     try:
