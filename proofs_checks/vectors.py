@@ -160,7 +160,7 @@ def _acceptance(statement: Statement, low_exact: Fraction, high_exact: Fraction,
 
 def _agreeing(values: list[tuple[Fraction, Fraction]], digits: int, what: str) -> tuple[Fraction, Fraction]:
     """The last (most precise) enclosure, once every precision gives the same strings at `digits`."""
-    shown = {(canonical_decimal(low, digits, "down"), canonical_decimal(high, digits, "up")) for low, high in values}
+    shown = {(canonical_decimal(low, digits), canonical_decimal(high, digits)) for low, high in values}
     if len(shown) != 1:
         raise ArithmeticError(f"{what}: the precisions disagree at {digits} digits ({sorted(shown)}); raise the precision")
     return values[-1]
@@ -178,6 +178,9 @@ def _mp_path(statement: Statement) -> Callable[..., Any] | None:
 
 def _closed_form(statement: Statement, point: Mapping[str, Any]) -> tuple[Fraction, Fraction] | None:
     substituted = statement.value.subs(statement.substitution(point))  # type: ignore[union-attr]
+    if isinstance(substituted, sp.Rational):  # exact already: no approximation at all
+        exact = _exact_fraction(substituted)
+        return exact, exact
     values = []
     for digits in PRECISIONS:
         approx = sp.N(substituted, digits)
