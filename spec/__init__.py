@@ -27,11 +27,12 @@ _HOME = {
     "Statement": "statement",
     "get_statement": "registry",
     "list_statements": "registry",
-    "registry": "registry",
 }
 
 
 def __getattr__(name: str):
+    if name == "registry":  # the submodule (the import system binds it so as soon as it is loaded)
+        return importlib.import_module(f"{__name__}.registry")
     if name in _HOME:
         return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

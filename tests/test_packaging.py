@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -42,10 +43,13 @@ def _can_build_without_isolation() -> bool:
 def installed(tmp_path_factory):
     work = tmp_path_factory.mktemp("packaging")
     wheels = work / "wheels"
+    # Build from a copy: setuptools writes build/ and *.egg-info next to the sources it builds.
+    source = work / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache"))
     # With the build tools at hand no index is needed; otherwise pip fetches the declared build
     # requirements (setuptools) from the configured index.
     isolation = ["--no-build-isolation"] if _can_build_without_isolation() else []
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q", "-w", str(wheels), str(ROOT)], cwd=work)
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q", "-w", str(wheels), str(source)], cwd=work)
     (wheel,) = wheels.glob("shuffle_spec-*.whl")
     venv = work / "venv"
     _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], cwd=work)
