@@ -155,7 +155,7 @@ def refusal(evaluation: Evaluation, statement: Statement | Entry, params: Mappin
         typed = error
     else:  # a reference refusing with a plain ValueError: its message is the hypothesis it names
         typed = HypothesisViolation(statement.id, evaluation.reason or str(error), dict(params))
-    typed.statement_id = statement.id  # type: ignore[attr-defined]
+    typed.statement_id = statement.id  # type: ignore[union-attr]
     return typed
 
 
@@ -166,12 +166,13 @@ def _require_value(evaluation: Evaluation, statement: Statement | Entry, params:
 
 
 def _evaluation(statement: Statement | Entry, params: Mapping[str, object]) -> Evaluation:
+    for name, value in params.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParameterError(name, value, f"a finite number {name}", statement_id=statement.id)
     try:
         return evaluate(statement, params)
     except UsageError as failure:
-        error = ParameterError("parameters", dict(params), str(failure))
-        error.statement_id = statement.id  # type: ignore[attr-defined]
-        raise error from None
+        raise ParameterError("parameters", dict(params), str(failure), statement_id=statement.id) from None
 
 
 def _evaluate(statement: Statement | Entry, params: Mapping[str, object]) -> float:
@@ -324,18 +325,21 @@ class ShuffleBound:
         self.statement_id: str = self.statement.id
         names = set(self.statement.input_names)
         if not {"eps0", "n", "delta"} <= names:
-            error = ParameterError("statement_id", self.statement_id, "an amplification bound with inputs eps0, n, delta (list_statements(tag='amplification'))")
-            error.statement_id = self.statement_id  # type: ignore[attr-defined]
-            raise error
-        missing = sorted(names - {"eps0", "n", "delta"} - set(params))
+            raise ParameterError("statement_id", self.statement_id, "an amplification bound with inputs eps0, n, delta (list_statements(tag='amplification'))", statement_id=self.statement_id)
+        takes = ", ".join(name for name in self.statement.input_names if name != "delta")
+        missing = [name for name in self.statement.input_names if name not in ("eps0", "n", "delta") and name not in params]
         unknown = sorted(set(params) - names)
-        if missing or unknown:
-            error = ParameterError(", ".join(missing or unknown), None if missing else params[unknown[0]], f"the parameters {', '.join(sorted(names - {'delta'}))}")
-            error.statement_id = self.statement_id  # type: ignore[attr-defined]
-            raise error
-        _positive("eps0", eps0)
+        if missing:
+            raise ParameterError(missing[0], None, f"a value for {missing[0]} ({self.statement_id} takes {takes} here, delta or eps at the call)", statement_id=self.statement_id)
+        if unknown:
+            raise ParameterError(unknown[0], params[unknown[0]], f"no such parameter: {self.statement_id} takes {takes} here", statement_id=self.statement_id)
+        try:
+            _positive("eps0", eps0)
+        except ParameterError as failure:
+            failure.statement_id = self.statement_id
+            raise
         if isinstance(n, bool) or not isinstance(n, (int, float)) or not float(n).is_integer() or n < 1:
-            raise ParameterError("n", n, "an integer n >= 1")
+            raise ParameterError("n", n, "an integer n >= 1", statement_id=self.statement_id)
         self.eps0 = eps0
         self.n = int(n)
         self.params: dict[str, float] = dict(params)

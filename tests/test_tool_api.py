@@ -182,3 +182,15 @@ def test_the_package_exposes_the_api_and_reserves_tightest():
     source = (Path(api.__file__)).read_text()
     assert '# "tightest",  # RESERVED' in source  # the place kept for the "tight" work package
     assert "re.search" not in source and "import re\n" not in source
+
+
+def test_bad_parameters_are_parameter_errors_naming_the_parameter():
+    with pytest.raises(ParameterError) as nan:
+        api.shuffled_epsilon(fx.V1.id, eps0=float("nan"), n=10_000, delta=1e-6)
+    assert (nan.value.name, nan.value.statement_id) == ("eps0", fx.V1.id)
+    with pytest.raises(ParameterError) as unknown:
+        api.ShuffleBound(fx.V1.id, eps0=0.25, n=10_000, k=3)
+    assert (unknown.value.name, unknown.value.value) == ("k", 3)
+    with pytest.raises(ParameterError) as text:
+        api.shuffled_epsilon(fx.V1.id, eps0=0.25, n=10_000, delta="tiny")
+    assert text.value.statement_id == fx.V1.id and "delta" in str(text.value)
