@@ -162,7 +162,7 @@ def _agreeing(values: list[tuple[Fraction, Fraction]], digits: int, what: str) -
     """The last (most precise) enclosure, once every precision gives the same strings at `digits`."""
     shown = {(canonical_decimal(low, digits), canonical_decimal(high, digits)) for low, high in values}
     if len(shown) != 1:
-        raise ArithmeticError(f"{what}: the precisions disagree at {digits} digits ({sorted(shown)}); raise the precision")
+        raise ValueError(f"{what}: the precisions disagree at {digits} digits ({sorted(shown)}); raise the precision")
     return values[-1]
 
 
