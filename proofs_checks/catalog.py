@@ -75,7 +75,9 @@ def _is_integral(value: object) -> bool:
 @dataclass(frozen=True)
 class _Hypothesis:
     name: str
-    op: str | None  # "<", "<=", ">", ">=", "open" (never decided on the inputs) or None (SymPy decides)
+    # "<", "<=", ">", ">=", "power_of_two" (exact, on an integer input), "open" (never decided on the
+    # inputs) or None (SymPy decides)
+    op: str | None
     lhs: str | None
     rhs: str | None
 
@@ -167,6 +169,12 @@ class Entry:
         undecided = False
         for h, sides in zip(self._hypotheses, self._compiled):
             if h.op == "open":
+                continue
+            if h.op == "power_of_two" and h.lhs is not None:
+                # An integer input (its assumption is checked above): exact integer arithmetic.
+                whole = int(values[self.inputs[int(h.lhs[1:])].name])  # type: ignore[call-overload]
+                if whole < 1 or whole & (whole - 1):
+                    return h.name
                 continue
             verdict = None if sides is None else _decide(h.op, sides, [values[p.name] for p in self.inputs])
             if verdict is None:

@@ -168,6 +168,11 @@ def _hypothesis_record(statement: Statement, hypothesis: Any) -> dict[str, Any]:
         lhs, rhs = _compiled_side(hypothesis.lhs, names), _compiled_side(hypothesis.rhs, names)
         if lhs is not None and rhs is not None:
             record.update(op=op, lhs=lhs, rhs=rhs)
+    else:
+        for index, symbol in enumerate(statement.inputs):
+            # "x is a power of 2" (EFMRTT19's tree counter): decided exactly on integers, no floor in floats.
+            if symbol.is_integer and hypothesis == sp.Eq(2 ** sp.floor(sp.log(symbol) / sp.log(2)), symbol):
+                record.update(op="power_of_two", lhs=f"a{index}")
     return record
 
 

@@ -120,3 +120,13 @@ def test_near_ties_are_left_to_sympy(monkeypatch):
     assert entry.failed_hypothesis({"eps0": 1.0, "n": 10_000, "delta": 1e-6}) is None and calls == []
     # delta <= 1 at delta = 1: a tie, so SymPy decides (it holds).
     assert entry.failed_hypothesis({"eps0": 0.01, "n": 10**9, "delta": 1.0}) is None and calls == ["FMT21.Thm2.1"]
+
+
+def test_power_of_two_is_decided_exactly_and_agrees_with_sympy():
+    statement = reg.get_statement("EFMRTT19.Thm6.explicit")
+    entry = fast.entry(statement.id)
+    base = dict(statement.examples[0])
+    for t in (2, 3, 8, 12, 1024, 2**40, 2**40 + 2):
+        values = {**base, "T": t}
+        assert entry.failed_hypothesis(values) == _spec_verdict(statement, values), t
+    assert entry.failed_hypothesis({**base, "T": 12}) is not None and entry.failed_hypothesis({**base, "T": 16}) is None
