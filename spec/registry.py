@@ -215,7 +215,13 @@ def build_catalog() -> dict[str, Any]:
 
 
 def catalog_text(document: Mapping[str, Any]) -> str:
-    return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
+    """The catalog's canonical text: one statement per line, so that a merge touches only the lines of
+    the statements that changed (plus `source_digest`: resolve a conflict by regenerating)."""
+    head = {k: v for k, v in document.items() if k != "statements"}
+    lines = [json.dumps(head, ensure_ascii=True)[:-1] + ', "statements": [']
+    records = [json.dumps(record, ensure_ascii=True, separators=(",", ":")) for record in document["statements"]]
+    lines += [f"{record}," for record in records[:-1]] + records[-1:]
+    return "\n".join(lines) + "\n]}\n"
 
 
 def catalog_problems() -> list[str]:
