@@ -80,6 +80,7 @@ class _Hypothesis:
     op: str | None
     lhs: str | None
     rhs: str | None
+    exact: tuple[str, str] | None = None  # both sides as Fraction arithmetic (rational functions only)
 
 
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -109,7 +110,10 @@ class Entry:
         self.tags = frozenset(record["tags"])
         self.rtol: float = record["rtol"]
         self.has_value: bool = record["has_value"]
-        self._hypotheses = tuple(_Hypothesis(h["name"], h["op"], h["lhs"], h["rhs"]) for h in record["hypotheses"])
+        self._hypotheses = tuple(
+            _Hypothesis(h["name"], h["op"], h["lhs"], h["rhs"], tuple(h["exact"]) if h.get("exact") else None)  # type: ignore[arg-type]
+            for h in record["hypotheses"]
+        )
 
     def __repr__(self) -> str:
         return f"Entry({self.id!r})"
@@ -145,6 +149,17 @@ class Entry:
         return _registry.get_statement(self.id)
 
     @cached_property
+    def _exact(self) -> tuple[tuple[Callable[..., Any], Callable[..., Any]] | None, ...]:
+        namespace = {"Fraction": Fraction}
+        args = ", ".join(f"a{i}" for i in range(len(self.inputs)))
+        return tuple(
+            (eval(f"lambda {args}: {h.exact[0]}", namespace), eval(f"lambda {args}: {h.exact[1]}", namespace))
+            if h.op in _OPS and h.exact is not None
+            else None
+            for h in self._hypotheses
+        )
+
+    @cached_property
     def _compiled(self) -> tuple[tuple[Callable[..., Any], Callable[..., Any]] | None, ...]:
         import mpmath
 
@@ -152,7 +167,7 @@ class Entry:
         args = ", ".join(f"a{i}" for i in range(len(self.inputs)))
         compiled: list[tuple[Callable[..., Any], Callable[..., Any]] | None] = []
         for h in self._hypotheses:
-            if h.op in _OPS and h.lhs is not None and h.rhs is not None:
+            if h.op in _OPS and h.exact is None and h.lhs is not None and h.rhs is not None:
                 compiled.append((eval(f"lambda {args}: {h.lhs}", namespace), eval(f"lambda {args}: {h.rhs}", namespace)))
             else:
                 compiled.append(None)
@@ -167,8 +182,18 @@ class Entry:
                 if broken is not None:
                     return broken
         undecided = False
-        for h, sides in zip(self._hypotheses, self._compiled):
+        arguments = [values[p.name] for p in self.inputs]
+        for h, sides, exact in zip(self._hypotheses, self._compiled, self._exact):
             if h.op == "open":
+                continue
+            if exact is not None and h.op is not None:
+                # A rational function of the inputs: decided exactly, ties included.
+                try:
+                    holds = _OPS[h.op](exact[0](*map(Fraction, arguments)) - exact[1](*map(Fraction, arguments)), 0)
+                except ZeroDivisionError:
+                    holds = False  # a side is not a finite real: the inequality cannot hold
+                if not holds:
+                    return h.name
                 continue
             if h.op == "power_of_two" and h.lhs is not None:
                 # An integer input (its assumption is checked above): exact integer arithmetic.
@@ -176,7 +201,7 @@ class Entry:
                 if whole < 1 or whole & (whole - 1):
                     return h.name
                 continue
-            verdict = None if sides is None else _decide(h.op, sides, [values[p.name] for p in self.inputs])
+            verdict = None if sides is None else _decide(h.op, sides, arguments)
             if verdict is None:
                 undecided = True
                 break

@@ -153,6 +153,32 @@ def _compiled_side(expr: Any, names: list[str]) -> str | None:
     return None if "Not supported" in code or "\n" in code else code
 
 
+def _exact_side(expr: Any, names: list[str]) -> str | None:
+    """`expr` as Python arithmetic on Fractions in `a0, a1, ...`, when it is a rational function of the
+    inputs with rational coefficients (then a tie such as k >= 2 at k = 2 is decided exactly)."""
+    import sympy as sp
+    from sympy.printing.pycode import PythonCodePrinter
+
+    class _FractionPrinter(PythonCodePrinter):
+        def _print_Rational(self, e: Any) -> str:
+            return f"Fraction({e.p}, {e.q})"
+
+        def _print_Integer(self, e: Any) -> str:
+            return f"Fraction({e.p})"
+
+        def _print_Pow(self, e: Any, rational: bool = False) -> str:
+            return f"({self._print(e.base)})**({int(e.exp)})"
+
+    by_name = {str(s): s for s in expr.free_symbols}
+    if set(by_name) - set(names) or expr.atoms(sp.Function) or expr.atoms(sp.NumberSymbol, sp.Float):
+        return None
+    if any(not p.exp.is_Integer for p in expr.atoms(sp.Pow)):
+        return None
+    renamed = expr.xreplace({by_name[name]: sp.Symbol(f"a{i}") for i, name in enumerate(names) if name in by_name})
+    code = _FractionPrinter().doprint(renamed)
+    return None if "Not supported" in code or "\n" in code else code
+
+
 def _hypothesis_record(statement: Statement, hypothesis: Any) -> dict[str, Any]:
     import sympy as sp
 
@@ -168,6 +194,9 @@ def _hypothesis_record(statement: Statement, hypothesis: Any) -> dict[str, Any]:
         lhs, rhs = _compiled_side(hypothesis.lhs, names), _compiled_side(hypothesis.rhs, names)
         if lhs is not None and rhs is not None:
             record.update(op=op, lhs=lhs, rhs=rhs)
+        exact_lhs, exact_rhs = _exact_side(hypothesis.lhs, names), _exact_side(hypothesis.rhs, names)
+        if exact_lhs is not None and exact_rhs is not None:
+            record.update(op=op, exact=[exact_lhs, exact_rhs])
     else:
         for index, symbol in enumerate(statement.inputs):
             # "x is a power of 2" (EFMRTT19's tree counter): decided exactly on integers, no floor in floats.

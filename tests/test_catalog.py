@@ -107,7 +107,13 @@ def test_an_edited_catalog_is_reported_stale(tmp_path, monkeypatch):
 
 
 def test_near_ties_are_left_to_sympy(monkeypatch):
-    """A hypothesis holding with equality up to 1e-20 relative is decided by the SymPy statement."""
+    """A difference within 1e-20 relative of the sides is undecided, and then the SymPy statement decides."""
+    import mpmath
+
+    # log(e^x) = x: equal, but not to every bit in floating point.
+    assert fast._decide("<=", (lambda a: mpmath.log(mpmath.exp(a)), lambda a: a), [1.5]) is None
+    assert fast._decide("<=", (lambda a: a, lambda a: a + 1), [1.5]) is True
+    assert fast._decide("<", (lambda a: mpmath.log(-a), lambda a: a), [1.5]) is False  # complex side fails
     entry = fast.entry("FMT21.Thm2.1")
     calls = []
     original = fast.Entry.statement
@@ -117,9 +123,19 @@ def test_near_ties_are_left_to_sympy(monkeypatch):
         return original(self)
 
     monkeypatch.setattr(fast.Entry, "statement", spy)
-    assert entry.failed_hypothesis({"eps0": 1.0, "n": 10_000, "delta": 1e-6}) is None and calls == []
-    # delta <= 1 at delta = 1: a tie, so SymPy decides (it holds).
-    assert entry.failed_hypothesis({"eps0": 0.01, "n": 10**9, "delta": 1.0}) is None and calls == ["FMT21.Thm2.1"]
+    point = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
+    assert entry.failed_hypothesis(point) is None and calls == []
+    monkeypatch.setattr(fast, "_decide", lambda op, sides, values: None)  # every transcendental side a tie
+    assert entry.failed_hypothesis(point) is None and calls == ["FMT21.Thm2.1"]
+    assert entry.failed_hypothesis({**point, "eps0": 10.0}) == "eps0 <= log(n/(16*log(2/delta)))"
+
+
+def test_rational_hypotheses_are_decided_exactly_at_their_boundary(monkeypatch):
+    monkeypatch.setattr(fast.Entry, "statement", lambda self: pytest.fail("SymPy was needed"))
+    entry = fast.entry("BBGN19.Lem4.3")
+    statement = reg.get_statement("BBGN19.Lem4.3")
+    for k in (1, 2, 3):
+        assert entry.failed_hypothesis({"k": k}) == _spec_verdict(statement, {"k": k})
 
 
 def test_power_of_two_is_decided_exactly_and_agrees_with_sympy():
