@@ -5,7 +5,9 @@ check are needed (`bridge.evaluate`, `shuffle-spec eval / list`, the default rep
 hypotheses are checked from the catalog's mpmath expressions (`spec/registry.py`, `build_catalog`):
 
 - each symbol assumption (`eps0 > 0`, `n integer`) in plain Python, exactly;
-- each hypothesis `lhs (op) rhs` evaluated at 30 and at 60 significant digits; it is decided only when
+- each hypothesis whose sides are rational functions of the inputs (`k >= 2`, `delta < 1`) exactly, in
+  `Fraction`s (ties on a boundary included), and "x is a power of 2" in integers;
+- any other hypothesis `lhs (op) rhs` evaluated in mpmath at 30 and at 60 significant digits; it is decided only when
   both precisions agree and the difference stands clear of the rounding error (relative 1e-20 of the
   sides' magnitude); a side that is not a finite real (log of a negative number, a division by zero)
   fails it, as in `Statement.failed_hypotheses`;
