@@ -1,13 +1,18 @@
 """The public Python API of shuffle-spec: one function per `shuffle-spec` command.
 
-    >>> from proofs_checks.api import shuffled_epsilon, calibrate_epsilon0
-    >>> shuffled_epsilon("EFMRTT19.Thm7", eps0=0.4, n=10_000, delta=1e-6)   # doctest: +SKIP
-    >>> calibrate_epsilon0("EFMRTT19.Thm7", eps=0.2, n=10_000, delta=1e-6).value   # doctest: +SKIP
+    >>> import shuffle_spec
+    >>> shuffle_spec.shuffled_epsilon("EFMRTT19.Thm7", eps0=0.4, n=10_000, delta=1e-6)   # doctest: +SKIP
+    >>> shuffle_spec.calibrate_epsilon0("EFMRTT19.Thm7", eps=0.2, n=10_000, delta=1e-6).value   # doctest: +SKIP
+    >>> bound = shuffle_spec.ShuffleBound("FMT21.clones_numeric", eps0=1.0, n=10_000)   # doctest: +SKIP
+    >>> bound.get_epsilon(1e-6), bound.get_delta(0.1), bound.interval(1e-6)   # doctest: +SKIP
 
 Every function takes a statement id first and keyword-only parameters after it, named as everywhere
 else (`eps0` local epsilon, `eps` / `delta` central, `n` users, `k` domain size). A statement used
-outside its hypotheses raises `reference.errors.HypothesisViolation` (a `ValueError`) naming the
-failed hypothesis: no function returns a number the statement does not certify.
+outside its hypotheses raises `HypothesisViolation` (a `ValueError`; fields `statement_id`,
+`hypothesis` (its short name), `values`), a parameter outside its range `ParameterError` (fields
+`statement_id`, `name`, `value`, `allowed`): no function returns a number the statement does not certify.
+Statements are resolved through the catalog (`proofs_checks.catalog`), so a call on a closed form
+needs neither SymPy nor the registry.
 
 Inversions (`calibrate_*`, `shuffled_delta` by inversion) go through `reference.inversion`: the
 returned point is one at which the bound was evaluated and found within the target, so it is on the
@@ -18,19 +23,23 @@ found outside the target (or is the edge of the search range).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
 
 from shuffle_spec.proofs_checks.bridge import Evaluation, UsageError, evaluate
+from shuffle_spec.proofs_checks.catalog import Entry, all_statements, resolve
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
-from shuffle_spec.spec.registry import get_statement
-from shuffle_spec.spec.registry import list_statements as _registered
-from shuffle_spec.spec.statement import Statement
+from shuffle_spec.spec.terms import HypothesisError
+
+if TYPE_CHECKING:  # SymPy is loaded only when a statement is not in the catalog
+    from shuffle_spec.spec.statement import Statement
 
 __all__ = [
     "Calibration",
+    "HypothesisViolation",
+    "ParameterError",
+    "ShuffleBound",
     "StatementInfo",
     "audit_randomizer",
     "calibrate_epsilon0",
@@ -39,7 +48,11 @@ __all__ = [
     "list_statements",
     "shuffled_delta",
     "shuffled_epsilon",
+    # "tightest",  # RESERVED: shuffle_spec.tightest(eps0=, n=, delta=, randomizer=), the "tight" work package
 ]
+
+# A statement as the API takes it: its id, a SymPy `Statement`, or a catalog `Entry`.
+StatementLike = Union[str, "Statement", Entry]
 
 # Search ranges of the inversions. eps0 beyond 100 or n beyond 1e15 is outside every regime the
 # papers discuss; the answer then says it hit the edge rather than extrapolating.
@@ -113,7 +126,7 @@ class Calibration:
 def list_statements(*, paper: str | None = None, tag: str | None = None) -> list[StatementInfo]:
     """Every registered statement (optionally of one paper key, or with one tag such as "amplification")."""
     found = []
-    for s in _registered():
+    for s in all_statements():
         if (paper is None or s.paper == paper) and (tag is None or tag in s.tags):
             found.append(
                 StatementInfo(
@@ -124,34 +137,56 @@ def list_statements(*, paper: str | None = None, tag: str | None = None) -> list
     return found
 
 
-def _statement(statement_id: str | Statement) -> Statement:
-    return statement_id if isinstance(statement_id, Statement) else get_statement(statement_id)
+def _statement(statement_id: StatementLike) -> Statement | Entry:
+    """The fast catalog entry for an id (the SymPy statement when the catalog does not apply)."""
+    return resolve(statement_id) if isinstance(statement_id, str) else statement_id
 
 
-def _require_value(evaluation: Evaluation, statement: Statement, params: Mapping[str, object]) -> float:
+def refusal(evaluation: Evaluation, statement: Statement | Entry, params: Mapping[str, object]) -> ValueError:
+    """The typed error for a refused evaluation, built from the refusal's own fields (never parsed
+    from its message): `HypothesisViolation` (statement, hypothesis, values) for a failed hypothesis
+    on either side, `ParameterError` (name, value, allowed) for a parameter outside its range; both
+    carry `statement_id`."""
+    error = evaluation.error
+    typed: ValueError
+    if isinstance(error, HypothesisError):
+        typed = HypothesisViolation(statement.id, error.hypothesis, error.values)
+    elif isinstance(error, (HypothesisViolation, ParameterError)):
+        typed = error
+    else:  # a reference refusing with a plain ValueError: its message is the hypothesis it names
+        typed = HypothesisViolation(statement.id, evaluation.reason or str(error), dict(params))
+    typed.statement_id = statement.id  # type: ignore[union-attr]
+    return typed
+
+
+def _require_value(evaluation: Evaluation, statement: Statement | Entry, params: Mapping[str, object]) -> float:
     if not evaluation.valid or evaluation.value is None:
-        # The reason reads "<id>: hypothesis <h> fails for ..."; keep only <h> for the new message.
-        match = re.search(r"hypothesis (.*) fails for", evaluation.reason)
-        raise HypothesisViolation(statement.id, match.group(1) if match else evaluation.reason, dict(params))
+        raise refusal(evaluation, statement, params)
     return evaluation.value
 
 
-def _evaluate(statement: Statement, params: Mapping[str, object]) -> float:
+def _evaluation(statement: Statement | Entry, params: Mapping[str, object]) -> Evaluation:
+    for name, value in params.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParameterError(name, value, f"a finite number {name}", statement_id=statement.id)
     try:
-        evaluation = evaluate(statement, params)
+        return evaluate(statement, params)
     except UsageError as failure:
-        raise ParameterError("parameters", dict(params), str(failure)) from None
-    return _require_value(evaluation, statement, params)
+        raise ParameterError("parameters", dict(params), str(failure), statement_id=statement.id) from None
 
 
-def shuffled_epsilon(statement_id: str | Statement, *, eps0: float, n: int, delta: float, **params: float) -> float:
+def _evaluate(statement: Statement | Entry, params: Mapping[str, object]) -> float:
+    return _require_value(_evaluation(statement, params), statement, params)
+
+
+def shuffled_epsilon(statement_id: StatementLike, *, eps0: float, n: int, delta: float, **params: float) -> float:
     """The central epsilon the amplification bound `statement_id` gives at (eps0, n, delta) (+ mechanism
     parameters such as k): an upper bound also in floating point (`shuffle-spec eval`)."""
     statement = _statement(statement_id)
     return _evaluate(statement, {"eps0": eps0, "n": n, "delta": delta, **params})
 
 
-def delta_provider(statement_id: str | Statement) -> Statement | None:
+def delta_provider(statement_id: StatementLike) -> Statement | Entry | None:
     """The statement giving delta(eps) directly for the bound `statement_id`, if one is registered.
 
     Convention: a statement whose output is `delta`, whose inputs contain `eps`, and which is either
@@ -159,12 +194,12 @@ def delta_provider(statement_id: str | Statement) -> Statement | None:
     """
     statement = _statement(statement_id)
 
-    def gives_delta(s: Statement) -> bool:
+    def gives_delta(s: Statement | Entry) -> bool:
         return s.output is not None and str(s.output) == "delta" and "eps" in s.input_names
 
     if gives_delta(statement):
         return statement
-    for s in _registered():
+    for s in all_statements():
         if gives_delta(s) and (s.id == f"{statement.id}.delta" or f"delta_of:{statement.id}" in s.tags):
             return s
     return None
@@ -195,7 +230,7 @@ class _Recorder:
         return min(side) if above else max(side)
 
 
-def calibrate_epsilon0(statement_id: str | Statement, *, eps: float, n: int, delta: float, **params: float) -> Calibration:
+def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta: float, **params: float) -> Calibration:
     """The largest local eps0 whose bound on the central epsilon is at most `eps` (for bounds
     non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps."""
     statement = _statement(statement_id)
@@ -213,7 +248,7 @@ def calibrate_epsilon0(statement_id: str | Statement, *, eps: float, n: int, del
     return Calibration(statement.id, "eps0", value, (value, upper_end), recorder(value), {"eps": eps, "n": n, "delta": delta, **params}, note)
 
 
-def calibrate_n(statement_id: str | Statement, *, eps: float, eps0: float, delta: float, **params: float) -> Calibration:
+def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: float, **params: float) -> Calibration:
     """The smallest number of users n whose bound on the central epsilon is at most `eps` (for bounds
     non-increasing in n). The returned n is verified: the bound evaluated there is <= eps."""
     statement = _statement(statement_id)
@@ -234,7 +269,7 @@ def calibrate_n(statement_id: str | Statement, *, eps: float, eps0: float, delta
     return Calibration(statement.id, "n", value, (failing, value), recorder(float(value)), {"eps": eps, "eps0": eps0, "delta": delta, **params}, note)
 
 
-def shuffled_delta(statement_id: str | Statement, *, eps: float, eps0: float, n: int, **params: float) -> Calibration:
+def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: int, **params: float) -> Calibration:
     """The delta for which `statement_id` certifies (eps, delta)-DP at (eps0, n): read from a statement
     giving delta(eps) where one is registered (`delta_provider`), otherwise the smallest delta whose
     bound on epsilon is at most `eps`, found by a verified bisection on log10(delta)."""
@@ -266,6 +301,94 @@ def shuffled_delta(statement_id: str | Statement, *, eps: float, eps0: float, n:
     below = recorder.nearest_failing(x, above=False)
     failing = used[below] if below is not None else 0.0
     return Calibration(statement.id, "delta", value, (failing, value), recorder(x), base, method="bisection on log10(delta) (reference.inversion)")
+
+
+class ShuffleBound:
+    """One amplification bound at a fixed local eps0 and number of users n, in the style of
+    dp_accounting's accountants: ask for epsilon at a delta, or delta at an epsilon.
+
+        >>> bound = ShuffleBound("FMT21.clones_numeric", eps0=1.0, n=10_000)   # doctest: +SKIP
+        >>> bound.get_epsilon(1e-6)      # an upper bound on the central epsilon, also in floating point
+        >>> bound.get_delta(0.1)         # the delta at which eps = 0.1 is certified (safe side)
+        >>> bound.interval(1e-6)         # (lower, upper) around the statement's exact quantity
+        >>> bound.hypotheses             # the assumptions and hypotheses, by their short names
+
+    `statement_id` is an amplification bound: a statement with inputs eps0, n and delta (see
+    `list_statements(tag="amplification")`); mechanism parameters such as `k` are given as keywords.
+    Ranges: eps0 > 0 finite, n an integer >= 1, delta in (0, 1), eps > 0, and whatever the statement's
+    hypotheses require (a call outside them raises `HypothesisViolation`; the constructor already
+    refuses eps0 and n outside their ranges with `ParameterError`).
+    """
+
+    def __init__(self, statement_id: StatementLike, *, eps0: float, n: int, **params: float):
+        self.statement = _statement(statement_id)
+        self.statement_id: str = self.statement.id
+        names = set(self.statement.input_names)
+        if not {"eps0", "n", "delta"} <= names:
+            raise ParameterError("statement_id", self.statement_id, "an amplification bound with inputs eps0, n, delta (list_statements(tag='amplification'))", statement_id=self.statement_id)
+        takes = ", ".join(name for name in self.statement.input_names if name != "delta")
+        missing = [name for name in self.statement.input_names if name not in ("eps0", "n", "delta") and name not in params]
+        unknown = sorted(set(params) - names)
+        if missing:
+            raise ParameterError(missing[0], None, f"a value for {missing[0]} ({self.statement_id} takes {takes} here, delta or eps at the call)", statement_id=self.statement_id)
+        if unknown:
+            raise ParameterError(unknown[0], params[unknown[0]], f"no such parameter: {self.statement_id} takes {takes} here", statement_id=self.statement_id)
+        try:
+            _positive("eps0", eps0)
+        except ParameterError as failure:
+            failure.statement_id = self.statement_id
+            raise
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or not float(n).is_integer() or n < 1:
+            raise ParameterError("n", n, "an integer n >= 1", statement_id=self.statement_id)
+        self.eps0 = eps0
+        self.n = int(n)
+        self.params: dict[str, float] = dict(params)
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"ShuffleBound({self.statement_id!r}, eps0={self.eps0!r}, n={self.n!r}{extra})"
+
+    @property
+    def hypotheses(self) -> tuple[str, ...]:
+        """The symbols' assumptions and the statement's hypotheses, by their short names."""
+        statement = self.statement
+        if isinstance(statement, Entry):
+            own = statement.hypothesis_names
+            assumptions = tuple(
+                f"{p.name} integer >= 1" if p.is_integer and p.is_positive else f"{p.name} > 0" if p.is_positive else f"{p.name} >= 0" if p.is_nonnegative else f"{p.name} real"
+                for p in statement.inputs
+            )
+        else:
+            from shuffle_spec.spec.statement import assumption_text
+
+            own = tuple(statement.hypothesis_name(h) for h in statement.hypotheses)
+            assumptions = tuple(assumption_text(s) for s in statement.inputs)
+        return assumptions + own
+
+    def evaluation(self, delta: float) -> Evaluation:
+        """The full answer at `delta` (value, certified interval, note), refusals included (`valid`)."""
+        return _evaluation(self.statement, {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params})
+
+    def get_epsilon(self, delta: float) -> float:
+        """The central epsilon at `delta`: an upper bound, also in floating point (`shuffled_epsilon`)."""
+        return shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=delta, **self.params)
+
+    def get_delta(self, eps: float) -> float:
+        """The delta at which the bound certifies `eps` (`shuffled_delta`: on the safe side, verified)."""
+        return shuffled_delta(self.statement, eps=eps, eps0=self.eps0, n=self.n, **self.params).value
+
+    def interval(self, delta: float) -> tuple[float, float]:
+        """(lower, upper): a certified enclosure of the statement's exact quantity at `delta` (for a
+        bound computed numerically, the exact epsilon of the bound's own formula lies inside); a
+        closed form evaluated with outward rounding gives a degenerate or ulp-wide interval."""
+        params = {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params}
+        evaluation = self.evaluation(delta)
+        value = _require_value(evaluation, self.statement, params)
+        return evaluation.interval if evaluation.interval is not None else (value, value)
+
+    def check(self, delta: float) -> None:
+        """Raise `HypothesisViolation` / `ParameterError` when the bound certifies nothing at `delta`."""
+        self.get_epsilon(delta)
 
 
 def audit_randomizer(

@@ -11,9 +11,12 @@ import importlib
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
-from shuffle_spec.spec.statement import HypothesisError, Statement
+from shuffle_spec.spec.terms import HypothesisError
+
+if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`proofs_checks.catalog`): SymPy only when needed
+    from shuffle_spec.spec.statement import Statement
 
 __all__ = ["Evaluation", "UsageError", "coerce_params", "evaluate", "reference_function"]
 
@@ -31,6 +34,9 @@ class Evaluation:
     reason: str
     interval: tuple[float, float] | None = None
     extra: dict = field(default_factory=dict)
+    # The refusal itself (`HypothesisError` from the spec side, `HypothesisViolation` / `ParameterError`
+    # from the reference), with its fields; not part of the JSON.
+    error: ValueError | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict:
         out = {"id": self.id, "params": self.params, "value": self.value, "valid": self.valid, "reason": self.reason}
@@ -92,11 +98,11 @@ def evaluate(statement: Statement, raw: Mapping[str, str | float | int]) -> Eval
     try:
         statement.check_hypotheses(params)
     except HypothesisError as failure:
-        return Evaluation(statement.id, params, None, False, str(failure))
+        return Evaluation(statement.id, params, None, False, str(failure), error=failure)
     try:
         result = reference_function(statement)(**params)
     except ValueError as failure:
-        return Evaluation(statement.id, params, None, False, str(failure))
+        return Evaluation(statement.id, params, None, False, str(failure), error=failure)
     if hasattr(result, "upper"):
         note = getattr(result, "note", "")
         return Evaluation(statement.id, params, float(result.upper), True, note, (float(result.lower), float(result.upper)))

@@ -19,13 +19,19 @@ from shuffle_spec.proofs_checks.bridge import UsageError
 __all__ = ["main", "build_parser"]
 
 
-def _command_modules():
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
-        if not info.name.startswith("_"):
-            yield importlib.import_module(f"{commands.__name__}.{info.name}")
+def _command_names() -> list[str]:
+    return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_"))
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+def _command_modules(only: str | None = None):
+    # With a command named on the command line only its module is imported: the others pull in SymPy
+    # and the registry, which a fast `eval` must not pay for.
+    for name in _command_names():
+        if only is None or name == only:
+            yield importlib.import_module(f"{commands.__name__}.{name}")
+
+
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict]:
     parser = argparse.ArgumentParser(
         prog="shuffle-spec",
         description="Formally-checked reference specification of privacy amplification by shuffling. "
@@ -33,7 +39,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     runners = {}
-    for module in _command_modules():
+    for module in _command_modules(only):
         command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(command_parser)
         runners[module.NAME] = module.run
@@ -41,8 +47,18 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser, runners = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if not arguments:  # the main job: the default report needs no command module (nor SymPy)
+        from shuffle_spec.proofs_checks.report import run_default_report
+
+        try:
+            return run_default_report()
+        except BrokenPipeError:
+            sys.stderr.close()
+            return 0
+    named = arguments[0] if arguments[0] in _command_names() else None
+    parser, runners = build_parser(only=named) if named is not None else build_parser()
+    args = parser.parse_args(arguments)
     try:
         if args.command is None:
             from shuffle_spec.proofs_checks.report import run_default_report

@@ -24,10 +24,11 @@ __all__ = [
 class ParameterError(ValueError):
     """A parameter is outside its allowed range."""
 
-    def __init__(self, name: str, value: object, allowed: str):
+    def __init__(self, name: str, value: object, allowed: str, *, statement_id: str | None = None):
         self.name = name
         self.value = value
         self.allowed = allowed
+        self.statement_id = statement_id  # set by the API when the error concerns one statement
         super().__init__(f"{name} = {value!r} is out of range: expected {allowed}")
 
 
@@ -36,6 +37,7 @@ class HypothesisViolation(ValueError):
 
     def __init__(self, statement: str, hypothesis: str, values: Mapping[str, object]):
         self.statement = statement
+        self.statement_id = statement
         self.hypothesis = hypothesis
         self.values = dict(values)
         shown = ", ".join(f"{k}={v!r}" for k, v in values.items())

@@ -643,6 +643,7 @@ COR5_3_1 = Statement(
     mechanism="generic",
     examples=({"eps0": 1.0, "n": 10_000, "delta": 1e-6}, {"eps0": 0.5, "n": 1_000, "delta": 1e-3}, {"eps0": 0.1, "n": 100_000, "delta": 1e-8}),
     invalid_examples=({"eps0": 5.0, "n": 1_000, "delta": 1e-6}, {"eps0": 2.0, "n": 100, "delta": 1e-3}, {"eps0": 3.0, "n": 10**7, "delta": 1e-6}),
+    hypothesis_names=("delta < 1", "regime eps0 <= log(n / log(1/delta)) / 2", "Thm 5.3 certifies the closed form at delta (or it is >= eps0)"),
     notes=(
         "The paper states only O(.). The constant 4 is ours, and the closed form is registered with the "
         "hypothesis that Thm 5.3 certifies it (or that it is >= eps0, trivially valid): a scan over eps0 <= 1 "

@@ -261,6 +261,7 @@ LEM_II_6_INVERSE = Statement(
     value=None,
     examples=({"eps": 1.0, "n": 203950512, "delta": 5e-10}, {"eps": 0.05, "n": 1914589, "delta": 5e-8}, {"eps": 0.5, "n": 10000, "delta": 1e-6}),
     invalid_examples=({"eps": 0.001, "n": 10000, "delta": 1e-6}, {"eps": 1.0, "n": 100, "delta": 1e-6}),
+    hypothesis_names=("", "", "eps >= Eq. (1) at lambda = n (the smallest eps Lemma II.6 certifies at this n)"),
     notes=(
         "The largest eps0 in Lemma II.6's range with Eq.(1)(lambda = 2n/(1+e^eps0)) <= eps, found by verified bisection "
         "(Eq. (1) increases with eps0). A lower bound on the exact root (direction lower_bound): the returned eps0 is "

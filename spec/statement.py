@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from fractions import Fraction
 from typing import Mapping
 
 import sympy as sp
+
+from shuffle_spec.spec.terms import Direction, HypothesisError, Kind, Source
 
 __all__ = [
     "Direction",
@@ -45,48 +46,6 @@ def is_valid_statement_id(statement_id: str) -> bool:
         return False
     # Numbered kinds belong to the papers; `exact.` and `compose.` only have descriptive names.
     return not (match.group("paper") in ("exact", "compose") and match.group("kind"))
-
-
-class Kind(str, Enum):
-    DEFINITION = "Def"
-    LEMMA = "Lem"
-    THEOREM = "Thm"
-    COROLLARY = "Cor"
-    PROPOSITION = "Prop"
-    ALGORITHM = "Alg"
-    PROCEDURE = "Procedure"
-
-
-class Direction(str, Enum):
-    """What the statement's value is relative to the true quantity it speaks of."""
-
-    UPPER_BOUND = "upper_bound"
-    LOWER_BOUND = "lower_bound"
-    EXACT = "exact"
-    DEFINITION = "definition"
-
-
-@dataclass(frozen=True)
-class Source:
-    paper: str
-    locator: str
-    version: str = ""
-    confidence: str = "high"
-
-    def __str__(self) -> str:
-        version = f", {self.version}" if self.version else ""
-        return f"{self.paper} {self.locator}{version}"
-
-
-class HypothesisError(ValueError):
-    """A statement was used outside its hypotheses."""
-
-    def __init__(self, statement_id: str, hypothesis: str, values: Mapping[str, object]):
-        self.statement_id = statement_id
-        self.hypothesis = hypothesis
-        self.values = dict(values)
-        shown = ", ".join(f"{k}={v}" for k, v in self.values.items())
-        super().__init__(f"{statement_id}: hypothesis {hypothesis} fails for {shown}")
 
 
 def to_exact(value: object) -> sp.Basic:
@@ -133,6 +92,9 @@ class Statement:
     invalid_examples: tuple[Mapping[str, float], ...] = ()
     rtol: float = 1e-9
     tags: frozenset[str] = field(default_factory=frozenset)
+    # Short human names of the hypotheses, in their order ("" keeps the default: the hypothesis's own
+    # text when it is short and readable). A reason quotes the name, `show` the full expression.
+    hypothesis_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not is_valid_statement_id(self.id):
@@ -149,6 +111,11 @@ class Statement:
                     f"{self.id}: a hypothesis evaluated to {hypothesis} when built; one implied by a symbol's "
                     "assumptions is stated by that assumption, not repeated as a hypothesis"
                 )
+        if self.hypothesis_names and len(self.hypothesis_names) != len(self.hypotheses):
+            raise ValueError(f"{self.id}: {len(self.hypothesis_names)} hypothesis names for {len(self.hypotheses)} hypotheses")
+        for name in self.hypothesis_names:
+            if len(name) > MAX_HYPOTHESIS_NAME or "Piecewise" in name:
+                raise ValueError(f"{self.id}: hypothesis name {name[:40]!r}... is not a short human name (at most {MAX_HYPOTHESIS_NAME} characters)")
         for expr in (*self.hypotheses, *self.conclusion, *(() if self.value is None else (self.value,))):
             stray = expr.free_symbols - known
             if stray:
@@ -209,11 +176,27 @@ class Statement:
                 failed.append(hypothesis)
         return failed
 
+    def hypothesis_name(self, hypothesis: sp.Basic) -> str:
+        """The short human name of one of the hypotheses (or of a violated symbol assumption).
+
+        The name given in `hypothesis_names`, else the hypothesis's text when it is short and has no
+        `Piecewise`, else `hypothesis <i> of <id>` (the full expression is in `show`)."""
+        for index, own in enumerate(self.hypotheses):
+            if own == hypothesis:
+                if self.hypothesis_names and self.hypothesis_names[index]:
+                    return self.hypothesis_names[index]
+                text = sp.sstr(hypothesis)
+                if len(text) <= MAX_HYPOTHESIS_NAME and "Piecewise" not in text:
+                    return text
+                return f"hypothesis {index + 1} of {self.id} (see `shuffle-spec show {self.id}`)"
+        return _assumption_name(hypothesis)
+
     def check_hypotheses(self, values: Mapping[str, object]) -> None:
-        """Raise `HypothesisError` naming the first hypothesis that is definitely false at `values`."""
+        """Raise `HypothesisError` naming (by its short name) the first hypothesis that is definitely
+        false at `values`."""
         failed = self.failed_hypotheses(values)
         if failed:
-            raise HypothesisError(self.id, sp.sstr(failed[0]), values)
+            raise HypothesisError(self.id, self.hypothesis_name(failed[0]), values)
 
     def evaluate_value(self, values: Mapping[str, object], digits: int = 30) -> sp.Float:
         """The closed form `value` at `values`, to `digits` significant digits."""
@@ -221,6 +204,17 @@ class Statement:
             raise ValueError(f"{self.id} has no closed-form value")
         self.check_hypotheses(values)
         return sp.N(self.value.subs(self.substitution(values)), digits)
+
+
+# A hypothesis's default name is its text only when at most this long; longer ones need a name.
+MAX_HYPOTHESIS_NAME = 120
+
+
+def _assumption_name(relation: sp.Basic) -> str:
+    """`n integer` for the integrality relation n = floor(n); the relation's text otherwise."""
+    if isinstance(relation, sp.Eq) and isinstance(relation.rhs, sp.floor):
+        return f"{relation.lhs} integer"
+    return sp.sstr(relation)
 
 
 def _decide(relation: sp.Basic) -> bool | None:

@@ -7,6 +7,7 @@ delta = exp(-n (eps / (12 eps0))^2).
 """
 
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 import test_tool_fixtures as fx
 from shuffle_spec.proofs_checks import api
-from shuffle_spec.reference.errors import HypothesisViolation
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 
 
 @pytest.fixture(autouse=True)
@@ -113,3 +114,83 @@ def test_calibrated_eps0_never_exceeds_the_target(eps, n, delta):
         return  # no eps0 works (cannot happen here: the bound tends to 0 with eps0)
     assert api.shuffled_epsilon(fx.V1.id, eps0=result.value, n=n, delta=delta) <= eps
     assert result.value < 0.5
+
+
+# --- ShuffleBound and typed errors (issue 16, point 3) -----------------------------------------------
+
+
+def test_shuffle_bound_answers_like_the_functions():
+    bound = api.ShuffleBound(fx.V1.id, eps0=0.25, n=100_000)
+    exact_eps = v1(0.25, 100_000, 1e-6)
+    assert exact_eps <= bound.get_epsilon(1e-6) <= exact_eps * (1 + 1e-14)
+    low, high = bound.interval(1e-6)
+    assert low <= high and high == bound.get_epsilon(1e-6) and low <= exact_eps * (1 + 1e-14)
+    # delta(eps) read from the registered delta statement: exp(-n (eps / (12 eps0))^2).
+    assert bound.get_delta(0.1) == pytest.approx(math.exp(-100_000 * (0.1 / 3) ** 2), rel=1e-12)
+    assert bound.hypotheses[:3] == ("eps0 > 0", "n integer >= 1", "delta > 0")
+    assert set(bound.hypotheses[3:]) == {"eps0 < 1/2", "n >= 1000", "delta < 1/100"}
+
+
+def test_shuffle_bound_refuses_with_typed_errors_and_their_fields():
+    bound = api.ShuffleBound(fx.V1.id, eps0=0.25, n=100_000)
+    with pytest.raises(HypothesisViolation) as failure:
+        bound.get_epsilon(0.5)
+    error = failure.value
+    assert (error.statement_id, error.hypothesis, error.values["delta"]) == (fx.V1.id, "delta < 1/100", 0.5)
+    with pytest.raises(ParameterError) as bad:
+        api.ShuffleBound(fx.V1.id, eps0=-1.0, n=100_000)
+    assert (bad.value.name, bad.value.value) == ("eps0", -1.0) and "eps0 > 0" in bad.value.allowed
+    with pytest.raises(ParameterError) as not_a_bound:
+        api.ShuffleBound(fx.GAMMA.id, eps0=1.0, n=10)
+    assert not_a_bound.value.statement_id == fx.GAMMA.id and not_a_bound.value.name == "statement_id"
+    with pytest.raises(ParameterError) as bad_n:
+        api.ShuffleBound(fx.V1.id, eps0=0.25, n=10.5)
+    assert bad_n.value.name == "n"
+
+
+def test_typed_errors_come_from_fields_not_from_the_message(monkeypatch):
+    """A hypothesis name that looks like the message format must survive unchanged (no regex parsing)."""
+    from shuffle_spec.proofs_checks import bridge
+    from shuffle_spec.spec.terms import HypothesisError
+
+    tricky = "delta fails for hypothesis x: hypothesis y fails for z"
+
+    def refuse(statement, params):
+        error = HypothesisError(statement.id, tricky, params)
+        return bridge.Evaluation(statement.id, dict(params), None, False, str(error), error=error)
+
+    monkeypatch.setattr(api, "evaluate", refuse)
+    with pytest.raises(HypothesisViolation) as failure:
+        api.shuffled_epsilon(fx.V1.id, eps0=0.25, n=10_000, delta=1e-6)
+    assert failure.value.hypothesis == tricky and failure.value.statement_id == fx.V1.id
+
+
+def test_reference_refusals_keep_their_type_and_fields():
+    # The spec side accepts delta = 1e-6 with eps0 = 0.25 for TRIVIAL; its reference refuses delta >= 1
+    # itself, as a HypothesisViolation naming "delta < 1".
+    with pytest.raises(HypothesisViolation) as failure:
+        api.shuffled_epsilon(fx.TRIVIAL.id, eps0=1.0, n=5, delta=1.5)
+    assert failure.value.statement_id == fx.TRIVIAL.id and failure.value.hypothesis == "delta < 1"
+
+
+def test_the_package_exposes_the_api_and_reserves_tightest():
+    import shuffle_spec
+
+    assert shuffle_spec.ShuffleBound is api.ShuffleBound
+    assert shuffle_spec.HypothesisViolation is HypothesisViolation and shuffle_spec.ParameterError is ParameterError
+    assert "ShuffleBound" in dir(shuffle_spec)
+    source = (Path(api.__file__)).read_text()
+    assert '# "tightest",  # RESERVED' in source  # the place kept for the "tight" work package
+    assert "re.search" not in source and "import re\n" not in source
+
+
+def test_bad_parameters_are_parameter_errors_naming_the_parameter():
+    with pytest.raises(ParameterError) as nan:
+        api.shuffled_epsilon(fx.V1.id, eps0=float("nan"), n=10_000, delta=1e-6)
+    assert (nan.value.name, nan.value.statement_id) == ("eps0", fx.V1.id)
+    with pytest.raises(ParameterError) as unknown:
+        api.ShuffleBound(fx.V1.id, eps0=0.25, n=10_000, k=3)
+    assert (unknown.value.name, unknown.value.value) == ("k", 3)
+    with pytest.raises(ParameterError) as text:
+        api.shuffled_epsilon(fx.V1.id, eps0=0.25, n=10_000, delta="tiny")
+    assert text.value.statement_id == fx.V1.id and "delta" in str(text.value)

@@ -9,7 +9,7 @@ import pytest
 import test_tool_fixtures as fx
 from shuffle_spec.proofs_checks.bridge import reference_function
 from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.vectors import SCHEMA_VERSION, check_vectors, generate_all, generate_group, validate_document, write_vectors
+from shuffle_spec.proofs_checks.vectors import DIGITS, SCHEMA_VERSION, check_vectors, generate_all, generate_group, validate_document, write_vectors
 
 COMMITTED = Path(__file__).parent / "vectors"
 
@@ -32,7 +32,8 @@ class TestGeneration:
             inputs = test["inputs"]
             exact = v1(inputs["eps0"], inputs["n"], inputs["delta"])
             assert float(test["expected"]) == pytest.approx(exact, rel=1e-15)
-            assert len(test["expected"].replace("0.", "", 1).lstrip("0")) >= 25  # 30 significant digits
+            mantissa = test["expected"].split("e")[0]
+            assert len(mantissa.replace(".", "").lstrip("-")) == DIGITS  # canonical: DIGITS significant digits
             low, high = map(float, test["interval"])
             assert low <= exact <= high and low >= exact * (1 - 2e-12) and high <= exact * (1 + 2e-9)
         # n = 1000 satisfies n >= 1000: acceptable; eps0 = 1/2 breaks eps0 < 1/2: invalid.
@@ -74,7 +75,7 @@ class TestGeneration:
         broken["testGroups"][0]["tests"][0]["result"] = "maybe"
         problems = validate_document(broken, "x.json")
         assert any("numberOfTests" in p for p in problems) and any("'maybe'" in p for p in problems)
-        assert validate_document({"schema": "other"}, "y.json") == [f"y.json: not a {SCHEMA_VERSION} document"]
+        assert validate_document({"schema": "other"}, "y.json")[0].startswith(f"y.json: not a {SCHEMA_VERSION} document")
 
     def test_cli(self, tmp_path, capsys):
         assert main(["vectors", "generate", str(tmp_path)]) == 0
@@ -88,3 +89,113 @@ def test_committed_vectors_match_a_fresh_generation():
     """tests/vectors is generated, never edited: regenerate with `shuffle-spec vectors generate tests/vectors`."""
     problems = check_vectors(COMMITTED, run_reference=False)
     assert problems == [], "\n".join(problems[:20])
+
+
+# --- bit-reproducible vectors (issue 16, point 1) ------------------------------------------------------
+
+
+def v1_numeric(*, eps0, n, delta):
+    """V1 without its closed form on the spec side: a float reference (V1's own, refusals included)..."""
+    from shuffle_spec.reference.bounds.erlingsson import erlingsson_v1_epsilon
+
+    return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta)
+
+
+def v1_numeric_mp(*, dps, eps0, n, delta):
+    """...with a high-precision path (the `<function>_mp` protocol of proofs_checks.vectors)."""
+    import mpmath
+
+    with mpmath.workdps(dps):
+        value = 12 * mpmath.mpf(eps0) * mpmath.sqrt(mpmath.log(1 / mpmath.mpf(delta)) / n)
+        return (value, value)
+
+
+def test_canonical_decimal_matches_the_decimal_module():
+    """An independent computation: Python's decimal module with the matching rounding modes."""
+    import decimal
+    from fractions import Fraction
+
+    from shuffle_spec.proofs_checks.vectors import canonical_decimal
+
+    modes = {"nearest": decimal.ROUND_HALF_EVEN, "down": decimal.ROUND_FLOOR, "up": decimal.ROUND_CEILING}
+    samples = [Fraction(1, 3), Fraction(-2, 7), Fraction(0.1), Fraction(6225, 10000), Fraction(999999, 10**6), Fraction(10**30 + 1, 7), Fraction(1, 10**40 - 3), Fraction(5, 2)]
+    for x in samples:
+        for digits in (1, 5, 12, 20):
+            for name, mode in modes.items():
+                context = decimal.Context(prec=digits, rounding=mode)
+                want = context.divide(decimal.Decimal(x.numerator), decimal.Decimal(x.denominator))
+                got = canonical_decimal(x, digits, name)
+                assert decimal.Decimal(got) == want, (x, digits, name, got, want)
+                assert len(got.split("e")[0].replace(".", "").lstrip("-")) == digits
+    assert canonical_decimal(0.1, 20) == "1.0000000000000000555e-1"  # the double 0.1, exactly rounded
+
+
+class TestReproducibility:
+    @pytest.fixture(autouse=True)
+    def registry(self, monkeypatch):
+        import dataclasses
+
+        numeric = dataclasses.replace(fx.V1, id="EFMRTT19.Thm96", value=None, reference="test_tool_vectors:v1_numeric")
+        self.numeric = numeric
+        fx.install(monkeypatch, (fx.V1, numeric))
+
+    def test_closed_form_vectors_do_not_depend_on_the_reference_floats(self, monkeypatch):
+        import shuffle_spec.reference.bounds.erlingsson as module
+
+        before = generate_group(fx.V1)
+        original = module.erlingsson_v1_epsilon
+        # Another machine's libm: the same reference, one ulp off.
+        monkeypatch.setattr(module, "erlingsson_v1_epsilon", lambda **kw: math.nextafter(float(original(**kw)), math.inf))
+        assert generate_group(fx.V1) == before
+
+    def test_the_high_precision_path_gives_the_expected_values(self):
+        import mpmath
+
+        from shuffle_spec.proofs_checks.vectors import FROM_MP, canonical_decimal
+
+        group = generate_group(self.numeric)
+        assert group["expected_from"] == FROM_MP
+        for test in group["tests"]:
+            if test["result"] == "valid":
+                i = test["inputs"]
+                with mpmath.workdps(60):
+                    exact = 12 * mpmath.mpf(i["eps0"]) * mpmath.sqrt(mpmath.log(1 / mpmath.mpf(i["delta"])) / i["n"])
+                assert test["expected"] == canonical_decimal(exact, DIGITS)
+
+    def test_double_precision_groups_tolerate_one_unit_in_the_last_digit(self, tmp_path, monkeypatch):
+        import test_tool_vectors as here
+
+        from shuffle_spec.proofs_checks.vectors import FROM_FLOAT
+
+        monkeypatch.delattr(here, "v1_numeric_mp")
+        write_vectors(tmp_path)
+        path = tmp_path / f"{self.numeric.id}.json"
+        document = json.loads(path.read_text())
+        assert document["testGroups"][0]["expected_from"] == FROM_FLOAT
+        assert check_vectors(tmp_path, run_reference=False) == []
+
+        def bump(units):
+            edited = json.loads(json.dumps(document))
+            test = next(t for t in edited["testGroups"][0]["tests"] if t["result"] == "valid")
+            mantissa, exponent = test["interval"][1].split("e")
+            digits = mantissa.replace(".", "")
+            test["interval"][1] = f"{str(int(digits) + units)[0]}.{str(int(digits) + units)[1:]}e{exponent}"
+            path.write_text(json.dumps(edited))
+            return check_vectors(tmp_path, run_reference=False)
+
+        assert bump(1) == []  # machine noise across a rounding boundary
+        assert any("differs from a fresh generation" in p for p in bump(2))
+
+    def test_version_1_documents_are_still_read(self, tmp_path):
+        write_vectors(tmp_path)
+        path = tmp_path / f"{fx.V1.id}.json"
+        document = json.loads(path.read_text())
+        document["schema"] = "shuffle-spec-vectors/1"
+        for test in document["testGroups"][0]["tests"]:  # version 1 wrote repr() of doubles
+            if "expected" in test:
+                test["expected"] = repr(float(test["expected"]))
+        path.write_text(json.dumps(document))
+        assert check_vectors(tmp_path) == []  # read, validated, the reference run over it
+        document["testGroups"][0]["tests"][0]["interval"] = ["1e9", "2e9"]
+        path.write_text(json.dumps(document))
+        assert any("tcId 1" in p for p in check_vectors(tmp_path))  # and its checks still bite

@@ -2,24 +2,35 @@
 
 JSON: {"id", "params", "value", "valid", "reason"} (plus "interval" for certified bounds). A failed
 hypothesis is a valid answer (`valid: false` with the reason, exit 0), not an error.
+
+Batch mode, `shuffle-spec eval --batch FILE.jsonl` (`-` reads stdin): one JSON object per input line,
+`{"id": ID, "params": {NAME: VALUE, ...}}` (`id` may be left out when given on the command line), and
+one compact JSON object per output line, in the same order: the evaluation as above, or
+`{"line": k, "id": ..., "error": message}` for a line that cannot be evaluated (not JSON, unknown id or
+parameter). Every line is answered; the exit code is 2 when any line was an error, else 0. Blank lines
+are skipped. One process evaluates every line, so the start-up cost is paid once.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from typing import Any, Iterable, TextIO
 
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.catalog import resolve
 from shuffle_spec.proofs_checks.output import print_json
-from shuffle_spec.spec.registry import get_statement
 
 NAME = "eval"
-HELP = "evaluate a statement's reference implementation at the given parameters"
+HELP = "evaluate a statement's reference implementation at the given parameters (or a JSON-lines batch)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", help="statement id, e.g. FMT21.Thm2.1")
+    parser.add_argument("id", nargs="?", help="statement id, e.g. FMT21.Thm2.1 (with --batch: the default id of the lines)")
     parser.add_argument("--param", "-p", action="append", default=[], metavar="NAME=VALUE", help="a parameter, repeated (see `show ID`)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--batch", metavar="FILE", help='JSON lines {"id": ..., "params": {...}} in, one JSON object per line out; - is stdin')
 
 
 def parse_assignments(items: list[str]) -> dict[str, str]:
@@ -33,7 +44,19 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    statement = get_statement(args.id)
+    if args.batch is not None:
+        if args.param:
+            raise UsageError("--batch takes the parameters from the lines, not from --param")
+        if args.batch == "-":
+            return run_batch(sys.stdin, default_id=args.id)
+        try:
+            with open(args.batch, encoding="utf-8") as lines:
+                return run_batch(lines, default_id=args.id)
+        except OSError as failure:
+            raise UsageError(f"--batch {args.batch}: {failure.strerror}") from None
+    if args.id is None:
+        raise UsageError("eval needs a statement id (or --batch FILE)")
+    statement = resolve(args.id)
     evaluation = evaluate(statement, parse_assignments(args.param))
     if args.json:
         print_json(evaluation.to_json())
@@ -44,3 +67,52 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"not valid: {evaluation.reason}")
     return 0
+
+
+def evaluate_line(text: str, default_id: str | None) -> dict[str, Any]:
+    """The answer to one batch line (an evaluation, or raises UsageError / KeyError / ValueError)."""
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError as failure:
+        raise UsageError(f"not JSON: {failure.msg}") from None
+    if not isinstance(request, dict):
+        raise UsageError("expected a JSON object {\"id\": ..., \"params\": {...}}")
+    unknown = sorted(set(request) - {"id", "params"})
+    if unknown:
+        raise UsageError(f"unknown field(s) {', '.join(unknown)}; a line has \"id\" and \"params\"")
+    statement_id = request.get("id", default_id)
+    if not isinstance(statement_id, str):
+        raise UsageError("no statement id (give \"id\" on the line or ID on the command line)")
+    params = request.get("params", {})
+    if not isinstance(params, dict) or not all(isinstance(v, (int, float, str)) and not isinstance(v, bool) for v in params.values()):
+        raise UsageError("\"params\" must be an object of numbers (or number strings such as \"1/3\")")
+    return evaluate(resolve(statement_id), params).to_json()
+
+
+def run_batch(lines: Iterable[str], *, default_id: str | None = None, out: TextIO | None = None) -> int:
+    """Answer every line of `lines` (see the module docstring); 2 when any line was an error."""
+    from shuffle_spec.proofs_checks.output import _jsonable
+
+    out = sys.stdout if out is None else out
+    status = 0
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            answer = evaluate_line(text, default_id)
+        except (UsageError, KeyError, ValueError) as failure:
+            status = 2
+            message = failure.args[0] if isinstance(failure, KeyError) and failure.args else str(failure)
+            answer = {"line": number, "id": _line_id(text, default_id), "error": message}
+        out.write(json.dumps(_jsonable(answer), separators=(",", ":")) + "\n")
+        out.flush()
+    return status
+
+
+def _line_id(text: str, default_id: str | None) -> str | None:
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError:
+        return default_id
+    found = request.get("id", default_id) if isinstance(request, dict) else default_id
+    return found if isinstance(found, str) else None
