@@ -74,6 +74,7 @@ from shuffle_spec.reference.results import BoundValue
 
 __all__ = [
     "ComposedPLD",
+    "binary_rr_counts",
     "GridPLD",
     "PAIRS",
     "PairPLD",
@@ -301,6 +302,11 @@ def _tail_bound(lam: np.ndarray, log_m: np.ndarray, s: float, above: bool) -> fl
 
 def compose(grids: Sequence[GridPLD], powers: Sequence[int], *, tail: float, max_fft: int = MAX_FFT) -> ComposedPLD:
     """The T-fold / heterogeneous composition of grid PLDs sharing one step (module doc, items 3-4)."""
+    if not grids or len(grids) != len(powers) or not all(isinstance(g, GridPLD) for g in grids):
+        raise ParameterError("grids", grids, "a non-empty list of GridPLD, one power (rounds >= 1) each")
+    for t in powers:
+        require_integer("powers", t, minimum=1)
+    require_probability("tail", tail)
     grids, powers = list(grids), [int(t) for t in powers]
     step = grids[0].step
     pessimistic = grids[0].pessimistic
@@ -443,6 +449,7 @@ def _clone_pair_pld(eps0: float, n: int, kind: str, pessimistic_blocks: bool = T
 def binary_rr_counts(n: int) -> tuple[int, ...]:
     """The counts k composed for the exact binary-RR pair: every k <= (n-1)/2 for n <= 40 (both
     directions cover the mirrors k -> n-1-k), else k = 0, 1, 2."""
+    require_integer("n", n, minimum=1)
     if n <= BINARY_RR_ALL_COUNTS_UP_TO:
         return tuple(range(0, (n - 1) // 2 + 1))
     return tuple(range(0, min(BINARY_RR_COUNTS, n)))
