@@ -103,6 +103,8 @@ MAX_FFT = 2**22
 GRID_FRACTION = 0.01
 # Exact binary RR: counts composed (k ones among the other n-1), both directions.
 BINARY_RR_ALL_COUNTS_UP_TO = 40
+# Bin(c, 1/2) windows from exact integers up to this count (faster than the interval anchors).
+EXACT_HALF_UP_TO = 1000
 BINARY_RR_COUNTS = 3
 EPS_REL_TOL = 1e-6
 NO_AMPLIFICATION = "nothing below sum of eps0 over the rounds certified: basic composition's sum of eps0 is returned"
@@ -284,7 +286,7 @@ def _chernoff_log_tails(grids: list[GridPLD], powers: list[int], lam: np.ndarray
 
 def _window(grids: list[GridPLD], powers: list[int], tail: float, scale: float) -> tuple[float, float, np.ndarray, np.ndarray, np.ndarray]:
     """Chernoff window [s_lo, s_hi] of the composed loss outside which each side has mass <= tail."""
-    lam = np.geomspace(1e-3, 1e3, 61) / max(scale, 1e-12)
+    lam = np.geomspace(1e-3, 1e3, 25) / max(scale, 1e-12)
     lam = np.concatenate((lam, [1.0]))
     up, down = _chernoff_log_tails(grids, powers, lam)
     log_inv = math.log(1.0 / tail)
@@ -383,7 +385,13 @@ def _half_pair() -> ProbabilityPair:
 
 @lru_cache(maxsize=4096)
 def _half_window(c: int) -> CertifiedWindow:
-    """The certified window of Bin(c, 1/2) (cached: both rounding directions and repeated calls share it)."""
+    """The certified window of Bin(c, 1/2) (cached: both rounding directions and repeated calls share it).
+    Up to EXACT_HALF_UP_TO the whole support from exact integers: C(c, x) / 2^c as an int / int division is
+    correctly rounded (relative error <= u; every value >= 2^-1000 is a normal float)."""
+    if c <= EXACT_HALF_UP_TO:
+        pmf = np.array([math.comb(c, x) / 2**c for x in range(c + 1)])
+        rel = np.full(c + 1, UNIT)
+        return CertifiedWindow(c, 0, c, pmf, rel, pmf * (1 - 2 * UNIT), pmf * (1 + 2 * UNIT), 0.0, 0.0)
     return certified_window(c, _half_pair(), WINDOW_TAIL)
 
 
@@ -572,9 +580,9 @@ class _Composer:
         return max(mean + math.sqrt(var) * math.sqrt(2 * math.log(1.25 / delta)), math.sqrt(var), 1e-12)
 
     def step_for(self, target: float, refine: int = 1) -> float:
-        """A power of 2 with T h <= GRID_FRACTION target, and at most 4 target / 2^18 (few rounds: the
-        FFT is cheap, so the grid is made much finer than the accuracy target)."""
-        step = min(GRID_FRACTION * target / self.total, 4.0 * target / 2**18) / refine
+        """A power of 2 with T h <= GRID_FRACTION target, and at most target / 2^14 (few rounds: the
+        FFT is cheap, so the grid is made finer than the accuracy target)."""
+        step = min(GRID_FRACTION * target / self.total, target / 2**14) / refine
         return 2.0 ** math.floor(math.log2(step))
 
     def composed(self, step: float, pessimistic: bool) -> ComposedPLD:

@@ -79,3 +79,13 @@ def test_ldp_sgd_reaccounted_is_below_advanced_composition():
     single = clones_numeric(eps0=eps0, n=n, delta=delta / (2 * epochs)).upper
     assert value.upper <= advanced_composition_epsilon(eps=single, k=epochs, delta_prime=delta / 2)
     assert value.upper >= clones_numeric(eps0=eps0, n=n, delta=delta).lower
+
+
+def test_shuffled_tree_counter_is_one_round():
+    """The tree counter's transcript is one eps-LDP randomizer (EFMRTT19 Thm 5): its shuffled central eps
+    is the single-round clone bound, below composing the T periods' bounds (here T = 8 periods)."""
+    from shuffle_spec.reference.protocols.tree_counter import shuffled_tree_counter_epsilon
+
+    value = shuffled_tree_counter_epsilon(eps=1.0, n=1000, delta=1e-6)
+    assert value.upper == clones_numeric(eps0=1.0, n=1000, delta=1e-6).upper
+    assert value.upper < composed_epsilon([Round("clones", 1.0, 1000, 8)], delta=1e-6).lower

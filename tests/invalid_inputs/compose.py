@@ -33,3 +33,10 @@ CASES += [
     Case(pld.compose, ([pld.pair_pld("clones", eps0=1.0, n=10).discretise(2.0**-10, True, 1e-12)], [0]), {"tail": 1e-9}, fragment="powers"),
     Case(pld.compose, ([pld.pair_pld("clones", eps0=1.0, n=10).discretise(2.0**-10, True, 1e-12)], [1]), {"tail": 2.0}, fragment="tail"),
 ]
+
+from shuffle_spec.reference.protocols import tree_counter  # noqa: E402
+
+CASES += [
+    Case(tree_counter.shuffled_tree_counter_epsilon, (), {"eps": 0.0, "n": 100, "delta": 1e-6}, fragment="eps"),
+    Case(tree_counter.shuffled_tree_counter_epsilon, (), {"eps": 1.0, "n": 0, "delta": 1e-6}, fragment="n"),
+]
