@@ -84,8 +84,8 @@ def _statement(name: str, title: str, source: Source, direction: Direction, mech
         mechanism=mechanism,
         tags=frozenset({"composition"}),
         examples=(
-            {"eps0": 1.0, "n": 1000, "delta": 1e-6, "rounds": 10},
-            {"eps0": 4.0, "n": 10_000, "delta": 1e-6, "rounds": 100},
+            {"eps0": 1.0, "n": 200, "delta": 1e-6, "rounds": 5},
+            {"eps0": 4.0, "n": 1000, "delta": 1e-6, "rounds": 20},
         ),
         invalid_examples=(
             {"eps0": 1.0, "n": 100, "delta": 1.0, "rounds": 10},
