@@ -175,8 +175,7 @@ class PairPLD:
             kept[0] += low_mass * (1 + 4 * UNIT)  # moved up: the loss only grows
             inf_mass += high_mass * (1 + 4 * UNIT)
         else:
-            kept[-1] += high_mass * (1 - 4 * UNIT)  # moved down
-            kept[0] += 0.0  # the low tail is dropped (g >= 0)
+            kept[-1] += high_mass * (1 - 4 * UNIT)  # moved down; the low tail is dropped (g >= 0)
         return GridPLD(step, lo + low_cut, kept, min(inf_mass, 1.0), pessimistic, self.eps0)
 
 
