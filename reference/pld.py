@@ -55,7 +55,8 @@ Speed: the clone pair is a mixture over clone counts c of pairs (P_c, Q_c) with 
 `reference.bounds.clones`), so replacing every c of a block [c_j, c_{j+1}) by its smallest count c_j gives a
 pair from which the true one is a post-processing (apply the kernel c - c_j times, c is known): a
 dominating pair whose PLD needs one Bin(c_j, 1/2) window per block (relative block width BLOCK_WIDTH).
-For the lower bound the first count after each block is used (dominated the other way).
+For the lower bound the first count after each block is used (dominated the other way); a block of
+one count is exact in both passes.
 """
 
 from __future__ import annotations
@@ -430,8 +431,9 @@ def _clone_pair_pld(eps0: float, n: int, kind: str, pessimistic_blocks: bool = T
         w_hi = float(np.sum(counts.upper[block])) * (1 + 1.001 * UNIT * (terms + 2))
         w_lo = float(np.sum(counts.lower[block])) * (1 - 1.001 * UNIT * (terms + 2))
         # Upper bound: the block's smallest count; lower bound: the next block's first count (larger than
-        # every count of the block), so that both passes share the windows (`_half_window`, cached).
-        rep = c if pessimistic_blocks else end
+        # every count of the block), so that both passes share the windows (`_half_window`, cached). A
+        # block of one count is that count in both passes (no coarsening).
+        rep = c if (pessimistic_blocks or end == c + 1) else end
         xs = _half_window(rep)
         dropped += xs.dropped * w_hi
         # x in lo..hi+1: P(x) = alpha b(x-1) + beta b(x), b zero outside the window (that mass is dropped).

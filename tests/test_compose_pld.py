@@ -190,3 +190,34 @@ def test_fft_round_off_assumption_holds_with_margin():
         scale = float(np.sqrt(np.sum(np.abs(ref) ** 2)))
         bound = pld.C_FFT * math.log2(size) * 2.0**-53 * scale
         assert err <= bound / 4
+
+
+def _exact_clone_pair(n: int, e0: Fraction, clone_probability: Fraction):
+    """The clone pair (P, Q) over outputs (c, x) as exact distributions: c ~ Bin(n-1, q), then
+    P_c(x) = alpha b_c(x-1) + (1-alpha) b_c(x), Q_c(x) = (1-alpha) b_c(x-1) + alpha b_c(x), alpha = e0/(e0+1)."""
+    from shuffle_spec.reference.distributions import Distribution
+
+    alpha = e0 / (e0 + 1)
+    p, q = {}, {}
+    for c in range(n):
+        weight = math.comb(n - 1, c) * clone_probability**c * (1 - clone_probability) ** (n - 1 - c)
+
+        def b(x: int) -> Fraction:
+            return Fraction(math.comb(c, x), 2**c) if 0 <= x <= c else Fraction(0)
+
+        for x in range(c + 2):
+            p[(c, x)] = weight * (alpha * b(x - 1) + (1 - alpha) * b(x))
+            q[(c, x)] = weight * ((1 - alpha) * b(x - 1) + alpha * b(x))
+    return Distribution(p), Distribution(q)
+
+
+@pytest.mark.parametrize("pair, clone_probability", [("clones", Fraction(1, 3)), ("stronger_clones", Fraction(2, 4))])
+def test_interval_contains_the_exact_composed_clone_pair(pair, clone_probability):
+    """The whole pipeline on the pair itself: the exact eps of the T-fold product of the exact clone pair
+    (e^eps0 = 3, n = 5, T = 3; FMT21 q = 1/3, FMT23 q = 2/(3+1)) lies in the certified interval."""
+    n, rounds, delta = 5, 3, Fraction(1, 10)
+    p, q = _exact_clone_pair(n, Fraction(3), clone_probability)
+    exact = math.log(min_e_eps_for_delta(product(*([p] * rounds)), product(*([q] * rounds)), delta))
+    value = composed_epsilon([Round(pair, math.log(3), n, rounds)], delta=float(delta))
+    assert value.lower <= exact <= value.upper
+    assert value.upper - value.lower <= 0.01 * value.upper
