@@ -37,8 +37,9 @@ non-decreasing in s and lies in [0, 1]. Hence (checked in `proofs_checks/compose
    Pr[S < s] <= e^{lam s} prod_r M_r(-lam)^{T_r}, M_r the moment generating function of the discretised
    (sub-probability) measure, minimised over a grid of lam.
 4. Round-off of the FFT: we ASSUME numpy's pocketfft satisfies Higham's bound (Accuracy and Stability,
-   Thm 24.2) ||fl(F x) - F x||_2 <= eps_f ||F x||_2, eps_f = C_FFT log2(N) u with C_FFT = 16 (twice
-   Higham's 4 sqrt(2) + mu for accurate twiddles; checked against long-double FFTs in the tests). Powers
+   Thm 24.2) ||fl(F x) - F x||_2 <= eps_f ||F x||_2, eps_f = C_FFT log2(N) u with C_FFT = 16 (about
+   2.5 times Higham's eta/u = gamma_4 (sqrt(2) + mu)/u + mu/u ~ 5.7 + mu/u for twiddles accurate to mu ~ u;
+   an ASSUMPTION about pocketfft, not proven here: checked against long-double FFTs in the tests). Powers
    z^T are taken by binary exponentiation (complex products have relative error <= sqrt(5) u, Brent,
    Percival, Zimmermann 2007), relative error <= (1 + sqrt(5) u)^(T + 2 log2 T + 2) - 1. With
    |z|, |z_hat| <= R: |z_hat^T - z^T| <= T R^(T-1) |z_hat - z|. The 2-norm error of the result (`_fft_error`)
