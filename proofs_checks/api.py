@@ -44,6 +44,9 @@ __all__ = [
     "audit_randomizer",
     "calibrate_epsilon0",
     "calibrate_n",
+    "Composition",
+    "composed_delta",
+    "composed_epsilon",
     "delta_provider",
     "list_statements",
     "shuffled_delta",
@@ -457,3 +460,64 @@ def _initial_bracket_increasing(f: Callable[[float], float], *, start: float, na
             return x, hi
         hi = x
     raise ParameterError(name, x, f"a value whose bound is at most {target}; none found down to {name} = {x:g}")
+
+
+# Many rounds (issue 13): certified composition of shuffled rounds by privacy-loss distributions.
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A composed epsilon (`shuffle-spec compose`): `value` = the interval's upper end; for
+    compose.exact_binary_rr a lower bound on the worst case (see the statement's notes)."""
+
+    id: str
+    rounds: list[dict[str, Any]]
+    delta: float
+    value: float
+    interval: tuple[float, float]
+    valid: bool
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        total = sum(r["rounds"] for r in self.rounds)
+        params = dict(self.rounds[0]) if len(self.rounds) == 1 else {"rounds": self.rounds}
+        params.pop("pair", None)
+        params.pop("rounds", None) if len(self.rounds) == 1 else None
+        params["delta"] = self.delta
+        return {"id": self.id, "rounds": total, "params": params, "value": self.value, "interval": list(self.interval), "valid": self.valid, "reason": self.reason}
+
+
+def _compose_pair(statement_id: str) -> str:
+    if not statement_id.startswith("compose."):
+        raise ParameterError("id", statement_id, "a compose.<pair> statement id (compose.clones, compose.stronger_clones, compose.exact_binary_rr)")
+    get_statement(statement_id)  # KeyError with near matches when unknown
+    return statement_id.split(".", 1)[1]
+
+
+def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None) -> Composition:
+    """The certified epsilon after `rounds` shuffled rounds at (eps0, n) by the pair of `statement_id`
+    (compose.clones, compose.stronger_clones, compose.exact_binary_rr), or after the heterogeneous
+    `schedule` (a list of {"eps0", "n", "rounds"[, "pair"]}; pair defaults to the statement's).
+    Parameters outside the supported range raise ParameterError naming them."""
+    from shuffle_spec.reference.pld import composed_epsilon as _composed, rounds_from_json
+
+    pair = _compose_pair(statement_id)
+    if schedule is None:
+        if rounds is None or eps0 is None or n is None:
+            raise ParameterError("rounds", rounds, "rounds, eps0 and n (or a schedule)")
+        schedule = [{"eps0": eps0, "n": n, "rounds": rounds}]
+    elif rounds is not None or eps0 is not None or n is not None:
+        raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n, not both")
+    parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
+    result = _composed(parsed, delta=delta)
+    listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds} for r in parsed]
+    return Composition(statement_id, listed, float(delta), result.upper, (result.lower, result.upper), True, result.note)
+
+
+def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float) -> tuple[float, float]:
+    """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`."""
+    from shuffle_spec.reference.pld import Round, composed_delta as _delta
+
+    pair = _compose_pair(statement_id)
+    value = _delta([Round(pair, eps0, n, rounds)], eps=eps)
+    return value.lower, value.upper

@@ -39,6 +39,7 @@ __all__ = [
     "client_randomizer_1d",
     "ldp_sgd_server_step",
     "ldp_sgd",
+    "ldp_sgd_epsilon",
     "theorem_a3_hypotheses_hold",
     "shamir_zhang_bound",
 ]
@@ -202,3 +203,14 @@ def shamir_zhang_bound(*, diam: float, c: float, G: float, T: int) -> float:
     require_positive("G", G)
     require_integer("T", T, minimum=2)
     return round_up((diam**2 / c + c * G**2) * (2 + math.log(T)) / math.sqrt(T), 8)
+
+
+def ldp_sgd_epsilon(*, eps0: float, n: int, delta: float, T: int):
+    """EFMRSTT20.ThmVI.1's privacy re-accounted with a number (issue 13): the central eps after T epochs of
+    shuffled LDP-SGD (each epoch: one eps0-LDP report per user, shuffled; the client of Alg. 4 is eps0-LDP
+    whatever its gradient, so adaptive epochs are covered) by the FMT21 clone pair composed T times
+    (compose.clones, certified interval; reference.pld). Thm VI.1 itself uses Thm A.3 + advanced
+    composition and has no constants. Supported: 0 < eps0 <= 30, 1 <= n <= 1e9, 0 < delta < 1, 1 <= T <= 1e6."""
+    from shuffle_spec.reference.pld import compose_clones
+
+    return compose_clones(eps0=eps0, n=n, delta=delta, rounds=T)

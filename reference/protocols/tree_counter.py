@@ -49,6 +49,7 @@ __all__ = [
     "client_output_distribution",
     "client_randomizer",
     "run_tree_counter",
+    "shuffled_tree_counter_epsilon",
     "simulate_node_sums",
     "tree_counter_error_bound",
 ]
@@ -450,3 +451,17 @@ def tree_counter_error_bound(*, n: int, T: int, k: int, eps: float, beta: float)
         ell = mpmath.log(2 * mpmath.mpf(int(T)) / mpmath.mpf(beta))
         bound = k * c * (mpmath.sqrt(2 * int(n) * L * depth * ell) + mpmath.mpf(4) / 3 * L * ell)
         return mpf_to_float_up(bound)
+
+
+def shuffled_tree_counter_epsilon(*, eps: float, n: int, delta: float):
+    """The central eps of the tree counter run by n users through a shuffler, all T periods together
+    (issue 13 re-accounting). By EFMRTT19.Thm5 each user's WHOLE transcript is one eps-LDP randomizer, so the
+    T periods are not composed: shuffling the n transcripts is one shuffled round, and shuffling the reports
+    of each period separately reveals a post-processing of it (each period's multiset of reports is read off
+    the multiset of transcripts). The FMT21 clone bound at eps0 = eps (FMT21.clones_numeric, certified
+    interval) therefore covers every period at once; composing T per-period bounds would be loose by ~sqrt(T).
+    Supported: 0 < eps <= 700, n >= 1, 0 < delta < 1."""
+    from shuffle_spec.reference.bounds.clones import clones_numeric
+
+    require_positive("eps", eps)
+    return clones_numeric(eps0=eps, n=n, delta=delta)

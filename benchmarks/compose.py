@@ -1,0 +1,122 @@
+"""Issue-13 benchmark and README table: epsilon after many shuffled rounds.
+
+Run from the repository root:
+    python3 benchmarks/compose.py            timings (T = 1000 and 10000 at n = 1e6) and the 10x-finer-grid check
+    python3 benchmarks/compose.py --table    the README table (markdown on stdout) and the PLD / advanced ratios
+
+Table: epsilon after T in {1, 10, 100, 1000, 10000} rounds, eps0 in {0.5, 1, 4}, n in {1e4, 1e6},
+delta = 1e-6, by
+- advanced composition (EFMRTT19 Thm 2) of the single-round FMT21 clone bound, per-round delta/(2T), delta' = delta/2,
+  or basic composition T eps_1(delta/T) where that is smaller (few rounds);
+- Bun-Steinke (EFMRSTT20 Thm II.7) of the same single-round bound and split (same minimum with basic);
+- the certified PLD composition of the FMT21 clone pair (compose.clones), of the FMT23 stronger-clone pair
+  (compose.stronger_clones, k-RR) and of the exact binary-RR pairs (compose.exact_binary_rr, a lower bound).
+Printed values are the certified upper ends rounded UP to 4 significant digits (lower bound: rounded down),
+so the table is the same on every machine unless a value sits within float noise of a 4-digit boundary.
+Timings are measurements on this machine, never asserted by tests.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from shuffle_spec.reference.bounds import composition_bun_steinke  # noqa: E402
+from shuffle_spec.reference.bounds.advanced_composition import advanced_composition_epsilon  # noqa: E402
+from shuffle_spec.reference.bounds.clones import clones_numeric  # noqa: E402
+from shuffle_spec.reference.errors import ParameterError  # noqa: E402
+from shuffle_spec.reference.pld import Round, composed_epsilon  # noqa: E402
+
+ROUNDS = (1, 10, 100, 1000, 10000)
+EPS0 = (0.5, 1.0, 4.0)
+N = (10**4, 10**6)
+DELTA = 1e-6
+
+
+def _digits(value: float, up: bool = True) -> str:
+    """4 significant digits, rounded up (or down), as a canonical decimal string."""
+    if value == 0:
+        return "0"
+    d = Decimal(repr(value))
+    exponent = d.adjusted() - 3
+    q = Decimal(1).scaleb(exponent)
+    out = d.quantize(q, rounding=ROUND_CEILING if up else ROUND_FLOOR)
+    return format(out.normalize(), "f") if abs(exponent) < 12 else str(out)
+
+
+def advanced(eps0: float, n: int, rounds: int) -> tuple[float, float]:
+    """(advanced composition, Bun-Steinke) of the single-round clone bound at per-round delta/(2T),
+    delta' = delta/2; each never above basic composition T eps_1(delta/T) (also valid, and the better one
+    for few rounds) nor T eps0."""
+    single = clones_numeric(eps0=eps0, n=n, delta=DELTA / (2 * rounds)).upper
+    basic = rounds * clones_numeric(eps0=eps0, n=n, delta=DELTA / rounds).upper
+    adv = advanced_composition_epsilon(eps=single, k=rounds, delta_prime=DELTA / 2)
+    try:
+        bs = composition_bun_steinke.advanced_composition_epsilon(eps=single, k=rounds, delta_prime=DELTA / 2)
+    except ParameterError:
+        bs = math.inf
+    return min(adv, basic, rounds * eps0), min(bs, basic, rounds * eps0)
+
+
+def table() -> None:
+    print("| eps0 | n | T | advanced (EFMRTT19 Thm 2) | Bun-Steinke (EFMRSTT20 Thm II.7) | PLD clones | PLD stronger clones (k-RR) | PLD exact binary RR (lower bound) | clones PLD / advanced |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ratios = []
+    for eps0 in EPS0:
+        for n in N:
+            for rounds in ROUNDS:
+                adv, bs = advanced(eps0, n, rounds)
+                clones = composed_epsilon([Round("clones", eps0, n, rounds)], delta=DELTA)
+                stronger = composed_epsilon([Round("stronger_clones", eps0, n, rounds)], delta=DELTA)
+                exact = composed_epsilon([Round("exact_binary_rr", eps0, n, rounds)], delta=DELTA)
+                ratio = clones.upper / adv
+                ratios.append(ratio)
+                bs_text = _digits(bs)
+                print(
+                    f"| {eps0:g} | {n:.0e} | {rounds} | {_digits(adv)} | {bs_text} | {_digits(clones.upper)} | "
+                    f"{_digits(stronger.upper)} | {_digits(exact.lower, up=False)} | {_digits(ratio)} |",
+                    flush=True,
+                )
+    print()
+    print(f"PLD clones / advanced composition: min {_digits(min(ratios))}, median {_digits(statistics.median(ratios))}, max {_digits(max(ratios))}")
+
+
+def _timed(rounds: list[Round], refine: int = 1) -> tuple[float, float]:
+    start = time.perf_counter()
+    value = composed_epsilon(rounds, delta=DELTA, refine=refine)
+    return value.upper, time.perf_counter() - start
+
+
+def timings() -> None:
+    print(f"Machine: {platform.machine()}, nproc {os.cpu_count()}, python {platform.python_version()}, load {os.getloadavg()}")
+    print("| pair | eps0 | n | T | epsilon (upper) | seconds (interval: both passes) |")
+    print("|---|---|---|---|---|---|")
+    for pair in ("clones", "stronger_clones"):
+        for eps0 in EPS0:
+            for rounds in (1000, 10000):
+                value, seconds = _timed([Round(pair, eps0, 10**6, rounds)])
+                print(f"| {pair} | {eps0:g} | 1e6 | {rounds} | {value:.6g} | {seconds:.2f} |", flush=True)
+    print()
+    print("| pair | eps0 | n | T | epsilon | epsilon, 10x finer grid | relative difference |")
+    print("|---|---|---|---|---|---|---|")
+    for eps0 in EPS0:
+        for n, rounds in ((10**6, 100), (10**6, 1000), (10**4, 1000)):
+            coarse, _ = _timed([Round("clones", eps0, n, rounds)])
+            fine, _ = _timed([Round("clones", eps0, n, rounds)], refine=10)
+            print(f"| clones | {eps0:g} | {n:.0e} | {rounds} | {coarse:.6g} | {fine:.6g} | {coarse / fine - 1:.2%} |", flush=True)
+
+
+if __name__ == "__main__":
+    if "--table" in sys.argv[1:]:
+        table()
+    else:
+        timings()

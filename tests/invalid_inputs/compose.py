@@ -1,0 +1,42 @@
+"""Invalid inputs of the many-round composition (reference.pld, reference.protocols.ldp_sgd.ldp_sgd_epsilon)."""
+
+from invalid_inputs import Case
+from shuffle_spec.reference import pld
+from shuffle_spec.reference.pld import Round
+from shuffle_spec.reference.protocols import ldp_sgd
+
+CASES = [
+    Case(pld.composed_epsilon, ([Round("clones", 1.0, 100, 0)],), {"delta": 1e-6}, fragment="rounds"),
+    Case(pld.composed_epsilon, ([Round("clones", 1.0, 100, 2)],), {"delta": 1.0}, fragment="delta"),
+    Case(pld.composed_epsilon, ([Round("nope", 1.0, 100, 2)],), {"delta": 1e-6}, fragment="pair"),
+    Case(pld.composed_epsilon, ([Round("clones", -1.0, 100, 2)],), {"delta": 1e-6}, fragment="eps0"),
+    Case(pld.composed_epsilon, ([Round("clones", 31.0, 100, 2)],), {"delta": 1e-6}, fragment="eps0"),
+    Case(pld.composed_epsilon, ([Round("clones", 1.0, 0, 2)],), {"delta": 1e-6}, fragment="n"),
+    Case(pld.composed_epsilon, ([Round("clones", 1.0, 10**10, 2)],), {"delta": 1e-6}, fragment="n"),
+    Case(pld.composed_epsilon, ([],), {"delta": 1e-6}, fragment="rounds"),
+    Case(pld.composed_epsilon, ([Round("clones", 1.0, 100, 2)],), {"delta": 1e-6, "refine": 0}, fragment="refine"),
+    Case(pld.composed_epsilon, ([Round("clones", 1.0, 100, 2), Round("exact_binary_rr", 1.0, 100, 2)],), {"delta": 1e-6}, fragment="rounds"),
+    Case(pld.composed_epsilon, ([Round("exact_binary_rr", 1.0, 100, 2), Round("exact_binary_rr", 2.0, 100, 2)],), {"delta": 1e-6}, fragment="rounds"),
+    Case(pld.composed_delta, ([Round("clones", 1.0, 100, 2)],), {"eps": -1.0}, fragment="eps"),
+    Case(pld.compose_clones, (), {"eps0": 1.0, "n": 100, "delta": 1e-6, "rounds": 2.5}, fragment="rounds"),
+    Case(pld.compose_stronger_clones, (), {"eps0": 1.0, "n": 100, "delta": 0.0, "rounds": 2}, fragment="delta"),
+    Case(pld.compose_exact_binary_rr, (), {"eps0": 1.0, "n": 0, "delta": 1e-6, "rounds": 2}, fragment="n"),
+    Case(pld.pair_pld, ("exact_binary_rr",), {"eps0": 1.0, "n": 10, "k": 10}, fragment="k"),
+    Case(pld.pair_pld, ("exact_binary_rr",), {"eps0": 1.0, "n": 10, "k": 1, "direction": 2}, fragment="direction"),
+    Case(pld.rounds_from_json, ({"x": 1},), fragment="rounds"),
+    Case(pld.rounds_from_json, ([{"pair": "clones", "eps0": 1.0}],), fragment="rounds"),
+    Case(pld.binary_rr_counts, (0,), fragment="n"),
+    Case(ldp_sgd.ldp_sgd_epsilon, (), {"eps0": 1.0, "n": 100, "delta": 1e-6, "T": 0}, fragment="rounds"),
+]
+CASES += [
+    Case(pld.compose, ([], []), {"tail": 1e-9}, fragment="grids"),
+    Case(pld.compose, ([pld.pair_pld("clones", eps0=1.0, n=10).discretise(2.0**-10, True, 1e-12)], [0]), {"tail": 1e-9}, fragment="powers"),
+    Case(pld.compose, ([pld.pair_pld("clones", eps0=1.0, n=10).discretise(2.0**-10, True, 1e-12)], [1]), {"tail": 2.0}, fragment="tail"),
+]
+
+from shuffle_spec.reference.protocols import tree_counter  # noqa: E402
+
+CASES += [
+    Case(tree_counter.shuffled_tree_counter_epsilon, (), {"eps": 0.0, "n": 100, "delta": 1e-6}, fragment="eps"),
+    Case(tree_counter.shuffled_tree_counter_epsilon, (), {"eps": 1.0, "n": 0, "delta": 1e-6}, fragment="n"),
+]

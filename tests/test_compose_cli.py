@@ -1,0 +1,91 @@
+"""`shuffle-spec compose` (single and heterogeneous form), the API functions and the LDP-SGD
+re-accounting (issue 13)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shuffle_spec.proofs_checks import api
+from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.reference.bounds.advanced_composition import advanced_composition_epsilon
+from shuffle_spec.reference.bounds.clones import clones_numeric
+from shuffle_spec.reference.pld import Round, composed_epsilon
+from shuffle_spec.reference.protocols.ldp_sgd import ldp_sgd_epsilon
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_compose_json_fields_and_value(capsys):
+    code, out, _ = _run(capsys, "compose", "compose.clones", "--rounds", "5", "--eps0", "1", "--n", "500", "--delta", "1e-6", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"id", "rounds", "params", "value", "interval", "valid", "reason"}
+    assert data["id"] == "compose.clones" and data["rounds"] == 5 and data["valid"] is True
+    assert data["params"] == {"eps0": 1.0, "n": 500, "delta": 1e-6}
+    direct = composed_epsilon([Round("clones", 1.0, 500, 5)], delta=1e-6)
+    assert data["value"] == direct.upper and data["interval"] == [direct.lower, direct.upper]
+
+
+def test_compose_heterogeneous_file(capsys, tmp_path):
+    schedule = [{"eps0": 1.0, "n": 500, "rounds": 3}, {"eps0": 0.5, "n": 800, "rounds": 2}]
+    path = tmp_path / "rounds.json"
+    path.write_text(json.dumps(schedule))
+    code, out, _ = _run(capsys, "compose", "compose.clones", "--rounds-file", str(path), "--delta", "1e-6", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["rounds"] == 5
+    direct = composed_epsilon([Round("clones", 1.0, 500, 3), Round("clones", 0.5, 800, 2)], delta=1e-6)
+    assert data["value"] == direct.upper
+    # The API gives the same answer.
+    assert api.composed_epsilon("compose.clones", delta=1e-6, schedule=schedule).value == direct.upper
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["compose.clones", "--rounds", "0", "--eps0", "1", "--n", "100", "--delta", "1e-6"], "rounds"),
+        (["compose.clones", "--rounds", "2", "--eps0", "1", "--n", "100", "--delta", "1.5"], "delta"),
+        (["compose.clones", "--rounds", "2", "--eps0", "-1", "--n", "100", "--delta", "1e-6"], "eps0"),
+        (["compose.nope", "--rounds", "2", "--eps0", "1", "--n", "100", "--delta", "1e-6"], "compose.nope"),
+        (["FMT21.clones_numeric", "--rounds", "2", "--eps0", "1", "--n", "100", "--delta", "1e-6"], "compose."),
+        (["compose.clones", "--eps0", "1", "--n", "100", "--delta", "1e-6"], "--rounds"),
+        (["compose.clones", "--rounds-file", "/nonexistent/rounds.json", "--delta", "1e-6"], "rounds-file"),
+    ],
+)
+def test_compose_bad_input_exits_2_with_one_line(capsys, argv, fragment):
+    code, out, err = _run(capsys, "compose", *argv)
+    assert code == 2 and out == ""
+    assert fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_api_composed_delta_brackets_and_matches_epsilon():
+    """delta at the composed epsilon's upper end is certified <= the target (the inversion's safe side)."""
+    value = api.composed_epsilon("compose.stronger_clones", rounds=4, eps0=2.0, n=300, delta=1e-4)
+    low, up = api.composed_delta("compose.stronger_clones", rounds=4, eps0=2.0, n=300, eps=value.value)
+    assert 0 <= low <= up <= 1e-4 * 1.000001
+
+
+def test_ldp_sgd_reaccounted_is_below_advanced_composition():
+    """EFMRSTT20 Thm VI.1 re-accounted: T epochs by the composed clone pair are below advanced
+    composition of the single-epoch clone bound (per-epoch delta/(2T), delta' = delta/2) and above one epoch."""
+    eps0, n, delta, epochs = 1.0, 2000, 1e-6, 20
+    value = ldp_sgd_epsilon(eps0=eps0, n=n, delta=delta, T=epochs)
+    single = clones_numeric(eps0=eps0, n=n, delta=delta / (2 * epochs)).upper
+    assert value.upper <= advanced_composition_epsilon(eps=single, k=epochs, delta_prime=delta / 2)
+    assert value.upper >= clones_numeric(eps0=eps0, n=n, delta=delta).lower
+
+
+def test_shuffled_tree_counter_is_one_round():
+    """The tree counter's transcript is one eps-LDP randomizer (EFMRTT19 Thm 5): its shuffled central eps
+    is the single-round clone bound, below composing the T periods' bounds (here T = 8 periods)."""
+    from shuffle_spec.reference.protocols.tree_counter import shuffled_tree_counter_epsilon
+
+    value = shuffled_tree_counter_epsilon(eps=1.0, n=1000, delta=1e-6)
+    assert value.upper == clones_numeric(eps0=1.0, n=1000, delta=1e-6).upper
+    assert value.upper < composed_epsilon([Round("clones", 1.0, 1000, 8)], delta=1e-6).lower
