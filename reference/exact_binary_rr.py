@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -82,6 +82,7 @@ NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps
 # ---------------------------------------------------------------- certified scaled binomial windows
 
 
+@lru_cache(maxsize=64)
 def _keep_pair(eps0: float) -> tuple[ProbabilityPair, ProbabilityPair]:
     """(keep, flip): p = 1/(1+r), q = r/(1+r), r = e^-eps0, as intervals and floats with relative errors.
     q is computed as r/(1+r), not 1 - p, so that it stays accurate for large eps0."""
@@ -118,28 +119,44 @@ def _log_tail(x: int, m: int, pair: ProbabilityPair) -> float:
     return float((-terms).b) + 1e-12
 
 
+def _float_log_tail(x: float, m: int, pair: ProbabilityPair) -> float:
+    """-m KL(x/m || p) in floats (uncertified: only places the edge that `_log_tail` then verifies)."""
+    out = 0.0
+    if x > 0:
+        out -= x * math.log(x / (m * pair.p))
+    if m - x > 0:
+        out -= (m - x) * math.log((m - x) / (m * pair.q))
+    return out
+
+
 def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> int:
-    """A window edge beyond which the certified Chernoff tail is <= e^log_target."""
+    """A window edge beyond which the certified Chernoff tail is <= e^log_target: placed by bisection on the
+    float Chernoff exponent, then verified in interval arithmetic (moved outward until verified)."""
     mean = m * pair.p
-    sd = math.sqrt(max(m * pair.p * pair.q, 1e-300))
-    z = math.sqrt(max(-2.0 * log_target, 1.0))
-    x = math.floor(mean - z * sd) if direction < 0 else math.ceil(mean + z * sd)
-    step = max(1.0, 0.25 * z * sd)
-    for _ in range(4000):
-        if direction < 0:
-            if x <= 0:
-                return 0
-            if x - 1 < mean and _log_tail(int(x - 1), m, pair) <= log_target:
-                return int(x)
-            x = math.floor(x - step)
+    if direction < 0:
+        inner, outer = math.floor(mean), -1  # the edge x has tail(x - 1) <= target; x - 1 in (outer, inner)
+        if inner < 1:
+            return 0
+    else:
+        inner, outer = math.ceil(mean), m + 1
+        if inner > m - 1:
+            return m
+    while abs(outer - inner) > 1:
+        mid = (inner + outer) // 2
+        if _float_log_tail(mid, m, pair) <= log_target - 1.0:
+            outer = mid
         else:
-            if x >= m:
-                return m
-            if x + 1 > mean and _log_tail(int(x + 1), m, pair) <= log_target:
-                return int(x)
-            x = math.ceil(x + step)
-        step *= 1.5
-    return 0 if direction < 0 else m  # pragma: no cover - the steps grow geometrically
+            inner = mid
+    x = outer
+    step = 1
+    while 0 <= x <= m and _log_tail(int(x), m, pair) > log_target:
+        x += direction * step
+        step *= 2
+    if x < 0:
+        return 0
+    if x > m:
+        return m
+    return int(x) + 1 if direction < 0 else int(x) - 1
 
 
 @dataclass(frozen=True)
@@ -192,6 +209,14 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
     return _Window(lo, pmf, rel, below + above, absolute)
 
 
+@lru_cache(maxsize=256)
+def _cached_window(eps0: float, m: int, ones: bool, log_tail: float, log_scale: float) -> _Window:
+    """Bin(m, p) (ones) or Bin(m, q) (zeros) scaled by e^-(log_scale/2): blocks of the branch and bound share
+    one of their two windows with their parent."""
+    keep, flip = _keep_pair(eps0)
+    return _scaled_window(m, keep if ones else flip, log_tail, 0.5 * log_scale)
+
+
 # ---------------------------------------------------------------- one pair, one direction
 
 
@@ -208,10 +233,9 @@ class _Pair:
 
     @cached_property
     def _setup(self):
-        keep, flip = _keep_pair(self.eps0)
-        half = 0.5 * self.log_scale
-        w1 = _scaled_window(self.ones, keep, self.log_tail, half)
-        w2 = _scaled_window(self.zeros, flip, self.log_tail, half)
+        keep, _ = _keep_pair(self.eps0)
+        w1 = _cached_window(self.eps0, self.ones, True, self.log_tail, self.log_scale)
+        w2 = _cached_window(self.eps0, self.zeros, False, self.log_tail, self.log_scale)
         # The shorter window is summed over (dot products of its length).
         short, long_ = (w1, w2) if len(w1.pmf) <= len(w2.pmf) else (w2, w1)
         tail_long = np.concatenate((np.cumsum(long_.pmf[::-1])[::-1], [0.0]))
