@@ -217,6 +217,18 @@ def _cached_window(eps0: float, m: int, ones: bool, log_tail: float, log_scale: 
     return _scaled_window(m, keep if ones else flip, log_tail, 0.5 * log_scale)
 
 
+@lru_cache(maxsize=1024)
+def _coefficients(eps0: float, eps: float) -> tuple[float, float, float, float]:
+    """Float brackets of a = p - e^eps q and b = e^eps p - q (interval arithmetic, then a few ulps outward:
+    interval ends are converted to floats by nearest rounding)."""
+    iv = iv_context()
+    keep, _ = _keep_pair(eps0)
+    e = iv.exp(iv.mpf(eps))
+    a_iv, b_iv = keep.p_iv - e * keep.q_iv, e * keep.p_iv - keep.q_iv
+    a_lo, a_hi, b_lo, b_hi = float(a_iv.a), float(a_iv.b), float(b_iv.a), float(b_iv.b)
+    return a_lo - abs(a_lo) * 4 * UNIT, a_hi + abs(a_hi) * 4 * UNIT, b_lo - abs(b_lo) * 4 * UNIT, b_hi + abs(b_hi) * 4 * UNIT
+
+
 # ---------------------------------------------------------------- one pair, one direction
 
 
@@ -281,14 +293,7 @@ class _Pair:
 
     def scaled_delta_bounds(self, eps: float) -> tuple[float, float]:
         """[lower, upper] of e^-L D_{e^eps}(P || Q)."""
-        iv = iv_context()
-        keep = self._setup[0]
-        e = iv.exp(iv.mpf(eps))
-        a_iv, b_iv = keep.p_iv - e * keep.q_iv, e * keep.p_iv - keep.q_iv
-        a_lo, a_hi, b_lo, b_hi = float(a_iv.a), float(a_iv.b), float(b_iv.a), float(b_iv.b)
-        # Outward by a few ulps (interval ends converted to floats by nearest rounding).
-        a_lo, a_hi = a_lo - abs(a_lo) * 4 * UNIT, a_hi + abs(a_hi) * 4 * UNIT
-        b_lo, b_hi = b_lo - abs(b_lo) * 4 * UNIT, b_hi + abs(b_hi) * 4 * UNIT
+        a_lo, a_hi, b_lo, b_hi = _coefficients(self.eps0, float(eps))
 
         def scaled(c_lo: float, c_hi: float, x: tuple[float, float]) -> tuple[float, float]:
             products = (c_lo * x[0], c_lo * x[1], c_hi * x[0], c_hi * x[1])
@@ -442,7 +447,11 @@ def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_
     times (1 + rel_tol/2). A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps)."""
 
     def target() -> float:
-        return min(max(r.upper for r in solved.values()) * (1 + rel_tol / 2), float(pairs.eps0))
+        # As far above the best certified lower end as the tolerance allows (fewer, wider blocks pass), and
+        # never below a solved pair's upper end.
+        lower = max(r.lower for r in solved.values())
+        upper = max(r.upper for r in solved.values())
+        return min(max(lower * (1 + 0.9 * rel_tol), upper), float(pairs.eps0))
 
     eps_u = target()
     stack = [(0, n - 1)]  # blocks [K, K + B] as (K, B)
@@ -570,8 +579,14 @@ def binary_rr_pair_epsilon(*, eps0: float, n: int, delta: float, k: int = 0) -> 
 
 
 def shuffled_binary_rr_pair(*, eps0: float, n: int, delta: float, k: int = 0) -> BoundValue:
-    """exact.shuffled_binary_rr.pair (statement reference): `binary_rr_pair_epsilon`."""
-    return binary_rr_pair_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    """exact.shuffled_binary_rr.pair (statement reference, direction lower_bound): the LOWER end of
+    `binary_rr_pair_epsilon` as the value (a lower bound on the worst case must be at most the truth);
+    the pair's certified interval is in the note."""
+    pair = binary_rr_pair_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    note = f"exact eps of the pair k = {int(k)} (and its mirror) in [{pair.lower!r}, {pair.upper!r}]; a lower bound on the worst case"
+    if pair.note:
+        note = pair.note + "; " + note
+    return BoundValue(pair.lower, pair.lower, note)
 
 
 def counts_evaluated(n: int) -> tuple[int, ...]:
