@@ -109,29 +109,20 @@ def _exp_up(x: float) -> float:
 
 
 def _log_tail(x: int, m: int, pair: ProbabilityPair) -> float:
-    """Upper end of -m KL(x/m || p): log of the Chernoff bound on Pr[X <= x] (x <= mp) or Pr[X >= x] (x >= mp)."""
-    iv = iv_context()
-    terms = iv.mpf(0)
-    if x > 0:
-        terms += x * iv.log(iv.mpf(x) / (m * pair.p_iv))
-    if m - x > 0:
-        terms += (m - x) * iv.log(iv.mpf(m - x) / (m * pair.q_iv))
-    return float((-terms).b) + 1e-12
-
-
-def _float_log_tail(x: float, m: int, pair: ProbabilityPair) -> float:
-    """-m KL(x/m || p) in floats (uncertified: only places the edge that `_log_tail` then verifies)."""
-    out = 0.0
-    if x > 0:
-        out -= x * math.log(x / (m * pair.p))
-    if m - x > 0:
-        out -= (m - x) * math.log((m - x) / (m * pair.q))
-    return out
+    """An upper bound on -m KL(x/m || p): log of the Chernoff bound on Pr[X <= x] (x <= mp) or Pr[X >= x]
+    (x >= mp). Computed in floats: t1 = x log(x/(m p)), t2 = (m-x) log((m-x)/(m q)); each argument carries
+    2 roundings and the error of p (q), i.e. an absolute error <= 3u + p_err in its log, times x; libm's log
+    is assumed within 1 ulp (a 4x margin is added: 8u |t|), the products and the sum 2 more roundings."""
+    t1 = x * math.log(x / (m * pair.p)) if x > 0 else 0.0
+    t2 = (m - x) * math.log((m - x) / (m * pair.q)) if m - x > 0 else 0.0
+    margin = 4.0 * (m * (3 * UNIT + pair.p_err + pair.q_err) + 8 * UNIT * (abs(t1) + abs(t2))) + 1e-300
+    return -(t1 + t2) + margin
 
 
 def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> int:
-    """A window edge beyond which the certified Chernoff tail is <= e^log_target: placed by bisection on the
-    float Chernoff exponent, then verified in interval arithmetic (moved outward until verified)."""
+    """A window edge beyond which the certified Chernoff tail is <= e^log_target (bisection on the certified
+    exponent `_log_tail`, which is monotone in x on each side of the mean up to its margin; the returned edge
+    is verified)."""
     mean = m * pair.p
     if direction < 0:
         inner, outer = math.floor(mean), -1  # the edge x has tail(x - 1) <= target; x - 1 in (outer, inner)
@@ -143,19 +134,16 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
             return m
     while abs(outer - inner) > 1:
         mid = (inner + outer) // 2
-        if _float_log_tail(mid, m, pair) <= log_target - 1.0:
+        if _log_tail(mid, m, pair) <= log_target:
             outer = mid
         else:
             inner = mid
     x = outer
-    step = 1
-    while 0 <= x <= m and _log_tail(int(x), m, pair) > log_target:
-        x += direction * step
-        step *= 2
     if x < 0:
         return 0
     if x > m:
         return m
+    assert _log_tail(x, m, pair) <= log_target  # verified by the bisection's last step
     return int(x) + 1 if direction < 0 else int(x) - 1
 
 
@@ -175,6 +163,45 @@ class _Window:
         return self.lo + len(self.pmf) - 1
 
 
+_ANCHORS: dict[tuple, list[tuple[int, int, float, float]]] = {}
+# Largest number of steps in m over which a cached anchor is carried (relative error grows by 3u + q_err each).
+MAX_ANCHOR_STEPS = 200_000
+
+
+def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -> tuple[int, float, float]:
+    """(k0, e^-log_scale Pr[Bin(m, p) = k0] as a float, its relative error bound), lo <= k0 <= hi.
+
+    From a cached anchor (m0, k0) of the same p and scale when |m - m0| is small and k0 is inside the window:
+    Pr[Bin(i, p) = k0] = Pr[Bin(i-1, p) = k0] q i/(i - k0), exactly; each factor costs 2 roundings plus the
+    error of q, the running product 1 more (the products include the anchor, so they stay normal floats:
+    Pr[Bin(i, p) = k0] is log-concave in i, hence >= the smaller end on the way). Otherwise (or if the result
+    falls below 1e-200) in interval arithmetic (`log_binomial_pmf_interval`)."""
+    key = (pair.p, pair.q, log_scale)
+    cached = _ANCHORS.setdefault(key, [])
+    best = min(cached, key=lambda c: abs(c[0] - m), default=None)
+    if best is not None and abs(best[0] - m) <= MAX_ANCHOR_STEPS and lo <= best[1] <= hi and best[1] <= m:
+        m0, k0, value0, err0 = best
+        if m > m0:
+            i = np.arange(m0 + 1, m + 1, dtype=float)
+            factors = pair.q * (i / (i - k0))
+        else:
+            i = np.arange(m + 1, m0 + 1, dtype=float)
+            factors = (i - k0) / (pair.q * i)
+        values = np.cumprod(np.concatenate(([value0], factors)))
+        steps = float(abs(m - m0))
+        if values[-1] > 1e-200 and np.all(np.isfinite(values)) and np.min(values) > 1e-250:
+            err = math.expm1(err0 + steps * (3.003 * UNIT + 1.001 * pair.q_err)) * 1.01
+            return k0, float(values[-1]), err
+    iv = iv_context()
+    k0 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
+    log_anchor = log_binomial_pmf_interval(k0, m, iv.log(pair.p_iv), iv.log(pair.q_iv)) - iv.mpf(log_scale)
+    anchor, eps_a = _float_with_error(iv.exp(log_anchor))
+    if len(cached) > 256:
+        cached.clear()
+    cached.append((m, k0, anchor, eps_a))
+    return k0, anchor, eps_a
+
+
 def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: float) -> _Window:
     """Certified window of Bin(m, pair.p) scaled by e^-log_scale, each tail <= e^log_tail (unscaled)."""
     iv = iv_context()
@@ -187,9 +214,7 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
         raise ParameterError("n", m, f"a population whose binomial window has at most {MAX_WINDOW} points (here {hi - lo + 1}): reduce n or increase eps0")
     below = 0.0 if lo == 0 else _exp_up(_log_tail(lo - 1, m, pair) - log_scale)
     above = 0.0 if hi == m else _exp_up(_log_tail(hi + 1, m, pair) - log_scale)
-    k0 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
-    log_anchor = log_binomial_pmf_interval(k0, m, iv.log(pair.p_iv), iv.log(pair.q_iv)) - iv.mpf(log_scale)
-    anchor, eps_a = _float_with_error(iv.exp(log_anchor))
+    k0, anchor, eps_a = _anchor(m, pair, lo, hi, log_scale)
     rho_up, rho_down = pair.p / pair.q, pair.q / pair.p
     # Running products include the anchor, so a value is subnormal only when it is itself below 2^-1022.
     ks = np.arange(k0 + 1, hi + 1, dtype=float)
