@@ -75,8 +75,11 @@ DEFAULT_REL_TOL = 1e-6
 PAIR_REL_TOL = 1e-7
 # The windows drop at most this fraction of delta (scaled); far below the certified width.
 TAIL_FRACTION = 1e-9
-# Branch and bound refuses after this many block evaluations (bounded time).
-MAX_BLOCK_EVALUATIONS = 20_000
+# Bounded time: after this many certified evaluations at one tolerance the branch and bound widens the
+# tolerance by TOLERANCE_GROWTH (the interval returned says the width reached); it refuses past MAX_TOLERANCE.
+EVALUATIONS_PER_LEVEL = 1500
+TOLERANCE_GROWTH = 8.0
+MAX_TOLERANCE = 0.01
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 # ---------------------------------------------------------------- certified scaled binomial windows
@@ -455,35 +458,45 @@ def _guide(pairs: _Pairs, n: int, eps: float) -> int:
 @dataclass(frozen=True)
 class WorstCase:
     """The certified worst case: eps in [lower, upper], attained (lower end) at `worst_k` ones among the
-    other users (one direction, k in [0, n-1]); `evaluations`: certified delta evaluations spent."""
+    other users (one direction, k in [0, n-1]); `evaluations`: certified delta evaluations spent;
+    `tolerance`: the relative width the branch and bound reached (the requested one unless the evaluation
+    budget widened it)."""
 
     lower: float
     upper: float
     worst_k: int
     evaluations: int
-    blocks: int
+    pairs_solved: int
+    tolerance: float
 
 
-def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> float:
-    """Certify max_k eps_k <= eps_u, returned. eps_u starts at (1 + rel_tol/2) times the largest certified
-    upper end in `solved` and only grows: each block [K, K+B] of [0, n-1] is bounded by its removal
-    population (n - B users, K ones; module doc) at the current eps_u and split while the bound exceeds
-    delta. A single pair (B = 0) above delta is solved (added to `solved`) and raises eps_u to its upper end
-    times (1 + rel_tol/2). A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps)."""
+def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float]:
+    """Certify max_k eps_k <= eps_u; returns (eps_u, the tolerance reached). eps_u starts at (1 + 0.9 tol)
+    times the best certified lower end in `solved` and only grows: each block [K, K+B] of [0, n-1] is bounded
+    by its removal population (n - B users, K ones; module doc) at the current eps_u and split while the
+    bound exceeds delta. A single pair (B = 0) above delta is solved (added to `solved`), which raises eps_u.
+    A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps), so when a tolerance level
+    spends EVALUATIONS_PER_LEVEL evaluations the tolerance is multiplied by TOLERANCE_GROWTH and the search
+    continues where it is (bounded time; the reached tolerance is reported). Refuses past MAX_TOLERANCE."""
+    tolerance = rel_tol
 
     def target() -> float:
         # As far above the best certified lower end as the tolerance allows (fewer, wider blocks pass), and
         # never below a solved pair's upper end.
         lower = max(r.lower for r in solved.values())
         upper = max(r.upper for r in solved.values())
-        return min(max(lower * (1 + 0.9 * rel_tol), upper), float(pairs.eps0))
+        return min(max(lower * (1 + 0.9 * tolerance), upper), float(pairs.eps0))
 
     eps_u = target()
+    level_start = pairs.evaluations
     stack = [(0, n - 1)]  # blocks [K, K + B] as (K, B)
     while stack and eps_u < pairs.eps0:
+        if pairs.evaluations - level_start > EVALUATIONS_PER_LEVEL:
+            tolerance *= TOLERANCE_GROWTH
+            if tolerance > MAX_TOLERANCE:
+                raise ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the evaluation budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
+            eps_u, level_start = target(), pairs.evaluations
         start, width = stack.pop()
-        if pairs.evaluations > MAX_BLOCK_EVALUATIONS:
-            raise ParameterError("n", n, f"a size whose worst case certifies within {MAX_BLOCK_EVALUATIONS} block evaluations (eps0 = {pairs.eps0}, delta = {pairs.delta})")
         # Population n - width: `start` ones and n - 1 - start - width zeros (module doc: removal).
         if pairs.bound(n - width, start, eps_u)[1] <= pairs.delta:
             continue
@@ -496,7 +509,7 @@ def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_
             raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
         solved[start] = pairs.epsilon(n, start, pair_tol)
         eps_u = target()
-    return eps_u
+    return eps_u, tolerance
 
 
 def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_REL_TOL) -> WorstCase:
@@ -518,10 +531,10 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
         if k in solved:
             break
         solved[k] = pairs.epsilon(n, k, pair_tol)
-    eps_u = _branch_and_bound(pairs, n, solved, rel_tol, pair_tol) if n > 1 else max(r.upper for r in solved.values())
+    eps_u, tolerance = _branch_and_bound(pairs, n, solved, rel_tol, pair_tol) if n > 1 else (max(r.upper for r in solved.values()), rel_tol)
     eps_u = max(eps_u, max(r.upper for r in solved.values()))
     lower_k = max(solved, key=lambda j: solved[j].lower)
-    return WorstCase(solved[lower_k].lower, min(eps_u, float(eps0)), lower_k, pairs.evaluations, len(solved))
+    return WorstCase(solved[lower_k].lower, min(eps_u, float(eps0)), lower_k, pairs.evaluations, len(solved), tolerance)
 
 
 def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -533,6 +546,8 @@ def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
     result = worst_case(eps0=eps0, n=n, delta=delta)
     width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
     note = f"certified worst case over every pair (worst k = {result.worst_k} ones among the others), relative width {width:.1e}"
+    if result.tolerance > DEFAULT_REL_TOL:
+        note += f" (widened from {DEFAULT_REL_TOL:g} to stay within the evaluation budget)"
     if result.upper >= eps0:
         note = NO_AMPLIFICATION + "; " + note
     return BoundValue(result.lower, result.upper, note)
