@@ -25,6 +25,7 @@ def run_default_report() -> int:
     rows = [[r.id, r.mechanism, r.eps, r.reason] for r in evaluate_bounds(**DEFAULT_SCENARIO)]
     if EXACT_BINARY_RR_ID in registry():
         exact = evaluate(registry()[EXACT_BINARY_RR_ID], DEFAULT_SCENARIO)
+        # The value is the upper end of the certified worst case (its note gives the interval's width).
         rows.append([EXACT_BINARY_RR_ID, "binary_rr (exact truth)", exact.value, exact.reason])
     rows.sort(key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
     if rows:
