@@ -79,8 +79,8 @@ PAIR_REL_TOL = 1e-7
 TAIL_FRACTION = 1e-9
 # Bounded time: after this many certified evaluations at one tolerance the branch and bound widens the
 # tolerance by TOLERANCE_GROWTH (the interval returned says the width reached); it refuses past MAX_TOLERANCE.
-EVALUATIONS_PER_LEVEL = 500
-TOLERANCE_GROWTH = 8.0
+EVALUATIONS_PER_LEVEL = 800
+TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
