@@ -38,6 +38,7 @@ the upper end.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -80,6 +81,8 @@ TAIL_FRACTION = 1e-9
 # Bounded time: after this many certified evaluations at one tolerance the branch and bound widens the
 # tolerance by TOLERANCE_GROWTH (the interval returned says the width reached); it refuses past MAX_TOLERANCE.
 EVALUATIONS_PER_LEVEL = 800
+# A block whose bound exceeds 2 delta is split into this many parts (else halved).
+SPLIT_FAR = 8
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
@@ -170,7 +173,7 @@ class _Window:
 
 _ANCHORS: dict[tuple, list[tuple[int, int, float, float]]] = {}
 # Largest number of steps in m over which a cached anchor is carried (relative error grows by 3u + q_err each).
-MAX_ANCHOR_STEPS = 200_000
+MAX_ANCHOR_STEPS = 50_000
 
 
 def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -> tuple[int, float, float]:
@@ -182,8 +185,10 @@ def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -
     Pr[Bin(i, p) = k0] is log-concave in i, hence >= the smaller end on the way). Otherwise (or if the result
     falls below 1e-200) in interval arithmetic (`log_binomial_pmf_interval`)."""
     key = (pair.p, pair.q, log_scale)
-    cached = _ANCHORS.setdefault(key, [])
-    best = min(cached, key=lambda c: abs(c[0] - m), default=None)
+    cached = _ANCHORS.setdefault(key, [])  # sorted by m
+    at = bisect.bisect_left(cached, (m,))
+    near = [c for c in cached[max(at - 1, 0) : at + 1]]
+    best = min(near, key=lambda c: abs(c[0] - m), default=None)
     if best is not None and abs(best[0] - m) <= MAX_ANCHOR_STEPS and lo <= best[1] <= hi and best[1] <= m:
         m0, k0, value0, err0 = best
         if m > m0:
@@ -201,9 +206,9 @@ def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -
     k0 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
     log_anchor = log_binomial_pmf_interval(k0, m, iv.log(pair.p_iv), iv.log(pair.q_iv)) - iv.mpf(log_scale)
     anchor, eps_a = _float_with_error(iv.exp(log_anchor))
-    if len(cached) > 256:
+    if len(cached) > 4096:
         cached.clear()
-    cached.append((m, k0, anchor, eps_a))
+    bisect.insort(cached, (m, k0, anchor, eps_a))
     return k0, anchor, eps_a
 
 
@@ -307,10 +312,21 @@ class _Pair:
         return float(np.dot(a, b))
 
     def _t(self, t: int) -> float:
-        """Float value of the windowed e^-L Pr[S >= t]."""
+        """Float value of the windowed e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j]."""
         _, short, long_, tail_long, _, _ = self._setup
-        idx = t - (short.lo + np.arange(len(short.pmf))) - long_.lo
-        return float(np.dot(short.pmf, tail_long[np.clip(idx, 0, len(long_.pmf))]))
+        w_short, w_long = len(short.pmf), len(long_.pmf)
+        # Window index i of `short` needs long index t - short.lo - i - long_.lo: full tail where that is <= 0,
+        # nothing where it is >= w_long, the tail array in between.
+        base = t - short.lo - long_.lo
+        i_full = min(max(base + 1, 0), w_short)  # i >= i_full: index <= 0 -> whole long window (tail_long[0])
+        i_none = min(max(base - w_long + 1, 0), w_short)  # i < i_none: index >= w_long -> 0
+        value = 0.0
+        if i_full < w_short:
+            value += float(np.sum(short.pmf[i_full:])) * float(tail_long[0])
+        if i_none < i_full:
+            idx_hi, idx_lo = base - i_none, base - (i_full - 1)  # long indices for i = i_none .. i_full - 1
+            value += float(np.dot(short.pmf[i_none:i_full], tail_long[idx_lo : idx_hi + 1][::-1]))
+        return value
 
     def _bounds(self, value: float) -> tuple[float, float]:
         _, _, _, _, rel, dropped = self._setup
@@ -500,12 +516,15 @@ def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_
             eps_u, level_start = target(), pairs.evaluations
         start, width = stack.pop()
         # Population n - width: `start` ones and n - 1 - start - width zeros (module doc: removal).
-        if pairs.bound(n - width, start, eps_u)[1] <= pairs.delta:
+        bound = pairs.bound(n - width, start, eps_u)[1]
+        if bound <= pairs.delta:
             continue
         if width > 0:
-            half = (width + 1) // 2
-            stack.append((start + half, width - half))
-            stack.append((start, half - 1))
+            # Far above delta: the passing blocks will be much narrower, so split in SPLIT_FAR parts at once.
+            parts = min(SPLIT_FAR if bound > 2 * pairs.delta else 2, width + 1)
+            edges = [start + (width + 1) * i // parts for i in range(parts + 1)]
+            for i in range(parts - 1, -1, -1):
+                stack.append((edges[i], edges[i + 1] - edges[i] - 1))
             continue
         if start in solved:  # pragma: no cover - its certified eps is <= eps_u
             raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")

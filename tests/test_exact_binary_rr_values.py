@@ -220,10 +220,10 @@ def test_pair_is_a_lower_bound_and_exact_for_its_pair():
 
 
 def test_monotone_in_n_eps0_delta():
-    base = shuffled_binary_rr(eps0=2.0, n=20_000, delta=1e-6).upper
-    assert shuffled_binary_rr(eps0=2.0, n=40_000, delta=1e-6).lower <= base
-    assert shuffled_binary_rr(eps0=2.5, n=20_000, delta=1e-6).upper >= base
-    assert shuffled_binary_rr(eps0=2.0, n=20_000, delta=1e-5).lower <= base
+    base = shuffled_binary_rr(eps0=2.0, n=5_000, delta=1e-6).upper
+    assert shuffled_binary_rr(eps0=2.0, n=10_000, delta=1e-6).lower <= base
+    assert shuffled_binary_rr(eps0=2.5, n=5_000, delta=1e-6).upper >= base
+    assert shuffled_binary_rr(eps0=2.0, n=5_000, delta=1e-5).lower <= base
 
 
 @pytest.mark.parametrize("eps0, n, delta", [(30.0, 10**6, 1e-30), (0.5, 3000, 1e-30), (30.0, 3, 1e-3), (1.0, 1, 0.5)])
