@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -244,12 +245,24 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
     return _Window(lo, pmf, rel, below + above, absolute)
 
 
-@lru_cache(maxsize=256)
+_WINDOWS: "OrderedDict[tuple, _Window]" = OrderedDict()
+# Memory bound of the window cache (bytes of pmf arrays held); the least recently used windows are dropped.
+WINDOW_CACHE_BYTES = 256 * 2**20
+
+
 def _cached_window(eps0: float, m: int, ones: bool, log_tail: float, log_scale: float) -> _Window:
     """Bin(m, p) (ones) or Bin(m, q) (zeros) scaled by e^-(log_scale/2): blocks of the branch and bound share
-    one of their two windows with their parent."""
+    one of their two windows with their parent. LRU cache bounded by WINDOW_CACHE_BYTES."""
+    key = (eps0, m, ones, log_tail, log_scale)
+    if key in _WINDOWS:
+        _WINDOWS.move_to_end(key)
+        return _WINDOWS[key]
     keep, flip = _keep_pair(eps0)
-    return _scaled_window(m, keep if ones else flip, log_tail, 0.5 * log_scale)
+    window = _scaled_window(m, keep if ones else flip, log_tail, 0.5 * log_scale)
+    _WINDOWS[key] = window
+    while len(_WINDOWS) > 1 and sum(w.pmf.nbytes for w in _WINDOWS.values()) > WINDOW_CACHE_BYTES:
+        _WINDOWS.popitem(last=False)
+    return window
 
 
 @lru_cache(maxsize=1024)
