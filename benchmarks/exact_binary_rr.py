@@ -37,6 +37,9 @@ def _cell(eps0: float, n: int, delta: float, queue) -> None:
     except ParameterError as error:
         queue.put(("refused", str(error), time.perf_counter() - start))
         return
+    except Exception as error:  # reported as a failure in the table, never a hang of the benchmark
+        queue.put(("error", f"{type(error).__name__}: {error}", time.perf_counter() - start))
+        return
     queue.put(("ok", result, time.perf_counter() - start))
 
 
@@ -49,7 +52,10 @@ def run_cell(eps0: float, n: int, delta: float, timeout: float) -> tuple:
         process.terminate()
         process.join()
         return ("timeout", None, timeout)
-    return queue.get()
+    try:
+        return queue.get(timeout=5)
+    except Exception:
+        return ("error", f"the cell's process ended without a result (exit code {process.exitcode})", timeout)
 
 
 def main() -> int:
