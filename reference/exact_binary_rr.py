@@ -177,40 +177,55 @@ _ANCHORS: dict[tuple, list[tuple[int, int, float, float]]] = {}
 MAX_ANCHOR_STEPS = 50_000
 
 
+def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair) -> np.ndarray:
+    """Ratios along a path from (m_from, k_from) up to (m_to, k_to), m_to > m_from, 0 <= k_to - k_from <=
+    m_to - m_from, of Pr[Bin(i, p) = k]: a step (i-1, k) -> (i, k) multiplies by q i/(i - k), a step
+    (i-1, k-1) -> (i, k) by p i/k (exact identities). The k-steps are spread evenly so the path follows the
+    mode line and every value on it stays of the order of the pmf near the mode."""
+    d = m_to - m_from
+    j = np.arange(1, d + 1, dtype=np.int64)
+    ks = k_from + (j * (k_to - k_from)) // d
+    up = np.diff(np.concatenate(([k_from], ks))) > 0
+    i = (m_from + j).astype(float)
+    kf = ks.astype(float)
+    return np.where(up, pair.p * (i / np.maximum(kf, 1.0)), pair.q * (i / np.maximum(i - kf, 1.0)))
+
+
 def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -> tuple[int, float, float]:
     """(k0, e^-log_scale Pr[Bin(m, p) = k0] as a float, its relative error bound), lo <= k0 <= hi.
 
-    From a cached anchor (m0, k0) of the same p and scale when |m - m0| is small and k0 is inside the window:
-    Pr[Bin(i, p) = k0] = Pr[Bin(i-1, p) = k0] q i/(i - k0), exactly; each factor costs 2 roundings plus the
-    error of q, the running product 1 more (the products include the anchor, so they stay normal floats:
-    Pr[Bin(i, p) = k0] is log-concave in i, hence >= the smaller end on the way). Otherwise (or if the result
-    falls below 1e-200) in interval arithmetic (`log_binomial_pmf_interval`)."""
+    From the nearest cached anchor (m0, k0') of the same p and scale when |m - m0| <= MAX_ANCHOR_STEPS, along
+    the path of `_path_factors` (exact ratios); each factor costs 2 roundings plus the error of p or q, the
+    running product 1 more, the final division (going down in m) 1 more. The values on the path are checked to
+    stay normal floats. Otherwise in interval arithmetic (`log_binomial_pmf_interval`)."""
     key = (pair.p, pair.q, log_scale)
     cached = _ANCHORS.setdefault(key, [])  # sorted by m
+    k1 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
     at = bisect.bisect_left(cached, (m,))
     near = [c for c in cached[max(at - 1, 0) : at + 1]]
     best = min(near, key=lambda c: abs(c[0] - m), default=None)
-    if best is not None and abs(best[0] - m) <= MAX_ANCHOR_STEPS and lo <= best[1] <= hi and best[1] <= m:
+    if best is not None and 0 < abs(best[0] - m) <= MAX_ANCHOR_STEPS:
         m0, k0, value0, err0 = best
-        if m > m0:
-            i = np.arange(m0 + 1, m + 1, dtype=float)
-            factors = pair.q * (i / (i - k0))
-        else:
-            i = np.arange(m + 1, m0 + 1, dtype=float)
-            factors = (i - k0) / (pair.q * i)
-        values = np.cumprod(np.concatenate(([value0], factors)))
         steps = float(abs(m - m0))
-        if values[-1] > 1e-200 and np.all(np.isfinite(values)) and np.min(values) > 1e-250:
-            err = math.expm1(err0 + steps * (3.003 * UNIT + 1.001 * pair.q_err)) * 1.01
-            return k0, float(values[-1]), err
+        factors = None
+        if m > m0 and 0 <= k1 - k0 <= m - m0:
+            factors = _path_factors(m0, k0, m, k1, pair)
+            values = np.cumprod(np.concatenate(([value0], factors)))
+            value = float(values[-1])
+        elif m < m0 and 0 <= k0 - k1 <= m0 - m:
+            factors = _path_factors(m, k1, m0, k0, pair)
+            values = np.cumprod(factors)
+            value = value0 / float(values[-1])
+        if factors is not None and np.all(np.isfinite(values)) and np.min(np.abs(values)) > 1e-250 and 1e-200 < value < 1e300:
+            err = math.expm1(err0 + (steps + 1.0) * (3.003 * UNIT + 1.001 * max(pair.p_err, pair.q_err))) * 1.01
+            return k1, value, err
     iv = iv_context()
-    k0 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
-    log_anchor = log_binomial_pmf_interval(k0, m, iv.log(pair.p_iv), iv.log(pair.q_iv)) - iv.mpf(log_scale)
+    log_anchor = log_binomial_pmf_interval(k1, m, iv.log(pair.p_iv), iv.log(pair.q_iv)) - iv.mpf(log_scale)
     anchor, eps_a = _float_with_error(iv.exp(log_anchor))
     if len(cached) > 4096:
         cached.clear()
-    bisect.insort(cached, (m, k0, anchor, eps_a))
-    return k0, anchor, eps_a
+    bisect.insort(cached, (m, k1, anchor, eps_a))
+    return k1, anchor, eps_a
 
 
 def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: float) -> _Window:
