@@ -590,7 +590,7 @@ def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
     """exact.shuffled_binary_rr: the exact central eps of n shuffled eps0-binary-RR reports at delta, the
     worst case over every neighbouring pair, as a certified interval of relative width <= 1e-6
     (value = upper end). Supported: 0 < eps0 <= MAX_EPS0, 1 <= n <= 1e12 (within MAX_WINDOW and
-    MAX_BLOCK_EVALUATIONS, else ParameterError), 1e-300 <= delta < 1. Returns eps0 with a note when no
+    MAX_TOLERANCE: the evaluation budget widens the width, stated in the note; else ParameterError), 1e-300 <= delta < 1. Returns eps0 with a note when no
     eps < eps0 is certified."""
     result = worst_case(eps0=eps0, n=n, delta=delta)
     width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0

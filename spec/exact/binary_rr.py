@@ -87,7 +87,7 @@ SHUFFLED_BINARY_RR = Statement(
         "1e-6, stated in the note with the worst m found) contains the exact worst-case eps. Soundness tests must "
         "use the LOWER end (a bound below it is unsound), tightness ratios the upper end. Supported: 0 < eps0 <= "
         "100, 1 <= n <= 1e12, 1e-300 <= delta < 1, within the time and memory limits stated in the reference "
-        "(MAX_WINDOW, MAX_BLOCK_EVALUATIONS); outside, it refuses with the reason. Checks: eps0=6, n=1e5, "
+        "(MAX_WINDOW; an evaluation budget that widens the interval, stated in the note, up to MAX_TOLERANCE = 1%); outside, it refuses with the reason. Checks: eps0=6, n=1e5, "
         "delta=1e-6: 0.26784003; eps0=8, n=1e6: 0.2250117; eps0=1, n=1e4, delta=1e-300: 0.43636; N10: n=1e4, "
         "eps0=1, delta=1e-6: 0.0357; n=1e4, eps0=4: 0.315; n=1e5, eps0=2: 0.0247."
     ),
