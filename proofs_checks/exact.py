@@ -1,5 +1,7 @@
 """Proof checks for exact.shuffled_binary_rr: the bit-flip symmetry of the pair, the monotone likelihood
-ratio that makes a threshold set optimal, and the spec's sums against the reference at small n."""
+ratio that makes a threshold set optimal, the spec's sums against the reference at small n, and the
+removal step of the certified worst case (issue 14): removing users is post-processing, so the population
+of n - B users with K ones bounds every pair with k in [K, K + B] ones."""
 
 from __future__ import annotations
 
@@ -8,7 +10,12 @@ import math
 import sympy as sp
 
 from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
-from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_delta
+from fractions import Fraction
+
+from shuffle_spec.reference.divergences import hockey_stick_divergence
+from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_delta, block_delta_bound
+from shuffle_spec.reference.randomizers import binary_randomized_response
+from shuffle_spec.reference.shuffling import shuffled_distribution
 from shuffle_spec.spec.exact import binary_rr as spec
 from shuffle_spec.spec.symbols import eps, eps0, m, n
 
@@ -70,3 +77,64 @@ def _expand_finite_sums(expr: sp.Expr) -> sp.Expr:
         return sp.Add(*[total.function.subs(index, j) for j in range(int(low), int(high) + 1)])
 
     return expr.replace(lambda e: isinstance(e, sp.Sum), explicit)
+
+
+x = sp.Symbol("x")  # generating-function variable of the count of ones
+
+
+@proof_check(ID, "removal step 1: S_k = S' + R with R independent (generating functions: (q+px)^k (p+qx)^(n-1-k) = "
+             "[(q+px)^K (p+qx)^(n-1-K-B)] [(q+px)^(k-K) (p+qx)^(K+B-k)] for K <= k <= K+B)")
+def _removal_decomposition() -> None:
+    p = spec.keep_probability
+    q = 1 - p
+    big_k, big_b, j = sp.symbols("K B j", integer=True, nonnegative=True)  # k = K + j, 0 <= j <= B
+    k = big_k + j
+    whole = (q + p * x) ** k * (p + q * x) ** (n - 1 - k)
+    reduced = (q + p * x) ** big_k * (p + q * x) ** (n - 1 - big_k - big_b)
+    added = (q + p * x) ** (k - big_k) * (p + q * x) ** (big_k + big_b - k)
+    # Exponents add up; the product of generating functions is the law of the sum of independent counts.
+    assert_identity(sp.powsimp(whole / (reduced * added), force=True), sp.Integer(1), "S_k = S' + R")
+    assert_identity(sp.expand(k - big_k + big_k + big_b - k), big_b, "R counts B users")
+
+
+@proof_check(ID, "removal step 2: a common Markov kernel T cannot increase D_e: sum_y [sum_x T(y|x)(P(x) - e Q(x))]_+ "
+             "<= sum_x [P(x) - e Q(x)]_+ ([.]_+ is subadditive and positively homogeneous; checked exactly on a 3x3 kernel)")
+def _data_processing() -> None:
+    # [sum_i a_i]_+ <= sum_i [a_i]_+ for any reals (the argument); an exact instance with mixed signs:
+    e = sp.Rational(3, 2)
+    P = [sp.Rational(1, 2), sp.Rational(1, 3), sp.Rational(1, 6)]
+    Q = [sp.Rational(1, 6), sp.Rational(1, 3), sp.Rational(1, 2)]
+    T = [[sp.Rational(1, 2), sp.Rational(1, 4), sp.Rational(1, 4)], [sp.Rational(1, 3), sp.Rational(1, 3), sp.Rational(1, 3)], [0, sp.Rational(1, 2), sp.Rational(1, 2)]]
+    before = sum(max(P[i] - e * Q[i], 0) for i in range(3))
+    after = sum(max(sum(T[i][y] * (P[i] - e * Q[i]) for i in range(3)), 0) for y in range(3))
+    assert after <= before, f"{after} > {before}"
+    # Subadditivity of [.]_+ holds sign pattern by sign pattern; SymPy checks all 8 patterns.
+    for signs in range(8):
+        values = [(1 if signs >> i & 1 else -1) * (i + 1) for i in range(3)]
+        lhs = max(sum(values), 0)
+        rhs = sum(max(v, 0) for v in values)
+        assert lhs <= rhs, f"[sum]_+ > sum [.]_+ at {values}"
+
+
+def _one_direction_exact(e_eps0: Fraction, ones: int, zeros: int, e_eps: Fraction) -> Fraction:
+    """Exact D_{e^eps}(P || Q): user 1 holds 1 vs 0, others `ones` ones and `zeros` zeros (Fractions)."""
+    rr = binary_randomized_response(e_eps0)
+    rest = (1,) * ones + (0,) * zeros
+    p = shuffled_distribution(rr, (1,) + rest)
+    q = shuffled_distribution(rr, (0,) + rest)
+    return hockey_stick_divergence(p, q, e_eps)
+
+
+@proof_check(ID, "removal bound on exact instances: every d_k, K <= k <= K+B, is <= the exact divergence of the population "
+             "n-B with K ones, and the reference's certified block bound contains the latter (n = 6, e^eps0 = 3, e^eps = 3/2)")
+def _removal_exact_instances() -> None:
+    size, e_eps0, e_eps = 6, Fraction(3), Fraction(3, 2)
+    exact_d = {k: _one_direction_exact(e_eps0, k, size - 1 - k, e_eps) for k in range(size)}
+    for start in range(size):
+        for width in range(size - start):
+            reduced = _one_direction_exact(e_eps0, start, size - 1 - start - width, e_eps)
+            for k in range(start, start + width + 1):
+                assert exact_d[k] <= reduced, f"k={k} in block ({start}, {width}): {exact_d[k]} > {reduced}"
+            got = block_delta_bound(eps0=math.log(3), n=size, start=start, width=width, eps=math.log(1.5))
+            # e^eps0 = 3 and e^eps = 3/2 are the doubles' exact values up to 1 ulp: 1e-12 slack.
+            assert got.lower - 1e-12 <= float(reduced) <= got.upper + 1e-12, (start, width, float(reduced), got)

@@ -25,6 +25,7 @@ def run_default_report() -> int:
     by_id = {s.id: s for s in statements}
     if EXACT_BINARY_RR_ID in by_id:
         exact = evaluate(by_id[EXACT_BINARY_RR_ID], DEFAULT_SCENARIO)
+        # The value is the upper end of the certified worst case (its note gives the interval's width).
         rows.append([EXACT_BINARY_RR_ID, "binary_rr (exact truth)", exact.value, exact.reason])
     rows.sort(key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
     if rows:

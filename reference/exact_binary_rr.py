@@ -1,221 +1,687 @@
-"""Exact central privacy of shuffled binary randomized response (`exact.shuffled_binary_rr`).
+"""Exact central privacy of shuffled binary randomized response: the certified worst neighbouring pair
+(`exact.shuffled_binary_rr`) and the exact privacy of explicit pairs (`exact.shuffled_binary_rr.pair`).
 
-Binary RR keeps its bit w.p. p = e^eps0/(e^eps0+1). The shuffled output is equivalent to the number S of
-ones. For neighbours differing in one user (1 vs 0) with k ones among the other n-1 users,
-S_k = Bin(k, p) + Bin(n-1-k, 1-p), and the pair is P_k = Bern(p) + S_k, Q_k = Bern(1-p) + S_k
-(`shared/statements/bbgn19.md` section 8). The exact privacy curve is
+Binary RR keeps its bit w.p. p = e^eps0/(e^eps0+1) (q = 1 - p = 1/(e^eps0+1)). The shuffled output is
+equivalent to the number of ones. For neighbours differing in user 1 (1 vs 0) with k ones among the other
+n-1 users, S_k = Bin(k, p) + Bin(n-1-k, q), P_k = Bern(p) + S_k, Q_k = Bern(q) + S_k. The bit flip maps
+P_k, Q_k to Q_{n-1-k}, P_{n-1-k} (mirrored), so D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k}) and the exact
+privacy curve is
 
-    delta(eps) = max_k max(D_{e^eps}(P_k || Q_k), D_{e^eps}(Q_k || P_k)),   eps(delta) = min{eps: delta(eps) <= delta}.
+    delta(eps) = max_{0 <= k <= n-1} d_k(eps),   d_k(eps) = D_{e^eps}(P_k || Q_k),
+    eps(delta) = min{eps : delta(eps) <= delta} = max_k eps_k(delta).
 
-What this module computes, honestly: the max over the counts `counts_evaluated(n)`: every k when
-n <= ALL_COUNTS_UP_TO (then it is the exact worst case), otherwise k in {0, ..., SCANNED_COUNTS} (SCANNED_COUNTS_LARGE_N for n > LARGE_N) with both
-directions (which by the bit-flip symmetry D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k}) also covers
-k in {n-1-SCANNED_COUNTS, ..., n-1}). For large n that is a LOWER bound on the true worst case (the
-worst k is near the extremes but not always 0: n=200, eps0=2 -> k=1; n=1000, eps0=4 -> k=10), still the
-exact privacy of those neighbouring pairs, so no valid bound for eps0-LDP randomizers may be below it.
-The certified interval contains the exact value of that max.
+Certified worst case (issue 14; proof in `proofs_checks/exact.py`):
+- Removal (post-processing): for every k in a block [K, K+B], S_k = S' + R with S' the count of a
+  population of K ones and n-1-K-B zeros and R = Bin(k-K, p) + Bin(K+B-k, q) independent of user 1. Adding
+  R is the same Markov kernel on both P' and Q', so d_k <= d'_K, the divergence of the pair of population
+  n - B with K ones. One evaluation bounds a whole block.
+- Branch and bound: the worst k is located by an uncertified guide (a scan of d_k at a fixed eps), its
+  eps_k certified (that is the lower end); then at eps_U = upper end of eps_k times (1 + rel_tol/2) every
+  block [K, K+B] of [0, n-1] is bounded by its reduced population and split until each bound is <= delta.
+  A single pair (B = 0) above delta raises eps_U to that pair's certified eps and the search restarts.
+  The result [lower, eps_U] contains max_k eps_k and its width is <= rel_tol * eps_U.
 
-Per pair: S_k's pmf f is log-concave (a sum of independent Bernoullis), so the ratio of
-A(s) = p f(s) + (1-p) f(s-1) (that is Bern(1-p) + S_k = Q_k) to B(s) = (1-p) f(s) + p f(s-1) (= P_k) is
-non-increasing in s: D(A||B) = max_s' [A(S < s') - e^eps B(S < s')] is attained at the first s with
-A/B <= e^eps, and D(B||A) on upper sets where A/B < e^-eps. Both are evaluated (their max is the pair's
-delta); the crossing is located on the precomputed ratio array (two verified points bracket it), so each
-delta evaluation costs O(log n) after an O(sqrt(n)) set-up.
+Per pair (`_Pair`): S_k's pmf f is log-concave (sum of independent Bernoullis), so P_k/Q_k is
+non-decreasing in s and d_k = H(s*) with H(s') = P(S+B >= s') - e Q(S+B >= s') = a T(s'-1) - b T(s'),
+T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >= 0}. s* is found by
+bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
+the shorter of the two binomial windows (no convolution), so a delta evaluation costs
+O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta))).
+
+Certified arithmetic: both binomials are certified windows (interval anchor + ratio recurrence with the
+floating-point model of `reference.binomial`, tails by Chernoff in interval arithmetic), computed SCALED
+by e^{-L/2} each (L = log(delta) clamped to [-690, 0]) so that every value that matters for a delta of
+order e^L is a normal float: delta down to 1e-300 stays certified (issue 11 item 2). Dot products of
+non-negative terms have relative error <= (terms) u whatever the order; every dropped tail is added to
+the upper end.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import numpy as np
 
-from shuffle_spec.reference.binomial import SUBNORMAL_CAP, ProbabilityPair, certified_window, probability_pair
-from shuffle_spec.reference.bounds.clones import DEFAULT_TAIL, _check_eps0, solve_epsilon, window_tail
+from shuffle_spec.reference.binomial import ProbabilityPair, iv_context, log_binomial_pmf_interval
+from shuffle_spec.reference.bounds.clones import solve_epsilon
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.results import BoundValue
-from shuffle_spec.reference.rounding import round_down, round_up
 
-__all__ = ["binary_rr_pair_delta", "counts_evaluated", "shuffled_binary_rr", "shuffled_binary_rr_delta"]
+__all__ = [
+    "MAX_EPS0",
+    "MIN_DELTA",
+    "binary_rr_pair_delta",
+    "binary_rr_pair_epsilon",
+    "block_delta_bound",
+    "counts_evaluated",
+    "one_direction_delta",
+    "shuffled_binary_rr",
+    "shuffled_binary_rr_delta",
+    "shuffled_binary_rr_pair",
+    "WorstCase",
+    "worst_case",
+]
 
 STATEMENT = "exact.shuffled_binary_rr"
-UNIT = 2.0**-52
-ALL_COUNTS_UP_TO = 400
-SCANNED_COUNTS = 16
-# Above this n only k <= SCANNED_COUNTS_LARGE_N are scanned: there the eps of the pairs k = 0..16 differ by
-# about 1e-5 relative (n = 1e7, eps0 in {0.1, 1, 4}), while each pair costs O(sqrt(n)) to set up.
-LARGE_N = 10**6
-SCANNED_COUNTS_LARGE_N = 4
+PAIR_STATEMENT = "exact.shuffled_binary_rr.pair"
+UNIT = 2.0**-53
+TINY = 1e-280
+MIN_DELTA = 1e-300
+MAX_EPS0 = 100.0
+MAX_N = 10**12
+# Largest binomial window (points) held in memory: 8 arrays of this many floats, ~ 0.5 GB at most.
+MAX_WINDOW = 8_000_000
+DEFAULT_REL_TOL = 1e-6
+PAIR_REL_TOL = 1e-7
+# The windows drop at most this fraction of delta (scaled); far below the certified width.
+TAIL_FRACTION = 1e-9
+# Bounded time: after this many certified evaluations at one tolerance the branch and bound widens the
+# tolerance by TOLERANCE_GROWTH (the interval returned says the width reached); it refuses past MAX_TOLERANCE.
+EVALUATIONS_PER_LEVEL = 800
+# A block whose bound exceeds 2 delta is split into this many parts (else halved).
+SPLIT_FAR = 8
+TOLERANCE_GROWTH = 4.0
+MAX_TOLERANCE = 0.01
+NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
+
+# ---------------------------------------------------------------- certified scaled binomial windows
 
 
-def counts_evaluated(n: int) -> tuple[int, ...]:
-    """The counts k (ones among the other n-1 users) whose pairs are evaluated in both directions:
-    all k <= (n-1)/2 for n <= ALL_COUNTS_UP_TO (exact worst case, by symmetry), else 0..SCANNED_COUNTS
-    (0..SCANNED_COUNTS_LARGE_N above LARGE_N)."""
-    require_integer("n", n, minimum=1)
-    n = int(n)
-    if n <= ALL_COUNTS_UP_TO:
-        return tuple(range(0, (n - 1) // 2 + 1))
-    scanned = SCANNED_COUNTS if n <= LARGE_N else SCANNED_COUNTS_LARGE_N
-    return tuple(range(0, min(scanned, n - 1) + 1))
+@lru_cache(maxsize=64)
+def _keep_pair(eps0: float) -> tuple[ProbabilityPair, ProbabilityPair]:
+    """(keep, flip): p = 1/(1+r), q = r/(1+r), r = e^-eps0, as intervals and floats with relative errors.
+    q is computed as r/(1+r), not 1 - p, so that it stays accurate for large eps0."""
+    iv = iv_context()
+    r = iv.exp(-iv.mpf(eps0))
+    p, q = 1 / (1 + r), r / (1 + r)
+    pf, pe = _float_with_error(p)
+    qf, qe = _float_with_error(q)
+    return ProbabilityPair(p, q, pf, qf, pe, qe), ProbabilityPair(q, p, qf, pf, qe, pe)
 
 
-def _rr_pairs(eps0: float) -> tuple[ProbabilityPair, ProbabilityPair]:
-    """(keep, flip): Bin(., p) and Bin(., 1-p) parameters, p = e^eps0/(e^eps0+1), as certified pairs."""
-    keep = probability_pair("keep", eps0)
-    flip = ProbabilityPair(keep.q_iv, keep.p_iv, keep.q, keep.p, keep.q_err, keep.p_err)
-    return keep, flip
+def _float_with_error(x) -> tuple[float, float]:
+    """A float near the positive interval x and a bound on its relative distance to every point of x."""
+    value = float(x.mid)
+    if not (value > 0.0 and math.isfinite(value)) or not x.a > 0:
+        raise ParameterError("probability", value, "a positive normal float")
+    worst = max(abs(x.b - value), abs(value - x.a)) / x.a
+    return value, float(worst.b) * (1 + 1e-6) + 2.0**-1074
+
+
+def _exp_up(x: float) -> float:
+    """A float >= e^x (libm exp within far less than the 1e-12 margin), never 0."""
+    return max(math.exp(min(x, 709.0)) * (1 + 1e-12), 2.0**-1074)
+
+
+def _log_tail(x: int, m: int, pair: ProbabilityPair) -> float:
+    """An upper bound on -m KL(x/m || p): log of the Chernoff bound on Pr[X <= x] (x <= mp) or Pr[X >= x]
+    (x >= mp). Computed in floats: t1 = x log(x/(m p)), t2 = (m-x) log((m-x)/(m q)); each argument carries
+    2 roundings and the error of p (q), i.e. an absolute error <= 3u + p_err in its log, times x; libm's log
+    is assumed within 1 ulp (a 4x margin is added: 8u |t|), the products and the sum 2 more roundings."""
+    t1 = x * math.log(x / (m * pair.p)) if x > 0 else 0.0
+    t2 = (m - x) * math.log((m - x) / (m * pair.q)) if m - x > 0 else 0.0
+    margin = 4.0 * (m * (3 * UNIT + pair.p_err + pair.q_err) + 8 * UNIT * (abs(t1) + abs(t2))) + 1e-300
+    return -(t1 + t2) + margin
+
+
+def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> int:
+    """A window edge beyond which the certified Chernoff tail is <= e^log_target (bisection on the certified
+    exponent `_log_tail`, which is monotone in x on each side of the mean up to its margin; the returned edge
+    is verified)."""
+    mean = m * pair.p
+    if direction < 0:
+        inner, outer = math.floor(mean), -1  # the edge x has tail(x - 1) <= target; x - 1 in (outer, inner)
+        if inner < 1:
+            return 0
+    else:
+        inner, outer = math.ceil(mean), m + 1
+        if inner > m - 1:
+            return m
+    while abs(outer - inner) > 1:
+        mid = (inner + outer) // 2
+        if _log_tail(mid, m, pair) <= log_target:
+            outer = mid
+        else:
+            inner = mid
+    x = outer
+    if x < 0:
+        return 0
+    if x > m:
+        return m
+    assert _log_tail(x, m, pair) <= log_target  # verified by the bisection's last step
+    return int(x) + 1 if direction < 0 else int(x) - 1
 
 
 @dataclass(frozen=True)
-class _Pair:
-    """P_k, Q_k on the window [start, start + len(p) - 1] of S, with cumulative sums for both directions."""
+class _Window:
+    """e^-log_scale Pr[Bin(m, p) = lo + i] = pmf[i] (1 + r_i), |r_i| <= rel, up to `absolute` per value for
+    values below TINY; `dropped` >= e^-log_scale Pr[X outside the window] (all proven, module doc)."""
 
-    cp: np.ndarray  # cp[i] = float sum of P over the first i window points
-    cq: np.ndarray
-    tp: np.ndarray  # tp[i] = float sum of P over window points i.. (upper sets)
-    tq: np.ndarray
-    neg_ratio: np.ndarray  # -P/Q on the interior (ascending when P/Q is non-increasing)
-    interior: tuple[int, int]  # window indices [a, b) where P and Q are computed without truncation
+    lo: int
+    pmf: np.ndarray
+    rel: float
     dropped: float
-    rel_err: float
+    absolute: float
 
-    def _direction(self, e_lo: float, e_hi: float, lower_sets: bool) -> tuple[float, float]:
-        a, b = self.interior
-        size = len(self.cp) - 1
-        # Lower sets {S < s'} maximise P - e Q at the first s with P/Q <= e; upper sets {S >= s'} maximise
-        # Q - e P at the first s with P/Q < 1/e. Locate that s on the ratio array and verify two points.
-        threshold = e_lo if lower_sets else 1.0 / e_lo
-        rho = 8 * self.rel_err + 16 * UNIT
-        first, last = 0, size  # candidate cut indices (full range unless verified narrower)
-        if b > a:
-            ratio = -self.neg_ratio
-            i_a = int(np.searchsorted(self.neg_ratio, -threshold * (1 + rho), side="left"))
-            i_b = int(np.searchsorted(self.neg_ratio, -threshold * (1 - rho), side="right"))
-            # ratio[i] is the ratio at window index a + i.
-            if i_a >= 1 and i_a - 1 < len(ratio) and ratio[i_a - 1] > threshold * (1 + rho):
-                first = a + i_a
-            if i_b < len(ratio) and ratio[i_b] < threshold * (1 - rho):
-                last = a + i_b + (0 if lower_sets else 1)
-            first = min(first, last)
-        xi = self.rel_err
-        if lower_sets:
-            mass_in, mass_out = self.cp[first : last + 1], self.cq[first : last + 1]
-        else:
-            mass_in, mass_out = self.tq[first : last + 1], self.tp[first : last + 1]
-        upper = np.max(mass_in * (1 + xi) + self.dropped - e_lo * mass_out * (1 - xi))
-        lower = np.max(mass_in * (1 - xi) - e_hi * (mass_out * (1 + xi) + self.dropped))
-        return float(lower), float(upper)
+    @property
+    def hi(self) -> int:
+        return self.lo + len(self.pmf) - 1
+
+
+_ANCHORS: dict[tuple, list[tuple[int, int, float, float]]] = {}
+# Largest number of steps in m over which a cached anchor is carried (relative error grows by 3u + q_err each).
+MAX_ANCHOR_STEPS = 50_000
+
+
+def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair) -> np.ndarray:
+    """Ratios along a path from (m_from, k_from) up to (m_to, k_to), m_to > m_from, 0 <= k_to - k_from <=
+    m_to - m_from, of Pr[Bin(i, p) = k]: a step (i-1, k) -> (i, k) multiplies by q i/(i - k), a step
+    (i-1, k-1) -> (i, k) by p i/k (exact identities). The k-steps are spread evenly so the path follows the
+    mode line and every value on it stays of the order of the pmf near the mode."""
+    d = m_to - m_from
+    j = np.arange(1, d + 1, dtype=np.int64)
+    ks = k_from + (j * (k_to - k_from)) // d
+    up = np.diff(np.concatenate(([k_from], ks))) > 0
+    i = (m_from + j).astype(float)
+    kf = ks.astype(float)
+    return np.where(up, pair.p * (i / np.maximum(kf, 1.0)), pair.q * (i / np.maximum(i - kf, 1.0)))
+
+
+def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -> tuple[int, float, float]:
+    """(k0, e^-log_scale Pr[Bin(m, p) = k0] as a float, its relative error bound), lo <= k0 <= hi.
+
+    From the nearest cached anchor (m0, k0') of the same p and scale when |m - m0| <= MAX_ANCHOR_STEPS, along
+    the path of `_path_factors` (exact ratios); each factor costs 2 roundings plus the error of p or q, the
+    running product 1 more, the final division (going down in m) 1 more. The values on the path are checked to
+    stay normal floats. Otherwise in interval arithmetic (`log_binomial_pmf_interval`)."""
+    key = (pair.p, pair.q, log_scale)
+    cached = _ANCHORS.setdefault(key, [])  # sorted by m
+    k1 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
+    at = bisect.bisect_left(cached, (m,))
+    near = [c for c in cached[max(at - 1, 0) : at + 1]]
+    best = min(near, key=lambda c: abs(c[0] - m), default=None)
+    if best is not None and 0 < abs(best[0] - m) <= MAX_ANCHOR_STEPS:
+        m0, k0, value0, err0 = best
+        steps = float(abs(m - m0))
+        factors = None
+        if m > m0 and 0 <= k1 - k0 <= m - m0:
+            factors = _path_factors(m0, k0, m, k1, pair)
+            values = np.cumprod(np.concatenate(([value0], factors)))
+            value = float(values[-1])
+        elif m < m0 and 0 <= k0 - k1 <= m0 - m:
+            factors = _path_factors(m, k1, m0, k0, pair)
+            values = np.cumprod(factors)
+            value = value0 / float(values[-1])
+        if factors is not None and np.all(np.isfinite(values)) and np.min(np.abs(values)) > 1e-250 and 1e-200 < value < 1e300:
+            err = math.expm1(err0 + (steps + 1.0) * (3.003 * UNIT + 1.001 * max(pair.p_err, pair.q_err))) * 1.01
+            return k1, value, err
+    iv = iv_context()
+    log_anchor = log_binomial_pmf_interval(k1, m, iv.log(pair.p_iv), iv.log(pair.q_iv)) - iv.mpf(log_scale)
+    anchor, eps_a = _float_with_error(iv.exp(log_anchor))
+    if len(cached) > 4096:
+        cached.clear()
+    bisect.insort(cached, (m, k1, anchor, eps_a))
+    return k1, anchor, eps_a
+
+
+def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: float) -> _Window:
+    """Certified window of Bin(m, pair.p) scaled by e^-log_scale, each tail <= e^log_tail (unscaled)."""
+    iv = iv_context()
+    if m == 0:
+        value, err = _float_with_error(iv.exp(-iv.mpf(log_scale)))
+        return _Window(0, np.array([value]), err, 0.0, 0.0)
+    lo = _edge(m, pair, log_tail - math.log(2), -1)
+    hi = _edge(m, pair, log_tail - math.log(2), +1)
+    if hi - lo + 1 > MAX_WINDOW:
+        raise ParameterError("n", m, f"a population whose binomial window has at most {MAX_WINDOW} points (here {hi - lo + 1}): reduce n or increase eps0")
+    below = 0.0 if lo == 0 else _exp_up(_log_tail(lo - 1, m, pair) - log_scale)
+    above = 0.0 if hi == m else _exp_up(_log_tail(hi + 1, m, pair) - log_scale)
+    k0, anchor, eps_a = _anchor(m, pair, lo, hi, log_scale)
+    rho_up, rho_down = pair.p / pair.q, pair.q / pair.p
+    # Running products include the anchor, so a value is subnormal only when it is itself below 2^-1022.
+    ks = np.arange(k0 + 1, hi + 1, dtype=float)
+    up = np.cumprod(np.concatenate(([anchor], ((m - (ks - 1.0)) / ks) * rho_up)))[1:]
+    ks = np.arange(k0 - 1, lo - 1, -1, dtype=float)
+    down = np.cumprod(np.concatenate(([anchor], ((ks + 1.0) / (m - ks)) * rho_down)))[1:]
+    pmf = np.concatenate((down[::-1], [anchor], up))
+    steps = float(max(k0 - lo, hi - k0))
+    # Per step: 2 roundings in the ratio, 1 in the running product, and the error of fl(p/q) (module
+    # doc of reference.binomial); anchor error eps_a.
+    e_rho = 1.001 * (pair.p_err + pair.q_err + UNIT)
+    rel = math.expm1(eps_a + (3.0 * steps + 1.0) * 1.001 * UNIT + steps * e_rho) * 1.01
+    if not (rel < 1e-3 and np.all(np.isfinite(pmf))):
+        raise ParameterError("n", m, "a population small enough for the certified window (error bound exceeded)")
+    # Subnormal values: absolute error <= (steps + 1) 2^-1073 each (the recurrence moves away from the mode).
+    absolute = (steps + 1.0) * 2.0**-1073 if np.any(pmf < TINY) else 0.0
+    return _Window(lo, pmf, rel, below + above, absolute)
+
+
+_WINDOWS: "OrderedDict[tuple, _Window]" = OrderedDict()
+# Memory bound of the window cache (bytes of pmf arrays held); the least recently used windows are dropped.
+WINDOW_CACHE_BYTES = 256 * 2**20
+
+
+def _cached_window(eps0: float, m: int, ones: bool, log_tail: float, log_scale: float) -> _Window:
+    """Bin(m, p) (ones) or Bin(m, q) (zeros) scaled by e^-(log_scale/2): blocks of the branch and bound share
+    one of their two windows with their parent. LRU cache bounded by WINDOW_CACHE_BYTES."""
+    key = (eps0, m, ones, log_tail, log_scale)
+    if key in _WINDOWS:
+        _WINDOWS.move_to_end(key)
+        return _WINDOWS[key]
+    keep, flip = _keep_pair(eps0)
+    window = _scaled_window(m, keep if ones else flip, log_tail, 0.5 * log_scale)
+    _WINDOWS[key] = window
+    while len(_WINDOWS) > 1 and sum(w.pmf.nbytes for w in _WINDOWS.values()) > WINDOW_CACHE_BYTES:
+        _WINDOWS.popitem(last=False)
+    return window
+
+
+@lru_cache(maxsize=1024)
+def _coefficients(eps0: float, eps: float) -> tuple[float, float, float, float]:
+    """Float brackets of a = p - e^eps q and b = e^eps p - q (interval arithmetic, then a few ulps outward:
+    interval ends are converted to floats by nearest rounding)."""
+    iv = iv_context()
+    keep, _ = _keep_pair(eps0)
+    e = iv.exp(iv.mpf(eps))
+    a_iv, b_iv = keep.p_iv - e * keep.q_iv, e * keep.p_iv - keep.q_iv
+    a_lo, a_hi, b_lo, b_hi = float(a_iv.a), float(a_iv.b), float(b_iv.a), float(b_iv.b)
+    return a_lo - abs(a_lo) * 4 * UNIT, a_hi + abs(a_hi) * 4 * UNIT, b_lo - abs(b_lo) * 4 * UNIT, b_hi + abs(b_hi) * 4 * UNIT
+
+
+# ---------------------------------------------------------------- one pair, one direction
+
+
+@dataclass
+class _Pair:
+    """D_{e^eps}(P || Q) for P = Bern(p) + S, Q = Bern(q) + S, S = Bin(ones, p) + Bin(zeros, q), certified,
+    in units of e^log_scale."""
+
+    eps0: float
+    ones: int
+    zeros: int
+    log_tail: float
+    log_scale: float
+
+    @cached_property
+    def _setup(self):
+        keep, _ = _keep_pair(self.eps0)
+        w1 = _cached_window(self.eps0, self.ones, True, self.log_tail, self.log_scale)
+        w2 = _cached_window(self.eps0, self.zeros, False, self.log_tail, self.log_scale)
+        # The shorter window is summed over (dot products of its length).
+        short, long_ = (w1, w2) if len(w1.pmf) <= len(w2.pmf) else (w2, w1)
+        tail_long = np.concatenate((np.cumsum(long_.pmf[::-1])[::-1], [0.0]))
+        size = len(short.pmf) + len(long_.pmf) + 4
+        # Relative error of a term: both factors' bounds and 1 rounding; of a sum of non-negative terms of
+        # length <= size: (size) u (any summation order). Tail sums of `long_`: (len) u.
+        rel_term = math.expm1(short.rel + long_.rel + 2.002 * UNIT) * 1.01
+        rel_sum = 1.01 * size * UNIT
+        rel = (rel_term + rel_sum) * 1.01 + (rel_term * rel_sum) * 2
+        total_short = float(np.sum(short.pmf)) * (1 + rel) + len(short.pmf) * short.absolute
+        total_long = float(np.sum(long_.pmf)) * (1 + rel) + len(long_.pmf) * long_.absolute
+        # Mass outside the product of windows, scaled (e^-L/2 e^-L/2): dropped_1 * (mass_2) + dropped_2 * (mass_1).
+        # Each factor's full mass is <= its window mass + its dropped mass.
+        dropped = (short.dropped * (total_long + long_.dropped) + long_.dropped * (total_short + short.dropped)) * (1 + 1e-12)
+        # Absolute errors of subnormal factors: <= absolute * (other factor's total) per term.
+        absolute = (short.absolute * total_long + long_.absolute * total_short) * 2 + size * 2.0**-1073
+        return keep, short, long_, tail_long, rel, dropped + absolute
+
+    def _f(self, s: int) -> float:
+        """Float value of the windowed sum e^-L Pr[S = s] (restricted to both windows)."""
+        _, short, long_, _, _, _ = self._setup
+        j_lo, j_hi = max(short.lo, s - long_.hi), min(short.hi, s - long_.lo)
+        if j_lo > j_hi:
+            return 0.0
+        a = short.pmf[j_lo - short.lo : j_hi - short.lo + 1]
+        b = long_.pmf[s - j_hi - long_.lo : s - j_lo - long_.lo + 1][::-1]
+        return float(np.dot(a, b))
+
+    def _t(self, t: int) -> float:
+        """Float value of the windowed e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j]."""
+        _, short, long_, tail_long, _, _ = self._setup
+        w_short, w_long = len(short.pmf), len(long_.pmf)
+        # Window index i of `short` needs long index t - short.lo - i - long_.lo: full tail where that is <= 0,
+        # nothing where it is >= w_long, the tail array in between.
+        base = t - short.lo - long_.lo
+        i_full = min(max(base + 1, 0), w_short)  # i >= i_full: index <= 0 -> whole long window (tail_long[0])
+        i_none = min(max(base - w_long + 1, 0), w_short)  # i < i_none: index >= w_long -> 0
+        value = 0.0
+        if i_full < w_short:
+            value += float(np.sum(short.pmf[i_full:])) * float(tail_long[0])
+        if i_none < i_full:
+            idx_hi, idx_lo = base - i_none, base - (i_full - 1)  # long indices for i = i_none .. i_full - 1
+            value += float(np.dot(short.pmf[i_none:i_full], tail_long[idx_lo : idx_hi + 1][::-1]))
+        return value
+
+    def _bounds(self, value: float) -> tuple[float, float]:
+        _, _, _, _, rel, dropped = self._setup
+        return value * (1 - rel), value * (1 + rel) + dropped
+
+    @property
+    def support(self) -> tuple[int, int]:
+        _, short, long_, _, _, _ = self._setup
+        return short.lo + long_.lo, short.hi + long_.hi
+
+    def scaled_delta_bounds(self, eps: float) -> tuple[float, float]:
+        """[lower, upper] of e^-L D_{e^eps}(P || Q)."""
+        a_lo, a_hi, b_lo, b_hi = _coefficients(self.eps0, float(eps))
+
+        def scaled(c_lo: float, c_hi: float, x: tuple[float, float]) -> tuple[float, float]:
+            products = (c_lo * x[0], c_lo * x[1], c_hi * x[0], c_hi * x[1])
+            return min(products), max(products)
+
+        def g(s: int) -> tuple[float, float]:
+            """Bounds of a f(s-1) - b f(s) (= P(s) - e Q(s) in the scaled units)."""
+            fa, fb = self._bounds(self._f(s - 1)), self._bounds(self._f(s))
+            x, y = scaled(a_lo, a_hi, fa), scaled(b_lo, b_hi, fb)
+            slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
+            return x[0] - y[1] - slack, x[1] - y[0] + slack
+
+        def h(s: int) -> tuple[float, float]:
+            """Bounds of H(s) = a T(s-1) - b T(s)."""
+            x = scaled(a_lo, a_hi, self._bounds(self._t(s - 1)))
+            y = scaled(b_lo, b_hi, self._bounds(self._t(s)))
+            slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
+            return x[0] - y[1] - slack, x[1] - y[0] + slack
+
+        bottom, top = self.support
+        # Bisection: `low` has g certified < 0 (or is below the window), `high` has not.
+        low, high = bottom - 1, top + 2
+        while high - low > 1:
+            mid = (low + high) // 2
+            if g(mid)[1] < 0:
+                low = mid
+            else:
+                high = mid
+        # s* in (low, s_b]: step up to the first s with g certified >= 0.
+        s_b, extra = low + 1, 0.0
+        while s_b <= top + 1 and g(s_b)[0] < 0:
+            s_b += 1
+            if s_b - low > 64:
+                # Degenerate flat ratio: bound the skipped terms by the whole mass >= low + 1.
+                extra = self._bounds(self._t(low))[1]
+                while s_b <= top + 1 and g(s_b)[0] < 0:
+                    s_b += 1
+                break
+        if extra == 0.0:
+            extra = sum(max(g(s)[1], 0.0) for s in range(low + 1, s_b))
+        _, dropped = self._bounds(0.0)
+        upper = max(h(s_b)[1], 0.0) + extra + dropped
+        lower = max(h(s_b)[0], h(low + 1)[0], 0.0)
+        return lower, upper
 
     def delta_bounds(self, eps: float) -> tuple[float, float]:
-        e = math.exp(eps)
-        e_lo, e_hi = e * (1 - 4 * UNIT), e * (1 + 4 * UNIT)
-        l1, u1 = self._direction(e_lo, e_hi, True)
-        l2, u2 = self._direction(e_lo, e_hi, False)
-        lower, upper = max(l1, l2), max(u1, u2)
-        return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)
+        """[lower, upper] of D_{e^eps}(P || Q) (unscaled)."""
+        lower, upper = self.scaled_delta_bounds(eps)
+        factor = math.exp(self.log_scale)
+        return max(lower * factor * (1 - 1e-12), 0.0), min(max(upper * factor * (1 + 1e-12), 2.0**-1074 if upper > 0 else 0.0), 1.0)
 
 
-def _common_part(eps0: float, n: int, tail: float):
-    """The part of S_k shared by every evaluated k <= K: Bin(n-1-K, 1-p) on its central window, with K
-    the largest evaluated count (S_k = Bin(n-1-K, 1-p) + [Bin(k, p) + Bin(K-k, 1-p)])."""
-    largest = max(counts_evaluated(n))
-    return largest, certified_window(n - 1 - largest, _rr_pairs(eps0)[1], tail)
+# ---------------------------------------------------------------- validation and helpers
 
 
-def _pair(eps0: float, n: int, k: int, tail: float, common=None) -> _Pair:
-    keep, flip = _rr_pairs(eps0)
-    p, q = keep.p, keep.q
-    largest, window = _common_part(eps0, n, tail) if common is None else common
-    if not 0 <= k <= largest:
-        # A single pair outside the shared range: its own split (Bin(n-1-k, 1-p) windowed, Bin(k, p) in full).
-        largest, window = k, certified_window(n - 1 - k, flip, tail)
-    big_m = n - 1 - largest
-    small_m = largest
-    # The small part Bin(k, p) + Bin(largest - k, 1-p), exactly convolved (all terms positive).
-    small = np.ones(1)
-    small_rel = 0.0
-    for count, pair in ((k, keep), (largest - k, flip)):
-        if count > 0:
-            part = certified_window(count, pair, 0.0)
-            small = np.convolve(small, part.pmf)
-            small_rel += part.max_rel
-    f = np.convolve(window.pmf, small) if small_m > 0 else window.pmf.copy()
-    # Window points s = lo .. lo + len(f): A(s) = p f(s) + q f(s-1), B(s) = q f(s) + p f(s-1) (module doc).
-    f_s = np.append(f, 0.0)
-    f_prev = np.insert(f, 0, 0.0)
-    pp = p * f_s + q * f_prev
-    qq = q * f_s + p * f_prev
-    size = len(pp)
-    cp = np.concatenate(([0.0], np.cumsum(pp)))
-    cq = np.concatenate(([0.0], np.cumsum(qq)))
-    tp = np.concatenate((np.cumsum(pp[::-1])[::-1], [0.0]))
-    tq = np.concatenate((np.cumsum(qq[::-1])[::-1], [0.0]))
-    # f(s) is complete (no truncated term of the convolution) for window indices small_m .. len(f)-1-small_m
-    # relative to the big window, except at its own ends; P, Q at index i need f at i and i-1.
-    a = small_m + 1 if window.lo > 0 else 1
-    b = len(f) - small_m if window.hi < big_m else len(f)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        neg_ratio = -(pp[a:b] / qq[a:b]) if b > a else np.array([])
-    if not np.all(np.isfinite(neg_ratio)):
-        neg_ratio, a, b = np.array([]), 0, 0
-    # Proven: the window's and the small parts' pmf bounds (reference.binomial), then sums/convolutions
-    # of non-negative terms (<= (terms) u each), p and q's own errors and the two-term mixtures.
-    rel_err = 1.01 * (window.max_rel + small_rel + (small_m + size + 16) * UNIT + keep.p_err + keep.q_err)
-    # Window values below 1e-280 are certified only as <= SUBNORMAL_CAP each: counted as dropped mass.
-    dropped = window.dropped + len(window.pmf) * SUBNORMAL_CAP
-    return _Pair(cp, cq, tp, tq, neg_ratio, (a, b), dropped, rel_err)
-
-
-def _validate(eps0: float, n: int) -> None:
-    _check_eps0(eps0)
+def _validate(eps0: float, n: int, delta: float | None = None) -> None:
+    require_positive("eps0", eps0)
+    if eps0 > MAX_EPS0:
+        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g} (the supported range of the certified computation)")
     require_integer("n", n, minimum=1)
+    if n > MAX_N:
+        raise ParameterError("n", n, f"an integer 1 <= n <= {MAX_N:.0e}")
+    if delta is not None:
+        require_probability("delta", delta)
+        if delta < MIN_DELTA:
+            raise ParameterError("delta", delta, f"{MIN_DELTA:g} <= delta < 1")
 
 
-def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:
-    """Certified max(D(P_k||Q_k), D(Q_k||P_k)) at e^eps for the pair with k ones among the other
-    n-1 users (exact.shuffled_binary_rr, one neighbouring pair)."""
-    _validate(eps0, n)
+def _log_scale(delta: float) -> float:
+    return min(max(math.log(delta), -690.0), 0.0)
+
+
+def _tail_for(delta: float) -> float:
+    """log of the tail mass each window may drop: TAIL_FRACTION * delta."""
+    return math.log(delta) + math.log(TAIL_FRACTION)
+
+
+class _Pairs:
+    """Cache of one-direction pairs (population size, ones) at one (eps0, delta)."""
+
+    def __init__(self, eps0: float, delta: float):
+        self.eps0, self.delta = float(eps0), float(delta)
+        self.log_scale = _log_scale(delta)
+        self.log_tail = _tail_for(delta)
+        self.cache: dict[tuple[int, int], _Pair] = {}
+        self.evaluations = 0
+
+    def get(self, population: int, ones: int) -> _Pair:
+        key = (population, ones)
+        if key not in self.cache:
+            if len(self.cache) > 64:
+                self.cache.clear()
+            self.cache[key] = _Pair(self.eps0, ones, population - 1 - ones, self.log_tail, self.log_scale)
+        return self.cache[key]
+
+    def bound(self, population: int, ones: int, eps: float) -> tuple[float, float]:
+        self.evaluations += 1
+        return self.get(population, ones).delta_bounds(eps)
+
+    def epsilon(self, population: int, ones: int, rel_tol: float = PAIR_REL_TOL) -> BoundValue:
+        return solve_epsilon(self.get(population, ones).delta_bounds, eps0=self.eps0, delta=self.delta, rel_tol=rel_tol)
+
+
+def _guide(pairs: _Pairs, n: int, eps: float) -> int:
+    """Uncertified guide: the count k whose certified d_k(eps) is largest on a geometric grid of k near
+    both ends of [0, n-1] and the middle, refined by a local integer search. Only decides which pair is
+    solved first; the branch and bound certifies the result whatever it returns."""
+    grid: set[int] = {0, n - 1, (n - 1) // 2}
+    step = 1
+    while step < n:
+        grid.update({step, n - 1 - step})
+        step = step * 2 if step < 4 else int(step * 1.5)
+    grid = {k for k in grid if 0 <= k <= n - 1}
+    score = {k: pairs.bound(n, k, eps)[1] for k in sorted(grid)}
+    ordered = sorted(score)
+    best = max(ordered, key=lambda k: score[k])
+    i = ordered.index(best)
+    low, high = ordered[max(i - 1, 0)], ordered[min(i + 1, len(ordered) - 1)]
+    # Ternary search on integers in [low, high] (the pair divergence is close to unimodal in k there).
+    while high - low > 2:
+        m1, m2 = low + (high - low) // 3, high - (high - low) // 3
+        d1, d2 = pairs.bound(n, m1, eps)[1], pairs.bound(n, m2, eps)[1]
+        score[m1], score[m2] = d1, d2
+        if d1 < d2:
+            low = m1
+        else:
+            high = m2
+    for k in range(low, high + 1):
+        if k not in score:
+            score[k] = pairs.bound(n, k, eps)[1]
+    return max(score, key=lambda k: score[k])
+
+
+@dataclass(frozen=True)
+class WorstCase:
+    """The certified worst case: eps in [lower, upper], attained (lower end) at `worst_k` ones among the
+    other users (one direction, k in [0, n-1]); `evaluations`: certified delta evaluations spent;
+    `tolerance`: the relative width the branch and bound reached (the requested one unless the evaluation
+    budget widened it)."""
+
+    lower: float
+    upper: float
+    worst_k: int
+    evaluations: int
+    pairs_solved: int
+    tolerance: float
+
+
+def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float]:
+    """Certify max_k eps_k <= eps_u; returns (eps_u, the tolerance reached). eps_u starts at (1 + 0.9 tol)
+    times the best certified lower end in `solved` and only grows: each block [K, K+B] of [0, n-1] is bounded
+    by its removal population (n - B users, K ones; module doc) at the current eps_u and split while the
+    bound exceeds delta. A single pair (B = 0) above delta is solved (added to `solved`), which raises eps_u.
+    A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps), so when a tolerance level
+    spends EVALUATIONS_PER_LEVEL evaluations the tolerance is multiplied by TOLERANCE_GROWTH and the search
+    continues where it is (bounded time; the reached tolerance is reported). Refuses past MAX_TOLERANCE."""
+    tolerance = rel_tol
+
+    def target() -> float:
+        # As far above the best certified lower end as the tolerance allows (fewer, wider blocks pass), and
+        # never below a solved pair's upper end.
+        lower = max(r.lower for r in solved.values())
+        upper = max(r.upper for r in solved.values())
+        return min(max(lower * (1 + 0.9 * tolerance), upper), float(pairs.eps0))
+
+    eps_u = target()
+    level_start = pairs.evaluations
+    stack = [(0, n - 1)]  # blocks [K, K + B] as (K, B)
+    while stack and eps_u < pairs.eps0:
+        if pairs.evaluations - level_start > EVALUATIONS_PER_LEVEL:
+            tolerance *= TOLERANCE_GROWTH
+            if tolerance > MAX_TOLERANCE:
+                raise ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the evaluation budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
+            eps_u, level_start = target(), pairs.evaluations
+        start, width = stack.pop()
+        # Population n - width: `start` ones and n - 1 - start - width zeros (module doc: removal).
+        bound = pairs.bound(n - width, start, eps_u)[1]
+        if bound <= pairs.delta:
+            continue
+        if width > 0:
+            # Far above delta: the passing blocks will be much narrower, so split in SPLIT_FAR parts at once.
+            parts = min(SPLIT_FAR if bound > 2 * pairs.delta else 2, width + 1)
+            edges = [start + (width + 1) * i // parts for i in range(parts + 1)]
+            for i in range(parts - 1, -1, -1):
+                stack.append((edges[i], edges[i + 1] - edges[i] - 1))
+            continue
+        if start in solved:  # pragma: no cover - its certified eps is <= eps_u
+            raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
+        solved[start] = pairs.epsilon(n, start, pair_tol)
+        eps_u = target()
+    return eps_u, tolerance
+
+
+def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_REL_TOL) -> WorstCase:
+    """exact.shuffled_binary_rr: certified [lower, upper] containing max over all neighbouring pairs of
+    their exact eps, width <= rel_tol * upper (or upper = eps0), with the worst count found."""
+    _validate(eps0, n, delta)
+    require_positive("rel_tol", rel_tol)
+    if not 1e-9 <= rel_tol <= 0.1:
+        raise ParameterError("rel_tol", rel_tol, "1e-9 <= rel_tol <= 0.1")
+    n = int(n)
+    pairs = _Pairs(eps0, delta)
+    pair_tol = min(PAIR_REL_TOL, rel_tol / 10)
+    solved = {0: pairs.epsilon(n, 0, pair_tol)}
+    for _ in range(2):  # the guide at the best eps so far, twice (it only orders the work)
+        best = max(r.upper for r in solved.values())
+        if n == 1 or best >= eps0:
+            break
+        k = _guide(pairs, n, best)
+        if k in solved:
+            break
+        solved[k] = pairs.epsilon(n, k, pair_tol)
+    eps_u, tolerance = _branch_and_bound(pairs, n, solved, rel_tol, pair_tol) if n > 1 else (max(r.upper for r in solved.values()), rel_tol)
+    eps_u = max(eps_u, max(r.upper for r in solved.values()))
+    lower_k = max(solved, key=lambda j: solved[j].lower)
+    return WorstCase(solved[lower_k].lower, min(eps_u, float(eps0)), lower_k, pairs.evaluations, len(solved), tolerance)
+
+
+def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """exact.shuffled_binary_rr: the exact central eps of n shuffled eps0-binary-RR reports at delta, the
+    worst case over every neighbouring pair, as a certified interval of relative width <= 1e-6
+    (value = upper end). Supported: 0 < eps0 <= MAX_EPS0, 1 <= n <= 1e12 (within MAX_WINDOW and
+    MAX_TOLERANCE: the evaluation budget widens the width, stated in the note; else ParameterError), 1e-300 <= delta < 1. Returns eps0 with a note when no
+    eps < eps0 is certified."""
+    result = worst_case(eps0=eps0, n=n, delta=delta)
+    width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
+    note = f"certified worst case over every pair (worst k = {result.worst_k} ones among the others), relative width {width:.1e}"
+    if result.tolerance > DEFAULT_REL_TOL:
+        note += f" (widened from {DEFAULT_REL_TOL:g} to stay within the evaluation budget)"
+    if result.upper >= eps0:
+        note = NO_AMPLIFICATION + "; " + note
+    return BoundValue(result.lower, result.upper, note)
+
+
+def shuffled_binary_rr_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
+    """Certified delta(eps) = max_k d_k(eps) of shuffled binary RR (exact.shuffled_binary_rr) for n <= 2000,
+    by evaluating every pair (one direction, k in [0, n-1])."""
+    _validate(eps0, n, None)
+    require_positive("eps", eps, allow_zero=True)
+    if n > 2000:
+        raise ParameterError("n", n, "1 <= n <= 2000 (every pair is evaluated; use shuffled_binary_rr for eps at large n)")
+    pairs = _Pairs(eps0, 1e-30)
+    bounds = [pairs.bound(int(n), k, float(eps)) for k in range(int(n))]
+    return BoundValue(max(b[0] for b in bounds), max(b[1] for b in bounds))
+
+
+def one_direction_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:
+    """Certified D_{e^eps}(P_k || Q_k), k ones among the other n - 1 users (one direction; proof checks)."""
+    _validate(eps0, n, None)
     require_integer("k", k, minimum=0)
     if k > n - 1:
         raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
     require_positive("eps", eps, allow_zero=True)
-    lower, upper = _pair(eps0, int(n), int(k), DEFAULT_TAIL).delta_bounds(eps)
-    return BoundValue(lower, upper)
+    pair = _Pair(float(eps0), int(k), int(n) - 1 - int(k), _tail_for(1e-30), 0.0)
+    return BoundValue(*pair.delta_bounds(float(eps)))
 
 
-def shuffled_binary_rr_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
-    """Certified delta(eps) of shuffled binary RR, max over `counts_evaluated(n)` (exact.shuffled_binary_rr)."""
-    _validate(eps0, n)
-    require_positive("eps", eps, allow_zero=True)
-    common = _common_part(eps0, int(n), DEFAULT_TAIL)
-    bounds = [_pair(eps0, int(n), k, DEFAULT_TAIL, common).delta_bounds(eps) for k in counts_evaluated(n)]
-    return BoundValue(max(b[0] for b in bounds), max(b[1] for b in bounds))
+def block_delta_bound(*, eps0: float, n: int, start: int, width: int, eps: float) -> BoundValue:
+    """The removal bound of the block k in [start, start + width]: the certified d of the population
+    n - width with `start` ones (exact.shuffled_binary_rr; an upper bound on every d_k of the block)."""
+    require_integer("width", width, minimum=0)
+    if width > n - 1:
+        raise ParameterError("width", width, f"0 <= width <= n-1 = {n - 1}")
+    require_integer("start", start, minimum=0)
+    if start + width > n - 1:
+        raise ParameterError("start", start, f"0 <= start <= n-1-width = {n - 1 - width}")
+    return one_direction_delta(eps0=eps0, n=int(n) - int(width), k=start, eps=eps)
 
 
-def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
-    """exact.shuffled_binary_rr: the central eps of n shuffled binary-RR reports at delta, as a certified
-    interval: min{eps : max_k delta_k(eps) <= delta} = max_k eps_k over k in `counts_evaluated(n)`.
+def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:
+    """Certified max(D(P_k||Q_k), D(Q_k||P_k)) at e^eps for the pair with k ones among the other
+    n-1 users (exact.shuffled_binary_rr.pair, one neighbouring pair; D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k}))."""
+    _validate(eps0, n, None)
+    require_integer("k", k, minimum=0)
+    if k > n - 1:
+        raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
+    a = one_direction_delta(eps0=eps0, n=n, k=k, eps=eps)
+    b = one_direction_delta(eps0=eps0, n=n, k=int(n) - 1 - int(k), eps=eps)
+    return BoundValue(max(a.lower, b.lower), max(a.upper, b.upper))
 
-    Exact worst case for n <= ALL_COUNTS_UP_TO; for larger n a lower bound on it (only the counts
-    k <= SCANNED_COUNTS and their mirror images are evaluated), exact for those neighbouring pairs.
-    Returns eps0 with a note when no eps < eps0 is reached.
-    """
-    _validate(eps0, n)
-    require_probability("delta", delta)
-    tail = window_tail(delta)
-    common = _common_part(eps0, int(n), tail)
-    counts = counts_evaluated(n)
-    pairs = {k: _pair(eps0, int(n), k, tail, common) for k in counts}
-    # eps = max_k eps_k. Solve k = 0 first; a count whose certified delta is already <= delta at the
-    # current upper end cannot raise it (and the max of the lower ends stays a valid lower end).
-    results = [solve_epsilon(pairs[counts[0]].delta_bounds, eps0=eps0, delta=delta)]
-    for k in counts[1:]:
-        if pairs[k].delta_bounds(max(r.upper for r in results))[1] > delta:
-            results.append(solve_epsilon(pairs[k].delta_bounds, eps0=eps0, delta=delta))
-    worst = max(results, key=lambda r: r.upper)
-    lower = max(r.lower for r in results)
-    note = worst.note
-    if int(n) > ALL_COUNTS_UP_TO:
-        note = (note + "; " if note else "") + f"max over k <= {max(counts)} and mirrors: a lower bound on the worst case"
-    return BoundValue(lower, worst.upper, note)
+
+def binary_rr_pair_epsilon(*, eps0: float, n: int, delta: float, k: int = 0) -> BoundValue:
+    """exact.shuffled_binary_rr.pair: the exact eps of the neighbouring pair with k ones among the other n-1
+    users (both directions), certified to 1e-7 relative. A LOWER bound on the worst case over all pairs."""
+    _validate(eps0, n, delta)
+    require_integer("k", k, minimum=0)
+    if k > n - 1:
+        raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
+    pairs = _Pairs(eps0, delta)
+    n, k = int(n), int(k)
+    results = [pairs.epsilon(n, k)]
+    mirror = n - 1 - k
+    if mirror != k and pairs.bound(n, mirror, results[0].upper)[1] > delta:
+        results.append(pairs.epsilon(n, mirror))
+    lower, upper = max(r.lower for r in results), max(r.upper for r in results)
+    note = NO_AMPLIFICATION if upper >= eps0 else ""
+    return BoundValue(lower, upper, note)
+
+
+def shuffled_binary_rr_pair(*, eps0: float, n: int, delta: float, k: int = 0) -> BoundValue:
+    """exact.shuffled_binary_rr.pair (statement reference, direction lower_bound): the LOWER end of
+    `binary_rr_pair_epsilon` as the value (a lower bound on the worst case must be at most the truth);
+    the pair's certified interval is in the note."""
+    pair = binary_rr_pair_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    note = f"exact eps of the pair k = {int(k)} (and its mirror) in [{pair.lower!r}, {pair.upper!r}]; a lower bound on the worst case"
+    if pair.note:
+        note = pair.note + "; " + note
+    return BoundValue(pair.lower, pair.lower, note)
+
+
+def counts_evaluated(n: int) -> tuple[int, ...]:
+    """Every count k in [0, n-1] enters the certified worst case (kept for compatibility: the counts whose
+    pairs `exact.shuffled_binary_rr` covers, through the removal blocks)."""
+    require_integer("n", n, minimum=1)
+    if int(n) > 10**6:
+        raise ParameterError("n", n, "n <= 1e6 for the explicit list (every k in [0, n-1] is covered)")
+    return tuple(range(int(n)))

@@ -3,7 +3,8 @@ eps0-LDP randomizers, next to the exact central eps of shuffled binary randomize
 
 Binary RR is itself an eps0-LDP randomizer, so no valid generic bound may be below its exact value; the
 ratio bound / exact says how loose each bound is (>= 1 for every sound bound). The tightest valid bound is
-marked. JSON: {"params", "bounds": [{"id", "eps", "valid", "reason", "ratio_to_exact"}], "exact": {"id", "eps"}}
+marked. JSON: {"params", "bounds": [{"id", "eps", "valid", "reason", "ratio_to_exact"}], "exact": {"id", "eps", "interval"}}
+(exact "eps" is the upper end of the certified interval, used for the ratios; "interval" is [lower, upper])
 with `exact` null (and every ratio null) when `exact.shuffled_binary_rr` is not registered or refuses the point.
 Bounds are listed valid first, by increasing eps, so the first one is the tightest.
 """
@@ -64,7 +65,9 @@ def comparison(eps0: float, n: int, delta: float, *, exact_id: str | None = None
     if exact_id in registry():
         evaluation = evaluate(registry()[exact_id], {"eps0": eps0, "n": n, "delta": delta})
         if evaluation.valid:
-            exact = {"id": exact_id, "eps": evaluation.value}
+            # Ratios (tightness) use the UPPER end of the certified worst case; a bound below the LOWER end
+            # ("interval"[0]) is unsound (exact.shuffled_binary_rr: interval of relative width <= 1e-6).
+            exact = {"id": exact_id, "eps": evaluation.value, "interval": list(evaluation.interval) if evaluation.interval else None}
     exact_eps = None if exact is None else exact["eps"]
     rows = evaluate_bounds(eps0, n, delta)
     rows.sort(key=lambda r: (not r.valid or r.eps is None, r.eps if r.eps is not None else math.inf, r.id))

@@ -2,7 +2,8 @@
 
 Binary RR keeps the bit w.p. p = e^eps0/(e^eps0+1). With m ones among the other n-1 users,
 S_m = Bin(m, p) + Bin(n-1-m, 1-p), P_m = Bern(p) + S_m, Q_m = Bern(1-p) + S_m, and the exact privacy curve is
-the max over m of both hockey-stick divergences.
+the max over m of both hockey-stick divergences. `removal_bound` states the post-processing step that the
+certified worst case rests on.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ def pair_divergence(ones: sp.Expr = m) -> sp.Expr:
     return sp.Max(forward, backward)
 
 
+def removal_bound(start: sp.Expr, width: sp.Expr) -> sp.Expr:
+    """The divergence of the population of n - width users with `start` ones: for every m in
+    [start, start + width], pair_divergence(m) <= removal_bound(start, width) (users removed = post-processing)."""
+    return pair_divergence(start).subs(n, n - width)
+
+
 SHUFFLED_BINARY_RR = Statement(
     id="exact.shuffled_binary_rr",
     kind=Kind.PROCEDURE,
@@ -71,14 +78,54 @@ SHUFFLED_BINARY_RR = Statement(
     notes=(
         "eps(delta) = min{eps >= 0 : pair_divergence(m) <= delta for every m in 0..n-1} (the conclusion, for "
         "each m = number of ones among the other n-1 users; direction exact). The bit flip maps P_m, Q_m to "
-        "Q_{n-1-m}, P_{n-1-m}, so D(Q_m||P_m) = D(P_{n-1-m}||Q_{n-1-m}). The worst m is near the extremes but not "
-        "always 0 (n=200, eps0=2, eps=0.3: m=1; n=1000, eps0=4: m=10; bbgn19.md N10). The reference takes the "
-        "max over all m for n <= 400 (exact worst case). For n > 400 it evaluates m in 0..16 (0..4 for n > 1e6) and their mirror "
-        "images only: what it returns is then a LOWER bound on the worst-case eps (exact for those neighbouring "
-        "pairs) - still a valid truth for soundness tests (no valid bound may be below it), and its note says "
-        "so. Its certified interval contains the exact eps of the max over the evaluated m. Checks N10: n=1e4, "
+        "Q_{n-1-m}, P_{n-1-m}, so D(Q_m||P_m) = D(P_{n-1-m}||Q_{n-1-m}): the worst case is the max over m of the "
+        "one-direction divergence D(P_m||Q_m). The worst m is often far from 0 (eps0=6, n=1e5: m=89 mirrored; "
+        "eps0=8, n=1e6: m~300). The reference CERTIFIES the max over every m (issue 14): removal of users is "
+        "post-processing (`removal_bound`: for m in [K, K+B] the pair divergence is at most that of the population "
+        "of n-B users with K ones), so one evaluation bounds a block; branch and bound over blocks at the upper "
+        "end. It returns the interval's upper end as the value; the interval [lower, upper] (relative width <= "
+        "1e-6, stated in the note with the worst m found) contains the exact worst-case eps. Soundness tests must "
+        "use the LOWER end (a bound below it is unsound), tightness ratios the upper end. Supported: 0 < eps0 <= "
+        "100, 1 <= n <= 1e12, 1e-300 <= delta < 1, within the time and memory limits stated in the reference "
+        "(MAX_WINDOW; an evaluation budget that widens the interval, stated in the note, up to MAX_TOLERANCE = 1%); outside, it refuses with the reason. Checks: eps0=6, n=1e5, "
+        "delta=1e-6: 0.26784003; eps0=8, n=1e6: 0.2250117; eps0=1, n=1e4, delta=1e-300: 0.43636; N10: n=1e4, "
         "eps0=1, delta=1e-6: 0.0357; n=1e4, eps0=4: 0.315; n=1e5, eps0=2: 0.0247."
     ),
 )
 
-STATEMENTS: tuple[Statement, ...] = (SHUFFLED_BINARY_RR,)
+# k ones among the other n-1 users of the explicit pair (0 allowed, unlike the shared domain-size symbol k).
+k_ones = sp.Symbol("k", integer=True, nonnegative=True)
+
+SHUFFLED_BINARY_RR_PAIR = Statement(
+    id="exact.shuffled_binary_rr.pair",
+    kind=Kind.PROCEDURE,
+    title="Exact central eps of one neighbouring pair of shuffled binary RR (k ones among the others): a lower bound on the worst case",
+    source=Source("BBGN19", "bbgn19.md section 8 (one neighbouring pair)", "derived", "high"),
+    symbols=(eps0, n, delta, k_ones, eps),
+    hypotheses=(sp.Lt(delta, 1), sp.Le(k_ones, n - 1)),
+    conclusion=(sp.Le(pair_divergence(k_ones), delta),),
+    direction=Direction.LOWER_BOUND,
+    reference="reference.exact_binary_rr:shuffled_binary_rr_pair",
+    inputs=(eps0, n, delta, k_ones),
+    output=eps,
+    value=None,
+    mechanism="binary_rr",
+    examples=(
+        {"eps0": 1.0, "n": 10_000, "delta": 1e-6, "k": 0},
+        {"eps0": 6.0, "n": 100_000, "delta": 1e-6, "k": 89},
+        {"eps0": 2.0, "n": 8, "delta": 0.01, "k": 3},
+    ),
+    invalid_examples=(
+        {"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 100},
+        {"eps0": 1.0, "n": 100, "delta": 1.0, "k": 0},
+    ),
+    notes=(
+        "The smallest eps with max(D(P_k||Q_k), D(Q_k||P_k)) <= delta for the ONE neighbouring pair with k ones "
+        "among the other n-1 users (its mirror n-1-k is the other direction), certified to 1e-7 relative. This is "
+        "exact for that pair and a LOWER bound on the worst case `exact.shuffled_binary_rr` (it was that id's value "
+        "above n = 400 before issue 14: the scan k <= 16). k is required here; the Python reference defaults to "
+        "k = 0. Not tagged as an amplification bound: it bounds the truth from below."
+    ),
+)
+
+STATEMENTS: tuple[Statement, ...] = (SHUFFLED_BINARY_RR, SHUFFLED_BINARY_RR_PAIR)
