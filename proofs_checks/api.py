@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from shuffle_spec.proofs_checks.bridge import Evaluation, UsageError, evaluate
+from shuffle_spec.proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number
+from shuffle_spec.proofs_checks.limits import EPS0_MAX, N_MAX
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
 from shuffle_spec.spec.registry import get_statement
@@ -43,8 +44,8 @@ __all__ = [
 
 # Search ranges of the inversions. eps0 beyond 100 or n beyond 1e15 is outside every regime the
 # papers discuss; the answer then says it hit the edge rather than extrapolating.
-EPS0_SEARCH_MAX = 100.0
-N_SEARCH_MAX = 10**15
+EPS0_SEARCH_MAX = min(100.0, EPS0_MAX)
+N_SEARCH_MAX = N_MAX  # the supported range (proofs_checks.limits)
 DELTA_SEARCH_MIN = 1e-300
 REL_TOL = 1e-9
 
@@ -139,6 +140,8 @@ def _require_value(evaluation: Evaluation, statement: Statement, params: Mapping
 def _evaluate(statement: Statement, params: Mapping[str, object]) -> float:
     try:
         evaluation = evaluate(statement, params)
+    except BadParameter:  # names the parameter already
+        raise
     except UsageError as failure:
         raise ParameterError("parameters", dict(params), str(failure)) from None
     return _require_value(evaluation, statement, params)
@@ -199,7 +202,7 @@ def calibrate_epsilon0(statement_id: str | Statement, *, eps: float, n: int, del
     """The largest local eps0 whose bound on the central epsilon is at most `eps` (for bounds
     non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps."""
     statement = _statement(statement_id)
-    _positive("eps", eps)
+    eps = _positive("eps", eps)
     recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps)
     lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0), name="eps0")
     note = ""
@@ -217,7 +220,7 @@ def calibrate_n(statement_id: str | Statement, *, eps: float, eps0: float, delta
     """The smallest number of users n whose bound on the central epsilon is at most `eps` (for bounds
     non-increasing in n). The returned n is verified: the bound evaluated there is <= eps."""
     statement = _statement(statement_id)
-    _positive("eps", eps)
+    eps = _positive("eps", eps)
     recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps)
     if not recorder(float(N_SEARCH_MAX)) <= eps:
         raise ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})")
@@ -239,7 +242,7 @@ def shuffled_delta(statement_id: str | Statement, *, eps: float, eps0: float, n:
     giving delta(eps) where one is registered (`delta_provider`), otherwise the smallest delta whose
     bound on epsilon is at most `eps`, found by a verified bisection on log10(delta)."""
     statement = _statement(statement_id)
-    _positive("eps", eps)
+    eps = _positive("eps", eps)
     provider = delta_provider(statement)
     base = {"eps": eps, "eps0": eps0, "n": n, **params}
     if provider is not None:
@@ -284,9 +287,12 @@ def audit_randomizer(
     return audit_matrix(matrix, n=n, delta=delta, removal_reference=removal_reference)
 
 
-def _positive(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+def _positive(name: str, value: object) -> float:
+    """`value` as a float, checked finite and > 0 (numpy, Fraction and Decimal numbers accepted)."""
+    number = parse_number(name, value)
+    if not number > 0:
         raise ParameterError(name, value, f"a finite {name} > 0")
+    return float(number)
 
 
 def _largest_valid_log10_delta(f: _Recorder, lo: float) -> float | None:

@@ -22,13 +22,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def parse_assignments(items: list[str]) -> dict[str, str]:
+def parse_assignments(items: list[str], option: str = "--param") -> dict[str, str]:
+    """NAME=VALUE items into a dict; a name given twice is an error (never silently one of them)."""
     params: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip()
         if not sep or not name or not value:
-            raise UsageError(f"--param expects NAME=VALUE, got {item!r}")
-        params[name.strip()] = value.strip()
+            raise UsageError(f"{option} expects NAME=VALUE, got {item!r}")
+        if not name.isidentifier():
+            raise UsageError(f"{option} {item!r}: {name!r} is not a parameter name")
+        if name in params:
+            raise UsageError(f"{option} {name} is given twice ({params[name]!r} and {value!r}); give it once")
+        params[name] = value
     return params
 
 
