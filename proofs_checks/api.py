@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from shuffle_spec.proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number
+from shuffle_spec.proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported
 from shuffle_spec.proofs_checks.limits import EPS0_MAX, N_MAX
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
@@ -203,6 +203,8 @@ def calibrate_epsilon0(statement_id: str | Statement, *, eps: float, n: int, del
     non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps."""
     statement = _statement(statement_id)
     eps = _positive("eps", eps)
+    fixed = _fixed(n=n, delta=delta)
+    n, delta = int(fixed["n"]), float(fixed["delta"])
     recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps)
     lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0), name="eps0")
     note = ""
@@ -221,6 +223,8 @@ def calibrate_n(statement_id: str | Statement, *, eps: float, eps0: float, delta
     non-increasing in n). The returned n is verified: the bound evaluated there is <= eps."""
     statement = _statement(statement_id)
     eps = _positive("eps", eps)
+    fixed = _fixed(eps0=eps0, delta=delta)
+    eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
     recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps)
     if not recorder(float(N_SEARCH_MAX)) <= eps:
         raise ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})")
@@ -243,6 +247,8 @@ def shuffled_delta(statement_id: str | Statement, *, eps: float, eps0: float, n:
     bound on epsilon is at most `eps`, found by a verified bisection on log10(delta)."""
     statement = _statement(statement_id)
     eps = _positive("eps", eps)
+    fixed = _fixed(eps0=eps0, n=n)
+    eps0, n = float(fixed["eps0"]), int(fixed["n"])
     provider = delta_provider(statement)
     base = {"eps": eps, "eps0": eps0, "n": n, **params}
     if provider is not None:
@@ -285,6 +291,18 @@ def audit_randomizer(
     from shuffle_spec.proofs_checks.audit import audit_matrix
 
     return audit_matrix(matrix, n=n, delta=delta, removal_reference=removal_reference)
+
+
+def _fixed(**values: object) -> dict[str, float | int]:
+    """The parameters an inversion holds fixed, parsed (numpy, Fraction, Decimal accepted; None and
+    bool refused) and checked against the supported range before the search, so that a bad one is
+    named itself rather than blamed on the searched parameter."""
+    out: dict[str, float | int] = {}
+    for name, value in values.items():
+        number = parse_number(name, value, integer=name == "n")
+        out[name] = number if name == "n" else float(number)
+        require_supported(name, out[name])
+    return out
 
 
 def _positive(name: str, value: object) -> float:

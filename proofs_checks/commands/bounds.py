@@ -143,8 +143,13 @@ def not_applicable(mechanism: str, extra: dict[str, Any]) -> list[dict[str, str]
     return out
 
 
+def known_mechanisms() -> set[str]:
+    """Every value --randomizer accepts."""
+    return set(KNOWN_MECHANISMS) | {s.mechanism for s in list_statements() if s.mechanism}
+
+
 def run(args: argparse.Namespace) -> int:
-    mechanisms = set(KNOWN_MECHANISMS) | {s.mechanism for s in list_statements() if s.mechanism}
+    mechanisms = known_mechanisms()
     if args.randomizer not in mechanisms:
         raise UsageError(f"--randomizer {args.randomizer!r} is not known; known: {', '.join(sorted(mechanisms))}")
     extra: dict[str, Any] = {name: float(parse_number(name, value)) for name, value in parse_assignments(args.param).items()}
