@@ -290,6 +290,8 @@ def audit_randomizer(
     shuffled bound plus the exact central epsilon when n is small. Returns a `RandomizerAudit`."""
     from shuffle_spec.proofs_checks.audit import audit_matrix
 
+    n = None if n is None else int(parse_number("n", n, integer=True))  # numpy / Fraction / Decimal numbers too
+    delta = None if delta is None else float(parse_number("delta", delta))
     return audit_matrix(matrix, n=n, delta=delta, removal_reference=removal_reference)
 
 

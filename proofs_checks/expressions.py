@@ -9,7 +9,7 @@ built from the checked tree by this module:
 - numbers: decimal literals of at most `MAX_DIGITS` digits (read exactly: 0.1 is 1/10);
 - names: the statement's symbols, the constants `oo`, `pi`, `E`, and (where allowed) other plain
   identifiers, which become real symbols (an integration variable); no dunder, no attribute access;
-- operators `+ - * / **` (`^` is read as `**`), unary `+ -`, parentheses, and tuples only as the
+- operators `+ - * / **` (`^` is read as `**`, as SymPy reads it), unary `+ -`, parentheses, and tuples only as the
   limits of `Integral` / `Sum`;
 - calls only of the functions in `FUNCTIONS`, with positional arguments;
 - a power of two numbers is computed only when its result has at most `MAX_POWER_DIGITS` digits and
@@ -71,6 +71,9 @@ def parse_user_expression(text: str, *, option: str, symbols: Mapping[str, sp.Sy
         depth -= char in ")]}"
         if depth > MAX_DEPTH:
             raise ExpressionError(f"{option} {shown!r}: nested deeper than {MAX_DEPTH} levels")
+    # `^` is a power, as in SymPy (with the precedence and right associativity of `**`); no string
+    # literal is allowed, so replacing the character cannot change the meaning of anything else.
+    text = text.replace("^", "**")
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as failure:
@@ -113,7 +116,7 @@ class _Builder:
                 if right == 0:
                     raise self.fail("division by zero")
                 return left / right
-            if isinstance(node.op, (ast.Pow, ast.BitXor)):
+            if isinstance(node.op, ast.Pow):
                 return self.power(left, right)
             raise self.fail(f"the operator {type(node.op).__name__} is not allowed (only + - * / ** ^)")
         if isinstance(node, ast.Call):
@@ -154,8 +157,8 @@ class _Builder:
             if exponent.is_infinite or abs(exponent) > MAX_EXPONENT:
                 raise self.fail(f"a numeric exponent must be at most {MAX_EXPONENT} in size")
             if base.is_Number and base.is_finite and base != 0:
-                size = max(abs(sp.Rational(base).p), abs(sp.Rational(base).q)) if base.is_Rational else abs(float(base))
-                digits = abs(float(exponent)) * math.log10(float(size) if size > 1 else 10)
+                size = max(abs(int(base.p)), abs(int(base.q)), 10) if base.is_Rational else 10
+                digits = abs(float(exponent)) * math.log10(size)  # log10 of a Python int of any size
                 if digits > MAX_POWER_DIGITS:
                     raise self.fail(f"the power has about {digits:.3g} digits; at most {MAX_POWER_DIGITS}")
         return base**exponent

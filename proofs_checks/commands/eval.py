@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.limits import RANGES_TEXT
 from shuffle_spec.proofs_checks.output import print_json
 from shuffle_spec.spec.registry import get_statement
 
 NAME = "eval"
+EPILOG = RANGES_TEXT + "; a parameter is written as 0.5, 1e-6, 10000 or 1/3 and given once"
 HELP = "evaluate a statement's reference implementation at the given parameters"
 
 
