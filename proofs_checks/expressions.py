@@ -164,9 +164,10 @@ class _Builder:
         return base**exponent
 
     def call(self, node: ast.Call, depth: int) -> sp.Basic:
-        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-            what = node.func.id if isinstance(node.func, ast.Name) else type(node.func).__name__
-            raise self.fail(f"calling {what[:20]!r} is not allowed; functions: {', '.join(FUNCTIONS)}")
+        if not isinstance(node.func, ast.Name):
+            raise self.fail(f"only a function name can be called (here: {type(node.func).__name__.lower()}); functions: {', '.join(FUNCTIONS)}")
+        if node.func.id not in FUNCTIONS:
+            raise self.fail(f"calling {node.func.id[:20]!r} is not allowed; functions: {', '.join(FUNCTIONS)}")
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             raise self.fail("only positional arguments are allowed")
         function = node.func.id
