@@ -46,7 +46,7 @@ N_MAX: int = int(_reference_value("N_MAX", 10**12))
 # Smallest central delta (the soundness tests cover delta down to 1e-300; below it delta is subnormal).
 DELTA_MIN: float = float(_reference_value("DELTA_MIN", 1e-300))
 # Largest domain size of k-ary randomized response.
-K_MAX: int = int(_reference_value("K_MAX", 10**6))
+K_MAX: int = int(_reference_value("K_MAX", 10**9))
 # Sweeps: at most this many values on one axis (a list or LOW:HIGH:COUNT) and points in the product.
 MAX_GRID_COUNT = 1000
 MAX_POINTS = 1000
