@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
-import re
 import sys
 from typing import Sequence
 
@@ -42,17 +41,31 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     return parser, runners
 
 
-# A token such as -1e-6, -.5, -1/2 or -inf: a (negative) value, not an option.
-_NEGATIVE_VALUE = re.compile(r"-(?:\.?\d|inf|nan)", re.IGNORECASE)
+def _options(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
+    """(every option string of the parser and its subcommands, those of them that take a value)."""
+    every: set[str] = set()
+    valued: set[str] = set()
+    for action in parser._actions:  # noqa: SLF001 - argparse offers no public walk over its actions
+        every.update(action.option_strings)
+        if action.option_strings and action.nargs != 0:
+            valued.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for sub in action.choices.values():
+                sub_every, sub_valued = _options(sub)
+                every |= sub_every
+                valued |= sub_valued
+    return every, valued
 
 
-def _join_negative_values(argv: Sequence[str]) -> list[str]:
-    """`--delta -1e-6` -> `--delta=-1e-6`: argparse would read -1e-6 as an unknown option ("expected one
-    argument"); joined, the value reaches the command, which rejects it with the parameter's range."""
+def _join_negative_values(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """`--delta -1e-6` -> `--delta=-1e-6` (likewise `--expr -eps0`): argparse would read a value that
+    starts with '-' as an unknown option ("expected one argument"); joined, it reaches the command,
+    which rejects a negative number with the parameter's range."""
+    every, valued = _options(parser)
     out: list[str] = []
     for token in argv:
         previous = out[-1] if out else ""
-        if _NEGATIVE_VALUE.match(token) and previous.startswith("-") and not _NEGATIVE_VALUE.match(previous) and "=" not in previous:
+        if token.startswith("-") and token not in every and token != "--" and previous in valued:
             out[-1] = f"{previous}={token}"
         else:
             out.append(token)
@@ -67,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code (0 ok, 1 a check or audit failed, 2 usage error).
     Never a traceback: any failure is one line on stderr."""
     parser, runners = build_parser()
-    args = parser.parse_args(_join_negative_values(sys.argv[1:] if argv is None else list(argv)))
+    args = parser.parse_args(_join_negative_values(parser, sys.argv[1:] if argv is None else list(argv)))
     name = f"shuffle-spec {args.command or ''}".rstrip()
     try:
         if args.command is None:

@@ -345,3 +345,9 @@ def test_caret_is_a_power_with_the_precedence_of_two_stars():
     eps0 = statement.symbol("eps0")
     assert derive_command.parse_expression(statement, "2*eps0^2") == 2 * eps0**2
     assert derive_command.parse_expression(statement, "2^3^2") == 2**9
+
+
+def test_values_starting_with_a_minus_reach_the_command(capsys):
+    code, out, err = run_cli(capsys, "derive", CLOSED, "--expr", "-eps0", "--latex")
+    assert code in (0, 1) and out.strip() == r"- \varepsilon_0" and err == ""
+    one_line_error(*run_cli(capsys, "eval", CLOSED, "--param", "eps0=1", "-p", "-1", *POINT), "NAME=VALUE")

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from shuffle_spec.proofs_checks import api
@@ -78,6 +78,7 @@ def call(argv: list[str]) -> tuple[int, str, str, float]:
             code = stop.code if isinstance(stop.code, int) else 2
         except TimeLimitExceeded:
             pytest.fail(f"over {PER_CALL_SECONDS} s: {argv!r}")
+    event(f"exit {code}")  # --hypothesis-show-statistics: how many calls answered, how many were refused
     return code, out.getvalue(), err.getvalue(), time.monotonic() - start
 
 
