@@ -162,7 +162,7 @@ def test_item5_derive_never_executes_arguments(capsys, tmp_path):
         f"eps0.__class__.__init__.__globals__['os'].system('touch {marker}')",
         f"exec(\"open('{marker}', 'w')\")",
         f"(lambda: open('{marker}', 'w'))()",
-        f"[c for c in ().__class__.__base__.__subclasses__()]",
+        "[c for c in ().__class__.__base__.__subclasses__()]",
         f"open('{marker}', 'w')",
         "eps0[0]",
         "'abc'",

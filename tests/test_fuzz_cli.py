@@ -20,8 +20,6 @@ import math
 import subprocess
 import sys
 import time
-from decimal import Decimal
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -32,7 +30,6 @@ from shuffle_spec.proofs_checks import api
 from shuffle_spec.proofs_checks.cli import main
 from shuffle_spec.proofs_checks.limits import TimeLimitExceeded, time_limit
 from shuffle_spec.reference.errors import ParameterError
-from shuffle_spec.spec.registry import get_statement
 
 PER_CALL_SECONDS = 60
 # Relative slack when comparing an upper bound with an exact value (both rounded outward already).
