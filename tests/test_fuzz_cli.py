@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 
 from shuffle_spec.proofs_checks import api
 from shuffle_spec.proofs_checks.cli import main
@@ -75,7 +76,8 @@ def call(argv: list[str]) -> tuple[int, str, str, float]:
             code = stop.code if isinstance(stop.code, int) else 2
         except TimeLimitExceeded:
             pytest.fail(f"over {PER_CALL_SECONDS} s: {argv!r}")
-    event(f"exit {code}")  # --hypothesis-show-statistics: how many calls answered, how many were refused
+    with contextlib.suppress(InvalidArgument):  # outside a Hypothesis test there are no statistics
+        event(f"exit {code}")  # --hypothesis-show-statistics: how many calls answered, how many were refused
     return code, out.getvalue(), err.getvalue(), time.monotonic() - start
 
 
@@ -151,6 +153,18 @@ def test_fuzz_bounds_and_compare(command, eps0, n, delta, randomizer, k):
     data = check_outcome(argv, code, out, err, seconds)
     if data is not None:
         (check_bounds_json if command == "bounds" else check_compare_json)(data)
+
+
+@settings(fuzz, max_examples=max(8, settings.default.max_examples // 5))
+@given(eps0=valid_eps0, n=st.integers(2, 10**6).map(str), delta=valid_delta)
+def test_fuzz_valid_points_no_bound_below_the_exact_value(eps0, n, delta):
+    # Valid points only (the test above mostly draws refusals): every generic bound that answers is
+    # finite, >= 0 and >= the exact eps of shuffled binary randomized response at the same point.
+    argv = ["compare", "--eps0", eps0, "--n", n, "--delta", delta, "--json"]
+    code, out, err, seconds = call(argv)
+    data = check_outcome(argv, code, out, err, seconds)
+    assert code == 0 and data is not None, (argv, err)
+    check_compare_json(data)
 
 
 @fuzz
