@@ -302,7 +302,7 @@ def _fixed(**values: object) -> dict[str, float | int]:
     out: dict[str, float | int] = {}
     for name, value in values.items():
         number = parse_number(name, value, integer=name == "n")
-        out[name] = number if name == "n" else float(number)
+        out[name] = number if name == "n" else _as_float(name, number)
         require_supported(name, out[name])
     return out
 
@@ -310,9 +310,16 @@ def _fixed(**values: object) -> dict[str, float | int]:
 def _positive(name: str, value: object) -> float:
     """`value` as a float, checked finite and > 0 (numpy, Fraction and Decimal numbers accepted)."""
     number = parse_number(name, value)
-    if not number > 0:
+    if not number > 0 or not math.isfinite(_as_float(name, number)):
         raise ParameterError(name, value, f"a finite {name} > 0")
     return float(number)
+
+
+def _as_float(name: str, number: object) -> float:
+    try:
+        return float(number)  # type: ignore[arg-type]
+    except OverflowError:  # an int or Fraction beyond a double
+        raise ParameterError(name, number, "a number within the range of a double") from None
 
 
 def _largest_valid_log10_delta(f: _Recorder, lo: float) -> float | None:

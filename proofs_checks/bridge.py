@@ -101,7 +101,11 @@ def parse_number(name: str, value: object, *, integer: bool = False) -> int | fl
     elif isinstance(value, Decimal):
         if not value.is_finite():
             raise BadParameter(name, value, "a finite number")
-        number = Fraction(value)
+        # Exactly, unless the exponent is far outside a double's (Fraction(Decimal("1E+999999999"))
+        # would build a billion-digit integer): such a value goes through float (inf or 0 / subnormal).
+        number = Fraction(value) if abs(value.adjusted()) <= 400 else float(value)
+        if not math.isfinite(number):
+            raise BadParameter(name, value, "a finite number within the range of a double")
     elif isinstance(value, numbers.Real):  # float, numpy floats
         number = float(value)
         if not math.isfinite(number):

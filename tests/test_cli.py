@@ -133,7 +133,7 @@ def test_parse_number_accepts_numbers_exactly(text, integer, expected):
         ("1.5", True, "integer"), ("1/0", False, "q != 0"), ("", False, "number"), ("1" * 200, False, "characters"),
         (None, False, "None"), (True, False, "True"), (False, True, "False"), (float("nan"), False, "finite"),
         (np.float64("inf"), False, "finite"), (Decimal("NaN"), False, "finite"), ([1], False, "list"), ("1,2", False, "1,2"),
-        (Fraction(3, 2), True, "integer"), (np.float64(1.5), True, "integer"),
+        (Fraction(3, 2), True, "integer"), (np.float64(1.5), True, "integer"), (Decimal("1E+999999999"), False, "finite"),
     ],
 )
 def test_parse_number_refuses_what_is_not_one_number(value, integer, needle):
