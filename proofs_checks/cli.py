@@ -15,7 +15,7 @@ from typing import Sequence
 
 from shuffle_spec.proofs_checks import commands
 from shuffle_spec.proofs_checks.bridge import UsageError
-from shuffle_spec.proofs_checks.limits import TimeLimitExceeded
+from shuffle_spec.proofs_checks.limits import TimeLimitExceeded, limit_memory
 
 __all__ = ["main", "build_parser"]
 
@@ -79,6 +79,8 @@ def _one_line(message: object) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code (0 ok, 1 a check or audit failed, 2 usage error).
     Never a traceback: any failure is one line on stderr."""
+    if argv is None:  # run as a program (console script, python -m): bound its memory
+        limit_memory()
     parser, runners = build_parser()
     args = parser.parse_args(_join_negative_values(parser, sys.argv[1:] if argv is None else list(argv)))
     name = f"shuffle-spec {args.command or ''}".rstrip()

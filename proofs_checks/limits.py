@@ -25,11 +25,13 @@ __all__ = [
     "DELTA_MIN",
     "EPS0_MAX",
     "K_MAX",
+    "MEMORY_LIMIT_BYTES",
     "MAX_GRID_COUNT",
     "MAX_POINTS",
     "N_MAX",
     "RANGES_TEXT",
     "TimeLimitExceeded",
+    "limit_memory",
     "time_limit",
 ]
 
@@ -58,6 +60,26 @@ RANGES_TEXT = (
     f"{DELTA_MIN:g} <= delta < 1, 2 <= k <= {K_MAX:.0e}; a sweep has at most {MAX_GRID_COUNT} values "
     f"per parameter and {MAX_POINTS} points"
 )
+
+
+# Address space of one `shuffle-spec` process (set when it runs as a program, not when `cli.main` is
+# called in-process): a runaway allocation becomes a one-line MemoryError instead of swapping the
+# machine. Python + numpy + scipy + SymPy take about 1-2 GB of it.
+MEMORY_LIMIT_BYTES = 8 * 2**30
+
+
+def limit_memory(limit: int = MEMORY_LIMIT_BYTES) -> None:
+    """Lower this process's address-space limit (RLIMIT_AS) to `limit` bytes unless it is lower already
+    (no-op where the platform has no such limit)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft == resource.RLIM_INFINITY or soft > limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 class TimeLimitExceeded(Exception):

@@ -351,3 +351,20 @@ def test_values_starting_with_a_minus_reach_the_command(capsys):
     code, out, err = run_cli(capsys, "derive", CLOSED, "--expr", "-eps0", "--latex")
     assert code in (0, 1) and out.strip() == r"- \varepsilon_0" and err == ""
     one_line_error(*run_cli(capsys, "eval", CLOSED, "--param", "eps0=1", "-p", "-1", *POINT), "NAME=VALUE")
+
+
+def test_memory_is_bounded_when_run_as_a_program():
+    # In a subprocess: the limit the command-line tool sets turns an allocation beyond it into a
+    # MemoryError (which the CLI reports in one line) rather than exhausting the machine.
+    script = (
+        "from shuffle_spec.proofs_checks.limits import MEMORY_LIMIT_BYTES, limit_memory\n"
+        "limit_memory()\n"
+        "import resource, numpy as np\n"
+        "assert resource.getrlimit(resource.RLIMIT_AS)[0] <= MEMORY_LIMIT_BYTES\n"
+        "try:\n"
+        "    np.ones(MEMORY_LIMIT_BYTES // 8 + 1)\n"
+        "except MemoryError:\n"
+        "    print('refused')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "refused", done.stderr
