@@ -186,7 +186,12 @@ def _unusable(statement: Statement, value: float, interval: tuple[float, float] 
 
 
 def evaluate(statement: Statement, raw: Mapping[str, str | float | int]) -> Evaluation:
-    """Evaluate the statement's reference at `raw` parameters, hypotheses checked on both sides."""
+    """Evaluate the statement's reference at `raw` parameters, hypotheses checked on both sides.
+
+    Parameters are parsed strictly and checked against the supported range first (`coerce_params`:
+    `BadParameter`, before any work). A refusal of the reference (ValueError), an overflow inside it
+    (ArithmeticError) or a number that is not a finite (for amplification bounds: non-negative)
+    epsilon is an answer `valid: false` with the reason, never a traceback or a number shown."""
     if not statement.is_evaluable:
         raise UsageError(f"{statement.id} is a {statement.kind.name.lower()} about distributions, not evaluable from scalar parameters")
     params = coerce_params(statement, raw)
