@@ -26,8 +26,9 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
 
-from shuffle_spec.proofs_checks.bridge import Evaluation, UsageError, evaluate
+from shuffle_spec.proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported
 from shuffle_spec.proofs_checks.catalog import Entry, all_statements, resolve
+from shuffle_spec.proofs_checks.limits import EPS0_MAX, N_MAX
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
 from shuffle_spec.spec.terms import HypothesisError
@@ -59,8 +60,8 @@ StatementLike = Union[str, "Statement", Entry]
 
 # Search ranges of the inversions. eps0 beyond 100 or n beyond 1e15 is outside every regime the
 # papers discuss; the answer then says it hit the edge rather than extrapolating.
-EPS0_SEARCH_MAX = 100.0
-N_SEARCH_MAX = 10**15
+EPS0_SEARCH_MAX = min(100.0, EPS0_MAX)
+N_SEARCH_MAX = N_MAX  # the supported range (proofs_checks.limits)
 DELTA_SEARCH_MIN = 1e-300
 REL_TOL = 1e-9
 
@@ -174,6 +175,8 @@ def _evaluation(statement: Statement | Entry, params: Mapping[str, object]) -> E
             raise ParameterError(name, value, f"a finite number {name}", statement_id=statement.id)
     try:
         return evaluate(statement, params)
+    except BadParameter:  # names the parameter already
+        raise
     except UsageError as failure:
         raise ParameterError("parameters", dict(params), str(failure), statement_id=statement.id) from None
 
@@ -237,7 +240,9 @@ def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta
     """The largest local eps0 whose bound on the central epsilon is at most `eps` (for bounds
     non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps."""
     statement = _statement(statement_id)
-    _positive("eps", eps)
+    eps = _positive("eps", eps)
+    fixed = _fixed(n=n, delta=delta)
+    n, delta = int(fixed["n"]), float(fixed["delta"])
     recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps)
     lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0), name="eps0")
     note = ""
@@ -255,7 +260,9 @@ def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: 
     """The smallest number of users n whose bound on the central epsilon is at most `eps` (for bounds
     non-increasing in n). The returned n is verified: the bound evaluated there is <= eps."""
     statement = _statement(statement_id)
-    _positive("eps", eps)
+    eps = _positive("eps", eps)
+    fixed = _fixed(eps0=eps0, delta=delta)
+    eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
     recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps)
     if not recorder(float(N_SEARCH_MAX)) <= eps:
         raise ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})")
@@ -277,7 +284,9 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     giving delta(eps) where one is registered (`delta_provider`), otherwise the smallest delta whose
     bound on epsilon is at most `eps`, found by a verified bisection on log10(delta)."""
     statement = _statement(statement_id)
-    _positive("eps", eps)
+    eps = _positive("eps", eps)
+    fixed = _fixed(eps0=eps0, n=n)
+    eps0, n = float(fixed["eps0"]), int(fixed["n"])
     provider = delta_provider(statement)
     base = {"eps": eps, "eps0": eps0, "n": n, **params}
     if provider is not None:
@@ -407,12 +416,36 @@ def audit_randomizer(
     shuffled bound plus the exact central epsilon when n is small. Returns a `RandomizerAudit`."""
     from shuffle_spec.proofs_checks.audit import audit_matrix
 
+    n = None if n is None else int(parse_number("n", n, integer=True))  # numpy / Fraction / Decimal numbers too
+    delta = None if delta is None else float(parse_number("delta", delta))
     return audit_matrix(matrix, n=n, delta=delta, removal_reference=removal_reference)
 
 
-def _positive(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+def _fixed(**values: object) -> dict[str, float | int]:
+    """The parameters an inversion holds fixed, parsed (numpy, Fraction, Decimal accepted; None and
+    bool refused) and checked against the supported range before the search, so that a bad one is
+    named itself rather than blamed on the searched parameter."""
+    out: dict[str, float | int] = {}
+    for name, value in values.items():
+        number = parse_number(name, value, integer=name == "n")
+        out[name] = number if name == "n" else _as_float(name, number)
+        require_supported(name, out[name])
+    return out
+
+
+def _positive(name: str, value: object) -> float:
+    """`value` as a float, checked finite and > 0 (numpy, Fraction and Decimal numbers accepted)."""
+    number = parse_number(name, value)
+    if not number > 0 or not math.isfinite(_as_float(name, number)):
         raise ParameterError(name, value, f"a finite {name} > 0")
+    return float(number)
+
+
+def _as_float(name: str, number: object) -> float:
+    try:
+        return float(number)  # type: ignore[arg-type]
+    except OverflowError:  # an int or Fraction beyond a double
+        raise ParameterError(name, number, "a number within the range of a double") from None
 
 
 def _largest_valid_log10_delta(f: _Recorder, lo: float) -> float | None:

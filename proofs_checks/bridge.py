@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import importlib
 import math
+import numbers
+import re
+from decimal import Decimal
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable, Mapping
 
+from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, MAX_NUMBER_CHARS, N_MAX
+from shuffle_spec.reference.errors import ParameterError
 from shuffle_spec.spec.terms import HypothesisError
 
 if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`proofs_checks.catalog`): SymPy only when needed
     from shuffle_spec.spec.statement import Statement
 
-__all__ = ["Evaluation", "UsageError", "coerce_params", "evaluate", "reference_function"]
+__all__ = ["BadParameter", "Evaluation", "UsageError", "check_supported_range", "coerce_params", "evaluate", "parse_number", "reference_function", "require_supported"]
 
 
 class UsageError(ValueError):
@@ -59,17 +64,103 @@ def reference_function(statement: Statement) -> Callable:
         raise LookupError(f"{statement.id}: reference {statement.reference} does not exist") from None
 
 
-def _parse_number(name: str, text: str | float | int) -> float | int | Fraction:
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        return text
-    try:
-        return Fraction(text) if "/" in text else float(text)
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"parameter {name} = {text!r} is not a number") from None
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
+_FRACTION = re.compile(r"[+-]?\d+/\d+")
+NUMBER_FORMS = "a number written as 0.5, 1e-6, 10000 or 1/3"
 
 
-def coerce_params(statement: Statement, raw: Mapping[str, str | float | int]) -> dict[str, float | int]:
-    """Keyword arguments for the reference: integers for integer symbols, floats otherwise."""
+class BadParameter(ParameterError, UsageError):
+    """A parameter that is not a number, not finite, not an integer where one is needed, or outside the
+    supported range: a `ParameterError` (names parameter, value, allowed range) and a usage error (exit 2)."""
+
+
+def parse_number(name: str, value: object, *, integer: bool = False) -> int | float | Fraction:
+    """One number, strictly: a decimal or `p/q` string (no `1_0`, no hex, no `inf`/`nan`), or a Python,
+    numpy, `Fraction` or `Decimal` number; never a bool or None. Finite; integral when `integer`.
+    Returns an `int` when `integer`, else an `int`, `float` or `Fraction` equal to the input."""
+    number: int | float | Fraction
+    if isinstance(value, bool) or value is None:
+        raise BadParameter(name, value, f"{'an integer' if integer else 'a number'} ({NUMBER_FORMS}), not {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) > MAX_NUMBER_CHARS:
+            raise BadParameter(name, value[:20] + "...", f"a number of at most {MAX_NUMBER_CHARS} characters")
+        if _FRACTION.fullmatch(text):
+            numerator, denominator = text.split("/")
+            if int(denominator) == 0:
+                raise BadParameter(name, value, "a fraction p/q with q != 0")
+            number = Fraction(int(numerator), int(denominator))
+        elif _DECIMAL.fullmatch(text):
+            as_float = float(text)
+            if not math.isfinite(as_float):
+                raise BadParameter(name, value, "a finite number (this one overflows a double)")
+            # Exact for integers (n = 12345678901234567891 is not rounded to a double first).
+            number = Fraction(text) if integer else as_float
+        elif text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise BadParameter(name, value, f"a finite number ({NUMBER_FORMS})")
+        else:
+            raise BadParameter(name, value, NUMBER_FORMS)
+    elif isinstance(value, numbers.Integral):  # int, numpy integers
+        number = int(value)
+    elif isinstance(value, Fraction):
+        number = value
+    elif isinstance(value, Decimal):
+        if not value.is_finite():
+            raise BadParameter(name, value, "a finite number")
+        # Exactly, unless the exponent is far outside a double's (Fraction(Decimal("1E+999999999"))
+        # would build a billion-digit integer): such a value goes through float (inf or 0 / subnormal).
+        number = Fraction(value) if abs(value.adjusted()) <= 400 else float(value)
+        if not math.isfinite(number):
+            raise BadParameter(name, value, "a finite number within the range of a double")
+    elif isinstance(value, numbers.Real):  # float, numpy floats
+        number = float(value)
+        if not math.isfinite(number):
+            raise BadParameter(name, value, "a finite number")
+    else:
+        raise BadParameter(name, value, f"a number ({NUMBER_FORMS}), not a {type(value).__name__}")
+    if integer:
+        if isinstance(number, float):
+            if not number.is_integer():
+                raise BadParameter(name, value, f"an integer {name}")
+            return int(number)
+        if isinstance(number, Fraction):
+            if number.denominator != 1:
+                raise BadParameter(name, value, f"an integer {name}")
+            return int(number)
+    return number
+
+
+def check_supported_range(name: str, value: int | float) -> None:
+    """Refuse, before any work, a value of eps0, n, delta or k beyond the supported range
+    (`proofs_checks.limits`); values below a parameter's own assumptions (eps0 <= 0, ...) are left to
+    the statement's hypotheses, which say which one fails."""
+    if name == "eps0" and value > EPS0_MAX:
+        raise BadParameter(name, value, f"0 < eps0 <= {EPS0_MAX:g} (the supported range)")
+    if name == "n" and value > N_MAX:
+        raise BadParameter(name, value, f"1 <= n <= {N_MAX:.0e} (the supported range)")
+    if name == "delta" and 0 < value < DELTA_MIN:
+        raise BadParameter(name, value, f"{DELTA_MIN:g} <= delta < 1 (the supported range)")
+    if name == "k" and value > K_MAX:
+        raise BadParameter(name, value, f"2 <= k <= {K_MAX:.0e} (the supported range)")
+
+
+def require_supported(name: str, value: int | float) -> None:
+    """The whole supported range of eps0, n, delta, k (below and above), for the commands that sweep
+    bounds (`bounds`, `compare`, `plot`): they refuse a point outside it before doing any work."""
+    check_supported_range(name, value)
+    if name == "eps0" and not value > 0:
+        raise BadParameter(name, value, f"0 < eps0 <= {EPS0_MAX:g} (the supported range)")
+    if name == "n" and not value >= 1:
+        raise BadParameter(name, value, f"1 <= n <= {N_MAX:.0e} (the supported range)")
+    if name == "delta" and not DELTA_MIN <= value < 1:
+        raise BadParameter(name, value, f"{DELTA_MIN:g} <= delta < 1 (the supported range)")
+    if name == "k" and not value >= 2:
+        raise BadParameter(name, value, f"2 <= k <= {K_MAX:.0e} (the supported range)")
+
+
+def coerce_params(statement: Statement, raw: Mapping[str, object]) -> dict[str, float | int]:
+    """Keyword arguments for the reference: integers for integer symbols, floats otherwise; every value
+    parsed strictly (`parse_number`) and checked against the supported range (`check_supported_range`)."""
     allowed = statement.input_names
     unknown = sorted(set(raw) - set(allowed))
     if unknown:
@@ -79,19 +170,34 @@ def coerce_params(statement: Statement, raw: Mapping[str, str | float | int]) ->
         raise UsageError(f"{statement.id} needs parameter(s) {', '.join(missing)} (all of: {', '.join(allowed)})")
     params: dict[str, float | int] = {}
     for name in allowed:
-        value = _parse_number(name, raw[name])
-        if statement.symbol(name).is_integer:
-            as_float = float(value)
-            if not math.isfinite(as_float) or as_float != int(as_float):
-                raise UsageError(f"parameter {name} = {raw[name]!r} must be an integer")
-            params[name] = int(value) if isinstance(value, (int, Fraction)) else int(as_float)
-        else:
-            params[name] = float(value)
+        value = parse_number(name, raw[name], integer=bool(statement.symbol(name).is_integer))
+        if not isinstance(value, int):
+            try:
+                value = float(value)
+            except OverflowError:
+                raise BadParameter(name, raw[name], "a number within the range of a double") from None
+        check_supported_range(name, value)
+        params[name] = value
     return params
 
 
+def _unusable(statement: Statement, value: float, interval: tuple[float, float] | None) -> str:
+    """Why a number the reference returned cannot be shown as an answer ("" when it can)."""
+    shown = [value] + (list(interval) if interval is not None else [])
+    if not all(math.isfinite(v) for v in shown):
+        return f"the reference returned {value!r}, not a finite number: nothing certified here"
+    if statement.is_amplification_bound and value < 0:
+        return f"the reference returned a negative epsilon {value!r}: nothing certified here"
+    return ""
+
+
 def evaluate(statement: Statement, raw: Mapping[str, str | float | int]) -> Evaluation:
-    """Evaluate the statement's reference at `raw` parameters, hypotheses checked on both sides."""
+    """Evaluate the statement's reference at `raw` parameters, hypotheses checked on both sides.
+
+    Parameters are parsed strictly and checked against the supported range first (`coerce_params`:
+    `BadParameter`, before any work). A refusal of the reference (ValueError), an overflow inside it
+    (ArithmeticError) or a number that is not a finite (for amplification bounds: non-negative)
+    epsilon is an answer `valid: false` with the reason, never a traceback or a number shown."""
     if not statement.is_evaluable:
         raise UsageError(f"{statement.id} is a {statement.kind.name.lower()} about distributions, not evaluable from scalar parameters")
     params = coerce_params(statement, raw)
@@ -101,9 +207,15 @@ def evaluate(statement: Statement, raw: Mapping[str, str | float | int]) -> Eval
         return Evaluation(statement.id, params, None, False, str(failure), error=failure)
     try:
         result = reference_function(statement)(**params)
-    except ValueError as failure:
+        if hasattr(result, "upper"):
+            value, interval, note = float(result.upper), (float(result.lower), float(result.upper)), getattr(result, "note", "")
+        else:
+            value, interval, note = float(result), None, ""
+    except ValueError as failure:  # ParameterError / HypothesisViolation: the reference refuses
         return Evaluation(statement.id, params, None, False, str(failure), error=failure)
-    if hasattr(result, "upper"):
-        note = getattr(result, "note", "")
-        return Evaluation(statement.id, params, float(result.upper), True, note, (float(result.lower), float(result.upper)))
-    return Evaluation(statement.id, params, float(result), True, "")
+    except ArithmeticError as failure:  # overflow or the like inside the reference: a refusal, never a traceback
+        return Evaluation(statement.id, params, None, False, f"the reference cannot compute this point ({type(failure).__name__}: {failure})")
+    problem = _unusable(statement, value, interval)
+    if problem:
+        return Evaluation(statement.id, params, None, False, problem)
+    return Evaluation(statement.id, params, value, True, note, interval)

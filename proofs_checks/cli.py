@@ -15,6 +15,7 @@ from typing import Sequence
 
 from shuffle_spec.proofs_checks import commands
 from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.limits import TimeLimitExceeded, limit_memory
 
 __all__ = ["main", "build_parser"]
 
@@ -40,13 +41,52 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     runners = {}
     for module in _command_modules(only):
-        command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP, epilog=getattr(module, "EPILOG", None))
         module.add_arguments(command_parser)
         runners[module.NAME] = module.run
     return parser, runners
 
 
+def _options(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
+    """(every option string of the parser and its subcommands, those of them that take a value)."""
+    every: set[str] = set()
+    valued: set[str] = set()
+    for action in parser._actions:  # noqa: SLF001 - argparse offers no public walk over its actions
+        every.update(action.option_strings)
+        if action.option_strings and action.nargs != 0:
+            valued.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for sub in action.choices.values():
+                sub_every, sub_valued = _options(sub)
+                every |= sub_every
+                valued |= sub_valued
+    return every, valued
+
+
+def _join_negative_values(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """`--delta -1e-6` -> `--delta=-1e-6` (likewise `--expr -eps0`): argparse would read a value that
+    starts with '-' as an unknown option ("expected one argument"); joined, it reaches the command,
+    which rejects a negative number with the parameter's range."""
+    every, valued = _options(parser)
+    out: list[str] = []
+    for token in argv:
+        previous = out[-1] if out else ""
+        if token.startswith("-") and token not in every and token != "--" and previous in valued:
+            out[-1] = f"{previous}={token}"
+        else:
+            out.append(token)
+    return out
+
+
+def _one_line(message: object) -> str:
+    return " ".join(str(message).split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit code (0 ok, 1 a check or audit failed, 2 usage error).
+    Never a traceback: any failure is one line on stderr."""
+    if argv is None:  # run as a program (console script, python -m): bound its memory
+        limit_memory()
     arguments = list(sys.argv[1:] if argv is None else argv)
     if not arguments:  # the main job: the default report needs no command module (nor SymPy)
         from shuffle_spec.proofs_checks.report import run_default_report
@@ -58,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
     named = arguments[0] if arguments[0] in _command_names() else None
     parser, runners = build_parser(only=named) if named is not None else build_parser()
-    args = parser.parse_args(arguments)
+    args = parser.parse_args(_join_negative_values(parser, arguments))
+    name = f"shuffle-spec {args.command or ''}".rstrip()
     try:
         if args.command is None:
             from shuffle_spec.proofs_checks.report import run_default_report
@@ -67,14 +108,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return runners[args.command](args)
     except (UsageError, KeyError) as failure:
         message = failure.args[0] if failure.args else str(failure)
-        print(f"shuffle-spec {args.command or ''}: error: {message}", file=sys.stderr)
+        print(f"{name}: error: {_one_line(message)}", file=sys.stderr)
         return 2
     except ValueError as failure:
-        print(f"shuffle-spec {args.command or ''}: error: {failure}", file=sys.stderr)
+        print(f"{name}: error: {_one_line(failure)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not an error of ours
         sys.stderr.close()
         return 0
+    except TimeLimitExceeded as failure:
+        print(f"{name}: error: the computation took too long ({_one_line(failure)})", file=sys.stderr)
+        return 2
+    except (ArithmeticError, RecursionError, MemoryError, OSError) as failure:
+        print(f"{name}: error: cannot compute this ({type(failure).__name__}: {_one_line(failure)})", file=sys.stderr)
+        return 2
+    except Exception as failure:  # noqa: BLE001 - a bug of ours: still one line, and say so
+        print(f"{name}: internal error: {type(failure).__name__}: {_one_line(failure)} (please report this)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The README is current: its statements table matches the registry, its two set-up commands are
 the ones `.ci/run` runs."""
 
+import sys
 from pathlib import Path
 
 from shuffle_spec.proofs_checks.readme_table import replace_table
@@ -23,3 +24,50 @@ def test_readme_gives_the_two_setup_commands():
 
 def test_ci_runs_the_readme_test_command():
     assert INSTALL_AND_TEST in (ROOT / ".ci" / "run").read_text()
+
+
+def _readme_examples():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_examples", ROOT / "tools" / "readme_examples.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["readme_examples"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_example_outputs_are_what_the_commands_print_today():
+    """Every `$ shuffle-spec ...` example with output is run; each line shown must be printed today with
+    the same numbers (regenerate with `python3 tools/readme_examples.py --write`)."""
+    tool = _readme_examples()
+    lines = README.split("\n")
+    found = tool.examples(lines)
+    assert len(found) >= 10  # the tour, eval, bounds, calibrate, audit and derive examples
+    regenerated, problems = tool.regenerate(README)
+    assert problems == [], problems
+    new_lines = regenerated.split("\n")
+    stale = [
+        (number + 1, old, new)
+        for number, (old, new) in enumerate(zip(lines, new_lines))
+        if tool.numbers(old) != tool.numbers(new)
+    ]
+    assert stale == [], f"stale README numbers (line, shown, printed today): {stale[:5]}"
+    assert regenerated == README, "run `python3 tools/readme_examples.py --write`"
+
+
+def test_readme_example_tool_keeps_a_selection_and_replaces_whole_outputs():
+    tool = _readme_examples()
+    text = "\n".join([
+        "```", "$ shuffle-spec bounds --x", "a.b  kind  0.5  True", "...", "c.d  kind  9  False  # why", "```",
+        "```", "$ shuffle-spec eval x", "old 1", "```",
+    ])
+    outputs = {"bounds": ["a.b  kind  0.25  True", "z  kind  1", "c.d  kind  7  False"], "eval": ["new 2", "more 3"]}
+    new, problems = tool.regenerate(text, runner=lambda argv: outputs[argv[0]])
+    assert problems == []
+    assert new.split("\n") == [
+        "```", "$ shuffle-spec bounds --x", "a.b  kind  0.25  True", "...", "c.d  kind  7  False  # why", "```",
+        "```", "$ shuffle-spec eval x", "new 2", "more 3", "```",
+    ]
+    assert tool.numbers("FMT21.Thm2.1  eps0=1.0 got 0.25, [1e-06]") == ["1.0", "0.25", "1e-06"]
+    _, problems = tool.regenerate(text, runner=lambda argv: ["nothing like it"])
+    assert len(problems) == 2

@@ -4,6 +4,9 @@ which hypotheses fail and why.
 
 Each of --eps0, --n, --delta takes a number, a comma list (`0.5,1,2`) or a log grid `LOW:HIGH[:COUNT]`
 (`1e4:1e8:9`, COUNT default 9); n is rounded to integers. The sweep is their product.
+Supported: 0 < eps0 <= EPS0_MAX, 1 <= n <= N_MAX, DELTA_MIN <= delta < 1, 2 <= k <= K_MAX, at most
+MAX_GRID_COUNT values per parameter and MAX_POINTS points (`proofs_checks.limits`); outside them the
+command refuses before computing anything.
 """
 
 from __future__ import annotations
@@ -13,14 +16,15 @@ import math
 from typing import Any
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, BoundRow, amplification_statements, evaluate_bounds
-from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
-from shuffle_spec.proofs_checks.commands.derive import DerivationTimeout, time_limit
+from shuffle_spec.proofs_checks.bridge import BadParameter, UsageError, evaluate, parse_number, require_supported
+from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX, MAX_GRID_COUNT, MAX_POINTS, RANGES_TEXT, TimeLimitExceeded, time_limit
 from shuffle_spec.proofs_checks.commands.eval import parse_assignments
 from shuffle_spec.proofs_checks.output import print_csv, print_json, print_table, progress
 from shuffle_spec.spec.registry import get_statement, list_statements
 from shuffle_spec.spec.statement import Direction
 
 NAME = "bounds"
+EPILOG = RANGES_TEXT
 HELP = "every applicable central-epsilon bound for a shuffled eps0-LDP randomizer (sweeps with lists or LOW:HIGH:COUNT)"
 
 KNOWN_MECHANISMS = (GENERIC, "krr", "binary_rr", "laplace")
@@ -29,15 +33,15 @@ DEFAULT_COUNT = 9
 # not tried again at larger n in the same run.
 EXACT_SECONDS = 10
 _EXACT_TIMED_OUT: dict[str, int] = {}
-MAX_POINTS = 10_000
+MAX_GRID_CHARS = 20_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--eps0", required=True, help="local epsilon: number, list a,b,c or log grid LOW:HIGH[:COUNT]")
-    parser.add_argument("--n", required=True, help="number of users: number, list or log grid (e.g. 1e4:1e8:9)")
-    parser.add_argument("--delta", required=True, help="central delta: number, list or log grid")
+    parser.add_argument("--eps0", required=True, help=f"local epsilon (0 < eps0 <= {EPS0_MAX:g}): number, list a,b,c or log grid LOW:HIGH[:COUNT]")
+    parser.add_argument("--n", required=True, help=f"number of users (an integer, 1 <= n <= {N_MAX:.0e}): number, list or log grid (e.g. 1e4:1e8:9)")
+    parser.add_argument("--delta", required=True, help=f"central delta ({DELTA_MIN:g} <= delta < 1): number, list or log grid")
     parser.add_argument("--randomizer", default=GENERIC, metavar="NAME", help=f"mechanism-specific bounds too: {', '.join(KNOWN_MECHANISMS)} (default generic)")
-    parser.add_argument("--k", type=int, help="domain size of k-ary randomized response")
+    parser.add_argument("--k", help=f"domain size of k-ary randomized response, an integer 2 <= k <= {K_MAX:.0e}")
     parser.add_argument("--param", "-p", action="append", default=[], metavar="NAME=VALUE", help="another mechanism parameter")
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print JSON")
@@ -45,35 +49,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_grid(text: str, name: str, *, integer: bool = False, default_count: int = DEFAULT_COUNT) -> list[float | int]:
-    """`5`, `1,2,3` or `LOW:HIGH[:COUNT]` (COUNT points evenly spaced in log scale, ends included)."""
-    try:
-        if ":" in text:
-            parts = text.split(":")
-            if len(parts) not in (2, 3):
-                raise ValueError
-            low, high = float(parts[0]), float(parts[1])
-            count = int(parts[2]) if len(parts) == 3 else default_count
-            if not (0 < low <= high and math.isfinite(high) and count >= 1):
-                raise UsageError(f"--{name} {text!r}: a log grid needs 0 < LOW <= HIGH and COUNT >= 1")
-            if count == 1 or low == high:
-                values = [low]
-            else:
-                step = (math.log(high) - math.log(low)) / (count - 1)
-                values = [math.exp(math.log(low) + i * step) for i in range(count)]
-                values[0], values[-1] = low, high
+    """`5`, `1,2,3` or `LOW:HIGH[:COUNT]` (COUNT points evenly spaced in log scale, ends included; for
+    an integer parameter the grid points are rounded to integers and repeats dropped). Every value is
+    parsed strictly (`bridge.parse_number`) and checked against the supported range; at most
+    `MAX_GRID_COUNT` values. Raises `UsageError` naming the option."""
+    if len(text) > MAX_GRID_CHARS:
+        raise UsageError(f"--{name}: {len(text)} characters; at most {MAX_GRID_CHARS}")
+    values: list[float | int]
+    if ":" in text:
+        parts = text.split(":")
+        if len(parts) not in (2, 3):
+            raise UsageError(f"--{name} expects a number, a list a,b,c or a log grid LOW:HIGH[:COUNT], got {text!r}")
+        low = float(parse_number(name, parts[0], integer=integer))
+        high = float(parse_number(name, parts[1], integer=integer))
+        count = parse_number(f"{name} grid COUNT", parts[2], integer=True) if len(parts) == 3 else default_count
+        if not 1 <= count <= MAX_GRID_COUNT:
+            raise BadParameter(f"{name} grid COUNT", count, f"1 <= COUNT <= {MAX_GRID_COUNT} (the largest grid)")
+        if not 0 < low <= high:
+            raise UsageError(f"--{name} {text!r}: a log grid needs 0 < LOW <= HIGH and COUNT >= 1")
+        if count == 1 or low == high:
+            values = [low]
         else:
-            values = [float(item) for item in text.split(",")]
-    except ValueError:
-        raise UsageError(f"--{name} expects a number, a list a,b,c or a log grid LOW:HIGH[:COUNT], got {text!r}") from None
-    if integer:
-        rounded = []
-        for v in values:
-            if not math.isfinite(v):
-                raise UsageError(f"--{name} {v!r} is not a finite number")
-            if round(v) not in rounded:
-                rounded.append(round(v))
-        return rounded
-    return values
+            step = (math.log(high) - math.log(low)) / (count - 1)
+            values = [math.exp(math.log(low) + i * step) for i in range(count)]
+            values[0], values[-1] = low, high
+        if integer:
+            values = [round(v) for v in values]
+    else:
+        items = text.split(",")
+        if len(items) > MAX_GRID_COUNT:
+            raise UsageError(f"--{name}: a list of {len(items)} values; at most {MAX_GRID_COUNT}")
+        values = [parse_number(name, item, integer=integer) for item in items]
+        values = [v if integer else float(v) for v in values]
+    unique = list(dict.fromkeys(values))
+    for value in unique:
+        require_supported(name, value)
+    return unique
 
 
 def exact_statements(mechanism: str) -> list:
@@ -106,7 +117,7 @@ def rows_at(eps0: float, n: int, delta: float, mechanism: str, extra: dict[str, 
         try:
             with time_limit(EXACT_SECONDS):
                 result = evaluate(statement, {k: given[k] for k in statement.input_names})
-        except DerivationTimeout:
+        except TimeLimitExceeded:
             _EXACT_TIMED_OUT[statement.id] = n
             exact.append({"id": statement.id, "eps": None, "valid": False, "reason": f"not computed: over {EXACT_SECONDS} s at n = {n}"})
             continue
@@ -132,21 +143,32 @@ def not_applicable(mechanism: str, extra: dict[str, Any]) -> list[dict[str, str]
     return out
 
 
+def known_mechanisms() -> set[str]:
+    """Every value --randomizer accepts."""
+    return set(KNOWN_MECHANISMS) | {s.mechanism for s in list_statements() if s.mechanism}
+
+
 def run(args: argparse.Namespace) -> int:
-    mechanisms = set(KNOWN_MECHANISMS) | {s.mechanism for s in list_statements() if s.mechanism}
+    mechanisms = known_mechanisms()
     if args.randomizer not in mechanisms:
         raise UsageError(f"--randomizer {args.randomizer!r} is not known; known: {', '.join(sorted(mechanisms))}")
-    extra: dict[str, Any] = {name: float(value) for name, value in parse_assignments(args.param).items()}
+    extra: dict[str, Any] = {name: float(parse_number(name, value)) for name, value in parse_assignments(args.param).items()}
     if args.k is not None:
-        extra["k"] = args.k
+        if "k" in extra:
+            raise UsageError("k is given twice (--k and --param k=...); give it once")
+        extra["k"] = parse_number("k", args.k, integer=True)
+    if "k" in extra:
+        extra["k"] = parse_number("k", extra["k"], integer=True)
+        require_supported("k", extra["k"])
     if args.randomizer == "krr" and "k" not in extra:
         raise UsageError("--randomizer krr needs --k K (the domain size)")
     grid_eps0 = parse_grid(args.eps0, "eps0")
     grid_n = parse_grid(args.n, "n", integer=True)
     grid_delta = parse_grid(args.delta, "delta")
+    size = len(grid_eps0) * len(grid_n) * len(grid_delta)
+    if size > MAX_POINTS:
+        raise UsageError(f"the sweep has {size} points; at most {MAX_POINTS} (the largest sweep)")
     points = [(e, n, d) for e in grid_eps0 for n in grid_n for d in grid_delta]
-    if len(points) > MAX_POINTS:
-        raise UsageError(f"the sweep has {len(points)} points; at most {MAX_POINTS}")
     results = []
     for index, (eps0, n, delta) in enumerate(points, start=1):
         rows, exact = rows_at(eps0, n, delta, args.randomizer, extra)

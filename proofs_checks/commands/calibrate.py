@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 
 from shuffle_spec.proofs_checks.api import calibrate_epsilon0, calibrate_n, shuffled_delta
-from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.bridge import BadParameter, UsageError, parse_number, require_supported
+from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX, RANGES_TEXT
 from shuffle_spec.proofs_checks.commands.eval import parse_assignments
 from shuffle_spec.proofs_checks.output import print_json
 from shuffle_spec.spec.registry import get_statement
 
 NAME = "calibrate"
+EPILOG = RANGES_TEXT
 HELP = "largest eps0 (or smallest n, or delta) for which a bound certifies a target central epsilon"
 
 NEEDS = {"eps0": ("eps", "n", "delta"), "n": ("eps", "eps0", "delta"), "delta": ("eps", "eps0", "n")}
@@ -28,11 +30,11 @@ NEEDS = {"eps0": ("eps", "n", "delta"), "n": ("eps", "eps0", "delta"), "delta": 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", help="an amplification bound's statement id (see `shuffle-spec list`)")
     parser.add_argument("--target", choices=tuple(NEEDS), default="eps0", help="what to solve for (default eps0)")
-    parser.add_argument("--eps", type=float, help="target central epsilon")
-    parser.add_argument("--eps0", type=float, help="local epsilon (for --target n or delta)")
-    parser.add_argument("--n", type=float, help="number of users (for --target eps0 or delta)")
-    parser.add_argument("--delta", type=float, help="central delta (for --target eps0 or n)")
-    parser.add_argument("--k", type=int, help="domain size, for k-RR bounds")
+    parser.add_argument("--eps", help="target central epsilon, a finite eps > 0")
+    parser.add_argument("--eps0", help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g} (for --target n or delta)")
+    parser.add_argument("--n", help=f"number of users, an integer 1 <= n <= {N_MAX:.0e} (for --target eps0 or delta)")
+    parser.add_argument("--delta", help=f"central delta, {DELTA_MIN:g} <= delta < 1 (for --target eps0 or n)")
+    parser.add_argument("--k", help=f"domain size, for k-RR bounds (2 <= k <= {K_MAX:.0e})")
     parser.add_argument("--param", "-p", action="append", default=[], metavar="NAME=VALUE", help="another mechanism parameter")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
@@ -44,26 +46,38 @@ def run(args: argparse.Namespace) -> int:
     missing = [name for name in NEEDS[args.target] if getattr(args, name) is None]
     if missing:
         raise UsageError(f"--target {args.target} needs {', '.join('--' + m for m in missing)}")
-    extra = {name: float(value) for name, value in parse_assignments(args.param).items()}
+    extra: dict = {name: float(parse_number(name, value)) for name, value in parse_assignments(args.param).items()}
     if args.k is not None:
+        if "k" in extra:
+            raise UsageError("k is given twice (--k and --param k=...); give it once")
         extra["k"] = args.k
-    n = None
-    if args.n is not None:
-        if args.n != int(args.n) or args.n < 1:
-            raise UsageError(f"--n {args.n!r} must be an integer >= 1")
-        n = int(args.n)
+    if "k" in extra:
+        extra["k"] = parse_number("k", extra["k"], integer=True)
+        require_supported("k", extra["k"])
+    # Every given value parsed strictly and checked against the supported range before any search,
+    # so a bad one is named itself (not blamed on the searched parameter or the target).
+    given: dict = {}
+    for name in ("eps0", "n", "delta"):
+        text = getattr(args, name)
+        if text is not None and name != args.target:
+            given[name] = parse_number(name, text, integer=name == "n")
+            given[name] = given[name] if name == "n" else float(given[name])
+            require_supported(name, given[name])
+    eps = float(parse_number("eps", args.eps))
+    if not eps > 0:
+        raise BadParameter("eps", args.eps, "a finite target eps > 0")
     if args.target == "eps0":
-        result = calibrate_epsilon0(statement, eps=args.eps, n=n, delta=args.delta, **extra)
+        result = calibrate_epsilon0(statement, eps=eps, n=given["n"], delta=given["delta"], **extra)
     elif args.target == "n":
-        result = calibrate_n(statement, eps=args.eps, eps0=args.eps0, delta=args.delta, **extra)
+        result = calibrate_n(statement, eps=eps, eps0=given["eps0"], delta=given["delta"], **extra)
     else:
-        result = shuffled_delta(statement, eps=args.eps, eps0=args.eps0, n=n, **extra)
+        result = shuffled_delta(statement, eps=eps, eps0=given["eps0"], n=given["n"], **extra)
     if args.json:
         print_json(result.to_json())
         return 0
     low, high = result.bracket
     print(f"{result.target} = {result.value!r}")
-    print(f"bound there: eps = {result.bound_at_value!r} (target {args.eps!r})")
+    print(f"bound there: eps = {result.bound_at_value!r} (target {eps!r})")
     print(f"bracket: [{min(low, high)!r}, {max(low, high)!r}]  ({result.method})")
     if result.note:
         print(f"note: {result.note}")

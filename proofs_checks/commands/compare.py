@@ -15,41 +15,34 @@ import argparse
 import math
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
-from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.bridge import evaluate, parse_number, require_supported
+from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, N_MAX, RANGES_TEXT
 from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
 from shuffle_spec.spec.registry import registry
 
 NAME = "compare"
+EPILOG = RANGES_TEXT
 HELP = "every generic amplification bound at (eps0, n, delta), its ratio to the exact shuffled binary RR eps, tightest marked"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--eps0", required=True, help="local epsilon eps0 > 0")
-    parser.add_argument("--n", required=True, help="number of users, an integer >= 1 (1e6 is accepted)")
-    parser.add_argument("--delta", required=True, help="central delta in (0, 1)")
+    parser.add_argument("--eps0", required=True, help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g}")
+    parser.add_argument("--n", required=True, help=f"number of users, an integer 1 <= n <= {N_MAX:.0e} (1e6 is accepted)")
+    parser.add_argument("--delta", required=True, help=f"central delta, {DELTA_MIN:g} <= delta < 1")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _number(name: str, text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"--{name} = {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise UsageError(f"--{name} = {text!r} must be finite")
-    return value
-
-
 def parse_params(eps0: str, n: str, delta: str) -> dict:
-    """(eps0, n, delta) from the command line, checked: eps0 > 0, n an integer >= 1, 0 < delta < 1."""
-    e0, size, d = _number("eps0", eps0), _number("n", n), _number("delta", delta)
-    if not e0 > 0:
-        raise UsageError(f"--eps0 = {eps0!r} is out of range: expected eps0 > 0")
-    if size != int(size) or size < 1:
-        raise UsageError(f"--n = {n!r} is out of range: expected an integer n >= 1")
-    if not 0 < d < 1:
-        raise UsageError(f"--delta = {delta!r} is out of range: expected delta in (0, 1)")
-    return {"eps0": e0, "n": int(size), "delta": d}
+    """(eps0, n, delta) from the command line, parsed strictly and checked against the supported range
+    (0 < eps0 <= EPS0_MAX, n an integer in [1, N_MAX], DELTA_MIN <= delta < 1; `proofs_checks.limits`)."""
+    params = {
+        "eps0": float(parse_number("eps0", eps0)),
+        "n": parse_number("n", n, integer=True),
+        "delta": float(parse_number("delta", delta)),
+    }
+    for name, value in params.items():
+        require_supported(name, value)
+    return params
 
 
 def _ratio(eps: float | None, exact: float | None) -> float | None:

@@ -13,16 +13,15 @@ Exit 1 when SymPy cannot do what was asked (no solution found, integral not eval
 from __future__ import annotations
 
 import argparse
-import signal
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 import sympy as sp
 
 from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.commands.eval import parse_assignments
+from shuffle_spec.proofs_checks.expressions import FUNCTIONS, MAX_CHARS, parse_user_expression
+from shuffle_spec.proofs_checks.limits import TimeLimitExceeded, time_limit
 from shuffle_spec.proofs_checks.output import print_json
 from shuffle_spec.spec.registry import get_statement
 from shuffle_spec.spec.statement import Statement, assumption_text
@@ -32,6 +31,9 @@ NAME = "derive"
 HELP = "simplify, solve, expand asymptotically or export (LaTeX / Python) a statement's closed form"
 
 TIME_LIMIT_SECONDS = 60
+# Reading the user's expressions (bounded by the grammar already) and the whole command.
+PARSE_SECONDS = 10
+TOTAL_SECONDS = 200
 
 
 @dataclass
@@ -71,27 +73,9 @@ class Derivation:
         return out
 
 
-class DerivationTimeout(Exception):
-    """SymPy did not finish within the time limit."""
-
-
-@contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    """Abort a SymPy computation after `seconds` (only in the main thread, where signals work)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def expire(signum, frame):  # noqa: ARG001
-        raise DerivationTimeout()
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+# The time limit lives in the library module `proofs_checks.limits` (library code never imports a
+# command module); these names stay importable from here for existing callers.
+DerivationTimeout = TimeLimitExceeded
 
 
 def target_expression(statement: Statement) -> sp.Basic:
@@ -103,18 +87,20 @@ def target_expression(statement: Statement) -> sp.Basic:
     return statement.conclusion[0] if len(statement.conclusion) == 1 else sp.Tuple(*statement.conclusion)
 
 
+def _names(statement: Statement) -> dict[str, sp.Symbol]:
+    return {str(s): s for s in statement.symbols}
+
+
 def parse_subs(statement: Statement, items: Mapping[str, str]) -> dict[sp.Symbol, sp.Basic]:
-    """NAME=VALUE with VALUE any SymPy expression (`1/2`, `log(2)`, `0.1` read as 1/10)."""
+    """NAME=VALUE with VALUE an expression in the restricted grammar of `proofs_checks.expressions`
+    (`1/2`, `log(2)`, `0.1` read as 1/10, the statement's symbols): never evaluated as Python."""
     subs = {}
     for name, text in items.items():
         try:
             symbol = statement.symbol(name)
         except KeyError as failure:
             raise UsageError(failure.args[0]) from None
-        try:
-            subs[symbol] = sp.sympify(text, rational=True, locals={s.name: s for s in statement.symbols})
-        except (sp.SympifyError, SyntaxError, TypeError):
-            raise UsageError(f"--subs {name}={text!r}: not an expression SymPy can read") from None
+        subs[symbol] = parse_user_expression(text, option=f"--subs {name}=", symbols=_names(statement), allow_new_names=False)
     return subs
 
 
@@ -141,13 +127,8 @@ def leading_term(expr: sp.Expr, symbol: sp.Symbol, point: sp.Basic) -> sp.Expr:
 def parse_expression(statement: Statement, text: str) -> sp.Basic:
     """A user's expression in the statement's parameters (other names become real symbols, e.g. an
     integration variable): `2*Integral(eps0/2*exp(-eps0*(1-y)), (y, -oo, 1/2))`."""
-    names = {str(s): s for s in statement.symbols}
-    try:
-        parsed = sp.sympify(text, rational=True, locals=names)
-    except (sp.SympifyError, SyntaxError, TypeError):
-        raise UsageError(f"--expr {text!r}: not an expression SymPy can read") from None
-    strays = {s: sp.Symbol(s.name, real=True) for s in parsed.free_symbols if s.name not in names}
-    return parsed.subs(strays) if strays else parsed
+    # Other names become real symbols inside the restricted reader (never Python evaluation).
+    return parse_user_expression(text, option="--expr", symbols=_names(statement), allow_new_names=True)
 
 
 def derive(
@@ -160,10 +141,18 @@ def derive(
 ) -> Derivation:
     """Run the derivation on `statement` (see the module docstring). With `expression`, derive that
     expression instead (e.g. the integral a closed form comes from) and record whether it equals the
-    statement's closed form `value`."""
-    subs = dict(subs or {})
-    substitution = parse_subs(statement, subs)
-    source = parse_expression(statement, expression) if expression is not None else target_expression(statement)
+    statement's closed form `value`. User text is read by the restricted reader
+    (`proofs_checks.expressions`) under a time limit; the whole call is limited to `TOTAL_SECONDS`
+    (`TimeLimitExceeded` beyond it)."""
+    with time_limit(TOTAL_SECONDS):
+        return _derive(statement, dict(subs or {}), solve, series, expression)
+
+
+def _derive(statement: Statement, subs: dict[str, str], solve: str | None, series: str | None, expression: str | None) -> Derivation:
+    with time_limit(PARSE_SECONDS):
+        substitution = parse_subs(statement, subs)
+        source = parse_expression(statement, expression) if expression is not None else target_expression(statement)
+        point = _series_point(statement, series) if series is not None else None
     expr = source.subs(substitution)
     derivation = Derivation(statement.id, subs, expr, statement=statement)
     try:
@@ -178,8 +167,8 @@ def derive(
         derivation.matches_value = bool(difference == 0)
     if solve is not None:
         _solve(statement, derivation, solve)
-    if series is not None:
-        _series(statement, derivation, series)
+    if series is not None and point is not None:
+        _series(statement, derivation, series, point)
     return derivation
 
 
@@ -212,12 +201,19 @@ def _solve(statement: Statement, derivation: Derivation, name: str) -> None:
     derivation.solutions = [sp.simplify(s) for s in solutions]
 
 
-def _series(statement: Statement, derivation: Derivation, text: str) -> None:
+def _series_point(statement: Statement, text: str) -> sp.Basic:
+    """POINT of `--series NAME=POINT`: a number, oo or a constant expression (restricted reader)."""
     name, sep, point_text = text.partition("=")
-    if not sep:
-        raise UsageError(f"--series expects NAME=POINT (e.g. n=oo), got {text!r}")
+    if not sep or not name.strip() or not point_text.strip():
+        raise UsageError(f"--series expects NAME=POINT (e.g. n=oo), got {text[:60]!r}")
+    if name.strip() not in _names(statement):
+        raise UsageError(f"--series {name.strip()[:40]!r}: {statement.id} has no parameter of that name; it has {', '.join(_names(statement))}")
+    return parse_user_expression(point_text.strip(), option=f"--series {name.strip()}=", symbols={}, allow_new_names=False)
+
+
+def _series(statement: Statement, derivation: Derivation, text: str, point: sp.Basic) -> None:
+    name = text.partition("=")[0]
     symbol = statement.symbol(name.strip())
-    point = sp.sympify(point_text.strip(), rational=True)
     derivation.series_at = (name.strip(), str(point))
     expr = derivation.expression
     if isinstance(expr, sp.core.relational.Relational):
@@ -264,7 +260,8 @@ def python_function(statement: Statement, expr: sp.Expr, *, function_name: str |
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", help="statement id")
-    parser.add_argument("--expr", metavar="EXPRESSION", help="derive this expression in the statement's parameters instead (e.g. the integral its closed form comes from) and compare with the closed form")
+    parser.add_argument("--expr", metavar="EXPRESSION", help="derive this expression in the statement's parameters instead (e.g. the integral its closed form comes from) and compare with the closed form; "
+                        f"a restricted grammar (numbers, names, + - * / ** ^, functions {', '.join(FUNCTIONS)}), at most {MAX_CHARS} characters, never evaluated as Python")
     parser.add_argument("--subs", action="append", default=[], metavar="NAME=VALUE", help="substitute a value (repeatable; exact: 0.1 is 1/10)")
     parser.add_argument("--solve", metavar="NAME", help="solve output = value for this parameter")
     parser.add_argument("--series", metavar="NAME=POINT", help="leading asymptotic term, e.g. n=oo")

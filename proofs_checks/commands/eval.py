@@ -20,9 +20,11 @@ from typing import Any, Iterable, TextIO
 
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
 from shuffle_spec.proofs_checks.catalog import resolve
+from shuffle_spec.proofs_checks.limits import RANGES_TEXT
 from shuffle_spec.proofs_checks.output import print_json
 
 NAME = "eval"
+EPILOG = RANGES_TEXT + "; a parameter is written as 0.5, 1e-6, 10000 or 1/3 and given once"
 HELP = "evaluate a statement's reference implementation at the given parameters (or a JSON-lines batch)"
 
 
@@ -33,13 +35,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch", metavar="FILE", help='JSON lines {"id": ..., "params": {...}} in, one JSON object per line out; - is stdin')
 
 
-def parse_assignments(items: list[str]) -> dict[str, str]:
+def parse_assignments(items: list[str], option: str = "--param") -> dict[str, str]:
+    """NAME=VALUE items into a dict; a name given twice is an error (never silently one of them)."""
     params: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip()
         if not sep or not name or not value:
-            raise UsageError(f"--param expects NAME=VALUE, got {item!r}")
-        params[name.strip()] = value.strip()
+            raise UsageError(f"{option} expects NAME=VALUE, got {item!r}")
+        if not name.isidentifier():
+            raise UsageError(f"{option} {item!r}: {name!r} is not a parameter name")
+        if name in params:
+            raise UsageError(f"{option} {name} is given twice ({params[name]!r} and {value!r}); give it once")
+        params[name] = value
     return params
 
 

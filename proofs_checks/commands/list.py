@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.output import print_json, print_table
 from shuffle_spec.proofs_checks.catalog import all_statements as list_statements  # no SymPy when the catalog applies
 
@@ -34,6 +35,9 @@ def statement_summary(statement) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    papers = sorted({s.paper for s in list_statements()})
+    if args.paper is not None and args.paper not in papers:
+        raise UsageError(f"--paper {args.paper[:40]!r} is not a paper key; the papers are {', '.join(papers)}")
     statements = [s for s in list_statements() if args.paper is None or s.paper == args.paper]
     if args.json:
         print_json([statement_summary(s) for s in statements])

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+from pathlib import Path
 
 from shuffle_spec.proofs_checks.amplification import GENERIC
-from shuffle_spec.proofs_checks.bridge import UsageError
-from shuffle_spec.proofs_checks.commands.bounds import parse_grid, rows_at
+from shuffle_spec.proofs_checks.bridge import UsageError, parse_number, require_supported
+from shuffle_spec.proofs_checks.commands.bounds import known_mechanisms, parse_grid, rows_at
+from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, MAX_GRID_COUNT, N_MAX, RANGES_TEXT
 from shuffle_spec.proofs_checks.output import print_csv, progress
 
 NAME = "plot"
@@ -20,15 +23,17 @@ HELP = "plot central epsilon against n (log x) for every bound plus the exact va
 
 MISSING_MATPLOTLIB = "plot needs matplotlib, which is not installed: pip install 'shuffle-spec[plot]' (or pip install matplotlib)"
 DEFAULT_POINTS = 41
+FORMATS = ("png", "pdf", "svg")
+EPILOG = RANGES_TEXT
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--eps0", type=float, required=True, help="local epsilon")
-    parser.add_argument("--delta", type=float, required=True, help="central delta")
-    parser.add_argument("--n", default="1e3:1e8", help=f"log grid LOW:HIGH[:COUNT] of n (default 1e3:1e8, {DEFAULT_POINTS} points)")
+    parser.add_argument("--eps0", required=True, help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g}")
+    parser.add_argument("--delta", required=True, help=f"central delta, {DELTA_MIN:g} <= delta < 1")
+    parser.add_argument("--n", default="1e3:1e8", help=f"log grid LOW:HIGH[:COUNT] of n, 1 <= n <= {N_MAX:.0e}, COUNT <= {MAX_GRID_COUNT} (default 1e3:1e8, {DEFAULT_POINTS} points)")
     parser.add_argument("--randomizer", default=GENERIC, metavar="NAME", help="also mechanism-specific bounds (krr, binary_rr, laplace)")
-    parser.add_argument("--k", type=int, help="domain size of k-RR")
-    parser.add_argument("-o", "--output", help="PNG (or PDF/SVG) file to write")
+    parser.add_argument("--k", help=f"domain size of k-RR, an integer 2 <= k <= {K_MAX:.0e}")
+    parser.add_argument("-o", "--output", help="PNG (or PDF/SVG) file to write; its directory must exist (checked before computing)")
     parser.add_argument("--csv", action="store_true", help="print the plotted data as CSV instead of plotting")
 
 
@@ -47,12 +52,39 @@ def series(eps0: float, delta: float, grid: list[int], mechanism: str, extra: di
     return lines
 
 
+def check_output_path(path: str) -> None:
+    """Refuse, before computing anything, an output file that cannot be written: a directory that does
+    not exist or is not writable, a path that is a directory, or a format matplotlib does not write."""
+    target = Path(path)
+    suffix = target.suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise UsageError(f"-o {path!r}: the file name must end in one of {', '.join('.' + f for f in FORMATS)}")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"-o {path!r}: the directory {str(folder)!r} does not exist")
+    if target.is_dir():
+        raise UsageError(f"-o {path!r} is a directory; give a file name")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UsageError(f"-o {path!r}: not writable")
+
+
 def run(args: argparse.Namespace) -> int:
-    extra = {} if args.k is None else {"k": args.k}
+    extra = {}
+    if args.k is not None:
+        extra["k"] = parse_number("k", args.k, integer=True)
+        require_supported("k", extra["k"])
+    if args.randomizer not in known_mechanisms():
+        raise UsageError(f"--randomizer {args.randomizer[:40]!r} is not known; known: {', '.join(sorted(known_mechanisms()))}")
     if args.randomizer == "krr" and args.k is None:
         raise UsageError("--randomizer krr needs --k K")
     if not args.csv and not args.output:
         raise UsageError("give -o FILE.png (or --csv for the data)")
+    eps0 = float(parse_number("eps0", args.eps0))
+    delta = float(parse_number("delta", args.delta))
+    require_supported("eps0", eps0)
+    require_supported("delta", delta)
+    if not args.csv:
+        check_output_path(args.output)
     if not args.csv:
         try:
             import matplotlib
@@ -62,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise UsageError(MISSING_MATPLOTLIB) from None
     grid = parse_grid(args.n, "n", integer=True, default_count=DEFAULT_POINTS)
-    lines = series(args.eps0, args.delta, grid, args.randomizer, extra)
+    lines = series(eps0, delta, grid, args.randomizer, extra)
     if args.csv:
         print_csv(["series", "n", "eps"], [[label, n, eps] for label, points in lines.items() for n, eps in points])
         return 0
@@ -76,12 +108,12 @@ def run(args: argparse.Namespace) -> int:
             axes.plot(xs, ys, label=label, color="black", linewidth=2.5, linestyle="--")
         else:  # 20 colours x 3 line styles keep every bound distinguishable
             axes.plot(xs, ys, label=label, color=colours[index % 20], linestyle=styles[(index // 20) % 3], linewidth=1.5)
-    axes.axhline(args.eps0, color="grey", linewidth=1, linestyle=":", label="eps0 (no amplification)")
+    axes.axhline(eps0, color="grey", linewidth=1, linestyle=":", label="eps0 (no amplification)")
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("n (users)")
     axes.set_ylabel("central epsilon (upper bound)")
-    axes.set_title(f"shuffled {args.randomizer} randomizer, eps0 = {args.eps0:g}, delta = {args.delta:g}")
+    axes.set_title(f"shuffled {args.randomizer} randomizer, eps0 = {eps0:g}, delta = {delta:g}")
     axes.grid(True, which="both", alpha=0.3)
     if lines:
         axes.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))

@@ -440,7 +440,10 @@ class _ClonePair:
                 if gap(low) > 0:
                     break
                 high = low
-        return float(brentq(gap, low, high, xtol=1e-300, rtol=1e-3 * EPS_REL_TOL))
+        try:
+            return float(brentq(gap, low, high, xtol=1e-300, rtol=1e-3 * EPS_REL_TOL))
+        except ValueError:  # no sign change (delta below what the estimate resolves): no estimate, and
+            return None  # the certified bisection decides (its message, not the root finder's, is shown)
 
     def delta_bounds(self, eps: float) -> tuple[float, float]:
         """Certified [lower, upper] of delta(eps) = sum_c Bin(c; n-1, q) B(c): every count of the window

@@ -1,0 +1,119 @@
+"""Limits of the command-line tool and the Python API: the supported parameter ranges, the largest
+sweeps, and a time limit for computations that may not end (SymPy, exact enumerations).
+
+Library code imports the time limit from here (never from a CLI command module). The supported
+ranges are those of `shuffle_spec.reference.limits` where that module defines them, else the
+defaults below; every command states them in its `--help` and refuses a point outside them before
+doing any work (a one-line error naming the parameter, its value and the range).
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+try:  # the reference's own documented ranges, where it states them
+    from shuffle_spec.reference import limits as _reference_limits  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the reference version
+    _reference_limits = None
+
+__all__ = [
+    "DELTA_MIN",
+    "EPS0_MAX",
+    "K_MAX",
+    "MEMORY_LIMIT_BYTES",
+    "MAX_GRID_COUNT",
+    "MAX_POINTS",
+    "N_MAX",
+    "RANGES_TEXT",
+    "TimeLimitExceeded",
+    "limit_memory",
+    "time_limit",
+]
+
+
+def _reference_value(name: str, default):
+    return getattr(_reference_limits, name, default) if _reference_limits is not None else default
+
+
+# Largest local epsilon the commands evaluate at. Above it the papers' bounds are no better than eps0
+# itself, and several references lose precision or take minutes (issue 11, items 1, 8, 9).
+EPS0_MAX: float = float(_reference_value("EPS0_MAX", 100.0))
+# Largest number of users (the soundness tests cover n up to 1e12).
+N_MAX: int = int(_reference_value("N_MAX", 10**12))
+# Smallest central delta (the soundness tests cover delta down to 1e-300; below it delta is subnormal).
+DELTA_MIN: float = float(_reference_value("DELTA_MIN", 1e-300))
+# Largest domain size of k-ary randomized response.
+K_MAX: int = int(_reference_value("K_MAX", 10**9))
+# Sweeps: at most this many values on one axis (a list or LOW:HIGH:COUNT) and points in the product.
+MAX_GRID_COUNT = 1000
+MAX_POINTS = 1000
+# A number on the command line has at most this many characters.
+MAX_NUMBER_CHARS = 100
+
+RANGES_TEXT = (
+    f"supported ranges: 0 < eps0 <= {EPS0_MAX:g}, 1 <= n <= {N_MAX:.0e} (an integer), "
+    f"{DELTA_MIN:g} <= delta < 1, 2 <= k <= {K_MAX:.0e}; a sweep has at most {MAX_GRID_COUNT} values "
+    f"per parameter and {MAX_POINTS} points"
+)
+
+
+# Address space of one `shuffle-spec` process (set when it runs as a program, not when `cli.main` is
+# called in-process): a runaway allocation becomes a one-line MemoryError instead of swapping the
+# machine. Python + numpy + scipy + SymPy take about 1-2 GB of it.
+MEMORY_LIMIT_BYTES = 8 * 2**30
+
+
+def limit_memory(limit: int = MEMORY_LIMIT_BYTES) -> None:
+    """Lower this process's address-space limit (RLIMIT_AS) to `limit` bytes unless it is lower already
+    (no-op where the platform has no such limit)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft == resource.RLIM_INFINITY or soft > limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+class TimeLimitExceeded(Exception):
+    """A computation did not finish within its time limit."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise `TimeLimitExceeded` in the block after `seconds` of wall time (SIGALRM; only in the main
+    thread, where signals work: elsewhere the block runs without a limit).
+
+    Nests: an enclosing limit that expires first still fires (its remaining time is restored on exit).
+    A computation inside one C call (a huge integer power, say) is interrupted only when that call
+    returns: callers bound such operations before starting them.
+    """
+    if not seconds > 0 or not math.isfinite(seconds):
+        raise ValueError(f"seconds = {seconds!r} is out of range: expected a finite number > 0")
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):  # noqa: ARG001
+        raise TimeLimitExceeded(f"over {seconds:g} s")
+
+    start = time.monotonic()
+    previous_handler = signal.signal(signal.SIGALRM, expire)
+    outer_remaining, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    if outer_remaining and outer_remaining < seconds:  # the enclosing limit comes first
+        signal.setitimer(signal.ITIMER_REAL, outer_remaining)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if outer_remaining:
+            left = outer_remaining - (time.monotonic() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
