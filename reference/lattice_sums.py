@@ -46,9 +46,9 @@ import mpmath
 import numpy as np
 from scipy.special import gammaln
 
-from shuffle_spec.reference.errors import ParameterError, require_integer
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
-__all__ = ["BinomialLaw", "binomial_law", "positive_part_expectation", "binomial_window", "Window"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "solve_certified_epsilon"]
 
 UNIT = 2.0**-53
 U1 = 1.001 * UNIT
@@ -76,8 +76,8 @@ class BinomialLaw:
 def binomial_law(p: mpmath.mpf) -> BinomialLaw:
     """A BinomialLaw from p given as an mpmath number computed at >= 30 digits (its error is far below
     the 4u stated); p = 1 exactly gives the degenerate law (every trial succeeds)."""
-    if not 0 < p <= 1:
-        raise ParameterError("p", float(p), "a probability in (0, 1]")
+    if not isinstance(p, (mpmath.mpf, int, float)) or isinstance(p, bool) or not 0 < p <= 1:
+        raise ParameterError("p", p, "a probability in (0, 1] (an mpmath number computed at >= 30 digits)")
     if p == 1:
         return BinomialLaw(0.0, -math.inf, math.inf, 0.0, 1.0)
     with mpmath.workdps(40):
@@ -153,6 +153,10 @@ def _exp_bounds(log_value: np.ndarray, log_err: np.ndarray) -> tuple[np.ndarray,
 def binomial_window(m: int, law: BinomialLaw, tail: float) -> Window:
     """The central window of Bin(m, p) with each certified tail <= tail and certified pmf brackets."""
     require_integer("m", m, minimum=0)
+    if not isinstance(law, BinomialLaw):
+        raise ParameterError("law", law, "a BinomialLaw from binomial_law()")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "0 < tail < 1")
     m = int(m)
     if law.degenerate:
         return Window(m, m, m, np.ones(1), np.ones(1), 0.0, 0.0)
@@ -314,6 +318,9 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
     (module doc). `tail`: the b mass outside the summed window (each side); `per_sd`: grid points per
     standard deviation of b (how tight the monotone blocking is)."""
     require_integer("m", m, minimum=0)
+    if not isinstance(c, Coefficients):
+        raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
+    require_integer("per_sd", per_sd, minimum=1)
     m = int(m)
     if not (c.c0[0] > 0 and c.c2[1] <= 0 and c.c1[1] <= c.c2[0]):
         raise ParameterError("coefficients", c, "c0 > 0 >= c2 >= c1 (the blocking needs F non-increasing in b)")
@@ -365,3 +372,61 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
     total_hi += window.below * max(c.c0[1], 0.0) * m * (1 + 4 * U1)
     total_lo = float(np.sum(block_lo * f_lo)) / (1 + (len(betas) + 4) * U1)
     return max(total_lo, 0.0), total_hi
+
+
+def solve_certified_epsilon(delta_bounds, *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60) -> tuple[float, float, bool]:
+    """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
+    bound is <= upper) and its lower end > delta at `lower` (or lower = 0): Illinois regula falsi on
+    log delta, first for the upper end, then for the lower end. `found` is False when even eps0 is not
+    certified (then upper = eps0). Only evaluated points are returned, so the tolerance decides tightness,
+    never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with delta(eps0) = 0."""
+    require_positive("eps0", eps0)
+    require_probability("delta", delta)
+    require_positive("rel_tol", rel_tol)
+    log_target = math.log(delta)
+    cache: dict[float, tuple[float, float]] = {}
+
+    def at(x: float) -> tuple[float, float]:
+        if x not in cache:
+            cache[x] = delta_bounds(x)
+        return cache[x]
+
+    def f(x: float, side: int) -> float:
+        value = at(x)[side]
+        return (math.log(value) if value > 0 else -800.0) - log_target
+
+    def illinois(side: int, lo: float, hi: float) -> tuple[float, float]:
+        """[lo, hi] with f(lo) > 0 >= f(hi) narrowed to rel_tol; returns (lo, hi)."""
+        f_lo, f_hi = f(lo, side), f(hi, side)
+        kept = 0
+        for _ in range(max_evaluations):
+            if hi - lo <= rel_tol * hi:
+                break
+            x = hi - f_hi * (hi - lo) / (f_hi - f_lo) if f_lo > f_hi else 0.5 * (lo + hi)
+            # Keep the step strictly inside, at least a tenth of the way from either end.
+            x = min(max(x, lo + 0.1 * (hi - lo)), hi - 0.1 * (hi - lo)) if kept >= 2 else min(max(x, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
+            fx = f(x, side)
+            if fx > 0:
+                lo, f_lo = x, fx
+                kept = kept + 1 if kept < 0 else 1
+                if kept >= 2:
+                    f_hi /= 2
+            else:
+                hi, f_hi = x, fx
+                kept = kept - 1 if kept > 0 else -1
+                if kept <= -2:
+                    f_lo /= 2
+                kept = abs(kept)
+        return lo, hi
+
+    if at(float(eps0))[1] > delta:
+        return 0.0, float(eps0), False
+    if at(0.0)[1] <= delta:
+        return 0.0, 0.0, True
+    _, upper = illinois(1, 0.0, float(eps0))
+    # The lower end: the largest evaluated point whose certified lower delta exceeds the target, refined.
+    candidates = [x for x, (d_lo, _) in cache.items() if d_lo > delta and x <= upper]
+    lower = max(candidates) if candidates else 0.0
+    if at(lower)[0] > delta:
+        lower, _ = illinois(0, lower, upper)
+    return lower, upper, True

@@ -21,6 +21,7 @@ PAPER_MODULES: tuple[str, ...] = (
     "shuffle_spec.spec.fmt23",
     "shuffle_spec.spec.efmrstt20",
     "shuffle_spec.spec.exact",
+    "shuffle_spec.spec.blanket_exact",
 )
 
 
