@@ -29,8 +29,11 @@ from shuffle_spec.spec.registry import get_statement
 from shuffle_spec.spec.registry import list_statements as _registered
 from shuffle_spec.spec.statement import Statement
 
+from shuffle_spec.proofs_checks.tightest import tightest  # noqa: E402  (issue 15: the certified gap)
+
 __all__ = [
     "Calibration",
+    "tightest",
     "StatementInfo",
     "audit_randomizer",
     "calibrate_epsilon0",

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import mpmath
 import numpy as np
@@ -150,6 +151,7 @@ def _exp_bounds(log_value: np.ndarray, log_err: np.ndarray) -> tuple[np.ndarray,
     return lower, upper
 
 
+@lru_cache(maxsize=8192)
 def binomial_window(m: int, law: BinomialLaw, tail: float) -> Window:
     """The central window of Bin(m, p) with each certified tail <= tail and certified pmf brackets."""
     require_integer("m", m, minimum=0)
@@ -396,27 +398,29 @@ def solve_certified_epsilon(delta_bounds, *, eps0: float, delta: float, rel_tol:
         return (math.log(value) if value > 0 else -800.0) - log_target
 
     def illinois(side: int, lo: float, hi: float) -> tuple[float, float]:
-        """[lo, hi] with f(lo) > 0 >= f(hi) narrowed to rel_tol; returns (lo, hi)."""
+        """[lo, hi] with f(lo) > 0 >= f(hi) narrowed to rel_tol; returns (lo, hi). Secant steps on log delta
+        (Illinois: the end kept twice in a row has its value halved); bisection while delta(hi) = 0."""
         f_lo, f_hi = f(lo, side), f(hi, side)
-        kept = 0
+        last = 0
         for _ in range(max_evaluations):
             if hi - lo <= rel_tol * hi:
                 break
-            x = hi - f_hi * (hi - lo) / (f_hi - f_lo) if f_lo > f_hi else 0.5 * (lo + hi)
-            # Keep the step strictly inside, at least a tenth of the way from either end.
-            x = min(max(x, lo + 0.1 * (hi - lo)), hi - 0.1 * (hi - lo)) if kept >= 2 else min(max(x, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
+            if at(hi)[side] <= 0:
+                x = 0.5 * (lo + hi)
+            else:
+                x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
+                x = min(max(x, lo + 1e-4 * (hi - lo)), hi - 1e-4 * (hi - lo))
             fx = f(x, side)
             if fx > 0:
                 lo, f_lo = x, fx
-                kept = kept + 1 if kept < 0 else 1
-                if kept >= 2:
+                if last == +1:
                     f_hi /= 2
+                last = +1
             else:
                 hi, f_hi = x, fx
-                kept = kept - 1 if kept > 0 else -1
-                if kept <= -2:
+                if last == -1:
                     f_lo /= 2
-                kept = abs(kept)
+                last = -1
         return lo, hi
 
     if at(float(eps0))[1] > delta:
