@@ -20,7 +20,7 @@ from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
 from shuffle_spec.spec.registry import registry
 from shuffle_spec.spec.statement import Direction
 
-__all__ = ["Gap", "RANDOMIZERS", "tightest", "candidate_upper_bounds"]
+__all__ = ["Gap", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
 
 RANDOMIZERS = ("krr", "binary_rr")
 
@@ -125,4 +125,33 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
         None if best_low is None else best_low[1],
         None if best_low is None else best_low[0],
         rows,
+    )
+
+
+def gap_from_rows(randomizer: str, params: dict, rows: list) -> Gap:
+    """The gap from already evaluated `BoundRow`s (the `bounds` command's rows at one point): upper bounds give
+    their value, lower bounds the lower end of their interval; for k = 2 the exact binary RR interval's lower
+    end is added (evaluated here)."""
+    best_up: tuple[float, str] | None = None
+    best_low: tuple[float, str] | None = None
+    for row in rows:
+        statement = registry()[row.id]
+        if not row.valid or row.eps is None or not math.isfinite(row.eps):
+            continue
+        if statement.direction is Direction.UPPER_BOUND and (best_up is None or row.eps < best_up[0]):
+            best_up = (row.eps, row.id)
+        elif statement.direction is Direction.LOWER_BOUND:
+            eps = row.interval[0] if row.interval is not None else row.eps
+            if best_low is None or eps > best_low[0]:
+                best_low = (eps, row.id)
+    if params.get("k") == 2 and EXACT_BINARY_RR_ID in registry():
+        result = evaluate(registry()[EXACT_BINARY_RR_ID], {name: params[name] for name in ("eps0", "n", "delta")})
+        if result.valid and result.value is not None:
+            eps = result.interval[0] if result.interval is not None else result.value
+            if best_low is None or eps > best_low[0]:
+                best_low = (eps, EXACT_BINARY_RR_ID)
+    return Gap(
+        randomizer, params,
+        None if best_up is None else best_up[1], None if best_up is None else best_up[0],
+        None if best_low is None else best_low[1], None if best_low is None else best_low[0],
     )

@@ -26,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eps0", required=True, help="local epsilon eps0 > 0")
     parser.add_argument("--n", required=True, help="number of users, an integer >= 1 (1e6 is accepted)")
     parser.add_argument("--delta", required=True, help="central delta in (0, 1)")
+    parser.add_argument("--randomizer", choices=("krr", "binary_rr"), help="also the certified gap for this randomizer (issue 15)")
+    parser.add_argument("--k", type=int, help="domain size of k-RR, with --randomizer krr")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -84,6 +86,12 @@ def tightest_id(result: dict) -> str | None:
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.eps0, args.n, args.delta)
     result = comparison(**params)
+    gap = None
+    if getattr(args, "randomizer", None):
+        from shuffle_spec.proofs_checks.tightest import tightest  # issue 15: the certified gap
+
+        gap = tightest(randomizer=args.randomizer, k=args.k, **params)
+        result["gap"] = {key: value for key, value in gap.to_json().items() if key != "bounds"}
     if args.json:
         print_json(result)
         return 0
@@ -99,4 +107,6 @@ def run(args: argparse.Namespace) -> int:
         for b in result["bounds"]
     ]
     print_table(["bound (* tightest)", "eps", "ratio_to_exact", "status"], rows)
+    if gap is not None:
+        print(gap.line())
     return 0
