@@ -376,12 +376,16 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
     return max(total_lo, 0.0), total_hi
 
 
-def solve_certified_epsilon(delta_bounds, *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60) -> tuple[float, float, bool]:
+def solve_certified_epsilon(
+    delta_bounds, *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None
+) -> tuple[float, float, bool]:
     """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
     bound is <= upper) and its lower end > delta at `lower` (or lower = 0): Illinois regula falsi on
     log delta, first for the upper end, then for the lower end. `found` is False when even eps0 is not
     certified (then upper = eps0). Only evaluated points are returned, so the tolerance decides tightness,
-    never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with delta(eps0) = 0."""
+    never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with delta(eps0) = 0.
+    `hint` (an eps believed to be above the answer, e.g. a looser bound's) narrows the first bracket to
+    [hint/2, hint] when both ends are verified on the right sides; it only decides where delta is evaluated."""
     require_positive("eps0", eps0)
     require_probability("delta", delta)
     require_positive("rel_tol", rel_tol)
@@ -427,7 +431,13 @@ def solve_certified_epsilon(delta_bounds, *, eps0: float, delta: float, rel_tol:
         return 0.0, float(eps0), False
     if at(0.0)[1] <= delta:
         return 0.0, 0.0, True
-    _, upper = illinois(1, 0.0, float(eps0))
+    low_start, high_start = 0.0, float(eps0)
+    if hint is not None and math.isfinite(hint) and 0 < hint < eps0:
+        if 0 < at(float(hint))[1] <= delta:
+            high_start = float(hint)
+            if at(0.5 * hint)[1] > delta:
+                low_start = 0.5 * hint
+    _, upper = illinois(1, low_start, high_start)
     # The lower end: the largest evaluated point whose certified lower delta exceeds the target, refined.
     candidates = [x for x, (d_lo, _) in cache.items() if d_lo > delta and x <= upper]
     lower = max(candidates) if candidates else 0.0
