@@ -237,7 +237,7 @@ def _row_sums(m: int, betas: np.ndarray, law_a: BinomialLaw, c: Coefficients) ->
         with np.errstate(under="ignore"):
             rel = np.concatenate((np.ones((len(rows), 1)), np.cumprod(ratio, axis=1)), axis=1)
         rel_err = np.expm1(anchor_err[:, None] + err_steps[None, :]) * 1.01
-        rel_hi = np.where(rel < TINY, TINY, rel * (1 + rel_err))
+        rel_hi = np.where(rel < TINY, 2 * TINY, rel * (1 + rel_err))  # an underflowed ratio is < TINY (1 + err) + 2^-1074
         rel_lo = np.where(rel < TINY, 0.0, rel * (1 - rel_err))
         rel_hi = np.where(inside, rel_hi, 0.0)
         rel_lo = np.where(inside, rel_lo, 0.0)
