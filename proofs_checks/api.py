@@ -36,11 +36,14 @@ from shuffle_spec.spec.terms import HypothesisError
 if TYPE_CHECKING:  # SymPy is loaded only when a statement is not in the catalog
     from shuffle_spec.spec.statement import Statement
 
+from shuffle_spec.proofs_checks.tightest import tightest  # noqa: E402  (issue 15: the certified gap)
+
 __all__ = [
     "Calibration",
     "HypothesisViolation",
     "ParameterError",
     "ShuffleBound",
+    "tightest",
     "StatementInfo",
     "audit_randomizer",
     "calibrate_epsilon0",

@@ -34,6 +34,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "shuffle_spec.proofs_checks.efmrstt20",
     "shuffle_spec.proofs_checks.exact",
     "shuffle_spec.proofs_checks.compose",
+    "shuffle_spec.proofs_checks.tight",
     "shuffle_spec.proofs_checks.agreement",
 )
 

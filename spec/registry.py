@@ -51,6 +51,7 @@ PAPER_MODULES: tuple[str, ...] = (
     "shuffle_spec.spec.efmrstt20",
     "shuffle_spec.spec.exact",
     "shuffle_spec.spec.compose",
+    "shuffle_spec.spec.blanket_exact",
 )
 
 SPEC_DIR = Path(__file__).resolve().parent

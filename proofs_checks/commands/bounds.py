@@ -20,6 +20,7 @@ from shuffle_spec.proofs_checks.bridge import BadParameter, UsageError, evaluate
 from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX, MAX_GRID_COUNT, MAX_POINTS, RANGES_TEXT, TimeLimitExceeded, time_limit
 from shuffle_spec.proofs_checks.commands.eval import parse_assignments
 from shuffle_spec.proofs_checks.output import print_csv, print_json, print_table, progress
+from shuffle_spec.proofs_checks.tightest import gap_from_rows
 from shuffle_spec.spec.registry import get_statement, list_statements
 from shuffle_spec.spec.statement import Direction
 
@@ -34,6 +35,9 @@ DEFAULT_COUNT = 9
 EXACT_SECONDS = 10
 _EXACT_TIMED_OUT: dict[str, int] = {}
 MAX_GRID_CHARS = 20_000
+
+
+GAP_RANDOMIZERS = ("krr", "binary_rr")  # randomizers with registered certified lower bounds (issue 15)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -181,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
                 "eps0": r["eps0"], "n": r["n"], "delta": r["delta"],
                 "bounds": [dict(row.to_json(), direction=get_statement(row.id).direction.value) for row in r["bounds"]],
                 "exact": r["exact"],
+                **({"gap": _gap(args.randomizer, r, extra).to_json()} if args.randomizer in GAP_RANDOMIZERS else {}),
             }
             for r in results
         ]
@@ -202,6 +207,18 @@ def run(args: argparse.Namespace) -> int:
         print_table(headers, flat)
     if not flat:
         print("(no amplification bound registered applies)")
+    if args.randomizer in GAP_RANDOMIZERS:
+        for r in results:
+            where = "" if len(points) == 1 else f"eps0={r['eps0']:g}, n={r['n']}, delta={r['delta']:g}: "
+            print(where + _gap(args.randomizer, r, extra).line())
     for item in skipped:
         print(f"not applicable: {item['id']}: {item['reason']}")
     return 0
+
+
+def _gap(randomizer: str, result: dict, extra: dict[str, Any]):
+    """Issue 15: tightest certified upper, largest certified lower bound and their ratio at one point."""
+    params = {"eps0": result["eps0"], "n": result["n"], "delta": result["delta"], **extra}
+    if randomizer == "binary_rr":
+        params["k"] = 2
+    return gap_from_rows(randomizer, params, result["bounds"])

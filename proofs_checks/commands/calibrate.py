@@ -28,7 +28,8 @@ NEEDS = {"eps0": ("eps", "n", "delta"), "n": ("eps", "eps0", "delta"), "delta": 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", help="an amplification bound's statement id (see `shuffle-spec list`)")
+    parser.add_argument("id", nargs="?", help="an amplification bound's statement id (see `shuffle-spec list`); omit with --randomizer")
+    parser.add_argument("--randomizer", choices=("krr", "binary_rr"), help="pick the tightest certified bound for this randomizer automatically (issue 15)")
     parser.add_argument("--target", choices=tuple(NEEDS), default="eps0", help="what to solve for (default eps0)")
     parser.add_argument("--eps", help="target central epsilon, a finite eps > 0")
     parser.add_argument("--eps0", help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g} (for --target n or delta)")
@@ -40,6 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.id is None:
+        if args.randomizer is None:
+            raise UsageError("give a statement id, or --randomizer krr --k K to use the tightest certified bound")
+        return _run_best(args)
     statement = get_statement(args.id)
     if not statement.is_amplification_bound:
         raise UsageError(f"{statement.id} is not an amplification bound (inputs eps0, n, delta); calibrate inverts those")
@@ -56,16 +61,7 @@ def run(args: argparse.Namespace) -> int:
         require_supported("k", extra["k"])
     # Every given value parsed strictly and checked against the supported range before any search,
     # so a bad one is named itself (not blamed on the searched parameter or the target).
-    given: dict = {}
-    for name in ("eps0", "n", "delta"):
-        text = getattr(args, name)
-        if text is not None and name != args.target:
-            given[name] = parse_number(name, text, integer=name == "n")
-            given[name] = given[name] if name == "n" else float(given[name])
-            require_supported(name, given[name])
-    eps = float(parse_number("eps", args.eps))
-    if not eps > 0:
-        raise BadParameter("eps", args.eps, "a finite target eps > 0")
+    given, eps = _given_values(args)
     if args.target == "eps0":
         result = calibrate_epsilon0(statement, eps=eps, n=given["n"], delta=given["delta"], **extra)
     elif args.target == "n":
@@ -81,4 +77,68 @@ def run(args: argparse.Namespace) -> int:
     print(f"bracket: [{min(low, high)!r}, {max(low, high)!r}]  ({result.method})")
     if result.note:
         print(f"note: {result.note}")
+    return 0
+
+
+def _given_values(args: argparse.Namespace) -> tuple[dict, float]:
+    """The given eps0 / n / delta (all but the target) and the target eps, parsed strictly and checked
+    against the supported range before any search, so a bad one is named itself (not blamed on the
+    searched parameter or the target)."""
+    given: dict = {}
+    for name in ("eps0", "n", "delta"):
+        text = getattr(args, name)
+        if text is not None and name != args.target:
+            given[name] = parse_number(name, text, integer=name == "n")
+            given[name] = given[name] if name == "n" else float(given[name])
+            require_supported(name, given[name])
+    eps = float(parse_number("eps", args.eps))
+    if not eps > 0:
+        raise BadParameter("eps", args.eps, "a finite target eps > 0")
+    return given, eps
+
+
+def _calibrate(statement, target: str, given: dict, eps: float, extra: dict):
+    if target == "eps0":
+        return calibrate_epsilon0(statement, eps=eps, n=given["n"], delta=given["delta"], **extra)
+    if target == "n":
+        return calibrate_n(statement, eps=eps, eps0=given["eps0"], delta=given["delta"], **extra)
+    return shuffled_delta(statement, eps=eps, eps0=given["eps0"], n=given["n"], **extra)
+
+
+def _run_best(args: argparse.Namespace) -> int:
+    """Issue 15: calibrate with every certified numeric upper bound that applies to the randomizer and keep
+    the best answer (largest eps0, smallest n, smallest delta); each candidate's answer is verified."""
+    from shuffle_spec.proofs_checks.tightest import candidate_upper_bounds
+
+    missing = [name for name in NEEDS[args.target] if getattr(args, name) is None]
+    if missing:
+        raise UsageError(f"--target {args.target} needs {', '.join('--' + m for m in missing)}")
+    k = 2 if args.randomizer == "binary_rr" else (None if args.k is None else parse_number("k", args.k, integer=True))
+    if k is not None:
+        require_supported("k", k)
+    extra = {"k": k}
+    given, eps = _given_values(args)
+    candidates = [s for s in candidate_upper_bounds(args.randomizer, k) if s.value is None and set(s.input_names) <= {"eps0", "n", "delta", "k"}]
+    answers, failures = [], []
+    for statement in candidates:
+        params = {name: value for name, value in extra.items() if name in statement.input_names}
+        try:
+            answers.append(_calibrate(statement, args.target, given, eps, params))
+        except ValueError as error:
+            failures.append(f"{statement.id}: {error}")
+    if not answers:
+        raise UsageError("no certified bound answers: " + "; ".join(failures))
+    if args.target == "eps0":
+        best = max(answers, key=lambda r: r.value)
+    else:
+        best = min(answers, key=lambda r: r.value)
+    if args.json:
+        print_json(dict(best.to_json(), candidates=[{"id": r.id, "value": r.value} for r in answers], refused=failures))
+        return 0
+    low, high = best.bracket
+    print(f"{best.target} = {best.value!r}  (tightest certified bound for {args.randomizer}{'' if k is None else f', k={k}'}: {best.id})")
+    print(f"bound there: eps = {best.bound_at_value!r} (target {eps!r})")
+    print(f"bracket: [{min(low, high)!r}, {max(low, high)!r}]  ({best.method})")
+    for r in answers:
+        print(f"candidate {r.id}: {best.target} = {r.value!r}")
     return 0

@@ -29,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eps0", required=True, help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g}")
     parser.add_argument("--n", required=True, help=f"number of users, an integer 1 <= n <= {N_MAX:.0e} (1e6 is accepted)")
     parser.add_argument("--delta", required=True, help=f"central delta, {DELTA_MIN:g} <= delta < 1")
+    parser.add_argument("--randomizer", choices=("krr", "binary_rr"), help="also the certified gap for this randomizer (issue 15)")
+    parser.add_argument("--k", help="domain size of k-RR, with --randomizer krr")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -80,6 +82,13 @@ def tightest_id(result: dict) -> str | None:
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.eps0, args.n, args.delta)
     result = comparison(**params)
+    gap = None
+    if getattr(args, "randomizer", None):
+        from shuffle_spec.proofs_checks.tightest import tightest  # issue 15: the certified gap
+
+        k = None if args.k is None else parse_number("k", args.k, integer=True)
+        gap = tightest(randomizer=args.randomizer, k=k, **params)
+        result["gap"] = {key: value for key, value in gap.to_json().items() if key != "bounds"}
     if args.json:
         print_json(result)
         return 0
@@ -95,4 +104,6 @@ def run(args: argparse.Namespace) -> int:
         for b in result["bounds"]
     ]
     print_table(["bound (* tightest)", "eps", "ratio_to_exact", "status"], rows)
+    if gap is not None:
+        print(gap.line())
     return 0

@@ -1,0 +1,93 @@
+"""Issue 15 benchmark: tightest certified upper bound / largest certified lower bound on the central eps of
+shuffled k-RR, and the time per epsilon, over a grid; prints a Markdown table (README "Tight bounds" section).
+
+    PYTHONPATH=. python3 benchmarks/tight.py [--k 3,10,100] [--eps0 1,4] [--n 1e3,1e4] [--delta 1e-6] [--out FILE]
+
+Per cell: the exact blanket bound (BBGN19.Lem5.3.exact_krr, upper end) and its time; the largest lower end among
+exact.krr_pair_third / exact.krr_pair_x0 (k = 2: exact.shuffled_binary_rr) and the time of the best one; the
+tightest other registered k-RR upper bound (FMT23.stronger_clones, BBGN19.bennett_krr); the ratio
+min(upper) / max(lower). Timing is wall clock on this machine (load average recorded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
+from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_epsilon
+from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
+from shuffle_spec.reference.exact_binary_rr import shuffled_binary_rr
+from shuffle_spec.reference.lower_bounds import krr_pair_third_epsilon, krr_pair_x0_epsilon
+
+
+def _timed(function, **kwargs):
+    start = time.perf_counter()
+    value = function(**kwargs)
+    return value, time.perf_counter() - start
+
+
+def cell(k: int, eps0: float, n: int, delta: float) -> dict:
+    point = {"eps0": eps0, "n": n, "delta": delta}
+    blanket, t_blanket = _timed(exact_blanket_krr_epsilon, k=k, **point)
+    others = {"FMT23.stronger_clones": stronger_clones(k=k, **point).value, "BBGN19.bennett_krr": bennett_krr_epsilon(k=k, **point).value}
+    lowers = {}
+    if k >= 3:
+        third, t_third = _timed(krr_pair_third_epsilon, k=k, **point)
+        lowers["exact.krr_pair_third"] = (third.lower, t_third)
+    else:
+        exact, t_exact = _timed(shuffled_binary_rr, **point)
+        lowers["exact.shuffled_binary_rr"] = (exact.lower, t_exact)
+    if n <= 10**5:
+        x0, t_x0 = _timed(krr_pair_x0_epsilon, k=k, **point)
+        lowers["exact.krr_pair_x0"] = (x0.lower, t_x0)
+    lower_id = max(lowers, key=lambda name: lowers[name][0])
+    upper_id, upper = min([("BBGN19.Lem5.3.exact_krr", blanket.upper), *others.items()], key=lambda item: item[1])
+    return {
+        "k": k, "eps0": eps0, "n": n, "delta": delta,
+        "blanket": blanket.upper, "t_blanket": t_blanket, "others": others,
+        "upper_id": upper_id, "upper": upper, "lower_id": lower_id, "lower": lowers[lower_id][0], "t_lower": lowers[lower_id][1],
+        "ratio": upper / lowers[lower_id][0] if lowers[lower_id][0] > 0 else float("inf"),
+    }
+
+
+def _floats(text: str) -> list[float]:
+    return [float(x) for x in text.split(",")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--k", default="3,10,100")
+    parser.add_argument("--eps0", default="1,4")
+    parser.add_argument("--n", default="1e3,1e4,1e5,1e6")
+    parser.add_argument("--delta", default="1e-6")
+    parser.add_argument("--out", default=None, help="also append the rows to this file as they come")
+    args = parser.parse_args()
+    header = "| k | eps0 | n | delta | exact blanket (upper) | s | best other upper | largest lower (id) | s | tightest / lower |"
+    rule = "|---|---|---|---|---|---|---|---|---|---|"
+    lines = [f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)", "", header, rule]
+    print("\n".join(lines), flush=True)
+    out = open(args.out, "a") if args.out else None
+    if out:
+        out.write("\n".join(lines) + "\n")
+    for k in (int(x) for x in _floats(args.k)):
+        for eps0 in _floats(args.eps0):
+            for n in (int(x) for x in _floats(args.n)):
+                for delta in _floats(args.delta):
+                    r = cell(k, eps0, n, delta)
+                    best_other = min(r["others"].items(), key=lambda item: item[1])
+                    line = (
+                        f"| {k} | {eps0:g} | {n:.0e} | {delta:g} | {r['blanket']:.6g} | {r['t_blanket']:.2f} | {best_other[1]:.6g} ({best_other[0]}) "
+                        f"| {r['lower']:.6g} ({r['lower_id']}) | {r['t_lower']:.2f} | {r['ratio']:.4f} |"
+                    )
+                    print(line, flush=True)
+                    if out:
+                        out.write(line + "\n")
+                        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""The gap between the tightest certified upper bound and the largest certified lower bound on the central
+epsilon of a shuffled randomizer (issue 15): `tightest(...)`, used by `shuffle-spec tightest` and the gap
+lines of `bounds`, `compare` and `calibrate --randomizer`.
+
+Upper bounds: every registered amplification statement with direction upper_bound that applies to the
+randomizer (generic ones and those of its mechanism), valid at the point; the reported eps is each one's
+value (the upper end of its certified interval). Lower bounds: the registered statements with direction
+lower_bound for the mechanism (k-RR: exact.krr_pair_third, exact.krr_pair_x0) and, for k = 2, the exact
+shuffled binary RR value (a lower bound on the worst case for n > 400, exact below); each contributes the
+LOWER end of its certified interval. ratio = upper / lower (>= 1 whenever both are sound).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
+from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.spec.registry import registry
+from shuffle_spec.spec.statement import Direction
+
+__all__ = ["Gap", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
+
+RANDOMIZERS = ("krr", "binary_rr")
+
+
+@dataclass(frozen=True)
+class Gap:
+    """The tightest certified upper bound and the largest certified lower bound at one point."""
+
+    randomizer: str
+    params: dict
+    upper_id: str | None
+    upper_eps: float | None
+    lower_id: str | None
+    lower_eps: float | None
+    rows: list = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float | None:
+        if self.upper_eps is None or self.lower_eps is None or not self.lower_eps > 0:
+            return None
+        return self.upper_eps / self.lower_eps
+
+    def to_json(self) -> dict:
+        return {
+            "randomizer": self.randomizer,
+            "params": self.params,
+            "upper": None if self.upper_id is None else {"id": self.upper_id, "eps": self.upper_eps},
+            "lower": None if self.lower_id is None else {"id": self.lower_id, "eps": self.lower_eps},
+            "ratio": self.ratio,
+            "bounds": self.rows,
+        }
+
+    def line(self) -> str:
+        """One line for the text output of bounds / compare / tightest."""
+        up = "none valid" if self.upper_id is None else f"{self.upper_eps:.6g} ({self.upper_id})"
+        low = "none valid" if self.lower_id is None else f"{self.lower_eps:.6g} ({self.lower_id})"
+        ratio = "-" if self.ratio is None else f"{self.ratio:.4f}"
+        return f"gap: tightest certified upper {up}, largest certified lower {low}, ratio {ratio}"
+
+
+def _mechanism(randomizer: str, k: int | None) -> tuple[str, dict]:
+    if randomizer not in RANDOMIZERS:
+        raise UsageError(f"--randomizer {randomizer!r} is not supported: expected one of {', '.join(RANDOMIZERS)}")
+    if randomizer == "binary_rr":
+        return "binary_rr", {"k": 2}
+    if k is None or isinstance(k, bool) or int(k) != k or k < 2:
+        raise UsageError(f"--k {k!r} is out of range: expected an integer k >= 2 for --randomizer krr")
+    return "krr", {"k": int(k)}
+
+
+def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
+    """The registered upper bounds that apply to the randomizer (generic + its mechanism; k = 2 also binary RR)."""
+    mechanism, extra = _mechanism(randomizer, k)
+    mechanisms = {mechanism} | ({"binary_rr", "krr"} if extra["k"] == 2 else set())
+    found = {}
+    for m in mechanisms:
+        for statement in amplification_statements(m):
+            if statement.direction is Direction.UPPER_BOUND and statement.id not in found:
+                found[statement.id] = statement
+    return list(found.values())
+
+
+def _lower_statements(mechanism: str, k: int) -> list:
+    out = [s for s in amplification_statements(mechanism) if s.direction is Direction.LOWER_BOUND and s.mechanism == mechanism]
+    if k == 2 and EXACT_BINARY_RR_ID in registry():
+        out.append(registry()[EXACT_BINARY_RR_ID])
+    return out
+
+
+def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True) -> Gap:
+    """The tightest certified upper bound and the largest certified lower bound on the central eps of n
+    shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k >= 2, or "binary_rr") at delta, and
+    their ratio (module doc). Refuses (UsageError) an unknown randomizer or a bad k; a point outside every
+    statement's range gives None for that side."""
+    mechanism, extra = _mechanism(randomizer, k)
+    params = {"eps0": eps0, "n": n, "delta": delta, **extra}
+    rows = []
+    best_up: tuple[float, str] | None = None
+    best_low: tuple[float, str] | None = None
+    uppers = candidate_upper_bounds(randomizer, k) if include_upper else []
+    for statement in uppers + _lower_statements(mechanism, extra["k"]):
+        inputs = {name: params[name] for name in statement.input_names if name in params}
+        if set(inputs) != set(statement.input_names):
+            continue
+        result = evaluate(statement, inputs)
+        is_lower = statement.direction is not Direction.UPPER_BOUND
+        eps = None
+        if result.valid and result.value is not None and math.isfinite(result.value):
+            eps = (result.interval[0] if result.interval is not None else result.value) if is_lower else result.value
+        rows.append({"id": statement.id, "direction": "lower_bound" if is_lower else "upper_bound", "eps": eps, "valid": result.valid, "reason": result.reason})
+        if eps is None:
+            continue
+        if is_lower and (best_low is None or eps > best_low[0]):
+            best_low = (eps, statement.id)
+        if not is_lower and (best_up is None or eps < best_up[0]):
+            best_up = (eps, statement.id)
+    return Gap(
+        randomizer,
+        params,
+        None if best_up is None else best_up[1],
+        None if best_up is None else best_up[0],
+        None if best_low is None else best_low[1],
+        None if best_low is None else best_low[0],
+        rows,
+    )
+
+
+def gap_from_rows(randomizer: str, params: dict, rows: list) -> Gap:
+    """The gap from already evaluated `BoundRow`s (the `bounds` command's rows at one point): upper bounds give
+    their value, lower bounds the lower end of their interval; for k = 2 the exact binary RR interval's lower
+    end is added (evaluated here)."""
+    best_up: tuple[float, str] | None = None
+    best_low: tuple[float, str] | None = None
+    for row in rows:
+        statement = registry()[row.id]
+        if not row.valid or row.eps is None or not math.isfinite(row.eps):
+            continue
+        if statement.direction is Direction.UPPER_BOUND and (best_up is None or row.eps < best_up[0]):
+            best_up = (row.eps, row.id)
+        elif statement.direction is Direction.LOWER_BOUND:
+            eps = row.interval[0] if row.interval is not None else row.eps
+            if best_low is None or eps > best_low[0]:
+                best_low = (eps, row.id)
+    if params.get("k") == 2 and EXACT_BINARY_RR_ID in registry():
+        result = evaluate(registry()[EXACT_BINARY_RR_ID], {name: params[name] for name in ("eps0", "n", "delta")})
+        if result.valid and result.value is not None:
+            eps = result.interval[0] if result.interval is not None else result.value
+            if best_low is None or eps > best_low[0]:
+                best_low = (eps, EXACT_BINARY_RR_ID)
+    return Gap(
+        randomizer, params,
+        None if best_up is None else best_up[1], None if best_up is None else best_up[0],
+        None if best_low is None else best_low[1], None if best_low is None else best_low[0],
+    )

@@ -1,0 +1,157 @@
+"""The exact blanket bound for k-ary randomized response, certified (BBGN19.Lem5.3.exact_krr).
+
+BBGN19 Lemma 5.3 bounds the hockey-stick divergence of every neighbouring pair of shuffled datasets by
+
+    delta(eps) = (1/(gamma n)) E[(L_1 + ... + L_M)_+],   M ~ Bin(n, gamma),
+
+L_i i.i.d. copies of the privacy amplification variable L = (mu_x(W) - e^eps mu_x'(W)) / omega(W), W ~ omega.
+The Hoeffding and Bennett bounds (BBGN19.hoeffding_krr, .bennett_krr) relax the expectation; here it is
+evaluated exactly (to a certified interval). For k-RR (e0 = e^eps0, e = e^eps, D = e0 + k - 1, gamma = k/D,
+omega uniform on [k]), L takes the values k(e0 - e)/D (W = x), k(1 - e e0)/D (W = x') and k(1 - e)/D (else).
+Writing N = M and (a, b, R) for the numbers of blanket draws equal to x, x' and neither,
+(a, b, R) | N ~ Mult(N; 1/k, 1/k, (k-2)/k), and using C(n, N) gamma^N (1-gamma)^(n-N) / (gamma n) =
+Pr[Bin(n-1, gamma) = N-1] / N,
+
+    delta(eps) = sum_{N >= 1} Pr[Bin(n-1, gamma) = N - 1] D_N,
+    D_N = (gamma / N) E[((e0 - e) a - (e e0 - 1) b - (e - 1) R)_+].
+
+D_N is also exactly BBGN19's D_{e^eps}(Y_{N-1} || Y'_{N-1}) (Lemma A.3 holds with equality when mu_x << omega,
+checked on exact instances in tests/test_tight_blanket.py), the divergence of "one user's report plus N-1
+blanket draws". Adding an independent blanket draw is a post-processing, so D_N is non-increasing in N: the
+N-sum is blocked on a grid (upper end: each block at its smallest N; lower end: at its largest), the mass
+outside a Chernoff window counted as 1 (upper) or dropped (lower). Each D_N is the certified lattice sum of
+`reference.lattice_sums` (b ~ Bin(N, 1/k), a | b ~ Bin(N - b, 1/(k-1))).
+
+Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1); larger n are refused
+(the work grows like sqrt(n) per grid point and the time like n^(1/2) overall).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
+from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectation
+from shuffle_spec.reference.results import BoundValue
+
+__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
+
+STATEMENT = "BBGN19.Lem5.3.exact_krr"
+MAX_N = 10**8
+MAX_EPS0 = 50.0
+MAX_K = 10**6
+# Relative tolerance of the eps bracket; the returned upper end is verified whatever it is.
+EPS_REL_TOL = 1e-3
+# Blocking of the N-sum: D_N varies like exp(-c N) with c N ~ log(1/delta); grid steps of
+# N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta near N_STEP_LOG (here 5%, about 0.2% in eps).
+N_STEP_LOG = 0.05
+PER_SD = 16
+
+
+def check_krr_inputs(eps0: float, n: int, delta: float, k: int, *, min_k: int = 2) -> None:
+    """Validate the public parameters of the k-RR bounds of this family (ParameterError on each)."""
+    require_positive("eps0", eps0)
+    if eps0 > MAX_EPS0:
+        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g}")
+    require_integer("n", n, minimum=1)
+    if n > MAX_N:
+        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (exact lattice sums; use the closed-form bounds beyond)")
+    require_probability("delta", delta)
+    require_integer("k", k, minimum=min_k)
+    if k > MAX_K:
+        raise ParameterError("k", k, f"{min_k} <= k <= {MAX_K}")
+
+
+def bracket(x: mpmath.mpf) -> tuple[float, float]:
+    """A float interval containing the mpmath number x (computed at 40 digits: its error is far below 4u)."""
+    if not isinstance(x, (mpmath.mpf, int, float)) or isinstance(x, bool) or not mpmath.isfinite(x):
+        raise ParameterError("x", x, "a finite real number (mpmath)")
+    if x == 0:
+        return 0.0, 0.0
+    f = float(x)
+    pad = abs(f) * 4 * U1 + 1e-300
+    return f - pad, f + pad
+
+
+def _krr_coefficients(eps0: float, eps: float) -> Coefficients:
+    with mpmath.workdps(40):
+        e0, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        return Coefficients(bracket(e0 - e), bracket(-(e * e0 - 1)), bracket(-(e - 1)))
+
+
+def _blanket_laws(eps0: float, k: int) -> tuple[BinomialLaw, BinomialLaw, BinomialLaw, tuple[float, float]]:
+    """(N-1 ~ Bin(n-1, gamma), b ~ Bin(N, 1/k), a | b ~ Bin(N-b, 1/(k-1))) and gamma as a bracket."""
+    with mpmath.workdps(40):
+        gamma = mpmath.mpf(k) / (mpmath.exp(mpmath.mpf(eps0)) + k - 1)
+        return binomial_law(gamma), binomial_law(mpmath.mpf(1) / k), binomial_law(mpmath.mpf(1) / (k - 1)), bracket(gamma)
+
+
+def _n_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.ndarray:
+    """Grid offsets (from lo) for the N-blocking: steps of one standard deviation within 4 sd of the
+    mean and four beyond (where little mass is), never finer than the delta-slack step (module doc). The
+    grid only decides how tight the certified upper end is, never whether it is an upper bound."""
+    slack_step = N_STEP_LOG * max(mean, 1.0) / max(math.log(1.0 / delta), 1.0)
+    points = [lo]
+    x = float(lo)
+    while x < hi:
+        z = abs(x - mean) / max(sd, 1e-300)
+        x = max(x + 1.0, math.floor(x + (min(slack_step, sd) if z < 4 else max(slack_step, sd))))
+        points.append(min(int(x), hi))
+    return np.array(sorted(set(points)), dtype=np.int64) - lo
+
+
+def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_krr: a certified interval of Lemma 5.3's delta(eps) for k-RR, evaluated exactly
+    (module doc); an upper bound on D_{e^eps} of every neighbouring pair of n shuffled k-RR reports.
+    `delta_hint` (the target delta) only sets the blocking grid. Range: see the module doc; 0 <= eps."""
+    check_krr_inputs(eps0, n, 0.5, k)
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    n, k = int(n), int(k)
+    if eps >= eps0:
+        return BoundValue(0.0, 0.0)  # L <= 0 everywhere: the positive part vanishes
+    law_n, law_b, law_a, gamma = _blanket_laws(eps0, k)
+    coefficients = _krr_coefficients(eps0, eps)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    window = binomial_window(n - 1, law_n, tail)  # the law of N - 1
+    offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
+    step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
+    d_lo = np.empty(len(offsets))
+    d_hi = np.empty(len(offsets))
+    for i, offset in enumerate(offsets):
+        big_n = int(window.lo + offset) + 1
+        g_lo, g_hi = positive_part_expectation(big_n, law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
+        d_hi[i] = min(1.0, gamma[1] * g_hi / big_n * (1 + 4 * U1))
+        d_lo[i] = gamma[0] * g_lo / big_n / (1 + 4 * U1)
+    block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
+    block_hi[-1] += window.above  # N above the window: D_N <= D at the last grid point
+    starts = np.concatenate(([0], offsets[:-1] + 1))
+    block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
+    upper = float(np.sum(block_hi * d_hi)) * (1 + (len(offsets) + 4) * U1) + window.below  # N below: D_N <= 1
+    lower = float(np.sum(block_lo * d_lo)) / (1 + (len(offsets) + 4) * U1)
+    return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0))
+
+
+def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
+    """BBGN19.Lem5.3.exact_krr: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
+    eps0-k-RR reports, as a certified interval (value = its upper end, verified); eps0 with a note when
+    none below eps0 is. Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
+    check_krr_inputs(eps0, n, delta, k)
+
+    def bounds(eps: float) -> tuple[float, float]:
+        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
+        return value.lower, value.upper
+
+    # BBGN19's Bennett relaxation of the same expectation is an upper bound on it: its eps is a good first
+    # upper end of the bracket (verified by evaluating the exact bound there, like every point).
+    try:
+        hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
+    except ValueError:
+        hint = None
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
+    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)

@@ -1,0 +1,104 @@
+"""Certified lower bounds on the central epsilon of shuffled k-ary randomized response: the exact epsilon
+of explicit neighbouring pairs at large n (exact.krr_pair_third, exact.krr_pair_x0).
+
+Every valid upper bound must be at least the epsilon of any particular neighbouring pair, so these say
+"no valid bound can be below this". The pairs (e0 = e^eps0, D = e0 + k - 1, k-RR reports the input w.p.
+e0/D and each other value w.p. 1/D):
+
+- third (k >= 3): user 1 holds x0 vs x1, the other n-1 users all hold a third value z;
+- x0 (k >= 2): user 1 holds x0 vs x1, the other n-1 users all hold x0 (both directions of the divergence;
+  for k = 2 this is shuffled binary RR with all the others at one bit).
+
+The statistic. The adversary keeps only (h0, h1, R) = the counts of x0, x1 and of every other value in the
+shuffled histogram: a post-processing, so the divergence of the kept counts is at most the pair's, and the
+epsilon computed is a lower bound on the pair's epsilon (for the x0 pair it is the pair's exact epsilon: the
+other values are exchangeable there). With the n-draw reference measure W = Mult(n; pi0, pi1, pir) of the
+others' report probabilities, the law of the counts under "user at x" is
+P_x(h) = W(h) (mu_x(x0) h0/pi0 + mu_x(x1) h1/pi1 + mu_x(rest) R/pir) / n (checked in proofs_checks/tight.py), so
+
+    D_{e^eps}(P_x0 || P_x1) = (1/n) E_W[(a0 h0 + a1 h1 + ar R)_+],   a_j = (mu_x0(j) - e^eps mu_x1(j)) / pi_j,
+
+a lattice sum evaluated with the certified engine of `reference.lattice_sums`.
+
+Supported range: eps0 in (0, 50], k in [2 (x0) or 3 (third), 10^6], n in [1, 10^8], delta in (0, 1).
+"""
+
+from __future__ import annotations
+
+import mpmath
+
+from shuffle_spec.reference.bounds.blanket_exact import bracket, check_krr_inputs
+from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
+from shuffle_spec.reference.errors import ParameterError, require_positive
+from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, Coefficients, binomial_law, positive_part_expectation
+from shuffle_spec.reference.results import BoundValue
+
+__all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "PAIRS"]
+
+PAIRS = ("third", "x0")
+EPS_REL_TOL = 1e-3
+PER_SD = 48
+
+
+def _setups(pair: str, eps0: float, k: int, eps: float):
+    """[(law of b, law of a | b, coefficients)] of the divergences whose max is the pair's delta: the
+    counts are relabelled so that the positive coefficient sits on a (module doc)."""
+    with mpmath.workdps(40):
+        e0, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        d = e0 + k - 1
+        if pair == "third":
+            # pi = (1/D, 1/D, (D-2)/D); a0 = e0 - e, a1 = 1 - e e0, ar = (1 - e)(k-2)/(e0+k-3). Symmetric pair.
+            coefficients = Coefficients(bracket(e0 - e), bracket(1 - e * e0), bracket((1 - e) * (k - 2) / (e0 + k - 3)))
+            return [(binomial_law(1 / d), binomial_law(1 / (d - 1)), coefficients)]
+        # Others at x0: pi = (e0/D, 1/D, (k-2)/D). P_x0 - e P_x1: a0 = (e0 - e)/e0, a1 = 1 - e e0, ar = 1 - e
+        # (a = h0, b = h1); P_x1 - e P_x0: a1 = e0 - e, a0 = 1/e0 - e, ar = 1 - e (a = h1, b = h0).
+        inner = mpmath.mpf(1) if k == 2 else e0 / (e0 + k - 2)  # k = 2: no other value, a = n - b
+        forward = (binomial_law(1 / d), binomial_law(inner), Coefficients(bracket((e0 - e) / e0), bracket(1 - e * e0), bracket(1 - e)))
+        backward = (binomial_law(e0 / d), binomial_law(mpmath.mpf(1) / (k - 1)), Coefficients(bracket(e0 - e), bracket(1 / e0 - e), bracket(1 - e)))
+        return [forward, backward]
+
+
+def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "third", delta_hint: float = 1e-6) -> BoundValue:
+    """A certified interval containing the hockey-stick divergence (max over both directions) at e^eps of the
+    kept counts of the neighbouring pair `pair` ("third" or "x0", module doc) of n shuffled eps0-k-RR reports
+    (exact.krr_pair_third / exact.krr_pair_x0). Range: see the module doc; eps >= 0."""
+    if pair not in PAIRS:
+        raise ParameterError("pair", pair, "'third' or 'x0'")
+    check_krr_inputs(eps0, n, 0.5, k, min_k=3 if pair == "third" else 2)
+    require_positive("eps", eps, allow_zero=True)
+    require_positive("delta_hint", delta_hint)
+    if eps >= eps0:
+        return BoundValue(0.0, 0.0)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    lower = upper = 0.0
+    for law_b, law_a, coefficients in _setups(pair, eps0, int(k), eps):
+        lo, hi = positive_part_expectation(int(n), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
+        lower, upper = max(lower, lo / n / (1 + 2 * U1)), max(upper, hi / n * (1 + 2 * U1))
+    return BoundValue(min(lower, upper), min(upper, 1.0))
+
+
+def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> BoundValue:
+    check_krr_inputs(eps0, n, delta, k, min_k=3 if pair == "third" else 2)
+
+    def bounds(eps: float) -> tuple[float, float]:
+        value = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair=pair, delta_hint=delta)
+        return value.lower, value.upper
+
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL)
+    note = "the certified lower bound on the truth is the interval's lower end"
+    return BoundValue(lower, upper, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note)
+
+
+def krr_pair_third_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
+    """exact.krr_pair_third: the eps of the pair "user 1 holds x0 vs x1, the other n-1 users all hold a third
+    value" (counts of x0, x1 and the rest kept), a certified interval; its lower end is a lower bound on the
+    central eps of n shuffled eps0-k-RR reports at delta. Range: eps0 in (0, 50], 3 <= k <= 1e6,
+    1 <= n <= 1e8, 0 < delta < 1."""
+    return _pair_epsilon("third", eps0, n, delta, k)
+
+
+def krr_pair_x0_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
+    """exact.krr_pair_x0: the exact eps of the pair "user 1 holds x0 vs x1, the other n-1 users all hold x0"
+    (both directions), a certified interval; its lower end is a lower bound on the central eps of n shuffled
+    eps0-k-RR reports at delta. Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
+    return _pair_epsilon("x0", eps0, n, delta, k)

@@ -1,0 +1,37 @@
+"""Invalid inputs of the exact blanket bound, the k-RR pair lower bounds and their lattice-sum engine (issue 15)."""
+
+import mpmath
+
+from invalid_inputs import Case
+from shuffle_spec.reference import lattice_sums, lower_bounds
+from shuffle_spec.reference.bounds import blanket_exact
+
+LAW = lattice_sums.binomial_law(mpmath.mpf(1) / 3)
+GOOD = lattice_sums.Coefficients((1.0, 1.0), (-2.0, -2.0), (-0.5, -0.5))
+WRONG_ORDER = lattice_sums.Coefficients((1.0, 1.0), (-0.1, -0.1), (-0.5, -0.5))  # c1 > c2: F not monotone
+
+CASES = [
+    Case(lattice_sums.binomial_law, (mpmath.mpf(0),), fragment="p"),
+    Case(lattice_sums.binomial_law, (1.5,), fragment="p"),
+    Case(lattice_sums.binomial_window, (-1, LAW, 1e-9), fragment="m"),
+    Case(lattice_sums.binomial_window, (10, 0.5, 1e-9), fragment="law"),
+    Case(lattice_sums.binomial_window, (10, LAW, 0.0), fragment="tail"),
+    Case(lattice_sums.positive_part_expectation, (10, LAW, LAW, WRONG_ORDER), {"tail": 1e-9}, fragment="coefficients"),
+    Case(lattice_sums.positive_part_expectation, (10, LAW, LAW, "c"), {"tail": 1e-9}, fragment="coefficients"),
+    Case(lattice_sums.positive_part_expectation, (-3, LAW, LAW, GOOD), {"tail": 1e-9}, fragment="m"),
+    Case(lattice_sums.positive_part_expectation, (10, LAW, LAW, GOOD), {"tail": 1e-9, "per_sd": 0}, fragment="per_sd"),
+    Case(lattice_sums.solve_certified_epsilon, (lambda e: (0.0, 0.0),), {"eps0": 1.0, "delta": 1.5, "rel_tol": 1e-3}, fragment="delta"),
+    Case(lattice_sums.solve_certified_epsilon, (lambda e: (0.0, 0.0),), {"eps0": -1.0, "delta": 1e-6, "rel_tol": 1e-3}, fragment="eps0"),
+    Case(blanket_exact.bracket, (float("nan"),), fragment="x"),
+    Case(blanket_exact.check_krr_inputs, (1.0, 10, 1e-6, 1), fragment="k"),
+    Case(blanket_exact.exact_blanket_krr_epsilon, (), {"eps0": 1.0, "n": 10**9, "delta": 1e-6, "k": 3}, fragment="n"),
+    Case(blanket_exact.exact_blanket_krr_epsilon, (), {"eps0": 51.0, "n": 100, "delta": 1e-6, "k": 3}, fragment="eps0"),
+    Case(blanket_exact.exact_blanket_krr_epsilon, (), {"eps0": 1.0, "n": 100, "delta": 0.0, "k": 3}, fragment="delta"),
+    Case(blanket_exact.exact_blanket_krr_epsilon, (), {"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 10**7}, fragment="k"),
+    Case(blanket_exact.exact_blanket_krr_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": -0.1}, fragment="eps"),
+    Case(blanket_exact.exact_blanket_krr_delta, (), {"eps0": 1.0, "n": 0, "k": 3, "eps": 0.1}, fragment="n"),
+    Case(lower_bounds.krr_pair_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "pair": "other"}, fragment="pair"),
+    Case(lower_bounds.krr_pair_delta, (), {"eps0": 1.0, "n": 100, "k": 2, "eps": 0.1, "pair": "third"}, fragment="k"),
+    Case(lower_bounds.krr_pair_third_epsilon, (), {"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 2}, fragment="k"),
+    Case(lower_bounds.krr_pair_x0_epsilon, (), {"eps0": 1.0, "n": 2.5, "delta": 1e-6, "k": 3}, fragment="n"),
+]
