@@ -36,7 +36,20 @@ from shuffle_spec.spec.terms import HypothesisError
 if TYPE_CHECKING:  # SymPy is loaded only when a statement is not in the catalog
     from shuffle_spec.spec.statement import Statement
 
-from shuffle_spec.proofs_checks.tightest import tightest  # noqa: E402  (issue 15: the certified gap)
+if TYPE_CHECKING:
+    from shuffle_spec.proofs_checks.tightest import Gap
+
+
+def tightest(
+    *, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True
+) -> Gap:
+    """The tightest certified upper bound, the largest certified lower bound on the central epsilon of n
+    shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k, or "binary_rr") at delta, and their
+    ratio (issue 15; `proofs_checks/tightest.py`). Loaded on first use: it needs the SymPy registry, which a
+    closed-form call must not pay for."""
+    from shuffle_spec.proofs_checks.tightest import tightest as compute_tightest
+
+    return compute_tightest(randomizer=randomizer, eps0=eps0, n=n, delta=delta, k=k, include_upper=include_upper)
 
 __all__ = [
     "Calibration",
@@ -178,7 +191,9 @@ def _evaluation(statement: Statement | Entry, params: Mapping[str, object]) -> E
             raise ParameterError(name, value, f"a finite number {name}", statement_id=statement.id)
     try:
         return evaluate(statement, params)
-    except BadParameter:  # names the parameter already
+    except BadParameter as failure:  # names the parameter already; say which statement it was for
+        if failure.statement_id is None:
+            failure.statement_id = statement.id
         raise
     except UsageError as failure:
         raise ParameterError("parameters", dict(params), str(failure), statement_id=statement.id) from None
