@@ -7,7 +7,7 @@ import math
 
 import sympy as sp
 
-from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check, require
 from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_delta
 from shuffle_spec.spec.exact import binary_rr as spec
 from shuffle_spec.spec.symbols import eps, eps0, m, n
@@ -23,7 +23,7 @@ def _ratio_monotone() -> None:
     ratio = (p * r + (1 - p)) / ((1 - p) * r + p)
     assert_identity(sp.diff(ratio, r), (2 * p - 1) / ((1 - p) * r + p) ** 2, "d ratio/dr")
     u = sp.Symbol("u", positive=True)
-    assert sp.simplify((2 * p - 1).subs(sp.exp(eps0), 1 + u)).is_positive, "2p - 1 > 0 needs eps0 > 0"
+    require(sp.simplify((2 * p - 1).subs(sp.exp(eps0), 1 + u)).is_positive, "2p - 1 > 0 needs eps0 > 0")
     # S_m is a sum of independent Bernoullis, so f is log-concave and r grows with s: P_m/Q_m is
     # non-decreasing in s, the optimal events are threshold sets, and the reference searches both
     # directions (lower and upper sets) on its ratio array.
@@ -38,7 +38,7 @@ def _bit_flip_symmetry() -> None:
             _, q_mirror = spec.pair_pmfs(sp.Integer(size - 1 - ones), sp.Integer(size - at))
             point = {n: size, eps0: 1}
             diff = sp.N((p_here - q_mirror).subs(point).doit(), 30)
-            assert abs(diff) < sp.Float(10) ** -25, f"m={ones}, s={at}: {diff}"
+            require(abs(diff) < sp.Float(10) ** -25, f"m={ones}, s={at}: {diff}")
 
 
 @proof_check(ID, "spec pmfs, summed as hockey-stick divergences = reference certified pair delta (n = 6, m = 0..5, eps0 = 2, eps = 1/2)")
@@ -56,10 +56,8 @@ def _spec_matches_reference() -> None:
         backward = sum(max(b - e_eps * a, 0) for a, b in zip(p_values, q_values))
         exact = max(forward, backward)
         got = binary_rr_pair_delta(eps0=2.0, n=size, k=ones, eps=0.5)
-        assert got.lower <= float(exact) * (1 + 1e-14) + 1e-300 and float(exact) * (1 - 1e-14) <= got.upper, (
-            f"m={ones}: {exact} not in [{got.lower}, {got.upper}]"
-        )
-        assert math.isfinite(float(exact))
+        require(got.lower <= float(exact) * (1 + 1e-14) + 1e-300 and float(exact) * (1 - 1e-14) <= got.upper, f"m={ones}: {exact} not in [{got.lower}, {got.upper}]")
+        require(math.isfinite(float(exact)), f"m={ones}: exact delta {exact} is not finite")
 
 
 def _expand_finite_sums(expr: sp.Expr) -> sp.Expr:
