@@ -71,7 +71,9 @@ def test_min_e_eps_and_epsilon_for_delta_match_a_bisection_in_mpmath(delta):
 def test_safe_log_rounds_up():
     # 120 digits: the ratio 1 + 1e-40 keeps 80 significant digits of its excess, so the log is exact enough.
     with mpmath.workdps(120):
-        for ratio in (Fraction(7, 3), Fraction(10**40 + 1, 10**40), 2.5, Fraction(3, 1)):
+        # Huge numerators and denominators (as exact shuffled distributions produce), a ratio near 1, floats.
+        huge = (Fraction(3 * 10**400 + 1, 2 * 10**400), Fraction(7 * 10**300 + 3, 10**300 + 1))
+        for ratio in (Fraction(7, 3), Fraction(10**40 + 1, 10**40), 2.5, Fraction(3, 1), *huge):
             assert close_above(safe_log(ratio), mpmath.log(mpf(ratio)), 1e-14)
 
 
