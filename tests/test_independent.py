@@ -77,6 +77,15 @@ def test_safe_log_rounds_up():
             assert close_above(safe_log(ratio), mpmath.log(mpf(ratio)), 1e-14)
 
 
+def test_safe_log_of_floats_rounds_up():
+    # Round-to-nearest lands below the exact log for about half of all inputs: 200 of them.
+    ratios = [1.0 + i / 7.0 + i * 1e-9 for i in range(1, 201)]
+    with mpmath.workdps(40):
+        below_nearest = sum(mpf(math.log(r)) < mpmath.log(mpf(r)) for r in ratios)
+        assert below_nearest > 20  # the test has inputs where rounding matters
+        assert all(close_above(safe_log(r), mpmath.log(mpf(r)), 1e-15) for r in ratios)
+
+
 @pytest.mark.parametrize("k, e", [(2, Fraction(3)), (4, Fraction(5, 2))])
 def test_ldp_epsilons_of_krr(k, e):
     randomizer = k_randomized_response(k, e)
