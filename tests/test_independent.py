@@ -10,6 +10,7 @@ that have no such comparison. The audit table is in README.md (section "Testing"
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -29,6 +30,7 @@ from shuffle_spec.reference.bounds.stronger_clones import stronger_clones, stron
 from shuffle_spec.reference.distributions import Distribution
 from shuffle_spec.reference.divergences import approximate_ldp_epsilon, epsilon_for_delta, ldp_epsilon, min_e_eps_for_delta, safe_log
 from shuffle_spec.reference.randomizers import k_randomized_response
+from shuffle_spec.reference.shuffling import exact_shuffled_delta
 from shuffle_spec.reference.subsampling import subsampled_delta, subsampled_e_eps, subsampled_epsilon
 
 DPS = 50
@@ -191,3 +193,54 @@ def test_clone_epsilon_brackets_the_root_of_the_full_sum(kind):
         assert _mp_clone_delta(n, eps0, got.upper, q) <= delta
         assert got.lower == 0 or _mp_clone_delta(n, eps0, got.lower, q) > delta
     assert 0 < got.lower <= got.upper < eps0
+
+
+# --- exact shuffled distributions and randomizers -------------------------------------------------------
+
+
+def _brute_shuffled(rows: dict, dataset: tuple) -> dict:
+    """Distribution of the sorted tuple of reports, by enumerating every report vector (no count vectors)."""
+    out: dict = {}
+    for reports in itertools.product(*(list(rows[x].items()) for x in dataset)):
+        key = tuple(sorted(y for y, _ in reports))
+        out[key] = out.get(key, Fraction(0)) + math.prod((p for _, p in reports), start=Fraction(1))
+    return out
+
+
+def _brute_profile(p: dict, q: dict, e: Fraction) -> Fraction:
+    support = set(p) | set(q)
+    one = sum((max(p.get(z, 0) - e * q.get(z, 0), 0) for z in support), Fraction(0))
+    two = sum((max(q.get(z, 0) - e * p.get(z, 0), 0) for z in support), Fraction(0))
+    return max(one, two)
+
+
+@pytest.mark.parametrize("k, e_eps0, n", [(2, Fraction(3), 2), (2, Fraction(3), 3), (3, Fraction(2), 2)])
+def test_exact_shuffled_delta_is_the_worst_neighbouring_pair(k, e_eps0, n):
+    randomizer = k_randomized_response(k, e_eps0)
+    rows = {x: dict(randomizer(x).items()) for x in range(k)}
+    e = Fraction(3, 2)
+    worst = Fraction(0)
+    for dataset in itertools.product(range(k), repeat=n):  # every ordered dataset and every one-position change
+        for position, other in itertools.product(range(n), range(k)):
+            if other != dataset[position]:
+                neighbour = dataset[:position] + (other,) + dataset[position + 1 :]
+                worst = max(worst, _brute_profile(_brute_shuffled(rows, dataset), _brute_shuffled(rows, neighbour), e))
+    assert worst > 0
+    assert exact_shuffled_delta(randomizer, n, e) == worst
+    # By hand for binary RR (e^eps0 = 3, p = 3/4), n = 2, at e^eps = 2: S ~ Bin(2, 1/4) = (9, 6, 1)/16 vs
+    # Bern(1/4) + Bern(3/4) = (3, 10, 3)/16: [9 - 6]_+ / 16 = 3/16 (the other direction gives 1/16).
+    if (k, e_eps0, n) == (2, Fraction(3), 2):
+        assert exact_shuffled_delta(randomizer, n, Fraction(2)) == Fraction(3, 16)
+
+
+@pytest.mark.parametrize("k", [2, 3, 7])
+@pytest.mark.parametrize("e_eps0", [1.5, math.e, 20.0])
+def test_float_krr_probabilities_match_the_formula(k, e_eps0):
+    # k-RR keeps x with probability e/(e + k - 1) and reports each other value with 1/(e + k - 1).
+    randomizer = k_randomized_response(k, e_eps0)
+    with mpmath.workdps(40):
+        denominator = mpf(e_eps0) + k - 1
+        for x in range(k):
+            for y in range(k):
+                exact = (mpf(e_eps0) if y == x else mpmath.mpf(1)) / denominator
+                assert abs(mpf(randomizer(x)[y]) - exact) <= 4 * mpmath.mpf(2) ** -53 * exact
