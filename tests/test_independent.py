@@ -23,7 +23,14 @@ from shuffle_spec.reference.bounds.advanced_composition import (
     advanced_composition_epsilon,
     advanced_composition_per_step_epsilon,
 )
-from shuffle_spec.reference.bounds.clones import clone_pair_delta, clones_delta, clones_numeric, per_count_divergence, per_count_divergence_bounds
+from shuffle_spec.reference.bounds.clones import (
+    clone_pair_delta,
+    clones_delta,
+    clones_eps0_for_eps,
+    clones_numeric,
+    per_count_divergence,
+    per_count_divergence_bounds,
+)
 from shuffle_spec.reference.bounds.erlingsson import erlingsson_eps1
 from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_delta
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones, stronger_clones_delta
@@ -244,3 +251,15 @@ def test_float_krr_probabilities_match_the_formula(k, e_eps0):
             for y in range(k):
                 exact = (mpf(e_eps0) if y == x else mpmath.mpf(1)) / denominator
                 assert abs(mpf(randomizer(x)[y]) - exact) <= 4 * mpmath.mpf(2) ** -53 * exact
+
+
+def test_clones_eps0_for_eps_against_the_full_sum():
+    # The largest eps0 whose clone bound gives (eps, delta)-DP: the full mpmath sum holds there and fails
+    # a little above (delta_clones(eps) grows with eps0 in this range).
+    eps, n, delta = 1.0, 60, 1e-2
+    eps0 = clones_eps0_for_eps(eps=eps, n=n, delta=delta)
+    assert eps < eps0 < 30
+    with mpmath.workdps(30):
+        assert _mp_clone_delta(n, eps0, eps, mpmath.exp(-mpf(eps0))) <= delta
+        above = eps0 * (1 + 1e-6)
+        assert _mp_clone_delta(n, above, eps, mpmath.exp(-mpf(above))) > delta
