@@ -65,7 +65,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("17.5", "reference/bounds/stronger_clones.py", "    return 2.0 * r / (1.0 + r), -math.expm1(-eps0) / (1.0 + r)",
            "    return 2.0 * r / (1.0 + 2.0 * r), -math.expm1(-eps0) / (1.0 + r)", (MUT, "tests/test_fmt23_stronger_clones.py"), "stronger clone weight 2/(e^eps0 + 2)"),
     Mutant("16.tail", "reference/bounds/clones.py", "        upper = float(np.sum(w.upper * b_up)) * (1.0 + 1.001 * (size + 2) * UNIT) + w.dropped",
-           "        upper = float(np.sum(w.upper * b_up)) * (1.0 + 1.001 * (size + 2) * UNIT)", ("tests/test_clones_numeric.py", "tests/test_clones_binomial.py", IND), "clone delta drops the Chernoff tail mass"),
+           "        upper = float(np.sum(w.upper * b_up)) * (1.0 + 1.001 * (size + 2) * UNIT)", (IND, "tests/test_clones_numeric.py", "tests/test_clones_binomial.py"), "clone delta drops the Chernoff tail mass"),
     Mutant("16.L3", "reference/closeness.py", "    return eps1 + eps2, delta1 + math.exp(eps1) * delta2",
            "    return max(eps1, eps2), delta1 + math.exp(eps1) * delta2", (MUT, "tests/test_closeness.py"), "Lemma 3 triangle with max(eps1, eps2)"),
     # --- the checker ---
