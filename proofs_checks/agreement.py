@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import partial
 
 from shuffle_spec.proofs_checks.bridge import evaluate, reference_function
-from shuffle_spec.proofs_checks.framework import ProofCheck
+from shuffle_spec.proofs_checks.framework import CheckFailed, ProofCheck, register_check_source, require
 from shuffle_spec.spec.registry import list_statements
 from shuffle_spec.spec.statement import Direction, Statement
 
@@ -24,34 +24,32 @@ ROUNDING_SLACK = 1e-12
 
 def _check_reference_exists(statement: Statement) -> None:
     function = reference_function(statement)
-    assert callable(function), f"{statement.reference} is not callable"
+    require(callable(function), f"{statement.reference} is not callable")
 
 
 def _check_example(statement: Statement, example: dict) -> None:
     exact = float(statement.evaluate_value(example))
     evaluation = evaluate(statement, example)
-    assert evaluation.valid, f"reference refused a point inside the hypotheses: {evaluation.reason}"
+    require(evaluation.valid, f"reference refused a point inside the hypotheses: {evaluation.reason}")
     got = evaluation.value
     scale = max(abs(exact), 1e-300)
-    assert abs(got - exact) <= statement.rtol * scale, f"reference {got!r} vs spec {exact!r} at {example} (rtol {statement.rtol})"
+    require(abs(got - exact) <= statement.rtol * scale, f"reference {got!r} vs spec {exact!r} at {example} (rtol {statement.rtol})")
     if statement.direction is Direction.UPPER_BOUND:
-        assert got >= exact * (1 - ROUNDING_SLACK) if exact >= 0 else got >= exact * (1 + ROUNDING_SLACK), (
-            f"reference {got!r} is below the exact upper bound {exact!r} at {example}"
-        )
+        require(got >= exact * (1 - ROUNDING_SLACK) if exact >= 0 else got >= exact * (1 + ROUNDING_SLACK), f"reference {got!r} is below the exact upper bound {exact!r} at {example}")
 
 
 def _check_invalid_example(statement: Statement, example: dict) -> None:
     failed = statement.failed_hypotheses(example)
-    assert failed, f"spec finds no failed hypothesis at {example}"
+    require(failed, f"spec finds no failed hypothesis at {example}")
     if not statement.is_evaluable:
         return  # its reference takes distributions, not these scalars: the spec side is what is checked
     evaluation = evaluate(statement, example)
-    assert not evaluation.valid, f"spec rejects {example} but the reference returned {evaluation.value}"
+    require(not evaluation.valid, f"spec rejects {example} but the reference returned {evaluation.value}")
     try:
         reference_function(statement)(**example)
     except ValueError:
         return
-    raise AssertionError(f"reference accepted {example}, outside the hypotheses {failed}")
+    raise CheckFailed(f"reference accepted {example}, outside the hypotheses {failed}")
 
 
 def agreement_checks() -> tuple[ProofCheck, ...]:
@@ -64,3 +62,8 @@ def agreement_checks() -> tuple[ProofCheck, ...]:
         for index, example in enumerate(statement.invalid_examples):
             checks.append(ProofCheck(statement.id, f"both refuse invalid example {index}", partial(_check_invalid_example, statement, dict(example))))
     return tuple(checks)
+
+
+# The framework imports this module by its dotted name (CHECK_MODULES) and collects these checks
+# through this registration; it never imports this module's names, so the two form no import cycle.
+register_check_source(agreement_checks)

@@ -10,7 +10,7 @@ from functools import partial
 import sympy as sp
 
 from shuffle_spec.proofs_checks.bridge import evaluate
-from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check, require
 from shuffle_spec.spec import bbgn19 as S
 from shuffle_spec.spec.registry import get_statement
 from shuffle_spec.spec.symbols import eps, eps0, k, n, sigma
@@ -81,7 +81,7 @@ def lemma_5_5_from_a4() -> None:
     f = 2 * (t + m * a) ** 2 / (m * b**2)
     bound = sp.exp(-f.subs(t, 0)) / sp.diff(f, t).subs(t, 0)
     assert_identity(bound, S.LEM5_5.value, "Lemma A.4 applied")
-    assert sp.simplify(sp.diff(f, t, 2)).is_nonnegative, "f' must be increasing"
+    require(sp.simplify(sp.diff(f, t, 2)).is_nonnegative, "f' must be increasing")
 
 
 @proof_check("BBGN19.Lem5.6", "Lemma A.4 with f(t) = (mc/b+^2) phi(b+(t+ma)/(mc)): f(0) = m alpha phi(beta), f'(0) = log(1+beta)/b+")
@@ -92,7 +92,7 @@ def lemma_5_6_from_a4() -> None:
     assert_identity(f.subs(t, 0), m * c / bp**2 * S._phi(beta), "f(0)")
     assert_identity(sp.diff(f, t).subs(t, 0), sp.log(1 + beta) / bp, "f'(0)")
     assert_identity(sp.exp(-f.subs(t, 0)) / sp.diff(f, t).subs(t, 0), S.LEM5_6.value, "Lemma A.4 applied (corrected form)")
-    assert sp.simplify(sp.diff(f, t, 2)).is_positive, "f' must be increasing"
+    require(sp.simplify(sp.diff(f, t, 2)).is_positive, "f' must be increasing")
 
 
 @proof_check("BBGN19v1.Thm3.1", "log(1 + k(1-gamma)/gamma) = log(k/gamma - k + 1) with k/gamma = min{...}")
@@ -136,17 +136,17 @@ _NUMERIC = {
 def _numeric_agreement(statement_id: str, example: dict) -> None:
     statement = get_statement(statement_id)
     result = evaluate(statement, example)
-    assert result.valid, result.reason
+    require(result.valid, result.reason)
     subs = {s: sp.nsimplify(v) if isinstance(v, int) else sp.Float(v, 40) for s, v in statement.substitution(example).items()}
     expr = _NUMERIC[statement_id].subs(subs)
     target = sp.Float(example["delta"], 40)
     if result.reason:
-        assert result.value == example["eps0"], "no-amplification answer must be eps0"
+        require(result.value == example["eps0"], "no-amplification answer must be eps0")
         return
     at = sp.N(expr.subs(eps, sp.Float(result.value, 40)), 40)
-    assert at <= target, f"spec delta at the reference eps {result.value} is {at} > {target}"
+    require(at <= target, f"spec delta at the reference eps {result.value} is {at} > {target}")
     below = sp.N(expr.subs(eps, sp.Float(result.value * (1 - 1e-7), 40)), 40)
-    assert below > target, f"spec delta at eps (1 - 1e-7) is {below} <= {target}: the reference is not tight"
+    require(below > target, f"spec delta at eps (1 - 1e-7) is {below} <= {target}: the reference is not tight")
 
 
 for _id in _NUMERIC:

@@ -75,7 +75,7 @@ class BadParameter(ParameterError, UsageError):
 
 
 def parse_number(name: str, value: object, *, integer: bool = False) -> int | float | Fraction:
-    """One number, strictly: a decimal or `p/q` string (no `1_0`, no hex, no `inf`/`nan`), or a Python,
+    """One number, strictly: a decimal or "p/q" string (no `1_0`, no hex, no `inf`/`nan`), or a Python,
     numpy, `Fraction` or `Decimal` number; never a bool or None. Finite; integral when `integer`.
     Returns an `int` when `integer`, else an `int`, `float` or `Fraction` equal to the input."""
     number: int | float | Fraction

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check, require
 from shuffle_spec.reference import pld
 from shuffle_spec.spec import compose as spec
 from shuffle_spec.spec.exact.binary_rr import pair_pmfs as binary_rr_pmfs
@@ -39,7 +39,7 @@ def _clone_pmfs(count: int) -> tuple[list[sp.Expr], list[sp.Expr]]:
 def _hockey_both_ways(p: list[sp.Expr], q: list[sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
     """(sum max(P - e^eps Q, 0), E_P max(0, 1 - e^{eps - L})) at eps = EPS_VALUE, exactly."""
     e = sp.exp(EPS_VALUE)
-    assert e.is_Rational
+    require(e.is_Rational, "e is rational")
     direct = sum(sp.Max(pi - e * qi, 0) for pi, qi in zip(p, q))
     via_loss = sum(pi * spec.hockey_stick_from_loss(sp.log(pi / qi), EPS_VALUE) for pi, qi in zip(p, q) if pi != 0)
     return direct, via_loss
@@ -50,7 +50,7 @@ def _divergence_is_a_loss_expectation() -> None:
     for count in range(6):
         p, q = _clone_pmfs(count)
         direct, via_loss = _hockey_both_ways(p, q)
-        assert abs(sp.N(direct - via_loss, 40)) < sp.Float(1e-35), f"c={count}: {sp.N(direct)} vs {sp.N(via_loss)}"
+        require(abs(sp.N(direct - via_loss, 40)) < sp.Float(1e-35), f"c={count}: {sp.N(direct)} vs {sp.N(via_loss)}")
 
 
 @proof_check(EXACT, "D_{e^eps}(P_m||Q_m) = E_P[max(0, 1 - e^{eps - L})] for n = 3, m = 0..2, both directions (e^eps0 = 3)")
@@ -63,7 +63,7 @@ def _binary_rr_divergence_is_a_loss_expectation() -> None:
         q = [sp.nsimplify(qm.subs(sub).subs(s, value).doit()) for value in range(4)]
         for first, second in ((p, q), (q, p)):
             direct, via_loss = _hockey_both_ways(first, second)
-            assert abs(sp.N(direct - via_loss, 40)) < sp.Float(1e-35), f"m={ones}: {sp.N(direct)} vs {sp.N(via_loss)}"
+            require(abs(sp.N(direct - via_loss, 40)) < sp.Float(1e-35), f"m={ones}: {sp.N(direct)} vs {sp.N(via_loss)}")
 
 
 @proof_check(CLONES, "max(0, 1 - e^{eps - s}) is non-decreasing in the loss s (pessimistic rounding is safe)")
@@ -72,7 +72,7 @@ def _integrand_is_monotone() -> None:
     inner = 1 - sp.exp(eps - s)
     derivative = sp.diff(inner, s)
     assert_identity(derivative, sp.exp(eps - s), "d/ds (1 - e^{eps - s})")
-    assert derivative.is_positive, "e^{eps - s} > 0"
+    require(derivative.is_positive, "e^{eps - s} > 0")
 
 
 @proof_check(CLONES, "clone loss log(P_c(a)/Q_c(a)) = closed form, and P_c(a) = Q_c(c+1-a) (symmetric pair), c = 0..6, e^eps0 in {3, 5}")
@@ -84,8 +84,8 @@ def _clone_loss_closed_form_and_symmetry() -> None:
             for x in range(count + 2):
                 ratio = sp.nsimplify((p / q).subs(a, x).subs(sub))
                 closed = sp.nsimplify(sp.exp(spec.clone_loss_closed_form(count, x)).subs(sub))
-                assert ratio == closed, f"P_c/Q_c at c={count}, a={x}: {ratio} != {closed}"
-                assert sp.nsimplify(p.subs(a, x).subs(sub)) == sp.nsimplify(q.subs(a, count + 1 - x).subs(sub)), f"symmetry at c={count}, a={x}"
+                require(ratio == closed, f"P_c/Q_c at c={count}, a={x}: {ratio} != {closed}")
+                require(sp.nsimplify(p.subs(a, x).subs(sub)) == sp.nsimplify(q.subs(a, count + 1 - x).subs(sub)), f"symmetry at c={count}, a={x}")
 
 
 @proof_check(CLONES, "z^T - w^T = (z - w) sum_{i<T} z^i w^(T-1-i) (T = 1..6): |z^T - w^T| <= T R^(T-1) |z - w|")
@@ -101,7 +101,7 @@ def _dft_scaling() -> None:
         omega = sp.exp(-2 * sp.pi * sp.I / size)
         f = sp.Matrix(size, size, lambda j, k: omega ** (j * k))
         gram = sp.simplify(f.H * f)
-        assert gram == size * sp.eye(size), f"N={size}: F^* F != N I"
+        require(gram == size * sp.eye(size), f"N={size}: F^* F != N I")
 
 
 @proof_check(CLONES, "reference grid losses bracket the spec loss (c = 0..8, e^eps0 = 3)")
@@ -112,7 +112,7 @@ def _reference_losses_bracket_spec() -> None:
         for index, value in enumerate(range(count + 2)):
             # The reference's first coordinate is the mirror a -> c+1-a of the spec's (symmetric pair).
             exact = sp.N(spec.clone_loss_closed_form(count, count + 1 - value).subs(eps0, EPS0_VALUE), 30)
-            assert lo[index] <= float(exact) <= hi[index], f"c={count}, x={value}: {exact} not in [{lo[index]}, {hi[index]}]"
+            require(lo[index] <= float(exact) <= hi[index], f"c={count}, x={value}: {exact} not in [{lo[index]}, {hi[index]}]")
 
 
 # The remaining symbols of the spec module are used by its statements only.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from shuffle_spec.proofs_checks.bridge import evaluate, reference_function
-from shuffle_spec.proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
+from shuffle_spec.proofs_checks.framework import CheckFailed, assert_identity, assert_nonnegative, proof_check, require
 from shuffle_spec.spec import efmrstt20 as S
 from shuffle_spec.spec.registry import get_statement
 
@@ -19,12 +19,12 @@ def check_ldp_sgd_constant() -> None:
     d = sp.Symbol("d", integer=True, positive=True)
     printed = sp.sqrt(sp.pi) / 2 * sp.gamma((d - 1) / 2 + 1) / sp.gamma(d / 2 + 1)
     c_d = sp.gamma(d / 2) / (sp.sqrt(sp.pi) * sp.gamma((d + 1) / 2))
-    assert sp.simplify(sp.gammasimp(d * printed * c_d)) == 1, "d * printed constant is not 1/c_d"
+    require(sp.simplify(sp.gammasimp(d * printed * c_d)) == 1, "d * printed constant is not 1/c_d")
     # c_d = E|v_1| on the unit sphere: 1 (d = 1), 2/pi (d = 2), 1/2 (d = 3, v_1 uniform on [-1, 1]).
-    assert [sp.simplify(c_d.subs(d, j)) for j in (1, 2, 3)] == [1, 2 / sp.pi, sp.Rational(1, 2)]
+    require([sp.simplify(c_d.subs(d, j)) for j in (1, 2, 3)] == [1, 2 / sp.pi, sp.Rational(1, 2)], "c_d at d = 1, 2, 3 is not 1, 2/pi, 1/2")
     # The d = 3 value from the integral of |t| dt/2 over [-1, 1].
     t = sp.Symbol("t", real=True)
-    assert sp.integrate(sp.Abs(t) / 2, (t, -1, 1)) == sp.Rational(1, 2)
+    require(sp.integrate(sp.Abs(t) / 2, (t, -1, 1)) == sp.Rational(1, 2), "integral of |t|/2 over [-1, 1] is not 1/2")
 
 
 @proof_check("EFMRSTT20.Alg4", "keep/flip ratio is e^eps0 and (2p - 1) = (e-1)/(e+1)")
@@ -57,7 +57,7 @@ def check_cor_a2_below_min() -> None:
 def check_thm_iv1_is_cor_a2() -> None:
     thm, cor = get_statement("EFMRSTT20.ThmIV.1"), get_statement("EFMRSTT20.CorA.2")
     substituted = cor.value.subs({S.eps1: S.eps_b, S.eps2: S.t * S.eps_f}, simultaneous=True)
-    assert sp.simplify(thm.value - substituted) == 0
+    require(sp.simplify(thm.value - substituted) == 0, "the theorem's value is not the substituted form")
 
 
 @proof_check("EFMRSTT20.LemII.6", "lambda = 2n/(1+e^eps0) is RR's flip probability and the range condition")
@@ -73,7 +73,7 @@ def check_lambda_substitution() -> None:
     assert_identity(n - lam, n * (sp.exp(eps0) - 1) / (sp.exp(eps0) + 1), "n - lambda")
     # The lambda form at lambda = 2n/(1+e^eps0) is the eps0 form.
     lam_form = get_statement("EFMRSTT20.LemII.6.lam").value.subs(S.lam, lam)
-    assert sp.simplify(lam_form - get_statement("EFMRSTT20.LemII.6").value) == 0
+    require(sp.simplify(lam_form - get_statement("EFMRSTT20.LemII.6").value) == 0, "the lambda form is not LemII.6's value")
 
 
 @proof_check("EFMRSTT20.ThmIII.1", "closed form >= Eq. (1): the proof's two inequalities")
@@ -93,7 +93,7 @@ def check_thm_iii1_chain() -> None:
     for point in ({"eps0": 1, "n": 10**4, "delta": sp.Rational(1, 10**6)}, {"eps0": 3, "n": 10**6, "delta": sp.Rational(1, 10**9)}, {"eps0": 12, "n": 203950512, "delta": sp.Rational(1, 2 * 10**9)}):
         thm.check_hypotheses(point)
         lem.check_hypotheses(point)
-        assert thm.evaluate_value(point, 60) >= lem.evaluate_value(point, 60), f"closed form below Eq. (1) at {point}"
+        require(thm.evaluate_value(point, 60) >= lem.evaluate_value(point, 60), f"closed form below Eq. (1) at {point}")
 
 
 @proof_check("EFMRSTT20.DefII.4.binary_rr", "((1+e)/2)^2 dominates e and (2e/(1+e))^2 (uniform R_0 optimal)")
@@ -119,35 +119,35 @@ def check_abort_probability() -> None:
     b = 2 / eps
     shift = b * sp.log(2 / delta)
     tail = sp.integrate(sp.exp(-x / b) / (2 * b), (x, shift, sp.oo))
-    assert sp.simplify(tail - delta / 4) == 0, f"tail = {tail}"
+    require(sp.simplify(tail - delta / 4) == 0, f"tail = {tail}")
 
 
 @proof_check("EFMRSTT20.ThmV.2", "union-bound algebra: 2 log(2P/delta) - log(2/delta) = log(2 P^2/delta)")
 def check_deletion_algebra() -> None:
     P, delta = sp.symbols("P delta", positive=True)
-    assert sp.simplify(sp.expand_log(2 * sp.log(2 * P / delta) - sp.log(2 / delta) - sp.log(2 * P**2 / delta), force=True)) == 0
+    require(sp.simplify(sp.expand_log(2 * sp.log(2 * P / delta) - sp.log(2 / delta) - sp.log(2 * P**2 / delta), force=True)) == 0, "2 log(2P/delta) - log(2/delta) != log(2 P^2/delta)")
 
 
 def _check_inverse(statement_id: str, forward_id: str, output: str, target: str) -> None:
     statement, forward = get_statement(statement_id), get_statement(forward_id)
     for example in statement.examples:
         result = evaluate(statement, example)
-        assert result.valid, f"{statement_id} refused {example}: {result.reason}"
+        require(result.valid, f"{statement_id} refused {example}: {result.reason}")
         point = {k: v for k, v in example.items() if k != target}
         point[output] = result.value
         value = forward.evaluate_value(point, 40)
-        assert value <= example[target], f"{forward_id} at the returned {output} = {result.value} is {value} > {example[target]}"
+        require(value <= example[target], f"{forward_id} at the returned {output} = {result.value} is {value} > {example[target]}")
         # Nearly tight: 1e-9 more of the output already exceeds the target (unless at the range end).
         point[output] = result.value * (1 + 1e-9)
         if not forward.failed_hypotheses(point):
-            assert forward.evaluate_value(point, 40) > example[target] * (1 - 1e-6), f"{statement_id} not tight at {example}"
+            require(forward.evaluate_value(point, 40) > example[target] * (1 - 1e-6), f"{statement_id} not tight at {example}")
     for example in statement.invalid_examples:
-        assert statement.failed_hypotheses(example), f"spec accepts invalid {example}"
+        require(statement.failed_hypotheses(example), f"spec accepts invalid {example}")
         try:
             reference_function(statement)(**example)
         except ValueError:
             continue
-        raise AssertionError(f"reference accepted {example}")
+        raise CheckFailed(f"reference accepted {example}")
 
 
 @proof_check("EFMRSTT20.LemII.6.inverse", "spec forward at the reference's eps0 <= target, nearly tight")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from shuffle_spec.proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
+from shuffle_spec.proofs_checks.framework import assert_identity, assert_nonnegative, proof_check, require
 from shuffle_spec.spec import efmrtt19 as S
 from shuffle_spec.spec.symbols import delta as delta_pos
 from shuffle_spec.spec.symbols import delta_prime, eps, eps0, k, n, q
@@ -33,30 +33,30 @@ def _exp_as_one_plus_w(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
 
 def _assert_positive_number(expr: sp.Expr, what: str) -> None:
     value = sp.N(expr, DIGITS)
-    assert value.is_comparable and value > 0, f"{what}: {sp.sstr(expr)} = {value} is not > 0"
+    require(value.is_comparable and value > 0, f"{what}: {sp.sstr(expr)} = {value} is not > 0")
 
 
 def _assert_nonnegative_on(expr: sp.Expr, var: sp.Symbol, low: sp.Expr, high: sp.Expr, what: str) -> None:
     """expr(var) >= 0 on [low, high] for expr concave in var: both ends >= 0 and expr'' <= 0."""
     for end in (low, high):
         value = sp.N(expr.subs(var, end), DIGITS)
-        assert value >= -sp.Float(10) ** (-(DIGITS - 5)), f"{what}: {sp.sstr(expr)} at {var} = {end} is {value}"
+        require(value >= -sp.Float(10) ** (-(DIGITS - 5)), f"{what}: {sp.sstr(expr)} at {var} = {end} is {value}")
     second = sp.simplify(sp.diff(expr, var, 2))
     positive = sp.Symbol(str(var), positive=True)
-    assert sp.simplify(-second.subs(var, positive)).is_nonnegative is True, f"{what}: not concave, second derivative {second}"
+    require(sp.simplify(-second.subs(var, positive)).is_nonnegative is True, f"{what}: not concave, second derivative {second}")
 
 
 @proof_check("EFMRTT19.Lem4", "log(1 + x) <= x for x >= 0")
 def log1p_below_identity() -> None:
     gap = x - sp.log(1 + x)
-    assert gap.subs(x, 0) == 0
+    require(gap.subs(x, 0) == 0, "x - log(1 + x) is not 0 at x = 0")
     assert_nonnegative(sp.diff(gap, x), "derivative of x - log(1+x)")
 
 
 @proof_check("EFMRTT19.Lem4", "eps' = eps at q = 1, 0 at q = 0, non-decreasing in q")
 def lemma4_endpoints() -> None:
-    assert sp.simplify(S.LEM4_EPS.subs(q, 1) - eps) == 0
-    assert S.LEM4_EPS.subs(q, 0) == 0
+    require(sp.simplify(S.LEM4_EPS.subs(q, 1) - eps) == 0, "Lemma 4's eps' at q = 1 is not eps")
+    require(S.LEM4_EPS.subs(q, 0) == 0, "Lemma 4's eps' at q = 0 is not 0")
     assert_nonnegative(_exp_as_one_plus_w(sp.diff(S.LEM4_EPS, q), eps), "d eps'/dq")
 
 
@@ -114,7 +114,7 @@ def refined_region_eps1() -> None:
     assert_nonnegative(2 * sp.exp(3 * eps0) / n - S.EPS1, "2e^{3eps0}/n - eps1")
     assert_nonnegative(sp.diff(2 * sp.exp(3 * eps0) / n, eps0), "d/deps0 of 2e^{3eps0}/n")
     at_edge = (2 * sp.exp(3 * eps0) / n).subs(eps0, sp.log(n / 4) / 3)
-    assert sp.simplify(at_edge - sp.Rational(1, 2)) == 0, f"2e^(3eps0)/n at the edge is {sp.simplify(at_edge)}"
+    require(sp.simplify(at_edge - sp.Rational(1, 2)) == 0, lambda: f"2e^(3eps0)/n at the edge is {sp.simplify(at_edge)}")
 
 
 @proof_check("EFMRTT19.Thm8", "v1 constant: first term <= 4 sqrt(2) e (sqrt(e)-1) eps0 sqrt(log(1/delta)/n), ~9.975")
@@ -165,7 +165,7 @@ def thm5_ratio() -> None:
         assert_nonnegative(_exp_as_one_plus_w(sp.exp(a) - ratio, a), f"e^a - {name}")
     # With a = eps/2: e^eps - e^a = e^{2a} - e^a = (1 + w)^2 - (1 + w) >= 0.
     assert_nonnegative(_exp_as_one_plus_w(sp.exp(a) ** 2 - sp.exp(a), a), "e^eps - e^{eps/2} (a = eps/2)")
-    assert S.ALG1.hypotheses[-1] == sp.Eq(a, S.eps_ldp / 2), "Alg. 1's a = eps/2 is what this check assumes"
+    require(S.ALG1.hypotheses[-1] == sp.Eq(a, S.eps_ldp / 2), "Alg. 1's a = eps/2 is what this check assumes")
 
 
 @proof_check("EFMRTT19.Thm6.explicit", "Bernstein: s = 2l/3 + sqrt(4l^2/9 + 2Vl) solves s^2 = 2l(V + 2s/3), s <= sqrt(2Vl) + 4l/3")

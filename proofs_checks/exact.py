@@ -9,8 +9,9 @@ import math
 
 import sympy as sp
 
-from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
 from fractions import Fraction
+
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check, require
 
 from shuffle_spec.reference.divergences import hockey_stick_divergence
 from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_delta, block_delta_bound
@@ -30,7 +31,7 @@ def _ratio_monotone() -> None:
     ratio = (p * r + (1 - p)) / ((1 - p) * r + p)
     assert_identity(sp.diff(ratio, r), (2 * p - 1) / ((1 - p) * r + p) ** 2, "d ratio/dr")
     u = sp.Symbol("u", positive=True)
-    assert sp.simplify((2 * p - 1).subs(sp.exp(eps0), 1 + u)).is_positive, "2p - 1 > 0 needs eps0 > 0"
+    require(sp.simplify((2 * p - 1).subs(sp.exp(eps0), 1 + u)).is_positive, "2p - 1 > 0 needs eps0 > 0")
     # S_m is a sum of independent Bernoullis, so f is log-concave and r grows with s: P_m/Q_m is
     # non-decreasing in s, the optimal events are threshold sets, and the reference searches both
     # directions (lower and upper sets) on its ratio array.
@@ -45,7 +46,7 @@ def _bit_flip_symmetry() -> None:
             _, q_mirror = spec.pair_pmfs(sp.Integer(size - 1 - ones), sp.Integer(size - at))
             point = {n: size, eps0: 1}
             diff = sp.N((p_here - q_mirror).subs(point).doit(), 30)
-            assert abs(diff) < sp.Float(10) ** -25, f"m={ones}, s={at}: {diff}"
+            require(abs(diff) < sp.Float(10) ** -25, f"m={ones}, s={at}: {diff}")
 
 
 @proof_check(ID, "spec pmfs, summed as hockey-stick divergences = reference certified pair delta (n = 6, m = 0..5, eps0 = 2, eps = 1/2)")
@@ -63,10 +64,8 @@ def _spec_matches_reference() -> None:
         backward = sum(max(b - e_eps * a, 0) for a, b in zip(p_values, q_values))
         exact = max(forward, backward)
         got = binary_rr_pair_delta(eps0=2.0, n=size, k=ones, eps=0.5)
-        assert got.lower <= float(exact) * (1 + 1e-14) + 1e-300 and float(exact) * (1 - 1e-14) <= got.upper, (
-            f"m={ones}: {exact} not in [{got.lower}, {got.upper}]"
-        )
-        assert math.isfinite(float(exact))
+        require(got.lower <= float(exact) * (1 + 1e-14) + 1e-300 and float(exact) * (1 - 1e-14) <= got.upper, f"m={ones}: {exact} not in [{got.lower}, {got.upper}]")
+        require(math.isfinite(float(exact)), f"m={ones}: exact delta {exact} is not finite")
 
 
 def _expand_finite_sums(expr: sp.Expr) -> sp.Expr:
@@ -107,13 +106,13 @@ def _data_processing() -> None:
     T = [[sp.Rational(1, 2), sp.Rational(1, 4), sp.Rational(1, 4)], [sp.Rational(1, 3), sp.Rational(1, 3), sp.Rational(1, 3)], [0, sp.Rational(1, 2), sp.Rational(1, 2)]]
     before = sum(max(P[i] - e * Q[i], 0) for i in range(3))
     after = sum(max(sum(T[i][y] * (P[i] - e * Q[i]) for i in range(3)), 0) for y in range(3))
-    assert after <= before, f"{after} > {before}"
+    require(after <= before, f"{after} > {before}")
     # Subadditivity of [.]_+ holds sign pattern by sign pattern; SymPy checks all 8 patterns.
     for signs in range(8):
         values = [(1 if signs >> i & 1 else -1) * (i + 1) for i in range(3)]
         lhs = max(sum(values), 0)
         rhs = sum(max(v, 0) for v in values)
-        assert lhs <= rhs, f"[sum]_+ > sum [.]_+ at {values}"
+        require(lhs <= rhs, f"[sum]_+ > sum [.]_+ at {values}")
 
 
 def _one_direction_exact(e_eps0: Fraction, ones: int, zeros: int, e_eps: Fraction) -> Fraction:
@@ -134,7 +133,7 @@ def _removal_exact_instances() -> None:
         for width in range(size - start):
             reduced = _one_direction_exact(e_eps0, start, size - 1 - start - width, e_eps)
             for k in range(start, start + width + 1):
-                assert exact_d[k] <= reduced, f"k={k} in block ({start}, {width}): {exact_d[k]} > {reduced}"
+                require(exact_d[k] <= reduced, f"k={k} in block ({start}, {width}): {exact_d[k]} > {reduced}")
             got = block_delta_bound(eps0=math.log(3), n=size, start=start, width=width, eps=math.log(1.5))
             # e^eps0 = 3 and e^eps = 3/2 are the doubles' exact values up to 1 ulp: 1e-12 slack.
-            assert got.lower - 1e-12 <= float(reduced) <= got.upper + 1e-12, (start, width, float(reduced), got)
+            require(got.lower - 1e-12 <= float(reduced) <= got.upper + 1e-12, (start, width, float(reduced), got))

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check, require
 from shuffle_spec.reference.exact_krr import exact_shuffled_krr_delta
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.shuffling import exact_shuffled_delta
@@ -31,7 +31,7 @@ def _assert_positive_rational(expr: sp.Expr, what: str) -> None:
     numerator, denominator = sp.fraction(sp.factor(sp.together(expr)))
     for part, name in ((numerator, "numerator"), (denominator, "denominator")):
         poly = sp.Poly(sp.expand(part), u, v)
-        assert all(c >= 0 for c in poly.coeffs()), f"{what}: {name} {sp.sstr(part)} has a negative coefficient"
+        require(all(c >= 0 for c in poly.coeffs()), f"{what}: {name} {sp.sstr(part)} has a negative coefficient")
 
 
 s_half = sp.Symbol("s", positive=True)
@@ -93,7 +93,7 @@ def bounded_at_the_edge() -> None:
     at_edge = sp.simplify(cf.G.subs(E0, n / (16 * sp.log(2 / delta))).subs(sp.log(4 / delta), sp.log(2) + L).subs(sp.log(2 / delta), L))
     assert_identity(at_edge, 2 * sp.sqrt((sp.log(2) + L) / L) + 1 / (2 * L), "G at the edge")
     # Both terms decrease in L, so the largest value is at L = log 2.
-    assert sp.diff(at_edge, L).subs(L, sp.log(2)).evalf() < 0 and sp.simplify(sp.diff((sp.log(2) + L) / L, L)) == -sp.log(2) / L**2
+    require(sp.diff(at_edge, L).subs(L, sp.log(2)).evalf() < 0 and sp.simplify(sp.diff((sp.log(2) + L) / L, L)) == -sp.log(2) / L**2, "the edge derivative is not negative at L = log 2, or d/dL (log 2 + L)/L != -log 2/L^2")
     assert_identity(at_edge.subs(L, sp.log(2)), 2 * sp.sqrt(2) + 1 / (2 * sp.log(2)), "G at the edge, delta = 1")
 
 
@@ -154,7 +154,7 @@ def krr_matches_brute_force() -> None:
         rows = [[keep if y == x else other for y in range(k)] for x in range(k)]
         expected = _to_fraction(_brute_force_delta(rows, n_users, e))
         got = exact_shuffled_krr_delta(k, _to_fraction(e0), n_users, _to_fraction(e))
-        assert got == expected, f"k={k}, n={n_users}: reference {got} vs brute force {expected}"
+        require(got == expected, f"k={k}, n={n_users}: reference {got} vs brute force {expected}")
 
 
 @proof_check("exact.shuffled_finite", "exact shuffled delta of a finite randomizer = SymPy brute force")
@@ -164,4 +164,4 @@ def finite_matches_brute_force() -> None:
     for n_users, e in ((2, sp.Rational(6, 5)), (3, sp.Integer(1)), (3, sp.Rational(3, 2))):
         expected = _to_fraction(_brute_force_delta(rows, n_users, e))
         got = exact_shuffled_delta(randomizer, n_users, _to_fraction(e))
-        assert got == expected, f"n={n_users}, e^eps={e}: reference {got} vs brute force {expected}"
+        require(got == expected, f"n={n_users}, e^eps={e}: reference {got} vs brute force {expected}")

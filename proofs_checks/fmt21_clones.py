@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from shuffle_spec.proofs_checks.framework import assert_identity, proof_check
+from shuffle_spec.proofs_checks.framework import assert_identity, proof_check, require
 from shuffle_spec.reference.bounds.clones import clones_delta
 from shuffle_spec.spec.fmt21 import clones as spec
 from shuffle_spec.spec.symbols import eps, eps0, n
@@ -26,7 +26,7 @@ def _likelihood_ratio_is_monotone() -> None:
     assert_identity(sp.diff(ratio, x), (1 - 2 * a0) / ((1 - a0) + a0 * x) ** 2, "d ratio/dx")
     # 1 - 2 alpha0 = (1 - e^eps0)/(e^eps0 + 1): negative, with e^eps0 = 1 + u, u > 0.
     u = sp.Symbol("u", positive=True)
-    assert sp.simplify((1 - 2 * a0).subs(sp.exp(eps0), 1 + u)).is_negative, "1 - 2 alpha0 < 0 needs eps0 > 0"
+    require(sp.simplify((1 - 2 * a0).subs(sp.exp(eps0), 1 + u)).is_negative, "1 - 2 alpha0 < 0 needs eps0 > 0")
 
 
 @proof_check(ID, "ratio > e^eps exactly when x < x*, and x < x* iff a < beta (c+1)")
@@ -53,7 +53,7 @@ def _cutoff_matches_definition() -> None:
     for count in range(7):
         formula = sp.N(spec.per_count_divergence(sp.Integer(count)).subs(point).doit(), 30)
         brute = sp.N(spec.per_count_divergence_brute(sp.Integer(count)).subs(point).doit(), 30)
-        assert abs(formula - brute) < sp.Float(10) ** -25, f"c={count}: {formula} vs {brute}"
+        require(abs(formula - brute) < sp.Float(10) ** -25, f"c={count}: {formula} vs {brute}")
 
 
 @proof_check(ID, "spec Sum over c = reference certified delta at n = 6, 9 (eps0 = 1, eps = 3/10)")
@@ -61,4 +61,4 @@ def _spec_sum_matches_reference() -> None:
     for size in (6, 9):
         exact = sp.N(spec.DELTA_CLONES.subs({n: size, eps0: 1, eps: sp.Rational(3, 10)}).doit(), 30)
         got = clones_delta(eps0=1.0, n=size, eps=0.3)
-        assert got.lower <= float(exact) * (1 + 1e-15) and float(exact) * (1 - 1e-15) <= got.upper, f"n={size}: {exact} not in [{got.lower}, {got.upper}]"
+        require(got.lower <= float(exact) * (1 + 1e-15) and float(exact) * (1 - 1e-15) <= got.upper, f"n={size}: {exact} not in [{got.lower}, {got.upper}]")

@@ -212,7 +212,8 @@ class Sandbox:
         return lines[-1].strip()[:300] if lines else ""
 
     def _death_text(self, when: str) -> str:
-        assert self._process is not None
+        if self._process is None:
+            raise RuntimeError("the audited child process is not running")
         code = self._process.wait()
         how = f"killed by signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
         tail = self._stderr_tail()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from shuffle_spec.proofs_checks.framework import assert_identity, assert_nonnegative, proof_check
+from shuffle_spec.proofs_checks.framework import assert_identity, assert_nonnegative, proof_check, require
 from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_delta
 from shuffle_spec.reference.lower_bounds import krr_pair_delta
 from shuffle_spec.spec import blanket_exact as spec
@@ -28,7 +28,7 @@ p0, p1, pr = sp.symbols("pi0 pi1 pir", positive=True)
 def _binomial_rewrite() -> None:
     lhs = sp.factorial(n) / (sp.factorial(N_) * sp.factorial(n - N_)) * g**N_ * (1 - g) ** (n - N_) / (g * n)
     rhs = sp.factorial(n - 1) / (sp.factorial(N_ - 1) * sp.factorial(n - N_)) * g ** (N_ - 1) * (1 - g) ** (n - N_) / N_
-    assert sp.simplify(sp.combsimp(lhs / rhs)) == 1, "Lemma 5.3's weight rewritten"
+    require(sp.simplify(sp.combsimp(lhs / rhs)) == 1, "Lemma 5.3's weight rewritten")
 
 
 @proof_check(EXACT, "k-RR: sum of L over the blanket counts = (k/D)((e0-e) a - (e e0-1) b - (e-1) R), and k/D = gamma")
@@ -50,7 +50,7 @@ def _multinomial_shift() -> None:
     rest = n - h0 - h1
     shifted = sp.factorial(n - 1) / (sp.factorial(h0 - 1) * sp.factorial(h1) * sp.factorial(rest)) * p0 ** (h0 - 1) * p1**h1 * pr**rest
     full = sp.factorial(n) / (sp.factorial(h0) * sp.factorial(h1) * sp.factorial(rest)) * p0**h0 * p1**h1 * pr**rest
-    assert sp.simplify(sp.combsimp(shifted / (full * h0 / (n * p0)))) == 1, "multinomial shift"
+    require(sp.simplify(sp.combsimp(shifted / (full * h0 / (n * p0)))) == 1, "multinomial shift")
 
 
 def _order(c1: sp.Expr, c2: sp.Expr, factored: sp.Expr, what: str) -> None:
@@ -104,14 +104,14 @@ def _spec_vs_reference_blanket() -> None:
     for size, kk, e0v, ev in ((5, 3, 1.0, 0.2), (4, 4, 2.0, 0.5)):
         value = _spec_value(spec.blanket_krr_delta(), {n: size, k: kk, eps0: sp.Float(e0v, 30), eps: sp.Float(ev, 30)})
         got = exact_blanket_krr_delta(eps0=e0v, n=size, k=kk, eps=ev)
-        assert got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got}"
+        require(got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got}")
 
 
 @proof_check(THIRD, "spec sum = reference interval at n = 5, k = 3, eps0 = 1, eps = 0.2")
 def _spec_vs_reference_third() -> None:
     value = _spec_value(spec.pair_third_delta(), {n: 5, k: 3, eps0: sp.Float(1, 30), eps: sp.Float(0.2, 30)})
     got = krr_pair_delta(eps0=1.0, n=5, k=3, eps=0.2, pair="third")
-    assert got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got}"
+    require(got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got}")
 
 
 @proof_check(X0, "spec sum = reference interval at n = 5, k = 3 and k = 2, eps0 = 1, eps = 0.2")
@@ -120,4 +120,4 @@ def _spec_vs_reference_x0() -> None:
         point = {n: 5, k: kk, eps0: sp.Float(1, 30), eps: sp.Float(0.2, 30)}
         value = max(_spec_value(direction, point) for direction in spec.pair_x0_delta())
         got = krr_pair_delta(eps0=1.0, n=5, k=kk, eps=0.2, pair="x0")
-        assert got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got} (k = {kk})"
+        require(got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got} (k = {kk})")

@@ -264,7 +264,8 @@ def judge(
         return Finding(verdict=REJECTS, severity="warning", reason=f"refused inside the hypotheses ({what}) where the theorem itself gives no amplification (expected {expected} >= eps0): nothing is lost", **base)
     if outcome.kind == "raised":
         return Finding(verdict=CRASH, severity="failure", reason=f"raised inside the hypotheses: {outcome.text}", **base)
-    assert got is not None
+    if got is None:  # callers pass only answered calls
+        raise ValueError("a verdict needs the call's value")
     if math.isnan(got):
         return Finding(verdict=NON_NUMBER, severity="failure", reason="returned nan inside the hypotheses", **base)
     truth = truth_lower_bound(statement, inputs) if check_truth and statement.direction is Direction.UPPER_BOUND else None
@@ -306,7 +307,8 @@ def _judge_outside(statement: Statement, inputs: Mapping[str, Any], outcome: Cal
     got = outcome.value
     if outcome.kind == "raised":
         return Finding(verdict=REJECTS, severity="pass", reason=f"refused: {outcome.text}", **base)
-    assert got is not None
+    if got is None:  # callers pass only answered calls
+        raise ValueError("a verdict needs the call's value")
     if not math.isfinite(got):
         return Finding(verdict=REJECTS, severity="pass", reason=f"returned {got!r} (no claim)", **base)
     eps0_given = inputs.get("eps0")

@@ -104,6 +104,7 @@ def _check_eps(eps: object, eps0: float, *, statement: str, strict: bool) -> Non
 
 
 def _generic_mp(eps: float, eps0: float, gamma: mpmath.mpf) -> AmplificationParameters:
+    eps, eps0 = mpmath.mpf(eps), mpmath.mpf(eps0)  # exponents such as eps - 2 eps0 in mpmath, not rounded as floats
     e, e0 = mpmath.exp(eps), mpmath.exp(eps0)
     lower = -gamma * e0 * (e - mpmath.exp(-2 * eps0))
     upper = gamma * e0 * (1 - mpmath.exp(eps - 2 * eps0))

@@ -15,10 +15,12 @@ import math
 from fractions import Fraction
 from typing import Iterable
 
+import mpmath
+
 from shuffle_spec.reference.distributions import Distribution, Probability
 from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.rounding import round_up
+from shuffle_spec.reference.rounding import mpf_to_float_up, round_up
 
 __all__ = [
     "hockey_stick_divergence",
@@ -102,9 +104,10 @@ def safe_log(ratio: Probability) -> float:
     if ratio <= 1:
         return 0.0
     if isinstance(ratio, Fraction):
-        # log of a Fraction through its parts keeps precision for huge numerators/denominators.
-        value = math.log(ratio.numerator) - math.log(ratio.denominator)
-        return round_up(value, 8)
+        # log1p of the exact excess ratio - 1, in mpmath: keeps precision for huge numerators and
+        # denominators and for ratios within 1e-16 of 1 (log(num) - log(den) would cancel to ~0 there).
+        with mpmath.workdps(40):
+            return mpf_to_float_up(mpmath.log1p(mpmath.mpf(ratio.numerator - ratio.denominator) / ratio.denominator))
     return round_up(math.log(ratio), 4)
 
 

@@ -68,10 +68,37 @@ def test_bare_command_prints_the_report(capsys):
     assert code == 0 and "statements" in out
 
 
-@pytest.mark.skipif(shutil.which("shuffle-spec") is None, reason="console script not installed")
 def test_console_script_entry_point():
-    done = subprocess.run(["shuffle-spec", "list", "--json"], capture_output=True, text=True, check=False)
-    assert done.returncode == 0 and json.loads(done.stdout)
+    """The entry point of the environment under test, not whichever `shuffle-spec` is first on PATH.
+
+    The console script declared in pyproject.toml resolves, in this interpreter, to the `main` under
+    test; calling it the way the generated wrapper does (`sys.exit(main())`, in a subprocess of this
+    interpreter) lists the statements. Where this environment has the distribution installed, its
+    metadata declares the same target and this environment's own script (in its scripts directory,
+    not the first one on PATH) runs.
+    """
+    import importlib
+    import importlib.metadata
+    import os
+    import sysconfig
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    target = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["shuffle-spec"]
+    assert target == "shuffle_spec.proofs_checks.cli:main"
+    module_name, function_name = target.split(":")
+    assert getattr(importlib.import_module(module_name), function_name) is main
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    wrapper = f"import sys; from {module_name} import {function_name}; sys.argv[0] = 'shuffle-spec'; sys.exit({function_name}())"
+    done = subprocess.run([sys.executable, "-c", wrapper, "list", "--json"], capture_output=True, text=True, check=False, env=env)
+    assert done.returncode == 0 and any(row["id"] == "EFMRTT19.Def1" for row in json.loads(done.stdout))
+    installed = [e for e in importlib.metadata.entry_points(group="console_scripts") if e.name == "shuffle-spec"]
+    assert all(e.value == target for e in installed), installed
+    own_script = Path(sysconfig.get_path("scripts")) / "shuffle-spec"
+    if installed and own_script.is_file():  # this environment's script, wherever PATH points
+        done = subprocess.run([str(own_script), "list", "--json"], capture_output=True, text=True, check=False)
+        assert done.returncode == 0 and json.loads(done.stdout)
 
 
 def test_module_entry_point():

@@ -1,6 +1,6 @@
 """The flat Python API (`proofs_checks.api`): evaluation and safe-side inversions.
 
-The statements are our own (`test_tool_fixtures`), so the expected numbers come from one closed form:
+The statements are our own (`tool_fixtures`), so the expected numbers come from one closed form:
 EFMRTT19 Thm 7 (v1), eps = 12 eps0 sqrt(log(1/delta)/n), whose inverses are
 eps0 = eps / (12 sqrt(log(1/delta)/n)), n = 144 eps0^2 log(1/delta) / eps^2 and
 delta = exp(-n (eps / (12 eps0))^2).
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import test_tool_fixtures as fx
+import tool_fixtures as fx
 from shuffle_spec.proofs_checks import api
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 

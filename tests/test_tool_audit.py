@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import test_tool_fixtures as fx
+import tool_fixtures as fx
 from shuffle_spec.proofs_checks import api
 from shuffle_spec.proofs_checks.audit import audit_bound, blanket, exact_small_n_epsilon, load_bound_function, optimal_removal_reference
 from shuffle_spec.proofs_checks.cli import main

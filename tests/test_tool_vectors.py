@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import test_tool_fixtures as fx
+import tool_fixtures as fx
 from shuffle_spec.proofs_checks.bridge import reference_function
 from shuffle_spec.proofs_checks.cli import main
 from shuffle_spec.proofs_checks.vectors import DIGITS, SCHEMA_VERSION, check_vectors, generate_all, generate_group, validate_document, write_vectors

@@ -1,0 +1,292 @@
+"""Mutation testing for shuffle-spec: plant one-line bugs and check that the tests notice.
+
+Each mutant names a file, one line's exact text (it must occur exactly once in that file), the line
+that replaces it and the test files (pytest arguments) that should kill it. For each mutant the script
+edits a *temporary copy* of the repository (never the working tree), runs the related tests there with
+`python -m pytest -x`, and, with `--full`, the whole default suite where the related tests passed.
+A mutant is killed when pytest reports a failure (exit code 1) or times out. Any other exit code
+(2-5: interrupted by a collection error, usage error, no tests selected) is reported as "error" and
+left out of the kill rate: a mutant that only breaks collection says nothing about the tests.
+`--baseline` first runs every related test file on the unmutated copy (it must pass).
+
+Usage (from the repository root; the machine is shared, so be nice):
+
+    nice -n 10 python3 tools/mutate.py                # every mutant, related tests only
+    nice -n 10 python3 tools/mutate.py --only 17.1 L3  # some mutants, by id
+    python3 tools/mutate.py --list                    # the mutants, without running anything
+    nice -n 10 python3 tools/mutate.py --full          # survivors of the related tests get the full suite
+
+`--json FILE` writes the per-mutant results. The kill rate printed at the end is the one quoted in
+README.md (section "Testing"); survivors are listed there with the reason each is acceptable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+IGNORED = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", ".pytest_cache", ".hypothesis", "build", "dist", "*.egg-info")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    path: str
+    original: str  # the exact text of one line (without its newline), occurring once in the file
+    mutated: str
+    tests: tuple[str, ...]
+    why: str = ""  # what the mutant breaks (shown by --list)
+
+
+PROOFS = "tests/test_proofs_checks.py"
+NEG = "tests/test_checks_negative.py"
+MUT = "tests/test_mutants.py"
+IND = "tests/test_independent.py"
+
+MUTANTS: tuple[Mutant, ...] = (
+    # --- the seven survivors of the earlier mutation runs (issues 16 point 7 and 17) ---
+    Mutant("17.1", "reference/divergences.py", "    return float(privacy_profile(p, q, math.exp(eps)))",
+           "    return float(privacy_profile(p, q, math.exp(eps / 2)))", (MUT, "tests/test_divergences.py"), "delta_for_epsilon at e^{eps/2}"),
+    Mutant("17.2", "proofs_checks/framework.py", "    difference = sp.simplify(sp.expand(lhs - rhs))",
+           "    return", (NEG,), "assert_identity returns without checking"),
+    Mutant("17.3", "reference/exact_binary_rr.py", "    scanned = SCANNED_COUNTS if n <= LARGE_N else SCANNED_COUNTS_LARGE_N",
+           "    scanned = 0 if n <= LARGE_N else SCANNED_COUNTS_LARGE_N", ("tests/test_exact_binary_rr_values.py",), "exact binary RR scans only k = 0 above n = 400"),
+    Mutant("17.4", "reference/bounds/clones.py", '        if d_up <= delta and x < ends["high"]:',
+           '        if d_low <= delta and x < ends["high"]:', (MUT, "tests/test_clones_numeric.py"), "solve_epsilon accepts on delta's lower bracket end"),
+    Mutant("17.5", "reference/bounds/stronger_clones.py", "    return 2.0 * r / (1.0 + r), -math.expm1(-eps0) / (1.0 + r)",
+           "    return 2.0 * r / (1.0 + 2.0 * r), -math.expm1(-eps0) / (1.0 + r)", (MUT, "tests/test_fmt23_stronger_clones.py"), "stronger clone weight 2/(e^eps0 + 2)"),
+    Mutant("16.tail", "reference/bounds/clones.py", "        upper = float(np.sum(w.upper * b_up)) * (1.0 + 1.001 * (size + 2) * UNIT) + w.dropped",
+           "        upper = float(np.sum(w.upper * b_up)) * (1.0 + 1.001 * (size + 2) * UNIT)", (IND, "tests/test_clones_numeric.py", "tests/test_clones_binomial.py"), "clone delta drops the Chernoff tail mass"),
+    Mutant("16.L3", "reference/closeness.py", "    return eps1 + eps2, delta1 + math.exp(eps1) * delta2",
+           "    return max(eps1, eps2), delta1 + math.exp(eps1) * delta2", (MUT, "tests/test_closeness.py"), "Lemma 3 triangle with max(eps1, eps2)"),
+    # --- the checker ---
+    Mutant("fw.nonneg", "proofs_checks/framework.py", "    if verdict is not True:",
+           "    if verdict is False:", (NEG,), "assert_nonnegative accepts an undecided sign"),
+    Mutant("fw.run", "proofs_checks/framework.py", "        return CheckResult(check.statement_id, check.name, False, str(failure) or \"assertion failed\", time.perf_counter() - start)",
+           "        return CheckResult(check.statement_id, check.name, True, str(failure) or \"assertion failed\", time.perf_counter() - start)", (NEG, "tests/test_proofs_checks.py::test_a_failing_check_is_reported_as_failed"), "run_check reports a failed check as passed"),
+    Mutant("fw.require", "proofs_checks/framework.py", "    if not condition:",
+           "    if condition is None:", (NEG,), "require only fails on None"),
+    Mutant("agr.slack", "proofs_checks/agreement.py", "    require(abs(got - exact) <= statement.rtol * scale, f\"reference {got!r} vs spec {exact!r} at {example} (rtol {statement.rtol})\")",
+           "    require(abs(got - exact) <= 100 * statement.rtol * scale + 0.05 * scale, f\"reference {got!r} vs spec {exact!r} at {example} (rtol {statement.rtol})\")", (NEG,), "agreement tolerates 5% disagreement"),
+    # --- divergences and closeness ---
+    Mutant("div.hs", "reference/divergences.py", "    terms = (p[z] - e_eps * q[z] for z in p)",
+           "    terms = (p[z] - e_eps * q[z] for z in q)", ("tests/test_divergences.py", MUT), "hockey-stick sums over Q's support"),
+    Mutant("div.profile", "reference/divergences.py", "    return max(hockey_stick_divergence(p, q, e_eps), hockey_stick_divergence(q, p, e_eps))",
+           "    return hockey_stick_divergence(p, q, e_eps)", ("tests/test_divergences.py", "tests/test_closeness.py", MUT), "privacy profile one direction only"),
+    Mutant("div.close", "reference/divergences.py", "    return privacy_profile(p, q, e_eps) <= delta",
+           "    return privacy_profile(p, q, e_eps) <= 2 * delta", ("tests/test_divergences.py", "tests/test_closeness.py"), "closeness at twice delta"),
+    Mutant("div.offsupport", "reference/divergences.py", "    mass_off_support = sum((p[z] for z in p if q[z] == 0), zero)",
+           "    mass_off_support = zero", ("tests/test_divergences.py", "tests/test_shuffling.py"), "min e^eps ignores mass off Q's support"),
+    Mutant("div.safelog", "reference/divergences.py", "            return mpf_to_float_up(mpmath.log1p(mpmath.mpf(ratio.numerator - ratio.denominator) / ratio.denominator))",
+           "            return round_up(math.log(ratio.numerator) - math.log(ratio.denominator), 8)", (IND, "tests/test_divergences.py", "tests/test_soundness.py"), "safe_log by log(num) - log(den) (the old cancellation)"),
+    Mutant("div.safelog_float", "reference/divergences.py", "    return round_up(math.log(ratio), 4)",
+           "    return math.log(ratio)", (IND, "tests/test_divergences.py", "tests/test_soundness.py"), "safe_log of a float not rounded up"),
+    Mutant("div.min1", "reference/divergences.py", "                return max(a, 1)",
+           "                return a", ("tests/test_divergences.py", "tests/test_shuffling.py", IND), "min multiplier not clamped at 1 (equivalent: there a >= ratio > 1)"),
+    Mutant("clo.delta", "reference/closeness.py", "    return eps1 + eps2, delta1 + math.exp(eps1) * delta2",
+           "    return eps1 + eps2, delta1 + delta2", (MUT, "tests/test_closeness.py"), "Lemma 3 with delta1 + delta2 (the seed's print)"),
+    # --- subsampling, composition, rounding, inversion ---
+    Mutant("sub.eps", "reference/subsampling.py", "        return mpf_to_float_up(mpmath.log1p(mpmath.mpf(q) * mpmath.expm1(mpmath.mpf(eps))))",
+           "        return mpf_to_float_up(mpmath.mpf(q) * mpmath.log1p(mpmath.expm1(mpmath.mpf(eps))))", ("tests/test_efmrtt19_composition.py", IND), "subsampled eps = q eps"),
+    Mutant("sub.delta", "reference/subsampling.py", "        return mpf_to_float_up(mpmath.mpf(q) * mpmath.mpf(delta))",
+           "        return mpf_to_float_up(mpmath.mpf(delta))", ("tests/test_efmrtt19_composition.py", IND), "subsampled delta without q"),
+    Mutant("adv.eps", "reference/bounds/advanced_composition.py", "        return mpmath.sqrt(2 * kk * mpmath.log(1 / dp)) * e + kk * e * mpmath.expm1(e)",
+           "        return mpmath.sqrt(2 * kk * mpmath.log(1 / dp)) * e + kk * e * e", ("tests/test_efmrtt19_composition.py", IND), "advanced composition e^eps - 1 -> eps"),
+    Mutant("adv.delta", "reference/bounds/advanced_composition.py", "        return mpf_to_float_up(int(k) * mpmath.mpf(delta) + mpmath.mpf(delta_prime))",
+           "        return mpf_to_float_up(mpmath.mpf(delta) + mpmath.mpf(delta_prime))", ("tests/test_efmrtt19_composition.py", IND), "advanced composition delta without k"),
+    Mutant("round.up", "reference/rounding.py", "        x = math.nextafter(x, math.inf)",
+           "        x = math.nextafter(x, -math.inf)", ("tests/test_soundness.py", "tests/test_efmrtt19_bounds.py", IND), "round_up rounds down"),
+    Mutant("inv.hi", "reference/inversion.py", "    if f(hi) <= target:",
+           "    if f(hi) >= target:", ("tests/test_inversion.py",), "largest_argument_within returns an unverified end"),
+    # --- closed-form bounds ---
+    Mutant("erl.v1", "reference/bounds/erlingsson.py", "    return round_up(12.0 * eps0 * math.sqrt(-math.log(delta) / n), 8)",
+           "    return round_up(11.0 * eps0 * math.sqrt(-math.log(delta) / n), 8)", ("tests/test_efmrtt19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "EFMRTT19"), "EFMRTT19 v1 constant 11"),
+    Mutant("erl.eps1", "reference/bounds/erlingsson.py", "    return 2 * mpmath.exp(2 * e0) * mpmath.expm1(e0) / int(n)",
+           "    return 2 * mpmath.exp(e0) * mpmath.expm1(e0) / int(n)", ("tests/test_efmrtt19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "EFMRTT19"), "eps1 with e^eps0 for e^{2 eps0}"),
+    Mutant("erl.refined", "reference/bounds/erlingsson.py", "        value = growth * mpmath.sqrt(8 * mpmath.log(1 / mpmath.mpf(delta)) / int(n)) + 6 * growth**2 / int(n)",
+           "        value = growth * mpmath.sqrt(8 * mpmath.log(1 / mpmath.mpf(delta)) / int(n)) + 3 * growth**2 / int(n)", ("tests/test_efmrtt19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "EFMRTT19"), "refined form second term halved"),
+    Mutant("erl.cap", "reference/bounds/erlingsson.py", "    if upper <= eps0:",
+           "    if True:", ("tests/test_efmrtt19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "EFMRTT19"), "no cap at eps0"),
+    Mutant("hoef.q", "reference/bounds/hoeffding.py", "    q = one_minus_gamma + gamma * mpmath.exp(-2 * a**2 / width**2)",
+           "    q = one_minus_gamma + gamma * mpmath.exp(-4 * a**2 / width**2)", ("tests/test_bbgn19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "BBGN19"), "Hoeffding exponent doubled"),
+    Mutant("hoef.pref", "reference/bounds/hoeffding.py", "    return width**2 / (4 * a * gamma * n) * q**n",
+           "    return width**2 / (8 * a * gamma * n) * q**n", ("tests/test_bbgn19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "BBGN19"), "Hoeffding prefactor halved"),
+    Mutant("hoef.lemma", "reference/bounds/hoeffding.py", "        return _round_up(b_**2 / (4 * a_) * mpmath.exp(-2 * m * a_**2 / b_**2))",
+           "        return _round_up(b_**2 / (4 * a_) * mpmath.exp(-2 * m * a_ / b_**2))", ("tests/test_bbgn19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "BBGN19"), "Lemma 5.5 with a for a^2"),
+    Mutant("benn.lemma", "reference/bounds/bennett.py", "        return _round_up(b_ / mpmath.log1p(beta) * mpmath.exp(-m * c_ / b_**2 * _phi(beta)))",
+           "        return _round_up(b_ / mpmath.log1p(beta) * mpmath.exp(-m * c_ / b_ * _phi(beta)))", ("tests/test_bbgn19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "BBGN19"), "Lemma 5.6 with b for b^2"),
+    Mutant("benn.phi", "reference/bounds/bennett.py", "    return (1 + u) * mpmath.log1p(u) - u",
+           "    return (1 + u) * mpmath.log1p(u) - u / 2", ("tests/test_bbgn19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "BBGN19"), "Bennett's phi wrong"),
+    Mutant("cf.focs", "reference/bounds/clone_closed_forms.py", "        return (e_eps0 - 1) / (e_eps0 + 1)",
+           "        return (e_eps0 - 1) / (e_eps0 + 2)", ("tests/test_fmt21_closed_forms.py", f"{PROOFS}::test_proof_check", "-k", "FMT21"), "FMT21 FOCS factor"),
+    Mutant("cf.sqrt", "reference/bounds/clone_closed_forms.py", "    return 8 * mpmath.sqrt(e_eps0 * mpmath.log(4 / mpmath.mpf(delta)) / nn) + 8 * e_eps0 / nn",
+           "    return 8 * mpmath.sqrt(e_eps0 * mpmath.log(2 / mpmath.mpf(delta)) / nn) + 8 * e_eps0 / nn", ("tests/test_fmt21_closed_forms.py", f"{PROOFS}::test_proof_check", "-k", "FMT21"), "FMT21 log(4/delta) -> log(2/delta)"),
+    Mutant("cf.seed", "reference/bounds/clone_closed_forms.py", "        return 1 - 1 / (e_eps0 * e_eps0)",
+           "        return 1 - 1 / e_eps0", ("tests/test_fmt21_closed_forms.py", f"{PROOFS}::test_proof_check", "-k", "FMT21"), "FMT21 seed factor"),
+    # --- numeric clone bounds and the binomial window ---
+    Mutant("cl.accept_low", "reference/bounds/clones.py", '        elif d_low > delta and x > ends["low"]:',
+           '        elif d_up > delta and x > ends["low"]:', (MUT, "tests/test_clones_numeric.py"), "solve_epsilon's lower end on the upper bracket end"),
+    Mutant("cl.lower", "reference/bounds/clones.py", "        lower = float(np.sum(w.lower * b_low)) * (1.0 - 1.001 * (size + 2) * UNIT)",
+           "        lower = float(np.sum(w.upper * b_up)) * (1.0 - 1.001 * (size + 2) * UNIT)", ("tests/test_clones_numeric.py", IND), "clone delta lower end from upper bounds"),
+    Mutant("cl.upround", "reference/bounds/clones.py", "        return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)",
+           "        return max(round_down(lower, 4), 0.0), min(round_down(upper, 4), 1.0)", ("tests/test_clones_numeric.py", IND), "clone delta upper end rounded down"),
+    Mutant("bin.below", "reference/binomial.py", "        below = 0.0 if lo == 0 else math.exp(_log_tail_iv(lo - 1, m, pair)) * (1 + 1e-12)",
+           "        below = 0.0", ("tests/test_clones_binomial.py", "tests/test_clones_numeric.py", IND), "window's lower tail mass not counted"),
+    Mutant("bin.ratio", "reference/binomial.py", "        ratios = ((m - (ks - 1.0)) / ks) * rho  # ks = k0+1, ...; r_{k-1} = (m-k+1)/k * p/q",
+           "        ratios = ((m - ks) / ks) * rho", ("tests/test_clones_binomial.py",), "binomial recurrence off by one"),
+    # --- exact shuffled distributions ---
+    Mutant("shuf.worst", "reference/shuffling.py", "        worst = max(worst, privacy_profile(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), e_eps))",
+           "        worst = min(worst, privacy_profile(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), e_eps))", (IND, "tests/test_shuffling.py", "tests/test_soundness.py"), "exact shuffled delta takes the best pair"),
+    Mutant("ebr.all", "reference/exact_binary_rr.py", "        return tuple(range(0, (n - 1) // 2 + 1))",
+           "        return tuple(range(0, (n - 1) // 4 + 1))", ("tests/test_exact_binary_rr_values.py",), "exact binary RR skips counts at small n"),
+    Mutant("rr.keep", "reference/randomizers.py", "    keep, other = e / denominator, 1 / denominator if isinstance(e, float) else Fraction(1) / denominator",
+           "    keep, other = e / denominator, 1 / (denominator + 1) if isinstance(e, float) else Fraction(1) / denominator", (IND, "tests/test_distributions.py", "tests/test_divergences.py"), "float k-RR probabilities do not sum to 1"),
+    # --- validation ---
+    Mutant("err.prob", "reference/errors.py", "    high_ok = value < 1 if open_high else value <= 1",
+           "    high_ok = value <= 1", ("tests/test_invalid_inputs.py",), "delta = 1 accepted where (0, 1) is required"),
+    Mutant("err.prob_low", "reference/errors.py", "    low_ok = value > 0 if open_low else value >= 0",
+           "    low_ok = value >= 0", ("tests/test_invalid_inputs.py",), "delta = 0 accepted where (0, 1) is required"),
+)
+
+
+@dataclass
+class Outcome:
+    id: str
+    status: str  # killed | survived | error
+    stage: str  # related | full | -
+    seconds: float
+    detail: str = ""
+    tests: list[str] = field(default_factory=list)
+
+
+def _copy_tree(destination: Path) -> Path:
+    tree = destination / "tree"
+    shutil.copytree(ROOT, tree, ignore=IGNORED)
+    return tree
+
+
+def _pytest(tree: Path, arguments: list[str], timeout: float) -> tuple[int, str]:
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1", "HYPOTHESIS_PROFILE": "ci"}
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *arguments]
+    try:
+        done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return -1, "timeout"
+    lines = [line for line in (done.stdout + done.stderr).strip().splitlines() if line.strip()]
+    return done.returncode, lines[-1] if lines else ""
+
+
+def _apply(tree: Path, mutant: Mutant) -> str:
+    """Replace the mutant's line in the copy; return the original file text (to restore)."""
+    path = tree / mutant.path
+    text = path.read_text()
+    lines = text.split("\n")
+    hits = [index for index, line in enumerate(lines) if line == mutant.original]
+    if len(hits) != 1:
+        raise ValueError(f"{mutant.id}: the original line occurs {len(hits)} times in {mutant.path}, not once")
+    lines[hits[0]] = mutant.mutated
+    path.write_text("\n".join(lines))
+    return text
+
+
+def check_mutants(mutants: tuple[Mutant, ...]) -> list[str]:
+    """Problems with the table itself: unknown files, lines not found exactly once, duplicate ids, no-op mutants."""
+    problems = []
+    if len({m.id for m in mutants}) != len(mutants):
+        problems.append("duplicate mutant ids")
+    for m in mutants:
+        path = ROOT / m.path
+        if not path.is_file():
+            problems.append(f"{m.id}: no file {m.path}")
+            continue
+        count = path.read_text().split("\n").count(m.original)
+        if count != 1:
+            problems.append(f"{m.id}: original line found {count} times in {m.path}")
+        if m.original == m.mutated:
+            problems.append(f"{m.id}: mutated line equals the original")
+        for test in m.tests:
+            if test.startswith("tests/") and not (ROOT / test.split("::")[0]).is_file():
+                problems.append(f"{m.id}: no test file {test}")
+    return problems
+
+
+def run(mutants: tuple[Mutant, ...], *, full: bool, timeout: float, baseline: bool) -> list[Outcome]:
+    outcomes = []
+    with tempfile.TemporaryDirectory(prefix="shuffle-spec-mutants-") as scratch:
+        tree = _copy_tree(Path(scratch))
+        if baseline:
+            files = sorted({t for m in mutants for t in m.tests if t.startswith("tests/") and "::" not in t})
+            code, last = _pytest(tree, files, timeout * 4)
+            print(f"baseline (unmutated copy, {len(files)} test files): exit {code}: {last}", flush=True)
+            if code != 0:
+                raise SystemExit("the related tests fail without any mutant: fix that first")
+        for mutant in mutants:
+            start = time.perf_counter()
+            original_text = _apply(tree, mutant)
+            try:
+                code, last = _pytest(tree, list(mutant.tests), timeout)
+                stage = "related"
+                if code == 0 and full:
+                    code, last = _pytest(tree, [], timeout * 20)
+                    stage = "full"
+            finally:
+                (tree / mutant.path).write_text(original_text)
+            if code == 0:
+                status = "survived"
+            elif code in (1, -1):
+                status = "killed"
+            else:
+                status = "error"  # pytest could not run the tests (collection error, usage, none selected)
+            outcome = Outcome(mutant.id, status, stage, round(time.perf_counter() - start, 1), last, list(mutant.tests))
+            outcomes.append(outcome)
+            print(f"{mutant.id:14s} {status:8s} ({stage}, {outcome.seconds:.0f} s) {mutant.why}: {last}", flush=True)
+    return outcomes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="+", metavar="ID", help="run only these mutants")
+    parser.add_argument("--list", action="store_true", help="list the mutants and check the table; run nothing")
+    parser.add_argument("--full", action="store_true", help="run the whole suite on mutants that survive their related tests")
+    parser.add_argument("--baseline", action="store_true", help="first run every related test file on the unmutated copy")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds per related-tests run (a timeout counts as killed)")
+    parser.add_argument("--json", metavar="FILE", help="write the per-mutant results as JSON")
+    args = parser.parse_args(argv)
+    problems = check_mutants(MUTANTS)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 2
+    selected = MUTANTS
+    if args.only:
+        unknown = set(args.only) - {m.id for m in MUTANTS}
+        if unknown:
+            print(f"unknown mutant ids: {sorted(unknown)}", file=sys.stderr)
+            return 2
+        selected = tuple(m for m in MUTANTS if m.id in args.only)
+    if args.list:
+        for m in selected:
+            print(f"{m.id:14s} {m.path}: {m.why}")
+        print(f"{len(selected)} mutants")
+        return 0
+    outcomes = run(selected, full=args.full, timeout=args.timeout, baseline=args.baseline)
+    killed = sum(o.status == "killed" for o in outcomes)
+    errors = [o.id for o in outcomes if o.status == "error"]
+    survivors = [o.id for o in outcomes if o.status == "survived"]
+    counted = killed + len(survivors)
+    print(f"killed {killed} of {counted} ({100.0 * killed / max(counted, 1):.1f}%); survivors: {survivors or 'none'}; errors (not counted): {errors or 'none'}")
+    if args.json:
+        Path(args.json).write_text(json.dumps([asdict(o) for o in outcomes], indent=1) + "\n")
+    return 0 if not survivors and not errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
