@@ -541,7 +541,7 @@ class Composition:
 def _compose_pair(statement_id: str) -> str:
     if not statement_id.startswith("compose."):
         raise ParameterError("id", statement_id, "a compose.<pair> statement id (compose.clones, compose.stronger_clones, compose.exact_binary_rr)")
-    get_statement(statement_id)  # KeyError with near matches when unknown
+    resolve(statement_id)  # KeyError with near matches when unknown
     return statement_id.split(".", 1)[1]
 
 

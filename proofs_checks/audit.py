@@ -25,6 +25,7 @@ a >= a* and its ratio is re-computed by `reference.divergences.removal_ldp_ratio
 
 from __future__ import annotations
 
+import itertools
 import importlib
 import importlib.util
 import json
@@ -315,7 +316,7 @@ def audit_matrix(
         given = document["removal_reference"]
         if not isinstance(given, list) or len(given) != len(columns):
             raise UsageError(f"removal_reference must list {len(columns)} probabilities, one per column")
-        reference_distribution = Distribution(dict(zip(columns, given)))
+        reference_distribution = Distribution(dict(zip(columns, given, strict=True)))
         kind = "given in the file"
         removal = safe_log(removal_ldp_ratio(randomizer, reference_distribution))
     else:
@@ -537,7 +538,7 @@ def grid_points(statement: Statement, shape: tuple[int, int, int] = DEFAULT_GRID
                     points.append(point)
                 line.append((eps0, point.inside if point is not None else True))
             # Regime edge along eps0: bisect between neighbours whose validity differs.
-            for (a, inside_a), (b, inside_b) in zip(line, line[1:]):
+            for (a, inside_a), (b, inside_b) in itertools.pairwise(line):
                 if inside_a == inside_b:
                     continue
                 for _ in range(EDGE_BISECTION_STEPS):

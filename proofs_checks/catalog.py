@@ -185,7 +185,7 @@ class Entry:
                     return broken
         undecided = False
         arguments = [values[p.name] for p in self.inputs]
-        for h, sides, exact in zip(self._hypotheses, self._compiled, self._exact):
+        for h, sides, exact in zip(self._hypotheses, self._compiled, self._exact, strict=True):
             if h.op == "open":
                 continue
             if exact is not None and h.op is not None:

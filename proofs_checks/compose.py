@@ -40,8 +40,8 @@ def _hockey_both_ways(p: list[sp.Expr], q: list[sp.Expr]) -> tuple[sp.Expr, sp.E
     """(sum max(P - e^eps Q, 0), E_P max(0, 1 - e^{eps - L})) at eps = EPS_VALUE, exactly."""
     e = sp.exp(EPS_VALUE)
     require(e.is_Rational, "e is rational")
-    direct = sum(sp.Max(pi - e * qi, 0) for pi, qi in zip(p, q))
-    via_loss = sum(pi * spec.hockey_stick_from_loss(sp.log(pi / qi), EPS_VALUE) for pi, qi in zip(p, q) if pi != 0)
+    direct = sum(sp.Max(pi - e * qi, 0) for pi, qi in zip(p, q, strict=True))
+    via_loss = sum(pi * spec.hockey_stick_from_loss(sp.log(pi / qi), EPS_VALUE) for pi, qi in zip(p, q, strict=True) if pi != 0)
     return direct, via_loss
 
 
@@ -99,7 +99,7 @@ def _power_difference() -> None:
 def _dft_scaling() -> None:
     for size in (2, 4):
         omega = sp.exp(-2 * sp.pi * sp.I / size)
-        f = sp.Matrix(size, size, lambda j, k: omega ** (j * k))
+        f = sp.Matrix(size, size, lambda j, k, root=omega: root ** (j * k))
         gram = sp.simplify(f.H * f)
         require(gram == size * sp.eye(size), f"N={size}: F^* F != N I")
 

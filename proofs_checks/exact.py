@@ -18,7 +18,7 @@ from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_delta, block_d
 from shuffle_spec.reference.randomizers import binary_randomized_response
 from shuffle_spec.reference.shuffling import shuffled_distribution
 from shuffle_spec.spec.exact import binary_rr as spec
-from shuffle_spec.spec.symbols import eps, eps0, m, n
+from shuffle_spec.spec.symbols import eps0, n
 
 ID = "exact.shuffled_binary_rr"
 r = sp.Symbol("r", positive=True)  # f(s-1)/f(s), non-decreasing in s for the log-concave S_m
@@ -60,8 +60,8 @@ def _spec_matches_reference() -> None:
         point = {n: size, eps0: 2}
         p_values = [sp.N(_expand_finite_sums(p_m.subs(point).subs(spec.s, at)), 40) for at in range(size + 1)]
         q_values = [sp.N(_expand_finite_sums(q_m.subs(point).subs(spec.s, at)), 40) for at in range(size + 1)]
-        forward = sum(max(a - e_eps * b, 0) for a, b in zip(p_values, q_values))
-        backward = sum(max(b - e_eps * a, 0) for a, b in zip(p_values, q_values))
+        forward = sum(max(a - e_eps * b, 0) for a, b in zip(p_values, q_values, strict=True))
+        backward = sum(max(b - e_eps * a, 0) for a, b in zip(p_values, q_values, strict=True))
         exact = max(forward, backward)
         got = binary_rr_pair_delta(eps0=2.0, n=size, k=ones, eps=0.5)
         require(got.lower <= float(exact) * (1 + 1e-14) + 1e-300 and float(exact) * (1 - 1e-14) <= got.upper, f"m={ones}: {exact} not in [{got.lower}, {got.upper}]")

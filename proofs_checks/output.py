@@ -37,11 +37,11 @@ def format_number(value) -> str:
 def print_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
     cells = [[format_number(c) for c in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
     print(line.rstrip())
     print("  ".join("-" * w for w in widths))
     for r in cells:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
 
 
 def print_csv(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> None:

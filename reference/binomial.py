@@ -44,11 +44,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import mpmath
 import numpy as np
 from mpmath.ctx_iv import MPIntervalContext
 
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
 
 __all__ = [
     "BLOCK",

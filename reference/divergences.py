@@ -76,8 +76,8 @@ def _min_multiplier_one_way(p: Distribution, q: Distribution, delta: Probability
         return math.inf
     ratios = sorted(((p[z] / q[z], p[z], q[z]) for z in p if q[z] != 0 and p[z] > q[z]), reverse=True)
     active_p, active_q = mass_off_support, zero
-    for index, (ratio, pz, qz) in enumerate(ratios):
-        # On the piece a in [next ratio, ratio], the active set is ratios[:index].
+    for ratio, pz, qz in ratios:
+        # On the piece a in [next ratio, ratio], the active set is the ratios before this one.
         if active_q > 0:
             a = (active_p - delta) / active_q
             if a >= ratio:

@@ -203,7 +203,6 @@ def _row_sums(m: int, betas: np.ndarray, law_a: BinomialLaw, c: Coefficients) ->
     p = law_a.p
     mean = ma * p
     sd = np.sqrt(np.maximum(ma * p * (1 - p), 0.0))
-    slope_lo = c.c0[0] - c.c2[1]  # lower end of lambda = c0 - c2 (> 0)
     slope_hi = c.c0[1] - c.c2[0]
     # The zero of g (within the brackets): a* = -(c1 beta + c2 (m - beta)) / (c0 - c2); start one below.
     kappa_hi = c.c1[1] * betas + c.c2[1] * (m - betas)
@@ -337,7 +336,7 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
         new = np.array(sorted(set(int(x) for x in points) - set(values)), dtype=np.int64)
         if len(new):
             lo, hi = _row_sums(m, (window.lo + new).astype(float), law_a, c)
-            values.update(zip(new.tolist(), zip(lo.tolist(), hi.tolist())))
+            values.update(zip(new.tolist(), zip(lo.tolist(), hi.tolist(), strict=True), strict=True))
 
     if law_a.degenerate:
         offsets = np.arange(size)
@@ -351,7 +350,7 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
         extra = []
         if total > 0:
             ends = np.append(coarse[1:], size)
-            for start, stop, part in zip(coarse, ends, share):
+            for start, stop, part in zip(coarse, ends, share, strict=True):
                 if part > 1e-4 * total and stop - start > fine_step:
                     extra.extend(range(int(start), int(stop), fine_step))
         offsets = np.union1d(coarse, np.array(extra, dtype=np.int64)) if extra else coarse

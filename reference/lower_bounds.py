@@ -28,7 +28,6 @@ from __future__ import annotations
 import mpmath
 
 from shuffle_spec.reference.bounds.blanket_exact import bracket, check_krr_inputs
-from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
 from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, Coefficients, binomial_law, positive_part_expectation
 from shuffle_spec.reference.results import BoundValue

@@ -207,7 +207,7 @@ class GridPLD:
 def _fft_power_product(spectra: list[np.ndarray], powers: list[int]) -> np.ndarray:
     """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, item 4)."""
     result = None
-    for z, t in zip(spectra, powers):
+    for z, t in zip(spectra, powers, strict=True):
         base, acc = z, None
         while t:
             if t & 1:
@@ -280,8 +280,8 @@ class ComposedPLD:
 
 def _chernoff_log_tails(grids: list[GridPLD], powers: list[int], lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """sum_r T_r log M_r(lam) and sum_r T_r log M_r(-lam) (upper bounds)."""
-    up = sum(t * g.log_mgf(lam) for g, t in zip(grids, powers))
-    down = sum(t * g.log_mgf(-lam) for g, t in zip(grids, powers))
+    up = sum(t * g.log_mgf(lam) for g, t in zip(grids, powers, strict=True))
+    down = sum(t * g.log_mgf(-lam) for g, t in zip(grids, powers, strict=True))
     return up, down
 
 
@@ -334,40 +334,40 @@ def compose(grids: Sequence[GridPLD], powers: Sequence[int], *, tail: float, max
         a_norms1.append(float(np.sum(g.masses)) * (1 + 1e-12) * (1 + (len(g.masses) + 2) * UNIT))
     product = _fft_power_product(spectra, powers)
     cyclic = np.fft.irfft(product, n=size)
-    offset_sum = sum(g.offset * t for g, t in zip(grids, powers))
+    offset_sum = sum(g.offset * t for g, t in zip(grids, powers, strict=True))
     # cyclic[p] holds the mass at S-index offset_sum + p (mod size); window S-index lo_index + j.
     values = np.roll(cyclic, -((lo_index - offset_sum) % size))
     # Round-off (module doc, item 4).
     eps_f = C_FFT * math.log2(size) * UNIT
     sqrt_n = math.sqrt(size)
     z_err = [eps_f * sqrt_n * n2 for n2 in a_norms2]  # 2-norm (hence entrywise) error of each spectrum
-    radius = max(n1 + ze for n1, ze in zip(a_norms1, z_err))
+    radius = max(n1 + ze for n1, ze in zip(a_norms1, z_err, strict=True))
     total_power = sum(powers)
     log_r = (total_power - 1) * math.log(max(radius, 1e-300))
     r_pow = math.exp(log_r) * (1 + 1e-12) if log_r < 700 else math.inf
     theta = 1.02 * math.sqrt(5) * UNIT * (total_power + sum(2 * math.log2(t) + 2 for t in powers))
     p_norm = float(np.sqrt(np.sum(np.abs(product) ** 2))) * (1 + 1e-12)
-    e_power = r_pow * sum(t * ze for t, ze in zip(powers, z_err)) + theta * p_norm
-    mass_total = math.exp(sum(t * math.log(n1) for t, n1 in zip(powers, a_norms1) if n1 > 0)) * (1 + 1e-12)
+    e_power = r_pow * sum(t * ze for t, ze in zip(powers, z_err, strict=True)) + theta * p_norm
+    mass_total = math.exp(sum(t * math.log(n1) for t, n1 in zip(powers, a_norms1, strict=True) if n1 > 0)) * (1 + 1e-12)
     error = math.sqrt(2.0 / size) * e_power * (1 + eps_f) + eps_f * (mass_total + math.sqrt(2.0 / size) * e_power) + size * 2.0**-1070
     top = (lo_index + size) * step
     tail_above = _tail_bound(lam, up, top, True)
     tail_below = _tail_bound(lam, down, lo_index * step, False)
     inf_finite = 1.0
-    for g, t in zip(grids, powers):
+    for g, t in zip(grids, powers, strict=True):
         inf_finite *= (1.0 - g.inf_mass) ** t
     if pessimistic:
-        inf_mass = min(sum(t * g.inf_mass for g, t in zip(grids, powers)) * (1 + 8 * UNIT), 1.0)
+        inf_mass = min(sum(t * g.inf_mass for g, t in zip(grids, powers, strict=True)) * (1 + 8 * UNIT), 1.0)
     else:
         inf_mass = 0.0
-    eps_max = sum(t * g.eps0 for g, t in zip(grids, powers))
+    eps_max = sum(t * g.eps0 for g, t in zip(grids, powers, strict=True))
     return ComposedPLD(step, lo_index, values, error, tail_above, tail_below, inf_mass, pessimistic, eps_max)
 
 
 def _grid_scale(grids: list[GridPLD], powers: list[int]) -> float:
     """Float standard deviation of the composed grid loss (to place the lam grid only)."""
     var = 0.0
-    for g, t in zip(grids, powers):
+    for g, t in zip(grids, powers, strict=True):
         w = g.masses / max(float(np.sum(g.masses)), 1e-300)
         x = (g.offset + np.arange(len(w))) * g.step
         mean = float(np.sum(w * x))
@@ -575,7 +575,7 @@ class _Composer:
     def scale(self, delta: float) -> float:
         """Float estimate of the composed epsilon (Gaussian approximation), to choose the grid step."""
         mean = var = 0.0
-        for r, (raw, _) in zip(self.rounds, self.plds):
+        for r, (raw, _) in zip(self.rounds, self.plds, strict=True):
             m, v = raw.moments()
             mean += r.rounds * m
             var += r.rounds * v
@@ -590,7 +590,7 @@ class _Composer:
     def composed(self, step: float, pessimistic: bool) -> ComposedPLD:
         grids, powers = [], []
         per_round_tail = self.tail / (4 * self.total)
-        for r, (raw_p, raw_o) in zip(self.rounds, self.plds):
+        for r, (raw_p, raw_o) in zip(self.rounds, self.plds, strict=True):
             raw = raw_p if pessimistic else raw_o
             grids.append(raw.discretise(step, pessimistic, per_round_tail))
             powers.append(r.rounds)

@@ -2,6 +2,7 @@
 Lemma 5.1 (k-RR exactly; Laplace and Gaussian by quadrature), Lemma 5.2, Lemma 5.4, Lemma 5.7, Lemma 5.8,
 Lemma 5.3 against exact shuffled divergences, and the Appendix A chain."""
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -138,7 +139,7 @@ def test_lemma_5_8_laplace_by_quadrature_on_a_grid():
                     continue
                 ell = lambda w: (math.exp(-eps0 * abs(w - x)) - math.exp(eps) * math.exp(-eps0 * abs(w - x2))) / math.exp(-eps0 * abs(w - 0.5))
                 breaks = sorted({x, x2, 0.5})
-                pieces = [(-40 / eps0, breaks[0])] + list(zip(breaks, breaks[1:])) + [(breaks[-1], 1 + 40 / eps0)]
+                pieces = [(-40 / eps0, breaks[0])] + list(itertools.pairwise(breaks)) + [(breaks[-1], 1 + 40 / eps0)]
                 second = sum(integrate.quad(lambda w: ell(w) ** 2 * omega(w), a, b, epsabs=1e-12)[0] for a, b in pieces)
                 values = [ell(w) for w in np.linspace(-5, 6, 1101)]
                 worst_second, worst_lo, worst_hi = max(worst_second, second), min(worst_lo, min(values)), max(worst_hi, max(values))

@@ -2,6 +2,7 @@
 Thm 5.1, Cor 5.3.1): soundness against exact shuffled instances, monotonicity, inversions, and the
 Bennett erratum (the pre-2020 form is below the exact expectation)."""
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -98,13 +99,13 @@ def test_monotone_in_n_eps0_delta(bound, extra):
     for n0 in (300, 10_000):
         ns = [n0, 2 * n0, 10 * n0, 100 * n0]
         values = [eps(1.0, n, 1e-6) for n in ns]
-        assert all(a >= b for a, b in zip(values, values[1:])), values
+        assert all(a >= b for a, b in itertools.pairwise(values)), values
     eps0s = [0.25, 0.5, 1.0, 2.0, 3.0, 4.0]
     values = [eps(e0, 50_000, 1e-6) for e0 in eps0s]
-    assert all(a <= b for a, b in zip(values, values[1:])), values
+    assert all(a <= b for a, b in itertools.pairwise(values)), values
     deltas = [1e-10, 1e-8, 1e-6, 1e-4, 1e-2]
     values = [eps(1.0, 50_000, d) for d in deltas]
-    assert all(a >= b for a, b in zip(values, values[1:])), values
+    assert all(a >= b for a, b in itertools.pairwise(values)), values
 
 
 @pytest.mark.parametrize("pair", [

@@ -4,15 +4,27 @@ Commands run in-process through `proofs_checks.cli.main` (fast), and once throug
 console script to prove the entry point works.
 """
 
+import dataclasses
 import json
-import shutil
+import math
 import subprocess
 import sys
+import time
+from decimal import Decimal
+from fractions import Fraction
 
+import numpy as np
 import pytest
+import sympy as sp
 
+from shuffle_spec.proofs_checks import api
+from shuffle_spec.proofs_checks.bridge import BadParameter, UsageError, evaluate, parse_number
 from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.spec.registry import list_statements
+from shuffle_spec.proofs_checks.commands import derive as derive_command
+from shuffle_spec.proofs_checks.commands import plot as plot_command
+from shuffle_spec.proofs_checks.limits import EPS0_MAX, MAX_GRID_COUNT, MAX_POINTS, TimeLimitExceeded, time_limit
+from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.spec.registry import get_statement, list_statements
 
 
 def run_cli(capsys, *argv):
@@ -108,22 +120,6 @@ def test_module_entry_point():
 
 # --- Issue 11: hostile input and extreme parameters at the CLI / API surface ------------------------------
 
-import dataclasses
-import math
-import time
-from decimal import Decimal
-from fractions import Fraction
-
-import numpy as np
-import sympy as sp
-
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.proofs_checks.bridge import BadParameter, UsageError, evaluate, parse_number
-from shuffle_spec.proofs_checks.commands import derive as derive_command
-from shuffle_spec.proofs_checks.commands import plot as plot_command
-from shuffle_spec.proofs_checks.limits import EPS0_MAX, MAX_GRID_COUNT, MAX_POINTS, TimeLimitExceeded, time_limit
-from shuffle_spec.reference.errors import ParameterError
-from shuffle_spec.spec.registry import get_statement
 
 # FMT21 Thm 2.1 has a closed form: fast at every point, so these tests cost little.
 CLOSED = "FMT21.Thm2.1"

@@ -89,3 +89,11 @@ def test_shuffled_tree_counter_is_one_round():
     value = shuffled_tree_counter_epsilon(eps=1.0, n=1000, delta=1e-6)
     assert value.upper == clones_numeric(eps0=1.0, n=1000, delta=1e-6).upper
     assert value.upper < composed_epsilon([Round("clones", 1.0, 1000, 8)], delta=1e-6).lower
+
+
+def test_api_unknown_compose_id_is_a_key_error_naming_it():
+    # Regression: the id check called a name that was not imported (NameError instead of KeyError).
+    with pytest.raises(KeyError, match="compose.nope"):
+        api.composed_epsilon("compose.nope", rounds=2, eps0=1.0, n=1000, delta=1e-6)
+    with pytest.raises(api.ParameterError, match="id"):
+        api.composed_epsilon("FMT21.clones_numeric", rounds=2, eps0=1.0, n=1000, delta=1e-6)

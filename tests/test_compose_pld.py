@@ -4,7 +4,6 @@ monotonicity / comparison with the single-round bounds and advanced composition.
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 

@@ -311,7 +311,7 @@ def test_fuzz_api(function, values):
     run, names = API_CALLS[function]
     try:
         with time_limit(PER_CALL_SECONDS):
-            result = run(**dict(zip(names, values)))
+            result = run(**dict(zip(names, values, strict=True)))
     except ParameterError as failure:  # names the parameter: "<name> = <value> is out of range: ..."
         assert str(failure).split(" = ")[0] in (*names, "parameters"), str(failure)
         return

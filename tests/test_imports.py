@@ -13,7 +13,6 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # Folder -> package name (pyproject.toml, [tool.setuptools.package-dir]).

@@ -158,7 +158,7 @@ def _mp_clone_divergence(c: int, eps0: float, eps: float) -> mpmath.mpf:
     b = [mpmath.binomial(c, a) / mpmath.mpf(2) ** c for a in range(c + 1)]
     pmf_p = [(b[y - 1] * p if y >= 1 else 0) + (b[y] * (1 - p) if y <= c else 0) for y in range(c + 2)]
     pmf_q = [(b[y - 1] * (1 - p) if y >= 1 else 0) + (b[y] * p if y <= c else 0) for y in range(c + 2)]
-    return mpmath.fsum(max(x - e * z, 0) for x, z in zip(pmf_p, pmf_q))
+    return mpmath.fsum(max(x - e * z, 0) for x, z in zip(pmf_p, pmf_q, strict=True))
 
 
 def _mp_clone_delta(n: int, eps0: float, eps: float, q: mpmath.mpf) -> mpmath.mpf:
@@ -172,7 +172,7 @@ def test_per_count_divergence_matches_mpmath():
         exact = [_mp_clone_divergence(int(c), 2.0, 0.5) for c in counts]
     low, up = per_count_divergence_bounds(counts, eps0=2.0, eps=0.5)
     estimate = per_count_divergence(counts, eps0=2.0, eps=0.5)
-    for value, lo, hi, est in zip(exact, low, up, estimate):
+    for value, lo, hi, est in zip(exact, low, up, estimate, strict=True):
         assert mpf(lo) <= value <= mpf(hi) and abs(mpf(est) - value) <= 1e-12 * value
 
 

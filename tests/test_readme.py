@@ -48,7 +48,7 @@ def test_readme_example_outputs_are_what_the_commands_print_today():
     new_lines = regenerated.split("\n")
     stale = [
         (number + 1, old, new)
-        for number, (old, new) in enumerate(zip(lines, new_lines))
+        for number, (old, new) in enumerate(zip(lines, new_lines, strict=True))
         if tool.numbers(old) != tool.numbers(new)
     ]
     assert stale == [], f"stale README numbers (line, shown, printed today): {stale[:5]}"

@@ -1,6 +1,7 @@
 """Issue 15, k-RR: the exact blanket bound (BBGN19.Lem5.3.exact_krr) and the certified pair lower bounds
 (exact.krr_pair_third, exact.krr_pair_x0) against exact small instances, each other and the registered bounds."""
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -52,7 +53,7 @@ def test_d_n_is_the_blanket_multiset_divergence_and_non_increasing(k, e_eps0, e_
         values.append(direct)
         if size == 1:
             assert direct == lemma
-    assert all(x >= y for x, y in zip(values, values[1:])), values
+    assert all(x >= y for x, y in itertools.pairwise(values)), values
     # And the whole Lemma 5.3 sum equals sum_N Pr[Bin(n-1, gamma) = N-1] D_N exactly.
     n = m + 1
     total = sum(math.comb(n - 1, j) * gamma**j * (1 - gamma) ** (n - 1 - j) * values[j] for j in range(n))

@@ -46,7 +46,7 @@ def test_optimal_removal_reference_is_optimal_and_witnessed(rows, data):
     assert optimum <= achieved <= optimum * (1 + 1e-5)  # the witness is built at a rational a >= a*
     # No other reference does better: try random ones.
     weights = data.draw(st.lists(st.integers(1, 20), min_size=len(randomizer.outputs), max_size=len(randomizer.outputs)))
-    other = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(randomizer.outputs, weights)})
+    other = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(randomizer.outputs, weights, strict=True)})
     assert removal_ldp_ratio(randomizer, other) >= optimum
     # Removal and replacement are related by the triangle inequality: ratio <= optimum^2.
     assert ldp_ratio(randomizer) <= optimum * optimum * (1 + 1e-12)  # optimum may be a float sqrt
@@ -244,5 +244,5 @@ def test_fast_ldp_and_removal_ratios_equal_the_definitions(rows, data):
     randomizer = Randomizer.from_matrix(rows)
     assert ldp_ratio(randomizer) == _brute_ldp_ratio(randomizer)
     weights = data.draw(st.lists(st.integers(0, 5), min_size=len(randomizer.outputs), max_size=len(randomizer.outputs)).filter(any))
-    reference = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(randomizer.outputs, weights) if w})
+    reference = Distribution({y: Fraction(w, sum(weights)) for y, w in zip(randomizer.outputs, weights, strict=True) if w})
     assert removal_ldp_ratio(randomizer, reference) == _brute_removal_ratio(randomizer, reference)

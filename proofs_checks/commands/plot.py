@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     styles = ("-", "-.", ":")
     ordered = sorted(lines.items(), key=lambda item: item[1][-1][1], reverse=True)
     for index, (label, points) in enumerate(ordered):
-        xs, ys = zip(*points)
+        xs, ys = zip(*points, strict=True)
         if label.endswith("(exact)"):
             axes.plot(xs, ys, label=label, color="black", linewidth=2.5, linestyle="--")
         else:  # 20 colours x 3 line styles keep every bound distinguishable
