@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-import test_tool_fixtures as fx
+import tool_fixtures as fx
 from shuffle_spec.proofs_checks.audit import audit_bound, grid_points
 from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.cli import main
