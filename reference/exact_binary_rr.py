@@ -79,11 +79,10 @@ DEFAULT_REL_TOL = 1e-6
 PAIR_REL_TOL = 1e-7
 # The windows drop at most this fraction of delta (scaled); far below the certified width.
 TAIL_FRACTION = 1e-9
-# Bounded time: after this many certified evaluations at one tolerance the branch and bound widens the
-# tolerance by TOLERANCE_GROWTH (the interval returned says the width reached); it refuses past MAX_TOLERANCE.
-EVALUATIONS_PER_LEVEL = 800
-# A block whose bound exceeds 2 delta is split into this many parts (else halved).
-SPLIT_FAR = 8
+# Bounded time: after this much work at one tolerance the sweep widens the tolerance by TOLERANCE_GROWTH (the
+# interval returned says the width reached); it refuses past MAX_TOLERANCE. Work is counted in binomial window
+# points of the evaluated pairs (deterministic, roughly proportional to time), never in seconds.
+WORK_PER_LEVEL = 400_000_000
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
@@ -174,7 +173,7 @@ class _Window:
 
 _ANCHORS: dict[tuple, list[tuple[int, int, float, float]]] = {}
 # Largest number of steps in m over which a cached anchor is carried (relative error grows by 3u + q_err each).
-MAX_ANCHOR_STEPS = 50_000
+MAX_ANCHOR_STEPS = 5_000
 
 
 def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair) -> np.ndarray:
@@ -263,6 +262,7 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
 _WINDOWS: "OrderedDict[tuple, _Window]" = OrderedDict()
 # Memory bound of the window cache (bytes of pmf arrays held); the least recently used windows are dropped.
 WINDOW_CACHE_BYTES = 256 * 2**20
+_WINDOW_BYTES = 0  # bytes held in _WINDOWS (kept incrementally: summing the cache per call was quadratic)
 
 
 def _cached_window(eps0: float, m: int, ones: bool, log_tail: float, log_scale: float) -> _Window:
@@ -275,8 +275,10 @@ def _cached_window(eps0: float, m: int, ones: bool, log_tail: float, log_scale: 
     keep, flip = _keep_pair(eps0)
     window = _scaled_window(m, keep if ones else flip, log_tail, 0.5 * log_scale)
     _WINDOWS[key] = window
-    while len(_WINDOWS) > 1 and sum(w.pmf.nbytes for w in _WINDOWS.values()) > WINDOW_CACHE_BYTES:
-        _WINDOWS.popitem(last=False)
+    global _WINDOW_BYTES
+    _WINDOW_BYTES += window.pmf.nbytes
+    while len(_WINDOWS) > 1 and _WINDOW_BYTES > WINDOW_CACHE_BYTES:
+        _WINDOW_BYTES -= _WINDOWS.popitem(last=False)[1].pmf.nbytes
     return window
 
 
@@ -454,6 +456,7 @@ class _Pairs:
         self.log_tail = _tail_for(delta)
         self.cache: dict[tuple[int, int], _Pair] = {}
         self.evaluations = 0
+        self.work = 0
 
     def get(self, population: int, ones: int) -> _Pair:
         key = (population, ones)
@@ -465,7 +468,10 @@ class _Pairs:
 
     def bound(self, population: int, ones: int, eps: float) -> tuple[float, float]:
         self.evaluations += 1
-        return self.get(population, ones).delta_bounds(eps)
+        pair = self.get(population, ones)
+        low, high = pair.support
+        self.work += high - low + 1
+        return pair.delta_bounds(eps)
 
     def epsilon(self, population: int, ones: int, rel_tol: float = PAIR_REL_TOL) -> BoundValue:
         return solve_epsilon(self.get(population, ones).delta_bounds, eps0=self.eps0, delta=self.delta, rel_tol=rel_tol)
@@ -518,12 +524,14 @@ class WorstCase:
 
 def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float]:
     """Certify max_k eps_k <= eps_u; returns (eps_u, the tolerance reached). eps_u starts at (1 + 0.9 tol)
-    times the best certified lower end in `solved` and only grows: each block [K, K+B] of [0, n-1] is bounded
-    by its removal population (n - B users, K ones; module doc) at the current eps_u and split while the
-    bound exceeds delta. A single pair (B = 0) above delta is solved (added to `solved`), which raises eps_u.
+    times the best certified lower end in `solved` and only grows. A sweep covers [0, n-1] left to right by
+    blocks [K, K+B], each bounded by its removal population (n - B users, K ones; module doc) at the current
+    eps_u: a block whose bound is <= delta is passed and the sweep moves on with a wider block; otherwise the
+    block is narrowed. A single pair (B = 0) above delta is solved (added to `solved`), which raises eps_u.
     A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps), so when a tolerance level
-    spends EVALUATIONS_PER_LEVEL evaluations the tolerance is multiplied by TOLERANCE_GROWTH and the search
-    continues where it is (bounded time; the reached tolerance is reported). Refuses past MAX_TOLERANCE."""
+    spends its work budget (WORK_PER_LEVEL window points, deterministic) the tolerance is multiplied by
+    TOLERANCE_GROWTH and the sweep continues where it is (bounded time; the reached tolerance is reported).
+    Refuses past MAX_TOLERANCE."""
     tolerance = rel_tol
 
     def target() -> float:
@@ -534,25 +542,24 @@ def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_
         return min(max(lower * (1 + 0.9 * tolerance), upper), float(pairs.eps0))
 
     eps_u = target()
-    level_start = pairs.evaluations
-    stack = [(0, n - 1)]  # blocks [K, K + B] as (K, B)
-    while stack and eps_u < pairs.eps0:
-        if pairs.evaluations - level_start > EVALUATIONS_PER_LEVEL:
+    level_start = pairs.work
+    start, width = 0, 0  # the next block [start, start + width]
+    while start <= n - 1 and eps_u < pairs.eps0:
+        if pairs.work - level_start > WORK_PER_LEVEL:
             tolerance *= TOLERANCE_GROWTH
             if tolerance > MAX_TOLERANCE:
-                raise ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the evaluation budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
-            eps_u, level_start = target(), pairs.evaluations
-        start, width = stack.pop()
+                raise ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the work budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
+            eps_u, level_start = target(), pairs.work
+        width = min(width, n - 1 - start)
         # Population n - width: `start` ones and n - 1 - start - width zeros (module doc: removal).
         bound = pairs.bound(n - width, start, eps_u)[1]
         if bound <= pairs.delta:
+            start += width + 1
+            # Far below delta: the next block can be much wider (the removal cost is ~ width / (2n) in eps).
+            width = 4 * width + 3 if bound <= 0.25 * pairs.delta else width + width // 2 + 1
             continue
         if width > 0:
-            # Far above delta: the passing blocks will be much narrower, so split in SPLIT_FAR parts at once.
-            parts = min(SPLIT_FAR if bound > 2 * pairs.delta else 2, width + 1)
-            edges = [start + (width + 1) * i // parts for i in range(parts + 1)]
-            for i in range(parts - 1, -1, -1):
-                stack.append((edges[i], edges[i + 1] - edges[i] - 1))
+            width = width // 8 if bound > 2 * pairs.delta else width // 2
             continue
         if start in solved:  # pragma: no cover - its certified eps is <= eps_u
             raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
