@@ -367,6 +367,16 @@ class _Pair:
         _, short, long_, _, _, _ = self._setup
         return short.lo + long_.lo, short.hi + long_.hi
 
+    def _guess(self, a: float, b: float) -> int | None:
+        """Uncertified guess of s* = min{s : a f(s-1) >= b f(s)}: with f normal of mean mu and variance v,
+        f(s-1)/f(s) = exp((s - mu - 1/2) / v), so s* ~ mu + 1/2 + v log(b/a). None when a, b are not both > 0."""
+        keep, _ = _keep_pair(self.eps0)
+        variance = (self.ones + self.zeros) * keep.p * keep.q
+        if not (a > 0 and b > 0 and variance > 0):
+            return None
+        value = self.ones * keep.p + self.zeros * keep.q + 0.5 + variance * math.log(b / a)
+        return int(math.ceil(value)) if math.isfinite(value) and abs(value) < 2.0**62 else None
+
     def scaled_delta_bounds(self, eps: float) -> tuple[float, float]:
         """[lower, upper] of e^-L D_{e^eps}(P || Q)."""
         a_lo, a_hi, b_lo, b_hi = _coefficients(self.eps0, float(eps))
@@ -390,8 +400,23 @@ class _Pair:
             return x[0] - y[1] - slack, x[1] - y[0] + slack
 
         bottom, top = self.support
-        # Bisection: `low` has g certified < 0 (or is below the window), `high` has not.
+        # Bracket, then bisection: `low` has g certified < 0 (or is below the window: bottom - 1), `high` has
+        # not (or is above it: top + 2). Any bracket with these invariants gives the same certified result;
+        # the normal-approximation guess only makes it short (a few evaluations of g instead of log(window)).
         low, high = bottom - 1, top + 2
+        guess = self._guess(a_lo, b_lo)
+        if guess is not None:
+            s0, step = min(max(guess, bottom), top + 1), 1
+            if g(s0)[1] < 0:
+                low = s0
+                while low + step < top + 2 and g(low + step)[1] < 0:
+                    low, step = low + step, 2 * step
+                high = min(low + step, top + 2)
+            else:
+                high = s0
+                while high - step > bottom - 1 and not g(high - step)[1] < 0:
+                    high, step = high - step, 2 * step
+                low = max(high - step, bottom - 1)
         while high - low > 1:
             mid = (low + high) // 2
             if g(mid)[1] < 0:
