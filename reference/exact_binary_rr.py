@@ -82,7 +82,11 @@ TAIL_FRACTION = 1e-9
 # Bounded time: after this much work at one tolerance the sweep widens the tolerance by TOLERANCE_GROWTH (the
 # interval returned says the width reached); it refuses past MAX_TOLERANCE. Work is counted in binomial window
 # points of the evaluated pairs (deterministic, roughly proportional to time), never in seconds.
-WORK_PER_LEVEL = 400_000_000
+# A level may spend LEVEL_SHARE of the work left; the whole call at most WORK_BUDGET (~ 10 s on one core of
+# the reference machine: ~ 1e-7 s per unit). Each evaluation counts its window points plus EVALUATION_WORK.
+WORK_BUDGET = 200_000_000
+LEVEL_SHARE = 0.6
+EVALUATION_WORK = 5_000
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
@@ -307,6 +311,8 @@ class _Pair:
     zeros: int
     log_tail: float
     log_scale: float
+    # Floats multiplied so far (set-up and dot products): the deterministic cost measure of the work budget.
+    work: int = 0
 
     @cached_property
     def _setup(self):
@@ -316,6 +322,7 @@ class _Pair:
         # The shorter window is summed over (dot products of its length).
         short, long_ = (w1, w2) if len(w1.pmf) <= len(w2.pmf) else (w2, w1)
         tail_long = np.concatenate((np.cumsum(long_.pmf[::-1])[::-1], [0.0]))
+        self.work += 4 * (len(short.pmf) + len(long_.pmf))
         size = len(short.pmf) + len(long_.pmf) + 4
         # Relative error of a term: both factors' bounds and 1 rounding; of a sum of non-negative terms of
         # length <= size: (size) u (any summation order). Tail sums of `long_`: (len) u.
@@ -329,6 +336,9 @@ class _Pair:
         dropped = (short.dropped * (total_long + long_.dropped) + long_.dropped * (total_short + short.dropped)) * (1 + 1e-12)
         # Absolute errors of subnormal factors: <= absolute * (other factor's total) per term.
         absolute = (short.absolute * total_long + long_.absolute * total_short) * 2 + size * 2.0**-1073
+        # Reversed copies: the convolution slices below are then contiguous (fast dot products); the values and
+        # hence the certified error bounds are the same (any summation order).
+        self._reversed = (np.ascontiguousarray(long_.pmf[::-1]), np.ascontiguousarray(tail_long[::-1]))
         return keep, short, long_, tail_long, rel, dropped + absolute
 
     def _f(self, s: int) -> float:
@@ -337,14 +347,18 @@ class _Pair:
         j_lo, j_hi = max(short.lo, s - long_.hi), min(short.hi, s - long_.lo)
         if j_lo > j_hi:
             return 0.0
+        self.work += j_hi - j_lo + 1
         a = short.pmf[j_lo - short.lo : j_hi - short.lo + 1]
-        b = long_.pmf[s - j_hi - long_.lo : s - j_lo - long_.lo + 1][::-1]
+        # long_.pmf[s - j_hi - lo .. s - j_lo - lo] reversed, read forward from the reversed copy.
+        last = len(long_.pmf) - 1
+        b = self._reversed[0][last - (s - j_lo - long_.lo) : last - (s - j_hi - long_.lo) + 1]
         return float(np.dot(a, b))
 
     def _t(self, t: int) -> float:
         """Float value of the windowed e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j]."""
         _, short, long_, tail_long, _, _ = self._setup
         w_short, w_long = len(short.pmf), len(long_.pmf)
+        self.work += w_short
         # Window index i of `short` needs long index t - short.lo - i - long_.lo: full tail where that is <= 0,
         # nothing where it is >= w_long, the tail array in between.
         base = t - short.lo - long_.lo
@@ -355,7 +369,8 @@ class _Pair:
             value += float(np.sum(short.pmf[i_full:])) * float(tail_long[0])
         if i_none < i_full:
             idx_hi, idx_lo = base - i_none, base - (i_full - 1)  # long indices for i = i_none .. i_full - 1
-            value += float(np.dot(short.pmf[i_none:i_full], tail_long[idx_lo : idx_hi + 1][::-1]))
+            last = len(tail_long) - 1  # tail_long[idx_lo .. idx_hi] reversed, from the reversed copy
+            value += float(np.dot(short.pmf[i_none:i_full], self._reversed[1][last - idx_hi : last - idx_lo + 1]))
         return value
 
     def _bounds(self, value: float) -> tuple[float, float]:
@@ -428,10 +443,11 @@ class _Pair:
         while s_b <= top + 1 and g(s_b)[0] < 0:
             s_b += 1
             if s_b - low > 64:
-                # Degenerate flat ratio: bound the skipped terms by the whole mass >= low + 1.
+                # Degenerate (flat ratio, or s* beyond the window): every H(s'), s' >= low + 1, is at most
+                # the sum of g(s)_+ <= a f(s-1) <= f(s-1) over s >= low + 1, i.e. T(low); s_b = top + 2 (where
+                # the windowed H is 0) keeps `upper` >= that bound without stepping over the whole window.
                 extra = self._bounds(self._t(low))[1]
-                while s_b <= top + 1 and g(s_b)[0] < 0:
-                    s_b += 1
+                s_b = top + 2
                 break
         if extra == 0.0:
             extra = sum(max(g(s)[1], 0.0) for s in range(low + 1, s_b))
@@ -475,8 +491,9 @@ def _tail_for(delta: float) -> float:
 class _Pairs:
     """Cache of one-direction pairs (population size, ones) at one (eps0, delta)."""
 
-    def __init__(self, eps0: float, delta: float):
-        self.eps0, self.delta = float(eps0), float(delta)
+    def __init__(self, eps0: float, delta: float, n: int = 0, limited: bool = False):
+        # limited: refuse (ParameterError) once WORK_BUDGET is spent (the certified worst case only).
+        self.eps0, self.delta, self.n, self.limited = float(eps0), float(delta), int(n), limited
         self.log_scale = _log_scale(delta)
         self.log_tail = _tail_for(delta)
         self.cache: dict[tuple[int, int], _Pair] = {}
@@ -492,14 +509,17 @@ class _Pairs:
         return self.cache[key]
 
     def bound(self, population: int, ones: int, eps: float) -> tuple[float, float]:
+        if self.limited and self.work > WORK_BUDGET:
+            raise ParameterError("n", self.n, f"a size whose worst case certifies within the work budget (eps0 = {self.eps0}, delta = {self.delta}; windows of {population} users are too wide for the number of evaluations needed)")
         self.evaluations += 1
         pair = self.get(population, ones)
-        low, high = pair.support
-        self.work += high - low + 1
-        return pair.delta_bounds(eps)
+        before = pair.work
+        bounds = pair.delta_bounds(eps)
+        self.work += pair.work - before + EVALUATION_WORK
+        return bounds
 
     def epsilon(self, population: int, ones: int, rel_tol: float = PAIR_REL_TOL) -> BoundValue:
-        return solve_epsilon(self.get(population, ones).delta_bounds, eps0=self.eps0, delta=self.delta, rel_tol=rel_tol)
+        return solve_epsilon(lambda eps: self.bound(population, ones, eps), eps0=self.eps0, delta=self.delta, rel_tol=rel_tol)
 
 
 def _guide(pairs: _Pairs, n: int, eps: float) -> int:
@@ -567,29 +587,55 @@ def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_
         return min(max(lower * (1 + 0.9 * tolerance), upper), float(pairs.eps0))
 
     eps_u = target()
-    level_start = pairs.work
+    level_start, level_budget = pairs.work, LEVEL_SHARE * (WORK_BUDGET - pairs.work)
     start, width = 0, 0  # the next block [start, start + width]
+    level_k = 0
+    # Step prediction only (uncertified, decides which blocks are tried): log(bound / delta) ~ lam + slope
+    # width, with slope (the removal cost per user) measured from two evaluations at the same start.
+    slope, last = 0.0, None  # last = (start, width, log(bound / delta))
     while start <= n - 1 and eps_u < pairs.eps0:
-        if pairs.work - level_start > WORK_PER_LEVEL:
-            tolerance *= TOLERANCE_GROWTH
-            if tolerance > MAX_TOLERANCE:
+        if pairs.work - level_start > level_budget:
+            # Grow by TOLERANCE_GROWTH, or more when the sweep's pace predicts that the rest of [0, n-1] needs
+            # more than the work left (the number of blocks falls about like 1/sqrt(tolerance)).
+            done = max(start - level_k, 1)
+            predicted = (pairs.work - level_start) * (n - start) / done
+            left = max(WORK_BUDGET - pairs.work, 1.0)
+            tolerance *= max(TOLERANCE_GROWTH, min((predicted / (LEVEL_SHARE * left)) ** 2, 1e4))
+            if tolerance > MAX_TOLERANCE or pairs.work > WORK_BUDGET:
                 raise ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the work budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
-            eps_u, level_start = target(), pairs.work
+            eps_u, last = target(), None
+            level_start, level_budget, level_k = pairs.work, LEVEL_SHARE * (WORK_BUDGET - pairs.work), start
+            if tolerance * TOLERANCE_GROWTH > MAX_TOLERANCE:
+                level_budget = WORK_BUDGET - pairs.work  # the last level may spend all that is left
         width = min(width, n - 1 - start)
         # Population n - width: `start` ones and n - 1 - start - width zeros (module doc: removal).
         bound = pairs.bound(n - width, start, eps_u)[1]
-        if bound <= pairs.delta:
+        ratio = math.log(bound / pairs.delta) if bound > 0 else -math.inf
+        if last is not None and last[0] == start and last[1] != width and math.isfinite(ratio) and math.isfinite(last[2]):
+            measured = (ratio - last[2]) / (width - last[1])
+            if measured > 0:
+                slope = measured
+        last = (start, width, ratio)
+        passed = bound <= pairs.delta
+        lam = ratio - slope * width
+        if passed:
             start += width + 1
-            # Far below delta: the next block can be much wider (the removal cost is ~ width / (2n) in eps).
-            width = 4 * width + 3 if bound <= 0.25 * pairs.delta else width + width // 2 + 1
+            previous = width
+        elif width == 0:
+            if start in solved:  # pragma: no cover - its certified eps is <= eps_u
+                raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
+            solved[start] = pairs.epsilon(n, start, pair_tol)
+            eps_u, last = target(), None
+            start += 1  # its certified eps is <= eps_u now
             continue
-        if width > 0:
+        if slope > 0 and math.isfinite(lam):
+            # The widest block predicted to pass with a margin (lam ~ constant between neighbouring starts).
+            guess = max(int(-0.92 * lam / slope), 0) if lam < 0 else 0
+            width = min(guess, 4 * width + 3) if passed else min(guess, width // 2)
+        elif passed:
+            width = 4 * previous + 3 if bound <= 0.25 * pairs.delta else previous + previous // 2 + 1
+        else:
             width = width // 8 if bound > 2 * pairs.delta else width // 2
-            continue
-        if start in solved:  # pragma: no cover - its certified eps is <= eps_u
-            raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
-        solved[start] = pairs.epsilon(n, start, pair_tol)
-        eps_u = target()
     return eps_u, tolerance
 
 
@@ -601,7 +647,7 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
     if not 1e-9 <= rel_tol <= 0.1:
         raise ParameterError("rel_tol", rel_tol, "1e-9 <= rel_tol <= 0.1")
     n = int(n)
-    pairs = _Pairs(eps0, delta)
+    pairs = _Pairs(eps0, delta, n, limited=True)
     pair_tol = min(PAIR_REL_TOL, rel_tol / 10)
     solved = {0: pairs.epsilon(n, 0, pair_tol)}
     for _ in range(2):  # the guide at the best eps so far, twice (it only orders the work)
