@@ -62,6 +62,7 @@ __all__ = [
     "shuffled_binary_rr",
     "shuffled_binary_rr_delta",
     "shuffled_binary_rr_pair",
+    "thinned_block_delta_bound",
     "WorstCase",
     "worst_case",
 ]
@@ -79,6 +80,7 @@ DEFAULT_REL_TOL = 1e-6
 PAIR_REL_TOL = 1e-7
 # The windows drop at most this fraction of delta (scaled); far below the certified width.
 TAIL_FRACTION = 1e-9
+THIN_FRACTION = 1e-7
 # Bounded time: after this much work at one tolerance the sweep widens the tolerance by TOLERANCE_GROWTH (the
 # interval returned says the width reached); it refuses past MAX_TOLERANCE. Work is counted in binomial window
 # points of the evaluated pairs (deterministic, roughly proportional to time), never in seconds.
@@ -298,6 +300,31 @@ def _coefficients(eps0: float, eps: float) -> tuple[float, float, float, float]:
     return a_lo - abs(a_lo) * 4 * UNIT, a_hi + abs(a_hi) * 4 * UNIT, b_lo - abs(b_lo) * 4 * UNIT, b_hi + abs(b_hi) * 4 * UNIT
 
 
+@lru_cache(maxsize=64)
+def _thinning_pair(eps0: float) -> ProbabilityPair:
+    """lambda = 1 - e^-eps0 = (p - q)/p and 1 - lambda = e^-eps0, as intervals and floats with errors:
+    Bern(p) = lambda delta_1 + (1 - lambda) Bern(q) (a user holding 1 is, w.p. 1 - lambda, a user holding 0)."""
+    iv = iv_context()
+    r = iv.exp(-iv.mpf(eps0))
+    lam = 1 - r
+    lf, le = _float_with_error(lam)
+    rf, re = _float_with_error(r)
+    return ProbabilityPair(lam, r, lf, rf, le, re)
+
+
+@lru_cache(maxsize=4096)
+def _thinned_removal(eps0: float, width: int, log_tail: float) -> tuple[int, float]:
+    """(j, tail) with j <= width and tail >= Pr[Bin(width, lambda) > j] (certified Chernoff bound), or
+    (width, 0). Thinned removal (module doc): every d_k of the block [K, K + width] is <= the divergence of
+    the population with K ones and n - 1 - K - j zeros, plus tail."""
+    if width == 0:
+        return 0, 0.0
+    j = _edge(width, _thinning_pair(eps0), log_tail, +1)
+    if j >= width:
+        return width, 0.0
+    return j, _exp_up(log_tail)
+
+
 # ---------------------------------------------------------------- one pair, one direction
 
 
@@ -502,6 +529,8 @@ class _Pairs:
         self.eps0, self.delta, self.n, self.limited = float(eps0), float(delta), int(n), limited
         self.log_scale = _log_scale(delta)
         self.log_tail = _tail_for(delta)
+        # Thinned removal: the tail of Bin(width, lambda) it neglects is at most THIN_FRACTION delta.
+        self.log_thin = math.log(delta) + math.log(THIN_FRACTION)
         self.cache: dict[tuple[int, int], _Pair] = {}
         self.evaluations = 0
         self.work = 0
@@ -614,8 +643,10 @@ def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_
             if tolerance * TOLERANCE_GROWTH > MAX_TOLERANCE:
                 level_budget = WORK_BUDGET - pairs.work  # the last level may spend all that is left
         width = min(width, n - 1 - start)
-        # Population n - width: `start` ones and n - 1 - start - width zeros (module doc: removal).
-        bound = pairs.bound(n - width, start, eps_u)[1]
+        # Population n - removed: `start` ones and n - 1 - start - removed zeros, plus the thinning tail
+        # (module doc: thinned removal; removed = width is the plain removal).
+        removed, tail = _thinned_removal(pairs.eps0, width, pairs.log_thin)
+        bound = (pairs.bound(n - removed, start, eps_u)[1] + tail) * (1 + 4 * UNIT)
         ratio = math.log(bound / pairs.delta) if bound > 0 else -math.inf
         if last is not None and last[0] == start and last[1] != width and math.isfinite(ratio) and math.isfinite(last[2]):
             measured = (ratio - last[2]) / (width - last[1])
@@ -719,6 +750,26 @@ def block_delta_bound(*, eps0: float, n: int, start: int, width: int, eps: float
     if start + width > n - 1:
         raise ParameterError("start", start, f"0 <= start <= n-1-width = {n - 1 - width}")
     return one_direction_delta(eps0=eps0, n=int(n) - int(width), k=start, eps=eps)
+
+
+def thinned_block_delta_bound(*, eps0: float, n: int, start: int, width: int, eps: float, tail: float = 1e-12) -> BoundValue:
+    """The thinned removal bound of the block k in [start, start + width] (exact.shuffled_binary_rr): with
+    j the (1 - tail) quantile of Bin(width, 1 - e^-eps0), the certified d of the population n - j with
+    `start` ones, plus the tail (an upper bound on every d_k of the block; upper end). j <= width, so it is
+    never worse than `block_delta_bound` by more than the tail. Supported: as block_delta_bound, 1e-300 <= tail < 1."""
+    require_integer("width", width, minimum=0)
+    if width > n - 1:
+        raise ParameterError("width", width, f"0 <= width <= n-1 = {n - 1}")
+    require_integer("start", start, minimum=0)
+    if start + width > n - 1:
+        raise ParameterError("start", start, f"0 <= start <= n-1-width = {n - 1 - width}")
+    require_probability("tail", tail)
+    if tail < MIN_DELTA:
+        raise ParameterError("tail", tail, f"{MIN_DELTA:g} <= tail < 1")
+    _validate(eps0, n, None)
+    removed, extra = _thinned_removal(float(eps0), int(width), math.log(tail))
+    value = one_direction_delta(eps0=eps0, n=int(n) - removed, k=start, eps=eps)
+    return BoundValue(value.lower, min((value.upper + extra) * (1 + 4 * UNIT), 1.0), f"population n - {removed} (thinned from {int(width)} removed), tail {extra:.1e}")
 
 
 def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:
