@@ -757,6 +757,7 @@ def thinned_block_delta_bound(*, eps0: float, n: int, start: int, width: int, ep
     j the (1 - tail) quantile of Bin(width, 1 - e^-eps0), the certified d of the population n - j with
     `start` ones, plus the tail (an upper bound on every d_k of the block; upper end). j <= width, so it is
     never worse than `block_delta_bound` by more than the tail. Supported: as block_delta_bound, 1e-300 <= tail < 1."""
+    _validate(eps0, n, None)
     require_integer("width", width, minimum=0)
     if width > n - 1:
         raise ParameterError("width", width, f"0 <= width <= n-1 = {n - 1}")
@@ -766,7 +767,6 @@ def thinned_block_delta_bound(*, eps0: float, n: int, start: int, width: int, ep
     require_probability("tail", tail)
     if tail < MIN_DELTA:
         raise ParameterError("tail", tail, f"{MIN_DELTA:g} <= tail < 1")
-    _validate(eps0, n, None)
     removed, extra = _thinned_removal(float(eps0), int(width), math.log(tail))
     value = one_direction_delta(eps0=eps0, n=int(n) - removed, k=start, eps=eps)
     return BoundValue(value.lower, min((value.upper + extra) * (1 + 4 * UNIT), 1.0), f"population n - {removed} (thinned from {int(width)} removed), tail {extra:.1e}")
