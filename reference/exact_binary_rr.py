@@ -15,16 +15,28 @@ Certified worst case (issue 14; proof in `proofs_checks/exact.py`):
   population of K ones and n-1-K-B zeros and R = Bin(k-K, p) + Bin(K+B-k, q) independent of user 1. Adding
   R is the same Markov kernel on both P' and Q', so d_k <= d'_K, the divergence of the pair of population
   n - B with K ones. One evaluation bounds a whole block.
-- Branch and bound: the worst k is located by an uncertified guide (a scan of d_k at a fixed eps), its
-  eps_k certified (that is the lower end); then at eps_U = upper end of eps_k times (1 + rel_tol/2) every
-  block [K, K+B] of [0, n-1] is bounded by its reduced population and split until each bound is <= delta.
-  A single pair (B = 0) above delta raises eps_U to that pair's certified eps and the search restarts.
-  The result [lower, eps_U] contains max_k eps_k and its width is <= rel_tol * eps_U.
+- Thinned removal (sharper; proof checks "thinned removal" in `proofs_checks/exact.py`): Bern(p) =
+  lambda delta_1 + (1 - lambda) Bern(q), lambda = 1 - e^-eps0, so each of the k - K ones of the block acts,
+  independently w.p. e^-eps0, as a zero. Given which ones are deterministic (J of them, J ~ Bin(k-K, lambda)),
+  S_k is a shift of the count of the population K ones, n-1-K-J zeros; joint convexity and shift invariance
+  give d_k <= E_J d(K, n-1-K-J) <= d(K, n-1-K-j) + Pr[Bin(B, lambda) > j] (d is non-decreasing in J and
+  Bin(k-K, lambda) is stochastically below Bin(B, lambda)). With j the (1 - THIN_FRACTION delta) quantile
+  (certified Chernoff bound), a block of B removes about lambda B users instead of B: ~10x fewer at eps0 = 0.1.
+- Sweep: the worst k is located by an uncertified guide (a scan of d_k at a fixed eps), its eps_k certified
+  (that is the lower end); then at eps_U = lower end times (1 + 0.9 rel_tol), [0, n-1] is covered left to right
+  by blocks [K, K+B], each bounded by its thinned removal population: a block whose bound is <= delta is
+  passed, else narrowed; the next width is predicted from the measured cost per removed user (uncertified:
+  it only chooses which blocks are tried). A single pair (B = 0) above delta is solved, which raises eps_U.
+  The cost is ~ sqrt(n) blocks where eps_k is flat in k (eps0 <= 4: eps_k varies by ~1e-4 relative over
+  all k), each O(sqrt(n)): a deterministic work budget (WORK_BUDGET, ~ 10 s) widens the tolerance (stated
+  in the result) and refuses past MAX_TOLERANCE or when the budget is spent.
+  The result [lower, eps_U] contains max_k eps_k and its width is <= tolerance * eps_U (tolerance = rel_tol
+  unless widened).
 
 Per pair (`_Pair`): S_k's pmf f is log-concave (sum of independent Bernoullis), so P_k/Q_k is
 non-decreasing in s and d_k = H(s*) with H(s') = P(S+B >= s') - e Q(S+B >= s') = a T(s'-1) - b T(s'),
-T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >= 0}. s* is found by
-bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
+T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >= 0}. s* is bracketed from
+a normal-approximation guess, then found by bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
 the shorter of the two binomial windows (no convolution), so a delta evaluation costs
 O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta))).
 
@@ -609,8 +621,8 @@ def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_
     eps_u: a block whose bound is <= delta is passed and the sweep moves on with a wider block; otherwise the
     block is narrowed. A single pair (B = 0) above delta is solved (added to `solved`), which raises eps_u.
     A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps), so when a tolerance level
-    spends its work budget (WORK_PER_LEVEL window points, deterministic) the tolerance is multiplied by
-    TOLERANCE_GROWTH and the sweep continues where it is (bounded time; the reached tolerance is reported).
+    spends its share of the work budget (LEVEL_SHARE of what is left of WORK_BUDGET, deterministic) the tolerance
+    is multiplied by TOLERANCE_GROWTH or more (from the sweep's pace) and the sweep continues where it is (bounded time; the reached tolerance is reported).
     Refuses past MAX_TOLERANCE."""
     tolerance = rel_tol
 
@@ -705,13 +717,13 @@ def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
     """exact.shuffled_binary_rr: the exact central eps of n shuffled eps0-binary-RR reports at delta, the
     worst case over every neighbouring pair, as a certified interval of relative width <= 1e-6
     (value = upper end). Supported: 0 < eps0 <= MAX_EPS0, 1 <= n <= 1e12 (within MAX_WINDOW and
-    MAX_TOLERANCE: the evaluation budget widens the width, stated in the note; else ParameterError), 1e-300 <= delta < 1. Returns eps0 with a note when no
+    MAX_TOLERANCE: the work budget, ~ 10 s, widens the width, stated in the note; else ParameterError), 1e-300 <= delta < 1. Returns eps0 with a note when no
     eps < eps0 is certified."""
     result = worst_case(eps0=eps0, n=n, delta=delta)
     width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
     note = f"certified worst case over every pair (worst k = {result.worst_k} ones among the others), relative width {width:.1e}"
     if result.tolerance > DEFAULT_REL_TOL:
-        note += f" (widened from {DEFAULT_REL_TOL:g} to stay within the evaluation budget)"
+        note += f" (widened from {DEFAULT_REL_TOL:g} to stay within the work budget)"
     if result.upper >= eps0:
         note = NO_AMPLIFICATION + "; " + note
     return BoundValue(result.lower, result.upper, note)
