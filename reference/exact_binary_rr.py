@@ -280,6 +280,8 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
 _WINDOWS: "OrderedDict[tuple, _Window]" = OrderedDict()
 # Memory bound of the window cache (bytes of pmf arrays held); the least recently used windows are dropped.
 WINDOW_CACHE_BYTES = 256 * 2**20
+# Window points held by the cache of set-up pairs (each holds ~5 arrays of its long window: <= ~250 MB).
+PAIR_CACHE_POINTS = 6_000_000
 _WINDOW_BYTES = 0  # bytes held in _WINDOWS (kept incrementally: summing the cache per call was quadratic)
 
 
@@ -550,7 +552,10 @@ class _Pairs:
     def get(self, population: int, ones: int) -> _Pair:
         key = (population, ones)
         if key not in self.cache:
-            if len(self.cache) > 64:
+            # Bounded memory: a set-up pair holds ~5 arrays of its window size; the others are dropped when the
+            # cached pairs' windows exceed PAIR_CACHE_POINTS in total (or there are more than 64 of them).
+            held = sum(len(p._setup[2].pmf) + len(p._setup[1].pmf) for p in self.cache.values() if "_setup" in p.__dict__)
+            if len(self.cache) > 64 or held > PAIR_CACHE_POINTS:
                 self.cache.clear()
             self.cache[key] = _Pair(self.eps0, ones, population - 1 - ones, self.log_tail, self.log_scale)
         return self.cache[key]
