@@ -136,4 +136,43 @@ def _removal_exact_instances() -> None:
                 require(exact_d[k] <= reduced, f"k={k} in block ({start}, {width}): {exact_d[k]} > {reduced}")
             got = block_delta_bound(eps0=math.log(3), n=size, start=start, width=width, eps=math.log(1.5))
             # e^eps0 = 3 and e^eps = 3/2 are the doubles' exact values up to 1 ulp: 1e-12 slack.
-            require(got.lower - 1e-12 <= float(reduced) <= got.upper + 1e-12, (start, width, float(reduced), got))
+            require(got.lower - 1e-12 <= float(reduced) <= got.upper + 1e-12, str((start, width, float(reduced), got)))
+
+
+@proof_check(ID, "thinned removal step 1: Bern(p) = lambda delta_1 + (1 - lambda) Bern(q) with lambda = 1 - e^-eps0 = (p-q)/p "
+             "in [0, 1] (a user holding 1 is, w.p. e^-eps0, distributed as a user holding 0)")
+def _thinning_mixture() -> None:
+    p = spec.keep_probability
+    q = 1 - p
+    lam = 1 - sp.exp(-eps0)
+    assert_identity(sp.simplify(lam * 1 + (1 - lam) * q - p), sp.Integer(0), "mixture mean (a Bernoulli is its mean)")
+    assert_identity(sp.simplify((p - q) / p - lam), sp.Integer(0), "lambda = (p - q)/p")
+
+
+def _thinned_mixture_exact(e_eps0: Fraction, ones: int, zeros: int, width: int, e_eps: Fraction) -> Fraction:
+    """E_{J ~ Bin(width, lambda)} of the exact divergence of the population `ones` ones, zeros + width - J zeros."""
+    lam = 1 - 1 / e_eps0
+    total = Fraction(0)
+    for j in range(width + 1):
+        weight = math.comb(width, j) * lam**j * (1 - lam) ** (width - j)
+        total += weight * _one_direction_exact(e_eps0, ones, zeros + width - j, e_eps)
+    return total
+
+
+@proof_check(ID, "thinned removal step 2: for k in [K, K+B], conditioning on which of the k-K ones of the block act as "
+             "deterministic (J ~ Bin(k-K, lambda)) makes S_k a shift of the population K ones, n-1-K-J zeros; joint "
+             "convexity and shift invariance give d_k <= E_J d(K, n-1-K-J); d is non-decreasing in J (removal) and "
+             "Bin(k-K, lambda) <= Bin(B, lambda) stochastically. Checked exactly: n = 7, e^eps0 = 2, e^eps = 5/4, every block")
+def _thinned_exact_instances() -> None:
+    size, e_eps0, e_eps = 7, Fraction(2), Fraction(5, 4)
+    exact_d = {k: _one_direction_exact(e_eps0, k, size - 1 - k, e_eps) for k in range(size)}
+    sharper = 0
+    for start in range(size):
+        for width in range(size - start):
+            mixture = _thinned_mixture_exact(e_eps0, start, size - 1 - start - width, width, e_eps)
+            removal = _one_direction_exact(e_eps0, start, size - 1 - start - width, e_eps)
+            require(mixture <= removal, str((start, width)))
+            for k in range(start, start + width + 1):
+                require(exact_d[k] <= mixture, f"k={k} in block ({start}, {width}): {exact_d[k]} > {mixture}")
+            sharper += mixture < removal
+    require(sharper > 0, "the thinned bound is never sharper than removal on this instance")

@@ -15,16 +15,28 @@ Certified worst case (issue 14; proof in `proofs_checks/exact.py`):
   population of K ones and n-1-K-B zeros and R = Bin(k-K, p) + Bin(K+B-k, q) independent of user 1. Adding
   R is the same Markov kernel on both P' and Q', so d_k <= d'_K, the divergence of the pair of population
   n - B with K ones. One evaluation bounds a whole block.
-- Branch and bound: the worst k is located by an uncertified guide (a scan of d_k at a fixed eps), its
-  eps_k certified (that is the lower end); then at eps_U = upper end of eps_k times (1 + rel_tol/2) every
-  block [K, K+B] of [0, n-1] is bounded by its reduced population and split until each bound is <= delta.
-  A single pair (B = 0) above delta raises eps_U to that pair's certified eps and the search restarts.
-  The result [lower, eps_U] contains max_k eps_k and its width is <= rel_tol * eps_U.
+- Thinned removal (sharper; proof checks "thinned removal" in `proofs_checks/exact.py`): Bern(p) =
+  lambda delta_1 + (1 - lambda) Bern(q), lambda = 1 - e^-eps0, so each of the k - K ones of the block acts,
+  independently w.p. e^-eps0, as a zero. Given which ones are deterministic (J of them, J ~ Bin(k-K, lambda)),
+  S_k is a shift of the count of the population K ones, n-1-K-J zeros; joint convexity and shift invariance
+  give d_k <= E_J d(K, n-1-K-J) <= d(K, n-1-K-j) + Pr[Bin(B, lambda) > j] (d is non-decreasing in J and
+  Bin(k-K, lambda) is stochastically below Bin(B, lambda)). With j the (1 - THIN_FRACTION delta) quantile
+  (certified Chernoff bound), a block of B removes about lambda B users instead of B: ~10x fewer at eps0 = 0.1.
+- Sweep: the worst k is located by an uncertified guide (a scan of d_k at a fixed eps), its eps_k certified
+  (that is the lower end); then at eps_U = lower end times (1 + 0.9 rel_tol), [0, n-1] is covered left to right
+  by blocks [K, K+B], each bounded by its thinned removal population: a block whose bound is <= delta is
+  passed, else narrowed; the next width is predicted from the measured cost per removed user (uncertified:
+  it only chooses which blocks are tried). A single pair (B = 0) above delta is solved, which raises eps_U.
+  The cost is ~ sqrt(n) blocks where eps_k is flat in k (eps0 <= 4: eps_k varies by ~1e-4 relative over
+  all k), each O(sqrt(n)): a deterministic work budget (WORK_BUDGET, ~ 10 s) widens the tolerance (stated
+  in the result) and refuses past MAX_TOLERANCE or when the budget is spent.
+  The result [lower, eps_U] contains max_k eps_k and its width is <= tolerance * eps_U (tolerance = rel_tol
+  unless widened).
 
 Per pair (`_Pair`): S_k's pmf f is log-concave (sum of independent Bernoullis), so P_k/Q_k is
 non-decreasing in s and d_k = H(s*) with H(s') = P(S+B >= s') - e Q(S+B >= s') = a T(s'-1) - b T(s'),
-T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >= 0}. s* is found by
-bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
+T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >= 0}. s* is bracketed from
+a normal-approximation guess, then found by bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
 the shorter of the two binomial windows (no convolution), so a delta evaluation costs
 O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta))).
 
@@ -62,6 +74,7 @@ __all__ = [
     "shuffled_binary_rr",
     "shuffled_binary_rr_delta",
     "shuffled_binary_rr_pair",
+    "thinned_block_delta_bound",
     "WorstCase",
     "worst_case",
 ]
@@ -79,11 +92,15 @@ DEFAULT_REL_TOL = 1e-6
 PAIR_REL_TOL = 1e-7
 # The windows drop at most this fraction of delta (scaled); far below the certified width.
 TAIL_FRACTION = 1e-9
-# Bounded time: after this many certified evaluations at one tolerance the branch and bound widens the
-# tolerance by TOLERANCE_GROWTH (the interval returned says the width reached); it refuses past MAX_TOLERANCE.
-EVALUATIONS_PER_LEVEL = 800
-# A block whose bound exceeds 2 delta is split into this many parts (else halved).
-SPLIT_FAR = 8
+THIN_FRACTION = 1e-7
+# Bounded time: after this much work at one tolerance the sweep widens the tolerance by TOLERANCE_GROWTH (the
+# interval returned says the width reached); it refuses past MAX_TOLERANCE. Work is counted in binomial window
+# points of the evaluated pairs (deterministic, roughly proportional to time), never in seconds.
+# A level may spend LEVEL_SHARE of the work left; the whole call at most WORK_BUDGET (~ 10 s on one core of
+# the reference machine: ~ 1e-8 s per unit). Each evaluation counts its window points plus EVALUATION_WORK.
+WORK_BUDGET = 600_000_000
+LEVEL_SHARE = 0.6
+EVALUATION_WORK = 5_000
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
@@ -152,7 +169,8 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
         return 0
     if x > m:
         return m
-    assert _log_tail(x, m, pair) <= log_target  # verified by the bisection's last step
+    if _log_tail(x, m, pair) > log_target:  # the bisection's last step verified this: never reached unless a bug
+        raise ArithmeticError("exact binary RR: the certified tail bound does not hold at the bisection's end")
     return int(x) + 1 if direction < 0 else int(x) - 1
 
 
@@ -174,7 +192,7 @@ class _Window:
 
 _ANCHORS: dict[tuple, list[tuple[int, int, float, float]]] = {}
 # Largest number of steps in m over which a cached anchor is carried (relative error grows by 3u + q_err each).
-MAX_ANCHOR_STEPS = 50_000
+MAX_ANCHOR_STEPS = 5_000
 
 
 def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair) -> np.ndarray:
@@ -263,6 +281,9 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
 _WINDOWS: "OrderedDict[tuple, _Window]" = OrderedDict()
 # Memory bound of the window cache (bytes of pmf arrays held); the least recently used windows are dropped.
 WINDOW_CACHE_BYTES = 256 * 2**20
+# Window points held by the cache of set-up pairs (each holds ~5 arrays of its long window: <= ~250 MB).
+PAIR_CACHE_POINTS = 6_000_000
+_WINDOW_BYTES = 0  # bytes held in _WINDOWS (kept incrementally: summing the cache per call was quadratic)
 
 
 def _cached_window(eps0: float, m: int, ones: bool, log_tail: float, log_scale: float) -> _Window:
@@ -275,8 +296,10 @@ def _cached_window(eps0: float, m: int, ones: bool, log_tail: float, log_scale: 
     keep, flip = _keep_pair(eps0)
     window = _scaled_window(m, keep if ones else flip, log_tail, 0.5 * log_scale)
     _WINDOWS[key] = window
-    while len(_WINDOWS) > 1 and sum(w.pmf.nbytes for w in _WINDOWS.values()) > WINDOW_CACHE_BYTES:
-        _WINDOWS.popitem(last=False)
+    global _WINDOW_BYTES
+    _WINDOW_BYTES += window.pmf.nbytes
+    while len(_WINDOWS) > 1 and _WINDOW_BYTES > WINDOW_CACHE_BYTES:
+        _WINDOW_BYTES -= _WINDOWS.popitem(last=False)[1].pmf.nbytes
     return window
 
 
@@ -292,7 +315,38 @@ def _coefficients(eps0: float, eps: float) -> tuple[float, float, float, float]:
     return a_lo - abs(a_lo) * 4 * UNIT, a_hi + abs(a_hi) * 4 * UNIT, b_lo - abs(b_lo) * 4 * UNIT, b_hi + abs(b_hi) * 4 * UNIT
 
 
+@lru_cache(maxsize=64)
+def _thinning_pair(eps0: float) -> ProbabilityPair:
+    """lambda = 1 - e^-eps0 = (p - q)/p and 1 - lambda = e^-eps0, as intervals and floats with errors:
+    Bern(p) = lambda delta_1 + (1 - lambda) Bern(q) (a user holding 1 is, w.p. 1 - lambda, a user holding 0)."""
+    iv = iv_context()
+    r = iv.exp(-iv.mpf(eps0))
+    lam = 1 - r
+    lf, le = _float_with_error(lam)
+    rf, re = _float_with_error(r)
+    return ProbabilityPair(lam, r, lf, rf, le, re)
+
+
+@lru_cache(maxsize=4096)
+def _thinned_removal(eps0: float, width: int, log_tail: float) -> tuple[int, float]:
+    """(j, tail) with j <= width and tail >= Pr[Bin(width, lambda) > j] (certified Chernoff bound), or
+    (width, 0). Thinned removal (module doc): every d_k of the block [K, K + width] is <= the divergence of
+    the population with K ones and n - 1 - K - j zeros, plus tail."""
+    if width == 0:
+        return 0, 0.0
+    j = _edge(width, _thinning_pair(eps0), log_tail, +1)
+    if j >= width:
+        return width, 0.0
+    return j, _exp_up(log_tail)
+
+
 # ---------------------------------------------------------------- one pair, one direction
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """sum a_i b_i of non-negative floats. einsum, not np.dot: BLAS ddot goes multi-threaded above ~1e4
+    points, which is 100x slower on a loaded machine; the error bound (terms) u holds in any order."""
+    return float(np.einsum("i,i->", a, b))
 
 
 @dataclass
@@ -305,6 +359,8 @@ class _Pair:
     zeros: int
     log_tail: float
     log_scale: float
+    # Floats multiplied so far (set-up and dot products): the deterministic cost measure of the work budget.
+    work: int = 0
 
     @cached_property
     def _setup(self):
@@ -314,6 +370,7 @@ class _Pair:
         # The shorter window is summed over (dot products of its length).
         short, long_ = (w1, w2) if len(w1.pmf) <= len(w2.pmf) else (w2, w1)
         tail_long = np.concatenate((np.cumsum(long_.pmf[::-1])[::-1], [0.0]))
+        self.work += 4 * (len(short.pmf) + len(long_.pmf))
         size = len(short.pmf) + len(long_.pmf) + 4
         # Relative error of a term: both factors' bounds and 1 rounding; of a sum of non-negative terms of
         # length <= size: (size) u (any summation order). Tail sums of `long_`: (len) u.
@@ -327,6 +384,9 @@ class _Pair:
         dropped = (short.dropped * (total_long + long_.dropped) + long_.dropped * (total_short + short.dropped)) * (1 + 1e-12)
         # Absolute errors of subnormal factors: <= absolute * (other factor's total) per term.
         absolute = (short.absolute * total_long + long_.absolute * total_short) * 2 + size * 2.0**-1073
+        # Reversed copies: the convolution slices below are then contiguous (fast dot products); the values and
+        # hence the certified error bounds are the same (any summation order).
+        self._reversed = (np.ascontiguousarray(long_.pmf[::-1]), np.ascontiguousarray(tail_long[::-1]))
         return keep, short, long_, tail_long, rel, dropped + absolute
 
     def _f(self, s: int) -> float:
@@ -335,14 +395,18 @@ class _Pair:
         j_lo, j_hi = max(short.lo, s - long_.hi), min(short.hi, s - long_.lo)
         if j_lo > j_hi:
             return 0.0
+        self.work += j_hi - j_lo + 1
         a = short.pmf[j_lo - short.lo : j_hi - short.lo + 1]
-        b = long_.pmf[s - j_hi - long_.lo : s - j_lo - long_.lo + 1][::-1]
-        return float(np.dot(a, b))
+        # long_.pmf[s - j_hi - lo .. s - j_lo - lo] reversed, read forward from the reversed copy.
+        last = len(long_.pmf) - 1
+        b = self._reversed[0][last - (s - j_lo - long_.lo) : last - (s - j_hi - long_.lo) + 1]
+        return _dot(a, b)
 
     def _t(self, t: int) -> float:
         """Float value of the windowed e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j]."""
         _, short, long_, tail_long, _, _ = self._setup
         w_short, w_long = len(short.pmf), len(long_.pmf)
+        self.work += w_short
         # Window index i of `short` needs long index t - short.lo - i - long_.lo: full tail where that is <= 0,
         # nothing where it is >= w_long, the tail array in between.
         base = t - short.lo - long_.lo
@@ -353,7 +417,8 @@ class _Pair:
             value += float(np.sum(short.pmf[i_full:])) * float(tail_long[0])
         if i_none < i_full:
             idx_hi, idx_lo = base - i_none, base - (i_full - 1)  # long indices for i = i_none .. i_full - 1
-            value += float(np.dot(short.pmf[i_none:i_full], tail_long[idx_lo : idx_hi + 1][::-1]))
+            last = len(tail_long) - 1  # tail_long[idx_lo .. idx_hi] reversed, from the reversed copy
+            value += _dot(short.pmf[i_none:i_full], self._reversed[1][last - idx_hi : last - idx_lo + 1])
         return value
 
     def _bounds(self, value: float) -> tuple[float, float]:
@@ -364,6 +429,16 @@ class _Pair:
     def support(self) -> tuple[int, int]:
         _, short, long_, _, _, _ = self._setup
         return short.lo + long_.lo, short.hi + long_.hi
+
+    def _guess(self, a: float, b: float) -> int | None:
+        """Uncertified guess of s* = min{s : a f(s-1) >= b f(s)}: with f normal of mean mu and variance v,
+        f(s-1)/f(s) = exp((s - mu - 1/2) / v), so s* ~ mu + 1/2 + v log(b/a). None when a, b are not both > 0."""
+        keep, _ = _keep_pair(self.eps0)
+        variance = (self.ones + self.zeros) * keep.p * keep.q
+        if not (a > 0 and b > 0 and variance > 0):
+            return None
+        value = self.ones * keep.p + self.zeros * keep.q + 0.5 + variance * math.log(b / a)
+        return int(math.ceil(value)) if math.isfinite(value) and abs(value) < 2.0**62 else None
 
     def scaled_delta_bounds(self, eps: float) -> tuple[float, float]:
         """[lower, upper] of e^-L D_{e^eps}(P || Q)."""
@@ -388,8 +463,23 @@ class _Pair:
             return x[0] - y[1] - slack, x[1] - y[0] + slack
 
         bottom, top = self.support
-        # Bisection: `low` has g certified < 0 (or is below the window), `high` has not.
+        # Bracket, then bisection: `low` has g certified < 0 (or is below the window: bottom - 1), `high` has
+        # not (or is above it: top + 2). Any bracket with these invariants gives the same certified result;
+        # the normal-approximation guess only makes it short (a few evaluations of g instead of log(window)).
         low, high = bottom - 1, top + 2
+        guess = self._guess(a_lo, b_lo)
+        if guess is not None:
+            s0, step = min(max(guess, bottom), top + 1), 1
+            if g(s0)[1] < 0:
+                low = s0
+                while low + step < top + 2 and g(low + step)[1] < 0:
+                    low, step = low + step, 2 * step
+                high = min(low + step, top + 2)
+            else:
+                high = s0
+                while high - step > bottom - 1 and not g(high - step)[1] < 0:
+                    high, step = high - step, 2 * step
+                low = max(high - step, bottom - 1)
         while high - low > 1:
             mid = (low + high) // 2
             if g(mid)[1] < 0:
@@ -401,10 +491,11 @@ class _Pair:
         while s_b <= top + 1 and g(s_b)[0] < 0:
             s_b += 1
             if s_b - low > 64:
-                # Degenerate flat ratio: bound the skipped terms by the whole mass >= low + 1.
+                # Degenerate (flat ratio, or s* beyond the window): every H(s'), s' >= low + 1, is at most
+                # the sum of g(s)_+ <= a f(s-1) <= f(s-1) over s >= low + 1, i.e. T(low); s_b = top + 2 (where
+                # the windowed H is 0) keeps `upper` >= that bound without stepping over the whole window.
                 extra = self._bounds(self._t(low))[1]
-                while s_b <= top + 1 and g(s_b)[0] < 0:
-                    s_b += 1
+                s_b = top + 2
                 break
         if extra == 0.0:
             extra = sum(max(g(s)[1], 0.0) for s in range(low + 1, s_b))
@@ -448,27 +539,40 @@ def _tail_for(delta: float) -> float:
 class _Pairs:
     """Cache of one-direction pairs (population size, ones) at one (eps0, delta)."""
 
-    def __init__(self, eps0: float, delta: float):
-        self.eps0, self.delta = float(eps0), float(delta)
+    def __init__(self, eps0: float, delta: float, n: int = 0, limited: bool = False):
+        # limited: refuse (ParameterError) once WORK_BUDGET is spent (the certified worst case only).
+        self.eps0, self.delta, self.n, self.limited = float(eps0), float(delta), int(n), limited
         self.log_scale = _log_scale(delta)
         self.log_tail = _tail_for(delta)
+        # Thinned removal: the tail of Bin(width, lambda) it neglects is at most THIN_FRACTION delta.
+        self.log_thin = math.log(delta) + math.log(THIN_FRACTION)
         self.cache: dict[tuple[int, int], _Pair] = {}
         self.evaluations = 0
+        self.work = 0
 
     def get(self, population: int, ones: int) -> _Pair:
         key = (population, ones)
         if key not in self.cache:
-            if len(self.cache) > 64:
+            # Bounded memory: a set-up pair holds ~5 arrays of its window size; the others are dropped when the
+            # cached pairs' windows exceed PAIR_CACHE_POINTS in total (or there are more than 64 of them).
+            held = sum(len(p._setup[2].pmf) + len(p._setup[1].pmf) for p in self.cache.values() if "_setup" in p.__dict__)
+            if len(self.cache) > 64 or held > PAIR_CACHE_POINTS:
                 self.cache.clear()
             self.cache[key] = _Pair(self.eps0, ones, population - 1 - ones, self.log_tail, self.log_scale)
         return self.cache[key]
 
     def bound(self, population: int, ones: int, eps: float) -> tuple[float, float]:
+        if self.limited and self.work > WORK_BUDGET:
+            raise ParameterError("n", self.n, f"a size whose worst case certifies within the work budget (eps0 = {self.eps0}, delta = {self.delta}; windows of {population} users are too wide for the number of evaluations needed)")
         self.evaluations += 1
-        return self.get(population, ones).delta_bounds(eps)
+        pair = self.get(population, ones)
+        before = pair.work
+        bounds = pair.delta_bounds(eps)
+        self.work += pair.work - before + EVALUATION_WORK
+        return bounds
 
     def epsilon(self, population: int, ones: int, rel_tol: float = PAIR_REL_TOL) -> BoundValue:
-        return solve_epsilon(self.get(population, ones).delta_bounds, eps0=self.eps0, delta=self.delta, rel_tol=rel_tol)
+        return solve_epsilon(lambda eps: self.bound(population, ones, eps), eps0=self.eps0, delta=self.delta, rel_tol=rel_tol)
 
 
 def _guide(pairs: _Pairs, n: int, eps: float) -> int:
@@ -518,12 +622,14 @@ class WorstCase:
 
 def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float]:
     """Certify max_k eps_k <= eps_u; returns (eps_u, the tolerance reached). eps_u starts at (1 + 0.9 tol)
-    times the best certified lower end in `solved` and only grows: each block [K, K+B] of [0, n-1] is bounded
-    by its removal population (n - B users, K ones; module doc) at the current eps_u and split while the
-    bound exceeds delta. A single pair (B = 0) above delta is solved (added to `solved`), which raises eps_u.
+    times the best certified lower end in `solved` and only grows. A sweep covers [0, n-1] left to right by
+    blocks [K, K+B], each bounded by its removal population (n - B users, K ones; module doc) at the current
+    eps_u: a block whose bound is <= delta is passed and the sweep moves on with a wider block; otherwise the
+    block is narrowed. A single pair (B = 0) above delta is solved (added to `solved`), which raises eps_u.
     A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps), so when a tolerance level
-    spends EVALUATIONS_PER_LEVEL evaluations the tolerance is multiplied by TOLERANCE_GROWTH and the search
-    continues where it is (bounded time; the reached tolerance is reported). Refuses past MAX_TOLERANCE."""
+    spends its share of the work budget (LEVEL_SHARE of what is left of WORK_BUDGET, deterministic) the tolerance
+    is multiplied by TOLERANCE_GROWTH or more (from the sweep's pace) and the sweep continues where it is (bounded time; the reached tolerance is reported).
+    Refuses past MAX_TOLERANCE."""
     tolerance = rel_tol
 
     def target() -> float:
@@ -534,30 +640,57 @@ def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_
         return min(max(lower * (1 + 0.9 * tolerance), upper), float(pairs.eps0))
 
     eps_u = target()
-    level_start = pairs.evaluations
-    stack = [(0, n - 1)]  # blocks [K, K + B] as (K, B)
-    while stack and eps_u < pairs.eps0:
-        if pairs.evaluations - level_start > EVALUATIONS_PER_LEVEL:
-            tolerance *= TOLERANCE_GROWTH
-            if tolerance > MAX_TOLERANCE:
-                raise ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the evaluation budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
-            eps_u, level_start = target(), pairs.evaluations
-        start, width = stack.pop()
-        # Population n - width: `start` ones and n - 1 - start - width zeros (module doc: removal).
-        bound = pairs.bound(n - width, start, eps_u)[1]
-        if bound <= pairs.delta:
+    level_start, level_budget = pairs.work, LEVEL_SHARE * (WORK_BUDGET - pairs.work)
+    start, width = 0, 0  # the next block [start, start + width]
+    level_k = 0
+    # Step prediction only (uncertified, decides which blocks are tried): log(bound / delta) ~ lam + slope
+    # width, with slope (the removal cost per user) measured from two evaluations at the same start.
+    slope, last = 0.0, None  # last = (start, width, log(bound / delta))
+    while start <= n - 1 and eps_u < pairs.eps0:
+        if pairs.work - level_start > level_budget:
+            # Grow by TOLERANCE_GROWTH, or more when the sweep's pace predicts that the rest of [0, n-1] needs
+            # more than the work left (the number of blocks falls about like 1/sqrt(tolerance)).
+            done = max(start - level_k, 1)
+            predicted = (pairs.work - level_start) * (n - start) / done
+            left = max(WORK_BUDGET - pairs.work, 1.0)
+            tolerance *= max(TOLERANCE_GROWTH, min((predicted / (LEVEL_SHARE * left)) ** 2, 1e4))
+            if tolerance > MAX_TOLERANCE or pairs.work > WORK_BUDGET:
+                raise ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the work budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
+            eps_u, last = target(), None
+            level_start, level_budget, level_k = pairs.work, LEVEL_SHARE * (WORK_BUDGET - pairs.work), start
+            if tolerance * TOLERANCE_GROWTH > MAX_TOLERANCE:
+                level_budget = WORK_BUDGET - pairs.work  # the last level may spend all that is left
+        width = min(width, n - 1 - start)
+        # Population n - removed: `start` ones and n - 1 - start - removed zeros, plus the thinning tail
+        # (module doc: thinned removal; removed = width is the plain removal).
+        removed, tail = _thinned_removal(pairs.eps0, width, pairs.log_thin)
+        bound = (pairs.bound(n - removed, start, eps_u)[1] + tail) * (1 + 4 * UNIT)
+        ratio = math.log(bound / pairs.delta) if bound > 0 else -math.inf
+        if last is not None and last[0] == start and last[1] != width and math.isfinite(ratio) and math.isfinite(last[2]):
+            measured = (ratio - last[2]) / (width - last[1])
+            if measured > 0:
+                slope = measured
+        last = (start, width, ratio)
+        passed = bound <= pairs.delta
+        lam = ratio - slope * width
+        if passed:
+            start += width + 1
+            previous = width
+        elif width == 0:
+            if start in solved:  # pragma: no cover - its certified eps is <= eps_u
+                raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
+            solved[start] = pairs.epsilon(n, start, pair_tol)
+            eps_u, last = target(), None
+            start += 1  # its certified eps is <= eps_u now
             continue
-        if width > 0:
-            # Far above delta: the passing blocks will be much narrower, so split in SPLIT_FAR parts at once.
-            parts = min(SPLIT_FAR if bound > 2 * pairs.delta else 2, width + 1)
-            edges = [start + (width + 1) * i // parts for i in range(parts + 1)]
-            for i in range(parts - 1, -1, -1):
-                stack.append((edges[i], edges[i + 1] - edges[i] - 1))
-            continue
-        if start in solved:  # pragma: no cover - its certified eps is <= eps_u
-            raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
-        solved[start] = pairs.epsilon(n, start, pair_tol)
-        eps_u = target()
+        if slope > 0 and math.isfinite(lam):
+            # The widest block predicted to pass with a margin (lam ~ constant between neighbouring starts).
+            guess = max(int(-0.92 * lam / slope), 0) if lam < 0 else 0
+            width = min(guess, 4 * width + 3) if passed else min(guess, width // 2)
+        elif passed:
+            width = 4 * previous + 3 if bound <= 0.25 * pairs.delta else previous + previous // 2 + 1
+        else:
+            width = width // 8 if bound > 2 * pairs.delta else width // 2
     return eps_u, tolerance
 
 
@@ -569,7 +702,7 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
     if not 1e-9 <= rel_tol <= 0.1:
         raise ParameterError("rel_tol", rel_tol, "1e-9 <= rel_tol <= 0.1")
     n = int(n)
-    pairs = _Pairs(eps0, delta)
+    pairs = _Pairs(eps0, delta, n, limited=True)
     pair_tol = min(PAIR_REL_TOL, rel_tol / 10)
     solved = {0: pairs.epsilon(n, 0, pair_tol)}
     for _ in range(2):  # the guide at the best eps so far, twice (it only orders the work)
@@ -590,13 +723,13 @@ def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
     """exact.shuffled_binary_rr: the exact central eps of n shuffled eps0-binary-RR reports at delta, the
     worst case over every neighbouring pair, as a certified interval of relative width <= 1e-6
     (value = upper end). Supported: 0 < eps0 <= MAX_EPS0, 1 <= n <= 1e12 (within MAX_WINDOW and
-    MAX_TOLERANCE: the evaluation budget widens the width, stated in the note; else ParameterError), 1e-300 <= delta < 1. Returns eps0 with a note when no
+    MAX_TOLERANCE: the work budget, ~ 10 s, widens the width, stated in the note; else ParameterError), 1e-300 <= delta < 1. Returns eps0 with a note when no
     eps < eps0 is certified."""
     result = worst_case(eps0=eps0, n=n, delta=delta)
     width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
     note = f"certified worst case over every pair (worst k = {result.worst_k} ones among the others), relative width {width:.1e}"
     if result.tolerance > DEFAULT_REL_TOL:
-        note += f" (widened from {DEFAULT_REL_TOL:g} to stay within the evaluation budget)"
+        note += f" (widened from {DEFAULT_REL_TOL:g} to stay within the work budget)"
     if result.upper >= eps0:
         note = NO_AMPLIFICATION + "; " + note
     return BoundValue(result.lower, result.upper, note)
@@ -635,6 +768,26 @@ def block_delta_bound(*, eps0: float, n: int, start: int, width: int, eps: float
     if start + width > n - 1:
         raise ParameterError("start", start, f"0 <= start <= n-1-width = {n - 1 - width}")
     return one_direction_delta(eps0=eps0, n=int(n) - int(width), k=start, eps=eps)
+
+
+def thinned_block_delta_bound(*, eps0: float, n: int, start: int, width: int, eps: float, tail: float = 1e-12) -> BoundValue:
+    """The thinned removal bound of the block k in [start, start + width] (exact.shuffled_binary_rr): with
+    j the (1 - tail) quantile of Bin(width, 1 - e^-eps0), the certified d of the population n - j with
+    `start` ones, plus the tail (an upper bound on every d_k of the block; upper end). j <= width, so it is
+    never worse than `block_delta_bound` by more than the tail. Supported: as block_delta_bound, 1e-300 <= tail < 1."""
+    _validate(eps0, n, None)
+    require_integer("width", width, minimum=0)
+    if width > n - 1:
+        raise ParameterError("width", width, f"0 <= width <= n-1 = {n - 1}")
+    require_integer("start", start, minimum=0)
+    if start + width > n - 1:
+        raise ParameterError("start", start, f"0 <= start <= n-1-width = {n - 1 - width}")
+    require_probability("tail", tail)
+    if tail < MIN_DELTA:
+        raise ParameterError("tail", tail, f"{MIN_DELTA:g} <= tail < 1")
+    removed, extra = _thinned_removal(float(eps0), int(width), math.log(tail))
+    value = one_direction_delta(eps0=eps0, n=int(n) - removed, k=start, eps=eps)
+    return BoundValue(value.lower, min((value.upper + extra) * (1 + 4 * UNIT), 1.0), f"population n - {removed} (thinned from {int(width)} removed), tail {extra:.1e}")
 
 
 def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:

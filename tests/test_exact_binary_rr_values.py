@@ -19,6 +19,7 @@ from shuffle_spec.reference.exact_binary_rr import (
     binary_rr_pair_epsilon,
     block_delta_bound,
     one_direction_delta,
+    thinned_block_delta_bound,
     shuffled_binary_rr,
     shuffled_binary_rr_delta,
     shuffled_binary_rr_pair,
@@ -73,9 +74,10 @@ def _float_scan(n: int, eps0: float, eps_values: list[float]) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("eps0, n, delta", [(4.0, 1000, 0.0044), (6.0, 4000, 1e-6), (8.0, 20_000, 1e-6), (1.0, 2000, 1e-6), (2.0, 401, 1e-3)])
+@pytest.mark.parametrize("eps0, n, delta", [(4.0, 1000, 0.0044), (6.0, 4000, 1e-6), (8.0, 20_000, 1e-6), (1.0, 2000, 1e-6), (2.0, 401, 1e-3), (0.1, 3000, 1e-6)])
 def test_worst_case_agrees_with_an_independent_full_scan_over_k(eps0, n, delta):
-    # Issue 17 item 3: a scan of k = 0 only returned 0.49893 instead of 0.49985 at the first point.
+    # Issue 17 item 3: a scan of k = 0 only returned 0.49893 instead of 0.49985 at the first point. eps0 = 0.1:
+    # the thinned removal is active (blocks remove ~10% of their users).
     result = worst_case(eps0=eps0, n=n, delta=delta)
     assert result.upper - result.lower <= 1e-6 * result.upper
     at_upper, at_lower = _float_scan(n, eps0, [result.upper, result.lower])
@@ -243,3 +245,42 @@ def test_one_direction_mirror_symmetry():
         assert both.upper == max(a.upper, b.upper)
         mirrored = binary_rr_pair_delta(eps0=eps0, n=n, k=n - 1 - k, eps=eps)
         assert abs(mirrored.upper - both.upper) <= 1e-9 * both.upper
+
+
+def _thinned_mixture(e_eps0: Fraction, ones: int, zeros: int, width: int, e_eps: Fraction) -> Fraction:
+    lam = 1 - 1 / e_eps0  # 1 - e^-eps0: a user holding 1 acts as one holding 0 w.p. e^-eps0
+    return sum(
+        (math.comb(width, j) * lam**j * (1 - lam) ** (width - j) * _one_direction_fraction(e_eps0, ones, zeros + width - j, e_eps) for j in range(width + 1)),
+        Fraction(0),
+    )
+
+
+def test_thinned_removal_bound_on_exact_instances():
+    # Thinned removal (exact Fractions): every pair of the block [K, K+B] is below E_{J ~ Bin(B, 1 - e^-eps0)} of
+    # the population with K ones and n-1-K-J zeros, which is itself below the plain removal bound, strictly
+    # somewhere; the certified thinned bound is above every pair of its block.
+    n, e_eps0, e_eps = 7, Fraction(3), Fraction(6, 5)
+    exact = {k: _one_direction_fraction(e_eps0, k, n - 1 - k, e_eps) for k in range(n)}
+    strict = 0
+    for start in range(n):
+        for width in range(n - start):
+            mixture = _thinned_mixture(e_eps0, start, n - 1 - start - width, width, e_eps)
+            removal = _one_direction_fraction(e_eps0, start, n - 1 - start - width, e_eps)
+            assert all(exact[k] <= mixture for k in range(start, start + width + 1))
+            assert mixture <= removal
+            strict += mixture < removal
+            got = thinned_block_delta_bound(eps0=math.log(3), n=n, start=start, width=width, eps=math.log(1.2))
+            assert got.upper + 1e-12 >= max(float(exact[k]) for k in range(start, start + width + 1))
+    assert strict > 0
+
+
+@pytest.mark.parametrize("eps0, n, start, width, eps", [(0.1, 600, 40, 500, 0.02), (1.0, 600, 0, 599, 0.1), (0.5, 3000, 1000, 1500, 0.04)])
+def test_thinned_bound_removes_fewer_users_and_stays_above_every_pair(eps0, n, start, width, eps):
+    # Where the thinning is active (j < width), the certified bound is still above the certified lower end of
+    # every pair of the block (every k checked), and below the plain removal bound.
+    got = thinned_block_delta_bound(eps0=eps0, n=n, start=start, width=width, eps=eps)
+    removed = int(got.note.split("n - ")[1].split(" ")[0])
+    assert removed < width
+    worst = max(one_direction_delta(eps0=eps0, n=n, k=k, eps=eps).lower for k in range(start, start + width + 1))
+    assert worst <= got.upper
+    assert got.upper <= block_delta_bound(eps0=eps0, n=n, start=start, width=width, eps=eps).upper

@@ -19,4 +19,8 @@ CASES = [
     Case(rr.block_delta_bound, (), {"eps0": 1.0, "n": 10, "start": 0, "width": 10, "eps": 0.1}, fragment="width"),
     Case(rr.block_delta_bound, (), {"eps0": 1.0, "n": 10, "start": 5, "width": 5, "eps": 0.1}, fragment="start"),
     Case(rr.counts_evaluated, (10**7,), fragment="n"),
+    Case(rr.thinned_block_delta_bound, (), {"eps0": 1.0, "n": 10, "start": 0, "width": 10, "eps": 0.1}, fragment="width"),
+    Case(rr.thinned_block_delta_bound, (), {"eps0": 1.0, "n": 10, "start": 5, "width": 5, "eps": 0.1}, fragment="start"),
+    Case(rr.thinned_block_delta_bound, (), {"eps0": 1.0, "n": 10, "start": 0, "width": 3, "eps": 0.1, "tail": 0.0}, fragment="tail"),
+    Case(rr.thinned_block_delta_bound, (), {"eps0": -1.0, "n": 10, "start": 0, "width": 3, "eps": 0.1}, fragment="eps0"),
 ]
