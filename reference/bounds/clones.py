@@ -51,9 +51,9 @@ from functools import cached_property
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.special import betainc
-from scipy.stats import binom
+# scipy.special only: scipy.stats and scipy.optimize cost seconds to import, and the uncertified estimate
+# needs neither (the binomial pmf by log-gamma, the root by the bracketed search below).
+from scipy.special import betainc, gammaln
 from shuffle_spec.reference.binomial import (
     BLOCK,
     TINY,
@@ -305,11 +305,84 @@ def _estimate_coefficients(eps0: float, eps: float) -> tuple[float, float, float
     return a1, em1, beta
 
 
+def _stirling_error(n: np.ndarray) -> np.ndarray:
+    """log(n!) - log(sqrt(2 pi n) (n/e)^n), n >= 1: log-gamma for small n, the asymptotic series above 15."""
+    small = n <= 15
+    ns = np.where(small, 16.0, n)
+    exact = gammaln(np.where(small, n, 1.0) + 1.0) - (np.where(small, n, 1.0) + 0.5) * np.log(np.where(small, n, 1.0)) + np.where(small, n, 1.0) - 0.5 * math.log(2 * math.pi)
+    nn = ns * ns
+    series = (1 / 12 - (1 / 360 - (1 / 1260 - (1 / 1680 - (1 / 1188) / nn) / nn) / nn) / nn) / ns
+    return np.where(small, exact, series)
+
+
+def _deviance(x: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """x log(x / mean) + mean - x without cancellation (Loader's bd0), x > 0, mean > 0."""
+    close = np.abs(x - mean) < 0.1 * (x + mean)
+    v = np.where(close, (x - mean) / (x + mean), 0.0)
+    total = (x - mean) * v
+    term = 2.0 * x * v
+    v2 = v * v
+    for j in range(1, 40):  # |v| < 0.1: each term is below 1e-2 of the last; 40 terms reach far below 1 ulp
+        term = term * v2
+        total = total + term / (2 * j + 1)
+    far = x * np.log(np.where(close, 1.0, x / mean)) + mean - x
+    return np.where(close, total, far)
+
+
+def _half_binomial_pmf(t: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Float Pr[Bin(c, 1/2) = t] by Loader's saddle-point form (what scipy's binomial pmf computes;
+    ~1e-14 relative at any c), 0 outside 0 <= t <= c. Uncertified: it feeds the estimate only."""
+    t = np.asarray(t, dtype=float)
+    c = np.asarray(c, dtype=float)
+    t, c = np.broadcast_arrays(t, c)
+    inside = (t >= 0) & (t <= c)
+    edge = inside & ((t == 0) | (t == c))
+    interior = inside & ~edge
+    ti = np.where(interior, t, 1.0)
+    ci = np.where(interior, c, 2.0)
+    half = 0.5 * ci
+    log_core = _stirling_error(ci) - _stirling_error(ti) - _stirling_error(ci - ti) - _deviance(ti, half) - _deviance(ci - ti, half)
+    value = np.exp(log_core) * np.sqrt(ci / (2 * math.pi * ti * (ci - ti)))
+    at_edge = np.exp(-np.where(edge, c, 0.0) * math.log(2.0))
+    return np.where(interior, value, np.where(edge, at_edge, 0.0))
+
+
+def _bracketed_root(function: Callable[[float], float], low: float, high: float, rtol: float) -> float:
+    """A root of `function` in [low, high] (function(low) > 0 >= function(high), decreasing) to relative
+    tolerance `rtol`, by regula falsi with the Illinois step and a bisection every third step.
+    Uncertified: it only places the certified search (`solve_epsilon`)."""
+    f_low, f_high = function(low), function(high)
+    if not (f_low > 0 >= f_high):
+        raise ValueError("no sign change in the bracket")
+    side = 0
+    for step in range(200):
+        if high - low <= rtol * abs(high):
+            break
+        if step % 3 == 2 or not (math.isfinite(f_low) and math.isfinite(f_high)) or f_low == f_high:
+            mid = 0.5 * (low + high)
+        else:
+            mid = high - f_high * (high - low) / (f_high - f_low)
+            if not low < mid < high:
+                mid = 0.5 * (low + high)
+        f_mid = function(mid)
+        if f_mid > 0:
+            low, f_low = mid, f_mid
+            if side == -1:
+                f_high *= 0.5
+            side = -1
+        else:
+            high, f_high = mid, f_mid
+            if side == 1:
+                f_low *= 0.5
+            side = 1
+    return 0.5 * (low + high)
+
+
 def _estimate_points(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndarray:
     """Float B(c) at arbitrary counts by the cutoff formula with scipy's binomial pmf and regularised
     incomplete beta (F_c(t-1) = I_{1/2}(c-t+1, t)); accurate to ~1e-11 relative before the cancellation."""
     t = np.floor(beta * (c + 1.0))
-    b = binom.pmf(t, c, 0.5)
+    b = _half_binomial_pmf(t, c)
     f = np.where(t >= 1, betainc(np.maximum(c - t + 1.0, 1.0), np.maximum(t, 1.0), 0.5), 0.0)
     return np.maximum(a1 * b - em1 * f, 0.0)
 
@@ -325,7 +398,7 @@ def _estimate_walk(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndar
     t = np.minimum(np.floor(beta * (extended + 1.0)), np.floor((extended + 1.0) / 2.0)).reshape(chunks, length)
     cc = extended.reshape(chunks, length)
     c0, t0 = cc[:, 0], t[:, 0]
-    u0 = binom.pmf(t0, c0, 0.5)
+    u0 = _half_binomial_pmf(t0, c0)
     f0 = np.where(t0 >= 1, betainc(np.maximum(c0 - t0 + 1.0, 1.0), np.maximum(t0, 1.0), 0.5), 0.0)
     tc, ccc = t[:, :-1], cc[:, :-1]
     same = t[:, 1:] == tc
@@ -441,7 +514,7 @@ class _ClonePair:
                     break
                 high = low
         try:
-            return float(brentq(gap, low, high, xtol=1e-300, rtol=1e-3 * EPS_REL_TOL))
+            return _bracketed_root(gap, low, high, 1e-3 * EPS_REL_TOL)
         except ValueError:  # no sign change (delta below what the estimate resolves): no estimate, and
             return None  # the certified bisection decides (its message, not the root finder's, is shown)
 
