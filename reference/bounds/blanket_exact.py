@@ -36,6 +36,7 @@ import numpy as np
 from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
 from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.limits import DELTA_MIN
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectation
 from shuffle_spec.reference.results import BoundValue
 
@@ -62,6 +63,8 @@ def check_krr_inputs(eps0: float, n: int, delta: float, k: int, *, min_k: int = 
     if n > MAX_N:
         raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (exact lattice sums; use the closed-form bounds beyond)")
     require_probability("delta", delta)
+    if delta < DELTA_MIN:
+        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1 (reference.limits: tails below it are not negligible)")
     require_integer("k", k, minimum=min_k)
     if k > MAX_K:
         raise ParameterError("k", k, f"{min_k} <= k <= {MAX_K}")
