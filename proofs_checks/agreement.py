@@ -32,6 +32,8 @@ def _check_example(statement: Statement, example: dict) -> None:
     evaluation = evaluate(statement, example)
     require(evaluation.valid, f"reference refused a point inside the hypotheses: {evaluation.reason}")
     got = evaluation.value
+    if got is None:  # a valid evaluation has a value
+        raise CheckFailed(f"reference gave no value at {example}")
     scale = max(abs(exact), 1e-300)
     require(abs(got - exact) <= statement.rtol * scale, f"reference {got!r} vs spec {exact!r} at {example} (rtol {statement.rtol})")
     if statement.direction is Direction.UPPER_BOUND:

@@ -17,6 +17,7 @@ from shuffle_spec.proofs_checks.bridge import evaluate
 from shuffle_spec.proofs_checks.catalog import all_statements as list_statements  # no SymPy when the catalog applies
 
 if TYPE_CHECKING:
+    from shuffle_spec.proofs_checks.catalog import Entry
     from shuffle_spec.spec.statement import Statement
 
 __all__ = ["EXACT_BINARY_RR_ID", "BoundRow", "amplification_statements", "evaluate_bounds"]
@@ -47,7 +48,7 @@ class BoundRow:
         }
 
 
-def amplification_statements(mechanism: str | None = None) -> tuple[Statement, ...]:
+def amplification_statements(mechanism: str | None = None) -> tuple[Statement | Entry, ...]:
     """Amplification bounds, excluding the exact reference; `mechanism=None` gives all of them,
     otherwise those for that mechanism plus the generic ones (which apply to every mechanism)."""
     found = []

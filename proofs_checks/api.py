@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union, cast
 
 from shuffle_spec.proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported
 from shuffle_spec.proofs_checks.catalog import Entry, all_statements, resolve
@@ -446,7 +446,7 @@ def _fixed(**values: object) -> dict[str, float | int]:
     out: dict[str, float | int] = {}
     for name, value in values.items():
         number = parse_number(name, value, integer=name == "n")
-        out[name] = number if name == "n" else _as_float(name, number)
+        out[name] = cast(int, number) if name == "n" else _as_float(name, number)  # integer=True for n: an int
         require_supported(name, out[name])
     return out
 
@@ -473,7 +473,7 @@ def _largest_valid_log10_delta(f: _Recorder, lo: float) -> float | None:
     if math.isfinite(f(top)):
         return top
     invalid = top
-    valid = None
+    valid: float | None = None
     x = math.floor(top)
     while x >= lo:
         if math.isfinite(f(x)):
@@ -531,7 +531,7 @@ class Composition:
 
     def to_json(self) -> dict[str, Any]:
         total = sum(r["rounds"] for r in self.rounds)
-        params = dict(self.rounds[0]) if len(self.rounds) == 1 else {"rounds": self.rounds}
+        params: dict[str, Any] = dict(self.rounds[0]) if len(self.rounds) == 1 else {"rounds": self.rounds}
         params.pop("pair", None)
         params.pop("rounds", None) if len(self.rounds) == 1 else None
         params["delta"] = self.delta

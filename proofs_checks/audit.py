@@ -312,6 +312,7 @@ def audit_matrix(
     if (n is None) != (delta is None):
         raise UsageError("give both n and delta for the shuffled bounds, or neither")
     ratio = ldp_ratio(randomizer)
+    reference_distribution: Distribution | None
     if document.get("removal_reference") is not None:
         given = document["removal_reference"]
         if not isinstance(given, list) or len(given) != len(columns):
@@ -363,7 +364,10 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
         if audit.mechanism == "binary_rr":
             mechanism_rows += evaluate_bounds(eps0, n, delta, mechanism="krr", extra={**extra, "k": 2})
         seen = {r.id for r in rows}
-        rows += [r for r in mechanism_rows if r.id not in seen and not seen.add(r.id)]
+        for r in mechanism_rows:  # each id once, in order
+            if r.id not in seen:
+                seen.add(r.id)
+                rows.append(r)
     audit.bounds.extend(r.to_json() for r in rows if _direction(r.id) is not Direction.EXACT)
     exact = exact_small_n_epsilon(randomizer, n, delta)
     if exact is None and audit.mechanism != GENERIC:

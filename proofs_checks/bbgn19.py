@@ -10,7 +10,7 @@ from functools import partial
 import sympy as sp
 
 from shuffle_spec.proofs_checks.bridge import evaluate
-from shuffle_spec.proofs_checks.framework import assert_identity, proof_check, require
+from shuffle_spec.proofs_checks.framework import CheckFailed, assert_identity, proof_check, require
 from shuffle_spec.spec import bbgn19 as S
 from shuffle_spec.spec.registry import get_statement
 from shuffle_spec.spec.symbols import eps, eps0, k, n, sigma
@@ -137,6 +137,8 @@ def _numeric_agreement(statement_id: str, example: dict) -> None:
     statement = get_statement(statement_id)
     result = evaluate(statement, example)
     require(result.valid, result.reason)
+    if result.value is None:  # a valid evaluation has a value
+        raise CheckFailed(f"{statement_id} gave no value at {example}")
     subs = {s: sp.nsimplify(v) if isinstance(v, int) else sp.Float(v, 40) for s, v in statement.substitution(example).items()}
     expr = _NUMERIC[statement_id].subs(subs)
     target = sp.Float(example["delta"], 40)

@@ -14,13 +14,14 @@ import re
 from decimal import Decimal
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, overload
 
 from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, MAX_NUMBER_CHARS, N_MAX
 from shuffle_spec.reference.errors import ParameterError
 from shuffle_spec.spec.terms import HypothesisError
 
 if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`proofs_checks.catalog`): SymPy only when needed
+    from shuffle_spec.proofs_checks.catalog import Entry
     from shuffle_spec.spec.statement import Statement
 
 __all__ = ["BadParameter", "Evaluation", "UsageError", "check_supported_range", "coerce_params", "evaluate", "parse_number", "reference_function", "require_supported"]
@@ -38,20 +39,20 @@ class Evaluation:
     valid: bool
     reason: str
     interval: tuple[float, float] | None = None
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
     # The refusal itself (`HypothesisError` from the spec side, `HypothesisViolation` / `ParameterError`
     # from the reference), with its fields; not part of the JSON.
     error: ValueError | None = field(default=None, compare=False, repr=False)
 
-    def to_json(self) -> dict:
-        out = {"id": self.id, "params": self.params, "value": self.value, "valid": self.valid, "reason": self.reason}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "params": self.params, "value": self.value, "valid": self.valid, "reason": self.reason}
         if self.interval is not None:
             out["interval"] = list(self.interval)
         out.update(self.extra)
         return out
 
 
-def reference_function(statement: Statement) -> Callable:
+def reference_function(statement: Statement | Entry) -> Callable:
     module_name, _, function_name = statement.reference.partition(":")
     # Registered statements name their reference relative to the package (`reference.bounds.clones:...`);
     # any other module name (a test's own statements) is imported as it is.
@@ -74,6 +75,10 @@ class BadParameter(ParameterError, UsageError):
     supported range: a `ParameterError` (names parameter, value, allowed range) and a usage error (exit 2)."""
 
 
+@overload
+def parse_number(name: str, value: object, *, integer: Literal[True]) -> int: ...
+@overload
+def parse_number(name: str, value: object, *, integer: bool = False) -> int | float | Fraction: ...
 def parse_number(name: str, value: object, *, integer: bool = False) -> int | float | Fraction:
     """One number, strictly: a decimal or "p/q" string (no `1_0`, no hex, no `inf`/`nan`), or a Python,
     numpy, `Fraction` or `Decimal` number; never a bool or None. Finite; integral when `integer`.
@@ -158,7 +163,7 @@ def require_supported(name: str, value: int | float) -> None:
         raise BadParameter(name, value, f"2 <= k <= {K_MAX:.0e} (the supported range)")
 
 
-def coerce_params(statement: Statement, raw: Mapping[str, object]) -> dict[str, float | int]:
+def coerce_params(statement: Statement | Entry, raw: Mapping[str, object]) -> dict[str, float | int]:
     """Keyword arguments for the reference: integers for integer symbols, floats otherwise; every value
     parsed strictly (`parse_number`) and checked against the supported range (`check_supported_range`)."""
     allowed = statement.input_names
@@ -181,7 +186,7 @@ def coerce_params(statement: Statement, raw: Mapping[str, object]) -> dict[str, 
     return params
 
 
-def _unusable(statement: Statement, value: float, interval: tuple[float, float] | None) -> str:
+def _unusable(statement: Statement | Entry, value: float, interval: tuple[float, float] | None) -> str:
     """Why a number the reference returned cannot be shown as an answer ("" when it can)."""
     shown = [value] + (list(interval) if interval is not None else [])
     if not all(math.isfinite(v) for v in shown):
@@ -191,7 +196,7 @@ def _unusable(statement: Statement, value: float, interval: tuple[float, float] 
     return ""
 
 
-def evaluate(statement: Statement, raw: Mapping[str, str | float | int]) -> Evaluation:
+def evaluate(statement: Statement | Entry, raw: Mapping[str, object]) -> Evaluation:
     """Evaluate the statement's reference at `raw` parameters, hypotheses checked on both sides.
 
     Parameters are parsed strictly and checked against the supported range first (`coerce_params`:

@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, cast
 
 from shuffle_spec.spec import registry as _registry
 from shuffle_spec.spec.terms import Direction, HypothesisError, Kind, Source
@@ -191,7 +191,8 @@ class Entry:
             if exact is not None and h.op is not None:
                 # A rational function of the inputs: decided exactly, ties included.
                 try:
-                    holds = _OPS[h.op](exact[0](*map(Fraction, arguments)) - exact[1](*map(Fraction, arguments)), 0)
+                    rationals = cast("list[Any]", arguments)  # numbers (assumptions checked above): Fraction() takes each exactly
+                    holds = _OPS[h.op](exact[0](*map(Fraction, rationals)) - exact[1](*map(Fraction, rationals)), 0)
                 except ZeroDivisionError:
                     holds = False  # a side is not a finite real: the inequality cannot hold
                 if not holds:
@@ -203,7 +204,7 @@ class Entry:
                 if whole < 1 or whole & (whole - 1):
                     return h.name
                 continue
-            verdict = None if sides is None else _decide(h.op, sides, arguments)
+            verdict = None if sides is None or h.op is None else _decide(h.op, sides, arguments)
             if verdict is None:
                 undecided = True
                 break

@@ -56,6 +56,8 @@ def check_cor_a2_below_min() -> None:
 @proof_check("EFMRSTT20.ThmIV.1", "Thm IV.1 = Cor A.2 at (eps_b, t eps_f)")
 def check_thm_iv1_is_cor_a2() -> None:
     thm, cor = get_statement("EFMRSTT20.ThmIV.1"), get_statement("EFMRSTT20.CorA.2")
+    if thm.value is None or cor.value is None:
+        raise CheckFailed("EFMRSTT20.ThmIV.1 and CorA.2 need closed-form values")
     substituted = cor.value.subs({S.eps1: S.eps_b, S.eps2: S.t * S.eps_f}, simultaneous=True)
     require(sp.simplify(thm.value - substituted) == 0, "the theorem's value is not the substituted form")
 
@@ -72,7 +74,10 @@ def check_lambda_substitution() -> None:
     # and lambda <= n for every eps0 >= 0: n - lambda = n (e - 1)/(e + 1) >= 0.
     assert_identity(n - lam, n * (sp.exp(eps0) - 1) / (sp.exp(eps0) + 1), "n - lambda")
     # The lambda form at lambda = 2n/(1+e^eps0) is the eps0 form.
-    lam_form = get_statement("EFMRSTT20.LemII.6.lam").value.subs(S.lam, lam)
+    lam_value = get_statement("EFMRSTT20.LemII.6.lam").value
+    if lam_value is None:
+        raise CheckFailed("EFMRSTT20.LemII.6.lam needs a closed-form value")
+    lam_form = lam_value.subs(S.lam, lam)
     require(sp.simplify(lam_form - get_statement("EFMRSTT20.LemII.6").value) == 0, "the lambda form is not LemII.6's value")
 
 
@@ -133,6 +138,8 @@ def _check_inverse(statement_id: str, forward_id: str, output: str, target: str)
     for example in statement.examples:
         result = evaluate(statement, example)
         require(result.valid, f"{statement_id} refused {example}: {result.reason}")
+        if result.value is None:  # a valid evaluation has a value
+            raise CheckFailed(f"{statement_id} gave no value at {example}")
         point = {k: v for k, v in example.items() if k != target}
         point[output] = result.value
         value = forward.evaluate_value(point, 40)

@@ -10,6 +10,7 @@ import math
 import sympy as sp
 
 from fractions import Fraction
+from typing import cast
 
 from shuffle_spec.proofs_checks.framework import assert_identity, proof_check, require
 
@@ -121,7 +122,7 @@ def _one_direction_exact(e_eps0: Fraction, ones: int, zeros: int, e_eps: Fractio
     rest = (1,) * ones + (0,) * zeros
     p = shuffled_distribution(rr, (1,) + rest)
     q = shuffled_distribution(rr, (0,) + rest)
-    return hockey_stick_divergence(p, q, e_eps)
+    return cast(Fraction, hockey_stick_divergence(p, q, e_eps))  # exact in, exact out
 
 
 @proof_check(ID, "removal bound on exact instances: every d_k, K <= k <= K+B, is <= the exact divergence of the population "
@@ -136,7 +137,7 @@ def _removal_exact_instances() -> None:
                 require(exact_d[k] <= reduced, f"k={k} in block ({start}, {width}): {exact_d[k]} > {reduced}")
             got = block_delta_bound(eps0=math.log(3), n=size, start=start, width=width, eps=math.log(1.5))
             # e^eps0 = 3 and e^eps = 3/2 are the doubles' exact values up to 1 ulp: 1e-12 slack.
-            require(got.lower - 1e-12 <= float(reduced) <= got.upper + 1e-12, str((start, width, float(reduced), got)))
+            require(got.lower - 1e-12 <= float(reduced) <= got.upper + 1e-12, f"block ({start}, {width}): exact {float(reduced)} outside {got}")
 
 
 @proof_check(ID, "thinned removal step 1: Bern(p) = lambda delta_1 + (1 - lambda) Bern(q) with lambda = 1 - e^-eps0 = (p-q)/p "

@@ -14,8 +14,10 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
+from types import ModuleType
 from typing import Iterator
 
+_reference_limits: ModuleType | None
 try:  # the reference's own documented ranges, where it states them
     from shuffle_spec.reference import limits as _reference_limits  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the reference version

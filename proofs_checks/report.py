@@ -4,13 +4,21 @@ default scenario (eps0 = 1, n = 10^4, delta = 10^-6)."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import TypedDict
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
 from shuffle_spec.proofs_checks.bridge import evaluate
 from shuffle_spec.proofs_checks.catalog import all_statements as list_statements  # no SymPy when the catalog applies
 from shuffle_spec.proofs_checks.output import print_table
 
-DEFAULT_SCENARIO = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
+
+class _Scenario(TypedDict):
+    eps0: float
+    n: int
+    delta: float
+
+
+DEFAULT_SCENARIO: _Scenario = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
 
 
 def run_default_report() -> int:

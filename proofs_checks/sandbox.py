@@ -256,6 +256,8 @@ class Sandbox:
         if self._process is None or self._process.poll() is not None:
             self.close()
             self._start()
+        if self._process is None:  # `_start` always sets it (or raises)
+            raise RuntimeError("sandbox: no child process after start")
         limit = self.time_limit if time_limit is None else max(0.001, min(time_limit, self.time_limit))
         start = time.monotonic()
         try:

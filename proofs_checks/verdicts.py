@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from shuffle_spec.proofs_checks.amplification import (
     EXACT_BINARY_RR_ID,
@@ -198,7 +198,8 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
             return None
         from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
 
-        ratio = exact_shuffled_e_eps(binary_randomized_response(e_low), n, Fraction(delta))
+        # Fraction in, Fraction out: the randomizer and delta are exact here.
+        ratio = cast(Fraction, exact_shuffled_e_eps(binary_randomized_response(e_low), n, Fraction(delta)))
         eps = 0.0 if ratio <= 1 else round_down(math.log(ratio.numerator) - math.log(ratio.denominator), 16)
         return {"eps": eps, "source": "exact enumeration of shuffled binary RR"}
     return None
@@ -257,7 +258,7 @@ def judge(
     check_truth: bool = True,
 ) -> Finding:
     """The verdict on one call (see the module docstring)."""
-    base = dict(source=source, inputs=dict(inputs), inside=inside, got=outcome.value, expected=expected, interval=interval, seconds=outcome.seconds)
+    base: dict[str, Any] = dict(source=source, inputs=dict(inputs), inside=inside, got=outcome.value, expected=expected, interval=interval, seconds=outcome.seconds)
     if outcome.kind == "timeout":
         return Finding(verdict=TIMEOUT, severity="failure", reason=outcome.text, **base)
     if outcome.kind in ("crash", "exit"):

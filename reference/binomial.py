@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from mpmath.ctx_iv import MPIntervalContext
@@ -90,7 +91,7 @@ def exp_upper(log_value: float) -> float:
     return max(math.exp(log_value) * (1 + 1e-12), 2.0**-1074)
 
 
-def _log_factorial_iv(x: int):
+def _log_factorial_iv(x: int) -> Any:
     """Interval containing log(x!) (Stirling's series with its remainder enclosed; exact for small x)."""
     iv = _IV
     if x < _EXACT_FACTORIAL_BELOW:
@@ -100,7 +101,7 @@ def _log_factorial_iv(x: int):
     return series + iv.mpf([0, 1]) / (1260 * xx**5)
 
 
-def log_binomial_pmf_interval(k: int, m: int, log_p, log_q):
+def log_binomial_pmf_interval(k: int, m: int, log_p: Any, log_q: Any) -> Any:
     """Interval containing log Pr[Bin(m, p) = k] given intervals log_p, log_q (anchor of `certified_window`)."""
     require_integer("m", m, minimum=0)
     require_integer("k", k, minimum=0)
@@ -111,7 +112,7 @@ def log_binomial_pmf_interval(k: int, m: int, log_p, log_q):
     return log_choose + (k * log_p if k else 0) + ((m - k) * log_q if m - k else 0)
 
 
-def _float_with_error(x) -> tuple[float, float]:
+def _float_with_error(x: Any) -> tuple[float, float]:
     """A float near the interval x (> 0) and a bound on its relative distance to every point of x."""
     value = float(x.mid)
     if value <= 0.0 or not math.isfinite(value):
@@ -125,8 +126,8 @@ def _float_with_error(x) -> tuple[float, float]:
 class ProbabilityPair:
     """p and q = 1 - p as intervals (exact reals inside) and as floats with relative error bounds."""
 
-    p_iv: object
-    q_iv: object
+    p_iv: Any  # mpmath intervals (mpmath ships no type information)
+    q_iv: Any
     p: float
     q: float
     p_err: float
@@ -344,11 +345,8 @@ def certified_window(m: int, pair: ProbabilityPair, tail: float) -> CertifiedWin
         block = certified_window_block(edges.m, pair, edges.lo, edges.hi)
         return CertifiedWindow(edges.m, edges.lo, edges.hi, block.pmf, block.rel, block.lower, block.upper, edges.below, edges.above)
     parts = [certified_window_block(edges.m, pair, a, b) for a, b in window_blocks(edges)]
-    return CertifiedWindow(
-        edges.m, edges.lo, edges.hi,
-        *(np.concatenate([getattr(part, name) for part in parts]) for name in ("pmf", "rel", "lower", "upper")),
-        edges.below, edges.above,
-    )
+    pmf, rel, lower, upper = (np.concatenate([getattr(part, name) for part in parts]) for name in ("pmf", "rel", "lower", "upper"))
+    return CertifiedWindow(edges.m, edges.lo, edges.hi, pmf, rel, lower, upper, edges.below, edges.above)
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,7 @@ def generic_tv_similarity_lower_bound(*, eps0: float) -> float:
     return math.exp(-eps0)
 
 
-def _check_eps(eps: object, eps0: float, *, statement: str, strict: bool) -> None:
+def _check_eps(eps: float, eps0: float, *, statement: str, strict: bool) -> None:
     require_positive("eps", eps)
     if (eps >= eps0) if strict else (eps > eps0):
         raise HypothesisViolation(statement, "eps < eps0" if strict else "eps <= eps0", {"eps": eps, "eps0": eps0})

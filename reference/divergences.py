@@ -17,7 +17,7 @@ from typing import Iterable
 
 import mpmath
 
-from shuffle_spec.reference.distributions import Distribution, Probability
+from shuffle_spec.reference.distributions import Distribution, Outcome, Probability
 from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.rounding import mpf_to_float_up, round_up
@@ -116,7 +116,7 @@ def epsilon_for_delta(p: Distribution, q: Distribution, delta: Probability) -> f
     return safe_log(min_e_eps_for_delta(p, q, delta))
 
 
-def _ratio_over_outputs(num: Distribution, den: Distribution, outputs: Iterable) -> Probability:
+def _ratio_over_outputs(num: Distribution, den: Distribution, outputs: Iterable[Outcome]) -> Probability:
     worst: Probability = Fraction(1) if num.is_exact and den.is_exact else 1.0
     for y in outputs:
         if num[y] == 0:
@@ -127,9 +127,9 @@ def _ratio_over_outputs(num: Distribution, den: Distribution, outputs: Iterable)
     return worst
 
 
-def _column_extremes(randomizer: Randomizer) -> dict:
+def _column_extremes(randomizer: Randomizer) -> dict[Outcome, tuple[Probability, Probability]]:
     """y -> (max_x P_x(y), min_x P_x(y)): one pass over the matrix, no divisions (k x m comparisons)."""
-    extremes: dict = {}
+    extremes: dict[Outcome, tuple[Probability, Probability]] = {}
     outputs = randomizer.outputs  # a property that walks the whole matrix: read it once
     for _, px in randomizer.items():
         for y in outputs:

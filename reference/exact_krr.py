@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Iterator
+from typing import Iterator, cast
 
 from shuffle_spec.reference.distributions import Distribution, Probability
 from shuffle_spec.reference.divergences import min_e_eps_for_delta, privacy_profile, safe_log
@@ -115,7 +115,7 @@ def _neighbouring_pairs(k: int, e: Fraction | float, n: int) -> Iterator[tuple[D
     wanted = set(canonical_rest_counts(k, n))
     prefixes = {c[:i] for c in wanted for i in range(k + 1)}
 
-    def walk(prefix: tuple[int, ...], dist: dict[Histogram, Probability]) -> Iterator[dict]:
+    def walk(prefix: tuple[int, ...], dist: dict[Histogram, Probability]) -> Iterator[dict[Histogram, Probability]]:
         level = len(prefix)
         if level == k:
             if prefix in wanted:
@@ -173,6 +173,7 @@ def exact_shuffled_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> 
     e_lo, e_hi = Fraction(math.nextafter(e_float, 0.0)), Fraction(math.nextafter(e_float, math.inf))
     exact_delta = Fraction(delta)
     upper = safe_log(exact_shuffled_krr_e_eps(k, e_hi, n, exact_delta))
-    lower_ratio = exact_shuffled_krr_e_eps(k, e_lo, n, exact_delta) if e_lo > 1 else Fraction(1)
+    # Fraction in, Fraction out: e_lo and delta are exact here.
+    lower_ratio = cast(Fraction, exact_shuffled_krr_e_eps(k, e_lo, n, exact_delta)) if e_lo > 1 else Fraction(1)
     lower = 0.0 if lower_ratio <= 1 else max(0.0, round_down(math.log(lower_ratio.numerator) - math.log(lower_ratio.denominator), 8))
     return BoundValue(min(lower, upper), upper)

@@ -40,6 +40,7 @@ Floating-point model and margins (every one on the safe side):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -192,7 +193,8 @@ def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float, upper: bool) -> 
     r = m - a - b
     value = c.c0[i] * a + c.c1[i] * b + c.c2[i] * r
     pad = 4 * U1 * (abs(c.c0[i]) * a + abs(c.c1[i]) * b + abs(c.c2[i]) * r) + 1e-300
-    return value + pad if upper else value - pad
+    rounded: np.ndarray = value + pad if upper else value - pad
+    return rounded
 
 
 def _row_sums(m: int, betas: np.ndarray, law_a: BinomialLaw, c: Coefficients) -> tuple[np.ndarray, np.ndarray]:
@@ -347,7 +349,7 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
         share = np.add.reduceat(window.upper, coarse) * np.array([values[int(o)][1] for o in coarse])
         total = float(np.sum(share))
         fine_step = max(1, int(sd_b // per_sd))
-        extra = []
+        extra: list[int] = []
         if total > 0:
             ends = np.append(coarse[1:], size)
             for start, stop, part in zip(coarse, ends, share, strict=True):
@@ -357,10 +359,11 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
     if not law_a.degenerate:
         evaluate(offsets)
     betas = (window.lo + offsets).astype(float)
-    f_lo = np.array([values[int(o)][0] for o in offsets]) if not law_a.degenerate else None
-    f_hi = np.array([values[int(o)][1] for o in offsets]) if not law_a.degenerate else None
     if law_a.degenerate:
         f_lo, f_hi = _row_sums(m, betas, law_a, c)
+    else:
+        f_lo = np.array([values[int(o)][0] for o in offsets])
+        f_hi = np.array([values[int(o)][1] for o in offsets])
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
     # Block probabilities: [beta_i, beta_{i+1}) for the upper bound (the last grid point takes its own
     # probability and the upper tail), (beta_{i-1}, beta_i] for the lower bound.
@@ -376,7 +379,7 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
 
 
 def solve_certified_epsilon(
-    delta_bounds, *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None
+    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None
 ) -> tuple[float, float, bool]:
     """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
     bound is <= upper) and its lower end > delta at `lower` (or lower = 0): Illinois regula falsi on

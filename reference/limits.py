@@ -22,7 +22,9 @@ Why these numbers:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import SupportsFloat, SupportsIndex, TypeGuard
 
 from shuffle_spec.reference.errors import ParameterError
 
@@ -58,21 +60,22 @@ class SupportedRange:
     def check(self, *, eps0: object = None, n: object = None, delta: object = None, eps: object = None) -> None:
         """ParameterError for the first value outside the range (values that are not numbers are left to
         the functions' own checks, which name them)."""
-        for name, value, ok, allowed in (
+        checks: tuple[tuple[str, object, Callable[[float], bool], str], ...] = (
             ("eps0", eps0, lambda v: v <= self.eps0_max, f"0 < eps0 <= {self.eps0_max:g} ({self.why})"),
             ("eps", eps, lambda v: v <= self.eps0_max, f"0 < eps <= {self.eps0_max:g} ({self.why})"),
             ("n", n, lambda v: v <= self.n_max, f"an integer 1 <= n <= {self.n_max:.0e} ({self.why})"),
             ("delta", delta, lambda v: v >= self.delta_min, f"{self.delta_min:g} <= delta < 1 ({self.why})"),
-        ):
+        )
+        for name, value, ok, allowed in checks:
             if value is None or not _is_number(value):
                 continue
             if math.isnan(float(value)) or not ok(float(value)):
                 raise ParameterError(name, value, allowed)
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[SupportsFloat | SupportsIndex]:
     try:
-        float(value)  # type: ignore[arg-type]
+        float(value)  # type: ignore[arg-type]  # probing: any object may come in
     except (TypeError, ValueError, OverflowError):
         return False
     return not isinstance(value, (bool, str, bytes))

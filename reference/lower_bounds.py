@@ -29,7 +29,7 @@ import mpmath
 
 from shuffle_spec.reference.bounds.blanket_exact import bracket, check_krr_inputs
 from shuffle_spec.reference.errors import ParameterError, require_positive
-from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, Coefficients, binomial_law, positive_part_expectation
+from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, positive_part_expectation
 from shuffle_spec.reference.results import BoundValue
 
 __all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "PAIRS"]
@@ -39,7 +39,7 @@ EPS_REL_TOL = 1e-3
 PER_SD = 48
 
 
-def _setups(pair: str, eps0: float, k: int, eps: float):
+def _setups(pair: str, eps0: float, k: int, eps: float) -> list[tuple[BinomialLaw, BinomialLaw, Coefficients]]:
     """[(law of b, law of a | b, coefficients)] of the divergences whose max is the pair's delta: the
     counts are relabelled so that the positive coefficient sits on a (module doc)."""
     with mpmath.workdps(40):

@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
+from typing import Sequence, cast
 
 import numpy as np
 
@@ -156,7 +156,7 @@ class PairPLD:
             inf_mass = (self.inf_mass + self.dropped) if pessimistic else 0.0
             return GridPLD(step, 0, np.zeros(1), min(inf_mass, 1.0), pessimistic, self.eps0)
         lo = int(index.min())
-        masses = np.bincount(index - lo, weights=mass)
+        masses: np.ndarray = np.bincount(index - lo, weights=mass)
         # bincount sums non-negative terms: relative error <= (terms) u'.
         sum_rel = 1.001 * UNIT * (len(mass) + 2)
         masses = masses * (1 + sum_rel) if pessimistic else masses * (1 - sum_rel)
@@ -201,7 +201,8 @@ class GridPLD:
         expo = logs[None, :] + lam[:, None] * grid[None, :]
         top = np.max(expo, axis=1)
         value = top + np.log(np.sum(np.exp(expo - top[:, None]), axis=1))
-        return value + 1e-9 * np.abs(value) + 1e-12
+        bound: np.ndarray = value + 1e-9 * np.abs(value) + 1e-12
+        return bound
 
 
 def _fft_power_product(spectra: list[np.ndarray], powers: list[int]) -> np.ndarray:
@@ -216,6 +217,8 @@ def _fft_power_product(spectra: list[np.ndarray], powers: list[int]) -> np.ndarr
             if t:
                 base = base * base
         result = acc if result is None else result * acc
+    if result is None:  # callers pass at least one grid with a positive power
+        raise ParameterError("powers", powers, "at least one positive power")
     return result
 
 
@@ -234,7 +237,7 @@ class ComposedPLD:
     inf_mass: float
     pessimistic: bool
     eps_max: float
-    _cache: dict = field(default_factory=dict)
+    _cache: dict[str, tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     def _suffix_sums(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Suffix sums over the window points with loss s > 0 (eps >= 0 only looks there) of v, v e^{-s},
@@ -271,17 +274,20 @@ class ComposedPLD:
             value = total + slack + self.tail_above + self.inf_mass
             if eps < self.start * self.step:
                 value += self.tail_below
-            return min(value * (1 + 8 * UNIT), 1.0)
+            upper: float = min(value * (1 + 8 * UNIT), 1.0)
+            return upper
         value = total - slack - self.tail_above - self.tail_below + self.inf_mass
         if eps >= top:
             value = self.inf_mass
-        return max(value * (1 - 8 * UNIT), 0.0)
+        lower: float = max(value * (1 - 8 * UNIT), 0.0)
+        return lower
 
 
 def _chernoff_log_tails(grids: list[GridPLD], powers: list[int], lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """sum_r T_r log M_r(lam) and sum_r T_r log M_r(-lam) (upper bounds)."""
-    up = sum(t * g.log_mgf(lam) for g, t in zip(grids, powers, strict=True))
-    down = sum(t * g.log_mgf(-lam) for g, t in zip(grids, powers, strict=True))
+    # Arrays: there is at least one grid (sum's start 0 only types the empty case).
+    up = cast(np.ndarray, sum(t * g.log_mgf(lam) for g, t in zip(grids, powers, strict=True)))
+    down = cast(np.ndarray, sum(t * g.log_mgf(-lam) for g, t in zip(grids, powers, strict=True)))
     return up, down
 
 

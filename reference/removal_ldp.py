@@ -64,7 +64,7 @@ def is_removal_ldp(randomizer: Randomizer, reference: Distribution, e_eps: Fract
     return removal_ldp_ratio(randomizer, reference) <= e_eps
 
 
-def _column_extremes(randomizer: Randomizer) -> tuple[dict, dict]:
+def _column_extremes(randomizer: Randomizer) -> tuple[dict[Hashable, Probability], dict[Hashable, Probability]]:
     lows: dict[Hashable, Probability] = {}
     highs: dict[Hashable, Probability] = {}
     for y in randomizer.outputs:
@@ -83,8 +83,8 @@ def optimal_removal_e_eps_squared(randomizer: Randomizer) -> Probability:
     if any(lows[y] == 0 for y in lows):
         return math.inf
     pointwise = max(highs[y] / lows[y] for y in lows)
-    sum_high = sum(highs.values(), Fraction(0) if randomizer.is_exact else 0.0)
-    sum_low = sum(lows.values(), Fraction(0) if randomizer.is_exact else 0.0)
+    sum_high: Probability = sum(highs.values(), Fraction(0) if randomizer.is_exact else 0.0)
+    sum_low: Probability = sum(lows.values(), Fraction(0) if randomizer.is_exact else 0.0)
     return max(pointwise, sum_high * sum_high, 1 / (sum_low * sum_low))
 
 
@@ -113,25 +113,25 @@ def optimal_removal_reference(randomizer: Randomizer, e_eps: Fraction | float) -
     return Distribution({y: lower[y] + theta * (upper[y] - lower[y]) for y in lows})
 
 
-Mechanism = Callable[[tuple], Distribution]
+Mechanism = Callable[[tuple[Hashable, ...]], Distribution]
 
 
-def standard_removal_mechanism(mechanism: Mechanism) -> Callable[[tuple, frozenset], Distribution]:
+def standard_removal_mechanism(mechanism: Mechanism) -> Callable[[tuple[Hashable, ...], frozenset[int]], Distribution]:
     """M'(D, I) := M((x_i)_{i in I}): the standard removal mechanism that Def II.3 generalizes
     (EFMRSTT20.DefII.3). `mechanism` maps a tuple of records (possibly empty) to a Distribution."""
     if not callable(mechanism):
         raise ParameterError("mechanism", mechanism, "a callable from a tuple of records to a Distribution")
 
-    def restricted(dataset: tuple, indices: frozenset) -> Distribution:
+    def restricted(dataset: tuple[Hashable, ...], indices: frozenset[int]) -> Distribution:
         return mechanism(tuple(dataset[i] for i in sorted(indices)))
 
     return restricted
 
 
 def is_generalized_removal_dp(
-    extended: Callable[[tuple, frozenset], Distribution],
+    extended: Callable[[tuple[Hashable, ...], frozenset[int]], Distribution],
     mechanism: Mechanism,
-    datasets: Sequence[tuple],
+    datasets: Sequence[tuple[Hashable, ...]],
     e_eps: Fraction | float,
     delta: Probability,
 ) -> bool:

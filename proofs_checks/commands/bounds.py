@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any
+from typing import Any, Literal, cast, overload
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, GENERIC, BoundRow, amplification_statements, evaluate_bounds
 from shuffle_spec.proofs_checks.bridge import BadParameter, UsageError, evaluate, parse_number, require_supported
@@ -52,7 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     form.add_argument("--csv", action="store_true", help="print CSV (one row per point and bound)")
 
 
-def parse_grid(text: str, name: str, *, integer: bool = False, default_count: int = DEFAULT_COUNT) -> list[float | int]:
+@overload
+def parse_grid(text: str, name: str, *, integer: Literal[True], default_count: int = DEFAULT_COUNT) -> list[int]: ...
+@overload
+def parse_grid(text: str, name: str, *, integer: bool = False, default_count: int = DEFAULT_COUNT) -> list[float | int]: ...
+def parse_grid(text: str, name: str, *, integer: bool = False, default_count: int = DEFAULT_COUNT) -> list[float | int] | list[int]:
     """`5`, `1,2,3` or `LOW:HIGH[:COUNT]` (COUNT points evenly spaced in log scale, ends included; for
     an integer parameter the grid points are rounded to integers and repeats dropped). Every value is
     parsed strictly (`bridge.parse_number`) and checked against the supported range; at most
@@ -83,8 +87,8 @@ def parse_grid(text: str, name: str, *, integer: bool = False, default_count: in
         items = text.split(",")
         if len(items) > MAX_GRID_COUNT:
             raise UsageError(f"--{name}: a list of {len(items)} values; at most {MAX_GRID_COUNT}")
-        values = [parse_number(name, item, integer=integer) for item in items]
-        values = [v if integer else float(v) for v in values]
+        parsed = [parse_number(name, item, integer=integer) for item in items]
+        values = [cast(int, v) if integer else float(v) for v in parsed]  # integer=True parses to ints
     unique = list(dict.fromkeys(values))
     for value in unique:
         require_supported(name, value)
@@ -173,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     if size > MAX_POINTS:
         raise UsageError(f"the sweep has {size} points; at most {MAX_POINTS} (the largest sweep)")
     points = [(e, n, d) for e in grid_eps0 for n in grid_n for d in grid_delta]
-    results = []
+    results: list[dict[str, Any]] = []
     for index, (eps0, n, delta) in enumerate(points, start=1):
         rows, exact = rows_at(eps0, n, delta, args.randomizer, extra)
         results.append({"eps0": eps0, "n": n, "delta": delta, "bounds": rows, "exact": exact})

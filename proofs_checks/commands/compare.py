@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import Any
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
 from shuffle_spec.proofs_checks.bridge import evaluate, parse_number, require_supported
@@ -56,7 +57,7 @@ def _ratio(eps: float | None, exact: float | None) -> float | None:
 def comparison(eps0: float, n: int, delta: float, *, exact_id: str | None = None) -> dict:
     """The compare command's JSON object at (eps0, n, delta); `exact_id` defaults to exact.shuffled_binary_rr."""
     exact_id = EXACT_BINARY_RR_ID if exact_id is None else exact_id
-    exact = None
+    exact: dict[str, Any] | None = None
     if exact_id in registry():
         evaluation = evaluate(registry()[exact_id], {"eps0": eps0, "n": n, "delta": delta})
         if evaluation.valid:

@@ -68,7 +68,7 @@ def _regime_holds(eps0: float, n: int, delta: float, numerator: int) -> bool:
     return False
 
 
-def _require_regime(statement: str, eps0: float, n: int, delta: float, numerator: int, values: dict) -> None:
+def _require_regime(statement: str, eps0: float, n: int, delta: float, numerator: int, values: dict[str, object]) -> None:
     if not _regime_holds(eps0, n, delta, numerator):
         raise HypothesisViolation(statement, f"eps0 <= log(n/(16*log({numerator}/delta)))", values)
 

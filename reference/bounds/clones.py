@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable
+from typing import Callable, Iterator, TypedDict
 
 import numpy as np
 # scipy.special only: scipy.stats and scipy.optimize cost seconds to import, and the uncertified estimate
@@ -286,7 +286,8 @@ def per_count_divergence_bounds(c: np.ndarray, *, eps0: float, eps: float) -> tu
 def per_count_divergence(c: np.ndarray, *, eps0: float, eps: float) -> np.ndarray:
     """B(c) = D_{e^eps}(P_c || Q_c) as floats (midpoint of the certified bracket; FMT21.clones_numeric)."""
     lower, upper = per_count_divergence_bounds(c, eps0=eps0, eps=eps)
-    return 0.5 * (lower + upper)
+    midpoint: np.ndarray = 0.5 * (lower + upper)
+    return midpoint
 
 
 # Uncertified estimates (used only to place the certified evaluations; module doc "Speed").
@@ -384,7 +385,8 @@ def _estimate_points(c: np.ndarray, a1: float, em1: float, beta: float) -> np.nd
     t = np.floor(beta * (c + 1.0))
     b = _half_binomial_pmf(t, c)
     f = np.where(t >= 1, betainc(np.maximum(c - t + 1.0, 1.0), np.maximum(t, 1.0), 0.5), 0.0)
-    return np.maximum(a1 * b - em1 * f, 0.0)
+    estimate: np.ndarray = np.maximum(a1 * b - em1 * f, 0.0)
+    return estimate
 
 
 def _estimate_walk(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndarray:
@@ -406,7 +408,8 @@ def _estimate_walk(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndar
     u = u0[:, None] * np.concatenate((np.ones((chunks, 1)), np.cumprod(ratio, axis=1)), axis=1)
     incr = np.where(same, -u[:, :-1] * (tc / (2.0 * (ccc - tc + 1.0))), 0.5 * u[:, :-1])
     f = f0[:, None] + np.concatenate((np.zeros((chunks, 1)), np.cumsum(incr, axis=1)), axis=1)
-    return np.maximum(a1 * u - em1 * f, 0.0).ravel()[:size]
+    estimate: np.ndarray = np.maximum(a1 * u - em1 * f, 0.0).ravel()[:size]
+    return estimate
 
 
 @dataclass(frozen=True)
@@ -430,7 +433,7 @@ class _ClonePair:
             return None
         return certified_window_block(self.edges.m, self.pair, self.edges.lo, self.edges.hi)
 
-    def _blocks(self):
+    def _blocks(self) -> Iterator[WindowBlock]:
         """The window's certified blocks in order (recomputed per pass unless there is only one)."""
         if self._single is not None:
             yield self._single
@@ -560,6 +563,15 @@ def clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt21")
 
 
+class _Ends(TypedDict):
+    """`solve_epsilon`'s verified ends and log(delta/target) estimates there (None: not yet known)."""
+
+    low: float
+    high: float
+    f_low: float | None
+    f_high: float | None
+
+
 class _BudgetSpent(Exception):
     """Raised inside `solve_epsilon` when MAX_CERTIFIED_EVALUATIONS have been used."""
 
@@ -588,11 +600,11 @@ def solve_epsilon(
     if guess is not None and not (isinstance(guess, (int, float)) and math.isfinite(guess)):
         raise ParameterError("guess", guess, "None or a finite float")
     log_target = math.log(delta)
-    ends = {"low": 0.0, "high": float(eps0), "f_low": None, "f_high": None}
+    ends: _Ends = {"low": 0.0, "high": float(eps0), "f_low": None, "f_high": None}
     certify = delta_bounds
     evaluations = [0]
 
-    def delta_bounds(x: float) -> tuple[float, float]:
+    def counted_bounds(x: float) -> tuple[float, float]:
         if evaluations[0] >= max_evaluations:
             raise _BudgetSpent
         evaluations[0] += 1
@@ -600,7 +612,7 @@ def solve_epsilon(
 
     def probe(x: float) -> float:
         """Certify delta at x, move the verified ends, return log(midpoint of delta's bracket / target)."""
-        d_low, d_up = delta_bounds(x)
+        d_low, d_up = counted_bounds(x)
         estimate = math.log(max(0.5 * (d_low + d_up), 1e-300)) - log_target
         if d_up <= delta and x < ends["high"]:
             ends["high"], ends["f_high"] = x, estimate
@@ -629,13 +641,15 @@ def solve_epsilon(
                 if not ends["low"] < x < ends["high"]:
                     break
         if ends["f_low"] is None:
-            d_low0, d_up0 = delta_bounds(0.0)
+            d_low0, d_up0 = counted_bounds(0.0)
             if d_up0 <= delta:
                 return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
             ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
         side = 0
         for _ in range(200):
             low_end, high_end, f_low, f_high = ends["low"], ends["high"], ends["f_low"], ends["f_high"]
+            if f_low is None:  # cannot happen: set just before the loop and never cleared
+                raise RuntimeError("solve_epsilon: no estimate at the lower end")
             width = high_end - low_end
             if width <= rel_tol * high_end:
                 break
@@ -658,9 +672,9 @@ def solve_epsilon(
                     if step <= 0.5 * rel_tol * ends["high"]:
                         break
                     probe_up, probe_low = mid + step, mid - step
-                    if probe_up < ends["high"] and delta_bounds(probe_up)[1] <= delta:
+                    if probe_up < ends["high"] and counted_bounds(probe_up)[1] <= delta:
                         ends["high"] = probe_up
-                    if probe_low > ends["low"] and delta_bounds(probe_low)[0] > delta:
+                    if probe_low > ends["low"] and counted_bounds(probe_low)[0] > delta:
                         ends["low"] = probe_low
                     step *= 0.5
                 break

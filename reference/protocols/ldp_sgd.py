@@ -19,14 +19,18 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeAlias
 
 import numpy as np
 
 from shuffle_spec.reference.distributions import Distribution
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
 from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import round_up
+
+# A vector of floats: a sequence or a 1-d numpy array (np.asarray reads either).
+Vector: TypeAlias = Sequence[float] | np.ndarray
 
 __all__ = [
     "sphere_sign_constant",
@@ -70,7 +74,7 @@ def printed_gradient_scale(*, eps0: float, L: float, d: int) -> float:
     return L * math.sqrt(math.pi) / 2 * ratio * (math.expm1(eps0) + 2.0) / math.expm1(eps0)
 
 
-def clip_gradient(gradient: Sequence[float], *, L: float) -> np.ndarray:
+def clip_gradient(gradient: Vector, *, L: float) -> np.ndarray:
     """grad * min(1, L/|grad|_2): step 1 of EFMRSTT20.Alg4."""
     require_positive("L", L)
     g = np.asarray(gradient, dtype=float)
@@ -80,7 +84,7 @@ def clip_gradient(gradient: Sequence[float], *, L: float) -> np.ndarray:
     return g if norm <= L else g * (L / norm)
 
 
-def ldp_sgd_client(gradient: Sequence[float], *, eps0: float, L: float, seed: int | np.random.Generator | None = None) -> np.ndarray:
+def ldp_sgd_client(gradient: Vector, *, eps0: float, L: float, seed: int | np.random.Generator | None = None) -> np.ndarray:
     """One eps0-LDP report zhat (a unit vector) of EFMRSTT20.Alg4 for this gradient."""
     require_positive("eps0", eps0)
     x = clip_gradient(gradient, L=L)
@@ -143,7 +147,7 @@ def client_randomizer_1d(inputs: Sequence[Fraction | int], *, L: Fraction | int,
     return Randomizer({x: client_distribution_1d(x, L=L, e_eps0=e_eps0) for x in inputs})
 
 
-def ldp_sgd_server_step(theta: Sequence[float], reports: Sequence[Sequence[float]], *, eps0: float, L: float, lr: float, project: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+def ldp_sgd_server_step(theta: Vector, reports: Sequence[Vector], *, eps0: float, L: float, lr: float, project: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """theta - lr g with g = B mean(reports), then the projection onto C (EFMRSTT20.Alg5 step 5-6;
     B the unbiased `gradient_scale`)."""
     require_positive("lr", lr)
@@ -205,7 +209,7 @@ def shamir_zhang_bound(*, diam: float, c: float, G: float, T: int) -> float:
     return round_up((diam**2 / c + c * G**2) * (2 + math.log(T)) / math.sqrt(T), 8)
 
 
-def ldp_sgd_epsilon(*, eps0: float, n: int, delta: float, T: int):
+def ldp_sgd_epsilon(*, eps0: float, n: int, delta: float, T: int) -> BoundValue:
     """EFMRSTT20.ThmVI.1's privacy re-accounted with a number (issue 13): the central eps after T epochs of
     shuffled LDP-SGD (each epoch: one eps0-LDP report per user, shuffled; the client of Alg. 4 is eps0-LDP
     whatever its gradient, so adaptive epochs are covered) by the FMT21 clone pair composed T times

@@ -25,14 +25,16 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence, cast
 
 import mpmath
 import numpy as np
+from numpy.typing import ArrayLike
 
 from shuffle_spec.reference.distributions import Distribution
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import mpf_to_float_up
 
 __all__ = [
@@ -209,7 +211,8 @@ class TreeCounterClient:
 def _node_values(changes: Sequence[int], *, T: int, k: int, levels: int, j: int, h: int) -> list[tuple[int, int, int]]:
     """(h, m, v) for every level-h node, from the client's own deterministic transition."""
     client = TreeCounterClient.__new__(TreeCounterClient)
-    client.T, client.k, client.levels, client.a, client._rng = T, k, levels, 1.0, None
+    # No generator: `_advance` is deterministic and never draws (only `observe` does).
+    client.T, client.k, client.levels, client.a, client._rng = T, k, levels, 1.0, cast(np.random.Generator, None)
     client.j, client.h, client.c, client.v, client.t = j, h, 0, 0, 0
     return [done for change in changes if (done := client._advance(change)) is not None]
 
@@ -238,7 +241,7 @@ def client_output_distribution(states: Sequence[int], *, k: int, e_a: Fraction |
     one = Fraction(1) if exact else 1.0
     keep, flip, half = e / (1 + e), one / (1 + e), one / 2
     weight = one / (k * L)
-    table: dict[tuple, Fraction | float] = {}
+    table: dict[tuple[Report | None, ...], Fraction | float] = {}
     for j in range(1, k + 1):
         for h in range(1, L + 1):
             nodes = _node_values(changes, T=T, k=k, levels=L, j=j, h=h)
@@ -250,7 +253,7 @@ def client_output_distribution(states: Sequence[int], *, k: int, e_a: Fraction |
                 else:
                     options.append(((m, v, keep), (m, -v, flip)))
             for choice in itertools.product(*options):
-                transcript: list = [None] * T
+                transcript: list[Report | None] = [None] * T
                 p = weight
                 for m, bit, pb in choice:
                     transcript[m * width - 1] = (h, m, bit)
@@ -260,7 +263,7 @@ def client_output_distribution(states: Sequence[int], *, k: int, e_a: Fraction |
     return Distribution(table)
 
 
-def client_randomizer(inputs: Iterable[Sequence[int]], *, k: int, e_a: Fraction | float, levels: int | None = None):
+def client_randomizer(inputs: Iterable[Sequence[int]], *, k: int, e_a: Fraction | float, levels: int | None = None) -> Randomizer:
     """Alg. 1 as a `Randomizer` over the given boolean streams (for LDP checks of EFMRTT19.Thm5)."""
     table = {tuple(x): client_output_distribution(x, k=k, e_a=e_a, levels=levels) for x in inputs}
     if not table:
@@ -268,7 +271,9 @@ def client_randomizer(inputs: Iterable[Sequence[int]], *, k: int, e_a: Fraction 
     return Randomizer(table)
 
 
-def estimate_from_node_sums(node_sums: dict, t: int, *, T: int, k: int, e_a: Fraction | float, levels: int | None = None):
+def estimate_from_node_sums(
+    node_sums: Mapping[tuple[int, int], int | Fraction | float], t: int, *, T: int, k: int, e_a: Fraction | float, levels: int | None = None
+) -> Fraction | float:
     """F^[t] = c_a k L sum_{T_h[m] in C(t)} T^_h[m], c_a = (e_a + 1)/(e_a - 1): Alg. 2 line 11
     (EFMRTT19.Alg2). `node_sums[(h, m)]` are the aggregated reports (missing nodes count 0).
     Exact for Fraction sums and rational e_a."""
@@ -312,11 +317,11 @@ class TreeCounterRun:
     privacy guarantee covering every user's reports."""
 
     estimates: np.ndarray
-    node_sums: dict
+    node_sums: dict[tuple[int, int], int]
     privacy: PrivacyGuarantee
 
 
-def _check_states(states) -> np.ndarray:
+def _check_states(states: ArrayLike) -> np.ndarray:
     array = np.asarray(states)
     if array.ndim != 2 or array.shape[0] < 1:
         raise ParameterError("states", getattr(array, "shape", None), "an (n users, T periods) array of 0/1")
@@ -336,11 +341,12 @@ def _changes_matrix(states: np.ndarray, k: int) -> np.ndarray:
     return changes
 
 
-def _reported_nodes(changes: np.ndarray, k: int, L: int, rng: np.random.Generator):
+def _reported_nodes(changes: np.ndarray, k: int, L: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per user (vectorised): level h, node index m of the j-th change (0 if none) and its sign."""
     n, T = changes.shape
-    j = rng.integers(1, k + 1, size=n)
-    h = rng.integers(1, L + 1, size=n)
+    # Arrays (size=n); numpy's stubs pick the scalar overload for the untyped n of `.shape`.
+    j = cast(np.ndarray, rng.integers(1, k + 1, size=n))
+    h = cast(np.ndarray, rng.integers(1, L + 1, size=n))
     # The nonzero entries in row-major order; an entry's rank within its row numbers the change.
     rows, cols = np.nonzero(changes)
     first = np.searchsorted(rows, np.arange(n))
@@ -353,7 +359,7 @@ def _reported_nodes(changes: np.ndarray, k: int, L: int, rng: np.random.Generato
     return h, m, sign
 
 
-def run_tree_counter(states, *, eps: float, k: int, rng: np.random.Generator, levels: int | None = None) -> TreeCounterRun:
+def run_tree_counter(states: ArrayLike, *, eps: float, k: int, rng: np.random.Generator, levels: int | None = None) -> TreeCounterRun:
     """Run the tree counter (EFMRTT19.Alg1 clients, EFMRTT19.Alg2 server) on your data.
 
     `states`: an (n, T) array of 0/1 states (T a power of two), each user with at most k changes
@@ -399,7 +405,7 @@ def run_tree_counter(states, *, eps: float, k: int, rng: np.random.Generator, le
     return TreeCounterRun(estimates=estimates, node_sums=node_sums, privacy=privacy)
 
 
-def simulate_node_sums(states, *, eps: float, k: int, rng: np.random.Generator, levels: int | None = None) -> dict:
+def simulate_node_sums(states: ArrayLike, *, eps: float, k: int, rng: np.random.Generator, levels: int | None = None) -> dict[tuple[int, int], int]:
     """Node sums of Alg. 2 with the same distribution as `run_tree_counter`'s, sampled by counts:
     per node, the numbers of users with v = +1, -1, 0 at its level, then three binomials for their
     bits (no per-user bit arrays, no Python loop over users). For the utility simulation of EFMRTT19.Thm6."""
@@ -453,7 +459,7 @@ def tree_counter_error_bound(*, n: int, T: int, k: int, eps: float, beta: float)
         return mpf_to_float_up(bound)
 
 
-def shuffled_tree_counter_epsilon(*, eps: float, n: int, delta: float):
+def shuffled_tree_counter_epsilon(*, eps: float, n: int, delta: float) -> BoundValue:
     """The central eps of the tree counter run by n users through a shuffler, all T periods together
     (issue 13 re-accounting). By EFMRTT19.Thm5 each user's WHOLE transcript is one eps-LDP randomizer, so the
     T periods are not composed: shuffling the n transcripts is one shuffled round, and shuffling the reports
