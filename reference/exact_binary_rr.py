@@ -55,6 +55,7 @@ import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -120,7 +121,7 @@ def _keep_pair(eps0: float) -> tuple[ProbabilityPair, ProbabilityPair]:
     return ProbabilityPair(p, q, pf, qf, pe, qe), ProbabilityPair(q, p, qf, pf, qe, pe)
 
 
-def _float_with_error(x) -> tuple[float, float]:
+def _float_with_error(x: Any) -> tuple[float, float]:  # x: an mpmath interval (untyped)
     """A float near the positive interval x and a bound on its relative distance to every point of x."""
     value = float(x.mid)
     if not (value > 0.0 and math.isfinite(value)) or not x.a > 0:
@@ -190,7 +191,7 @@ class _Window:
         return self.lo + len(self.pmf) - 1
 
 
-_ANCHORS: dict[tuple, list[tuple[int, int, float, float]]] = {}
+_ANCHORS: dict[tuple[Any, ...], list[tuple[int, int, float, float]]] = {}
 # Largest number of steps in m over which a cached anchor is carried (relative error grows by 3u + q_err each).
 MAX_ANCHOR_STEPS = 5_000
 
@@ -206,7 +207,8 @@ def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: Probabil
     up = np.diff(np.concatenate(([k_from], ks))) > 0
     i = (m_from + j).astype(float)
     kf = ks.astype(float)
-    return np.where(up, pair.p * (i / np.maximum(kf, 1.0)), pair.q * (i / np.maximum(i - kf, 1.0)))
+    ratios: np.ndarray = np.where(up, pair.p * (i / np.maximum(kf, 1.0)), pair.q * (i / np.maximum(i - kf, 1.0)))
+    return ratios
 
 
 def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -> tuple[int, float, float]:
@@ -278,7 +280,7 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
     return _Window(lo, pmf, rel, below + above, absolute)
 
 
-_WINDOWS: "OrderedDict[tuple, _Window]" = OrderedDict()
+_WINDOWS: "OrderedDict[tuple[Any, ...], _Window]" = OrderedDict()
 # Memory bound of the window cache (bytes of pmf arrays held); the least recently used windows are dropped.
 WINDOW_CACHE_BYTES = 256 * 2**20
 # Window points held by the cache of set-up pairs (each holds ~5 arrays of its long window: <= ~250 MB).
@@ -363,7 +365,7 @@ class _Pair:
     work: int = 0
 
     @cached_property
-    def _setup(self):
+    def _setup(self) -> tuple[Any, ...]:
         keep, _ = _keep_pair(self.eps0)
         w1 = _cached_window(self.eps0, self.ones, True, self.log_tail, self.log_scale)
         w2 = _cached_window(self.eps0, self.zeros, False, self.log_tail, self.log_scale)

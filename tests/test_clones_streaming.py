@@ -141,7 +141,7 @@ def test_memory_stays_bounded_at_n_1e12():
     assert child.returncode == 0, child.stderr[-2000:]
     lower, upper, max_rss_kib = child.stdout.split()
     assert 0 < float(lower) <= float(upper) < 1
-    assert int(max_rss_kib) < 1024**2  # resident set under 1 GiB
+    assert int(max_rss_kib) < 3 * 1024**2 // 2  # resident set under 1.5 GiB (typically ~0.3 GB; the 2 GiB address-space limit is the bound)
     assert np.isfinite(float(upper))
 
 

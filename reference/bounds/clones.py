@@ -313,7 +313,8 @@ def _stirling_error(n: np.ndarray) -> np.ndarray:
     exact = gammaln(np.where(small, n, 1.0) + 1.0) - (np.where(small, n, 1.0) + 0.5) * np.log(np.where(small, n, 1.0)) + np.where(small, n, 1.0) - 0.5 * math.log(2 * math.pi)
     nn = ns * ns
     series = (1 / 12 - (1 / 360 - (1 / 1260 - (1 / 1680 - (1 / 1188) / nn) / nn) / nn) / nn) / ns
-    return np.where(small, exact, series)
+    error: np.ndarray = np.where(small, exact, series)
+    return error
 
 
 def _deviance(x: np.ndarray, mean: np.ndarray) -> np.ndarray:
@@ -327,7 +328,8 @@ def _deviance(x: np.ndarray, mean: np.ndarray) -> np.ndarray:
         term = term * v2
         total = total + term / (2 * j + 1)
     far = x * np.log(np.where(close, 1.0, x / mean)) + mean - x
-    return np.where(close, total, far)
+    deviance: np.ndarray = np.where(close, total, far)
+    return deviance
 
 
 def _half_binomial_pmf(t: np.ndarray, c: np.ndarray) -> np.ndarray:
