@@ -84,11 +84,11 @@ def _is_number(value: object) -> TypeGuard[SupportsFloat | SupportsIndex]:
 _MPMATH = SupportedRange(EPS0_MAX, N_MAX_CLOSED, DELTA_MIN, "closed form evaluated in mpmath")
 _FLOAT_CLOSED = SupportedRange(EPS0_MAX, N_MAX_CLOSED, DELTA_MIN, "closed form evaluated in floats with outward rounding")
 _WINDOW = SupportedRange(EPS0_MAX_FLOAT, N_MAX_WINDOW, DELTA_MIN, "certified binomial window: e^eps0 a finite double, work O(sqrt n)")
-# The exact binary RR enumeration still takes its window in one piece (reference.binomial.certified_window):
-# windows over MAX_WINDOW = 2^22 counts are refused with a ParameterError before allocating, which at eps0
-# near 0 happens from n ~ 1e11 (delta 1e-6) or ~ 1e10 (delta 1e-300) on. Enforced by its module's owner.
+# The certified worst case of exact binary RR (reference.exact_binary_rr.MAX_EPS0 = 100, enforced there):
+# windows of its pairs are refused above their own size limit, and a call whose work budget runs out
+# widens its interval (stated in the note) or refuses.
 _EXACT_WINDOW = SupportedRange(
-    EPS0_MAX_FLOAT, N_MAX_WINDOW, DELTA_MIN, "certified binomial window in one piece of at most 2^22 counts: e^eps0 a finite double"
+    100.0, N_MAX_WINDOW, DELTA_MIN, "certified worst case over every pair: windows of bounded size, a deterministic work budget"
 )
 
 # The certified lattice sums of issue 15 (exact blanket bound and k-RR pair lower bounds,
