@@ -20,6 +20,9 @@ uses gamma >= e^{-eps0} (c = e^eps0 (e^{2eps}+1) - 2 e^{eps - 3 eps0}, as the au
 grow, the Bennett bound increases in b+ and c, and the expression decreases in gamma, so gamma = e^{-eps0}
 is safe in the prefactor and the binomial.
 
+`*_epsilon_mp(*, dps, ...)` encloses the exact value `*_epsilon` approximates, in mpmath at `dps` digits
+(the test vectors' high-precision path, `proofs_checks/vectors.py`), over the same search range.
+
 Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
@@ -42,6 +45,7 @@ from shuffle_spec.reference.blanket_parameters import (
     _laplace_mp,
     _round_up,
 )
+from shuffle_spec.reference.bounds.hoeffding import _epsilon_for_delta_mp
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
 from shuffle_spec.reference.results import BoundValue
 
@@ -49,12 +53,15 @@ __all__ = [
     "bennett_expectation_bound",
     "bennett_generic_delta",
     "bennett_generic_epsilon",
+    "bennett_generic_epsilon_mp",
     "bennett_generic_eps0",
     "bennett_krr_delta",
     "bennett_krr_epsilon",
+    "bennett_krr_epsilon_mp",
     "bennett_krr_eps0",
     "bennett_laplace_delta",
     "bennett_laplace_epsilon",
+    "bennett_laplace_epsilon_mp",
     "bennett_laplace_eps0",
 ]
 
@@ -83,7 +90,7 @@ def bennett_expectation_bound(*, a: float, b_plus: float, c: float, m: int) -> f
         return _round_up(b_ / mpmath.log1p(beta) * mpmath.exp(-m * c_ / b_**2 * _phi(beta)))
 
 
-def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_plus: mpmath.mpf, c: mpmath.mpf, eps: float, n: int) -> mpmath.mpf:
+def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_plus: mpmath.mpf, c: mpmath.mpf, eps: float | mpmath.mpf, n: int) -> mpmath.mpf:
     a = mpmath.expm1(eps)
     beta = a * b_plus / c
     s = c / b_plus**2 * _phi(beta)
@@ -99,7 +106,7 @@ def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_
     return b_plus / mpmath.log1p(beta) * difference / (gamma * n)
 
 
-def _generic_bennett_parameters(eps: float, eps0: float) -> AmplificationParameters:
+def _generic_bennett_parameters(eps: float | mpmath.mpf, eps0: float) -> AmplificationParameters:
     at_one = _generic_mp(eps, eps0, mpmath.mpf(1))
     c = mpmath.exp(eps0) * (mpmath.exp(2 * eps) + 1) - 2 * mpmath.exp(eps - 3 * mpmath.mpf(eps0))
     return AmplificationParameters(mpmath.exp(-eps0), at_one.lower, at_one.upper, c)
@@ -111,11 +118,13 @@ def bennett_generic_delta(*, eps: float, eps0: float, n: int, statement: str = "
     _check_amplification_inputs(eps0, n, 0.5)
     _check_eps(eps, eps0, statement=statement, strict=False)
 
-    def value() -> mpmath.mpf:
-        p = _generic_bennett_parameters(eps, eps0)
-        return _bennett_amplification_mp(p.gamma, -mpmath.expm1(-eps0), p.upper, p.second_moment, eps, int(n))
+    return _delta_bound(lambda: _generic_delta_mp(eps, eps0, n))
 
-    return _delta_bound(value)
+
+def _generic_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
+    """The generic Bennett delta(eps) in the current mpmath context (not rounded)."""
+    p = _generic_bennett_parameters(eps, eps0)
+    return _bennett_amplification_mp(p.gamma, -mpmath.expm1(-eps0), p.upper, p.second_moment, eps, int(n))
 
 
 def bennett_generic_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -138,12 +147,14 @@ def bennett_krr_delta(*, eps: float, eps0: float, n: int, k: int, statement: str
     require_integer("k", k, minimum=2)
     _check_eps(eps, eps0, statement=statement, strict=True)
 
-    def value() -> mpmath.mpf:
-        p = _krr_mp(eps, eps0, int(k))
-        one_minus = mpmath.expm1(eps0) / (mpmath.exp(eps0) + int(k) - 1)
-        return _bennett_amplification_mp(p.gamma, one_minus, p.upper, p.second_moment, eps, int(n))
+    return _delta_bound(lambda: _krr_delta_mp(eps, eps0, n, k))
 
-    return _delta_bound(value)
+
+def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmath.mpf:
+    """The k-RR Bennett delta(eps) in the current mpmath context (not rounded)."""
+    p = _krr_mp(eps, eps0, int(k))
+    one_minus = mpmath.expm1(eps0) / (mpmath.exp(eps0) + int(k) - 1)
+    return _bennett_amplification_mp(p.gamma, one_minus, p.upper, p.second_moment, eps, int(n))
 
 
 def bennett_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
@@ -169,11 +180,13 @@ def bennett_laplace_delta(*, eps: float, eps0: float, n: int, statement: str = "
     _check_amplification_inputs(eps0, n, 0.5)
     _check_eps(eps, eps0, statement=statement, strict=True)
 
-    def value() -> mpmath.mpf:
-        p = _laplace_mp(eps, eps0)
-        return _bennett_amplification_mp(p.gamma, -mpmath.expm1(-mpmath.mpf(eps0) / 2), p.upper, p.second_moment, eps, int(n))
+    return _delta_bound(lambda: _laplace_delta_mp(eps, eps0, n))
 
-    return _delta_bound(value)
+
+def _laplace_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
+    """The Laplace Bennett delta(eps) in the current mpmath context (not rounded)."""
+    p = _laplace_mp(eps, eps0)
+    return _bennett_amplification_mp(p.gamma, -mpmath.expm1(-mpmath.mpf(eps0) / 2), p.upper, p.second_moment, eps, int(n))
 
 
 def bennett_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -190,3 +203,32 @@ def bennett_laplace_eps0(*, eps: float, n: int, delta: float) -> float:
     (BBGN19.bennett_laplace)."""
     _check_inverse_inputs(eps, n, delta)
     return _eps0_for_delta(lambda e0: bennett_laplace_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=True)
+
+
+# --- high-precision paths for the test vectors (`<function>_mp`, proofs_checks/vectors.py) ----------
+
+
+def bennett_generic_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Enclosure (low, high) at `dps` digits of the smallest eps in (0, eps0] with the generic Bennett
+    delta(eps) <= delta, or eps0 when none (BBGN19.bennett_generic; what `bennett_generic_epsilon` returns
+    to 1e-9). Same inputs and refusals as `bennett_generic_epsilon`; dps an integer >= 20."""
+    _check_amplification_inputs(eps0, n, delta)
+    return _epsilon_for_delta_mp(lambda e: _generic_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
+
+
+def bennett_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Enclosure (low, high) at `dps` digits of the smallest eps in (0, eps0 (1 - 1e-12)] with the k-RR
+    Bennett delta(eps) <= delta, or eps0 when none (BBGN19.bennett_krr; what `bennett_krr_epsilon` returns
+    to 1e-9, over its search range). Same inputs and refusals as `bennett_krr_epsilon`; dps an integer >= 20."""
+    _check_amplification_inputs(eps0, n, delta)
+    require_integer("k", k, minimum=2)
+    return _epsilon_for_delta_mp(lambda e: _krr_delta_mp(e, eps0, n, k), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0, dps=dps)
+
+
+def bennett_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Enclosure (low, high) at `dps` digits of the smallest eps in (0, eps0 (1 - 1e-12)] with the Laplace
+    Bennett delta(eps) <= delta, or eps0 when none (BBGN19.bennett_laplace; what `bennett_laplace_epsilon`
+    returns to 1e-9, over its search range). Same inputs and refusals as `bennett_laplace_epsilon`; dps an
+    integer >= 20."""
+    _check_amplification_inputs(eps0, n, delta)
+    return _epsilon_for_delta_mp(lambda e: _laplace_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0, dps=dps)

@@ -8,7 +8,9 @@ sqrt(pi k / 2) eps >= delta' (log argument >= 1); outside that the statement is 
 
 Soundness: evaluated in mpmath at 60 digits and rounded up to the next double. eps_total is
 increasing in eps on the domain (both terms are), so the inverse (largest per-step eps for a target
-eps_total) uses the verified bisection of `reference.inversion`.
+eps_total) uses the verified bisection of `reference.inversion`; `advanced_composition_largest_eps_mp(*, dps,
+...)` encloses the exact largest eps in mpmath at `dps` digits (the test vectors' high-precision path,
+`proofs_checks/vectors.py`).
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ import mpmath
 
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
 from shuffle_spec.reference.rounding import mpf_to_float_up
 
-__all__ = ["advanced_composition_epsilon", "advanced_composition_largest_eps"]
+__all__ = ["advanced_composition_epsilon", "advanced_composition_largest_eps", "advanced_composition_largest_eps_mp"]
 
 _DIGITS = 60
 STATEMENT = "EFMRSTT20.ThmII.7"
@@ -72,3 +75,36 @@ def advanced_composition_largest_eps(*, eps_total: float, k: int, delta_prime: f
     return largest_argument_within(
         lambda e: advanced_composition_epsilon(eps=e, k=k, delta_prime=delta_prime), eps_total, smallest, hi, name="eps", rel_tol=1e-12
     )
+
+
+def _eps_total_mp(eps: mpmath.mpf, k: int, delta_prime: float) -> mpmath.mpf:
+    """Thm II.7's eps_total at eps >= delta'/sqrt(pi k/2), in the current mpmath context. The log's
+    argument is >= 1 there; rounding can put it a unit below 1 at the domain's end, so log is clamped at 0."""
+    logarithm = mpmath.log(mpmath.sqrt(mpmath.pi * int(k) / 2) * eps / mpmath.mpf(delta_prime))
+    return int(k) * eps**2 / 2 + mpmath.sqrt(int(k)) * eps * mpmath.sqrt(2 * max(logarithm, mpmath.mpf(0)))
+
+
+def advanced_composition_largest_eps_mp(*, dps: int, eps_total: float, k: int, delta_prime: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Enclosure (low, high) at `dps` digits of the largest eps >= delta'/sqrt(pi k/2) with Thm II.7's
+    k eps^2/2 + sqrt(k) eps sqrt(2 log(sqrt(pi k/2) eps/delta')) <= eps_total (EFMRSTT20.ThmII.7.inverse;
+    what `advanced_composition_largest_eps` returns to 1e-12, from below). Same inputs and refusals as
+    `advanced_composition_largest_eps` (ParameterError when eps_total is below delta'^2/pi, the value at
+    the domain's smallest eps); dps an integer >= 20."""
+    require_positive("eps_total", eps_total)
+    _check(k, delta_prime)
+    tolerance = relative_tolerance_mp(dps)  # validates dps
+    with mpmath.workdps(int(dps)):
+        target = mpmath.mpf(eps_total)
+        smallest = mpmath.mpf(delta_prime) / mpmath.sqrt(mpmath.pi * int(k) / 2)
+        at_smallest = int(k) * smallest**2 / 2  # the log term vanishes there: delta'^2 / pi
+        if not at_smallest <= target:
+            raise ParameterError("eps_total", eps_total, f"at least {float(at_smallest)!r}, Thm II.7's value at the smallest eps of its domain")
+        # eps_total >= k eps^2 / 2 with equality only at the domain's smallest eps: sqrt(2 eps_total / k) brackets the root.
+        largest = mpmath.sqrt(2 * target / int(k))
+        if largest <= smallest:  # eps_total = delta'^2/pi to the working precision: the domain's end is the answer
+            margin = smallest * mpmath.mpf(10) ** (3 - int(dps))
+            return smallest - margin, smallest + margin
+        low, high = bracket_boundary_mp(lambda e: _eps_total_mp(e, k, delta_prime) <= target, smallest, largest, dps=int(dps))
+        if not high - low <= tolerance * high:
+            raise ValueError(f"eps_total = {eps_total!r}: the bracket did not narrow, outside the high-precision range")
+        return low, high

@@ -11,12 +11,16 @@ For generic randomizers b is Lemma 5.4's width at gamma = 1 and the prefactor us
 
 `*_delta` is evaluated in mpmath and rounded up; `*_epsilon` is the smallest eps whose delta is at most
 the target, verified at the returned point; `*_eps0` the largest eps0 whose delta is at most the target.
+`*_epsilon_mp(*, dps, ...)` encloses the exact value `*_epsilon` approximates, in mpmath at `dps` digits
+(the test vectors' high-precision path, `proofs_checks/vectors.py`).
 
 Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 import mpmath
 
@@ -34,18 +38,22 @@ from shuffle_spec.reference.blanket_parameters import (
     _round_up,
 )
 from shuffle_spec.reference.errors import require_integer, require_positive
+from shuffle_spec.reference.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
 from shuffle_spec.reference.results import BoundValue
 
 __all__ = [
     "hoeffding_expectation_bound",
     "hoeffding_generic_delta",
     "hoeffding_generic_epsilon",
+    "hoeffding_generic_epsilon_mp",
     "hoeffding_generic_eps0",
     "hoeffding_krr_delta",
     "hoeffding_krr_epsilon",
+    "hoeffding_krr_epsilon_mp",
     "hoeffding_krr_eps0",
     "hoeffding_laplace_delta",
     "hoeffding_laplace_epsilon",
+    "hoeffding_laplace_epsilon_mp",
     "hoeffding_laplace_eps0",
 ]
 
@@ -61,7 +69,7 @@ def hoeffding_expectation_bound(*, a: float, b: float, m: int) -> float:
         return _round_up(b_**2 / (4 * a_) * mpmath.exp(-2 * m * a_**2 / b_**2))
 
 
-def _amplification_delta_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, width: mpmath.mpf, eps: float, n: int) -> mpmath.mpf:
+def _amplification_delta_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, width: mpmath.mpf, eps: float | mpmath.mpf, n: int) -> mpmath.mpf:
     a = mpmath.expm1(eps)
     q = one_minus_gamma + gamma * mpmath.exp(-2 * a**2 / width**2)
     return width**2 / (4 * a * gamma * n) * q**n
@@ -74,12 +82,14 @@ def hoeffding_generic_delta(*, eps: float, eps0: float, n: int, statement: str =
     _check_amplification_inputs(eps0, n, 0.5)
     _check_eps(eps, eps0, statement=statement, strict=False)
 
-    def value() -> mpmath.mpf:
-        gamma = mpmath.exp(-eps0)
-        width = _generic_mp(eps, eps0, mpmath.mpf(1)).width
-        return _amplification_delta_mp(gamma, -mpmath.expm1(-eps0), width, eps, int(n))
+    return _delta_bound(lambda: _generic_delta_mp(eps, eps0, n))
 
-    return _delta_bound(value)
+
+def _generic_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
+    """Theorem 5.3's delta(eps) in the current mpmath context (not rounded)."""
+    gamma = mpmath.exp(-eps0)
+    width = _generic_mp(eps, eps0, mpmath.mpf(1)).width
+    return _amplification_delta_mp(gamma, -mpmath.expm1(-eps0), width, eps, int(n))
 
 
 def hoeffding_generic_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -102,12 +112,14 @@ def hoeffding_krr_delta(*, eps: float, eps0: float, n: int, k: int, statement: s
     require_integer("k", k, minimum=2)
     _check_eps(eps, eps0, statement=statement, strict=False)
 
-    def value() -> mpmath.mpf:
-        p = _krr_mp(eps, eps0, int(k))
-        one_minus = mpmath.expm1(eps0) / (mpmath.exp(eps0) + int(k) - 1)
-        return _amplification_delta_mp(p.gamma, one_minus, p.width, eps, int(n))
+    return _delta_bound(lambda: _krr_delta_mp(eps, eps0, n, k))
 
-    return _delta_bound(value)
+
+def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmath.mpf:
+    """The k-RR Hoeffding delta(eps) in the current mpmath context (not rounded)."""
+    p = _krr_mp(eps, eps0, int(k))
+    one_minus = mpmath.expm1(eps0) / (mpmath.exp(eps0) + int(k) - 1)
+    return _amplification_delta_mp(p.gamma, one_minus, p.width, eps, int(n))
 
 
 def hoeffding_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
@@ -132,11 +144,13 @@ def hoeffding_laplace_delta(*, eps: float, eps0: float, n: int, statement: str =
     _check_amplification_inputs(eps0, n, 0.5)
     _check_eps(eps, eps0, statement=statement, strict=False)
 
-    def value() -> mpmath.mpf:
-        p = _laplace_mp(eps, eps0)
-        return _amplification_delta_mp(p.gamma, -mpmath.expm1(-mpmath.mpf(eps0) / 2), p.width, eps, int(n))
+    return _delta_bound(lambda: _laplace_delta_mp(eps, eps0, n))
 
-    return _delta_bound(value)
+
+def _laplace_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
+    """The Laplace Hoeffding delta(eps) in the current mpmath context (not rounded)."""
+    p = _laplace_mp(eps, eps0)
+    return _amplification_delta_mp(p.gamma, -mpmath.expm1(-mpmath.mpf(eps0) / 2), p.width, eps, int(n))
 
 
 def hoeffding_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -151,3 +165,57 @@ def hoeffding_laplace_eps0(*, eps: float, n: int, delta: float) -> float:
     (BBGN19.hoeffding_laplace)."""
     _check_inverse_inputs(eps, n, delta)
     return _eps0_for_delta(lambda e0: hoeffding_laplace_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=False)
+
+
+# --- high-precision paths for the test vectors (`<function>_mp`, proofs_checks/vectors.py) ----------
+
+
+def _epsilon_for_delta_mp(
+    delta_of_eps: Callable[[mpmath.mpf], mpmath.mpf], *, eps0: float, delta: float, eps_max: float, dps: int
+) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """An enclosure (low, high), in mpmath at `dps` digits, of the quantity `_epsilon_for_delta`
+    approximates: the smallest eps in (0, eps_max] with delta(eps) <= delta (delta(eps) decreases in eps),
+    or eps0 when delta(eps_max) > delta. The same search range as the float inversion (eps_max is the
+    same double): a root below its floor eps_max 1e-12, where the float returns the floor, is declined
+    (ValueError) rather than enclosed. Shared with `reference.bounds.bennett`."""
+    tolerance = relative_tolerance_mp(dps)  # validates dps
+    with mpmath.workdps(int(dps)):
+        target = mpmath.mpf(delta)
+        top = mpmath.mpf(eps_max)
+        if not delta_of_eps(top) <= target:
+            value = mpmath.mpf(eps0)  # no amplification provable: the statement's value is eps0 itself
+            return value, value
+        floor = mpmath.mpf(eps_max * 1e-12)  # the float inversion's lower end, the same double
+        if delta_of_eps(floor) <= target:
+            raise ValueError(
+                f"eps0 = {eps0!r}: the smallest eps lies below the search floor eps0 * 1e-12, outside the high-precision range"
+            )
+        low, high = bracket_boundary_mp(lambda e: delta_of_eps(e) <= target, top, floor, dps=int(dps))
+        if not high - low <= tolerance * high:
+            raise ValueError(f"eps0 = {eps0!r}: the bracket did not narrow, outside the high-precision range")
+        return low, high
+
+
+def hoeffding_generic_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Enclosure (low, high) at `dps` digits of the smallest eps with Theorem 5.3's delta(eps) <= delta,
+    or eps0 when none (BBGN19.Thm5.3; what `hoeffding_generic_epsilon` returns to 1e-9). Same inputs and
+    refusals as `hoeffding_generic_epsilon`; dps an integer >= 20."""
+    _check_amplification_inputs(eps0, n, delta)
+    return _epsilon_for_delta_mp(lambda e: _generic_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
+
+
+def hoeffding_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Enclosure (low, high) at `dps` digits of the smallest eps with the k-RR Hoeffding delta(eps) <= delta,
+    or eps0 when none (BBGN19.hoeffding_krr; what `hoeffding_krr_epsilon` returns to 1e-9). Same inputs
+    and refusals as `hoeffding_krr_epsilon`; dps an integer >= 20."""
+    _check_amplification_inputs(eps0, n, delta)
+    require_integer("k", k, minimum=2)
+    return _epsilon_for_delta_mp(lambda e: _krr_delta_mp(e, eps0, n, k), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
+
+
+def hoeffding_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Enclosure (low, high) at `dps` digits of the smallest eps with the Laplace Hoeffding delta(eps) <=
+    delta, or eps0 when none (BBGN19.hoeffding_laplace; what `hoeffding_laplace_epsilon` returns to 1e-9).
+    Same inputs and refusals as `hoeffding_laplace_epsilon`; dps an integer >= 20."""
+    _check_amplification_inputs(eps0, n, delta)
+    return _epsilon_for_delta_mp(lambda e: _laplace_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)

@@ -11,7 +11,9 @@ Soundness in floating point: Eq. (1) is evaluated in mpmath at 60 significant di
 error of a dozen operations is then below 1e-50) and the result rounded up to the next double.
 The hypotheses are decided at the same precision. Eq. (1) is increasing in eps0 (m decreases in
 lambda's decrease: dm/dlambda = 1 - sqrt(log(2/delta) / (2 lambda)) > 0 since lambda > log(2/delta)),
-so the largest eps0 for a target eps is found by the verified bisection of `reference.inversion`.
+so the largest eps0 for a target eps is found by the verified bisection of `reference.inversion`;
+`shuffled_rr_largest_eps0_mp(*, dps, ...)` encloses the exact largest eps0 in mpmath at `dps` digits (the
+test vectors' high-precision path, `proofs_checks/vectors.py`).
 
 Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
@@ -26,6 +28,7 @@ import mpmath
 from shuffle_spec.reference.bounds.restated import _corollary_regime_holds
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
 from shuffle_spec.reference.limits import check_range
 from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up
 
@@ -33,6 +36,7 @@ __all__ = [
     "shuffled_rr_epsilon_for_lambda",
     "shuffled_rr_epsilon",
     "shuffled_rr_largest_eps0",
+    "shuffled_rr_largest_eps0_mp",
     "shuffled_rr_max_eps0",
     "lemma_ii5_hypotheses_hold",
 ]
@@ -116,6 +120,39 @@ def shuffled_rr_largest_eps0(*, eps: float, n: int, delta: float) -> float:
     if not shuffled_rr_epsilon(eps0=lo, n=n, delta=delta) <= eps:
         raise ParameterError("eps", eps, f"a target at least Lemma II.6's value at eps0 -> 0 ({shuffled_rr_epsilon(eps0=lo, n=n, delta=delta)!r})")
     return largest_argument_within(lambda e0: shuffled_rr_epsilon(eps0=e0, n=n, delta=delta), eps, lo, hi, name="eps0", rel_tol=1e-12)
+
+
+def _eq1_at_eps0(eps0: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:
+    """Eq. (1) at lambda = 2n / (1 + e^eps0), in the current mpmath context."""
+    return _eq1(2 * mpmath.mpf(int(n)) / (1 + mpmath.exp(eps0)), int(n), delta)
+
+
+def shuffled_rr_largest_eps0_mp(*, dps: int, eps: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Enclosure (low, high) at `dps` digits of the largest eps0 in Lemma II.6's range (0, log(2n/(14
+    log(4/delta)) - 1)] with Eq. (1) at lambda = 2n/(1 + e^eps0) at most `eps` (EFMRSTT20.LemII.6.inverse;
+    what `shuffled_rr_largest_eps0` returns to 1e-12, from below). The range's end itself when Eq. (1)
+    is below `eps` there. Same inputs and refusals as `shuffled_rr_largest_eps0` (its ParameterError when
+    Eq. (1) exceeds `eps` at its lowest search point eps0 = 1e-9); dps an integer >= 20."""
+    require_positive("eps", eps)
+    _check_common(n, delta)
+    tolerance = relative_tolerance_mp(dps)  # validates dps
+    with mpmath.workdps(int(dps)):
+        e_max = 2 * mpmath.mpf(int(n)) / (14 * mpmath.log(4 / mpmath.mpf(delta))) - 1
+        if not e_max > 1:
+            raise HypothesisViolation(STATEMENT, "2n/(14 log(4/delta)) - 1 > 1 (some eps0 > 0 in range)", {"n": n, "delta": delta})
+        top = mpmath.log(e_max)
+        target = mpmath.mpf(eps)
+        floor = mpmath.mpf(1e-9)  # the float inversion's lowest point (top > log 2 > 2e-9)
+        if not _eq1_at_eps0(floor, n, delta) <= target:
+            raise ParameterError("eps", eps, f"a target at least Lemma II.6's value at eps0 -> 0 ({float(_eq1_at_eps0(floor, n, delta))!r})")
+        if _eq1_at_eps0(top, n, delta) <= target:
+            # The range's end, known to the working precision: widened by a few units of it.
+            margin = top * mpmath.mpf(10) ** (3 - int(dps))
+            return top - margin, top + margin
+        low, high = bracket_boundary_mp(lambda e0: _eq1_at_eps0(e0, n, delta) <= target, floor, top, dps=int(dps))
+        if not high - low <= tolerance * high:
+            raise ValueError(f"eps = {eps!r}: the bracket did not narrow, outside the high-precision range")
+        return low, high
 
 
 def lemma_ii5_hypotheses_hold(*, eps0: float, n: int, delta: float) -> bool:
