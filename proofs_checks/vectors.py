@@ -229,8 +229,10 @@ def _high_precision(path: Callable[..., Any], statement: Statement, point: Mappi
     for dps in precisions:
         try:
             answer = path(dps=dps, **point)
-        except ValueError:  # declined (outside its high-precision range, or a refusal): the point is left out
-            return None
+        except ValueError as declined:
+            if values:  # the first precision answered: the check at one precision would keep the point
+                raise ValueError(f"{statement.id}_mp at {dict(point)} declines at dps {dps} but not at dps {precisions[0]}: {declined}") from declined
+            return None  # declined (outside its high-precision range, or a refusal): the point is left out
         low, high = answer if isinstance(answer, tuple) else (answer, answer)
         low_exact, high_exact = _exact_fraction(low), _exact_fraction(high)
         if not low_exact <= high_exact:

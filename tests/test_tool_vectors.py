@@ -235,6 +235,16 @@ class TestReproducibility:
         assert valid and all(i["eps0"] != 0.25 for i in valid)
         assert any(t["inputs"]["eps0"] == 0.25 for t in generate_group(fx.V1)["tests"] if t["result"] == "valid")
 
+        def declining_at_80_only(*, dps, eps0, n, delta):
+            if dps == 80:
+                raise ValueError("outside the high-precision range")
+            return original(dps=dps, eps0=eps0, n=n, delta=delta)
+
+        # The check at one precision would keep such a point: generation refuses the inconsistency.
+        monkeypatch.setattr(here, "v1_numeric_mp", declining_at_80_only)
+        with pytest.raises(ValueError, match="declines at dps 80 but not at dps 40"):
+            generate_group(self.numeric)
+
     def test_version_1_documents_are_still_read(self, tmp_path):
         write_vectors(tmp_path)
         path = tmp_path / f"{fx.V1.id}.json"
