@@ -37,7 +37,8 @@ contribution (1 - e^{eps - s}) p by at most 2 eta p: the delta bracket is widene
 
 Supported ranges (outside them a ValueError "... outside the high-precision range ..." is raised: the point is
 left out of the vectors): clone bounds n <= N_MAX_CLONES = 2e5 (about 3 s at n = 1e6), eps0 <= 30, delta >= 1e-200; composition:
-at most COMPOSED_MAX composites per half (e.g. n <= 20 with rounds <= 4 for the clone pairs), eps0 <= 30.
+at most COMPOSED_MAX composites per half (e.g. n <= 20 with rounds <= 4 for the clone pairs), n <= 60 for
+the clone pairs and n <= 400 for binary RR (COMPOSED_N_MAX), eps0 <= 30.
 Cost at dps 40: ~0.1-0.5 s at n = 1e5 for the clone bounds, < 0.5 s for the registered compose examples.
 """
 
@@ -58,6 +59,7 @@ from shuffle_spec.reference.errors import ParameterError, require_integer, requi
 __all__ = [
     "COMPOSED_MAX",
     "N_MAX_CLONES",
+    "binary_rr_counts_mp",
     "clone_delta_bounds_mp",
     "clone_epsilon_mp",
     "composed_epsilon_mp",
@@ -69,6 +71,8 @@ N_MAX_CLONES = 200_000
 EPS0_MAX_MP = 30.0
 DELTA_MIN_MP = 1e-200
 COMPOSED_MAX = 200_000
+# Per-round outcomes are built in interval arithmetic, O(n^2) for the clone pairs: bounded here.
+COMPOSED_N_MAX = {"clones": 60, "stronger_clones": 60, "exact_binary_rr": 400}
 DPS_RANGE = (15, 200)
 OUTSIDE = "outside the high-precision range"
 NEWTON_STEPS = 60
@@ -269,7 +273,7 @@ class _CloneSum:
         u_lo, u_hi, f_lo, f_hi = self._anchor(c, t)
         acc_lo = acc_hi = deriv = 0
         one2 = 1 << (2 * P)
-        for w_lo, w_hi in zip(self.w_lo, self.w_hi):
+        for w_lo, w_hi in zip(self.w_lo, self.w_hi, strict=True):
             g_lo = a_lo * u_lo - e_hi * f_hi
             g_hi = a_hi * u_hi - e_lo * f_lo
             t_up = (b_hi * (c + 1)) >> P
@@ -467,7 +471,7 @@ def _binary_rr_round(eps0: float, n: int, k: int, bits: int) -> _RoundPLD:
         groups[s] = [p_mass, q_mass]
     # The ratio is computed from the masses themselves (all positive: both pmfs have full support 0..n).
     rows = []
-    for s, (p_mass, q_mass) in groups.items():
+    for p_mass, q_mass in groups.values():
         rows.append((_fixed(iv.log(p_mass / q_mass), bits), _fixed(p_mass, bits), _fixed(q_mass, bits)))
     rows.sort()
     return _RoundPLD(
@@ -561,7 +565,22 @@ class _ComposedSum:
 
 
 def round_pld_mp(pair: str, *, eps0: float, n: int, k: int = 0, bits: int = 200) -> _RoundPLD:
-    """The per-round PLD of `pair` ("clones", "stronger_clones", "exact_binary_rr" at count k) in fixed point."""
+    """The per-round PLD of `pair` ("clones", "stronger_clones", "exact_binary_rr" at count k, 0 <= k <= n-1)
+    in fixed point with `bits` fractional bits (loss, P mass and Q mass brackets per group of equal loss).
+    Supported: 0 < eps0 <= 30, n <= COMPOSED_N_MAX[pair], 16 <= bits <= 4000."""
+    require_positive("eps0", eps0)
+    require_integer("n", n, minimum=1)
+    require_integer("bits", bits, minimum=16)
+    if bits > 4000:
+        raise ParameterError("bits", bits, "16 <= bits <= 4000")
+    if pair in COMPOSED_N_MAX and n > COMPOSED_N_MAX[pair]:
+        raise _outside(f"n = {n!r} > {COMPOSED_N_MAX[pair]} for the pair {pair}")
+    if eps0 > EPS0_MAX_MP:
+        raise _outside(f"eps0 = {eps0!r} > {EPS0_MAX_MP}")
+    if pair == "exact_binary_rr":
+        require_integer("k", k, minimum=0)
+        if k > n - 1:
+            raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
     if pair == "clones":
         return _clone_round(float(eps0), int(n), "fmt21", bits)
     if pair == "stronger_clones":
@@ -577,7 +596,9 @@ def _composed_sizes(pair: str, n: int, rounds: int) -> int:
 
 
 def binary_rr_counts_mp(n: int) -> tuple[int, ...]:
-    """The counts k of compose.exact_binary_rr's maximum (spec.compose: 0..(n-1)/2 for n <= 40, else 0, 1, 2)."""
+    """The counts k of compose.exact_binary_rr's maximum (spec.compose: 0..(n-1)/2 for n <= 40, else 0, 1, 2);
+    n >= 1."""
+    require_integer("n", n, minimum=1)
     if n <= 40:
         return tuple(range(0, (n - 1) // 2 + 1))
     return tuple(range(0, min(3, n)))
@@ -585,8 +606,12 @@ def binary_rr_counts_mp(n: int) -> tuple[int, ...]:
 
 def _check_composed(pair: str, eps0: float, n: int, delta: float, rounds: int, dps: int) -> int:
     dps = _check_dps(dps)
+    if pair not in COMPOSED_N_MAX:
+        raise ParameterError("pair", pair, "'clones', 'stronger_clones' or 'exact_binary_rr'")
     _check_common(eps0, n, delta)
     require_integer("rounds", rounds, minimum=1)
+    if n > COMPOSED_N_MAX[pair]:
+        raise _outside(f"n = {n!r} > {COMPOSED_N_MAX[pair]} for the pair {pair}")
     if _composed_sizes(pair, int(n), int(rounds)) > COMPOSED_MAX:
         raise _outside(f"n = {n!r}, rounds = {rounds!r}: more than {COMPOSED_MAX} composites per half")
     return dps
@@ -601,6 +626,8 @@ def composed_delta_bounds_mp(pair: str, *, dps: int, eps0: float, n: int, eps: f
     exact_binary_rr), by the meet-in-the-middle enumeration (module doc)."""
     dps = _check_composed(pair, eps0, n, 0.5, rounds, dps)
     require_positive("eps", eps, allow_zero=True)
+    if direction not in (0, 1):
+        raise ParameterError("direction", direction, "0 (P vs Q) or 1 (Q vs P)")
     pld = round_pld_mp(pair, eps0=eps0, n=n, k=k, bits=_composed_bits(dps, 1e-6, int(rounds)))
     if direction == 1:
         pld = pld.swapped()

@@ -12,7 +12,6 @@ What is checked:
 """
 
 import itertools
-import math
 from fractions import Fraction
 
 import mpmath
