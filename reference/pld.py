@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence, cast
+from typing import Any, Callable, Sequence, cast
 
 import numpy as np
 
@@ -707,6 +707,47 @@ def compose_stronger_clones(*, eps0: float, n: int, delta: float, rounds: int) -
 
 
 def compose_exact_binary_rr(*, eps0: float, n: int, delta: float, rounds: int) -> BoundValue:
-    """compose.exact_binary_rr: certified eps(delta) of the exact binary-RR pairs composed `rounds` times
-    (max over binary_rr_counts(n), both directions): a lower bound on the worst case of the composition."""
-    return composed_epsilon([Round("exact_binary_rr", eps0, n, rounds)], delta=delta)
+    """compose.exact_binary_rr (statement direction lower_bound): the LOWER end of the certified eps(delta) of
+    the exact binary-RR pairs composed `rounds` times (max over binary_rr_counts(n), both directions) as the
+    value, as exact.shuffled_binary_rr.pair does: a lower bound on the worst case must be at most the truth
+    (the PLD interval's upper end lies above it); the certified interval is in the note."""
+    result = composed_epsilon([Round("exact_binary_rr", eps0, n, rounds)], delta=delta)
+    note = f"exact composed eps of the pairs in [{result.lower!r}, {result.upper!r}]; {result.note}"
+    return BoundValue(result.lower, result.lower, note)
+
+
+# ---------------------------------------------------------------------------------------------------
+# High-precision paths (test vectors; `reference.high_precision_clones`): exact enumeration of the composed
+# losses, small n and rounds only; the float answer seeds Newton's iteration.
+
+
+def _composed_mp(pair: str, float_path: Callable[..., BoundValue], dps: int, eps0: float, n: int, delta: float, rounds: int) -> tuple[Any, Any]:
+    from shuffle_spec.reference.high_precision_clones import composed_epsilon_mp  # lazy: keeps imports fast
+
+    _validate_round(pair, eps0, n)
+    require_probability("delta", delta)
+    require_integer("rounds", rounds, minimum=1)
+
+    def seed() -> tuple[float, float]:
+        answer = float_path(eps0=eps0, n=n, delta=delta, rounds=rounds)
+        return answer.lower, answer.upper
+
+    return composed_epsilon_mp(pair, dps=dps, eps0=eps0, n=n, delta=delta, rounds=rounds, seed=seed)
+
+
+def compose_clones_mp(*, dps: int, eps0: float, n: int, delta: float, rounds: int) -> tuple[Any, Any]:
+    """compose.clones in high precision: a certified enclosure (lower, upper) of the exact composed eps of the
+    FMT21 clone pair at `dps` digits, by exact enumeration of the composed losses; ValueError ("outside the
+    high-precision range") beyond 2e5 composites per half (e.g. n <= 20 with rounds <= 4)."""
+    return _composed_mp("clones", compose_clones, dps, eps0, n, delta, rounds)
+
+
+def compose_stronger_clones_mp(*, dps: int, eps0: float, n: int, delta: float, rounds: int) -> tuple[Any, Any]:
+    """compose.stronger_clones in high precision (as compose_clones_mp, FMT23 stronger-clone pair)."""
+    return _composed_mp("stronger_clones", compose_stronger_clones, dps, eps0, n, delta, rounds)
+
+
+def compose_exact_binary_rr_mp(*, dps: int, eps0: float, n: int, delta: float, rounds: int) -> tuple[Any, Any]:
+    """compose.exact_binary_rr in high precision: a certified enclosure of the max over the counts k of
+    binary_rr_counts(n) and both directions of the exact composed eps (as compose_clones_mp)."""
+    return _composed_mp("exact_binary_rr", compose_exact_binary_rr, dps, eps0, n, delta, rounds)

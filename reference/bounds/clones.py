@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Iterator, TypedDict
+from typing import Any, Callable, Iterator, TypedDict
 
 import numpy as np
 # scipy.special only: scipy.stats and scipy.optimize cost seconds to import, and the uncertified estimate
@@ -728,3 +728,14 @@ def clones_eps0_for_eps(*, eps: float, n: int, delta: float, eps0_max: float = 3
         return pair.delta_bounds(eps)[1]
 
     return largest_argument_within(certified_delta, delta, eps, max(eps0_max, eps * 2), name="eps0", rel_tol=1e-9)
+
+
+def clones_numeric_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[Any, Any]:
+    """FMT21.clones_numeric in high precision (test vectors): a certified enclosure (lower, upper), mpmath
+    numbers, of the exact value at `dps` digits (`reference.high_precision_clones.clone_epsilon_mp`; the float
+    answer of `clones_numeric` only seeds Newton's iteration). Supported: 0 < eps0 <= 30, 1 <= n <= 2e5,
+    1e-200 <= delta < 1; ValueError ("outside the high-precision range") elsewhere."""
+    from shuffle_spec.reference.high_precision_clones import clone_epsilon_mp  # lazy: keeps imports fast
+
+    _validate_amplification(eps0, n, delta)
+    return clone_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, kind="fmt21", seed=lambda: clones_numeric(eps0=eps0, n=n, delta=delta).upper)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 from shuffle_spec.reference.bounds.clones import (
     _check_eps0,
@@ -121,3 +122,15 @@ def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: flo
     eps0 = math.nextafter(math.nextafter(eps0, math.inf), math.inf)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt23")
 
+
+
+def stronger_clones_mp(*, dps: int, eps0: float, n: int, delta: float, k: int = 2) -> tuple[Any, Any]:
+    """FMT23.stronger_clones in high precision (test vectors): a certified enclosure (lower, upper), mpmath
+    numbers, of the exact value at `dps` digits (`reference.high_precision_clones.clone_epsilon_mp`, kind
+    "fmt23"; the float answer only seeds Newton's iteration). Supported: 0 < eps0 <= 30, 1 <= n <= 2e5,
+    1e-200 <= delta < 1, k >= 2; ValueError ("outside the high-precision range") elsewhere."""
+    from shuffle_spec.reference.high_precision_clones import clone_epsilon_mp  # lazy: keeps imports fast
+
+    _validate_amplification(eps0, n, delta)
+    require_integer("k", k, minimum=2)
+    return clone_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, kind="fmt23", seed=lambda: stronger_clones(eps0=eps0, n=n, delta=delta, k=k).upper)
