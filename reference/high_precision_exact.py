@@ -38,12 +38,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Sequence
 
 from mpmath.ctx_iv import MPIntervalContext
 
-from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
 __all__ = [
     "FixedPoint",
@@ -58,7 +59,6 @@ __all__ = [
     "high_precision_context",
     "krr_pair_eps_bracket",
     "log_bracket",
-    "outside_range",
     "pair_e_eps",
 ]
 
@@ -68,16 +68,37 @@ MAX_POINTS = 120_000
 MAX_WINDOW_POINTS = 200_000
 
 
-def outside_range(what: str) -> ValueError:
+def _outside_range(what: str) -> ValueError:
     """The ValueError the vector generator reads as 'no high-precision value here' (COMMON protocol)."""
     return ValueError(f"{what}: outside the high-precision range of this _mp path")
 
 
-def high_precision_context(bits: int) -> Any:
-    """A fresh mpmath interval context (outward rounding) at `bits` bits (never the shared global one)."""
+@lru_cache(maxsize=16)
+def _context(bits: int) -> Any:
     iv = MPIntervalContext()
-    iv.prec = int(bits)
+    iv.prec = bits
     return iv
+
+
+def high_precision_context(bits: int) -> Any:
+    """A fresh mpmath interval context (outward rounding) at `bits` bits (never the shared global one);
+    8 <= bits <= 100000."""
+    require_integer("bits", bits, minimum=8)
+    if bits > 100_000:
+        raise ParameterError("bits", bits, "8 <= bits <= 100000")
+    return _context(int(bits))  # shared per precision: nothing here changes a context's precision
+
+
+def _check_inputs(eps0: float, n: int, delta: float, dps: int, k: int | None = None, min_k: int = 0) -> None:
+    """The common inputs of the high-precision paths (ParameterError naming the parameter)."""
+    require_positive("eps0", eps0)
+    if eps0 > 700:
+        raise ParameterError("eps0", eps0, "0 < eps0 <= 700")
+    require_integer("n", n, minimum=1)
+    require_probability("delta", delta)
+    _check_dps(dps)
+    if k is not None:
+        require_integer("k", k, minimum=min_k)
 
 
 def _check_dps(dps: object) -> int:
@@ -191,7 +212,7 @@ def binomial_window(fp: FixedPoint, m: int, p: Any, tail_units: int) -> Window:
         up_lo.append(f_lo)
         up_hi.append(f_hi)
         if len(up_lo) > MAX_WINDOW_POINTS:
-            raise outside_range(f"a binomial window of Bin({m}, p) longer than {MAX_WINDOW_POINTS} points")
+            raise _outside_range(f"a binomial window of Bin({m}, p) longer than {MAX_WINDOW_POINTS} points")
     down_lo: list[int] = []
     down_hi: list[int] = []
     below = 0
@@ -212,7 +233,7 @@ def binomial_window(fp: FixedPoint, m: int, p: Any, tail_units: int) -> Window:
         down_lo.append(f_lo)
         down_hi.append(f_hi)
         if len(down_lo) > MAX_WINDOW_POINTS:
-            raise outside_range(f"a binomial window of Bin({m}, p) longer than {MAX_WINDOW_POINTS} points")
+            raise _outside_range(f"a binomial window of Bin({m}, p) longer than {MAX_WINDOW_POINTS} points")
     low = down_lo[::-1] + up_lo
     high = down_hi[::-1] + up_hi
     return Window(j0 - len(down_lo), low, high, below, above)
@@ -231,8 +252,21 @@ def pair_e_eps(
     answer (e^eps0's upper end; D at e^eps0 is 0 for every eps0-LDP pair), used only when the verification
     cannot separate the answer from it. Module doc: lower end from a set, upper end verified."""
     size = len(p_lo)
+    if not len(p_hi) == len(q_lo) == len(q_hi) == size:
+        raise ParameterError("p_hi", len(p_hi), f"four bracket lists of the same length ({size})")
+    if not (isinstance(delta, Fraction) and delta >= 0):
+        raise ParameterError("delta", delta, "a Fraction >= 0 in the units of the brackets")
+    _check_dps(dps)
     if size > MAX_POINTS:
-        raise outside_range(f"a pair with {size} outcomes (at most {MAX_POINTS})")
+        raise _outside_range(f"a pair with {size} outcomes (at most {MAX_POINTS})")
+    # Outcomes of negligible P mass (together <= delta 10^-(dps+8)) are moved into the dropped P mass: the upper
+    # end's check counts them in full, the lower end's sets simply leave them out. Same result, less work.
+    small = _floor(delta / (10 ** (dps + 8) * max(size, 1)))
+    if small > 0:
+        keep = [i for i in range(size) if p_hi[i] > small]
+        dropped_p += sum(p_hi[i] for i in range(size) if p_hi[i] <= small)
+        p_lo, p_hi, q_lo, q_hi = [p_lo[i] for i in keep], [p_hi[i] for i in keep], [q_lo[i] for i in keep], [q_hi[i] for i in keep]
+        size = len(keep)
 
     def d_upper_ok(e: Fraction) -> bool:
         """sum max(0, P_hi - e Q_lo) + dropped_p <= delta (an upper bound on D_e <= delta)."""
@@ -253,13 +287,14 @@ def pair_e_eps(
     approx: list[float] = []
     prefix_p: list[int] = []
     prefix_q: list[int] = []
+    delta_ceil = _ceil(delta)
     for i in order:
         cum_p += p_lo[i]
         cum_q += q_hi[i]
         prefix_p.append(cum_p)
         prefix_q.append(cum_q)
-        num = cum_p - delta
-        approx.append(math.exp(_log_float(_floor(num)) - _log_float(cum_q)) if num > 1 and cum_q > 0 else -math.inf)
+        num = cum_p - delta_ceil
+        approx.append(math.exp(_log_float(num) - _log_float(cum_q)) if num > 1 and cum_q > 0 else -math.inf)
     best = max(range(size), key=lambda i: approx[i])
     e_lo = Fraction(1)
     for i in range(max(best - 3, 0), min(best + 4, size)):
@@ -291,11 +326,14 @@ def pair_e_eps(
         if d_upper_ok(e_hi):
             return e_lo, e_hi
         gap *= 100
-    raise outside_range("the certified upper end could not be verified close to the lower end")
+    raise _outside_range("the certified upper end could not be verified close to the lower end")
 
 
 def log_bracket(fp: FixedPoint, e_lo: Fraction, e_hi: Fraction) -> tuple[Fraction, Fraction]:
-    """[log e_lo rounded down, log e_hi rounded up] as exact Fractions (interval logs); 0 for e = 1."""
+    """[log e_lo rounded down, log e_hi rounded up] as exact Fractions (interval logs); 0 for e <= 1.
+    Requires e_lo <= e_hi."""
+    if not e_lo <= e_hi:
+        raise ParameterError("e_lo", e_lo, f"e_lo <= e_hi = {e_hi}")
     iv = fp.iv
     lo = Fraction(0) if e_lo <= 1 else _fraction_of(iv.log(iv.mpf(e_lo.numerator) / iv.mpf(e_lo.denominator)).a)
     hi = Fraction(0) if e_hi <= 1 else _fraction_of(iv.log(iv.mpf(e_hi.numerator) / iv.mpf(e_hi.denominator)).b)
@@ -325,14 +363,18 @@ def _tail_units(fp: FixedPoint, delta: float, dps: int) -> int:
 
 def binary_rr_direction_e_eps(*, eps0: float, n: int, k: int, delta: float, dps: int) -> tuple[Fraction, Fraction]:
     """[e_lo, e_hi] around e^eps_k, the exact one-direction eps of shuffled binary RR: D(P_k || Q_k) with
-    P_k = Bern(p) + S, Q_k = Bern(q) + S, S = Bin(k, p) + Bin(n - 1 - k, q) (exact.shuffled_binary_rr)."""
+    P_k = Bern(p) + S, Q_k = Bern(q) + S, S = Bin(k, p) + Bin(n - 1 - k, q) (exact.shuffled_binary_rr).
+    Range: 0 < eps0 <= 700, 0 <= k <= n - 1, 0 < delta < 1, 15 <= dps <= 400 (ValueError beyond the sizes)."""
+    _check_inputs(eps0, n, delta, dps, k)
+    if k > n - 1:
+        raise ParameterError("k", k, f"0 <= k <= n - 1 = {n - 1}")
     fp = FixedPoint(bits_for(dps, delta))
     p, q, e0 = _keep_probabilities(fp, eps0)
     tail = _tail_units(fp, delta, dps)
     x = binomial_window(fp, k, p, tail)
     y = binomial_window(fp, n - 1 - k, q, tail)
     if len(x.low) * len(y.low) > 4 * MAX_POINTS:
-        raise outside_range(f"a convolution of {len(x.low)} x {len(y.low)} points")
+        raise _outside_range(f"a convolution of {len(x.low)} x {len(y.low)} points")
     size = len(x.low) + len(y.low) - 1
     f_lo, f_hi = [0] * size, [0] * size
     short, long_ = (x, y) if len(x.low) <= len(y.low) else (y, x)
@@ -361,7 +403,8 @@ def binary_rr_direction_e_eps(*, eps0: float, n: int, k: int, delta: float, dps:
 
 def binary_rr_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: int, both: bool) -> tuple[Fraction, Fraction]:
     """[eps_lo, eps_hi] of the pair with k ones among the others: one direction, or (both) the max with the
-    mirror n - 1 - k (D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k}))."""
+    mirror n - 1 - k (D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k})). Range: as binary_rr_direction_e_eps."""
+    _check_inputs(eps0, n, delta, dps, k)
     fp = FixedPoint(bits_for(dps, delta))
     brackets = [binary_rr_direction_e_eps(eps0=eps0, n=n, k=k, delta=delta, dps=dps)]
     if both and n - 1 - k != k:
@@ -376,14 +419,14 @@ def binary_rr_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: int
 
 def _scaled_points(fp: FixedPoint, weights: list[tuple[int, int]], counts: list[tuple[int, int, int]], u: Sequence[Any], v: Sequence[Any]) -> tuple[list[int], list[int], list[int], list[int]]:
     """P = weight (u . h), Q = weight (v . h) as brackets, h = (h0, h1, R) >= 0 and u, v >= 0 intervals."""
-    u_b = [fp.of_interval(c) for c in u]
-    v_b = [fp.of_interval(c) for c in v]
+    (u0l, u0h), (u1l, u1h), (u2l, u2h) = (fp.of_interval(c) for c in u)
+    (v0l, v0h), (v1l, v1h), (v2l, v2h) = (fp.of_interval(c) for c in v)
     pl, ph, ql, qh = [], [], [], []
-    for (w_lo, w_hi), h in zip(weights, counts):
-        pl.append(w_lo * sum(c[0] * x for c, x in zip(u_b, h)))
-        ph.append(w_hi * sum(c[1] * x for c, x in zip(u_b, h)))
-        ql.append(w_lo * sum(c[0] * x for c, x in zip(v_b, h)))
-        qh.append(w_hi * sum(c[1] * x for c, x in zip(v_b, h)))
+    for (w_lo, w_hi), (h0, h1, r) in zip(weights, counts):
+        pl.append(w_lo * (u0l * h0 + u1l * h1 + u2l * r))
+        ph.append(w_hi * (u0h * h0 + u1h * h1 + u2h * r))
+        ql.append(w_lo * (v0l * h0 + v1l * h1 + v2l * r))
+        qh.append(w_hi * (v0h * h0 + v1h * h1 + v2h * r))
     return pl, ph, ql, qh
 
 
@@ -403,7 +446,7 @@ def _trinomial_lattice(fp: FixedPoint, n: int, p1: Any, p0_given: Any, tail: int
             weights.append((r_lo * c_lo, r_hi * c_hi))
             counts.append((h0, h1, n - h0 - h1))
         if len(counts) > MAX_LATTICE_POINTS:
-            raise outside_range(f"a k-RR pair lattice with more than {MAX_LATTICE_POINTS} points (n = {n})")
+            raise _outside_range(f"a k-RR pair lattice with more than {MAX_LATTICE_POINTS} points (n = {n})")
     return weights, counts, dropped
 
 
@@ -413,7 +456,9 @@ MAX_LATTICE_POINTS = 40_000
 
 def _window_estimate(m: int, p: float, delta: float, dps: int) -> float:
     """Uncertified length of a binomial window (only decides early whether to decline, never a value)."""
-    z = math.sqrt(2 * math.log(10) * (dps + 8) + 2 * max(0.0, -math.log(delta))) + 3
+    # At the largest precision the vectors use (80 digits) whatever dps is: the decision to decline must not
+    # depend on the precision of the call (both precisions answer, or neither).
+    z = math.sqrt(2 * math.log(10) * (max(dps, 80) + 8) + 2 * max(0.0, -math.log(delta))) + 3
     return 2 * z * math.sqrt(max(m * p * (1 - p), 0.0)) + 12
 
 
@@ -421,12 +466,17 @@ def krr_pair_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: int,
     """[eps_lo, eps_hi] of the kept counts (h0, h1, R) of the k-RR pair `pair` (exact.krr_pair_third: the others
     all at a third value; exact.krr_pair_x0: all at x0, both directions). Under the others' n-draw law W,
     P_x(h) = W(h) (u_x . h)/n (reference.lower_bounds module doc): third u = (e0, 1, c), v = (1, e0, c),
-    c = (k-2)/(e0+k-3), W = Mult(n; 1/D, 1/D); x0 u = (1, 1, 1), v = (1/e0, e0, 1), W = Mult(n; e0/D, 1/D)."""
+    c = (k-2)/(e0+k-3), W = Mult(n; 1/D, 1/D); x0 u = (1, 1, 1), v = (1/e0, e0, 1), W = Mult(n; e0/D, 1/D).
+    Range: 0 < eps0 <= 700, k >= 3 (third) or 2 (x0), 0 < delta < 1, 15 <= dps <= 400; ValueError above
+    MAX_LATTICE_POINTS lattice points."""
+    if pair not in ("third", "x0"):
+        raise ParameterError("pair", pair, "'third' or 'x0'")
+    _check_inputs(eps0, n, delta, dps, k, 3 if pair == "third" else 2)
     d_float = math.exp(min(eps0, 700.0)) + k - 1
     inner = 1 / (d_float - 1) if pair == "third" else (1.0 if k == 2 else 1 / (1 + (k - 2) * math.exp(-min(eps0, 700.0))))
     estimate = min(_window_estimate(n, 1 / d_float, delta, dps), n + 1) * min(_window_estimate(n, inner, delta, dps), n + 1)
     if estimate > MAX_LATTICE_POINTS:
-        raise outside_range(f"a k-RR pair lattice of about {estimate:.0f} points (at most {MAX_LATTICE_POINTS}; n = {n}, k = {k})")
+        raise _outside_range(f"a k-RR pair lattice of about {estimate:.0f} points (at most {MAX_LATTICE_POINTS}; n = {n}, k = {k})")
     fp = FixedPoint(bits_for(dps, delta) + n.bit_length())
     iv = fp.iv
     e0 = iv.exp(iv.mpf(eps0))
@@ -461,11 +511,13 @@ def blanket_krr_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: i
     distributions on (N, a, b), N >= 1,
         P = Pr[Bin(n, gamma) = N] M_N(a, b) (e0 a + b + R) / n,   Q = ... (a + e0 b + R) / n,
     M_N(a, b) = N!/(a! b! R!) (k-2)^R / k^N (exact rationals), R = N - a - b, gamma = k/(e0 + k - 1).
-    Every (a, b) is enumerated for each N in a certified window of Bin(n, gamma)."""
+    Every (a, b) is enumerated for each N in a certified window of Bin(n, gamma). Range: 0 < eps0 <= 700,
+    k >= 2, 0 < delta < 1, 15 <= dps <= 400; ValueError above MAX_LATTICE_POINTS lattice points."""
+    _check_inputs(eps0, n, delta, dps, k, 2)
     gamma_float = k / (math.exp(min(eps0, 700.0)) + k - 1)
     top = min(n, n * gamma_float + _window_estimate(n, gamma_float, delta, dps))
     if top**3 / 6 > MAX_LATTICE_POINTS:
-        raise outside_range(f"a blanket lattice of about {top**3 / 6:.0f} points (at most {MAX_LATTICE_POINTS}; n = {n}, k = {k})")
+        raise _outside_range(f"a blanket lattice of about {top**3 / 6:.0f} points (at most {MAX_LATTICE_POINTS}; n = {n}, k = {k})")
     fp = FixedPoint(bits_for(dps, delta) + n.bit_length())
     iv = fp.iv
     e0 = iv.exp(iv.mpf(eps0))
@@ -474,22 +526,22 @@ def blanket_krr_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: i
     outer = binomial_window(fp, n, gamma, tail)
     size = sum((big_n + 1) * (big_n + 2) // 2 for big_n in range(max(outer.lo, 1), outer.hi + 1))
     if size > MAX_LATTICE_POINTS:
-        raise outside_range(f"a blanket lattice with {size} points (at most {MAX_POINTS}; n = {n}, k = {k})")
+        raise _outside_range(f"a blanket lattice with {size} points (at most {MAX_POINTS}; n = {n}, k = {k})")
     weights: list[tuple[int, int]] = []
     counts: list[tuple[int, int, int]] = []
     one = fp.one
+    powers = [(k - 2) ** r for r in range(outer.hi + 1)]
     for i, (w_lo, w_hi) in enumerate(zip(outer.low, outer.high)):
         big_n = outer.lo + i
         if big_n == 0:
             continue  # no draw: the N = 0 term is not part of the sum (it carries P = Q = 0)
         denominator = k**big_n
-        factorial = math.factorial(big_n)
         for a in range(big_n + 1):
             for b in range(big_n - a + 1):
                 r = big_n - a - b
                 if k == 2 and r > 0:
                     continue
-                numerator = factorial // (math.factorial(a) * math.factorial(b) * math.factorial(r)) * (k - 2) ** r
+                numerator = math.comb(big_n, a) * math.comb(big_n - a, b) * powers[r]
                 m_lo = (numerator * one) // denominator
                 m_hi = -((-numerator * one) // denominator)
                 weights.append((w_lo * m_lo, w_hi * m_hi))
