@@ -840,3 +840,93 @@ def counts_evaluated(n: int) -> tuple[int, ...]:
     if int(n) > 10**6:
         raise ParameterError("n", n, "n <= 1e6 for the explicit list (every k in [0, n-1] is covered)")
     return tuple(range(int(n)))
+
+
+# ---------------------------------------------------------------- high-precision path (issue 16 point 1)
+
+# The certified worst case at high precision: the float branch and bound only EXCLUDES counts (its bounds are
+# certified); at most MP_MAX_CANDIDATES counts remain and are evaluated exactly (reference.high_precision_exact).
+MP_MAX_CANDIDATES = 200
+MP_MAX_N = 10**6
+MP_SWEEP_EVALUATIONS = 20_000
+# The exclusion threshold sits this far (relative) below the best pair's exact eps.
+MP_GAP = 1e-7
+
+
+def _mp_validate(eps0: float, n: int, delta: float) -> None:
+    _validate(eps0, n, delta)
+    if n > MP_MAX_N:
+        raise ValueError(f"n = {n} > {MP_MAX_N}: outside the high-precision range of this _mp path")
+
+
+def mp_candidates(*, eps0: float, n: int, delta: float, threshold: float) -> list[int]:
+    """Every count k in [0, n-1] whose one-direction eps_k may exceed `threshold`: each other k lies in a block
+    [K, K + B] whose thinned removal bound (module doc, certified floats) at eps = threshold is <= delta, so
+    its eps_k <= threshold. A sweep left to right with doubling / halving block widths; ValueError (outside
+    the high-precision range) past MP_MAX_CANDIDATES candidates or MP_SWEEP_EVALUATIONS evaluations."""
+    _mp_validate(eps0, n, delta)
+    pairs = _Pairs(eps0, delta, n)
+    candidates: list[int] = []
+    start, width = 0, 0
+    while start <= n - 1:
+        if pairs.evaluations > MP_SWEEP_EVALUATIONS or len(candidates) > MP_MAX_CANDIDATES:
+            raise ValueError(f"eps0 = {eps0}, n = {n}, delta = {delta}: the float certificate leaves too many candidate pairs; outside the high-precision range of this _mp path")
+        width = min(width, n - 1 - start)
+        removed, tail = _thinned_removal(pairs.eps0, width, pairs.log_thin)
+        bound = (pairs.bound(n - removed, start, threshold)[1] + tail) * (1 + 4 * UNIT)
+        if bound <= pairs.delta:
+            start += width + 1
+            width = 2 * width + 1
+        elif width == 0:
+            candidates.append(start)
+            start += 1
+        else:
+            width //= 2
+    return candidates
+
+
+@lru_cache(maxsize=32)
+def _mp_worst_candidates(eps0: float, n: int, delta: float) -> tuple[int, ...]:
+    """The counts to evaluate exactly (float work only, shared by the calls at several precisions): the worst
+    count of the float branch and bound, then every k the float certificate cannot exclude at MP_GAP below
+    its exact eps (at 40 digits)."""
+    from shuffle_spec.reference.high_precision_exact import binary_rr_eps_bracket
+
+    guide = worst_case(eps0=eps0, n=n, delta=delta).worst_k
+    best_lo, _ = binary_rr_eps_bracket(eps0=eps0, n=n, k=guide, delta=delta, dps=40, both=False)
+    threshold = float(best_lo) * (1 - MP_GAP)
+    if not threshold > 0:
+        return (guide,)
+    found = mp_candidates(eps0=eps0, n=n, delta=delta, threshold=threshold)
+    return tuple(sorted(set(found) | {guide}))
+
+
+def shuffled_binary_rr_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[Any, Any]:
+    """exact.shuffled_binary_rr at `dps` digits: a certified enclosure (Fractions) of max_k eps_k, the exact
+    worst case over every neighbouring pair. The float branch and bound (certified bounds) excludes every k
+    whose eps_k is below a threshold under the best pair's exact eps (`mp_candidates`); the candidates left
+    are evaluated exactly (reference.high_precision_exact) and the max of their brackets is returned. Declines
+    (ValueError, "outside the high-precision range") for n > MP_MAX_N or when more than MP_MAX_CANDIDATES
+    candidates (or MP_SWEEP_EVALUATIONS float evaluations) remain."""
+    from shuffle_spec.reference.high_precision_exact import binary_rr_eps_bracket
+
+    _mp_validate(eps0, n, delta)
+    n = int(n)
+    candidates = _mp_worst_candidates(float(eps0), n, float(delta))
+    brackets = [binary_rr_eps_bracket(eps0=eps0, n=n, k=k, delta=delta, dps=dps, both=False) for k in candidates]
+    lower = max(b[0] for b in brackets)
+    upper = max(b[1] for b in brackets)
+    return lower, upper
+
+
+def shuffled_binary_rr_pair_mp(*, dps: int, eps0: float, n: int, delta: float, k: int = 0) -> tuple[Any, Any]:
+    """exact.shuffled_binary_rr.pair at `dps` digits: a certified enclosure (Fractions) of the exact eps of the
+    pair with k ones among the others, both directions (reference.high_precision_exact). Declines (ValueError)
+    above MP_MAX_N users."""
+    from shuffle_spec.reference.high_precision_exact import binary_rr_eps_bracket
+
+    _mp_validate(eps0, n, delta)
+    require_integer("k", k, minimum=0)
+    if k > n - 1:
+        raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
+    return binary_rr_eps_bracket(eps0=eps0, n=int(n), k=int(k), delta=delta, dps=dps, both=True)

@@ -20,11 +20,13 @@ import math
 from fractions import Fraction
 from typing import Iterator, cast
 
+import mpmath
+
 from shuffle_spec.reference.distributions import Distribution, Probability
 from shuffle_spec.reference.divergences import min_e_eps_for_delta, privacy_profile, safe_log
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.results import BoundValue
-from shuffle_spec.reference.rounding import round_down
+from shuffle_spec.reference.rounding import mpf_to_float_down
 
 __all__ = [
     "canonical_rest_counts",
@@ -159,6 +161,12 @@ def exact_shuffled_krr_e_eps(k: int, e_eps0: Fraction | float, n: int, delta: Pr
     return worst
 
 
+def _log_down(ratio: Fraction) -> float:
+    """A float <= log(ratio) for a Fraction ratio > 1 (mpmath log1p at 40 digits, then rounded down)."""
+    with mpmath.workdps(40):
+        return mpf_to_float_down(mpmath.log1p(mpmath.mpf(ratio.numerator - ratio.denominator) / ratio.denominator))
+
+
 def exact_shuffled_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """exact.shuffled_krr: the exact central eps of n shuffled eps0-k-RR reports at delta, certified.
 
@@ -175,5 +183,40 @@ def exact_shuffled_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> 
     upper = safe_log(exact_shuffled_krr_e_eps(k, e_hi, n, exact_delta))
     # Fraction in, Fraction out: e_lo and delta are exact here.
     lower_ratio = cast(Fraction, exact_shuffled_krr_e_eps(k, e_lo, n, exact_delta)) if e_lo > 1 else Fraction(1)
-    lower = 0.0 if lower_ratio <= 1 else max(0.0, round_down(math.log(lower_ratio.numerator) - math.log(lower_ratio.denominator), 8))
+    # log of the exact ratio in mpmath, rounded down (log(num) - log(den) of long integers cancels: it was 3e-16
+    # above the truth at eps0 = 1, n = 6, k = 3; tests/test_high_precision_exact.py).
+    lower = 0.0 if lower_ratio <= 1 else max(0.0, _log_down(lower_ratio))
     return BoundValue(min(lower, upper), upper)
+
+
+# ---------------------------------------------------------------- high-precision path (issue 16 point 1)
+
+# Exact rational enumeration with a bracket of e^eps0 at dps digits: slower than the float-bracket reference
+# (longer rationals); refused above this much work (C(n+k-2, k-1) C(n+k-1, k-1) / 2).
+MP_MAX_WORK = 20_000
+
+
+def exact_shuffled_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Fraction, Fraction]:
+    """exact.shuffled_krr at `dps` digits: a certified enclosure (Fractions) of the exact central eps of n
+    shuffled eps0-k-RR reports at delta. e^eps0 is bracketed by two rationals [e_lo, e_hi] from mpmath interval
+    arithmetic at ~ 3.4 dps + 64 bits; the exact rational e^eps at both (the worst case over the canonical
+    pairs, module doc: non-decreasing in e^eps0) brackets the truth, and the logs are rounded outward (interval
+    logs). Declines (ValueError, outside the high-precision range) above MP_MAX_WORK."""
+    from shuffle_spec.reference.high_precision_exact import FixedPoint, log_bracket
+
+    require_positive("eps0", eps0)
+    require_probability("delta", delta, open_low=True, open_high=False)
+    k, n = _validate_size(k, n)
+    if eps0 > MAX_EPS0:
+        raise ParameterError("eps0", eps0, f"eps0 <= {MAX_EPS0} (e^eps0 finite in double precision)")
+    if _histogram_count(n - 1, k) * _histogram_count(n, k) // 2 > MP_MAX_WORK:
+        raise ValueError(f"k = {k}, n = {n}: outside the high-precision range of this _mp path (exact enumeration work > {MP_MAX_WORK})")
+    fp = FixedPoint(int(dps * 3.33) + 64)
+    iv = fp.iv
+    e0 = iv.exp(iv.mpf(eps0))
+    scale = Fraction(1, fp.one)
+    e_lo, e_hi = fp.of_interval(e0)
+    exact_delta = Fraction(delta)
+    upper = cast(Fraction, exact_shuffled_krr_e_eps(k, Fraction(e_hi) * scale, n, exact_delta))
+    lower = cast(Fraction, exact_shuffled_krr_e_eps(k, Fraction(e_lo) * scale, n, exact_delta))
+    return log_bracket(fp, Fraction(lower), Fraction(upper))

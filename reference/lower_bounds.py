@@ -25,6 +25,8 @@ Supported range: eps0 in (0, 50], k in [2 (x0) or 3 (third), 10^6], n in [1, 10^
 
 from __future__ import annotations
 
+from typing import Any
+
 import mpmath
 
 from shuffle_spec.reference.bounds.blanket_exact import bracket, check_krr_inputs
@@ -84,8 +86,10 @@ def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> Bound
         return value.lower, value.upper
 
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL)
-    note = "the certified lower bound on the truth is the interval's lower end"
-    return BoundValue(lower, upper, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note)
+    # A lower-bound statement's value must be at most the truth (vectors judge the value): the LOWER end is
+    # returned as the value, the pair's certified interval is in the note (as exact.shuffled_binary_rr.pair).
+    note = f"exact eps of the pair in [{lower!r}, {upper!r}]; the value is its lower end (a lower bound on the truth)"
+    return BoundValue(lower, lower, note if found else "no eps < eps0 certified for this pair; " + note)
 
 
 def krr_pair_third_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
@@ -101,3 +105,26 @@ def krr_pair_x0_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundVa
     (both directions), a certified interval; its lower end is a lower bound on the central eps of n shuffled
     eps0-k-RR reports at delta. Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
     return _pair_epsilon("x0", eps0, n, delta, k)
+
+
+# ---------------------------------------------------------------- high-precision paths (issue 16 point 1)
+
+
+def krr_pair_third_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Any, Any]:
+    """exact.krr_pair_third at `dps` digits: a certified enclosure (Fractions) of the exact eps of the kept
+    counts of the pair (reference.high_precision_exact: the whole trinomial lattice on certified windows,
+    integer brackets). Declines (ValueError, outside the high-precision range) above MAX_LATTICE_POINTS
+    lattice points (about n <= 1e3 at eps0 = 4, k = 100; n <= 200 at eps0 = 1, k = 4)."""
+    from shuffle_spec.reference.high_precision_exact import krr_pair_eps_bracket
+
+    check_krr_inputs(eps0, n, delta, k, min_k=3)
+    return krr_pair_eps_bracket(eps0=float(eps0), n=int(n), k=int(k), delta=float(delta), dps=dps, pair="third")
+
+
+def krr_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Any, Any]:
+    """exact.krr_pair_x0 at `dps` digits: a certified enclosure (Fractions) of the exact eps of the pair (both
+    directions; reference.high_precision_exact). Declines (ValueError) above MAX_LATTICE_POINTS lattice points."""
+    from shuffle_spec.reference.high_precision_exact import krr_pair_eps_bracket
+
+    check_krr_inputs(eps0, n, delta, k, min_k=2)
+    return krr_pair_eps_bracket(eps0=float(eps0), n=int(n), k=int(k), delta=float(delta), dps=dps, pair="x0")

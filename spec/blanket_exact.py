@@ -76,7 +76,13 @@ EXAMPLES = (
     {"eps0": 1.0, "n": 10_000, "delta": 1e-6, "k": 10},
     {"eps0": 4.0, "n": 1_000, "delta": 1e-6, "k": 100},
     {"eps0": 2.0, "n": 50, "delta": 1e-3, "k": 3},
+    # Small enough for the high-precision paths (`<function>_mp`) of all three statements.
+    {"eps0": 1.0, "n": 30, "delta": 1e-2, "k": 5},
+    {"eps0": 0.5, "n": 20, "delta": 0.05, "k": 10},
 )
+# The references solve for eps to 1e-3 relative (EPS_REL_TOL) on certified delta brackets whose blocking adds a
+# little more: the upper bound returns its upper end, the pair lower bounds their lower end.
+LATTICE_RTOL = 5e-3
 INVALID = (
     {"eps0": 1.0, "n": 10_000, "delta": 1.5, "k": 3},
     {"eps0": -1.0, "n": 10_000, "delta": 1e-6, "k": 3},
@@ -95,6 +101,7 @@ EXACT_KRR = Statement(
     conclusion=(sp.Le(blanket_krr_delta(), delta), sp.Le(eps, eps0)),
     direction=Direction.UPPER_BOUND,
     reference="reference.bounds.blanket_exact:exact_blanket_krr_epsilon",
+    rtol=LATTICE_RTOL,
     inputs=(eps0, n, delta, k),
     output=eps,
     value=None,
@@ -127,6 +134,7 @@ PAIR_THIRD = Statement(
     conclusion=(sp.Le(pair_third_delta(), delta),),
     direction=Direction.LOWER_BOUND,
     reference="reference.lower_bounds:krr_pair_third_epsilon",
+    rtol=LATTICE_RTOL,
     inputs=(eps0, n, delta, k),
     output=eps,
     value=None,
@@ -153,6 +161,7 @@ PAIR_X0 = Statement(
     conclusion=tuple(sp.Le(direction, delta) for direction in pair_x0_delta()),
     direction=Direction.LOWER_BOUND,
     reference="reference.lower_bounds:krr_pair_x0_epsilon",
+    rtol=LATTICE_RTOL,
     inputs=(eps0, n, delta, k),
     output=eps,
     value=None,

@@ -158,3 +158,17 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
         hint = None
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
+
+
+# ---------------------------------------------------------------- high-precision path (issue 16 point 1)
+
+
+def exact_blanket_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[object, object]:
+    """BBGN19.Lem5.3.exact_krr at `dps` digits: a certified enclosure (Fractions) of the smallest eps with
+    Lemma 5.3's exact delta(eps) <= delta (reference.high_precision_exact: every (N, a, b) of the lattice
+    enumerated, integer brackets, the N tails outside a certified window bounded). Declines (ValueError,
+    outside the high-precision range) above MAX_LATTICE_POINTS points (about n <= 60 at eps0 = 2, k = 3)."""
+    from shuffle_spec.reference.high_precision_exact import blanket_krr_eps_bracket
+
+    check_krr_inputs(eps0, n, delta, k)
+    return blanket_krr_eps_bracket(eps0=float(eps0), n=int(n), k=int(k), delta=float(delta), dps=dps)

@@ -59,6 +59,8 @@ SHUFFLED_BINARY_RR = Statement(
     conclusion=(sp.Le(pair_divergence(m), delta),),
     direction=Direction.EXACT,
     reference="reference.exact_binary_rr:shuffled_binary_rr",
+    # The reference certifies an interval of relative width <= 1e-6 and returns its upper end.
+    rtol=2e-6,
     inputs=(eps0, n, delta),
     output=eps,
     value=None,
@@ -69,6 +71,7 @@ SHUFFLED_BINARY_RR = Statement(
         {"eps0": 4.0, "n": 10_000, "delta": 1e-6},
         {"eps0": 2.0, "n": 100_000, "delta": 1e-6},
         {"eps0": 2.0, "n": 8, "delta": 0.01},
+        {"eps0": 6.0, "n": 100_000, "delta": 1e-6},
     ),
     invalid_examples=(
         {"eps0": 1.0, "n": 100, "delta": 1.0},
@@ -106,6 +109,8 @@ SHUFFLED_BINARY_RR_PAIR = Statement(
     conclusion=(sp.Le(pair_divergence(k_ones), delta),),
     direction=Direction.LOWER_BOUND,
     reference="reference.exact_binary_rr:shuffled_binary_rr_pair",
+    # The reference returns the lower end of an interval certified to 1e-7 relative.
+    rtol=2e-7,
     inputs=(eps0, n, delta, k_ones),
     output=eps,
     value=None,
