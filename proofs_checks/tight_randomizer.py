@@ -257,14 +257,15 @@ def randomizer_gap(
 ) -> RandomizerGap:
     """The gap for the finite randomizer `matrix` at (n, delta) (module doc). `bound_rows`: the registered
     bounds already evaluated at its eps0 (`BoundRow.to_json()` dicts, as `audit randomizer` has them);
-    `exact`: the enumerated exact central eps ({"eps": ...}) when known. Raises ParameterError for a matrix
-    outside the supported range of the two statements (module doc of reference.bounds.blanket_exact_randomizer)."""
-    from shuffle_spec.reference.rounding import round_down
-    from shuffle_spec.spec.registry import get_statement
-    from shuffle_spec.spec.statement import Direction
-
-    randomizer = finite_randomizer(matrix)
-    gap = RandomizerGap(int(n), float(delta), randomizer.eps0 if eps0 is None else eps0)
+    `exact`: the enumerated exact central eps ({"eps": ...}) when known. For a matrix
+    outside the supported range of the two statements (module doc of reference.bounds.blanket_exact_randomizer):
+    then only the registered rows count (the two rows say why)."""
+    refused = ""
+    try:
+        randomizer = finite_randomizer(matrix)
+    except ValueError as failure:  # outside the matrix range of the two statements: the registered rows only
+        randomizer, refused = None, str(failure)
+    gap = RandomizerGap(int(n), float(delta), (randomizer.eps0 if randomizer is not None else math.nan) if eps0 is None else eps0)
     best_up: tuple[float, str] | None = None
     best_low: tuple[float, str] | None = None
 
@@ -277,6 +278,10 @@ def randomizer_gap(
         if not lower and (best_up is None or eps < best_up[0]):
             best_up = (eps, statement_id)
 
+    if randomizer is None:
+        for statement_id, direction in ((UPPER_ID, "upper_bound"), (LOWER_ID, "lower_bound")):
+            gap.rows.append({"id": statement_id, "direction": direction, "eps": None, "interval": None, "valid": False, "reason": refused, "seconds": 0.0})
+        return _registered(gap, bound_rows, exact, offer, lambda: (best_up, best_low))
     upper, reason, seconds = _timed(exact_blanket_randomizer_epsilon, matrix=randomizer, n=n, delta=delta)
     gap.rows.append({"id": UPPER_ID, "direction": "upper_bound", "eps": None if upper is None else upper.value,
                      "interval": None if upper is None else [upper.lower, upper.upper], "valid": upper is not None,
@@ -290,6 +295,15 @@ def randomizer_gap(
     if choice is not None:
         gap.pair = {**choice.to_json(), "description": choice.describe()}
     offer(None if value is None else value.lower, LOWER_ID, True)
+    return _registered(gap, bound_rows, exact, offer, lambda: (best_up, best_low))
+
+
+def _registered(gap: RandomizerGap, bound_rows: Sequence[dict], exact: dict | None, offer: Any, best: Any) -> RandomizerGap:
+    """Offer the registered rows and the enumerated exact value, then record the best of each side."""
+    from shuffle_spec.reference.rounding import round_down
+    from shuffle_spec.spec.registry import get_statement
+    from shuffle_spec.spec.statement import Direction
+
     for row in bound_rows:
         if not row.get("valid") or row.get("eps") is None:
             continue
@@ -304,6 +318,7 @@ def randomizer_gap(
             offer(float(interval[0]) if interval else float(row["eps"]), row["id"], True)
     if exact is not None and exact.get("eps") is not None and math.isfinite(exact["eps"]):
         offer(round_down(float(exact["eps"]), 15), "exact (enumeration)", True)
+    best_up, best_low = best()
     if best_up is not None:
         gap.upper_eps, gap.upper_id = best_up
     if best_low is not None:

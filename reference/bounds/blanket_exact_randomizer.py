@@ -288,6 +288,10 @@ def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1
             mean_lo, mean_hi = bracket(big_n * (1 - mpmath.exp(mpmath.mpf(eps))))
         lower = max((mean_lo + lo_neg) - 4 * U1 * (abs(mean_lo) + lo_neg), 0.0)
         upper = max((mean_hi + hi_neg) + 4 * U1 * (abs(mean_hi) + hi_neg), 0.0)
+        if upper - lower > 1e-4 * upper:
+            # Cancellation (E[(-S)_+] ~ -E[S] when S is mostly negative) widened the interval: the FFT path's
+            # upper bound is also valid; the smaller of two upper bounds is one.
+            upper = min(upper, fft_count_expectation_upper(big_n, groups, eps, tail=tail))
         return min(lower, upper), upper
     return crude  # a coefficient within rounding of 0
 
