@@ -33,6 +33,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from shuffle_spec.reference.bounds.blanket_exact_randomizer import (
     EPS_REL_TOL,
@@ -67,7 +68,7 @@ class PairChoice:
         merged = "" if all(len(b) == 1 for b in self.bins) else " outputs merged into " + " | ".join(",".join(map(str, b)) for b in self.bins)
         return f"user 1 at input {self.x} vs {self.x2}, the other n-1 users at input {self.z}{merged}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"x": self.x, "x2": self.x2, "z": self.z, "bins": [list(b) for b in self.bins]}
 
 
@@ -144,7 +145,7 @@ def best_randomizer_pair(*, matrix: object, n: int, delta: float) -> tuple[Bound
     if randomizer.eps0 == 0 or randomizer.gamma == 1:
         return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP"), None
     tail = max(min(1e-30, delta * 1e-12), 1e-300)
-    candidates = []
+    candidates: list[tuple[float, int, PairChoice]] = []
     seen = set()
     for x in range(randomizer.k):
         for x2 in range(randomizer.k):

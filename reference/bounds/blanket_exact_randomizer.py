@@ -44,6 +44,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -227,7 +228,7 @@ def _merge_overlapping(items: list[tuple[float, float, mpmath.mpf, mpmath.mpf]])
     """Sorted by coefficient (descending); groups whose brackets overlap are merged with the bracket hull
     (valid for both ends: each true coefficient lies in the hull). Returns [(lo, hi, probability)]."""
     items = sorted(items, key=lambda t: -t[2])
-    out: list[list] = []
+    out: list[list[Any]] = []
     for lo, hi, _, p in items:
         if out and hi >= out[-1][0]:
             out[-1][0] = min(out[-1][0], lo)
