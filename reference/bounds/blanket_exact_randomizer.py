@@ -468,11 +468,12 @@ def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_
     _check_common(n, 0.5)
     require_positive("eps", eps, allow_zero=True)
     lower = upper = 0.0
-    for x in range(randomizer.k):
-        for x2 in range(randomizer.k):
-            if x != x2:
-                value = blanket_pair_delta(randomizer, x, x2, n=n, eps=eps, delta_hint=delta_hint)
-                lower, upper = max(lower, value.lower), max(upper, value.upper)
+    if randomizer.gamma == 1:
+        return BoundValue(0.0, 0.0)
+    omega = [c / randomizer.gamma for c in randomizer.column_min()]
+    for x, x2 in _pair_order(randomizer, omega):  # every ordered pair up to equal groups (equal deltas)
+        value = blanket_pair_delta(randomizer, x, x2, n=n, eps=eps, delta_hint=delta_hint)
+        lower, upper = max(lower, value.lower), max(upper, value.upper)
     return BoundValue(lower, upper)
 
 
