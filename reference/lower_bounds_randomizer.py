@@ -119,6 +119,12 @@ def randomizer_pair_delta(*, matrix: object, n: int, eps: float, x: int, x2: int
 def candidate_bins(randomizer: FiniteRandomizer, x: int, x2: int) -> list[tuple[tuple[int, ...], ...]]:
     """The output partitions tried for (x, x'): none merged when m <= 3, else 3 bins contiguous in the order
     of mu_x(y)/mu_x'(y) (at most MAX_SPLITS split pairs, spread over the order)."""
+    if not isinstance(randomizer, FiniteRandomizer):
+        raise ParameterError("randomizer", repr(randomizer)[:40], "a FiniteRandomizer from finite_randomizer()")
+    for name, value in (("x", x), ("x2", x2)):
+        require_integer(name, value, minimum=0)
+        if value >= randomizer.k:
+            raise ParameterError(name, value, f"an input index in [0, {randomizer.k - 1}]")
     m = randomizer.m
     if m <= 3:
         return [tuple((y,) for y in range(m))]

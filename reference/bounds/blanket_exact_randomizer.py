@@ -199,7 +199,9 @@ class Groups:
 
 
 def group_outputs(mu_x: Sequence[Fraction], mu_x2: Sequence[Fraction], weight: Sequence[Fraction]) -> Groups:
-    """Groups of outputs y with equal (mu_x(y)/w(y), mu_x2(y)/w(y)); weight w > 0 everywhere."""
+    """Groups of outputs y with equal (mu_x(y)/w(y), mu_x2(y)/w(y)); weight w > 0 everywhere (exact rationals)."""
+    if not (len(mu_x) == len(mu_x2) == len(weight)) or not all(isinstance(w, Fraction) and w > 0 for w in weight):
+        raise ParameterError("weight", _short(weight), "positive Fractions, one per output (as many as mu_x and mu_x2 have)")
     merged: dict[tuple[Fraction, Fraction], Fraction] = {}
     for a, b, w in zip(mu_x, mu_x2, weight, strict=True):
         key = (a / w, b / w)
