@@ -79,8 +79,10 @@ MAX_EPS0 = 50.0
 ROW_SUM_TOLERANCE = Fraction(1, 10**9)
 EPS_REL_TOL = 1e-3
 PER_SD = 16
-# FFT path: the grid step targets this many points over the window of S, at most MAX_FFT.
-FFT_TARGET = 2**17
+# FFT path: the grid step h targets H_OVER_SD standard deviations of L (randomized rounding adds at most h^2/4
+# to each summand's variance: 0.06% here), with at least about 1024 and at most FFT_TARGET points over S's window.
+H_OVER_SD = 0.05
+FFT_TARGET = 2**18
 MAX_FFT = 2**19
 DPS = 40
 
@@ -317,7 +319,7 @@ def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail:
     sd = math.sqrt(max(float(np.sum(p_float * (l_hi - mean) ** 2)), 1e-300))
     spread = float(np.max(l_hi) - np.min(l_hi))
     span = min(big_n * spread, 30.0 * math.sqrt(big_n) * sd + 2 * spread)
-    h = 2.0 ** math.floor(math.log2(max(span / FFT_TARGET, spread / (MAX_FFT // 4), 1e-300)))
+    h = 2.0 ** math.floor(math.log2(max(min(H_OVER_SD * sd, span / 1024), span / FFT_TARGET, spread / (MAX_FFT // 4), 1e-300)))
     for _ in range(8):
         base = np.floor(l_hi / h)
         frac = np.clip((l_hi - base * h) / h, 0.0, 1.0)
