@@ -429,11 +429,15 @@ def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any], 
     exact.randomizer_pair (and the exact value when n is small) below. Returns a
     `proofs_checks.tight_randomizer.RandomizerGap` (fields upper_id, upper_eps, lower_id, lower_eps, ratio,
     pair, rows; `to_json()`)."""
-    from shuffle_spec.proofs_checks.tight_randomizer import tightest_randomizer as compute
+    from shuffle_spec.proofs_checks.audit import audit_matrix
+    from shuffle_spec.proofs_checks.tight_randomizer import RandomizerGap
 
     n = int(parse_number("n", n, integer=True))
     delta = float(parse_number("delta", delta))
-    return compute(matrix, n=n, delta=delta)
+    audit = audit_matrix(matrix, n=n, delta=delta)  # every registered bound at the matrix's eps0, and the gap
+    if audit.gap is None:  # no finite eps0 > 0: nothing to bound (the audit says why)
+        return RandomizerGap(n, delta, audit.ldp_epsilon, rows=[{"reason": "; ".join(audit.problems)}])
+    return RandomizerGap.from_json(audit.gap)
 
 
 def audit_randomizer(

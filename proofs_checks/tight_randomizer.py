@@ -34,7 +34,7 @@ from shuffle_spec.reference.bounds.blanket_exact_randomizer import (
 )
 from shuffle_spec.reference.lower_bounds_randomizer import best_randomizer_pair, randomizer_pair_delta
 
-__all__ = ["RandomizerGap", "randomizer_gap", "tightest_randomizer", "UPPER_ID", "LOWER_ID"]
+__all__ = ["RandomizerGap", "randomizer_gap", "UPPER_ID", "LOWER_ID"]
 
 UPPER_ID = "BBGN19.Lem5.3.exact_randomizer"
 LOWER_ID = "exact.randomizer_pair"
@@ -337,14 +337,3 @@ def _registered(gap: RandomizerGap, bound_rows: Sequence[dict], exact: dict | No
     return gap
 
 
-
-def tightest_randomizer(matrix: object, *, n: int, delta: float) -> RandomizerGap:
-    """The gap for a finite randomizer given as a matrix (rows inputs, columns outputs; numbers, "p/q" or
-    decimal strings) at (n, delta): `audit randomizer`'s evaluation (every registered bound at the matrix's
-    eps0, the exact value when n is small) plus BBGN19.Lem5.3.exact_randomizer and exact.randomizer_pair."""
-    from shuffle_spec.proofs_checks.audit import audit_matrix
-
-    audit = audit_matrix(matrix if isinstance(matrix, dict) else [list(row) for row in matrix], n=n, delta=delta)  # type: ignore[attr-defined]
-    if audit.gap is None:
-        return RandomizerGap(int(n), float(delta), audit.ldp_epsilon, rows=[{"reason": "; ".join(audit.problems)}])
-    return RandomizerGap.from_json(audit.gap)
