@@ -293,19 +293,22 @@ def randomizer_gap(
         for statement_id, direction in ((UPPER_ID, "upper_bound"), (LOWER_ID, "lower_bound")):
             gap.rows.append({"id": statement_id, "direction": direction, "eps": None, "interval": None, "valid": False, "reason": refused, "seconds": 0.0})
         return _registered(gap, bound_rows, exact, offer, lambda: (best_up, best_low))
-    upper, reason, seconds = _timed(exact_blanket_randomizer_epsilon, matrix=randomizer, n=n, delta=delta)
-    gap.rows.append({"id": UPPER_ID, "direction": "upper_bound", "eps": None if upper is None else upper.value,
-                     "interval": None if upper is None else [upper.lower, upper.upper], "valid": upper is not None,
-                     "reason": reason or (upper.note if upper is not None else ""), "seconds": round(seconds, 3)})
-    offer(None if upper is None else upper.value, UPPER_ID, False)
     found, reason, seconds = _timed(best_randomizer_pair, matrix=randomizer, n=n, delta=delta)
     value, choice = (None, None) if found is None else found
-    gap.rows.append({"id": LOWER_ID, "direction": "lower_bound", "eps": None if value is None else value.lower,
+    lower_row = ({"id": LOWER_ID, "direction": "lower_bound", "eps": None if value is None else value.lower,
                      "interval": None if value is None else [value.lower, value.upper], "valid": value is not None,
                      "reason": reason, "seconds": round(seconds, 3)})
     if choice is not None:
         gap.pair = {**choice.to_json(), "description": choice.describe()}
     offer(None if value is None else value.lower, LOWER_ID, True)
+    # The pair first: a little above its eps is where the upper bound's root search starts (verified there).
+    hint = 1.25 * value.lower if value is not None and value.lower > 0 else None
+    upper, reason, seconds = _timed(exact_blanket_randomizer_epsilon, matrix=randomizer, n=n, delta=delta, hint=hint)
+    gap.rows.append({"id": UPPER_ID, "direction": "upper_bound", "eps": None if upper is None else upper.value,
+                     "interval": None if upper is None else [upper.lower, upper.upper], "valid": upper is not None,
+                     "reason": reason or (upper.note if upper is not None else ""), "seconds": round(seconds, 3)})
+    offer(None if upper is None else upper.value, UPPER_ID, False)
+    gap.rows.append(lower_row)
     return _registered(gap, bound_rows, exact, offer, lambda: (best_up, best_low))
 
 

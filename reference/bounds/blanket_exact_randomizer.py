@@ -482,11 +482,12 @@ def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_
 
 
 def solve_over_pairs(
-    pairs: list[tuple[int, int]], pair_delta: Callable[[int, int, float], BoundValue], *, eps0: float, delta: float
+    pairs: list[tuple[int, int]], pair_delta: Callable[[int, int, float], BoundValue], *, eps0: float, delta: float, hint: float | None = None
 ) -> tuple[float, float, bool, tuple[int, int] | None]:
     """The largest certified eps over ordered pairs: each pair solved by `solve_certified_epsilon` unless its
     certified delta at the current largest eps is already <= delta (then it cannot raise it: delta is
-    non-increasing in eps). Returns (lower, upper, found, the pair giving upper)."""
+    non-increasing in eps). `hint`: an eps believed just above the answer, tried first (verified like every
+    point: it only decides where delta is evaluated). Returns (lower, upper, found, the pair giving upper)."""
     lower, upper, worst = 0.0, 0.0, None
     for x, x2 in pairs:
         if worst is not None and pair_delta(x, x2, upper).upper <= delta:
@@ -496,7 +497,7 @@ def solve_over_pairs(
             value = pair_delta(x, x2, eps)
             return value.lower, value.upper
 
-        lo, up, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL)
+        lo, up, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint if worst is None else None)
         if not found:
             return lower, float(eps0), False, (x, x2)
         if worst is None or up > upper:
@@ -505,14 +506,17 @@ def solve_over_pairs(
     return min(lower, upper), upper, True, worst
 
 
-def exact_blanket_randomizer_epsilon(*, matrix: object, n: int, delta: float) -> BoundValue:
+def exact_blanket_randomizer_epsilon(*, matrix: object, n: int, delta: float, hint: float | None = None) -> BoundValue:
     """BBGN19.Lem5.3.exact_randomizer: the smallest eps whose certified Lemma 5.3 delta(eps), maximised over
     the ordered pairs of inputs (best blanket decomposition, module doc), is <= delta for n shuffled reports
     of the finite randomizer `matrix` (k x m, rows inputs): a certified interval, value = its upper end, an
     upper bound on the central eps; the randomizer's eps0 with a note when nothing below it is certified.
-    Range: 2 <= k <= 16, 2 <= m <= 64, eps0 <= 50, 1 <= n <= 1e8, 1e-300 <= delta < 1."""
+    Range: 2 <= k <= 16, 2 <= m <= 64, eps0 <= 50, 1 <= n <= 1e8, 1e-300 <= delta < 1. `hint` (optional, e.g.
+    a little above a known lower bound) only narrows the first bracket of the root search."""
     randomizer = finite_randomizer(matrix)
     _check_common(n, delta)
+    if hint is not None and not (isinstance(hint, (int, float)) and math.isfinite(hint)):
+        raise ParameterError("hint", hint, "a finite eps (or None)")
     n = int(n)
     if randomizer.eps0 == 0 or randomizer.gamma == 1:
         return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP")
@@ -521,5 +525,5 @@ def exact_blanket_randomizer_epsilon(*, matrix: object, n: int, delta: float) ->
     def pair_delta(x: int, x2: int, eps: float) -> BoundValue:
         return blanket_pair_delta(randomizer, x, x2, n=n, eps=eps, delta_hint=delta)
 
-    lower, upper, found, _ = solve_over_pairs(_pair_order(randomizer, omega), pair_delta, eps0=randomizer.eps0, delta=delta)
+    lower, upper, found, _ = solve_over_pairs(_pair_order(randomizer, omega), pair_delta, eps0=randomizer.eps0, delta=delta, hint=hint)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
