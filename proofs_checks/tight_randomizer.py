@@ -39,7 +39,7 @@ __all__ = ["RandomizerGap", "randomizer_gap", "UPPER_ID", "LOWER_ID"]
 UPPER_ID = "BBGN19.Lem5.3.exact_randomizer"
 LOWER_ID = "exact.randomizer_pair"
 # Seconds allowed to each of the two computations in an audit (like the registered exact statements).
-SECONDS = 120
+SECONDS = 60
 
 
 # ---------------------------------------------------------------------------------------------------
