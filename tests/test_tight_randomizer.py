@@ -300,3 +300,12 @@ def test_refusals_name_the_parameter():
         exact_blanket_randomizer_epsilon(matrix=MATRIX, n=10**9, delta=1e-6)
     # eps0 = 0: the output ignores the input.
     assert exact_blanket_randomizer_epsilon(matrix=[[0.5, 0.5], [0.5, 0.5]], n=10, delta=1e-6).value == 0.0
+
+
+def test_gap_outside_the_matrix_range_uses_the_registered_bounds_only():
+    rows = [["3/4", "1/4"]] + [["1/3", "2/3"]] * 16  # 17 inputs: outside k <= 16
+    gap = audit_matrix(rows, n=1000, delta=1e-6).gap  # n too large for enumeration: fast
+    mine = {row["id"]: row for row in gap["bounds"]}
+    for statement_id in ("BBGN19.Lem5.3.exact_randomizer", "exact.randomizer_pair"):
+        assert not mine[statement_id]["valid"] and "k <= 16" in mine[statement_id]["reason"]
+    assert gap["upper"] is not None and gap["upper"]["id"] not in mine
