@@ -136,7 +136,8 @@ def _entry(value: object, i: int, j: int) -> Fraction:
 
 
 def finite_randomizer(matrix: object, *, max_k: int = MAX_K, max_m: int = MAX_M) -> FiniteRandomizer:
-    """Validate a k x m row-stochastic matrix (module doc) into a FiniteRandomizer; ParameterError naming
+    """Validate a k x m row-stochastic matrix (module doc) into a FiniteRandomizer (the input of
+    BBGN19.Lem5.3.exact_randomizer and exact.randomizer_pair); ParameterError naming
     the entry, row or limit otherwise. Range: 2 <= k <= max_k inputs, 2 <= m <= max_m outputs with
     positive probability, finite eps0 <= 50."""
     if isinstance(matrix, FiniteRandomizer):
@@ -201,7 +202,8 @@ class Groups:
 
 
 def group_outputs(mu_x: Sequence[Fraction], mu_x2: Sequence[Fraction], weight: Sequence[Fraction]) -> Groups:
-    """Groups of outputs y with equal (mu_x(y)/w(y), mu_x2(y)/w(y)); weight w > 0 everywhere (exact rationals)."""
+    """Groups of outputs y with equal (mu_x(y)/w(y), mu_x2(y)/w(y)); weight w > 0 everywhere (exact rationals).
+    Used by BBGN19.Lem5.3.exact_randomizer (w = omega) and exact.randomizer_pair (w = mu_z)."""
     if not (len(mu_x) == len(mu_x2) == len(weight)) or not all(isinstance(w, Fraction) and w > 0 for w in weight):
         raise ParameterError("weight", _short(weight), "positive Fractions, one per output (as many as mu_x and mu_x2 have)")
     merged: dict[tuple[Fraction, Fraction], Fraction] = {}
@@ -261,7 +263,8 @@ def _lattice_three(big_n: int, merged: list[tuple[float, float, mpmath.mpf]], ta
 
 
 def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30, per_sd: int = PER_SD) -> tuple[float, float]:
-    """[lower, upper] containing E[(sum_g l_g h_g)_+], h ~ Mult(N; p), l_g = alpha_g - e^eps beta_g, for
+    """BBGN19.Lem5.3.exact_randomizer / exact.randomizer_pair: [lower, upper] containing E[(sum_g l_g h_g)_+],
+    h ~ Mult(N; p), l_g = alpha_g - e^eps beta_g, for
     groups whose weighted mean is sum_g p_g l_g = 1 - e^eps (module doc) and at most 3 distinct
     coefficients. Raises ParameterError for more (use the FFT path)."""
     require_integer("N", big_n, minimum=0)
@@ -302,7 +305,8 @@ def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1
 
 
 def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30) -> float:
-    """An upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of groups: randomized rounding to
+    """BBGN19.Lem5.3.exact_randomizer: an upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of
+    groups: randomized rounding to
     a power-of-2 grid (convex order, module doc) and the certified FFT convolution of `reference.pld`."""
     from shuffle_spec.reference.pld import GridPLD, compose
 
@@ -380,7 +384,8 @@ def _pair_groups(randomizer: FiniteRandomizer, x: int, x2: int) -> Groups:
 
 
 def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
-    """A certified interval of Lemma 5.3's delta(eps) for the ordered pair (x, x') (module doc)."""
+    """BBGN19.Lem5.3.exact_randomizer: a certified interval of Lemma 5.3's delta(eps) for the ordered pair
+    (x, x') (module doc). Range: the module doc's; x, x' row indices; eps >= 0."""
     if not isinstance(randomizer, FiniteRandomizer):
         raise ParameterError("randomizer", _short(randomizer), "a FiniteRandomizer from finite_randomizer()")
     for name, value in (("x", x), ("x2", x2)):
@@ -484,7 +489,8 @@ def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_
 def solve_over_pairs(
     pairs: list[tuple[int, int]], pair_delta: Callable[[int, int, float], BoundValue], *, eps0: float, delta: float, hint: float | None = None
 ) -> tuple[float, float, bool, tuple[int, int] | None]:
-    """The largest certified eps over ordered pairs: each pair solved by `solve_certified_epsilon` unless its
+    """BBGN19.Lem5.3.exact_randomizer: the largest certified eps over ordered pairs: each pair solved by
+    `solve_certified_epsilon` unless its
     certified delta at the current largest eps is already <= delta (then it cannot raise it: delta is
     non-increasing in eps). `hint`: an eps believed just above the answer, tried first (verified like every
     point: it only decides where delta is evaluated). Returns (lower, upper, found, the pair giving upper)."""
