@@ -16,7 +16,9 @@ asymmetric mechanism, a 1-D sum) and those whose outputs group so.
 More outputs: merge them into 3 bins first. Merging is a post-processing of the randomizer, so the merged
 randomizer's pair epsilon is <= the original pair's, <= the central epsilon: still a lower bound. The bins
 tried are contiguous in the order of the likelihood ratio mu_x(y)/mu_x'(y) (where the optimal binary test
-cuts), at most MAX_SPLITS split pairs per (x, x').
+cuts), at most MAX_SPLITS split pairs per (x, x'); the 2-bin cuts are tried too (for m = 3 as well): with one
+positive coefficient their lattice sum has no cancellation, which the 3-output sum with two positive
+coefficients suffers at large n.
 
 Search: the candidates (x, x', z, bins) are ranked by the chi-square distance of the merged pair w.r.t.
 mu_z (only decides the order); the first is solved; each later one is solved only when its certified
@@ -117,8 +119,9 @@ def randomizer_pair_delta(*, matrix: object, n: int, eps: float, x: int, x2: int
 
 
 def candidate_bins(randomizer: FiniteRandomizer, x: int, x2: int) -> list[tuple[tuple[int, ...], ...]]:
-    """The output partitions tried for (x, x'): none merged when m <= 3, else 3 bins contiguous in the order
-    of mu_x(y)/mu_x'(y) (at most MAX_SPLITS split pairs, spread over the order)."""
+    """exact.randomizer_pair: the output partitions tried for (x, x'): none merged when m <= 3, else 3 bins
+    contiguous in the order of mu_x(y)/mu_x'(y) (at most MAX_SPLITS split pairs, spread over the order); and
+    the 2-bin contiguous cuts (m >= 3)."""
     if not isinstance(randomizer, FiniteRandomizer):
         raise ParameterError("randomizer", repr(randomizer)[:40], "a FiniteRandomizer from finite_randomizer()")
     for name, value in (("x", x), ("x2", x2)):
@@ -126,14 +129,17 @@ def candidate_bins(randomizer: FiniteRandomizer, x: int, x2: int) -> list[tuple[
         if value >= randomizer.k:
             raise ParameterError(name, value, f"an input index in [0, {randomizer.k - 1}]")
     m = randomizer.m
-    if m <= 3:
-        return [tuple((y,) for y in range(m))]
     order = sorted(range(m), key=lambda y: randomizer.rows[x][y] / randomizer.rows[x2][y], reverse=True)
+    # Two bins (contiguous, every cut): one positive coefficient, so no cancellation in the lattice sum
+    # (three outputs with two positive coefficients lose digits through (S)_+ = S + (-S)_+).
+    two = [(tuple(order[:i]), tuple(order[i:])) for i in range(1, m)][:MAX_SPLITS]
+    if m <= 3:
+        return [tuple((y,) for y in range(m))] + (two if m == 3 else [])
     splits = list(itertools.combinations(range(1, m), 2))
     if len(splits) > MAX_SPLITS:
         positions = sorted({max(1, min(m - 1, round(m * q))) for q in (0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9)} | {1, m - 1})
         splits = [(i, j) for i, j in itertools.combinations(positions, 2)][: MAX_SPLITS * 2]
-    return [(tuple(order[:i]), tuple(order[i:j]), tuple(order[j:])) for i, j in splits]
+    return [(tuple(order[:i]), tuple(order[i:j]), tuple(order[j:])) for i, j in splits] + two
 
 
 def _chi_square(randomizer: FiniteRandomizer, choice: PairChoice) -> float:
