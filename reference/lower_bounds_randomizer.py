@@ -132,14 +132,19 @@ def candidate_bins(randomizer: FiniteRandomizer, x: int, x2: int) -> list[tuple[
     order = sorted(range(m), key=lambda y: randomizer.rows[x][y] / randomizer.rows[x2][y], reverse=True)
     # Two bins (contiguous, every cut): one positive coefficient, so no cancellation in the lattice sum
     # (three outputs with two positive coefficients lose digits through (S)_+ = S + (-S)_+).
-    two = [(tuple(order[:i]), tuple(order[i:])) for i in range(1, m)][:MAX_SPLITS]
+    Partition = tuple[tuple[int, ...], ...]
+    two: list[Partition] = []
+    for i in range(1, min(m, MAX_SPLITS + 1)):
+        two.append((tuple(order[:i]), tuple(order[i:])))
     if m <= 3:
-        return [tuple((y,) for y in range(m))] + (two if m == 3 else [])
+        identity: list[Partition] = [tuple((y,) for y in range(m))]
+        return identity + (two if m == 3 else [])
     splits = list(itertools.combinations(range(1, m), 2))
     if len(splits) > MAX_SPLITS:
         positions = sorted({max(1, min(m - 1, round(m * q))) for q in (0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9)} | {1, m - 1})
         splits = [(i, j) for i, j in itertools.combinations(positions, 2)][: MAX_SPLITS * 2]
-    return [(tuple(order[:i]), tuple(order[i:j]), tuple(order[j:])) for i, j in splits] + two
+    three: list[Partition] = [(tuple(order[:i]), tuple(order[i:j]), tuple(order[j:])) for i, j in splits]
+    return three + two
 
 
 def _chi_square(randomizer: FiniteRandomizer, choice: PairChoice) -> float:
