@@ -52,6 +52,7 @@ def tightest(
     return compute_tightest(randomizer=randomizer, eps0=eps0, n=n, delta=delta, k=k, include_upper=include_upper)
 
 __all__ = [
+    "tightest_randomizer",
     "Calibration",
     "HypothesisViolation",
     "ParameterError",
@@ -419,6 +420,24 @@ class ShuffleBound:
     def check(self, delta: float) -> None:
         """Raise `HypothesisViolation` / `ParameterError` when the bound certifies nothing at `delta`."""
         self.get_epsilon(delta)
+
+
+def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any], *, n: int, delta: float) -> "Any":
+    """The tightest certified upper bound and the largest certified lower bound on the central epsilon of n
+    shuffled reports of a finite randomizer given as a matrix (rows inputs, columns outputs), and their
+    ratio (issue 15): BBGN19.Lem5.3.exact_randomizer and every registered bound at the matrix's eps0 above,
+    exact.randomizer_pair (and the exact value when n is small) below. Returns a
+    `proofs_checks.tight_randomizer.RandomizerGap` (fields upper_id, upper_eps, lower_id, lower_eps, ratio,
+    pair, rows; `to_json()`)."""
+    from shuffle_spec.proofs_checks.audit import audit_matrix
+    from shuffle_spec.proofs_checks.tight_randomizer import RandomizerGap
+
+    n = int(parse_number("n", n, integer=True))
+    delta = float(parse_number("delta", delta))
+    audit = audit_matrix(matrix, n=n, delta=delta)  # every registered bound at the matrix's eps0, and the gap
+    if audit.gap is None:  # no finite eps0 > 0: nothing to bound (the audit says why)
+        return RandomizerGap(n, delta, audit.ldp_epsilon, rows=[{"reason": "; ".join(audit.problems)}])
+    return RandomizerGap.from_json(audit.gap)
 
 
 def audit_randomizer(

@@ -189,6 +189,8 @@ class RandomizerAudit:
     bounds: list[dict[str, Any]] = field(default_factory=list)
     exact: dict[str, Any] | None = None
     problems: list[str] = field(default_factory=list)
+    # The tightest certified upper / largest certified lower bound and their ratio (proofs_checks.tight_randomizer).
+    gap: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -210,6 +212,7 @@ class RandomizerAudit:
             "bounds": self.bounds,
             "exact": self.exact,
             "problems": self.problems,
+            "gap": self.gap,
         }
 
 
@@ -378,7 +381,26 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
         for row in audit.bounds:
             if row["valid"] and _direction(row["id"]) is Direction.UPPER_BOUND and row["eps"] < round_down(exact["eps"], 16):
                 audit.problems.append(f"{row['id']} gives {row['eps']!r} < exact {exact['eps']!r}: the bound is unsound here")
+    _with_gap(audit, randomizer, n, delta, eps0)
     return audit
+
+
+def _with_gap(audit: RandomizerAudit, randomizer: Randomizer, n: int, delta: float, eps0: float) -> None:
+    """The gap between the tightest certified upper and the largest certified lower bound (issue 15):
+    the exact blanket bound and the pair lower bound of the matrix next to the registered rows."""
+    from shuffle_spec.proofs_checks.tight_randomizer import randomizer_gap
+
+    gap = randomizer_gap(randomizer.matrix(), n=n, delta=delta, bound_rows=audit.bounds, exact=audit.exact, eps0=eps0)
+    object.__setattr__(audit, "gap", gap.to_json())
+    if gap.upper_eps is not None and gap.lower_eps is not None and gap.lower_eps > gap.upper_eps:
+        audit.problems.append(f"certified lower bound {gap.lower_eps!r} ({gap.lower_id}) exceeds the certified upper bound {gap.upper_eps!r} ({gap.upper_id}): one of them is unsound")
+    if audit.exact is not None:
+        for row in gap.rows:
+            truth = round_down(audit.exact["eps"], 16)
+            if row["valid"] and row["direction"] == "upper_bound" and row["eps"] < truth:
+                audit.problems.append(f"{row['id']} gives {row['eps']!r} < exact {audit.exact['eps']!r}: the bound is unsound here")
+            if row["valid"] and row["direction"] == "lower_bound" and row["eps"] > audit.exact["eps"] * (1 + 1e-12):
+                audit.problems.append(f"{row['id']} gives {row['eps']!r} > exact {audit.exact['eps']!r}: the lower bound is unsound here")
 
 
 # Seconds allowed to a registered exact statement in `audit randomizer` (as in `shuffle-spec bounds`).

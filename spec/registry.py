@@ -52,6 +52,7 @@ PAPER_MODULES: tuple[str, ...] = (
     "shuffle_spec.spec.exact",
     "shuffle_spec.spec.compose",
     "shuffle_spec.spec.blanket_exact",
+    "shuffle_spec.spec.blanket_randomizer",
 )
 
 SPEC_DIR = Path(__file__).resolve().parent

@@ -110,6 +110,7 @@ def print_randomizer_report(report: Any) -> None:
     print_local_privacy(report)
     if report.n is not None:
         print_shuffled_bounds(report)
+        print_gap(report)
     print_problems(report)
 
 
@@ -129,6 +130,23 @@ def print_shuffled_bounds(report: Any) -> None:
     else:
         rows.append(["exact", report.mechanism, None, "not computed: n too large for enumeration"])
     print_table(["id", "mechanism", "eps", "note"], rows)
+
+
+def print_gap(report: Any) -> None:
+    """The gap line (issue 15): tightest certified upper bound, largest certified lower bound, their ratio,
+    and the neighbouring pair behind the lower bound (`proofs_checks/tight_randomizer.py`)."""
+    gap = getattr(report, "gap", None)
+    if not gap:
+        return
+    up = "none valid" if gap["upper"] is None else f"{gap['upper']['eps']:.6g} ({gap['upper']['id']})"
+    low = "none valid" if gap["lower"] is None else f"{gap['lower']['eps']:.6g} ({gap['lower']['id']})"
+    ratio = "-" if gap["ratio"] is None else f"{gap['ratio']:.4f}"
+    print(f"\ngap: tightest certified upper {up}, largest certified lower {low}, ratio {ratio}")
+    if gap.get("pair"):
+        print(f"lower-bound pair: {gap['pair']['description']}")
+    for row in gap["bounds"]:
+        if not row["valid"]:
+            print(f"  {row['id']}: not computed ({row['reason']})")
 
 
 def print_problems(report: Any) -> None:

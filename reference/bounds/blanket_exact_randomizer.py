@@ -1,0 +1,535 @@
+"""The exact blanket bound for any finite randomizer given as a matrix, certified (BBGN19.Lem5.3.exact_randomizer).
+
+The randomizer: a k x m row-stochastic matrix, mu_x(y) = matrix[x][y]. Decomposition (the best blanket):
+gamma = sum_y min_x mu_x(y), omega(y) = min_x mu_x(y) / gamma, so mu_x = gamma omega + (1 - gamma) nu_x with
+nu_x = (mu_x - gamma omega)/(1 - gamma) a probability distribution (non-negative because gamma omega <= mu_x;
+checked in `proofs_checks/tight_randomizer.py`). It is the largest gamma any decomposition can have (omega's
+mass at y is at most min_x mu_x(y) / gamma for every valid one). With it BBGN19 Lemma 5.3 gives, for user 1
+at x vs x' and any other n - 1 inputs,
+
+    delta_{x,x'}(eps) = sum_{N >= 1} Pr[Bin(n-1, gamma) = N - 1] D_N,   D_N = (1/N) E[(L_1 + ... + L_N)_+],
+
+L_i i.i.d. copies of L = l_W, W ~ omega, l_y = (mu_x(y) - e^eps mu_x'(y)) / omega(y). A finite eps0 makes
+every non-zero column positive in every row (all-zero columns are dropped), so mu_x << omega and D_N is
+exactly the divergence of "one report from mu_x plus N - 1 blanket draws" vs the same with mu_x', hence
+non-increasing in N (adding an independent blanket draw is a post-processing). The bound reported is the
+max over ordered pairs (x, x'), solved for eps (each pair's certified eps; the largest is returned: every
+pair's true delta is non-increasing in eps).
+
+Evaluation of D_N. Outputs whose (mu_x(y)/omega(y), mu_x'(y)/omega(y)) coincide (exact rationals) carry the
+same l_y for every eps and are merged (the counts of a union of outputs of a multinomial are multinomial):
+k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N (1 - e^eps).
+- At most 3 groups (every randomizer with m <= 3 outputs): S is a function of the multinomial counts and D_N
+  is the certified lattice sum of `reference.lattice_sums` (one positive coefficient directly; two positive
+  ones through (S)_+ = S + (-S)_+, E[S] exact).
+- More groups: randomized rounding to the grid h Z (h a power of 2): L' = h floor(l/h) + h B, B ~ Bernoulli(q),
+  q >= (l - h floor(l/h))/h, so E[L' | L] >= L. For f increasing and convex (f(s) = s_+) and independent
+  pairs, E f(sum L_i) <= E f(sum E[L'_i | L_i]) <= E f(sum L'_i) (monotonicity, then Jensen given the L_i):
+  an upper bound whose error grows like N h^2 (a variance), not N h (the bias of rounding every L up). The
+  N-fold convolution of the grid masses (upper brackets) is `reference.pld.compose` (FFT with a proven
+  round-off bound and Chernoff tails); E[S'_+] adds the round-off (Cauchy-Schwarz), the mass above the
+  window times N max l and below it times the window's lowest point. The lower end is 0 on this path.
+
+The N-sum is blocked on a grid as in `reference.bounds.blanket_exact` (D_N non-increasing in N).
+
+Supported range: k (rows) in [2, 16], m (outputs) in [2, 64], the randomizer's eps0 in (0, 50] (eps0 = 0: the
+output ignores the input, eps = 0 is returned), n in [1, 10^8], delta in [1e-300, 1). Entries: numbers,
+Fractions or decimal strings in [0, 1]; each row must sum to 1 within 1e-9 (it is then divided by its exact
+sum: the randomizer analysed is the normalised one).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from shuffle_spec.reference.bounds.blanket_exact import _n_offsets, bracket
+from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.lattice_sums import U1, Coefficients, binomial_law, binomial_window, positive_part_expectation, solve_certified_epsilon
+from shuffle_spec.reference.limits import DELTA_MIN
+from shuffle_spec.reference.results import BoundValue
+
+__all__ = [
+    "FiniteRandomizer",
+    "finite_randomizer",
+    "count_expectation",
+    "fft_count_expectation_upper",
+    "group_outputs",
+    "blanket_pair_delta",
+    "exact_blanket_randomizer_delta",
+    "exact_blanket_randomizer_epsilon",
+    "MAX_N",
+    "MAX_K",
+    "MAX_M",
+    "MAX_EPS0",
+]
+
+STATEMENT = "BBGN19.Lem5.3.exact_randomizer"
+MAX_N = 10**8
+MAX_K = 16
+MAX_M = 64
+MAX_EPS0 = 50.0
+ROW_SUM_TOLERANCE = Fraction(1, 10**9)
+EPS_REL_TOL = 1e-3
+PER_SD = 16
+# FFT path: the grid step h targets H_OVER_SD standard deviations of L (randomized rounding adds at most h^2/4
+# to each summand's variance: 0.06% here), with at least about 1024 and at most FFT_TARGET points over S's window.
+H_OVER_SD = 0.05
+FFT_TARGET = 2**18
+MAX_FFT = 2**19
+DPS = 40
+
+
+@dataclass(frozen=True)
+class FiniteRandomizer:
+    """A validated randomizer: exact rational rows (all-zero columns dropped), its LDP ratio and eps0
+    (eps0 rounded up: e^eps0 >= the largest likelihood ratio)."""
+
+    rows: tuple[tuple[Fraction, ...], ...]
+    ratio: Fraction
+    eps0: float
+
+    @property
+    def k(self) -> int:
+        return len(self.rows)
+
+    @property
+    def m(self) -> int:
+        return len(self.rows[0])
+
+    def column_min(self) -> tuple[Fraction, ...]:
+        return tuple(min(row[y] for row in self.rows) for y in range(self.m))
+
+    @property
+    def gamma(self) -> Fraction:
+        return sum(self.column_min(), Fraction(0))
+
+
+def _entry(value: object, i: int, j: int) -> Fraction:
+    where = f"matrix[{i}][{j}]"
+    if isinstance(value, bool):
+        raise ParameterError(where, value, "a probability in [0, 1] (number, Fraction or decimal string)")
+    try:
+        if isinstance(value, Fraction):
+            x = value
+        elif isinstance(value, int):
+            x = Fraction(value)
+        elif isinstance(value, str):
+            x = Fraction(value.strip())
+        else:
+            f = float(value)  # type: ignore[arg-type]
+            if not math.isfinite(f):
+                raise ValueError
+            x = Fraction(f)
+    except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+        raise ParameterError(where, value, "a probability in [0, 1] (number, Fraction or decimal string)") from None
+    if not 0 <= x <= 1:
+        raise ParameterError(where, value, "a probability in [0, 1]")
+    return x
+
+
+def finite_randomizer(matrix: object, *, max_k: int = MAX_K, max_m: int = MAX_M) -> FiniteRandomizer:
+    """Validate a k x m row-stochastic matrix (module doc) into a FiniteRandomizer (the input of
+    BBGN19.Lem5.3.exact_randomizer and exact.randomizer_pair); ParameterError naming
+    the entry, row or limit otherwise. Range: 2 <= k <= max_k inputs, 2 <= m <= max_m outputs with
+    positive probability, finite eps0 <= 50."""
+    if isinstance(matrix, FiniteRandomizer):
+        return matrix
+    if isinstance(matrix, np.ndarray):
+        matrix = matrix.tolist()
+    if not isinstance(matrix, Sequence) or isinstance(matrix, (str, bytes)) or len(matrix) < 2:
+        raise ParameterError("matrix", _short(matrix), "a list of at least 2 rows (one per input) of output probabilities")
+    if len(matrix) > max_k:
+        raise ParameterError("matrix", f"{len(matrix)} rows", f"2 <= k <= {max_k} rows (inputs)")
+    rows: list[list[Fraction]] = []
+    width = None
+    for i, row in enumerate(matrix):
+        if isinstance(row, np.ndarray):
+            row = row.tolist()
+        if not isinstance(row, Sequence) or isinstance(row, (str, bytes)) or len(row) == 0:
+            raise ParameterError(f"matrix[{i}]", _short(row), "a non-empty list of probabilities")
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            raise ParameterError(f"matrix[{i}]", f"{len(row)} entries", f"{width} entries (every row has one per output)")
+        entries = [_entry(v, i, j) for j, v in enumerate(row)]
+        total = sum(entries, Fraction(0))
+        if abs(total - 1) > ROW_SUM_TOLERANCE:
+            raise ParameterError(f"sum of matrix[{i}]", float(total), "1 (within 1e-9)")
+        rows.append([x / total for x in entries])
+    keep = [y for y in range(len(rows[0])) if any(r[y] > 0 for r in rows)]
+    for y in keep:
+        if any(r[y] == 0 for r in rows):
+            raise ParameterError(f"matrix column {y}", [str(r[y]) for r in rows], "all zero or all positive (a zero next to a positive entry makes eps0 infinite)")
+    if len(keep) > max_m:
+        raise ParameterError("matrix", f"{len(keep)} outputs", f"at most {max_m} outputs with positive probability")
+    exact_rows = tuple(tuple(r[y] for y in keep) for r in rows)
+    ratio = max((r1[y] / r2[y] for r1 in exact_rows for r2 in exact_rows for y in range(len(keep))), default=Fraction(1))
+    with mpmath.workdps(DPS):
+        log_ratio = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
+    eps0 = math.nextafter(math.nextafter(float(log_ratio), math.inf), math.inf) if ratio > 1 else 0.0
+    if eps0 > MAX_EPS0:
+        raise ParameterError("eps0 of the matrix", eps0, f"0 <= eps0 <= {MAX_EPS0:g}")
+    return FiniteRandomizer(exact_rows, ratio, eps0)
+
+
+def _short(x: object) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ---------------------------------------------------------------------------------------------------
+# E[(sum_g c_g h_g)_+], h ~ Mult(N; p): groups of equal coefficients.
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Outputs merged by equal (alpha, beta): l_g = alpha_g - e^eps beta_g, with probability p_g (exact)."""
+
+    alpha: tuple[Fraction, ...]
+    beta: tuple[Fraction, ...]
+    p: tuple[Fraction, ...]
+
+    def __len__(self) -> int:
+        return len(self.p)
+
+
+def group_outputs(mu_x: Sequence[Fraction], mu_x2: Sequence[Fraction], weight: Sequence[Fraction]) -> Groups:
+    """Groups of outputs y with equal (mu_x(y)/w(y), mu_x2(y)/w(y)); weight w > 0 everywhere (exact rationals).
+    Used by BBGN19.Lem5.3.exact_randomizer (w = omega) and exact.randomizer_pair (w = mu_z)."""
+    if not (len(mu_x) == len(mu_x2) == len(weight)) or not all(isinstance(w, Fraction) and w > 0 for w in weight):
+        raise ParameterError("weight", _short(weight), "positive Fractions, one per output (as many as mu_x and mu_x2 have)")
+    merged: dict[tuple[Fraction, Fraction], Fraction] = {}
+    for a, b, w in zip(mu_x, mu_x2, weight, strict=True):
+        key = (a / w, b / w)
+        merged[key] = merged.get(key, Fraction(0)) + w
+    keys = sorted(merged)
+    return Groups(tuple(k[0] for k in keys), tuple(k[1] for k in keys), tuple(merged[k] for k in keys))
+
+
+def _mpf(x: Fraction) -> mpmath.mpf:
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+def _coefficient_brackets(groups: Groups, eps: float) -> list[tuple[float, float, mpmath.mpf]]:
+    """[(lo, hi, value)] brackets of l_g = alpha_g - e^eps beta_g (computed at 40 digits)."""
+    out = []
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(mpmath.mpf(eps))
+        for a, b in zip(groups.alpha, groups.beta, strict=True):
+            value = _mpf(a) - e * _mpf(b)
+            lo, hi = bracket(value)
+            out.append((lo, hi, value))
+    return out
+
+
+def _merge_overlapping(items: list[tuple[float, float, mpmath.mpf, mpmath.mpf]]) -> list[tuple[float, float, mpmath.mpf]]:
+    """Sorted by coefficient (descending); groups whose brackets overlap are merged with the bracket hull
+    (valid for both ends: each true coefficient lies in the hull). Returns [(lo, hi, probability)]."""
+    items = sorted(items, key=lambda t: -t[2])
+    out: list[list[Any]] = []
+    for lo, hi, _, p in items:
+        if out and hi >= out[-1][0]:
+            out[-1][0] = min(out[-1][0], lo)
+            out[-1][1] = max(out[-1][1], hi)
+            out[-1][2] = out[-1][2] + p
+        else:
+            out.append([lo, hi, p])
+    return [(a, b, c) for a, b, c in out]
+
+
+def _lattice_three(big_n: int, merged: list[tuple[float, float, mpmath.mpf]], tail: float, per_sd: int) -> tuple[float, float]:
+    """E[(sum c_g h_g)_+] for at most 3 groups with exactly one positive coefficient first (descending),
+    through `positive_part_expectation`: a = the positive group, b = the most negative, R = the middle."""
+    with mpmath.workdps(DPS):
+        if len(merged) == 2:
+            (c0lo, c0hi, _), (c1lo, c1hi, p1) = merged
+            law_b = binomial_law(min(p1, mpmath.mpf(1)))
+            law_a = binomial_law(mpmath.mpf(1))
+            coefficients = Coefficients((c0lo, c0hi), (c1lo, c1hi), (0.0, 0.0))
+        else:
+            (c0lo, c0hi, p0), (c2lo, c2hi, _), (c1lo, c1hi, p1) = merged
+            law_b = binomial_law(p1)
+            law_a = binomial_law(min(p0 / (1 - p1), mpmath.mpf(1)))
+            coefficients = Coefficients((c0lo, c0hi), (c1lo, c1hi), (c2lo, c2hi))
+    return positive_part_expectation(big_n, law_b, law_a, coefficients, tail=tail, per_sd=per_sd)
+
+
+def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30, per_sd: int = PER_SD) -> tuple[float, float]:
+    """BBGN19.Lem5.3.exact_randomizer / exact.randomizer_pair: [lower, upper] containing E[(sum_g l_g h_g)_+],
+    h ~ Mult(N; p), l_g = alpha_g - e^eps beta_g, for
+    groups whose weighted mean is sum_g p_g l_g = 1 - e^eps (module doc) and at most 3 distinct
+    coefficients. Raises ParameterError for more (use the FFT path)."""
+    require_integer("N", big_n, minimum=0)
+    require_positive("eps", eps, allow_zero=True)
+    big_n = int(big_n)
+    if big_n == 0:
+        return 0.0, 0.0
+    brackets = _coefficient_brackets(groups, eps)
+    with mpmath.workdps(DPS):
+        items = [(lo, hi, value, _mpf(p)) for (lo, hi, value), p in zip(brackets, groups.p, strict=True)]
+    merged = _merge_overlapping(items)
+    if len(merged) > 3:
+        raise ParameterError("groups", len(merged), "at most 3 distinct coefficients (the lattice path)")
+    if merged[0][1] <= 0:
+        return 0.0, 0.0  # S <= 0 surely
+    if len(merged) == 1:
+        # A single coefficient of mean 1 - e^eps <= 0 whose bracket reaches above 0: S = N c, c in the bracket.
+        return 0.0, big_n * merged[0][1] * (1 + 2 * U1)
+    crude = (0.0, big_n * max(merged[0][1], 0.0) * (1 + 2 * U1))  # S <= N max c: safe, used only at sign ties
+    if merged[0][0] <= 0:
+        return crude  # the top coefficient is within rounding of 0
+    if merged[1][1] <= 0:
+        return _lattice_three(big_n, merged, tail, per_sd)  # exactly one positive coefficient
+    if len(merged) == 3 and merged[1][0] > 0 and merged[2][1] < 0:
+        # Two positive coefficients: (S)_+ = S + (-S)_+, E[S] = N (1 - e^eps) exactly.
+        flipped = [(-hi, -lo, p) for lo, hi, p in reversed(merged)]
+        lo_neg, hi_neg = _lattice_three(big_n, flipped, tail, per_sd)
+        with mpmath.workdps(DPS):
+            mean_lo, mean_hi = bracket(big_n * (1 - mpmath.exp(mpmath.mpf(eps))))
+        lower = max((mean_lo + lo_neg) - 4 * U1 * (abs(mean_lo) + lo_neg), 0.0)
+        upper = max((mean_hi + hi_neg) + 4 * U1 * (abs(mean_hi) + hi_neg), 0.0)
+        if upper - lower > 1e-4 * upper:
+            # Cancellation (E[(-S)_+] ~ -E[S] when S is mostly negative) widened the interval: the FFT path's
+            # upper bound is also valid; the smaller of two upper bounds is one.
+            upper = min(upper, fft_count_expectation_upper(big_n, groups, eps, tail=tail))
+        return min(lower, upper), upper
+    return crude  # a coefficient within rounding of 0
+
+
+def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30) -> float:
+    """BBGN19.Lem5.3.exact_randomizer: an upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of
+    groups: randomized rounding to
+    a power-of-2 grid (convex order, module doc) and the certified FFT convolution of `reference.pld`."""
+    from shuffle_spec.reference.pld import GridPLD, compose
+
+    require_integer("N", big_n, minimum=1)
+    big_n = int(big_n)
+    brackets = _coefficient_brackets(groups, eps)
+    l_hi = np.array([hi for _, hi, _ in brackets])
+    with mpmath.workdps(DPS):
+        p_hi = np.array([bracket(_mpf(p))[1] for p in groups.p])
+    if float(np.max(l_hi)) <= 0:
+        return 0.0
+    p_float = p_hi / np.sum(p_hi)
+    mean = float(np.sum(p_float * l_hi))
+    sd = math.sqrt(max(float(np.sum(p_float * (l_hi - mean) ** 2)), 1e-300))
+    spread = float(np.max(l_hi) - np.min(l_hi))
+    span = min(big_n * spread, 30.0 * math.sqrt(big_n) * sd + 2 * spread)
+    h = 2.0 ** math.floor(math.log2(max(min(H_OVER_SD * sd, span / 1024), span / FFT_TARGET, spread / (MAX_FFT // 4), 1e-300)))
+    for _ in range(8):
+        base = np.floor(l_hi / h)
+        frac = np.clip((l_hi - base * h) / h, 0.0, 1.0)
+        # q >= the exact fraction: (l_hi - base h) is exact (Sterbenz/power-of-2 h) up to one rounding.
+        q = np.minimum(frac * (1 + 4 * U1) + 1e-300, 1.0)
+        lo = int(np.min(base))
+        size = int(np.max(base)) - lo + 2
+        masses = np.zeros(size)
+        np.add.at(masses, (base - lo).astype(np.int64), p_hi * (1.0 - q) * (1 + 4 * U1))
+        np.add.at(masses, (base - lo).astype(np.int64) + 1, p_hi * q * (1 + 4 * U1))
+        masses *= 1 + (len(p_hi) + 2) * U1
+        grid = GridPLD(h, lo, masses, 0.0, True, 0.0)
+        try:
+            composed = compose([grid], [big_n], tail=tail, max_fft=MAX_FFT)
+            break
+        except ParameterError:
+            h *= 2.0
+    else:
+        return big_n * float(np.max(l_hi)) * (1 + 4 * U1)
+    values = composed.values
+    s = (composed.start + np.arange(len(values), dtype=float)) * h
+    cutoff, beyond = _chernoff_cutoff(grid, big_n, math.sqrt(big_n) * sd + h)
+    top = (composed.start + len(values)) * h
+    keep = (s > 0) & (s <= cutoff)
+    vs = values[keep] * s[keep]
+    total = float(np.sum(vs))
+    slack = (len(values) + 4) * 1.001 * U1 * float(np.sum(np.abs(vs))) * 4
+    slack += math.sqrt(float(np.sum(s[keep] ** 2))) * 1.0001 * composed.error_2norm
+    # S' above the cutoff: the Chernoff term; if the cutoff lies above the window, the mass above the window
+    # (tail_above) at S' <= N times the largest grid value covers (top, cutoff].
+    above = beyond
+    if cutoff >= top:
+        above += composed.tail_above * max(big_n * (lo + size - 1) * h, 0.0)
+    below = composed.tail_below * max(composed.start * h, 0.0)
+    return max((total + slack + above + below) * (1 + 8 * U1), 0.0)
+
+
+def _chernoff_cutoff(grid: object, big_n: int, scale: float) -> tuple[float, float]:
+    """(c, T) with c >= 0 and T >= E[S' 1{S' > c}] for S' the N-fold sum of the grid measure (any non-negative
+    measure: mu(S' > t) <= e^{-lam t} M(lam)^N): E[S' 1{S' > c}] = c mu(S' > c) + int_c^inf mu(S' > t) dt
+    <= M(lam)^N e^{-lam c} (c + 1/lam), minimised over a grid of lam; c is where the tail is below 1e-40."""
+    lam = np.geomspace(1e-3, 1e3, 48) / max(scale, 1e-300)
+    log_m = big_n * grid.log_mgf(lam)  # type: ignore[attr-defined]
+    cutoff = max(0.0, float(np.min((log_m + 92.2) / lam)))
+    expo = log_m - lam * cutoff + np.log(cutoff + 1.0 / lam)
+    best = float(np.min(expo))
+    return cutoff, (math.exp(best) * (1 + 1e-12) if best < 700 else math.inf)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The blanket sum over N, one ordered pair.
+
+
+def _pair_groups(randomizer: FiniteRandomizer, x: int, x2: int) -> Groups:
+    gamma = randomizer.gamma
+    omega = [c / gamma for c in randomizer.column_min()]
+    return group_outputs(randomizer.rows[x], randomizer.rows[x2], omega)
+
+
+def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer: a certified interval of Lemma 5.3's delta(eps) for the ordered pair
+    (x, x') (module doc). Range: the module doc's; x, x' row indices; eps >= 0."""
+    if not isinstance(randomizer, FiniteRandomizer):
+        raise ParameterError("randomizer", _short(randomizer), "a FiniteRandomizer from finite_randomizer()")
+    for name, value in (("x", x), ("x2", x2)):
+        require_integer(name, value, minimum=0)
+        if value >= randomizer.k:
+            raise ParameterError(name, value, f"an input index in [0, {randomizer.k - 1}]")
+    require_integer("n", n, minimum=1)
+    if n > MAX_N:
+        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e}")
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    n = int(n)
+    if x == x2 or eps >= randomizer.eps0:
+        return BoundValue(0.0, 0.0)
+    groups = _pair_groups(randomizer, x, x2)
+    with mpmath.workdps(DPS):
+        gamma_mp = _mpf(randomizer.gamma)
+    distinct = len(groups)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+
+    def d_n(big_n: int) -> tuple[float, float]:
+        if distinct <= 3:
+            lo, hi = count_expectation(big_n, groups, eps, tail=tail)
+        else:
+            lo, hi = 0.0, fft_count_expectation_upper(big_n, groups, eps, tail=tail)
+        return lo / big_n / (1 + 2 * U1), min(1.0, hi / big_n * (1 + 2 * U1))
+
+    if randomizer.gamma == 1:
+        # Every row equal: the output ignores the input; D = 0 for eps >= 0 (L = 1 - e <= 0 surely).
+        return BoundValue(0.0, 0.0)
+    return _blanket_sum(n, gamma_mp, d_n, delta_hint)
+
+
+def _blanket_sum(n: int, gamma: mpmath.mpf, d_n: Callable[[int], tuple[float, float]], delta_hint: float) -> BoundValue:
+    """sum_N Pr[Bin(n-1, gamma) = N-1] D_N blocked on a grid (D_N non-increasing in N, as in
+    `reference.bounds.blanket_exact`)."""
+    law_n = binomial_law(gamma)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    window = binomial_window(n - 1, law_n, tail)
+    offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt(max((n - 1) * law_n.p * (1 - law_n.p), 0.0)), delta_hint)
+    step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
+    d_lo = np.empty(len(offsets))
+    d_hi = np.empty(len(offsets))
+    for i, offset in enumerate(offsets):
+        d_lo[i], d_hi[i] = d_n(int(window.lo + offset) + 1)
+    block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
+    block_hi[-1] += window.above
+    starts = np.concatenate(([0], offsets[:-1] + 1))
+    block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
+    upper = float(np.sum(block_hi * d_hi)) * (1 + (len(offsets) + 4) * U1) + window.below
+    lower = float(np.sum(block_lo * d_lo)) / (1 + (len(offsets) + 4) * U1)
+    return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0))
+
+
+def _pair_order(randomizer: FiniteRandomizer, weight: Sequence[Fraction]) -> list[tuple[int, int]]:
+    """Ordered pairs, the likely worst first (largest chi-square distance sum (mu_x - mu_x')^2 / w): only
+    decides how many pairs are solved in full, never the result."""
+    scores = []
+    for x in range(randomizer.k):
+        for x2 in range(randomizer.k):
+            if x != x2:
+                chi = sum(float((a - b) ** 2 / w) for a, b, w in zip(randomizer.rows[x], randomizer.rows[x2], weight, strict=True))
+                scores.append((-chi, x, x2))
+    # Pairs with the same groups (alpha, beta, p) have the same delta at every eps: one of each is kept.
+    seen: set[Groups] = set()
+    out = []
+    for _, x, x2 in sorted(scores):
+        key = group_outputs(randomizer.rows[x], randomizer.rows[x2], weight)
+        if key not in seen:
+            seen.add(key)
+            out.append((x, x2))
+    return out
+
+
+def _check_common(n: int, delta: float) -> None:
+    require_integer("n", n, minimum=1)
+    if n > MAX_N:
+        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e}")
+    require_probability("delta", delta)
+    if delta < DELTA_MIN:
+        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1 (reference.limits)")
+
+
+def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer: the certified interval of Lemma 5.3's delta(eps) maximised over the
+    ordered pairs of inputs, an upper bound on the central delta(eps) of n shuffled reports of `matrix`
+    (module doc). Range: see the module doc; eps >= 0."""
+    randomizer = finite_randomizer(matrix)
+    _check_common(n, 0.5)
+    require_positive("eps", eps, allow_zero=True)
+    lower = upper = 0.0
+    if randomizer.gamma == 1:
+        return BoundValue(0.0, 0.0)
+    omega = [c / randomizer.gamma for c in randomizer.column_min()]
+    for x, x2 in _pair_order(randomizer, omega):  # every ordered pair up to equal groups (equal deltas)
+        value = blanket_pair_delta(randomizer, x, x2, n=n, eps=eps, delta_hint=delta_hint)
+        lower, upper = max(lower, value.lower), max(upper, value.upper)
+    return BoundValue(lower, upper)
+
+
+def solve_over_pairs(
+    pairs: list[tuple[int, int]], pair_delta: Callable[[int, int, float], BoundValue], *, eps0: float, delta: float, hint: float | None = None
+) -> tuple[float, float, bool, tuple[int, int] | None]:
+    """BBGN19.Lem5.3.exact_randomizer: the largest certified eps over ordered pairs: each pair solved by
+    `solve_certified_epsilon` unless its
+    certified delta at the current largest eps is already <= delta (then it cannot raise it: delta is
+    non-increasing in eps). `hint`: an eps believed just above the answer, tried first (verified like every
+    point: it only decides where delta is evaluated). Returns (lower, upper, found, the pair giving upper)."""
+    lower, upper, worst = 0.0, 0.0, None
+    for x, x2 in pairs:
+        if worst is not None and pair_delta(x, x2, upper).upper <= delta:
+            continue
+
+        def bounds(eps: float, x: int = x, x2: int = x2) -> tuple[float, float]:
+            value = pair_delta(x, x2, eps)
+            return value.lower, value.upper
+
+        lo, up, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint if worst is None else None)
+        if not found:
+            return lower, float(eps0), False, (x, x2)
+        if worst is None or up > upper:
+            upper, worst = up, (x, x2)
+        lower = max(lower, lo)
+    return min(lower, upper), upper, True, worst
+
+
+def exact_blanket_randomizer_epsilon(*, matrix: object, n: int, delta: float, hint: float | None = None) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer: the smallest eps whose certified Lemma 5.3 delta(eps), maximised over
+    the ordered pairs of inputs (best blanket decomposition, module doc), is <= delta for n shuffled reports
+    of the finite randomizer `matrix` (k x m, rows inputs): a certified interval, value = its upper end, an
+    upper bound on the central eps; the randomizer's eps0 with a note when nothing below it is certified.
+    Range: 2 <= k <= 16, 2 <= m <= 64, eps0 <= 50, 1 <= n <= 1e8, 1e-300 <= delta < 1. `hint` (optional, e.g.
+    a little above a known lower bound) only narrows the first bracket of the root search."""
+    randomizer = finite_randomizer(matrix)
+    _check_common(n, delta)
+    if hint is not None and not (isinstance(hint, (int, float)) and math.isfinite(hint)):
+        raise ParameterError("hint", hint, "a finite eps (or None)")
+    n = int(n)
+    if randomizer.eps0 == 0 or randomizer.gamma == 1:
+        return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP")
+    omega = [c / randomizer.gamma for c in randomizer.column_min()]
+
+    def pair_delta(x: int, x2: int, eps: float) -> BoundValue:
+        return blanket_pair_delta(randomizer, x, x2, n=n, eps=eps, delta_hint=delta)
+
+    lower, upper, found, _ = solve_over_pairs(_pair_order(randomizer, omega), pair_delta, eps0=randomizer.eps0, delta=delta, hint=hint)
+    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
