@@ -221,6 +221,10 @@ def certified_bound(statement: Statement, inputs: Mapping[str, Any]) -> tuple[fl
         return 0.0, "delta >= 1: every mechanism is (0, 1)-DP"
     if eps0 <= 0:
         return 0.0, "eps0 <= 0: no such randomizer, or a 0-LDP one (0-DP)"
+    k = inputs.get("k")
+    if statement.mechanism == "krr" and isinstance(k, (int, float)) and not isinstance(k, bool) and k <= 1:
+        # k-RR on one value reports it always (its output does not depend on its input: 0-DP); k < 1: none.
+        return 0.0, "k <= 1: a k-RR with one value is 0-DP (or no such randomizer)"
     if delta < 0 or n < 1:
         return eps0, "no statement applies (delta < 0 or n < 1): only eps0 is certified"
     if not math.isfinite(eps0) or not math.isfinite(n):
