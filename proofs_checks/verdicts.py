@@ -37,6 +37,7 @@ from shuffle_spec.proofs_checks.amplification import (
     evaluate_bounds,
 )
 from shuffle_spec.proofs_checks.bridge import evaluate
+from shuffle_spec.proofs_checks.certified import Candidate, best_certified
 from shuffle_spec.proofs_checks.sandbox import CallOutcome, call_in_process
 from shuffle_spec.reference.randomizers import binary_randomized_response
 from shuffle_spec.reference.rounding import round_down
@@ -165,7 +166,7 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
         candidates.append((EXACT_KRR_ID, {"eps0": eps0, "n": n, "delta": delta, "k": inputs["k"]}))
     if not candidates:
         return None
-    best: dict[str, Any] | None = None
+    evaluated: list[Candidate] = []
     registered = _registered_ids()
     for truth_id, params in candidates:
         if truth_id not in registered:
@@ -175,16 +176,12 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
             evaluation = evaluate(truth, params)
         except Exception:  # noqa: BLE001 - a truth that cannot be computed here is simply not used
             continue
-        if not evaluation.valid or evaluation.value is None:
-            continue
-        if truth.direction is Direction.EXACT:
-            low = evaluation.interval[0] if evaluation.interval else round_down(evaluation.value, 16)
-        elif truth.direction is Direction.LOWER_BOUND:
-            low = evaluation.interval[0] if evaluation.interval else evaluation.value
-        else:
-            continue
-        if best is None or low > best["eps"]:
-            best = {"eps": float(low), "source": f"{truth_id} (lower end)" if truth.direction is Direction.EXACT else truth_id}
+        evaluated.append((truth_id, truth.direction, evaluation.valid, evaluation.value, evaluation.interval))
+    found = best_certified(evaluated, side="lower")
+    best: dict[str, Any] | None = None
+    if found is not None:
+        exact = get_statement(found[1]).direction is Direction.EXACT
+        best = {"eps": found[0], "source": f"{found[1]} (lower end)" if exact else found[1]}
     if best is not None or not _covers_binary_rr(statement, inputs):
         return best
     if n <= BINARY_RR_ENUMERATION_MAX_N:
