@@ -354,8 +354,13 @@ def audit_matrix(
 
 def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int, delta: float) -> RandomizerAudit:
     eps0 = audit.ldp_epsilon
+    if len({tuple(row) for row in randomizer.matrix()}) == 1:
+        # One input (k = 1) or equal rows (compared exactly): every dataset has the same shuffled output
+        # distribution, so the central epsilon is exactly 0 at every n and delta. A verdict, not a problem.
+        object.__setattr__(audit, "exact", {"eps": 0.0, "method": "0-DP: the output does not depend on the input (eps0 = 0), nor does the shuffled output"})
+        return audit
     if not math.isfinite(eps0) or eps0 <= 0:
-        why = "the randomizer is not eps0-LDP for any finite eps0" if eps0 > 0 else "the randomizer's output does not depend on its input (eps0 = 0): it is 0-DP"
+        why = "the randomizer is not eps0-LDP for any finite eps0" if eps0 > 0 else "the rows differ but no likelihood ratio exceeds 1 in floating point (eps0 = 0): give exact fractions"
         audit.problems.append(f"no amplification bound applies: {why}")
         return audit
     # Bounds are non-decreasing in eps0 and non-increasing in gamma, so the rounded-up eps0 and the

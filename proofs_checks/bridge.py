@@ -213,7 +213,11 @@ def evaluate(statement: Statement | Entry, raw: Mapping[str, object]) -> Evaluat
     try:
         result = reference_function(statement)(**params)
         if hasattr(result, "upper"):
-            value, interval, note = float(result.upper), (float(result.lower), float(result.upper)), getattr(result, "note", "")
+            # The value shown is the safe end of the certified interval: the upper end, except for a lower
+            # bound, whose claim is its lower end (as the vectors' expected value and `tightest` take it).
+            lower_bound = str(getattr(statement.direction, "value", statement.direction)) == "lower_bound"
+            value = float(result.lower) if lower_bound else float(result.upper)
+            interval, note = (float(result.lower), float(result.upper)), getattr(result, "note", "")
         else:
             value, interval, note = float(result), None, ""
     except ValueError as failure:  # ParameterError / HypothesisViolation: the reference refuses

@@ -12,11 +12,11 @@ LOWER end of its certified interval. ratio = upper / lower (>= 1 whenever both a
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.certified import Candidate, best_certified, certified_end
 from shuffle_spec.spec.registry import registry
 from shuffle_spec.spec.statement import Direction
 
@@ -98,8 +98,7 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
     mechanism, extra = _mechanism(randomizer, k)
     params = {"eps0": eps0, "n": n, "delta": delta, **extra}
     rows = []
-    best_up: tuple[float, str] | None = None
-    best_low: tuple[float, str] | None = None
+    evaluated: list[Candidate] = []
     uppers = candidate_upper_bounds(randomizer, k) if include_upper else []
     for statement in uppers + _lower_statements(mechanism, extra["k"]):
         inputs = {name: params[name] for name in statement.input_names if name in params}
@@ -107,16 +106,11 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
             continue
         result = evaluate(statement, inputs)
         is_lower = statement.direction is not Direction.UPPER_BOUND
-        eps = None
-        if result.valid and result.value is not None and math.isfinite(result.value):
-            eps = (result.interval[0] if result.interval is not None else result.value) if is_lower else result.value
+        evaluated.append((statement.id, statement.direction, result.valid, result.value, result.interval))
+        eps = certified_end(statement.direction, side="lower" if is_lower else "upper", valid=result.valid, value=result.value, interval=result.interval)
         rows.append({"id": statement.id, "direction": "lower_bound" if is_lower else "upper_bound", "eps": eps, "valid": result.valid, "reason": result.reason})
-        if eps is None:
-            continue
-        if is_lower and (best_low is None or eps > best_low[0]):
-            best_low = (eps, statement.id)
-        if not is_lower and (best_up is None or eps < best_up[0]):
-            best_up = (eps, statement.id)
+    best_up = best_certified([c for c in evaluated if c[1] is Direction.UPPER_BOUND], side="upper")
+    best_low = best_certified(evaluated, side="lower")
     return Gap(
         randomizer,
         params,
@@ -132,24 +126,13 @@ def gap_from_rows(randomizer: str, params: dict, rows: list) -> Gap:
     """The gap from already evaluated `BoundRow`s (the `bounds` command's rows at one point): upper bounds give
     their value, lower bounds the lower end of their interval; for k = 2 the exact binary RR interval's lower
     end is added (evaluated here)."""
-    best_up: tuple[float, str] | None = None
-    best_low: tuple[float, str] | None = None
-    for row in rows:
-        statement = registry()[row.id]
-        if not row.valid or row.eps is None or not math.isfinite(row.eps):
-            continue
-        if statement.direction is Direction.UPPER_BOUND and (best_up is None or row.eps < best_up[0]):
-            best_up = (row.eps, row.id)
-        elif statement.direction is Direction.LOWER_BOUND:
-            eps = row.interval[0] if row.interval is not None else row.eps
-            if best_low is None or eps > best_low[0]:
-                best_low = (eps, row.id)
+    evaluated: list[Candidate] = [(row.id, registry()[row.id].direction, row.valid, row.eps, row.interval) for row in rows]
+    best_up = best_certified([c for c in evaluated if c[1] is Direction.UPPER_BOUND], side="upper")
+    lowers = [c for c in evaluated if c[1] is Direction.LOWER_BOUND]
     if params.get("k") == 2 and EXACT_BINARY_RR_ID in registry():
         result = evaluate(registry()[EXACT_BINARY_RR_ID], {name: params[name] for name in ("eps0", "n", "delta")})
-        if result.valid and result.value is not None:
-            eps = result.interval[0] if result.interval is not None else result.value
-            if best_low is None or eps > best_low[0]:
-                best_low = (eps, EXACT_BINARY_RR_ID)
+        lowers.append((EXACT_BINARY_RR_ID, Direction.EXACT, result.valid, result.value, result.interval))
+    best_low = best_certified(lowers, side="lower")
     return Gap(
         randomizer, params,
         None if best_up is None else best_up[1], None if best_up is None else best_up[0],

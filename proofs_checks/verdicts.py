@@ -37,6 +37,7 @@ from shuffle_spec.proofs_checks.amplification import (
     evaluate_bounds,
 )
 from shuffle_spec.proofs_checks.bridge import evaluate
+from shuffle_spec.proofs_checks.certified import Candidate, best_certified
 from shuffle_spec.proofs_checks.sandbox import CallOutcome, call_in_process
 from shuffle_spec.reference.randomizers import binary_randomized_response
 from shuffle_spec.reference.rounding import round_down
@@ -165,7 +166,7 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
         candidates.append((EXACT_KRR_ID, {"eps0": eps0, "n": n, "delta": delta, "k": inputs["k"]}))
     if not candidates:
         return None
-    best: dict[str, Any] | None = None
+    evaluated: list[Candidate] = []
     registered = _registered_ids()
     for truth_id, params in candidates:
         if truth_id not in registered:
@@ -175,16 +176,12 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
             evaluation = evaluate(truth, params)
         except Exception:  # noqa: BLE001 - a truth that cannot be computed here is simply not used
             continue
-        if not evaluation.valid or evaluation.value is None:
-            continue
-        if truth.direction is Direction.EXACT:
-            low = evaluation.interval[0] if evaluation.interval else round_down(evaluation.value, 16)
-        elif truth.direction is Direction.LOWER_BOUND:
-            low = evaluation.interval[0] if evaluation.interval else evaluation.value
-        else:
-            continue
-        if best is None or low > best["eps"]:
-            best = {"eps": float(low), "source": f"{truth_id} (lower end)" if truth.direction is Direction.EXACT else truth_id}
+        evaluated.append((truth_id, truth.direction, evaluation.valid, evaluation.value, evaluation.interval))
+    found = best_certified(evaluated, side="lower")
+    best: dict[str, Any] | None = None
+    if found is not None:
+        exact = get_statement(found[1]).direction is Direction.EXACT
+        best = {"eps": found[0], "source": f"{found[1]} (lower end)" if exact else found[1]}
     if best is not None or not _covers_binary_rr(statement, inputs):
         return best
     if n <= BINARY_RR_ENUMERATION_MAX_N:
@@ -221,6 +218,10 @@ def certified_bound(statement: Statement, inputs: Mapping[str, Any]) -> tuple[fl
         return 0.0, "delta >= 1: every mechanism is (0, 1)-DP"
     if eps0 <= 0:
         return 0.0, "eps0 <= 0: no such randomizer, or a 0-LDP one (0-DP)"
+    k = inputs.get("k")
+    if statement.mechanism == "krr" and isinstance(k, (int, float)) and not isinstance(k, bool) and k <= 1:
+        # k-RR on one value reports it always (its output does not depend on its input: 0-DP); k < 1: none.
+        return 0.0, "k <= 1: a k-RR with one value is 0-DP (or no such randomizer)"
     if delta < 0 or n < 1:
         return eps0, "no statement applies (delta < 0 or n < 1): only eps0 is certified"
     if not math.isfinite(eps0) or not math.isfinite(n):

@@ -23,7 +23,7 @@ from typing import Hashable, Mapping, Sequence, cast
 
 from shuffle_spec.reference.distributions import Distribution, Probability
 from shuffle_spec.reference.divergences import hockey_stick_divergence
-from shuffle_spec.reference.errors import ParameterError, require_integer
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_multiplier
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.shuffling import shuffled_distribution
 
@@ -46,8 +46,7 @@ def _zero(exact: bool) -> Probability:
 
 
 def _check_e_eps(e_eps: object) -> None:
-    if isinstance(e_eps, bool) or not isinstance(e_eps, (int, float, Fraction)) or not e_eps >= 1 or not math.isfinite(e_eps):
-        raise ParameterError("e_eps", e_eps, "a finite multiplier e^eps >= 1 (eps >= 0)")
+    require_multiplier("e_eps", e_eps, finite=True)
 
 
 def _pointwise_minimum(randomizer: Randomizer) -> dict[Hashable, Probability]:

@@ -18,7 +18,7 @@ from typing import Iterable
 import mpmath
 
 from shuffle_spec.reference.distributions import Distribution, Outcome, Probability
-from shuffle_spec.reference.errors import ParameterError, require_positive
+from shuffle_spec.reference.errors import ParameterError, require_multiplier, require_positive
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.rounding import mpf_to_float_up, round_up
 
@@ -39,8 +39,7 @@ __all__ = [
 
 
 def _check_e_eps(e_eps: object) -> None:
-    if isinstance(e_eps, bool) or not isinstance(e_eps, (int, float, Fraction)) or not e_eps >= 1:
-        raise ParameterError("e_eps", e_eps, "a multiplier e^eps >= 1 (eps >= 0)")
+    require_multiplier("e_eps", e_eps)
 
 
 def hockey_stick_divergence(p: Distribution, q: Distribution, e_eps: Fraction | float) -> Probability:

@@ -16,6 +16,7 @@ __all__ = [
     "ParameterError",
     "require_in_range",
     "require_integer",
+    "require_multiplier",
     "require_positive",
     "require_probability",
 ]
@@ -91,3 +92,10 @@ def require_in_range(name: str, value: object, low: float, high: float) -> None:
     real = require_real(name, value)
     if not (low <= real <= high):
         raise ParameterError(name, value, f"{low} <= {name} <= {high}")
+
+
+def require_multiplier(name: str, value: object, *, finite: bool = False) -> None:
+    """`value` is a multiplier e^eps >= 1 (eps >= 0): an int, a float or a Fraction (not a bool), finite
+    when asked. The one check behind every function taking an `e_eps`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)) or not value >= 1 or (finite and not math.isfinite(value)):
+        raise ParameterError(name, value, f"a {'finite ' if finite else ''}multiplier e^eps >= 1 (eps >= 0)")

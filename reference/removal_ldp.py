@@ -27,7 +27,7 @@ import mpmath
 
 from shuffle_spec.reference.distributions import Distribution, Probability
 from shuffle_spec.reference.divergences import is_close, ldp_ratio, removal_ldp_ratio, safe_log
-from shuffle_spec.reference.errors import ParameterError, require_positive
+from shuffle_spec.reference.errors import ParameterError, require_multiplier, require_positive
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.rounding import mpf_to_float_up
 
@@ -44,10 +44,7 @@ __all__ = [
 
 
 def _check_multiplier(e_eps: object) -> None:
-    if isinstance(e_eps, bool) or not isinstance(e_eps, (int, float, Fraction)) or not e_eps >= 1:
-        raise ParameterError("e_eps", e_eps, "a multiplier e^eps >= 1 (eps >= 0)")
-    if isinstance(e_eps, float) and not math.isfinite(e_eps):
-        raise ParameterError("e_eps", e_eps, "a finite multiplier e^eps >= 1")
+    require_multiplier("e_eps", e_eps, finite=True)
 
 
 def is_replacement_ldp(randomizer: Randomizer, e_eps: Fraction | float) -> bool:

@@ -13,7 +13,7 @@ import mpmath
 
 from shuffle_spec.reference.composition import mixture
 from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.errors import ParameterError, require_positive, require_probability
+from shuffle_spec.reference.errors import require_multiplier, require_positive, require_probability
 from shuffle_spec.reference.rounding import mpf_to_float_up
 
 __all__ = ["subsampled_epsilon", "subsampled_delta", "subsampled_e_eps", "subsample_mixture"]
@@ -39,8 +39,7 @@ def subsampled_delta(*, delta: float, q: float) -> float:
 
 def subsampled_e_eps(e_eps: Fraction | float, q: Fraction | float) -> Fraction | float:
     """1 + q (e^eps - 1), the multiplier e^{eps'} of EFMRTT19.Lem4; exact for rational inputs."""
-    if isinstance(e_eps, bool) or not isinstance(e_eps, (int, float, Fraction)) or not e_eps >= 1:
-        raise ParameterError("e_eps", e_eps, "a multiplier e^eps >= 1 (eps >= 0)")
+    require_multiplier("e_eps", e_eps)
     require_probability("q", q, open_low=False, open_high=False)
     return 1 + q * (e_eps - 1)
 

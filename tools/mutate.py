@@ -141,7 +141,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("cl.lower", "reference/bounds/clones.py", "            lower_sum += float(np.sum(part.lower * b_low))",
            "            lower_sum += float(np.sum(part.upper * b_up))", ("tests/test_clones_numeric.py", IND), "clone delta lower end from upper bounds"),
     Mutant("cl.upround", "reference/bounds/clones.py", "        return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)",
-           "        return max(round_down(lower, 4), 0.0), min(round_down(upper, 4), 1.0)", ("tests/test_clones_numeric.py", IND), "clone delta upper end rounded down"),
+           "        return max(round_down(lower, 4), 0.0), min(round_down(upper, 4), 1.0)", ("tests/test_clone_delta_ends.py", "tests/test_clones_numeric.py", IND), "clone delta upper end rounded down"),
     Mutant("bin.below", "reference/binomial.py", "    below = 0.0 if lo == 0 else math.exp(_log_tail_iv(lo - 1, m, pair)) * (1 + 1e-12)",
            "    below = 0.0", ("tests/test_clones_binomial.py", "tests/test_clones_numeric.py", IND), "window's lower tail mass not counted"),
     Mutant("bin.ratio", "reference/binomial.py", "        ratios = ((m - (ks - 1.0)) / ks) * rho  # ks = k0+1, ...; r_{k-1} = (m-k+1)/k * p/q",

@@ -18,7 +18,7 @@ import numpy as np
 
 from shuffle_spec.reference.composition import compose_randomizers
 from shuffle_spec.reference.distributions import Distribution, Probability
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_multiplier, require_positive
 from shuffle_spec.reference.randomizers import Randomizer
 from shuffle_spec.reference.rounding import mpf_to_float_up
 
@@ -107,8 +107,7 @@ def binary_reduction(first: Randomizer, second: Randomizer, x: Hashable, x2: Has
     1(R_2(y_b) in S). Q_1 restricts and post-processes R_1, Q_2 post-processes R_2 on two inputs, and
     Pr[Q_2 Q_1(0) = 1] - e^eps Pr[Q_2 Q_1(1) = 1] >= the chain's hockey-stick divergence.
     """
-    if isinstance(e_eps, bool) or not isinstance(e_eps, (int, float, Fraction)) or not e_eps >= 1:
-        raise ParameterError("e_eps", e_eps, "a multiplier e^eps >= 1")
+    require_multiplier("e_eps", e_eps)
     if x == x2 or x not in first.inputs or x2 not in first.inputs:
         raise ParameterError("x, x2", (x, x2), f"two distinct inputs of the first randomizer {first.inputs}")
     chain = chain_randomizers(first, second)

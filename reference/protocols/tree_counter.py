@@ -25,7 +25,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence, cast
+from typing import Iterable, Mapping, NamedTuple, Sequence, cast
 
 import mpmath
 import numpy as np
@@ -359,6 +359,33 @@ def _reported_nodes(changes: np.ndarray, k: int, L: int, rng: np.random.Generato
     return h, m, sign
 
 
+class _Clients(NamedTuple):
+    """The checked inputs and every client's reported node (h its level, m its index, sign its value)."""
+
+    a: float
+    k: int
+    T: int
+    L: int
+    h: np.ndarray
+    m: np.ndarray
+    sign: np.ndarray
+    keep: float  # e^a / (e^a + 1): the probability that a node's randomized response keeps its value
+
+
+def _prepared_clients(states: ArrayLike, *, eps: float, k: int, rng: np.random.Generator, levels: int | None) -> _Clients:
+    """Input checks and the clients' first draws, shared by `run_tree_counter` and `simulate_node_sums`
+    (the same draws from rng in the same order, so one seed gives both the same reported nodes)."""
+    array = _check_states(states)
+    k = _check_k(k)
+    a = _rr_parameter(eps)
+    if not isinstance(rng, np.random.Generator):
+        raise ParameterError("rng", rng, "a numpy.random.Generator")
+    T = array.shape[1]
+    L = _check_levels(T, levels)
+    h, m, sign = _reported_nodes(_changes_matrix(array, k), k, L, rng)
+    return _Clients(a, k, T, L, h, m, sign, 1.0 / (1.0 + math.exp(-a)))
+
+
 def run_tree_counter(states: ArrayLike, *, eps: float, k: int, rng: np.random.Generator, levels: int | None = None) -> TreeCounterRun:
     """Run the tree counter (EFMRTT19.Alg1 clients, EFMRTT19.Alg2 server) on your data.
 
@@ -368,16 +395,7 @@ def run_tree_counter(states: ArrayLike, *, eps: float, k: int, rng: np.random.Ge
     `TreeCounterClient`); the server aggregates and returns F^[t] for t = 1..T. The result's `privacy`
     is EFMRTT19.Thm5: each user's whole transcript is eps-LDP (pure, delta = 0).
     """
-    array = _check_states(states)
-    k = _check_k(k)
-    a = _rr_parameter(eps)
-    if not isinstance(rng, np.random.Generator):
-        raise ParameterError("rng", rng, "a numpy.random.Generator")
-    n, T = array.shape
-    L = _check_levels(T, levels)
-    changes = _changes_matrix(array, k)
-    h, m, sign = _reported_nodes(changes, k, L, rng)
-    keep = 1.0 / (1.0 + math.exp(-a))
+    a, k, T, L, h, m, sign, keep = _prepared_clients(states, eps=eps, k=k, rng=rng, levels=levels)
     node_sums: dict[tuple[int, int], int] = {}
     for level in range(1, L + 1):
         users = np.flatnonzero(h == level)
@@ -409,16 +427,7 @@ def simulate_node_sums(states: ArrayLike, *, eps: float, k: int, rng: np.random.
     """Node sums of Alg. 2 with the same distribution as `run_tree_counter`'s, sampled by counts:
     per node, the numbers of users with v = +1, -1, 0 at its level, then three binomials for their
     bits (no per-user bit arrays, no Python loop over users). For the utility simulation of EFMRTT19.Thm6."""
-    array = _check_states(states)
-    k = _check_k(k)
-    a = _rr_parameter(eps)
-    if not isinstance(rng, np.random.Generator):
-        raise ParameterError("rng", rng, "a numpy.random.Generator")
-    n, T = array.shape
-    L = _check_levels(T, levels)
-    changes = _changes_matrix(array, k)
-    h, m, sign = _reported_nodes(changes, k, L, rng)
-    keep = 1.0 / (1.0 + math.exp(-a))
+    a, k, T, L, h, m, sign, keep = _prepared_clients(states, eps=eps, k=k, rng=rng, levels=levels)
     node_sums: dict[tuple[int, int], int] = {}
     for level in range(1, L + 1):
         at_level = h == level
