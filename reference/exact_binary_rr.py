@@ -55,6 +55,7 @@ import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -886,36 +887,41 @@ def mp_candidates(*, eps0: float, n: int, delta: float, threshold: float) -> lis
 
 
 @lru_cache(maxsize=32)
-def _mp_worst_candidates(eps0: float, n: int, delta: float) -> tuple[int, ...]:
-    """The counts to evaluate exactly (float work only, shared by the calls at several precisions): the worst
-    count of the float branch and bound, then every k the float certificate cannot exclude at MP_GAP below
-    its exact eps (at 40 digits)."""
+def _mp_worst_candidates(eps0: float, n: int, delta: float) -> tuple[float, tuple[int, ...]]:
+    """(threshold, the counts to evaluate exactly): float work only, shared by the calls at several precisions.
+    The worst count of the float branch and bound is evaluated exactly (40 digits); the threshold sits MP_GAP
+    below it, and every k the float certificate cannot exclude there is a candidate."""
     from shuffle_spec.reference.high_precision_exact import binary_rr_eps_bracket
 
     guide = worst_case(eps0=eps0, n=n, delta=delta).worst_k
     best_lo, _ = binary_rr_eps_bracket(eps0=eps0, n=n, k=guide, delta=delta, dps=40, both=False)
     threshold = float(best_lo) * (1 - MP_GAP)
-    if not threshold > 0:
-        return (guide,)
+    if not threshold > 0:  # eps = 0 at the guide: every count is a candidate (small n only)
+        if n > MP_MAX_CANDIDATES:
+            raise ValueError(f"eps0 = {eps0}, n = {n}, delta = {delta}: no positive exclusion threshold; outside the high-precision range of this _mp path")
+        return 0.0, tuple(range(n))
     found = mp_candidates(eps0=eps0, n=n, delta=delta, threshold=threshold)
-    return tuple(sorted(set(found) | {guide}))
+    return threshold, tuple(sorted(set(found) | {guide}))
 
 
 def shuffled_binary_rr_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[Any, Any]:
     """exact.shuffled_binary_rr at `dps` digits: a certified enclosure (Fractions) of max_k eps_k, the exact
     worst case over every neighbouring pair. The float branch and bound (certified bounds) excludes every k
-    whose eps_k is below a threshold under the best pair's exact eps (`mp_candidates`); the candidates left
-    are evaluated exactly (reference.high_precision_exact) and the max of their brackets is returned. Declines
-    (ValueError, "outside the high-precision range") for n > MP_MAX_N or when more than MP_MAX_CANDIDATES
-    candidates (or MP_SWEEP_EVALUATIONS float evaluations) remain."""
+    whose eps_k is at most a threshold MP_GAP under the best pair's exact eps (`mp_candidates`); the candidates
+    left are evaluated exactly (reference.high_precision_exact) and, once their best certified lower end is
+    checked to be >= the threshold (so the excluded counts cannot hold the max), the max of their brackets is
+    returned. Declines (ValueError, "outside the high-precision range") for n > MP_MAX_N or when more than
+    MP_MAX_CANDIDATES candidates (or MP_SWEEP_EVALUATIONS float evaluations) remain."""
     from shuffle_spec.reference.high_precision_exact import binary_rr_eps_bracket
 
     _mp_validate(eps0, n, delta)
     n = int(n)
-    candidates = _mp_worst_candidates(float(eps0), n, float(delta))
+    threshold, candidates = _mp_worst_candidates(float(eps0), n, float(delta))
     brackets = [binary_rr_eps_bracket(eps0=eps0, n=n, k=k, delta=delta, dps=dps, both=False) for k in candidates]
     lower = max(b[0] for b in brackets)
     upper = max(b[1] for b in brackets)
+    if not lower >= Fraction(threshold):
+        raise ValueError(f"eps0 = {eps0}, n = {n}, delta = {delta}: the candidates' exact eps is below the exclusion threshold; outside the high-precision range of this _mp path")
     return lower, upper
 
 

@@ -138,7 +138,7 @@ def _fraction_of(x: Any) -> Fraction:
         return Fraction(0)
     if man == 0:
         raise ParameterError("value", x, "a finite real number")
-    value = Fraction(man) * (Fraction(2) ** exp)
+    value: Fraction = Fraction(int(man)) * (Fraction(2) ** int(exp))
     return -value if sign else value
 
 
@@ -272,7 +272,7 @@ def pair_e_eps(
         """sum max(0, P_hi - e Q_lo) + dropped_p <= delta (an upper bound on D_e <= delta)."""
         num, den = e.numerator, e.denominator
         total = dropped_p * den
-        for a, b in zip(p_hi, q_lo):
+        for a, b in zip(p_hi, q_lo, strict=True):
             t = a * den - num * b
             if t > 0:
                 total += t
@@ -281,7 +281,7 @@ def pair_e_eps(
     if d_upper_ok(Fraction(1)):
         return Fraction(1), Fraction(1)
     # Order by the ratio P/Q (floats only choose the order; every set gives a valid lower bound).
-    keys = [_log_float(a) - _log_float(b) if b > 0 else math.inf for a, b in zip(p_lo, q_hi)]
+    keys = [_log_float(a) - _log_float(b) if b > 0 else math.inf for a, b in zip(p_lo, q_hi, strict=True)]
     order = sorted(range(size), key=lambda i: -keys[i])
     cum_p, cum_q = 0, dropped_q
     approx: list[float] = []
@@ -307,7 +307,7 @@ def pair_e_eps(
     for _ in range(8):
         num, den = e_lo.numerator, e_lo.denominator
         sum_p, sum_q = 0, dropped_q
-        for a, b in zip(p_lo, q_hi):
+        for a, b in zip(p_lo, q_hi, strict=True):
             if a * den > num * b:
                 sum_p += a
                 sum_q += b
@@ -378,8 +378,8 @@ def binary_rr_direction_e_eps(*, eps0: float, n: int, k: int, delta: float, dps:
     size = len(x.low) + len(y.low) - 1
     f_lo, f_hi = [0] * size, [0] * size
     short, long_ = (x, y) if len(x.low) <= len(y.low) else (y, x)
-    for i, (a_lo, a_hi) in enumerate(zip(short.low, short.high)):
-        for j, (b_lo, b_hi) in enumerate(zip(long_.low, long_.high)):
+    for i, (a_lo, a_hi) in enumerate(zip(short.low, short.high, strict=True)):
+        for j, (b_lo, b_hi) in enumerate(zip(long_.low, long_.high, strict=True)):
             f_lo[i + j] += a_lo * b_lo
             f_hi[i + j] += a_hi * b_hi
     one = fp.one
@@ -422,7 +422,7 @@ def _scaled_points(fp: FixedPoint, weights: list[tuple[int, int]], counts: list[
     (u0l, u0h), (u1l, u1h), (u2l, u2h) = (fp.of_interval(c) for c in u)
     (v0l, v0h), (v1l, v1h), (v2l, v2h) = (fp.of_interval(c) for c in v)
     pl, ph, ql, qh = [], [], [], []
-    for (w_lo, w_hi), (h0, h1, r) in zip(weights, counts):
+    for (w_lo, w_hi), (h0, h1, r) in zip(weights, counts, strict=True):
         pl.append(w_lo * (u0l * h0 + u1l * h1 + u2l * r))
         ph.append(w_hi * (u0h * h0 + u1h * h1 + u2h * r))
         ql.append(w_lo * (v0l * h0 + v1l * h1 + v2l * r))
@@ -437,11 +437,11 @@ def _trinomial_lattice(fp: FixedPoint, n: int, p1: Any, p0_given: Any, tail: int
     weights: list[tuple[int, int]] = []
     counts: list[tuple[int, int, int]] = []
     dropped = (outer.below + outer.above) * fp.one
-    for i, (r_lo, r_hi) in enumerate(zip(outer.low, outer.high)):
+    for i, (r_lo, r_hi) in enumerate(zip(outer.low, outer.high, strict=True)):
         h1 = outer.lo + i
         row = binomial_window(fp, n - h1, p0_given, tail)
         dropped += r_hi * (row.below + row.above)
-        for j, (c_lo, c_hi) in enumerate(zip(row.low, row.high)):
+        for j, (c_lo, c_hi) in enumerate(zip(row.low, row.high, strict=True)):
             h0 = row.lo + j
             weights.append((r_lo * c_lo, r_hi * c_hi))
             counts.append((h0, h1, n - h0 - h1))
@@ -531,7 +531,7 @@ def blanket_krr_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: i
     counts: list[tuple[int, int, int]] = []
     one = fp.one
     powers = [(k - 2) ** r for r in range(outer.hi + 1)]
-    for i, (w_lo, w_hi) in enumerate(zip(outer.low, outer.high)):
+    for i, (w_lo, w_hi) in enumerate(zip(outer.low, outer.high, strict=True)):
         big_n = outer.lo + i
         if big_n == 0:
             continue  # no draw: the N = 0 term is not part of the sum (it carries P = Q = 0)

@@ -94,16 +94,17 @@ def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> Bound
 
 def krr_pair_third_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """exact.krr_pair_third: the eps of the pair "user 1 holds x0 vs x1, the other n-1 users all hold a third
-    value" (counts of x0, x1 and the rest kept), a certified interval; its lower end is a lower bound on the
-    central eps of n shuffled eps0-k-RR reports at delta. Range: eps0 in (0, 50], 3 <= k <= 1e6,
+    value" (counts of x0, x1 and the rest kept), certified: the value is the lower end of the pair's interval
+    (given in the note), a lower bound on the central eps of n shuffled eps0-k-RR reports at delta. Range: eps0 in (0, 50], 3 <= k <= 1e6,
     1 <= n <= 1e8, 0 < delta < 1."""
     return _pair_epsilon("third", eps0, n, delta, k)
 
 
 def krr_pair_x0_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """exact.krr_pair_x0: the exact eps of the pair "user 1 holds x0 vs x1, the other n-1 users all hold x0"
-    (both directions), a certified interval; its lower end is a lower bound on the central eps of n shuffled
-    eps0-k-RR reports at delta. Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
+    (both directions), certified: the value is the lower end of the pair's interval (given in the note), a
+    lower bound on the central eps of n shuffled eps0-k-RR reports at delta. Range: eps0 in (0, 50],
+    2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
     return _pair_epsilon("x0", eps0, n, delta, k)
 
 
