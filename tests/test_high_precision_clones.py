@@ -226,3 +226,37 @@ def test_a_planted_wrong_weight_leaves_the_float_interval(monkeypatch):
     monkeypatch.setattr(hp._CloneSum, "_weights", skewed)
     low, high = (_as_fraction(x) for x in clones_numeric_mp(dps=40, **point))
     assert not (Fraction(answer.lower) <= low and high <= Fraction(answer.upper))
+
+
+SWEEP_SINGLE = [
+    ("fmt21", {"eps0": 0.2, "n": 1000, "delta": 1e-9}),
+    ("fmt23", {"eps0": 3.0, "n": 37, "delta": 1e-3}),
+    ("fmt21", {"eps0": 9.0, "n": 5000, "delta": 1e-12}),
+    ("fmt23", {"eps0": 0.05, "n": 2, "delta": 1e-2}),
+]
+
+
+@pytest.mark.parametrize("kind,point", SWEEP_SINGLE)
+def test_the_float_clone_walk_contains_the_high_precision_value_across_the_range(kind, point):
+    float_path = clones_numeric if kind == "fmt21" else stronger_clones
+    answer = float_path(**point)
+    low, high = (_as_fraction(x) for x in hp.clone_epsilon_mp(dps=40, kind=kind, seed=answer.upper, **point))
+    assert Fraction(answer.lower) <= low <= high <= Fraction(answer.upper)
+
+
+SWEEP_COMPOSED = [
+    ("clones", {"eps0": 0.3, "n": 15, "delta": 1e-4, "rounds": 2}),
+    ("stronger_clones", {"eps0": 2.0, "n": 9, "delta": 1e-7, "rounds": 4}),
+    ("clones", {"eps0": 5.0, "n": 30, "delta": 1e-6, "rounds": 1}),
+    ("exact_binary_rr", {"eps0": 3.0, "n": 60, "delta": 1e-8, "rounds": 2}),
+    ("exact_binary_rr", {"eps0": 0.4, "n": 7, "delta": 1e-3, "rounds": 4}),
+]
+
+
+@pytest.mark.parametrize("pair,point", SWEEP_COMPOSED)
+def test_the_float_pld_interval_contains_the_exact_composed_value_across_the_range(pair, point):
+    """An independent test of reference.pld (discretisation, FFT, Chernoff tails, clone blocks) against exact
+    enumeration of the composed losses."""
+    certified = pld.composed_epsilon([pld.Round(pair, point["eps0"], point["n"], point["rounds"])], delta=point["delta"])
+    low, high = (_as_fraction(x) for x in hp.composed_epsilon_mp(pair, dps=40, seed=(certified.lower, certified.upper), **point))
+    assert Fraction(certified.lower) <= low <= high <= Fraction(certified.upper)
