@@ -31,7 +31,7 @@ from shuffle_spec.proofs_checks.catalog import Entry, all_statements, resolve
 from shuffle_spec.proofs_checks.limits import EPS0_MAX, N_MAX
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
-from shuffle_spec.spec.terms import HypothesisError
+from shuffle_spec.spec.terms import Direction, HypothesisError
 
 if TYPE_CHECKING:  # SymPy is loaded only when a statement is not in the catalog
     from shuffle_spec.spec.statement import Statement
@@ -581,7 +581,10 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
     result = _composed(parsed, delta=delta)
     listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds} for r in parsed]
-    return Composition(statement_id, listed, float(delta), result.upper, (result.lower, result.upper), True, result.note)
+    # A lower-bound statement (compose.exact_binary_rr: the composition of explicit pairs) reports its
+    # certified lower end; an upper bound its upper end.
+    value = result.lower if resolve(statement_id).direction is Direction.LOWER_BOUND else result.upper
+    return Composition(statement_id, listed, float(delta), value, (result.lower, result.upper), True, result.note)
 
 
 def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float) -> tuple[float, float]:

@@ -517,10 +517,14 @@ def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool,
         # The project's own reference failed here (a bug to report, not the audited code's fault): the
         # point is still judged against the truth and the certificates, without an expected value.
         return True, None, None, f"reference failed: {type(failure).__name__}"
-    value = float(result.upper) if hasattr(result, "upper") else float(result)
+    if hasattr(result, "upper"):
+        low_exact, high_exact = float(result.lower), float(result.upper)
+        # A lower bound's value is its certified lower end (the upper end may exceed the truth).
+        value = low_exact if statement.direction is Direction.LOWER_BOUND else high_exact
+    else:
+        value = low_exact = high_exact = float(result)
     if not math.isfinite(value):
         return None
-    low_exact, high_exact = (float(result.lower), float(result.upper)) if hasattr(result, "upper") else (value, value)
     scale = max(abs(low_exact), abs(high_exact))
     rtol = statement.rtol
     if statement.direction is Direction.UPPER_BOUND:
