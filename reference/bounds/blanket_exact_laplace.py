@@ -380,10 +380,10 @@ def _lower_masses(law: _Law, h: float, eps0: float, eps: float) -> tuple[int, np
 # --- the tilted convolution ---------------------------------------------------------------------------
 
 
-def _tilt(offset: int, w: np.ndarray, gamma: float, h: float) -> float:
-    """theta >= 0 (nearly) minimising sum_j v_j e^{theta j h}, v = (1 - gamma) delta_0 + gamma w (Newton on the
-    convex log-mgf; uncertified: it only chooses the tilt)."""
-    s = (offset + np.arange(len(w))) * h
+def _tilt(offset: int, w: np.ndarray, gamma: float, h: float, shift: float = 0.0) -> float:
+    """theta >= 0 (nearly) minimising sum_j v_j e^{theta (j h + shift)}, v = (1 - gamma) delta_0 + gamma w (Newton
+    on the convex log-mgf; uncertified: it only chooses the tilt). shift is used with gamma = 1 only."""
+    s = (offset + np.arange(len(w))) * h + shift
     theta = 0.0
     for _ in range(60):
         z = np.exp(theta * s - np.max(theta * s))
@@ -402,10 +402,12 @@ def _tilt(offset: int, w: np.ndarray, gamma: float, h: float) -> float:
     return theta
 
 
-def _expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: float, n: int, upper: bool, eps0: float) -> float:
-    """A certified upper (upper=True, w upper masses) or lower (w lower masses) bound on log E[(S)_+] of
+def _expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: float, n: int, upper: bool, eps0: float, shift: float = 0.0) -> float:
+    """A certified upper (upper=True, w upper masses) or lower (w lower masses) bound on log E[(S + n shift)_+] of
     S = sum of n i.i.d. copies of (1 - gamma) delta_0 + gamma sum_j w_j delta_{jh} (module doc); -inf if 0.
-    `gamma` = (lower, upper) bracket: each mass of the per-user law is bounded on the requested side."""
+    `gamma` = (lower, upper) bracket: each mass of the per-user law is bounded on the requested side. `shift`
+    (a float, exact as given) moves every user's value: with T = n shift (bracketed), E[(S + T)_+] =
+    e^{theta T} sum_k (kh + T)_+ e^{-theta (kh + T)} (r^{*n})_k."""
     g_lo, g_hi = gamma
     lo = min(offset, 0)
     size = max(offset + len(w), 1) - lo
@@ -413,7 +415,10 @@ def _expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: floa
     v[offset - lo: offset - lo + len(w)] += (g_hi if upper else g_lo) * w
     v[-lo] += (1 - g_lo) if upper else (1 - g_hi)
     v *= (1 + 4 * UNIT) if upper else (1 - 4 * UNIT)
-    theta = _tilt(offset, w, g_hi, h)
+    theta = _tilt(offset, w, g_hi, h, shift)
+    shift_total = n * shift
+    t_err = 2 * UNIT * abs(shift_total)
+    shift_total = shift_total + t_err if upper else shift_total - t_err  # (s + T)_+ is non-decreasing in T
     s = (lo + np.arange(size)) * h
     positive = v > 0
     logs = np.full(size, -np.inf)
@@ -437,16 +442,22 @@ def _expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: floa
     composed = compose([grid], [n], tail=WINDOW_TAIL)
     values = composed.values
     k = composed.start + np.arange(len(values))
-    pos = k > 0
-    kk = k[pos].astype(float)
-    g = kk * h * np.exp(-theta * kk * h)  # h k e^{-theta k h} = (kh)_+ e^{-theta kh}
+    sk = k * h + shift_total
+    pos = sk > 0
+    kk = sk[pos]
+    g = kk * np.exp(-theta * kk)  # (kh + T)_+ e^{-theta (kh + T)}
     vals = values[pos]
+    log_scale += theta * shift_total
+    if upper:
+        log_scale += 4 * UNIT * abs(theta * shift_total)
+    else:
+        log_scale -= 4 * UNIT * abs(theta * shift_total)
     total = float(np.sum(g * vals))
     abs_total = float(np.sum(np.abs(g * vals)))
     slack = abs_total * (EXP_MARGIN + (len(vals) + 4) * 1.001 * UNIT) * 2
     slack += float(np.sqrt(np.sum(g * g))) * (1 + 1e-12) * composed.error_2norm
     # Largest g beyond the window's top: g(s) = s e^{-theta s} is decreasing for s > 1/theta.
-    top_s = (composed.start + len(values)) * h
+    top_s = (composed.start + len(values)) * h + shift_total
     g_max = 1 / (math.e * theta) if theta > 0 else math.inf
     g_beyond = top_s * math.exp(-theta * top_s) * (1 + EXP_MARGIN) if theta * top_s >= 1 else g_max
     if upper:
