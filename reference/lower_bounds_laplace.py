@@ -76,6 +76,30 @@ def _shift(eps0: float, eps: float, direction: str) -> float:
     return value
 
 
+def _cluster_shift(eps0: float, eps: float, direction: str, h: float) -> float:
+    """The shift that puts the mean of the heavy end of Z's law (the last step [z_max - h, z_max] forward, the
+    first [z_min, z_min + h] backward: the heavy atom and the dense mass next to it) on the lattice point 0, up to
+    a hair above it (a float at most that mean): the lower groups then contract that cluster in place instead of
+    dragging it a step (which would lose a mean of order h per user). It only decides tightness: every shift is
+    exact in the sum (the sum is compared with -n shift)."""
+    with mpmath.workdps(30):
+        law = _Groups(eps0, eps, direction)
+        hh = mpmath.mpf(h)
+        if direction == "forward":
+            z_max = law.atoms[-1][0]
+            f0, g0 = law.cumulative(z_max - hh)
+            f1, g1 = law.cumulative(z_max)
+        else:
+            z_min = law.atoms[0][0]
+            f0, g0 = mpmath.mpf(0), mpmath.mpf(0)
+            f1, g1 = law.cumulative(z_min + hh)
+        mean = (g1 - g0) / (f1 - f0)
+        value = float(mean)
+        if value > mean:
+            value = math.nextafter(value, -math.inf)
+    return value
+
+
 def _law(eps0: float, eps: float, direction: str, shift: float = 0.0) -> _PairLaw:
     """Z - shift (floats)."""
     big_c, e = math.exp(eps0), math.exp(eps)
@@ -301,9 +325,7 @@ def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     lower = upper = 0.0
     for direction in DIRECTIONS:
         h = _step(_law(eps0, eps, direction))
-        # The heavy atom half a step beyond the lattice point 0 (above it when it is the top of the support,
-        # below when the bottom): its group then takes the dense mass next to it at mean exactly 0.
-        shift = _shift(eps0, eps, direction) + (-h / 2 if direction == "forward" else h / 2)
+        shift = _cluster_shift(eps0, eps, direction, h)
         law = _law(eps0, eps, direction, shift)
         offset, w_up = _spread(law, h)
         log_up = _expectation(offset, w_up, (1.0, 1.0), h, n, True, eps0, shift)

@@ -382,24 +382,32 @@ def _lower_masses(law: _Law, h: float, eps0: float, eps: float) -> tuple[int, np
 
 def _tilt(offset: int, w: np.ndarray, gamma: float, h: float, shift: float = 0.0) -> float:
     """theta >= 0 (nearly) minimising sum_j v_j e^{theta (j h + shift)}, v = (1 - gamma) delta_0 + gamma w (Newton
-    on the convex log-mgf; uncertified: it only chooses the tilt). shift is used with gamma = 1 only."""
-    s = (offset + np.arange(len(w))) * h + shift
-    theta = 0.0
+    on the convex log-mgf, in log space; uncertified: it only chooses the tilt)."""
+    positive = w > 0
+    s = (offset + np.nonzero(positive)[0]) * h + shift
+    logs = np.log(gamma * w[positive])
+    if gamma < 1:
+        s = np.append(s, shift)
+        logs = np.append(logs, math.log(1 - gamma))
+
+    def slope(theta: float) -> float:  # d/dtheta of the log-mgf: the tilted mean, non-decreasing in theta
+        a = logs + theta * s
+        p = np.exp(a - np.max(a))
+        return float(np.sum(p * s)) / float(np.sum(p))
+
+    if slope(0.0) >= 0:
+        return 0.0
+    cap = 600.0 / max(float(np.max(np.abs(s))), 1e-300)
+    low, high = 0.0, min(1.0 / max(float(np.std(s)), 1e-300), cap)
+    while slope(high) < 0 and high < cap:
+        low, high = high, min(2 * high, cap)
     for _ in range(60):
-        z = np.exp(theta * s - np.max(theta * s))
-        base = math.exp(-np.max(theta * s))
-        total = (1 - gamma) * base + gamma * float(np.sum(w * z))
-        m1 = gamma * float(np.sum(w * z * s)) / total
-        m2 = gamma * float(np.sum(w * z * s * s)) / total - m1 * m1
-        if m2 <= 0:
-            break
-        step = -m1 / m2
-        theta_new = max(theta + step, 0.0)
-        if abs(theta_new - theta) <= 1e-12 * max(abs(theta), 1e-300):
-            theta = theta_new
-            break
-        theta = theta_new
-    return theta
+        mid = 0.5 * (low + high)
+        if slope(mid) < 0:
+            low = mid
+        else:
+            high = mid
+    return high
 
 
 def _expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: float, n: int, upper: bool, eps0: float, shift: float = 0.0) -> float:
