@@ -118,7 +118,10 @@ def _run_best(args: argparse.Namespace) -> int:
         require_supported("k", k)
     extra = {} if args.randomizer == "laplace" else {"k": k}
     given, eps = _given_values(args)
-    candidates = [s for s in candidate_upper_bounds(args.randomizer, k) if s.value is None and set(s.input_names) <= {"eps0", "n", "delta", "k"}]
+    # Numeric (no closed form) bounds only; a catalog Entry says so by has_value, a Statement by value.
+    candidates = [
+        s for s in candidate_upper_bounds(args.randomizer, k) if not (s.has_value if hasattr(s, "has_value") else s.value is not None) and set(s.input_names) <= {"eps0", "n", "delta", "k"}
+    ]
     answers, failures = [], []
     for statement in candidates:
         params = {name: value for name, value in extra.items() if name in statement.input_names}
