@@ -40,7 +40,7 @@ from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon
 from shuffle_spec.reference.results import BoundValue
 
-__all__ = ["laplace_pair_delta", "laplace_pair_x0_epsilon", "binned_binary_rr_eps0", "DIRECTIONS"]
+__all__ = ["laplace_pair_delta", "laplace_pair_x0_epsilon", "laplace_pair_x0_interval", "laplace_pair_x0_epsilon_mp", "binned_binary_rr_eps0", "DIRECTIONS"]
 
 DIRECTIONS = ("forward", "backward")
 EPS_REL_TOL = 1e-3
@@ -337,11 +337,10 @@ def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     return BoundValue(min(lower, upper), upper)
 
 
-def laplace_pair_x0_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
-    """exact.laplace_pair_x0: the exact eps of the pair "user 1 holds 0 vs 1, the other n-1 users hold 0" of n
-    shuffled eps0-Laplace reports on [0, 1] (both directions), a certified interval; its LOWER end is a lower
-    bound on the central eps of the shuffled Laplace mechanism at delta. Range: 0 < eps0 <= 20,
-    1 <= n <= 1e7, 1e-300 <= delta < 1."""
+def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """A certified interval containing the exact eps of the pair "user 1 holds 0 vs 1, the other n-1 users hold
+    0" of n shuffled eps0-Laplace reports on [0, 1] (both directions; exact.laplace_pair_x0). Range: as
+    `laplace_pair_x0_epsilon`."""
     check_laplace_inputs(eps0, n, delta)
 
     def bounds(eps: float) -> tuple[float, float]:
@@ -349,8 +348,29 @@ def laplace_pair_x0_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
         return value.lower, value.upper
 
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL)
-    note = "the certified lower bound on the truth is the interval's lower end"
-    return BoundValue(lower, upper, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note)
+    return BoundValue(lower, upper, "" if found else "no eps < eps0 certified for this pair: eps0 is the upper end")
+
+
+def laplace_pair_x0_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """exact.laplace_pair_x0 (direction lower_bound): the LOWER end of the certified interval of the pair's exact
+    eps (`laplace_pair_x0_interval`) as the value: a lower bound on the central eps of n shuffled eps0-Laplace
+    reports on [0, 1] at delta; the interval is in the note. Range: 0 < eps0 <= 20, 1 <= n <= 1e7,
+    1e-300 <= delta < 1."""
+    pair = laplace_pair_x0_interval(eps0=eps0, n=n, delta=delta)
+    note = f"exact eps of the pair (others at 0) in [{pair.lower!r}, {pair.upper!r}]; its lower end is a lower bound on the worst case"
+    return BoundValue(pair.lower, pair.lower, (pair.note + "; " + note) if pair.note else note)
+
+
+def laplace_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """High-precision value of exact.laplace_pair_x0 (COMMON protocol): at n = 1 the pair is the Laplace
+    mechanism itself, both directions have delta(eps) = 1 - e^{(eps - eps0)/2} (proofs_checks/tight_laplace.py),
+    so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the high-precision range) for n > 1."""
+    check_laplace_inputs(eps0, n, delta)
+    if int(n) != 1:
+        raise ValueError(f"n = {n} is outside the high-precision range of exact.laplace_pair_x0 (n = 1)")
+    with mpmath.workdps(dps):
+        value = max(mpmath.mpf(0), mpmath.mpf(eps0) + 2 * mpmath.log(1 - mpmath.mpf(delta)))
+        return value, value
 
 
 def binned_binary_rr_eps0(*, eps0: float) -> float:

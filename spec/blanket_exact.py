@@ -230,6 +230,7 @@ LAPLACE_EXAMPLES = (
     {"eps0": 1.0, "n": 1_000, "delta": 1e-6},
     {"eps0": 2.0, "n": 50, "delta": 1e-3},
     {"eps0": 0.5, "n": 1, "delta": 0.1},
+    {"eps0": 3.0, "n": 1, "delta": 1e-3},
 )
 LAPLACE_INVALID = (
     {"eps0": 1.0, "n": 1_000, "delta": 1.5},
@@ -267,7 +268,8 @@ EXACT_LAPLACE = Statement(
         "window tails and the FFT round-off bound of reference.pld. Value: the smallest eps whose certified "
         "delta(eps) <= delta (relative tolerance 1e-3 on the safe side), or eps0 with a note. rtol 1e-2: the "
         "float reference's answer lies above the mathematical value by the lattice spread (about h^2/4 of "
-        "variance, h = sd(L)/8) and the eps tolerance. Range n <= 1e7, eps0 <= 20 (hypotheses)."
+        "variance, h = sd(L)/8) and the eps tolerance. At n = 1 the expression is E[L_+] = 1 - e^{(eps - eps0)/2} "
+        "(the high-precision path; larger n are left to the float reference). Range n <= 1e7, eps0 <= 20 (hypotheses)."
     ),
 )
 
@@ -288,13 +290,16 @@ LAPLACE_PAIR_X0 = Statement(
     tags=AMP,
     examples=LAPLACE_EXAMPLES,
     invalid_examples=LAPLACE_INVALID,
+    rtol=1e-2,
     notes=(
         "The shuffled output has density (1/n) sum_i mu_x(v_i)/mu_0(v_i) relative to mu_0^n, so D(P_0||P_1) = "
         "(1/n) E[(sum Z_i)_+], Z = 1 - e^eps R, R = mu_1/mu_0 (V ~ mu_0), and D(P_1||P_0) the same with Z' = R - e^eps; "
         "the pair's delta is their max (checked in proofs_checks/tight_laplace.py and against direct integration "
         "at n = 1). Exact for this pair of CONTINUOUS outputs (no binning); a LOWER bound on the worst-case "
-        "central eps; the certified lower bound is the lower end of the returned interval (convex-order lattice "
-        "contraction). Binning at 1/2 gives binary RR with e^{eps0'} = 2 e^{eps0/2} - 1 (a weaker lower bound, "
+        "central eps; the reference returns the LOWER end of the pair's certified eps interval as its value (the "
+        "interval in the note; convex-order lattice contraction). At n = 1 both directions equal the Laplace "
+        "profile 1 - e^{(eps - eps0)/2} (the high-precision path). rtol 1e-2: the value lies below the pair's "
+        "exact eps by the eps tolerance 1e-3 and the lattice contraction. Binning at 1/2 gives binary RR with e^{eps0'} = 2 e^{eps0/2} - 1 (a weaker lower bound, "
         "tested to lie below this one)."
     ),
 )

@@ -534,3 +534,16 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
         hint = None
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
+
+
+def exact_blanket_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """High-precision value of BBGN19.Lem5.3.exact_laplace (COMMON protocol): at n = 1 Lemma 5.3's expression is
+    E[L_+] = 1 - e^{(eps - eps0)/2} (E[(X - a)_+] = 2 - 2 sqrt(a/c) on [1/c, c]; the right side is never positive;
+    proofs_checks/tight_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the
+    high-precision range) for n > 1."""
+    check_laplace_inputs(eps0, n, delta)
+    if int(n) != 1:
+        raise ValueError(f"n = {n} is outside the high-precision range of BBGN19.Lem5.3.exact_laplace (n = 1)")
+    with mpmath.workdps(dps):
+        value = max(mpmath.mpf(0), mpmath.mpf(eps0) + 2 * mpmath.log(1 - mpmath.mpf(delta)))
+        return value, value
