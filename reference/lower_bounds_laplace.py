@@ -12,7 +12,8 @@ R = mu_1(V) / mu_0(V), V ~ mu_0 (checked in proofs_checks/tight_laplace.py),
 i.i.d. copies, V ~ mu_0. This is the EXACT divergence of this pair of continuous shuffled outputs (no binning,
 no relaxation); its epsilon is at most the worst case's, so it is a LOWER bound on the truth that every valid
 upper bound must respect. (Binning the reports at 1/2 is a post-processing giving binary randomized response
-with flip probability e^{-eps0/2}/2, a weaker lower bound: see `binned_binary_rr_eps0`.)
+with flip probability e^{-eps0/2}/2, a weaker lower bound in general: see `binned_binary_rr_eps0`; the
+interval's lower end is the larger of the two, both certified lower bounds on this pair's eps.)
 
 The law of R (C = e^{eps0}): an atom 1/C of mass 1/2 (V <= 0), an atom C of mass 1/(2C) (V >= 1) and in
 between Pr[R >= r] = (1/2)(C r)^{-1/2}: R is 1/2 (atom at 1/C) + 1/2 X_C with X_C the law of
@@ -24,7 +25,7 @@ down), the upper end spreads every lattice cell to its end points (dominating Z)
 with Chernoff window tails and the FFT round-off bound. The reported value is the LOWER end of the certified
 eps interval of the pair.
 
-Supported range: eps0 in (0, 20], n in [1, 10^7], delta in [1e-300, 1).
+Supported range: eps0 in (0, 8], n in [1, 10^6], delta in [1e-300, 1).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import numpy as np
 
 from shuffle_spec.reference.bounds.blanket_exact_laplace import EXP_MARGIN, MASS_MARGIN, STEPS, UNIT, _expectation, _x_mass, check_laplace_inputs
 from shuffle_spec.reference.errors import ParameterError, require_positive
+from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon
 from shuffle_spec.reference.results import BoundValue
 
@@ -313,7 +315,7 @@ def _leftover(mass: mpmath.mpf, mom: mpmath.mpf, final: mpmath.mpf, top: mpmath.
 def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """exact.laplace_pair_x0: a certified interval of max(D(P_0||P_1), D(P_1||P_0)) at e^eps for the pair "user 1
     holds 0 vs 1, the other n-1 users hold 0" of n shuffled eps0-Laplace reports on [0, 1] (module doc).
-    Range: 0 < eps0 <= 20, 1 <= n <= 1e7, eps >= 0."""
+    Range: 0 < eps0 <= 8, 1 <= n <= 1e6, eps >= 0."""
     check_laplace_inputs(eps0, n, 0.5)
     require_positive("eps", eps, allow_zero=True)
     n = int(n)
@@ -348,13 +350,18 @@ def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue
         return value.lower, value.upper
 
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL)
+    # Binning the reports at 1/2 is a post-processing of this same pair (binary RR, the others' bits all 0): its
+    # certified eps is also a lower bound on the pair's, and the better one where the lattice contraction is
+    # coarse (large eps0, eps near eps0).
+    binned = binary_rr_pair_epsilon(eps0=binned_binary_rr_eps0(eps0=eps0), n=int(n), delta=delta, k=0).lower
+    lower = min(max(lower, binned), upper)
     return BoundValue(lower, upper, "" if found else "no eps < eps0 certified for this pair: eps0 is the upper end")
 
 
 def laplace_pair_x0_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """exact.laplace_pair_x0 (direction lower_bound): the LOWER end of the certified interval of the pair's exact
     eps (`laplace_pair_x0_interval`) as the value: a lower bound on the central eps of n shuffled eps0-Laplace
-    reports on [0, 1] at delta; the interval is in the note. Range: 0 < eps0 <= 20, 1 <= n <= 1e7,
+    reports on [0, 1] at delta; the interval is in the note. Range: 0 < eps0 <= 8, 1 <= n <= 1e6,
     1e-300 <= delta < 1."""
     pair = laplace_pair_x0_interval(eps0=eps0, n=n, delta=delta)
     note = f"exact eps of the pair (others at 0) in [{pair.lower!r}, {pair.upper!r}]; its lower end is a lower bound on the worst case"

@@ -43,7 +43,7 @@ its window, the Chernoff bounds on the mass outside it and the FFT round-off bou
 carry relative margins (upper end: every mass rounded up, the convolution of non-negative measures being
 monotone in each mass; lower end: down).
 
-Supported range: eps0 in (0, 20], n in [1, 10^7], delta in [1e-300, 1). Beyond, refused.
+Supported range: eps0 in (0, 8], n in [1, 10^6], delta in [1e-300, 1). Beyond, refused.
 """
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ __all__ = [
 ]
 
 STATEMENT = "BBGN19.Lem5.3.exact_laplace"
-MAX_N = 10**7
-MAX_EPS0 = 20.0
+MAX_N = 10**6
+MAX_EPS0 = 8.0
 UNIT = 2.0**-53
 # Lattice steps per standard deviation of L: the spread adds at most h^2/4 to L's variance (1/(4 STEPS^2)
 # relative, about 0.1% on eps at STEPS = 8); it decides tightness, never validity.
@@ -133,7 +133,7 @@ class _Law:
 def laplace_l_law(*, eps0: float, eps: float) -> dict[str, float]:
     """The law of BBGN19's amplification variable L for the Laplace mechanism on [0, 1] and the pair (0, 1)
     (module doc), as floats: c = e^{eps0/2}, e = e^eps, the end atoms' mass, the support [lmin, lmax], the
-    mean (1 - e^eps) and the variance. Range: 0 < eps0 <= 20, 0 <= eps."""
+    mean (1 - e^eps) and the variance. Range: 0 < eps0 <= 8, 0 <= eps."""
     require_positive("eps0", eps0)
     if eps0 > MAX_EPS0:
         raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g}")
@@ -518,7 +518,7 @@ def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValu
 def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """BBGN19.Lem5.3.exact_laplace: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
     eps0-LDP Laplace reports on [0, 1], as a certified interval (value = its upper end, verified); eps0 with a
-    note when none below eps0 is. Range: 0 < eps0 <= 20, 1 <= n <= 1e7, 1e-300 <= delta < 1."""
+    note when none below eps0 is. Range: 0 < eps0 <= 8, 1 <= n <= 1e6, 1e-300 <= delta < 1."""
     check_laplace_inputs(eps0, n, delta)
 
     def bounds(eps: float) -> tuple[float, float]:
