@@ -143,7 +143,8 @@ def _worst_pair_grid() -> None:
             values = _j_t_grid(eps0_v, e_v, pairs, thresholds)
             worst = values[pairs.index((0.0, 1.0))]
             excess = values - worst[None, :] * (1 + 1e-5) - 1e-9
-            require(float(np.max(excess)) <= 0, lambda: f"J_t(x, x') > J_t(0, 1) at eps0 {eps0_v}, e {e_v}: max excess {float(np.max(excess))}")
+            worst_excess = float(np.max(excess))
+            require(worst_excess <= 0, f"J_t(x, x') > J_t(0, 1) at eps0 {eps0_v}, e {e_v}: max excess {worst_excess}")
 
 
 def _eval_spec(expr: sp.Expr, point: dict) -> mpmath.mpf:

@@ -124,7 +124,7 @@ def test_delta_blanket_at_most_bennett_and_above_pair(eps0, n, fraction):
 def test_monotone_in_eps_and_n():
     eps0 = 2.0
     deltas = [blanket.exact_blanket_laplace_delta(eps0=eps0, n=500, eps=e).upper for e in (0.1, 0.3, 0.6, 1.2)]
-    assert all(a >= b for a, b in zip(deltas, deltas[1:]))
+    assert all(a >= b for a, b in zip(deltas, deltas[1:], strict=False))
     epsilons = [blanket.exact_blanket_laplace_epsilon(eps0=eps0, n=m, delta=1e-6).upper for m in (100, 1000, 10_000)]
     assert epsilons[0] > epsilons[1] > epsilons[2]
 
