@@ -198,10 +198,10 @@ def _spread_masses(law: _Law, h: float) -> tuple[int, np.ndarray]:
             xb[0], xa[-1] = c, 1 / c
             add_cells(a_l, b_l, xa, xb, False, j)
     for value in (law.lmin, law.lmax):
-        j = math.floor(value / h)
-        frac = value / h - j
-        w[j + 1 - lo] += law.atom * frac
-        w[j - lo] += law.atom * (1 - frac)
+        cell = math.floor(value / h)
+        frac = value / h - cell
+        w[cell + 1 - lo] += law.atom * frac
+        w[cell - lo] += law.atom * (1 - frac)
     return lo, w * (1 + _margin(law, h))
 
 
