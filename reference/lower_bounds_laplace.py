@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
-from shuffle_spec.reference.bounds.blanket_exact_laplace import EXP_MARGIN, MASS_MARGIN, STEPS, UNIT, _expectation, _x_mass, check_laplace_inputs
+from shuffle_spec.reference.bounds.blanket_exact_laplace import EXP_MARGIN, MASS_MARGIN, STEPS, UNIT, _expectation, _x_mass, check_laplace_inputs, single_report_epsilon
 from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon
@@ -344,6 +344,8 @@ def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue
     0" of n shuffled eps0-Laplace reports on [0, 1] (both directions; exact.laplace_pair_x0). Range: as
     `laplace_pair_x0_epsilon`."""
     check_laplace_inputs(eps0, n, delta)
+    if int(n) == 1:  # the pair is one report: both directions are the profile 1 - e^{(eps - eps0)/2}
+        return single_report_epsilon(eps0, delta)
 
     def bounds(eps: float) -> tuple[float, float]:
         value = laplace_pair_delta(eps0=eps0, n=n, eps=eps)

@@ -67,6 +67,7 @@ __all__ = [
     "exact_blanket_laplace_delta",
     "exact_blanket_laplace_epsilon",
     "exact_blanket_laplace_epsilon_mp",
+    "single_report_epsilon",
     "MAX_N",
     "MAX_EPS0",
 ]
@@ -515,11 +516,26 @@ def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValu
     return BoundValue(min(lower, upper), upper)
 
 
+def single_report_epsilon(eps0: float, delta: float) -> BoundValue:
+    """n = 1: Lemma 5.3's expression is E[L_+] = 1 - e^{(eps - eps0)/2} (the Laplace mechanism's own profile for
+    inputs 0 vs 1; proofs_checks/tight_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)), evaluated at 40
+    digits and bracketed outward. The lattice path gives an interval around the same value (tested)."""
+    check_laplace_inputs(eps0, 1, delta)
+    with mpmath.workdps(40):
+        exact = max(mpmath.mpf(0), mpmath.mpf(eps0) + 2 * mpmath.log(1 - mpmath.mpf(delta)))
+        value = float(exact)
+        low = value if value <= exact else math.nextafter(value, -math.inf)
+        high = value if value >= exact else math.nextafter(value, math.inf)
+    return BoundValue(max(low, 0.0), min(high, float(eps0)))
+
+
 def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """BBGN19.Lem5.3.exact_laplace: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
     eps0-LDP Laplace reports on [0, 1], as a certified interval (value = its upper end, verified); eps0 with a
     note when none below eps0 is. Range: 0 < eps0 <= 8, 1 <= n <= 1e6, 1e-300 <= delta < 1."""
     check_laplace_inputs(eps0, n, delta)
+    if int(n) == 1:
+        return single_report_epsilon(eps0, delta)
 
     def bounds(eps: float) -> tuple[float, float]:
         value = exact_blanket_laplace_delta(eps0=eps0, n=n, eps=eps)

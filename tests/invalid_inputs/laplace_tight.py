@@ -22,4 +22,6 @@ CASES = [
     Case(pair.laplace_pair_x0_interval, (), {"eps0": 1.0, "n": 10, "delta": 2.0}, fragment="delta"),
     Case(pair.laplace_pair_x0_epsilon_mp, (), {"dps": 40, "eps0": 30.0, "n": 1, "delta": 0.1}, fragment="eps0"),
     Case(pair.binned_binary_rr_eps0, (), {"eps0": 0.0}, fragment="eps0"),
+    Case(blanket.single_report_epsilon, (1.0, 0.0), fragment="delta"),
+    Case(blanket.single_report_epsilon, (9.0, 0.1), fragment="eps0"),
 ]
