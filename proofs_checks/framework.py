@@ -48,6 +48,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "shuffle_spec.proofs_checks.compose",
     "shuffle_spec.proofs_checks.tight",
     "shuffle_spec.proofs_checks.tight_randomizer",
+    "shuffle_spec.proofs_checks.tight_laplace",
     "shuffle_spec.proofs_checks.agreement",
 )
 

@@ -22,7 +22,7 @@ from shuffle_spec.spec.statement import Direction
 
 __all__ = ["Gap", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
 
-RANDOMIZERS = ("krr", "binary_rr")
+RANDOMIZERS = ("krr", "binary_rr", "laplace")
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,10 @@ def _mechanism(randomizer: str, k: int | None) -> tuple[str, dict]:
         raise UsageError(f"--randomizer {randomizer!r} is not supported: expected one of {', '.join(RANDOMIZERS)}")
     if randomizer == "binary_rr":
         return "binary_rr", {"k": 2}
+    if randomizer == "laplace":  # the Laplace mechanism on [0, 1]: no domain size
+        if k is not None:
+            raise UsageError(f"--k {k!r} does not apply to --randomizer laplace (the Laplace mechanism on [0, 1])")
+        return "laplace", {}
     if k is None or isinstance(k, bool) or int(k) != k or k < 2:
         raise UsageError(f"--k {k!r} is out of range: expected an integer k >= 2 for --randomizer krr")
     return "krr", {"k": int(k)}
@@ -74,7 +78,7 @@ def _mechanism(randomizer: str, k: int | None) -> tuple[str, dict]:
 def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
     """The registered upper bounds that apply to the randomizer (generic + its mechanism; k = 2 also binary RR)."""
     mechanism, extra = _mechanism(randomizer, k)
-    mechanisms = {mechanism} | ({"binary_rr", "krr"} if extra["k"] == 2 else set())
+    mechanisms = {mechanism} | ({"binary_rr", "krr"} if extra.get("k") == 2 else set())
     found = {}
     for m in mechanisms:
         for statement in amplification_statements(m):
@@ -83,7 +87,7 @@ def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
     return list(found.values())
 
 
-def _lower_statements(mechanism: str, k: int) -> list:
+def _lower_statements(mechanism: str, k: int | None) -> list:
     out = [s for s in amplification_statements(mechanism) if s.direction is Direction.LOWER_BOUND and s.mechanism == mechanism]
     if k == 2 and EXACT_BINARY_RR_ID in registry():
         out.append(registry()[EXACT_BINARY_RR_ID])
@@ -92,7 +96,8 @@ def _lower_statements(mechanism: str, k: int) -> list:
 
 def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True) -> Gap:
     """The tightest certified upper bound and the largest certified lower bound on the central eps of n
-    shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k >= 2, or "binary_rr") at delta, and
+    shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k >= 2, "binary_rr", or "laplace": the
+    Laplace mechanism on [0, 1], no k) at delta, and
     their ratio (module doc). Refuses (UsageError) an unknown randomizer or a bad k; a point outside every
     statement's range gives None for that side."""
     mechanism, extra = _mechanism(randomizer, k)
@@ -100,7 +105,7 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
     rows = []
     evaluated: list[Candidate] = []
     uppers = candidate_upper_bounds(randomizer, k) if include_upper else []
-    for statement in uppers + _lower_statements(mechanism, extra["k"]):
+    for statement in uppers + _lower_statements(mechanism, extra.get("k")):
         inputs = {name: params[name] for name in statement.input_names if name in params}
         if set(inputs) != set(statement.input_names):
             continue

@@ -43,7 +43,7 @@ def test_tightest_for_binary_rr_uses_the_exact_value():
 
 def test_tightest_refuses_bad_randomizer_and_k():
     with pytest.raises(UsageError, match="randomizer"):
-        tightest(randomizer="laplace", **POINT)
+        tightest(randomizer="gaussian", **POINT)  # laplace is supported since issue 15 (Laplace rows)
     with pytest.raises(UsageError, match="k"):
         tightest(randomizer="krr", k=1, **POINT)
 

@@ -37,7 +37,7 @@ _EXACT_TIMED_OUT: dict[str, int] = {}
 MAX_GRID_CHARS = 20_000
 
 
-GAP_RANDOMIZERS = ("krr", "binary_rr")  # randomizers with registered certified lower bounds (issue 15)
+GAP_RANDOMIZERS = ("krr", "binary_rr", "laplace")  # randomizers with registered certified lower bounds (issue 15)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

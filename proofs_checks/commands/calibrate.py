@@ -29,7 +29,7 @@ NEEDS = {"eps0": ("eps", "n", "delta"), "n": ("eps", "eps0", "delta"), "delta": 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", nargs="?", help="an amplification bound's statement id (see `shuffle-spec list`); omit with --randomizer")
-    parser.add_argument("--randomizer", choices=("krr", "binary_rr"), help="pick the tightest certified bound for this randomizer automatically (issue 15)")
+    parser.add_argument("--randomizer", choices=("krr", "binary_rr", "laplace"), help="pick the tightest certified bound for this randomizer automatically (issue 15; laplace: the Laplace mechanism on [0, 1], no --k)")
     parser.add_argument("--target", choices=tuple(NEEDS), default="eps0", help="what to solve for (default eps0)")
     parser.add_argument("--eps", help="target central epsilon, a finite eps > 0")
     parser.add_argument("--eps0", help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g} (for --target n or delta)")
@@ -116,9 +116,12 @@ def _run_best(args: argparse.Namespace) -> int:
     k = 2 if args.randomizer == "binary_rr" else (None if args.k is None else parse_number("k", args.k, integer=True))
     if k is not None:
         require_supported("k", k)
-    extra = {"k": k}
+    extra = {} if args.randomizer == "laplace" else {"k": k}
     given, eps = _given_values(args)
-    candidates = [s for s in candidate_upper_bounds(args.randomizer, k) if s.value is None and set(s.input_names) <= {"eps0", "n", "delta", "k"}]
+    # Numeric (no closed form) bounds only; a catalog Entry says so by has_value, a Statement by value.
+    candidates = [
+        s for s in candidate_upper_bounds(args.randomizer, k) if not (s.has_value if hasattr(s, "has_value") else s.value is not None) and set(s.input_names) <= {"eps0", "n", "delta", "k"}
+    ]
     answers, failures = [], []
     for statement in candidates:
         params = {name: value for name, value in extra.items() if name in statement.input_names}

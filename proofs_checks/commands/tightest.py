@@ -1,5 +1,6 @@
-"""`shuffle-spec tightest --randomizer krr --k K --eps0 E --n N --delta D [--json]`: the tightest certified upper
-bound, the largest certified lower bound on the central epsilon and their ratio (issue 15).
+"""`shuffle-spec tightest --randomizer krr --k K --eps0 E --n N --delta D [--json]` (or `--randomizer laplace`,
+the Laplace mechanism on [0, 1], no --k): the tightest certified upper bound, the largest certified lower bound
+on the central epsilon and their ratio (issue 15).
 
 JSON: {"randomizer", "params", "upper": {"id", "eps"} | null, "lower": {"id", "eps"} | null, "ratio",
 "bounds": [{"id", "direction", "eps", "valid", "reason"}]}.

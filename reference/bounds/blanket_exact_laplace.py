@@ -1,0 +1,565 @@
+"""The exact blanket bound for the Laplace mechanism on [0, 1], certified (BBGN19.Lem5.3.exact_laplace).
+
+The randomizer: x in [0, 1] -> x + Lap(1/eps0), density mu_x(w) = (eps0/2) e^{-eps0 |w - x|}. Its blanket
+(BBGN19 Lemma 5.1 (2)): inf_x mu_x(w) = (eps0/2) e^{-eps0 max(|w|, |w-1|)}, of total mass gamma = e^{-eps0/2},
+so omega = Lap(1/2, 1/eps0) = mu_{1/2}. BBGN19 Lemma 5.3 bounds D_{e^eps} of every neighbouring pair of n
+shuffled reports differing in one user's input (x vs x') by
+
+    delta(eps) = (1/(gamma n)) E[(Y_1 + ... + Y_n)_+],   Y_i = B_i L_i,  B_i ~ Ber(gamma),
+
+L_i i.i.d. copies of L = (mu_x(W) - e^eps mu_x'(W)) / omega(W), W ~ omega (the same expectation as
+sum_N Pr[M = N] E[(L_1 + ... + L_N)_+], M ~ Bin(n, gamma)). BBGN19.hoeffding_laplace and .bennett_laplace
+relax it; here it is evaluated to a certified interval.
+
+The pair. Everything below is for the extreme pair (x, x') = (0, 1) (and (1, 0), its mirror image: the same
+law of L). That it is the worst pair is the REDUCTION this statement relies on: E[(L^{x,x'} - t)_+] <=
+E[(L^{0,1} - t)_+] for every t (convex order, equal means 1 - e^eps), hence the same for sums of i.i.d.
+copies and for (.)_+. It is proven in `proofs_checks/tight_laplace.py` for the half-line cases (derivative
+argument: the positive set is a half-line when x <= min(x', 1/2) or x >= max(x', 1/2), t >= 0) and checked
+numerically on a grid of pairs and thresholds for the others (tests/test_tight_laplace.py): see that module.
+
+The law of L for (0, 1) (c = e^{eps0/2}, e = e^eps; checked in proofs_checks/tight_laplace.py). With
+U = W - 1/2 ~ Lap(0, 1/eps0), the side (U < 0 or U > 0) has probability 1/2 each and X = e^{eps0 (2 min(|U|,
+1/2) - 1/2)} takes values in [1/c, c]: Pr[X >= x] = (c x)^{-1/2} on [1/c, c], an atom of mass 1/c at c
+(density f(x) = c^{-1/2} x^{-3/2} / 2 below it). Then L = X - e/c on the left side, L = 1/c - e X on the right.
+
+Discretisation (both directions certified, on the lattice h Z, h a power of 2):
+- upper end: every lattice cell [jh, (j+1)h] of L's law is spread to its two end points preserving its mass
+  and its mean (a mean-preserving spread). The spread variable L~ dominates L in convex order, so
+  sum Y~_i dominates sum Y_i and E[(.)_+] can only grow. Cell masses and moments in closed form
+  (in X: int f = c^{-1/2} (sqrt xb - sqrt xa) / (sqrt xa sqrt xb), int (x - xa) f = c^{-1/2} (sqrt xb -
+  sqrt xa)^2 / sqrt xb, int (xb - x) f = c^{-1/2} (sqrt xb - sqrt xa)^2 / sqrt xa): sums and products of
+  positive numbers, no cancellation.
+- lower end: L's support is cut into consecutive groups whose conditional mean is >= a lattice point t_j
+  (the conditional mean of X on [x0, x1] is sqrt(x0 x1): groups in closed form); contracting each group to
+  its mean is dominated by L in convex order, and moving it down to t_j only lowers the sum (stochastic
+  order). The groups containing an atom or the junction of the two sides are solved in mpmath.
+The per-user law is (1 - gamma) delta_0 + gamma L~ (or the lower one). Its n-fold convolution is computed by
+FFT after an exponential tilt e^{theta s} (theta minimises the tilted mass, so the tilted sum is centred near
+0, where (.)_+ has its kink, and every error is relative to the size of delta): with r_j = w_j e^{theta j h},
+Pr[S = kh] = e^{-theta k h} (r^{*n})_k, E[S_+] = h sum_{k>0} k e^{-theta k h} (r^{*n})_k. The convolution,
+its window, the Chernoff bounds on the mass outside it and the FFT round-off bound are those of
+`reference.pld.compose` (module doc items 3-4 there; the FFT accuracy is the assumption stated there). Masses
+carry relative margins (upper end: every mass rounded up, the convolution of non-negative measures being
+monotone in each mass; lower end: down).
+
+Supported range: eps0 in (0, 8], n in [1, 10^6], delta in [1e-300, 1). Beyond, refused.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+
+from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
+from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.lattice_sums import solve_certified_epsilon
+from shuffle_spec.reference.limits import DELTA_MIN
+from shuffle_spec.reference.pld import GridPLD, compose
+from shuffle_spec.reference.results import BoundValue
+
+__all__ = [
+    "check_laplace_inputs",
+    "laplace_l_law",
+    "exact_blanket_laplace_delta",
+    "exact_blanket_laplace_epsilon",
+    "exact_blanket_laplace_epsilon_mp",
+    "single_report_epsilon",
+    "MAX_N",
+    "MAX_EPS0",
+]
+
+STATEMENT = "BBGN19.Lem5.3.exact_laplace"
+MAX_N = 10**6
+MAX_EPS0 = 8.0
+UNIT = 2.0**-53
+# Lattice steps per standard deviation of L: the spread adds at most h^2/4 to L's variance (1/(4 STEPS^2)
+# relative, about 0.1% on eps at STEPS = 8); it decides tightness, never validity.
+STEPS = 8
+EPS_REL_TOL = 1e-3
+# Mass outside the FFT window (each side), relative to the tilted measure (total mass about 1).
+WINDOW_TAIL = 1e-30
+# Relative margins: closed-form cell masses (a few dozen roundings of positive numbers), exp / log (numpy's
+# are accurate to a few ulps; 1e-12 as in reference.lattice_sums).
+MASS_MARGIN = 64 * UNIT
+EXP_MARGIN = 1e-12
+
+
+def check_laplace_inputs(eps0: float, n: int, delta: float) -> None:
+    """Validate the public parameters (ParameterError naming the parameter and its range)."""
+    require_positive("eps0", eps0)
+    if eps0 > MAX_EPS0:
+        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g}")
+    require_integer("n", n, minimum=1)
+    if n > MAX_N:
+        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (FFT of the tilted sum; use BBGN19.bennett_laplace beyond)")
+    require_probability("delta", delta)
+    if delta < DELTA_MIN:
+        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1")
+
+
+@dataclass(frozen=True)
+class _Law:
+    """Floats of the law of L for the pair (0, 1): c = e^{eps0/2}, e = e^eps (module doc)."""
+
+    c: float
+    e: float
+
+    @property
+    def atom(self) -> float:  # mass of each end atom of L (1/2 side times 1/c)
+        return 0.5 / self.c
+
+    @property
+    def lmin(self) -> float:
+        return 1 / self.c - self.e * self.c
+
+    @property
+    def lmax(self) -> float:
+        return self.c - self.e / self.c
+
+    def moments(self) -> tuple[float, float]:
+        """Float mean and variance of L (uncertified: they choose h only)."""
+        c, e = self.c, self.e
+        ex = 2 - 1 / c
+        ex2 = c + (c - c**-2) / 3
+        left = ex2 - 2 * (e / c) * ex + (e / c) ** 2
+        right = c**-2 - 2 * (e / c) * ex + e**2 * ex2
+        mean = 1 - e
+        return mean, max(0.5 * (left + right) - mean**2, 0.0)
+
+
+def laplace_l_law(*, eps0: float, eps: float) -> dict[str, float]:
+    """The law of BBGN19's amplification variable L for the Laplace mechanism on [0, 1] and the pair (0, 1)
+    (module doc), as floats: c = e^{eps0/2}, e = e^eps, the end atoms' mass, the support [lmin, lmax], the
+    mean (1 - e^eps) and the variance. Range: 0 < eps0 <= 8, 0 <= eps."""
+    require_positive("eps0", eps0)
+    if eps0 > MAX_EPS0:
+        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g}")
+    require_positive("eps", eps, allow_zero=True)
+    law = _Law(math.exp(eps0 / 2), math.exp(eps))
+    mean, var = law.moments()
+    return {"c": law.c, "e": law.e, "atom": law.atom, "lmin": law.lmin, "lmax": law.lmax, "mean": mean, "variance": var}
+
+
+# --- the lattice laws --------------------------------------------------------------------------------
+
+
+def _x_mass(c: float, xa: np.ndarray, xb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For X's density f on [xa, xb] (xa <= xb inside [1/c, c]): (int f, int (x - xa) f, int (xb - x) f), each
+    a product / quotient of positive numbers (module doc)."""
+    ra, rb = np.sqrt(xa), np.sqrt(xb)
+    d = (xb - xa) / (ra + rb)  # sqrt xb - sqrt xa without cancellation
+    k = 1 / math.sqrt(c)
+    return k * d / (ra * rb), k * d * d / rb, k * d * d / ra
+
+
+def _spread_masses(law: _Law, h: float) -> tuple[int, np.ndarray]:
+    """(offset, w): the mean-preserving spread of L onto h Z, w[i] the mass at (offset + i) h, every mass
+    rounded UP (margins), including the two atoms. Sums to 1 up to the margins."""
+    c, e = law.c, law.e
+    lo = math.floor(law.lmin / h) - 1
+    hi = math.ceil(law.lmax / h) + 1
+    w = np.zeros(hi - lo + 2)
+    junction = (1 - e) / c  # the two sides meet here: right side L <= junction <= left side L
+
+    def add_cells(a_l: np.ndarray, b_l: np.ndarray, xa: np.ndarray, xb: np.ndarray, increasing: bool, j: np.ndarray) -> None:
+        """Cells [a_l, b_l] of L (lattice cell j: [jh, (j+1)h] contains it) with X in [xa, xb]."""
+        mass, up_x, down_x = _x_mass(c, xa, xb)
+        # Mean-preserving spread of the part on [a_l, b_l] to jh and (j+1)h: weight at (j+1)h = int (L - jh)/h.
+        # L - jh = (L - a_l) + (a_l - jh); on the left side L - a_l = x - xa, on the right side e (xb - x).
+        rise = up_x if increasing else e * down_x
+        hi_w = 0.5 * (rise + mass * (a_l - j * h)) / h
+        # int ((j+1)h - L)/h, again a sum of positives: ((j+1)h - b_l) mass + int (b_l - L).
+        fall = e * up_x if not increasing else down_x
+        lo_w = 0.5 * (fall + mass * ((j + 1) * h - b_l)) / h
+        np.add.at(w, j - lo, lo_w)
+        np.add.at(w, j + 1 - lo, hi_w)
+
+    # Left side: L = X - e/c increasing in X on [1/c, c); cells cut at lattice points.
+    for side in ("left", "right"):
+        if side == "left":
+            l_from, l_to = junction, law.lmax
+        else:
+            l_from, l_to = law.lmin, junction
+        j0, j1 = math.floor(l_from / h), math.floor(l_to / h)
+        cuts = np.concatenate(([l_from], np.arange(j0 + 1, j1 + 1, dtype=float) * h, [l_to]))
+        cuts = cuts[np.concatenate(([True], np.diff(cuts) > 0))]
+        a_l, b_l = cuts[:-1], cuts[1:]
+        j = np.floor(a_l / h).astype(np.int64)
+        # The X cells partition [1/c, c] exactly (end points set, inner cuts computed once each).
+        if side == "left":
+            xa, xb = np.clip(a_l + e / c, 1 / c, c), np.clip(b_l + e / c, 1 / c, c)
+            xa[0], xb[-1] = 1 / c, c
+            add_cells(a_l, b_l, xa, xb, True, j)
+        else:
+            xa, xb = np.clip((1 / c - b_l) / e, 1 / c, c), np.clip((1 / c - a_l) / e, 1 / c, c)
+            xb[0], xa[-1] = c, 1 / c
+            add_cells(a_l, b_l, xa, xb, False, j)
+    for value in (law.lmin, law.lmax):
+        cell = math.floor(value / h)
+        frac = value / h - cell
+        w[cell + 1 - lo] += law.atom * frac
+        w[cell - lo] += law.atom * (1 - frac)
+    return lo, w * (1 + _margin(law, h))
+
+
+def _margin(law: _Law, h: float) -> float:
+    """Relative margin of the float lattice masses: c and e are within 2u of e^{eps0/2}, e^eps, and each mass
+    is a few dozen roundings of positive numbers whose condition number is at most about (|lmin| + |lmax|)/h
+    (the cell end points and the atoms' position in their cell are differences of that size)."""
+    return MASS_MARGIN * (4 + (abs(law.lmin) + abs(law.lmax)) / h)
+
+
+def _lower_masses(law: _Law, h: float, eps0: float, eps: float) -> tuple[int, np.ndarray]:
+    """(offset, w): a lattice law dominated by L (module doc, lower end): masses rounded DOWN. Built in
+    mpmath at 30 digits group by group (closed forms, bisection only for the groups containing an atom or
+    the junction); a float group mean is checked to be >= its lattice point before that point is used."""
+    with mpmath.workdps(30):
+        c, e = mpmath.exp(mpmath.mpf(eps0) / 2), mpmath.exp(mpmath.mpf(eps))
+        rc = mpmath.sqrt(c)
+        hh = mpmath.mpf(h)
+        groups: list[tuple[mpmath.mpf, mpmath.mpf]] = []  # (mass, lattice point index)
+
+        def part(x0: mpmath.mpf, x1: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
+            """(mass, E[X; .]) of X's continuous part on [x0, x1] within one side (weight 1/2 included)."""
+            if x1 <= x0:
+                return mpmath.mpf(0), mpmath.mpf(0)
+            return (1 / mpmath.sqrt(x0) - 1 / mpmath.sqrt(x1)) / rc / 2, (mpmath.sqrt(x1) - mpmath.sqrt(x0)) / rc / 2
+
+        atom = 1 / (2 * c)
+        # State: the remaining law is right side X in [1/c, xr] (+ atom at X = c if atom_r) and the whole left.
+        # Walk L upwards: right side first (X decreasing), then the left side (X increasing).
+
+        def right_moments(xr: mpmath.mpf, x_new: mpmath.mpf, with_atom: bool) -> tuple[mpmath.mpf, mpmath.mpf]:
+            m, mx = part(x_new, xr)
+            mass, mom = m, m / c - e * mx
+            if with_atom:
+                mass, mom = mass + atom, mom + atom * (1 / c - e * c)
+            return mass, mom
+
+        def left_moments(x0: mpmath.mpf, x1: mpmath.mpf, with_atom: bool) -> tuple[mpmath.mpf, mpmath.mpf]:
+            m, mx = part(x0, x1)
+            mass, mom = m, mx - e / c * m
+            if with_atom:
+                mass, mom = mass + atom, mom + atom * (c - e / c)
+            return mass, mom
+
+        def next_point(b: mpmath.mpf) -> mpmath.mpf:
+            return mpmath.floor(b / hh) + 1
+
+        lmax = c - e / c
+
+        def last_groups(mass: mpmath.mpf, mom: mpmath.mpf) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
+            """The rest of the law (mass, moment; it contains the whole atom at lmax): a part beta of the atom is
+            split off so that the remainder's mean is >= the lattice point t0 just below the rest's mean; the
+            remainder goes to t0, the split-off atom part down to the lattice point below lmax."""
+            if mass <= 0:
+                return []
+            mean = mom / mass
+            t0 = mpmath.floor(mean / hh)
+            top = mpmath.floor(lmax / hh)
+            if lmax > t0 * hh:
+                beta = mass * (mean - t0 * hh) / (lmax - t0 * hh) * (1 - mpmath.mpf(10) ** -20)
+                if 0 <= beta <= atom and (mom - beta * lmax) >= t0 * hh * (mass - beta):
+                    return [(mass - beta, t0), (beta, top)]
+            return [(mass, t0)]
+
+        def leftover_groups(mass: mpmath.mpf, mom: mpmath.mpf, final: mpmath.mpf, top: mpmath.mpf) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
+            """The leftover (mass, moment; mean mu in [t0 h, (t0+1) h)) below the final group (mass `final`, mean
+            exactly top h): a fraction phi of the final group's law joins the leftover so that their mean is
+            (t0 + 1) h (possible when top >= t0 + 2); the final group's rest keeps its mean top h. Otherwise the
+            leftover is contracted to its mean and moved down to t0 h."""
+            if mass <= 0:
+                return [(final, top)]
+            t0 = mpmath.floor(mom / mass / hh)
+            if top >= t0 + 2:
+                part = (mass * (t0 + 1) * hh - mom) / ((top - t0 - 1) * hh) * (1 + mpmath.mpf(10) ** -20)
+                if 0 <= part <= final and mom + part * top * hh >= (t0 + 1) * hh * (mass + part):
+                    return [(mass + part, t0 + 1), (final - part, top)]
+            return [(mass, t0), (final, top)]
+
+        lo_c = 1 / c
+        # Phase 1: right side. Start: the atom at lmin.
+        xr, atom_r = c, True
+        b = 1 / c - e * c  # current lower edge of the remaining L law
+        t = mpmath.ceil(b / hh)
+        while True:
+            target = t * hh
+            full_mass, full_mom = right_moments(xr, lo_c, atom_r)
+            if full_mom < target * full_mass:  # the rest of the right side cannot reach the point: junction
+                break
+            # Find x_new in [1/c, xr] with mean over [x_new, xr] (+atom) equal to target, by bisection on the
+            # mean (increasing as x_new decreases: more mass at higher L); keep the end whose mean >= target.
+            if not atom_r:
+                # Closed form: mean of X on [x_new, xr] is sqrt(x_new xr) = (1/c - target)/e.
+                tx = (1 / c - target) / e
+                x_new = tx * tx / xr * (1 - mpmath.mpf(10) ** -25)  # a bit lower: mean of L a bit higher
+                x_new = max(x_new, lo_c)
+            else:
+                low, high = lo_c, xr
+                for _ in range(100):
+                    mid = (low + high) / 2
+                    mass, mom = right_moments(xr, mid, True)
+                    if mom >= target * mass:
+                        low = mid
+                    else:
+                        high = mid
+                x_new = low
+            mass, mom = right_moments(xr, x_new, atom_r)
+            if not mom >= target * mass:
+                raise ParameterError("lower lattice law", float(target), "a group whose mean reaches its point")
+            groups.append((mass, t))
+            xr, atom_r = x_new, False
+            b = 1 / c - e * x_new
+            t = next_point(b)
+            if x_new <= lo_c:
+                xr = lo_c
+                break
+        # Phase 2: the junction group (rest of the right side + start of the left side), then the left side.
+        # The atom at lmax is kept for a final group [x_last, c) + atom whose mean is exactly the lattice point
+        # `top` just below lmax (mean of X on [s^2, c) + atom = 2 s sqrt(c) - s^2; s rounded up: mean >= it).
+        rest_mass, rest_mom = right_moments(xr, lo_c, atom_r)
+        xl = lo_c
+        top = mpmath.floor(lmax / hh)
+        t_x = top * hh + e / c
+        x_last = c
+        if t_x <= c:
+            s_last = (rc - mpmath.sqrt(c - t_x)) * (1 + mpmath.mpf(10) ** -25)
+            x_last = min(max(s_last * s_last, lo_c), c)
+        final_mass, final_mom = left_moments(x_last, c, True)
+        if not final_mom >= top * hh * final_mass or x_last <= lo_c:
+            x_last = c  # no such group: the rest is handled by last_groups
+        t = max(t, next_point(b))
+        while True:
+            target = t * hh
+            full_mass, full_mom = left_moments(xl, x_last, x_last >= c)
+            tot_mass, tot_mom = rest_mass + full_mass, rest_mom + full_mom
+            if tot_mom < target * tot_mass or tot_mass <= 0:  # the rest cannot reach the next point
+                if x_last >= c:
+                    groups.extend(last_groups(tot_mass, tot_mom))
+                else:
+                    groups.extend(leftover_groups(tot_mass, tot_mom, final_mass, top))
+                break
+            if rest_mass == 0:
+                tx = target + e / c  # mean of X on [xl, x1] is sqrt(xl x1)
+                x1 = tx * tx / xl * (1 + mpmath.mpf(10) ** -25)
+            else:
+                low, high = xl, x_last
+                for _ in range(100):
+                    mid = (low + high) / 2
+                    mass, mom = left_moments(xl, mid, False)
+                    if rest_mom + mom >= target * (rest_mass + mass):
+                        high = mid
+                    else:
+                        low = mid
+                x1 = high
+            if x1 >= x_last:  # cannot happen when the full rest reaches the target, but stay safe
+                x1 = x_last
+            mass, mom = left_moments(xl, x1, x1 >= c)
+            mass, mom = rest_mass + mass, rest_mom + mom
+            if not mom >= target * mass:
+                raise ParameterError("lower lattice law", float(target), "a group whose mean reaches its point")
+            groups.append((mass, t))
+            rest_mass, rest_mom = mpmath.mpf(0), mpmath.mpf(0)
+            xl = x1
+            if xl >= x_last:
+                if x_last < c:
+                    groups.append((final_mass, top))
+                break
+            t = next_point(x1 - e / c)
+        points = [int(p) for _, p in groups]
+        lo = min(points)
+        w = np.zeros(max(points) - lo + 1)
+        for (mass, _), p in zip(groups, points, strict=True):
+            w[p - lo] += float(mass)
+    return lo, w * (1 - MASS_MARGIN)
+
+
+# --- the tilted convolution ---------------------------------------------------------------------------
+
+
+def _tilt(offset: int, w: np.ndarray, gamma: float, h: float, shift: float = 0.0) -> float:
+    """theta >= 0 (nearly) minimising sum_j v_j e^{theta (j h + shift)}, v = (1 - gamma) delta_0 + gamma w (Newton
+    on the convex log-mgf, in log space; uncertified: it only chooses the tilt)."""
+    positive = w > 0
+    s = (offset + np.nonzero(positive)[0]) * h + shift
+    logs = np.log(gamma * w[positive])
+    if gamma < 1:
+        s = np.append(s, shift)
+        logs = np.append(logs, math.log(1 - gamma))
+
+    def slope(theta: float) -> float:  # d/dtheta of the log-mgf: the tilted mean, non-decreasing in theta
+        a = logs + theta * s
+        p = np.exp(a - np.max(a))
+        return float(np.sum(p * s)) / float(np.sum(p))
+
+    if slope(0.0) >= 0:
+        return 0.0
+    cap = 600.0 / max(float(np.max(np.abs(s))), 1e-300)
+    low, high = 0.0, min(1.0 / max(float(np.std(s)), 1e-300), cap)
+    while slope(high) < 0 and high < cap:
+        low, high = high, min(2 * high, cap)
+    for _ in range(60):
+        mid = 0.5 * (low + high)
+        if slope(mid) < 0:
+            low = mid
+        else:
+            high = mid
+    return high
+
+
+def _expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: float, n: int, upper: bool, eps0: float, shift: float = 0.0) -> float:
+    """A certified upper (upper=True, w upper masses) or lower (w lower masses) bound on log E[(S + n shift)_+] of
+    S = sum of n i.i.d. copies of (1 - gamma) delta_0 + gamma sum_j w_j delta_{jh} (module doc); -inf if 0.
+    `gamma` = (lower, upper) bracket: each mass of the per-user law is bounded on the requested side. `shift`
+    (a float, exact as given) moves every user's value: with T = n shift (bracketed), E[(S + T)_+] =
+    e^{theta T} sum_k (kh + T)_+ e^{-theta (kh + T)} (r^{*n})_k."""
+    g_lo, g_hi = gamma
+    lo = min(offset, 0)
+    size = max(offset + len(w), 1) - lo
+    v = np.zeros(size)
+    v[offset - lo: offset - lo + len(w)] += (g_hi if upper else g_lo) * w
+    v[-lo] += (1 - g_lo) if upper else (1 - g_hi)
+    v *= (1 + 4 * UNIT) if upper else (1 - 4 * UNIT)
+    theta = _tilt(offset, w, g_hi, h, shift)
+    shift_total = n * shift
+    t_err = 2 * UNIT * abs(shift_total)
+    shift_total = shift_total + t_err if upper else shift_total - t_err  # (s + T)_+ is non-decreasing in T
+    s = (lo + np.arange(size)) * h
+    positive = v > 0
+    logs = np.full(size, -np.inf)
+    logs[positive] = np.log(v[positive]) + theta * s[positive]
+    top = float(np.max(logs))
+    log_c = top + math.log(float(np.sum(np.exp(logs - top))))
+    a = np.exp(logs - log_c)
+    # Relative error of each a_j: the exponent's absolute error (each of log, product, sums, subtraction within
+    # a few ulps of its magnitude) plus exp's; and of log_c (a sum of positives).
+    exponent_err = 4 * UNIT * (np.abs(np.where(positive, np.log(np.where(positive, v, 1.0)), 0.0)) + 2 * np.abs(theta * s) + abs(log_c) + abs(top)) + EXP_MARGIN
+    log_c_err = 4 * UNIT * (abs(log_c) + abs(top)) + size * 1.001 * UNIT + EXP_MARGIN
+    if upper:
+        a = a * (1 + exponent_err) * (1 + 2 * UNIT)
+        log_scale = n * (log_c + log_c_err)
+    else:
+        a = a * (1 - exponent_err) * (1 - 2 * UNIT)
+        log_scale = n * (log_c - log_c_err)
+    keep = a > 0
+    first, last = int(np.argmax(keep)), len(a) - int(np.argmax(keep[::-1]))
+    grid = GridPLD(h, lo + first, a[first:last], 0.0, upper, eps0)
+    composed = compose([grid], [n], tail=WINDOW_TAIL)
+    values = composed.values
+    k = composed.start + np.arange(len(values))
+    sk = k * h + shift_total
+    pos = sk > 0
+    kk = sk[pos]
+    g = kk * np.exp(-theta * kk)  # (kh + T)_+ e^{-theta (kh + T)}
+    vals = values[pos]
+    log_scale += theta * shift_total
+    if upper:
+        log_scale += 4 * UNIT * abs(theta * shift_total)
+    else:
+        log_scale -= 4 * UNIT * abs(theta * shift_total)
+    total = float(np.sum(g * vals))
+    abs_total = float(np.sum(np.abs(g * vals)))
+    slack = abs_total * (EXP_MARGIN + (len(vals) + 4) * 1.001 * UNIT) * 2
+    slack += float(np.sqrt(np.sum(g * g))) * (1 + 1e-12) * composed.error_2norm
+    # Largest g beyond the window's top: g(s) = s e^{-theta s} is decreasing for s > 1/theta.
+    top_s = (composed.start + len(values)) * h + shift_total
+    g_max = 1 / (math.e * theta) if theta > 0 else math.inf
+    g_beyond = top_s * math.exp(-theta * top_s) * (1 + EXP_MARGIN) if theta * top_s >= 1 else g_max
+    if upper:
+        value = total + slack + g_beyond * composed.tail_above
+        if not math.isfinite(value) or value <= 0:
+            return math.inf if not math.isfinite(value) else -math.inf
+        return log_scale + math.log(value) + 1e-12
+    # Cyclic values exceed the linear ones by the aliased mass (outside the window), at most
+    # tail_above + tail_below, each point weighted by at most g_max.
+    window_g = float(np.max(g)) if len(g) else 0.0
+    value = total - slack - min(window_g, g_max) * (composed.tail_above + composed.tail_below)
+    if value <= 0:
+        return -math.inf
+    return log_scale + math.log(value) - 1e-12
+
+
+def _step(law: _Law) -> float:
+    """The lattice step: a power of 2 near sd(L) / STEPS."""
+    _, var = law.moments()
+    sd = math.sqrt(max(var, 1e-300))
+    return 2.0 ** math.floor(math.log2(sd / STEPS))
+
+
+def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
+    """BBGN19.Lem5.3.exact_laplace: a certified interval of Lemma 5.3's delta(eps) for n shuffled reports of
+    the Laplace mechanism on [0, 1] (pair (0, 1), module doc), evaluated without relaxation. Range: see the
+    module doc; 0 <= eps."""
+    check_laplace_inputs(eps0, n, 0.5)
+    require_positive("eps", eps, allow_zero=True)
+    n = int(n)
+    if eps >= eps0:
+        return BoundValue(0.0, 0.0)  # L <= c - e/c <= 0: the positive part vanishes
+    if eps == 0:
+        return BoundValue(0.0, 1.0)  # Lemma 5.3's expression is a mixture of divergences, <= 1
+    law = _Law(math.exp(eps0 / 2), math.exp(eps))
+    gamma = math.exp(-eps0 / 2)
+    gamma_lo, gamma_hi = gamma * (1 - 4 * UNIT), gamma * (1 + 4 * UNIT)
+    h = _step(law)
+    log_norm_hi = -math.log(gamma_lo * n) + 4 * UNIT * abs(math.log(gamma_lo * n))
+    log_norm_lo = -math.log(gamma_hi * n) - 4 * UNIT * abs(math.log(gamma_hi * n))
+    offset, w_up = _spread_masses(law, h)
+    log_up = _expectation(offset, w_up, (gamma_lo, gamma_hi), h, n, True, eps0)
+    offset_lo, w_lo = _lower_masses(law, h, eps0, eps)
+    log_lo = _expectation(offset_lo, w_lo, (gamma_lo, gamma_hi), h, n, False, eps0)
+    upper = 1.0 if log_up + log_norm_hi >= 0 else min(1.0, math.exp(log_up + log_norm_hi) * (1 + EXP_MARGIN))
+    lower = 0.0 if log_lo == -math.inf else math.exp(log_lo + log_norm_lo) * (1 - EXP_MARGIN)
+    return BoundValue(min(lower, upper), upper)
+
+
+def single_report_epsilon(eps0: float, delta: float) -> BoundValue:
+    """n = 1: Lemma 5.3's expression is E[L_+] = 1 - e^{(eps - eps0)/2} (the Laplace mechanism's own profile for
+    inputs 0 vs 1; proofs_checks/tight_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)), evaluated at 40
+    digits and bracketed outward. The lattice path gives an interval around the same value (tested)."""
+    check_laplace_inputs(eps0, 1, delta)
+    with mpmath.workdps(40):
+        exact = max(mpmath.mpf(0), mpmath.mpf(eps0) + 2 * mpmath.log(1 - mpmath.mpf(delta)))
+        value = float(exact)
+        low = value if value <= exact else math.nextafter(value, -math.inf)
+        high = value if value >= exact else math.nextafter(value, math.inf)
+    return BoundValue(max(low, 0.0), min(high, float(eps0)))
+
+
+def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """BBGN19.Lem5.3.exact_laplace: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
+    eps0-LDP Laplace reports on [0, 1], as a certified interval (value = its upper end, verified); eps0 with a
+    note when none below eps0 is. Range: 0 < eps0 <= 8, 1 <= n <= 1e6, 1e-300 <= delta < 1."""
+    check_laplace_inputs(eps0, n, delta)
+    if int(n) == 1:
+        return single_report_epsilon(eps0, delta)
+
+    def bounds(eps: float) -> tuple[float, float]:
+        value = exact_blanket_laplace_delta(eps0=eps0, n=n, eps=eps)
+        return value.lower, value.upper
+
+    hint = None
+    try:
+        from shuffle_spec.reference.bounds.bennett import bennett_laplace_epsilon
+
+        hint = bennett_laplace_epsilon(eps0=eps0, n=n, delta=delta).value
+    except ValueError:
+        hint = None
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
+    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
+
+
+def exact_blanket_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """High-precision value of BBGN19.Lem5.3.exact_laplace (COMMON protocol): at n = 1 Lemma 5.3's expression is
+    E[L_+] = 1 - e^{(eps - eps0)/2} (E[(X - a)_+] = 2 - 2 sqrt(a/c) on [1/c, c]; the right side is never positive;
+    proofs_checks/tight_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the
+    high-precision range) for n > 1."""
+    check_laplace_inputs(eps0, n, delta)
+    if int(n) != 1:
+        raise ValueError(f"n = {n} is outside the high-precision range of BBGN19.Lem5.3.exact_laplace (n = 1)")
+    with mpmath.workdps(dps):
+        value = max(mpmath.mpf(0), mpmath.mpf(eps0) + 2 * mpmath.log(1 - mpmath.mpf(delta)))
+        return value, value

@@ -1,0 +1,166 @@
+"""Issue 15, the Laplace mechanism on [0, 1]: the exact blanket bound (BBGN19.Lem5.3.exact_laplace) and the pair
+lower bound (exact.laplace_pair_x0) against exact values (n = 1: the Laplace profile 1 - e^{(eps - eps0)/2};
+n = 2: Lemma 5.3 by quadrature), against each other, BBGN19's relaxations and the binned binary RR lower bound,
+and the lattice laws' convex-order invariants."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shuffle_spec.reference.bounds import blanket_exact_laplace as blanket
+from shuffle_spec.reference.bounds.bennett import bennett_laplace_delta, bennett_laplace_epsilon
+from shuffle_spec.reference.bounds.hoeffding import hoeffding_laplace_epsilon
+from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon
+from shuffle_spec.reference import lower_bounds_laplace as pair
+
+REL = 1e-12
+
+
+def profile(eps0: float, eps: float) -> float:
+    """The Laplace mechanism's own privacy profile for inputs 0 vs 1: 1 - e^{(eps - eps0)/2} (eps <= eps0)."""
+    return 1 - math.exp((eps - eps0) / 2)
+
+
+def _e_pos(eps0: float, eps: float, a: mpmath.mpf) -> mpmath.mpf:
+    """E[(L + a)_+] for the blanket L of the pair (0, 1), by its closed form in X (independent of the lattice
+    code): E[(X - b)_+] = 2 - 2 sqrt(b/c) on [1/c, c], 2 - 1/c - b below, 0 above."""
+    c, e = mpmath.exp(mpmath.mpf(eps0) / 2), mpmath.exp(mpmath.mpf(eps))
+
+    def above(b):  # E[(X - b)_+]
+        if b >= c:
+            return mpmath.mpf(0)
+        if b <= 1 / c:
+            return 2 - 1 / c - b
+        return 2 - 2 * mpmath.sqrt(b / c)
+
+    def below(b):  # E[(b - X)_+] = b - E[X] + E[(X - b)_+]
+        return b - (2 - 1 / c) + above(b)
+
+    return (above(e / c - a) + e * below((1 / c + a) / e)) / 2
+
+
+def _lemma_5_3_n2(eps0: float, eps: float) -> mpmath.mpf:
+    """Lemma 5.3 at n = 2: (1/(2 gamma)) (2 gamma (1 - gamma) E[L_+] + gamma^2 E[(L_1 + L_2)_+]), the second term
+    by quadrature over L_2's law (X density c^{-1/2} x^{-3/2}/2, atom 1/c at c)."""
+    with mpmath.workdps(20):
+        c, e = mpmath.exp(mpmath.mpf(eps0) / 2), mpmath.exp(mpmath.mpf(eps))
+        g = 1 / c
+        f = lambda x: x ** mpmath.mpf(-1.5) / (2 * mpmath.sqrt(c))
+        kinks = sorted({1 / c, c} | {k for k in (e / c, 1 / (c * e), e * e / c, 1 / (c * e * e), (e + 1) / (c * e), (e + 1) / c) if 1 / c < k < c})
+        left = mpmath.quad(lambda x: f(x) * _e_pos(eps0, eps, x - e / c), kinks) + _e_pos(eps0, eps, c - e / c) / c
+        right = mpmath.quad(lambda x: f(x) * _e_pos(eps0, eps, 1 / c - e * x), kinks) + _e_pos(eps0, eps, 1 / c - e * c) / c
+        pair_term = (left + right) / 2
+        single = _e_pos(eps0, eps, mpmath.mpf(0))
+        return (2 * g * (1 - g) * single + g * g * pair_term) / (2 * g)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.floats(min_value=0.1, max_value=5.0), st.floats(min_value=0.01, max_value=0.95))
+def test_n1_both_intervals_contain_the_laplace_profile(eps0, fraction):
+    eps = fraction * eps0
+    exact = profile(eps0, eps)
+    for got in (blanket.exact_blanket_laplace_delta(eps0=eps0, n=1, eps=eps), pair.laplace_pair_delta(eps0=eps0, n=1, eps=eps)):
+        assert got.lower * (1 - REL) <= exact <= got.upper * (1 + REL), (exact, got)
+        assert got.upper <= exact * 1.1 + 1e-300  # the lattice spread adds little (h = sd/8; most at n = 1)
+
+
+@pytest.mark.parametrize("eps0,eps", [(1.0, 0.2), (3.0, 1.0)])
+def test_n2_blanket_interval_contains_lemma_5_3_by_quadrature(eps0, eps):
+    exact = float(_lemma_5_3_n2(eps0, eps))
+    got = blanket.exact_blanket_laplace_delta(eps0=eps0, n=2, eps=eps)
+    assert got.lower * (1 - 1e-9) <= exact <= got.upper * (1 + 1e-9), (exact, got)
+
+
+def test_closed_form_e_pos_agrees_with_the_profile():
+    # The test's own helper against the n = 1 profile (so that a wrong helper cannot pass the n = 2 test).
+    for eps0, eps in ((1.0, 0.3), (5.0, 2.0)):
+        assert abs(float(_e_pos(eps0, eps, mpmath.mpf(0))) - profile(eps0, eps)) < 1e-14
+
+
+@pytest.mark.parametrize("eps0,eps", [(0.5, 0.02), (1.0, 0.3), (4.0, 1.0), (8.0, 0.5)])
+def test_lattice_laws_keep_mass_and_mean_and_order_the_variance(eps0, eps):
+    """Upper law: a mean-preserving spread (same mean, variance up to h^2/4 more); lower law: mean-exact groups
+    (same mean, variance not above the true one). The means are 1 - e^eps (shifted for the pair)."""
+    law = blanket._Law(math.exp(eps0 / 2), math.exp(eps))
+    h = blanket._step(law)
+    mean, var = law.moments()
+    for offset, w, upper in (blanket._spread_masses(law, h) + (True,), blanket._lower_masses(law, h, eps0, eps) + (False,)):
+        s = (offset + np.arange(len(w))) * h
+        m = float(np.sum(w * s))
+        v = float(np.sum(w * s * s)) - m * m
+        assert abs(float(np.sum(w)) - 1) < 1e-9
+        assert abs(m - mean) < 1e-9 * max(1.0, abs(law.lmin))
+        assert (var - 1e-9 <= v <= var + h * h / 4 + 1e-9) if upper else (v <= var + 1e-9)
+
+
+@pytest.mark.parametrize("eps0,n,delta", [(1.0, 1000, 1e-6), (4.0, 300, 1e-4), (0.5, 20_000, 1e-8)])
+def test_order_lower_bounds_exact_blanket_relaxations(eps0, n, delta):
+    """binned binary RR <= pair lower end <= pair upper end <= exact blanket <= Bennett, Hoeffding (each a
+    certified statement of the order: lower bounds below the truth, the relaxations above Lemma 5.3)."""
+    up = blanket.exact_blanket_laplace_epsilon(eps0=eps0, n=n, delta=delta)
+    low = pair.laplace_pair_x0_interval(eps0=eps0, n=n, delta=delta)
+    binned = binary_rr_pair_epsilon(eps0=pair.binned_binary_rr_eps0(eps0=eps0), n=n, delta=delta).lower
+    assert binned <= low.lower <= low.upper <= up.upper
+    assert up.lower <= up.upper <= bennett_laplace_epsilon(eps0=eps0, n=n, delta=delta).value
+    assert up.upper <= hoeffding_laplace_epsilon(eps0=eps0, n=n, delta=delta).value
+    assert up.upper - up.lower <= 3e-2 * up.upper  # the certified interval is narrow
+    assert pair.laplace_pair_x0_epsilon(eps0=eps0, n=n, delta=delta).value == low.lower
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.floats(min_value=0.2, max_value=4.0), st.integers(min_value=2, max_value=3000), st.floats(min_value=0.05, max_value=0.9))
+def test_delta_blanket_at_most_bennett_and_above_pair(eps0, n, fraction):
+    eps = fraction * eps0
+    up = blanket.exact_blanket_laplace_delta(eps0=eps0, n=n, eps=eps)
+    low = pair.laplace_pair_delta(eps0=eps0, n=n, eps=eps)
+    assert up.upper <= bennett_laplace_delta(eps=eps, eps0=eps0, n=n) * (1 + 1e-9) + 1e-300
+    assert low.lower <= up.upper * (1 + 1e-9) + 1e-300
+
+
+def test_monotone_in_eps_and_n():
+    eps0 = 2.0
+    deltas = [blanket.exact_blanket_laplace_delta(eps0=eps0, n=500, eps=e).upper for e in (0.1, 0.3, 0.6, 1.2)]
+    assert all(a >= b for a, b in zip(deltas, deltas[1:], strict=False))
+    epsilons = [blanket.exact_blanket_laplace_epsilon(eps0=eps0, n=m, delta=1e-6).upper for m in (100, 1000, 10_000)]
+    assert epsilons[0] > epsilons[1] > epsilons[2]
+
+
+def test_edges():
+    assert blanket.exact_blanket_laplace_delta(eps0=1.0, n=100, eps=1.0).upper == 0.0
+    assert blanket.exact_blanket_laplace_delta(eps0=1.0, n=100, eps=0.0).upper == 1.0
+    assert pair.laplace_pair_delta(eps0=1.0, n=100, eps=1.5).upper == 0.0
+    # delta so small that nothing certified below eps0: eps0 (never a smaller, unverified number).
+    result = blanket.exact_blanket_laplace_epsilon(eps0=0.5, n=2, delta=1e-300)
+    assert result.lower <= result.value == 0.5
+    exact = 3.0 + 2 * math.log(1 - 1e-3)
+    assert exact <= blanket.exact_blanket_laplace_epsilon(eps0=3.0, n=1, delta=1e-3).value <= 3.0
+
+
+def test_high_precision_paths_at_n1_and_refusal_beyond():
+    for fn in (blanket.exact_blanket_laplace_epsilon_mp, pair.laplace_pair_x0_epsilon_mp):
+        low, high = fn(dps=40, eps0=0.5, n=1, delta=0.1)
+        assert low == high and abs(float(low) - (0.5 + 2 * math.log(0.9))) < 1e-15
+        with pytest.raises(ValueError, match="high-precision range"):
+            fn(dps=40, eps0=0.5, n=2, delta=0.1)
+
+
+def test_binned_binary_rr_eps0_matches_the_flip_probability():
+    for eps0 in (0.5, 3.0):
+        q = math.exp(-eps0 / 2) / 2
+        value = pair.binned_binary_rr_eps0(eps0=eps0)
+        assert value <= math.log((1 - q) / q) + 1e-15 and abs(value - math.log((1 - q) / q)) < 1e-13
+
+
+def test_tightest_and_gap_for_laplace():
+    from shuffle_spec.proofs_checks.bridge import UsageError
+    from shuffle_spec.proofs_checks.tightest import tightest
+
+    gap = tightest(randomizer="laplace", eps0=1.0, n=1000, delta=1e-6)
+    assert gap.upper_id == "BBGN19.Lem5.3.exact_laplace" and gap.lower_id == "exact.laplace_pair_x0"
+    assert 1.0 <= gap.ratio < 1.3
+    with pytest.raises(UsageError, match="--k"):
+        tightest(randomizer="laplace", eps0=1.0, n=1000, delta=1e-6, k=3)
