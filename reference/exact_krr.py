@@ -35,8 +35,11 @@ __all__ = [
     "exact_shuffled_krr_epsilon",
 ]
 
-# Refuse sizes whose canonical enumeration would be slow with exact rationals.
-MAX_WORK = 3_000_000
+# Refuse sizes whose canonical enumeration would be slow with exact rationals. The cost is about the number
+# of (configuration, histogram) pairs times n (the rationals grow with n): measured 1.7 s at k = 2, n = 50
+# (cost 6.4e4) and 36 s at k = 2, n = 100 (cost 5e5) on the reference machine, so this limit keeps a call to
+# a few seconds (the former limit, 3e6 on the pairs alone, admitted calls of hours).
+MAX_WORK = 150_000
 # e^eps0 overflows a double beyond log(DBL_MAX) = 709.78.
 MAX_EPS0 = 709.0
 
@@ -59,10 +62,11 @@ def _validate_size(k: int, n: int) -> tuple[int, int]:
     require_integer("k", k, minimum=2)
     require_integer("n", n, minimum=1)
     k, n = int(k), int(n)
-    # Work ~ (number of canonical configurations) x (histogram support) <= C(n+k-2, k-1) C(n+k-1, k-1) / 2.
-    work = _histogram_count(n - 1, k) * _histogram_count(n, k) // 2
+    # Work ~ (number of canonical configurations) x (histogram support) x n (the size of the rationals),
+    # configurations x support <= C(n+k-2, k-1) C(n+k-1, k-1) / 2.
+    work = _histogram_count(n - 1, k) * _histogram_count(n, k) // 2 * n
     if work > MAX_WORK:
-        raise ParameterError("n", n, f"a size with C(n+k-2, k-1) C(n+k-1, k-1)/2 <= {MAX_WORK} (k = {k}): exact enumeration only for moderate n")
+        raise ParameterError("n", n, f"a size with n C(n+k-2, k-1) C(n+k-1, k-1)/2 <= {MAX_WORK} (k = {k}; n <= 66 for k = 2, 15 for k = 3, 8 for k = 4): exact enumeration only for small n")
     return k, n
 
 

@@ -61,8 +61,8 @@ SHUFFLED_KRR = Statement(
         "m_2 >= ... >= m_{k-1}; only those are enumerated. Exact rationals at the two doubles around e^eps0 "
         "bracket the value (eps is non-decreasing in eps0: k-RR at a smaller eps0 is a post-processing of k-RR "
         "at a larger one). Moderate n only: the reference enumerates EVERY canonical configuration of the others' "
-        "counts (so it is the exact worst case, not a scan) while C(n+k-2, k-1) C(n+k-1, k-1)/2 <= 3e6 (k = 2: n <= 2448; "
-        "k = 3: n <= 68; k = 4: n <= 23) and refuses beyond; a removal-based branch and bound over the count vectors "
+        "counts (so it is the exact worst case, not a scan) while n C(n+k-2, k-1) C(n+k-1, k-1)/2 <= 1.5e5 (k = 2: n <= 66; "
+        "k = 3: n <= 15; k = 4: n <= 8; a few seconds per call) and refuses beyond (for k = 2 at any n, exact.shuffled_binary_rr); a removal-based branch and bound over the count vectors "
         "(as for exact.shuffled_binary_rr) is not implemented (issue 14 item 3: stated limit). No closed form: "
         "proofs_checks/fmt21.py compares it with a brute-force SymPy evaluation over all neighbouring datasets."
     ),

@@ -52,6 +52,9 @@ CASES += [
     Case(exact_krr.exact_shuffled_krr_e_eps, (3, RR3, 0, Fraction(1, 2)), fragment="n"),
     # Too large for exact enumeration: C(n+k-2, k-1) C(n+k-1, k-1)/2 > MAX_WORK.
     Case(exact_krr.exact_shuffled_krr_e_eps, (5, RR3, 200, Fraction(1, 2)), fragment="n"),
+    # Refused at once, not enumerated for minutes (n C(..) C(..)/2 > MAX_WORK; this point took > 7 min before).
+    Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 2.0, "n": 50, "delta": 1e-3, "k": 3}, fragment="n"),
+    Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 2.0, "n": 67, "delta": 1e-3, "k": 2}, fragment="n"),
     Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 0.0, "n": 4, "delta": 0.1, "k": 3}, fragment="eps0"),
     Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 1.0, "n": 4, "delta": 0.0, "k": 3}, fragment="delta"),
     Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 1.0, "n": 4, "delta": 0.1, "k": 1}, fragment="k"),
