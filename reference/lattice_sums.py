@@ -50,13 +50,19 @@ from scipy.special import gammaln
 
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
-__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "solve_certified_epsilon"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "solve_certified_epsilon"]
 
 UNIT = 2.0**-53
 U1 = 1.001 * UNIT
 LOG_MARGIN = 1e-13
 EXP_MARGIN = 1e-12
 TINY = 1e-280
+# Rows x length doubles per temporary array of the row sums (bounds the memory at n = 1e8).
+CHUNK_ELEMENTS = 1 << 19
+# Grid rows per standard deviation of b, within FINE_BELOW_SD below and FINE_ABOVE_SD above its mean.
+PER_SD = 4
+FINE_BELOW_SD = 7.0
+FINE_ABOVE_SD = 3.0
 
 
 @dataclass(frozen=True)
@@ -186,7 +192,7 @@ class Coefficients:
         return max(abs(v) for pair in (self.c0, self.c1, self.c2) for v in pair)
 
 
-def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float, upper: bool) -> np.ndarray:
+def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float | np.ndarray, upper: bool) -> np.ndarray:
     """g(a; b) = c0 a + c1 b + c2 (m - a - b) rounded to the safe side (a, b, R >= 0, so each coefficient's
     end decides; the float evaluation error <= 4u' times the sum of the magnitudes)."""
     i = 1 if upper else 0
@@ -197,185 +203,419 @@ def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float, upper: bool) -> 
     return rounded
 
 
-def _row_sums(m: int, betas: np.ndarray, law_a: BinomialLaw, c: Coefficients) -> tuple[np.ndarray, np.ndarray]:
-    """[F_lo, F_hi] of F(beta) = E[g(a; beta)_+ | b = beta], a ~ Bin(m - beta, p_a), for each grid beta."""
-    ma = m - betas
-    if law_a.degenerate:  # a = m - beta exactly, R = 0
-        return np.maximum(_g(c, ma, betas, m, False), 0.0), np.maximum(_g(c, ma, betas, m, True), 0.0)
+def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+    """log(Pr[Bin(m_to, p) = a] / Pr[Bin(m_from, p) = a]) = log(m_to!/(m_to-a)!) - log(m_from!/(m_from-a)!)
+    + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc)."""
+    t1, t2 = gammaln(m_to + 1.0), gammaln(m_to - a + 1.0)
+    t3, t4 = gammaln(m_from + 1.0), gammaln(m_from - a + 1.0)
+    t5 = (m_to - m_from) * law.log_q
+    value = t1 - t2 - t3 + t4 + t5
+    err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * np.abs(m_to - m_from) + 1e-15
+    return value, err
+
+
+def _mean_g(c: Coefficients, m: np.ndarray, b: np.ndarray, law_a: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi] of E[g | b] = (c0 - c2) E[a] + c1 b + c2 (m - b), E[a] = (m - b) p_a."""
+    mean = (m - b) * law_a.p
+    mean_hi = mean * (1 + law_a.err + 2 * U1)
+    mean_lo = mean * (1 - law_a.err - 2 * U1)
+    # Each term bounded on its own: c2 <= 0 multiplies R = m - b - E[a] >= 0.
+    eg_hi = c.c0[1] * mean_hi + c.c1[1] * b + c.c2[1] * (m - b - mean_hi)
+    eg_lo = c.c0[0] * mean_lo + c.c1[0] * b + c.c2[0] * (m - b - mean_lo)
+    pad = 8 * U1 * (c.magnitude() * (mean_hi + b + m)) + 1e-300
+    return eg_lo - pad, eg_hi + pad
+
+
+def _count_at_most(values: np.ndarray, rows: np.ndarray, threshold: np.ndarray, estimate: np.ndarray) -> np.ndarray:
+    """For each query q: the number of entries of the non-decreasing row values[rows[q]] that are <= threshold[q]
+    (exact: `estimate` only says where to look; the answer is verified on its neighbours, else searched)."""
+    length = values.shape[1]
+    base = np.clip(np.floor(estimate) - 2.0, 0.0, float(length)).astype(np.int64)
+    count = base.copy()
+    for i in range(5):
+        col = base + i
+        inside = col < length
+        count += inside & (values[rows, np.minimum(col, length - 1)] <= threshold)
+    before_ok = (base == 0) | (values[rows, np.maximum(base - 1, 0)] <= threshold)
+    after = base + 5
+    after_ok = (after >= length) | (values[rows, np.minimum(after, length - 1)] > threshold)
+    bad = np.nonzero(~(before_ok & after_ok))[0]
+    for q in bad:  # not expected (the estimate is within one step); exact search keeps it right regardless
+        count[q] = int(np.searchsorted(values[rows[q]], threshold[q], side="right"))
+    return count
+
+
+@dataclass(frozen=True)
+class _Queries:
+    """Per b of a window: the row (grid point beta <= b) bounding F(b) from above, shift j = b - beta >= 0, and
+    the row (beta' >= b) bounding it from below, shift j' = beta' - b >= 0."""
+
+    up_row: np.ndarray
+    up_shift: np.ndarray
+    lo_row: np.ndarray
+    lo_shift: np.ndarray
+
+
+def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: BinomialLaw, c: Coefficients, queries: _Queries) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Certified bounds on F(beta) = E[g(a; beta)_+ | b = beta], a ~ Bin(m - beta, p_a), per row (m, beta), and
+    on F(b) for the b between rows (`queries`): (row_lo, row_hi, query_hi, query_lo).
+
+    Between rows (upward rows, module doc "shifted rows"): for b = beta + j, g(a; b) = g(a; beta) - j (c2 - c1)
+    and Pr[Bin(M - j, p) = a] = Pr[Bin(M, p) = a] w_j(a) with w_j(a) = prod_{i<j} (M - a - i) / ((M - i) q)
+    non-increasing in a (M = m - beta); so F(b) <= w_j(a_j) E_M[(g(a; beta) - j (c2 - c1))_+], a_j the first a
+    with a positive term; the sum is a suffix sum of the row (one cumulative sum serves every j). For
+    b = beta' - j' the row at beta' gives F(b) >= v(a_j') E_M'[(g(a; beta') + j' (c2 - c1))_+] over the row's
+    terms, v(a) = Pr[Bin(M' + j') = a] / Pr[Bin(M') = a] non-decreasing in a. A query on a downward row (or one
+    whose shifted bound is not finite) takes the row's own value: F is non-increasing in b."""
+    n_rows = len(ms)
+    row_lo = np.zeros(n_rows)
+    row_hi = np.zeros(n_rows)
+    n_up, n_lo = len(queries.up_row), len(queries.lo_row)
+    query_hi = np.full(n_up, np.inf)
+    query_lo = np.zeros(n_lo)
+    ma = ms - betas
+    cap = np.maximum(c.c0[1] * ma * (1 + 4 * U1), 0.0)  # F <= max_a g_+ <= c0 (m - beta)
+    if law_a.degenerate:  # a = m - beta exactly, R = 0: no rows needed
+        row_lo = np.maximum(_g(c, ma, betas, ms, False), 0.0)
+        row_hi = np.maximum(_g(c, ma, betas, ms, True), 0.0)
+        return row_lo, row_hi, row_hi[queries.up_row], row_lo[queries.lo_row]
     p = law_a.p
     mean = ma * p
     sd = np.sqrt(np.maximum(ma * p * (1 - p), 0.0))
     slope_hi = c.c0[1] - c.c2[0]
-    # The zero of g (within the brackets): a* = -(c1 beta + c2 (m - beta)) / (c0 - c2); start one below.
-    kappa_hi = c.c1[1] * betas + c.c2[1] * (m - betas)
+    slope_lo = c.c0[0] - c.c2[1]
+    # The b-slope of g, a lower bound on c2 - c1 >= 0 (differences and products rounded down).
+    shift_unit = max((c.c2[0] - c.c1[1]) * (1 - 2 * U1), 0.0) * (1 - 2 * U1)
+    # The zero of g (within the brackets): a* = -(c1 beta + c2 (m - beta)) / (c0 - c2); start one below. Whether a
+    # row really starts below every positive term (upward) or above every negative one (downward) is verified
+    # on its first value below; a row failing that is charged its cap.
+    kappa_hi = c.c1[1] * betas + c.c2[1] * (ms - betas)
     zero = np.where(kappa_hi >= 0, 0.0, -kappa_hi / max(slope_hi, 1e-300))
-    # Every a with g_hi(a) > 0 is >= start_up; every a with g_lo(a) < 0 is <= start_down (the brackets'
-    # zeros differ from this float one by far less than the 1e-9 relative + 2 slack).
-    start_up = np.clip(np.floor(zero * (1 - 1e-9)) - 2.0, 0.0, ma)
+    unshifted_start = np.clip(np.floor(zero * (1 - 1e-9)) - 2.0, 0.0, ma)
+    # Rows also serve b up to `back` below them (g larger by up to back (c2 - c1)): they start that much lower.
+    back_a = back * (c.c2[1] - c.c1[0]) / max(slope_lo, 1e-300)
+    start_up = np.clip(np.floor((zero - back_a) * (1 - 1e-9)) - 2.0, 0.0, ma)
     start_down = np.clip(np.ceil(zero * (1 + 1e-9)) + 2.0, 0.0, ma)
-    upward = start_up >= mean - sd
-    length = int(math.ceil(4.0 * float(np.max(sd, initial=0.0)))) + 16
-    f_lo = np.zeros_like(betas)
-    f_hi = np.zeros_like(betas)
+    upward = unshifted_start >= mean - sd
+    # Downward rows: bounds on E[g_-] (non-decreasing in b: g falls and a | b falls stochastically as b grows).
+    neg_lo = np.zeros(n_rows)
+    neg_hi = np.full(n_rows, np.inf)
+    for direction in (+1, -1):
+        all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
+        if len(all_rows) == 0:
+            continue
+        # Chunks of rows bound the memory (rows x length doubles per temporary).
+        span = (start_up[all_rows] - unshifted_start[all_rows]) if direction > 0 else np.zeros(len(all_rows))
+        width = 4.0 * sd[all_rows] + np.abs(span) + 16.0
+        per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width)), 1.0)))
+        for chunk_start in range(0, len(all_rows), per_chunk):
+            rows = all_rows[chunk_start : chunk_start + per_chunk]
+            _direction_rows(direction, rows, ms, betas, ma, mean, sd, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi)
+    row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
+    row_lo = np.minimum(row_lo, row_hi)
+    # Between any two rows: F(b) = E[g | b] + E[g_- | b], the mean exact at b, the negative part between its
+    # values at the two rows (it is non-decreasing in b: g falls and a | b falls stochastically as b grows).
+    # A row's negative part: summed (downward rows), or F - E[g] from its bounds (any row).
+    row_eg_lo, row_eg_hi = _mean_g(c, ms, betas, law_a)
+    with np.errstate(invalid="ignore"):
+        neg_hi = np.minimum(neg_hi, np.maximum(row_hi - row_eg_lo, 0.0) * (1 + 2 * U1))
+    neg_lo = np.maximum(neg_lo, np.maximum(row_lo - row_eg_hi, 0.0) / (1 + 2 * U1))
+    rows_left, rows_right = queries.up_row, queries.lo_row
+    b = betas[rows_left] + queries.up_shift
+    eg_lo, eg_hi = _mean_g(c, ms[rows_left], b, law_a)
+    with np.errstate(invalid="ignore"):
+        query_hi = np.minimum(query_hi, np.maximum(eg_hi + neg_hi[rows_right], 0.0) * (1 + 2 * U1))
+    query_lo = np.maximum(query_lo, np.maximum(eg_lo + neg_lo[rows_left], 0.0) / (1 + 2 * U1))
+    # Monotonicity: F(beta + j) <= F(beta), F(beta' - j') >= F(beta'); either bound is valid, keep the better.
+    query_hi = np.minimum(np.where(np.isfinite(query_hi), query_hi, np.inf), row_hi[queries.up_row])
+    query_lo = np.maximum(np.where(np.isfinite(query_lo), query_lo, 0.0), row_lo[queries.lo_row])
+    return row_lo, row_hi, query_hi, query_lo
+
+
+def _direction_rows(
+    direction: int, rows: np.ndarray, ms: np.ndarray, betas: np.ndarray, ma_all: np.ndarray, mean_all: np.ndarray, sd_all: np.ndarray,
+    start_up: np.ndarray, start_down: np.ndarray, unshifted_start: np.ndarray, law_a: BinomialLaw, c: Coefficients, slope_hi: float, shift_unit: float, queries: _Queries,
+    row_lo: np.ndarray, row_hi: np.ndarray, query_hi: np.ndarray, query_lo: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
+) -> None:
+    """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place)."""
+    beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
+    first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
+    # Upward rows reach 4 sd past the unshifted zero however far below it they start (their back span).
+    span = np.maximum(unshifted_start[rows] - first, 0.0) if direction > 0 else np.zeros(len(rows))
+    length = int(math.ceil(float(np.max(4.0 * sd_all[rows] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
     err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
-    for direction in (+1, -1):
-        rows = np.nonzero(upward if direction > 0 else ~upward)[0]
-        if len(rows) == 0:
-            continue
-        beta, m_a = betas[rows], ma[rows]
-        first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
-        valid_first = first >= 0
-        anchor, anchor_err = _log_pmf(m_a, first, law_a)
-        a = first[:, None] + direction * steps[None, :]
-        inside = (a >= 0) & (a <= m_a[:, None])
-        a_safe = np.clip(a, 0.0, m_a[:, None])
-        if direction > 0:
-            ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
-        else:
-            ratio = a_safe[:, :-1] / ((m_a[:, None] - a_safe[:, :-1] + 1.0) * law_a.rho)
-        ratio = np.where(inside[:, 1:], ratio, 0.0)
-        with np.errstate(under="ignore"):
-            rel = np.concatenate((np.ones((len(rows), 1)), np.cumprod(ratio, axis=1)), axis=1)
-        rel_err = np.expm1(anchor_err[:, None] + err_steps[None, :]) * 1.01
-        rel_hi = np.where(rel < TINY, 2 * TINY, rel * (1 + rel_err))  # an underflowed ratio is < TINY (1 + err) + 2^-1074
-        rel_lo = np.where(rel < TINY, 0.0, rel * (1 - rel_err))
-        rel_hi = np.where(inside, rel_hi, 0.0)
-        rel_lo = np.where(inside, rel_lo, 0.0)
-        # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
-        # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
-        pad = 12 * U1 * c.magnitude() * m + 1e-300
-        g_hi = (c.c0[1] - c.c2[1]) * a_safe + ((c.c1[1] - c.c2[1]) * beta + c.c2[1] * m + pad)[:, None]
-        g_lo = (c.c0[0] - c.c2[0]) * a_safe + ((c.c1[0] - c.c2[0]) * beta + c.c2[0] * m - pad)[:, None]
-        if direction > 0:
-            w_hi, w_lo = np.maximum(g_hi, 0.0), np.maximum(g_lo, 0.0)
-        else:
-            w_hi, w_lo = np.maximum(-g_lo, 0.0), np.maximum(-g_hi, 0.0)
-        sum_factor = 1 + (length + 2) * U1
-        s_hi = np.sum(w_hi * rel_hi, axis=1) * sum_factor
-        s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor
-        # Remainder beyond the last summed point e (geometric bound, module doc).
-        last = a[:, -1]
-        more = (last < m_a) if direction > 0 else (last > 0)
-        if direction > 0:
-            r_end = (m_a - last) / (last + 1.0) * law_a.rho
-        else:
-            r_end = np.where(last > 0, last / ((m_a - last + 1.0) * law_a.rho), 0.0)
-        r_end = r_end * (1 + 4 * U1 + law_a.err)
-        w_end = w_hi[:, -1]
-        rel_end = rel_hi[:, -1]
-        ok = r_end < 1
+    anchor, anchor_err = _log_pmf(m_a, first, law_a)
+    a = first[:, None] + direction * steps[None, :]
+    inside = (a >= 0) & (a <= m_a[:, None])
+    a_safe = np.clip(a, 0.0, m_a[:, None])
+    if direction > 0:
+        ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
+    else:
+        ratio = a_safe[:, :-1] / ((m_a[:, None] - a_safe[:, :-1] + 1.0) * law_a.rho)
+    ratio = np.where(inside[:, 1:], ratio, 0.0)
+    with np.errstate(under="ignore"):
+        rel = np.concatenate((np.ones((len(rows), 1)), np.cumprod(ratio, axis=1)), axis=1)
+    rel_err = np.expm1(anchor_err[:, None] + err_steps[None, :]) * 1.01
+    rel_hi = np.where(rel < TINY, 2 * TINY, rel * (1 + rel_err))  # an underflowed ratio is < TINY (1 + err) + 2^-1074
+    rel_lo = np.where(rel < TINY, 0.0, rel * (1 - rel_err))
+    rel_hi = np.where(inside, rel_hi, 0.0)
+    rel_lo = np.where(inside, rel_lo, 0.0)
+    # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
+    # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
+    pad = 12 * U1 * c.magnitude() * m_row + 1e-300
+    lam_hi, lam_lo = c.c0[1] - c.c2[1], c.c0[0] - c.c2[0]
+    k_hi = (c.c1[1] - c.c2[1]) * beta + c.c2[1] * m_row + pad
+    k_lo = (c.c1[0] - c.c2[0]) * beta + c.c2[0] * m_row - pad
+    g_hi = lam_hi * a_safe + k_hi[:, None]
+    g_lo = lam_lo * a_safe + k_lo[:, None]
+    if direction > 0:
+        w_hi, w_lo = np.maximum(g_hi, 0.0), np.maximum(g_lo, 0.0)
+        # Every positive term lies in the row: its first point has g_hi <= 0 (or is a = 0).
+        starts_ok = (first <= 0) | (g_hi[:, 0] <= 0)
+    else:
+        w_hi, w_lo = np.maximum(-g_lo, 0.0), np.maximum(-g_hi, 0.0)
+        # Every negative term lies in the row: its first point has g_lo >= 0 (or is a = m - beta).
+        starts_ok = (first >= m_a) | (g_lo[:, 0] >= 0)
+    sum_factor = 1 + (length + 2) * U1
+    s_hi = np.sum(w_hi * rel_hi, axis=1) * sum_factor
+    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor
+    # Remainder beyond the last summed point e (geometric bound, module doc).
+    last = a[:, -1]
+    more = (last < m_a) if direction > 0 else (last > 0)
+    if direction > 0:
+        r_end = (m_a - last) / (last + 1.0) * law_a.rho
+    else:
+        r_end = np.where(last > 0, last / ((m_a - last + 1.0) * law_a.rho), 0.0)
+    r_end = r_end * (1 + 4 * U1 + law_a.err)
+    w_end = w_hi[:, -1]
+    rel_end = rel_hi[:, -1]
+    ok = r_end < 1
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        geometric = rel_end * (w_end * r_end / (1 - r_end) + slope_hi * r_end / (1 - r_end) ** 2)
+    # No geometric bound (the end is not past the mode): the row is charged its cap (F <= max g_+).
+    remainder = np.where(more, np.where(ok, geometric, np.inf), 0.0) * (1 + 8 * U1)
+    s_hi = s_hi + remainder
+    lo_anchor, hi_anchor = _exp_bounds(anchor, anchor_err)
+    with np.errstate(over="ignore", invalid="ignore"):
+        part_hi = np.where(s_hi > 0, hi_anchor * s_hi, 0.0) * (1 + 4 * U1)
+    part_lo = lo_anchor * s_lo / (1 + 4 * U1)
+    if direction < 0:
+        # E[g_+] = E[g] + E[g_-]; E[g] = (c0 - c2) E[a] + c1 beta + c2 (m - beta), E[a] = (m - beta) p.
+        eg_lo, eg_hi = _mean_g(c, m_row, beta, law_a)
+        neg_hi[rows] = np.where(starts_ok, part_hi, np.inf)
+        neg_lo[rows] = part_lo
+        part_hi = np.maximum(eg_hi + part_hi, 0.0) * (1 + 2 * U1)
+        part_lo = np.maximum(eg_lo + part_lo, 0.0) / (1 + 2 * U1)
+    part_hi = np.where(starts_ok, part_hi, np.inf)
+    part_lo = np.where(starts_ok, part_lo, 0.0)
+    row_hi[rows] = part_hi
+    row_lo[rows] = part_lo
+    if direction < 0:
+        return
+    # Shifted rows (upward only, module doc "shifted rows"): suffix moments P_k = sum_{t' >= t} g rel t'^k and
+    # Q_k = sum_{t' >= t} rel t'^k, k = 0, 1, 2 (a zero column at the end), for g_hi rel_hi (upper queries) and
+    # g_lo rel_lo (lower queries). Sums of non-negative terms on the suffixes used: relative error <= (length + 2) u'.
+    position = np.full(len(ms), -1, dtype=np.int64)
+    position[rows] = np.arange(len(rows))
+    zeros = np.zeros((len(rows), 1))
+    powers = (np.ones(length), steps, steps * steps)
+
+    def suffix(values: np.ndarray) -> list[np.ndarray]:
+        return [np.concatenate((np.cumsum((values * power)[:, ::-1], axis=1)[:, ::-1], zeros), axis=1) for power in powers]
+
+    pad_factor = (length + 16) * U1
+    sel = np.nonzero(position[queries.up_row] >= 0)[0]
+    if len(sel):
+        # F(beta + j) <= hi_anchor w_j(a0) sum_{t >= idx} (g_hi - s) rel_hi (1 - x + x^2/2) + remainder, with
+        # s <= j (c2 - c1), a0 = the first a with a positive term, x = sigma (a - a0), sigma = j / (M - a0) <=
+        # -(log w_j)'(a0) (log w_j is concave: its tangent lies above it; e^-x <= 1 - x + x^2/2 for x >= 0).
+        p_up, q_up = suffix(g_hi * rel_hi), suffix(rel_hi)
+        local = position[queries.up_row[sel]]
+        j = queries.up_shift[sel]
+        s = j * shift_unit * (1 - 2 * U1)
+        idx = _count_at_most(g_hi, local, s, (s - k_hi[local]) / lam_hi - first[local])
+        a_first = first[local] + idx
+        m_from = m_a[local]
+        m_to = m_from - j
+        reach = a_first <= m_to
         with np.errstate(divide="ignore", invalid="ignore"):
-            geometric = rel_end * (w_end * r_end / (1 - r_end) + slope_hi * r_end / (1 - r_end) ** 2)
-        # No geometric bound (the end is not past the mode): the row is charged its cap below (F <= max g_+).
-        crude = np.inf
-        remainder = np.where(more, np.where(ok, geometric, crude), 0.0) * (1 + 8 * U1)
-        s_hi = s_hi + remainder
-        lo_anchor, hi_anchor = _exp_bounds(anchor, anchor_err)
+            sigma = np.where(reach & (j > 0), j / np.maximum(m_from - a_first, 1.0), 0.0) * (1 - 4 * U1)
+        ci = idx.astype(float)
+        coef = (1 + sigma * ci + sigma * sigma * ci * ci / 2, -(sigma + sigma * sigma * ci), sigma * sigma / 2)
+        poly = np.zeros(len(sel))
+        size = np.zeros(len(sel))
+        for kk in range(3):
+            big_p, big_q = p_up[kk][local, idx], q_up[kk][local, idx]
+            poly += coef[kk] * (big_p - s * big_q)
+            size += np.abs(coef[kk]) * (big_p + s * big_q)
+        h = np.maximum(poly + pad_factor * size, 0.0) + remainder[local]
+        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a)
         with np.errstate(over="ignore", invalid="ignore"):
-            part_hi = np.where(s_hi > 0, hi_anchor * s_hi, 0.0) * (1 + 4 * U1)
-        part_lo = lo_anchor * s_lo / (1 + 4 * U1)
-        part_hi = np.where(valid_first, part_hi, 0.0)
-        part_lo = np.where(valid_first, part_lo, 0.0)
-        if direction < 0:
-            # E[g_+] = E[g] + E[g_-]; E[g] = (c0 - c2) E[a] + c1 beta + c2 (m - beta), E[a] = (m - beta) p.
-            mean_hi = mean[rows] * (1 + law_a.err + 2 * U1)
-            mean_lo = mean[rows] * (1 - law_a.err - 2 * U1)
-            # Each term bounded on its own: c2 <= 0 multiplies R = m - beta - E[a] >= 0.
-            eg_hi = c.c0[1] * mean_hi + c.c1[1] * beta + c.c2[1] * (m - beta - mean_hi)
-            eg_lo = c.c0[0] * mean_lo + c.c1[0] * beta + c.c2[0] * (m - beta - mean_lo)
-            pad = 8 * U1 * (c.magnitude() * (mean_hi + beta + m)) + 1e-300
-            eg_hi, eg_lo = eg_hi + pad, eg_lo - pad
-            part_hi = np.maximum(eg_hi + part_hi, 0.0) * (1 + 2 * U1)
-            part_lo = np.maximum(eg_lo + part_lo, 0.0) / (1 + 2 * U1)
-        f_hi[rows] = part_hi
-        f_lo[rows] = part_lo
-    # A row with no usable bound (inf) is capped by the largest value of g: F <= max_a g_+ <= c0 (m - beta).
-    cap = np.maximum(c.c0[1] * ma * (1 + 4 * U1), 0.0)
-    f_hi = np.minimum(np.where(np.isfinite(f_hi), f_hi, cap), np.maximum(cap, 0.0))
-    f_lo = np.minimum(f_lo, f_hi)
-    return f_lo, f_hi
+            weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
+            bound = np.where(h > 0, hi_anchor[local] * weight * h, 0.0) * (1 + 6 * U1)
+        query_hi[sel] = np.where(starts_ok[local] & np.isfinite(bound), bound, np.inf)
+    sel = np.nonzero(position[queries.lo_row] >= 0)[0]
+    if len(sel):
+        # F(beta' - j') >= lo_anchor v(a0) sum_{t >= idx} (g_lo + s') rel_lo (1 + x + x^2/2) over the row, with
+        # s' <= j' (c2 - c1), x = sigma (a - a0), sigma = j' / (M' - a0 + j') <= (log v)'(a0) (log v is convex:
+        # its tangent lies below it; e^x >= 1 + x + x^2/2 for x >= 0). Every term is non-negative.
+        p_dn, q_dn = suffix(g_lo * rel_lo), suffix(rel_lo)
+        local = position[queries.lo_row[sel]]
+        j = queries.lo_shift[sel]
+        s = j * shift_unit * (1 - 2 * U1)
+        idx = _count_at_most(g_lo, local, -s, (-s - k_lo[local]) / lam_lo - first[local])
+        a_first = np.minimum(first[local] + idx, m_a[local])
+        sigma = j / (m_a[local] - a_first + j + 1.0) * (1 - 4 * U1)
+        ci = idx.astype(float)
+        coef = (1 - sigma * ci + sigma * sigma * ci * ci / 2, sigma - sigma * sigma * ci, sigma * sigma / 2)
+        poly = np.zeros(len(sel))
+        size = np.zeros(len(sel))
+        for kk in range(3):
+            value = p_dn[kk][local, idx] + s * q_dn[kk][local, idx]
+            poly += coef[kk] * value
+            size += np.abs(coef[kk]) * value
+        h = np.maximum(poly - pad_factor * size, 0.0)
+        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a)
+        with np.errstate(under="ignore"):  # a smaller weight keeps a lower bound: capped below overflow
+            weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
+        bound = lo_anchor[local] * weight * h / (1 + 6 * U1)
+        query_lo[sel] = np.where(starts_ok[local], bound, 0.0)
 
 
-def _grid(size: int, step: int) -> np.ndarray:
-    """0, step, 2 step, ... and size - 1 (offsets into a window of `size` points)."""
-    offsets = np.arange(0, size, step, dtype=np.int64)
-    if offsets[-1] != size - 1:
-        offsets = np.append(offsets, size - 1)
-    return offsets
+@dataclass(frozen=True)
+class _Plan:
+    """The eps-independent layout of a batch of lattice sums (one group per m): rows (m, beta), and per b of each
+    group's window its probability bracket and the rows bounding F(b) (`_Queries`)."""
+
+    ms: np.ndarray
+    betas: np.ndarray
+    back: np.ndarray
+    queries: _Queries
+    group: np.ndarray
+    p_lo: np.ndarray
+    p_hi: np.ndarray
+    group_m: np.ndarray
+    group_size: np.ndarray
+    below: np.ndarray
+    above: np.ndarray
+    last_query: np.ndarray
 
 
-def _coarse_grid(size: int, mean: float, sd: float) -> np.ndarray:
-    """Offsets with 4 points per sd within 4 sd of the mean (offset units), one per sd beyond."""
+def _grid_offsets(size: int, mean: float, sd: float, per_sd: int, max_step: int) -> np.ndarray:
+    """Row offsets in a window of `size` points: per_sd per standard deviation of b from 7 sd below the mean
+    to 3 sd above it (where P(b) F(b) is carried: F is non-increasing), one per sd elsewhere, and never more
+    than max_step apart (the shift of the zero of g between rows stays within about one sd of a). The grid
+    only decides how tight the bounds are, never whether they hold."""
+    fine = max(1, min(int(sd // per_sd), max_step))
+    coarse = max(fine, min(int(sd), 4 * max_step))
     points = [0]
     x = 0
     while x < size - 1:
-        z = abs(x - mean) / max(sd, 1e-300)
-        x = min(size - 1, x + max(1, int(sd / 4 if z < 4 else sd)))
+        z = (x - mean) / max(sd, 1e-300)
+        x = min(size - 1, x + (fine if -FINE_BELOW_SD <= z <= FINE_ABOVE_SD else coarse))
         points.append(x)
     return np.array(points, dtype=np.int64)
 
 
-def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = 24) -> tuple[float, float]:
-    """[lower, upper] containing G = E[(c0 a + c1 b + c2 (m - a - b))_+], b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a)
-    (module doc). `tail`: the b mass outside the summed window (each side); `per_sd`: grid points per
-    standard deviation of b (how tight the monotone blocking is)."""
-    require_integer("m", m, minimum=0)
+@lru_cache(maxsize=256)
+def _plan(ms: tuple[int, ...], law_b: BinomialLaw, tail: float, per_sd: int, every_b: bool, sd_a_unit: float = math.inf) -> _Plan:
+    """The layout for `ms`; sd_a_unit times the sd of a | b bounds the row spacing (`_grid_offsets`)."""
+    row_m: list[np.ndarray] = []
+    row_beta: list[np.ndarray] = []
+    row_back: list[np.ndarray] = []
+    up_row: list[np.ndarray] = []
+    up_shift: list[np.ndarray] = []
+    lo_row: list[np.ndarray] = []
+    lo_shift: list[np.ndarray] = []
+    group: list[np.ndarray] = []
+    p_lo: list[np.ndarray] = []
+    p_hi: list[np.ndarray] = []
+    sizes, below, above, last = [], [], [], []
+    n_rows = n_queries = 0
+    for g_index, m in enumerate(ms):
+        window = binomial_window(m, law_b, tail)
+        size = window.hi - window.lo + 1
+        sd_b = math.sqrt(max(m * law_b.p * (1 - law_b.p), 0.0))
+        sd_a = math.sqrt(max(m * (1 - law_b.p), 0.0)) * sd_a_unit
+        max_step = int(min(max(sd_a, 1.0), 1e15))
+        offsets = np.arange(size, dtype=np.int64) if every_b else _grid_offsets(size, m * law_b.p - window.lo, sd_b, per_sd, max_step)
+        positions = np.arange(size, dtype=np.int64)
+        left = np.searchsorted(offsets, positions, side="right") - 1  # largest offset <= position
+        right = np.searchsorted(offsets, positions, side="left")  # smallest offset >= position
+        back = np.zeros(len(offsets))
+        back[1:] = np.diff(offsets) - 1
+        row_m.append(np.full(len(offsets), float(m)))
+        row_beta.append((window.lo + offsets).astype(float))
+        row_back.append(back)
+        up_row.append(n_rows + left)
+        up_shift.append((positions - offsets[left]).astype(float))
+        lo_row.append(n_rows + right)
+        lo_shift.append((offsets[right] - positions).astype(float))
+        group.append(np.full(size, g_index, dtype=np.int64))
+        p_lo.append(window.lower)
+        p_hi.append(window.upper)
+        sizes.append(size)
+        below.append(window.below)
+        above.append(window.above)
+        n_queries += size
+        last.append(n_queries - 1)
+        n_rows += len(offsets)
+    queries = _Queries(np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift))
+    return _Plan(
+        np.concatenate(row_m), np.concatenate(row_beta), np.concatenate(row_back), queries, np.concatenate(group),
+        np.concatenate(p_lo), np.concatenate(p_hi), np.array(ms, dtype=float), np.array(sizes, dtype=float),
+        np.array(below), np.array(above), np.array(last, dtype=np.int64),
+    )
+
+
+def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[np.ndarray, np.ndarray]:
+    """[lower, upper] (arrays, one entry per m) containing G(m) = E[(c0 a + c1 b + c2 (m - a - b))_+],
+    b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a), for every m in `ms` (module doc), computed in one batch.
+    `tail`: the b mass outside the summed window (each side); `per_sd`: grid rows per standard deviation of b
+    (how tight the blocking is). Range: integers m >= 0, c0 > 0 >= c2 >= c1."""
     if not isinstance(c, Coefficients):
         raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
     require_integer("per_sd", per_sd, minimum=1)
-    m = int(m)
+    if not isinstance(law_b, BinomialLaw) or not isinstance(law_a, BinomialLaw):
+        raise ParameterError("law", (law_b, law_a), "BinomialLaws from binomial_law()")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "0 < tail < 1")
+    for m in ms:
+        require_integer("m", m, minimum=0)
     if not (c.c0[0] > 0 and c.c2[1] <= 0 and c.c1[1] <= c.c2[0]):
         raise ParameterError("coefficients", c, "c0 > 0 >= c2 >= c1 (the blocking needs F non-increasing in b)")
-    if m == 0:
-        return 0.0, 0.0
-    window = binomial_window(m, law_b, tail)
-    size = window.hi - window.lo + 1
-    sd_b = math.sqrt(max(m * law_b.p * (1 - law_b.p), 0.0))
-    values: dict[int, tuple[float, float]] = {}
+    total_lo = np.zeros(len(ms))
+    total_hi = np.zeros(len(ms))
+    nonzero = [i for i, m in enumerate(ms) if int(m) > 0]
+    if not nonzero:
+        return total_lo, total_hi
+    # Row spacing: the zero of g moves by (c2 - c1)/(c0 - c2) values of a per unit of b; keep that within one sd
+    # of a | b (sd = sqrt((m - b) p_a q_a), m - b ~ m q_b). A power of two keeps the layout cached across eps.
+    ratio = (c.c0[0] - c.c2[1]) / max(c.c2[1] - c.c1[0], 1e-300)
+    sd_a_unit = 2.0 ** math.floor(math.log2(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300))) if not law_a.degenerate else 1.0
+    plan = _plan(tuple(int(ms[i]) for i in nonzero), law_b, float(tail), int(per_sd), law_a.degenerate, min(sd_a_unit, 2.0**60))
+    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries)
+    groups = len(plan.group_m)
+    # Sums of non-negative terms per group (relative error <= (size + 4) u'); b below the window: F <= c0 m;
+    # above it: F <= F(window.hi).
+    factor = 1 + (plan.group_size + 4) * U1
+    hi = np.bincount(plan.group, weights=plan.p_hi * f_hi, minlength=groups) * factor
+    hi = hi + plan.above * f_hi[plan.last_query] * (1 + 4 * U1)
+    hi = hi + plan.below * max(c.c0[1], 0.0) * plan.group_m * (1 + 4 * U1)
+    lo = np.bincount(plan.group, weights=plan.p_lo * f_lo, minlength=groups) / factor
+    total_lo[nonzero] = np.maximum(np.minimum(lo, hi), 0.0)
+    total_hi[nonzero] = hi
+    return total_lo, total_hi
 
-    def evaluate(points: np.ndarray) -> None:
-        new = np.array(sorted(set(int(x) for x in points) - set(values)), dtype=np.int64)
-        if len(new):
-            lo, hi = _row_sums(m, (window.lo + new).astype(float), law_a, c)
-            values.update(zip(new.tolist(), zip(lo.tolist(), hi.tolist(), strict=True), strict=True))
 
-    if law_a.degenerate:
-        offsets = np.arange(size)
-    else:
-        # Coarse grid first (4 points per sd), then the blocks carrying the sum refined to per_sd per sd.
-        coarse = _coarse_grid(size, m * law_b.p - window.lo, sd_b)
-        evaluate(coarse)
-        share = np.add.reduceat(window.upper, coarse) * np.array([values[int(o)][1] for o in coarse])
-        total = float(np.sum(share))
-        fine_step = max(1, int(sd_b // per_sd))
-        extra: list[int] = []
-        if total > 0:
-            ends = np.append(coarse[1:], size)
-            for start, stop, part in zip(coarse, ends, share, strict=True):
-                if part > 1e-4 * total and stop - start > fine_step:
-                    extra.extend(range(int(start), int(stop), fine_step))
-        offsets = np.union1d(coarse, np.array(extra, dtype=np.int64)) if extra else coarse
-    if not law_a.degenerate:
-        evaluate(offsets)
-    betas = (window.lo + offsets).astype(float)
-    if law_a.degenerate:
-        f_lo, f_hi = _row_sums(m, betas, law_a, c)
-    else:
-        f_lo = np.array([values[int(o)][0] for o in offsets])
-        f_hi = np.array([values[int(o)][1] for o in offsets])
-    step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
-    # Block probabilities: [beta_i, beta_{i+1}) for the upper bound (the last grid point takes its own
-    # probability and the upper tail), (beta_{i-1}, beta_i] for the lower bound.
-    block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
-    block_hi[-1] += window.above
-    starts = np.concatenate(([0], offsets[:-1] + 1))
-    block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
-    total_hi = float(np.sum(block_hi * f_hi)) * (1 + (len(betas) + 4) * U1)
-    # The b values below the window: F <= F(0) <= c0 m.
-    total_hi += window.below * max(c.c0[1], 0.0) * m * (1 + 4 * U1)
-    total_lo = float(np.sum(block_lo * f_lo)) / (1 + (len(betas) + 4) * U1)
-    return max(total_lo, 0.0), total_hi
+def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[float, float]:
+    """[lower, upper] containing G = E[(c0 a + c1 b + c2 (m - a - b))_+], b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a)
+    (module doc). `tail`: the b mass outside the summed window (each side); `per_sd`: grid rows per standard
+    deviation of b (how tight the blocking is). Range: integer m >= 0, c0 > 0 >= c2 >= c1."""
+    require_integer("m", m, minimum=0)
+    lo, hi = positive_part_expectations([int(m)], law_b, law_a, c, tail=tail, per_sd=per_sd)
+    return float(lo[0]), float(hi[0])
 
 
 def solve_certified_epsilon(

@@ -36,7 +36,7 @@ __all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "P
 
 PAIRS = ("third", "x0")
 EPS_REL_TOL = 1e-3
-PER_SD = 48
+PER_SD = 4
 
 
 def _setups(pair: str, eps0: float, k: int, eps: float) -> list[tuple[BinomialLaw, BinomialLaw, Coefficients]]:

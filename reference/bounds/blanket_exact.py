@@ -37,7 +37,7 @@ from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
 from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.limits import DELTA_MIN
-from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectation
+from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectations
 from shuffle_spec.reference.results import BoundValue
 
 __all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
@@ -51,7 +51,7 @@ EPS_REL_TOL = 1e-3
 # Blocking of the N-sum: D_N varies like exp(-c N) with c N ~ log(1/delta); grid steps of
 # N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta near N_STEP_LOG (here 5%, about 0.2% in eps).
 N_STEP_LOG = 0.05
-PER_SD = 16
+PER_SD = 4
 
 
 def check_krr_inputs(eps0: float, n: int, delta: float, k: int, *, min_k: int = 2) -> None:
@@ -95,15 +95,16 @@ def _blanket_laws(eps0: float, k: int) -> tuple[BinomialLaw, BinomialLaw, Binomi
 
 
 def _n_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.ndarray:
-    """Grid offsets (from lo) for the N-blocking: steps of one standard deviation within 4 sd of the
-    mean and four beyond (where little mass is), never finer than the delta-slack step (module doc). The
-    grid only decides how tight the certified upper end is, never whether it is an upper bound."""
+    """Grid offsets (from lo) for the N-blocking: steps of N_STEP_LOG * N / log(1/delta) (D_N falls by about
+    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG) within 4 sd of the
+    mean, four times that beyond (where little mass is). The grid only decides how tight the certified
+    upper end is, never whether it is an upper bound."""
     slack_step = N_STEP_LOG * max(mean, 1.0) / max(math.log(1.0 / delta), 1.0)
     points = [lo]
     x = float(lo)
     while x < hi:
         z = abs(x - mean) / max(sd, 1e-300)
-        x = max(x + 1.0, math.floor(x + (min(slack_step, sd) if z < 4 else max(slack_step, sd))))
+        x = max(x + 1.0, math.floor(x + (slack_step if z < 4 else 4 * slack_step)))
         points.append(min(int(x), hi))
     return np.array(sorted(set(points)), dtype=np.int64) - lo
 
@@ -124,13 +125,10 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     window = binomial_window(n - 1, law_n, tail)  # the law of N - 1
     offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
-    d_lo = np.empty(len(offsets))
-    d_hi = np.empty(len(offsets))
-    for i, offset in enumerate(offsets):
-        big_n = int(window.lo + offset) + 1
-        g_lo, g_hi = positive_part_expectation(big_n, law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
-        d_hi[i] = min(1.0, gamma[1] * g_hi / big_n * (1 + 4 * U1))
-        d_lo[i] = gamma[0] * g_lo / big_n / (1 + 4 * U1)
+    big_n = (window.lo + offsets + 1).astype(np.int64)
+    g_lo, g_hi = positive_part_expectations(big_n.tolist(), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
+    d_hi = np.minimum(1.0, gamma[1] * g_hi / big_n * (1 + 4 * U1))
+    d_lo = gamma[0] * g_lo / big_n / (1 + 4 * U1)
     block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
     block_hi[-1] += window.above  # N above the window: D_N <= D at the last grid point
     starts = np.concatenate(([0], offsets[:-1] + 1))
