@@ -619,7 +619,140 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
 
 
 def solve_certified_epsilon(
-    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None
+    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None,
+    tight: str = "both",
+) -> tuple[float, float, bool]:
+    """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
+    bound is <= upper) and its lower end > delta at `lower` (or lower = 0). `found` is False when even eps0 is
+    not certified (then upper = eps0). Only evaluated points are returned, so the tolerance and the search
+    decide tightness, never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with
+    delta(eps0) = 0.
+
+    The search: secant steps on (log eps, log delta) from `hint` (an eps believed to be near the answer, e.g. a
+    looser bound's), each aimed rel_tol/4 beyond the predicted root on the side being certified, so that
+    usually 3-4 evaluations settle both ends; `tight` = "upper" / "lower" / "both" says which end must be
+    within rel_tol of its root (the other is the best evaluated point). If that does not settle within
+    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far (the previous method) finishes."""
+    require_positive("eps0", eps0)
+    require_probability("delta", delta)
+    require_positive("rel_tol", rel_tol)
+    if tight not in ("upper", "lower", "both"):
+        raise ParameterError("tight", tight, "'upper', 'lower' or 'both'")
+    cache: dict[float, tuple[float, float]] = {}
+
+    def at(x: float) -> tuple[float, float]:
+        if x not in cache:
+            cache[x] = delta_bounds(x)
+        return cache[x]
+
+    if at(float(eps0))[1] > delta:
+        return 0.0, float(eps0), False
+    settled = _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight)
+    if settled is not None:
+        return settled
+    return _bracketing_solve(delta_bounds, cache, eps0=eps0, delta=delta, rel_tol=rel_tol, max_evaluations=max_evaluations, hint=hint)
+
+
+FAST_EVALUATIONS = 8
+
+
+def _log(value: float) -> float:
+    return math.log(value) if value > 0 else -745.0
+
+
+def _secant_search(
+    at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str
+) -> tuple[float, float, bool] | None:
+    """The fast path of solve_certified_epsilon; None when it does not settle (the caller then brackets)."""
+    log_target = math.log(delta)
+    x = float(hint) if hint is not None and math.isfinite(hint) and 0 < hint < eps0 else 0.5 * eps0
+    order: list[float] = []
+    for _ in range(FAST_EVALUATIONS):
+        at(x)
+        order.append(x)
+        # Upper side: points with hi <= delta; lower side: points with lo > delta.
+        up = [p for p, (_, hi) in cache.items() if hi <= delta]
+        down_hi = [p for p, (_, hi) in cache.items() if hi > delta]
+        low = [p for p, (lo, _) in cache.items() if lo > delta]
+        up_lo = [p for p, (lo, _) in cache.items() if lo <= delta]
+        x_up = min(up) if up else None
+        x_low = max(low) if low else None
+        root_hi, two_hi = _predict(cache, 1, log_target, max(down_hi) if down_hi else None, x_up)
+        root_lo, two_lo = _predict(cache, 0, log_target, x_low, min(up_lo) if up_lo else None)
+        close = x_up is not None and x_low is not None and x_up - x_low <= rel_tol * x_up
+        # A prediction settles an end only when it comes from two evaluated points and that end's own delta is
+        # a real evaluation (not the trivial delta(eps0) = 0).
+        done_up = x_up is not None and (close or (two_hi and root_hi is not None and cache[x_up][1] > 0 and x_up <= root_hi * (1 + rel_tol)))
+        done_low = x_low is not None and (close or (two_lo and root_lo is not None and x_low >= root_lo * (1 - rel_tol)))
+        need_up = tight in ("upper", "both")
+        need_low = tight in ("lower", "both")
+        if x_up is not None and (done_up or not need_up) and (done_low or not need_low):
+            lower = x_low if x_low is not None and x_low <= x_up else 0.0
+            return lower, x_up, True
+        if need_up and not done_up:
+            target, bracket_lo, bracket_hi, side = root_hi, (max(down_hi) if down_hi else 0.0), (x_up if x_up is not None else eps0), +1
+        else:
+            target, bracket_lo, bracket_hi, side = root_lo, (x_low if x_low is not None else 0.0), (min(up_lo) if up_lo else eps0), -1
+        if target is None or not math.isfinite(target):
+            return None
+        x = target * (1 + side * rel_tol / 4)
+        # Stay strictly inside the bracket (a geometric or plain midpoint when the model points outside, or when
+        # the last two points fell on the same side of the target: the model is not converging there).
+        sides = [cache[p][1 if side > 0 else 0] > delta for p in order[-2:]]
+        stalled = len(sides) == 2 and sides[0] == sides[1] and bracket_lo > 0 and bracket_hi < eps0
+        if stalled:
+            x = 0.5 * (bracket_lo + bracket_hi)
+        elif not bracket_lo < x < bracket_hi:
+            x = math.sqrt(bracket_lo * bracket_hi) if bracket_lo > 0 else 0.5 * bracket_hi
+        if x in cache or not 0 < x < eps0:
+            return None
+    return None
+
+
+def _predict(cache: dict[float, tuple[float, float]], side: int, log_target: float, below: float | None, above: float | None) -> tuple[float | None, bool]:
+    """(predicted root of log delta_side(eps) = log_target, whether it rests on two or more points).
+    Three points nearest the target (in log delta): inverse quadratic interpolation of eps^2 in log delta,
+    kept when it falls inside the bracket [below, above]; two: a secant on (eps^2, log delta) (delta ~
+    exp(-c eps^2) has Gaussian tails); one: log delta = -c eps^2 through it."""
+    points = [p for p in cache if p > 0 and cache[p][side] > 0]
+    ranked = sorted(points, key=lambda p: abs(_log(cache[p][side]) - log_target))
+    lo_end = below if below is not None else 0.0
+    hi_end = above if above is not None else math.inf
+    if len(ranked) >= 3:
+        xs = ranked[:3]
+        ls = [_log(cache[x][side]) for x in xs]
+        if len(set(ls)) == 3:
+            y = 0.0
+            for i in range(3):
+                term = xs[i] * xs[i]
+                for j in range(3):
+                    if j != i:
+                        term *= (log_target - ls[j]) / (ls[i] - ls[j])
+                y += term
+            if y > 0 and lo_end < math.sqrt(y) < hi_end:
+                return math.sqrt(y), True
+    if len(ranked) >= 2:
+        pair = [below, above] if below is not None and above is not None and below in ranked and above in ranked else ranked[:2]
+        (x1, x2) = pair
+        l1, l2 = _log(cache[x1][side]), _log(cache[x2][side])
+        if x1 != x2 and l1 != l2:
+            slope = (l2 - l1) / (x2 * x2 - x1 * x1)
+            if slope < 0:
+                y = x2 * x2 + (log_target - l2) / slope
+                if y > 0:
+                    return math.sqrt(y), True
+        return None, False
+    if not ranked:
+        return None, False
+    x1 = ranked[0]
+    l1 = _log(cache[x1][side])
+    if l1 >= 0 or log_target >= 0:
+        return None, False
+    return x1 * math.sqrt(log_target / l1), False
+
+
+def _bracketing_solve(
+    delta_bounds: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int, hint: float | None
 ) -> tuple[float, float, bool]:
     """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
     bound is <= upper) and its lower end > delta at `lower` (or lower = 0): Illinois regula falsi on
@@ -628,11 +761,7 @@ def solve_certified_epsilon(
     never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with delta(eps0) = 0.
     `hint` (an eps believed to be above the answer, e.g. a looser bound's) narrows the first bracket to
     [hint/2, hint] when both ends are verified on the right sides; it only decides where delta is evaluated."""
-    require_positive("eps0", eps0)
-    require_probability("delta", delta)
-    require_positive("rel_tol", rel_tol)
     log_target = math.log(delta)
-    cache: dict[float, tuple[float, float]] = {}
 
     def at(x: float) -> tuple[float, float]:
         if x not in cache:
@@ -671,14 +800,15 @@ def solve_certified_epsilon(
 
     if at(float(eps0))[1] > delta:
         return 0.0, float(eps0), False
-    if at(0.0)[1] <= delta:
-        return 0.0, 0.0, True
-    low_start, high_start = 0.0, float(eps0)
-    if hint is not None and math.isfinite(hint) and 0 < hint < eps0:
-        if 0 < at(float(hint))[1] <= delta:
-            high_start = float(hint)
-            if at(0.5 * hint)[1] > delta:
-                low_start = 0.5 * hint
+    # The bracket of the upper end from the points already evaluated (the fast search's), else [0, eps0].
+    high_start = min(x for x, (_, d_hi) in cache.items() if d_hi <= delta)
+    below = [x for x, (_, d_hi) in cache.items() if d_hi > delta and x < high_start]
+    if below:
+        low_start = max(below)
+    else:
+        if at(0.0)[1] <= delta:
+            return 0.0, 0.0, True
+        low_start = 0.0
     _, upper = illinois(1, low_start, high_start)
     # The lower end: the largest evaluated point whose certified lower delta exceeds the target, refined.
     candidates = [x for x, (d_lo, _) in cache.items() if d_lo > delta and x <= upper]

@@ -154,5 +154,5 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
         hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
     except ValueError:
         hint = None
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both")
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
