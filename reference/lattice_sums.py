@@ -239,7 +239,11 @@ def _count_at_most(values: np.ndarray, rows: np.ndarray, threshold: np.ndarray, 
     before_ok = (base == 0) | (values[rows, np.maximum(base - 1, 0)] <= threshold)
     after = base + 5
     after_ok = (after >= length) | (values[rows, np.minimum(after, length - 1)] > threshold)
-    bad = np.nonzero(~(before_ok & after_ok))[0]
+    # Rows entirely above or at most the threshold (e.g. flat where a is clipped at m - beta) need no search.
+    all_at_most = values[rows, length - 1] <= threshold
+    none_at_most = values[rows, 0] > threshold
+    count = np.where(all_at_most, length, np.where(none_at_most, 0, count))
+    bad = np.nonzero(~(before_ok & after_ok) & ~all_at_most & ~none_at_most)[0]
     for q in bad:  # not expected (the estimate is within one step); exact search keeps it right regardless
         count[q] = int(np.searchsorted(values[rows[q]], threshold[q], side="right"))
     return count
