@@ -50,7 +50,7 @@ from scipy.special import gammaln
 
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
-__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "solve_certified_epsilon"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "solve_certified_epsilon"]
 
 UNIT = 2.0**-53
 U1 = 1.001 * UNIT
@@ -228,24 +228,35 @@ def _mean_g(c: Coefficients, m: np.ndarray, b: np.ndarray, law_a: BinomialLaw) -
 
 def _count_at_most(values: np.ndarray, rows: np.ndarray, threshold: np.ndarray, estimate: np.ndarray) -> np.ndarray:
     """For each query q: the number of entries of the non-decreasing row values[rows[q]] that are <= threshold[q]
-    (exact: `estimate` only says where to look; the answer is verified on its neighbours, else searched)."""
+    (exact: `estimate`, the real index where the row crosses the threshold, only says where to look; each
+    answer is verified on its two neighbours, else found in a window around the estimate, else searched)."""
     length = values.shape[1]
-    base = np.clip(np.floor(estimate) - 2.0, 0.0, float(length)).astype(np.int64)
-    count = base.copy()
+    flat = values.ravel()
+    offset = rows * length
+    guess = np.clip(np.floor(np.nan_to_num(estimate, nan=0.0, posinf=float(length), neginf=-1.0)) + 1.0, 0.0, float(length)).astype(np.int64)
+    ok = ((guess == 0) | (np.take(flat, offset + np.maximum(guess - 1, 0)) <= threshold)) & (
+        (guess == length) | (np.take(flat, offset + np.minimum(guess, length - 1)) > threshold)
+    )
+    count = guess
+    retry = np.nonzero(~ok)[0]
+    if len(retry) == 0:
+        return count
+    r_rows, r_thr, r_off = rows[retry], threshold[retry], offset[retry]
+    base = np.clip(guess[retry] - 3, 0, length)
+    found = base.copy()
     for i in range(5):
         col = base + i
-        inside = col < length
-        count += inside & (values[rows, np.minimum(col, length - 1)] <= threshold)
-    before_ok = (base == 0) | (values[rows, np.maximum(base - 1, 0)] <= threshold)
+        found += (col < length) & (np.take(flat, r_off + np.minimum(col, length - 1)) <= r_thr)
+    before_ok = (base == 0) | (np.take(flat, r_off + np.maximum(base - 1, 0)) <= r_thr)
     after = base + 5
-    after_ok = (after >= length) | (values[rows, np.minimum(after, length - 1)] > threshold)
+    after_ok = (after >= length) | (np.take(flat, r_off + np.minimum(after, length - 1)) > r_thr)
     # Rows entirely above or at most the threshold (e.g. flat where a is clipped at m - beta) need no search.
-    all_at_most = values[rows, length - 1] <= threshold
-    none_at_most = values[rows, 0] > threshold
-    count = np.where(all_at_most, length, np.where(none_at_most, 0, count))
-    bad = np.nonzero(~(before_ok & after_ok) & ~all_at_most & ~none_at_most)[0]
-    for q in bad:  # not expected (the estimate is within one step); exact search keeps it right regardless
-        count[q] = int(np.searchsorted(values[rows[q]], threshold[q], side="right"))
+    all_at_most = np.take(flat, r_off + length - 1) <= r_thr
+    none_at_most = np.take(flat, r_off) > r_thr
+    found = np.where(all_at_most, length, np.where(none_at_most, 0, found))
+    for q in np.nonzero(~(before_ok & after_ok) & ~all_at_most & ~none_at_most)[0]:
+        found[q] = int(np.searchsorted(values[r_rows[q]], r_thr[q], side="right"))
+    count[retry] = found
     return count
 
 
@@ -620,6 +631,152 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
     require_integer("m", m, minimum=0)
     lo, hi = positive_part_expectations([int(m)], law_b, law_a, c, tail=tail, per_sd=per_sd)
     return float(lo[0]), float(hi[0])
+
+
+@dataclass(frozen=True)
+class _SplitPlan:
+    """The eps-independent layout of `split_positive_part`: the s window and, per s, the window of r."""
+
+    s: np.ndarray
+    s_lo: np.ndarray
+    s_hi: np.ndarray
+    s_below: float
+    s_above: float
+    s_first: int
+    r: np.ndarray
+    r_group: np.ndarray
+    r_lo: np.ndarray
+    r_hi: np.ndarray
+    r_sizes: np.ndarray
+    r_below: np.ndarray
+    r_above: np.ndarray
+    r_last: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def _split_plan(n: int, law_s: BinomialLaw, law_r: BinomialLaw | None, tail: float) -> _SplitPlan:
+    window = binomial_window(n, law_s, tail)
+    s = np.arange(window.lo, window.hi + 1, dtype=np.int64)
+    r_values, groups, r_lo, r_hi, sizes, below, above, last = [], [], [], [], [], [], [], []
+    count = 0
+    for i, value in enumerate(s.tolist()):
+        if law_r is None:  # r = 0 exactly
+            lo_r, lower, upper, b_r, a_r = 0, np.ones(1), np.ones(1), 0.0, 0.0
+        else:
+            w = binomial_window(n - value, law_r, tail)
+            lo_r, lower, upper, b_r, a_r = w.lo, w.lower, w.upper, w.below, w.above
+        size = len(lower)
+        r_values.append(np.arange(lo_r, lo_r + size, dtype=float))
+        groups.append(np.full(size, i, dtype=np.int64))
+        r_lo.append(lower)
+        r_hi.append(upper)
+        sizes.append(size)
+        below.append(b_r)
+        above.append(a_r)
+        count += size
+        last.append(count - 1)
+    return _SplitPlan(
+        s.astype(float), window.lower, window.upper, window.below, window.above, window.lo,
+        np.concatenate(r_values), np.concatenate(groups), np.concatenate(r_lo), np.concatenate(r_hi),
+        np.array(sizes, dtype=float), np.array(below), np.array(above), np.array(last, dtype=np.int64),
+    )
+
+
+def split_cost(n: int, p_s: float, p_a: float, p_r: float) -> float:
+    """The number of array elements `split_positive_part` touches (about): a cost estimate for choosing it."""
+    sd_s = math.sqrt(max(n * p_s * (1 - p_s), 1.0))
+    mean_s = n * p_s
+    sd_a = math.sqrt(max(mean_s * p_a * (1 - p_a), 1.0))
+    sd_r = math.sqrt(max(n * (1 - p_s) * p_r * (1 - p_r), 1.0))
+    return (24 * sd_s + 1) * (12 * (5 * sd_a + 16) + 20 * (24 * sd_r + 1))
+
+
+def split_positive_part(
+    n: int, law_s: BinomialLaw, law_a: BinomialLaw, law_r: BinomialLaw | None, lam: tuple[float, float], kappa: tuple[float, float], tau: tuple[float, float], *, tail: float
+) -> tuple[float, float]:
+    """[lower, upper] containing E[(lam a + kappa s - tau r)_+], s ~ Bin(n, p_s), a | s ~ Bin(s, p_a),
+    r | s ~ Bin(n - s, p_r) (law_r None: r = 0) independent of a given s; lam > 0, kappa <= 0, tau >= 0 given as
+    [lo, hi] brackets (module doc "split sums"). No blocking: for each s one row of a carries suffix sums, and
+    every r is an exact shift t = tau r of its threshold (E[(X - t)_+] = sum_{X > t} X pmf - t sum_{X > t} pmf).
+    Range: n >= 1, binomial laws from binomial_law(), 0 < tail < 1."""
+    require_integer("n", n, minimum=1)
+    for name, pair in (("lam", lam), ("kappa", kappa), ("tau", tau)):
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(v, float) and math.isfinite(v) for v in pair) and pair[0] <= pair[1]):
+            raise ParameterError(name, pair, "a bracket (lo, hi) of finite floats")
+    if not (lam[0] > 0 and kappa[1] <= 0 and tau[0] >= 0):
+        raise ParameterError("coefficients", (lam, kappa, tau), "lam > 0, kappa <= 0, tau >= 0")
+    if not isinstance(law_s, BinomialLaw) or not isinstance(law_a, BinomialLaw) or not (law_r is None or isinstance(law_r, BinomialLaw)):
+        raise ParameterError("law", (law_s, law_a, law_r), "BinomialLaws from binomial_law() (law_r may be None)")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "0 < tail < 1")
+    if law_a.degenerate or law_s.degenerate:
+        raise ParameterError("law", (law_s, law_a), "non-degenerate laws of s and a")
+    plan = _split_plan(int(n), law_s, law_r, float(tail))
+    s = plan.s
+    p = law_a.p
+    mean = s * p
+    sd = np.sqrt(np.maximum(s * p * (1 - p), 0.0))
+    # X_hi(a) = lam_hi a + kappa_hi s (+ pad) >= X(a) for 0 <= a <= s; X_lo likewise below.
+    pad_s = 6 * U1 * (lam[1] * s + abs(kappa[0]) * s) + 1e-300
+    k_hi = kappa[1] * s + pad_s
+    k_lo = kappa[0] * s - pad_s
+    zero = np.maximum(-k_hi / lam[1], 0.0)
+    start = np.clip(np.floor(zero * (1 - 1e-9)) - 2.0, 0.0, s)
+    end = np.minimum(np.ceil(np.maximum(mean + 4.5 * sd, zero)) + 16.0, s)
+    length = int(np.max(end - start, initial=0.0)) + 1
+    steps = np.arange(length, dtype=float)
+    a = start[:, None] + steps[None, :]
+    inside = a <= s[:, None]
+    a_safe = np.minimum(a, s[:, None])
+    log_value, log_err = _log_pmf(np.broadcast_to(s[:, None], a.shape), a_safe, law_a)
+    pmf_lo, pmf_hi = _exp_bounds(log_value, log_err)
+    pmf_lo = np.where(inside, pmf_lo, 0.0)
+    pmf_hi = np.where(inside, pmf_hi, 0.0)
+    x_hi = lam[1] * a_safe + k_hi[:, None]
+    x_lo = lam[0] * a_safe + k_lo[:, None]
+    starts_ok = (start <= 0) | (x_hi[:, 0] <= 0)
+    # Beyond the row end e (a > e): geometric bound, ratio pmf(a+1)/pmf(a) <= r_end < 1 past the mode.
+    last = a_safe[:, -1]
+    r_end = (s - last) / (last + 1.0) * law_a.rho * (1 + 4 * U1 + law_a.err)
+    more = last < s
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        geometric = pmf_hi[:, -1] * (np.maximum(x_hi[:, -1], 0.0) * r_end / (1 - r_end) + lam[1] * r_end / (1 - r_end) ** 2)
+    remainder = np.where(more, np.where(r_end < 1, geometric, np.inf), 0.0) * (1 + 8 * U1)
+    zeros = np.zeros((len(s), 1))
+
+    def suffix(values: np.ndarray) -> np.ndarray:
+        return np.concatenate((np.cumsum(values[:, ::-1], axis=1)[:, ::-1], zeros), axis=1)
+
+    p_hi, q_hi = suffix(x_hi * pmf_hi), suffix(pmf_hi)
+    p_lo, q_lo = suffix(x_lo * pmf_lo), suffix(pmf_lo)
+    pad_factor = (length + 8) * U1
+    rows = plan.r_group
+    t_lo = tau[0] * plan.r * (1 - 2 * U1)
+    t_hi = tau[1] * plan.r * (1 + 2 * U1)
+    idx = _count_at_most(x_hi, rows, t_lo, (t_lo - k_hi[rows]) / lam[1] - start[rows])
+    big_p, big_q = p_hi[rows, idx], q_hi[rows, idx]
+    with np.errstate(invalid="ignore"):
+        h_hi = np.maximum(big_p - t_lo * big_q + pad_factor * (big_p + t_lo * big_q), 0.0) + remainder[rows]
+    h_hi = np.where(starts_ok[rows], h_hi, np.inf)
+    idx = _count_at_most(x_lo, rows, t_hi, (t_hi - k_lo[rows]) / lam[0] - start[rows])
+    big_p, big_q = p_lo[rows, idx], q_lo[rows, idx]
+    h_lo = np.maximum(big_p - t_hi * big_q - pad_factor * (big_p + t_hi * big_q), 0.0)
+    # r outside its window: H is non-increasing in r (below: H(0) <= H at the window's first r... bounded by
+    # max g <= lam s; above: H <= H at the window's last r).
+    cap = lam[1] * s * (1 + 4 * U1)
+    h_hi = np.minimum(h_hi, cap[rows])
+    groups = len(s)
+    factor = 1 + (plan.r_sizes + 4) * U1
+    f_hi = np.bincount(rows, weights=plan.r_hi * h_hi, minlength=groups) * factor
+    f_hi = f_hi + plan.r_above * h_hi[plan.r_last] * (1 + 4 * U1) + plan.r_below * cap
+    f_lo = np.bincount(rows, weights=plan.r_lo * h_lo, minlength=groups) / factor
+    f_hi = np.minimum(np.where(np.isfinite(f_hi), f_hi, cap), cap)
+    total_factor = 1 + (len(s) + 4) * U1
+    upper = float(np.sum(plan.s_hi * f_hi)) * total_factor
+    # s outside its window: F(s) <= lam s <= lam n.
+    upper += (plan.s_below + plan.s_above) * lam[1] * n * (1 + 4 * U1)
+    lower = float(np.sum(plan.s_lo * f_lo)) / total_factor
+    return max(0.0, min(lower, upper)), upper
 
 
 def solve_certified_epsilon(
