@@ -50,7 +50,7 @@ from scipy.special import gammaln
 
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
-__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "solve_certified_epsilon"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "solve_certified_epsilon"]
 
 UNIT = 2.0**-53
 U1 = 1.001 * UNIT
@@ -683,7 +683,12 @@ def _split_plan(n: int, law_s: BinomialLaw, law_r: BinomialLaw | None, tail: flo
 
 
 def split_cost(n: int, p_s: float, p_a: float, p_r: float) -> float:
-    """The number of array elements `split_positive_part` touches (about): a cost estimate for choosing it."""
+    """The number of array element operations `split_positive_part` performs (about): a cost estimate for
+    choosing it. Range: integer n >= 1, probabilities p_s, p_a, p_r in [0, 1]."""
+    require_integer("n", n, minimum=1)
+    for name, value in (("p_s", p_s), ("p_a", p_a), ("p_r", p_r)):
+        if not (isinstance(value, (int, float)) and 0 <= value <= 1):
+            raise ParameterError(name, value, "a probability in [0, 1]")
     sd_s = math.sqrt(max(n * p_s * (1 - p_s), 1.0))
     mean_s = n * p_s
     sd_a = math.sqrt(max(mean_s * p_a * (1 - p_a), 1.0))
@@ -777,6 +782,33 @@ def split_positive_part(
     upper += (plan.s_below + plan.s_above) * lam[1] * n * (1 + 4 * U1)
     lower = float(np.sum(plan.s_lo * f_lo)) / total_factor
     return max(0.0, min(lower, upper)), upper
+
+
+def normal_guess(terms: Callable[[float], list[tuple[float, float]]], *, n: int, eps0: float, delta: float) -> float | None:
+    """A starting point for solve_certified_epsilon (never a bound): the eps at which the normal approximation
+    of (1/n) E[(sum_i c_i X_i)_+], X ~ Mult(n; p), equals delta, where terms(eps) = [(c_i, p_i)]; found by
+    bisection on log delta. None when the approximation gives no crossing in (0, eps0)."""
+
+    def approx(eps: float) -> float:
+        pairs = terms(eps)
+        mean = n * sum(c * p for c, p in pairs)
+        var = n * (sum(c * c * p for c, p in pairs) - sum(c * p for c, p in pairs) ** 2)
+        if not var > 0:
+            return max(mean, 0.0) / n
+        sd = math.sqrt(var)
+        z = mean / sd
+        return (mean * 0.5 * math.erfc(-z / math.sqrt(2)) + sd * math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)) / n
+
+    lo, hi = 0.0, float(eps0)
+    if not approx(lo) > delta:
+        return None
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if approx(mid) > delta:
+            lo = mid
+        else:
+            hi = mid
+    return hi if 0 < hi < eps0 else None
 
 
 def solve_certified_epsilon(

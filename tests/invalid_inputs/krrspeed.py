@@ -15,3 +15,11 @@ CASES = [
     Case(lattice_sums.positive_part_expectations, ([10], LAW, 0.5, GOOD), {"tail": 1e-9}, fragment="law"),
     Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 2.0}, fragment="tail"),
 ]
+CASES += [
+    Case(lattice_sums.split_cost, (0, 0.5, 0.5, 0.5), fragment="n"),
+    Case(lattice_sums.split_cost, (10, 1.5, 0.5, 0.5), fragment="p_s"),
+    Case(lattice_sums.split_positive_part, (10, LAW, LAW, LAW, (1.0, 1.0), (-1.0, -1.0), (0.5, 0.5)), {"tail": 0.0}, fragment="tail"),
+    Case(lattice_sums.split_positive_part, (10, LAW, LAW, LAW, (-1.0, 1.0), (-1.0, -1.0), (0.5, 0.5)), {"tail": 1e-9}, fragment="coefficients"),
+    Case(lattice_sums.split_positive_part, (10, LAW, LAW, LAW, (1.0, 1.0), (-1.0, -1.0), (0.5,)), {"tail": 1e-9}, fragment="tau"),
+    Case(lattice_sums.split_positive_part, (0, LAW, LAW, LAW, (1.0, 1.0), (-1.0, -1.0), (0.5, 0.5)), {"tail": 1e-9}, fragment="n"),
+]
