@@ -787,7 +787,11 @@ def split_positive_part(
 def normal_guess(terms: Callable[[float], list[tuple[float, float]]], *, n: int, eps0: float, delta: float) -> float | None:
     """A starting point for solve_certified_epsilon (never a bound): the eps at which the normal approximation
     of (1/n) E[(sum_i c_i X_i)_+], X ~ Mult(n; p), equals delta, where terms(eps) = [(c_i, p_i)]; found by
-    bisection on log delta. None when the approximation gives no crossing in (0, eps0)."""
+    bisection on log delta. None when the approximation gives no crossing in (0, eps0). Range: n >= 1,
+    eps0 > 0, 0 < delta < 1."""
+    require_integer("n", n, minimum=1)
+    require_positive("eps0", eps0)
+    require_probability("delta", delta)
 
     def approx(eps: float) -> float:
         pairs = terms(eps)

@@ -23,3 +23,7 @@ CASES += [
     Case(lattice_sums.split_positive_part, (10, LAW, LAW, LAW, (1.0, 1.0), (-1.0, -1.0), (0.5,)), {"tail": 1e-9}, fragment="tau"),
     Case(lattice_sums.split_positive_part, (0, LAW, LAW, LAW, (1.0, 1.0), (-1.0, -1.0), (0.5, 0.5)), {"tail": 1e-9}, fragment="n"),
 ]
+CASES += [
+    Case(lattice_sums.normal_guess, (lambda eps: [(1.0, 0.5)],), {"n": 0, "eps0": 1.0, "delta": 1e-6}, fragment="n"),
+    Case(lattice_sums.normal_guess, (lambda eps: [(1.0, 0.5)],), {"n": 10, "eps0": 1.0, "delta": 0.0}, fragment="delta"),
+]
