@@ -59,10 +59,10 @@ EXP_MARGIN = 1e-12
 TINY = 1e-280
 # Rows x length doubles per temporary array of the row sums (bounds the memory at n = 1e8).
 CHUNK_ELEMENTS = 1 << 19
-# Grid rows per standard deviation of b, within FINE_BELOW_SD below and FINE_ABOVE_SD above its mean.
+# Grid rows per standard deviation of b within the zone that carries the sum (`_fine_zone`), wider beyond.
 PER_SD = 4
-FINE_BELOW_SD = 7.0
-FINE_ABOVE_SD = 3.0
+# Row length past the start (or past the zero, upward rows) in sd of a | b; beyond it the geometric bound.
+ROW_SD = 3.0
 
 
 @dataclass(frozen=True)
@@ -321,7 +321,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
             continue
         # Chunks of rows bound the memory (rows x length doubles per temporary).
         span = (start_up[all_rows] - unshifted_start[all_rows]) if direction > 0 else np.zeros(len(all_rows))
-        width = 4.0 * sd[all_rows] + np.abs(span) + 16.0
+        width = ROW_SD * sd[all_rows] + np.abs(span) + 16.0
         per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width)), 1.0)))
         for chunk_start in range(0, len(all_rows), per_chunk):
             rows = all_rows[chunk_start : chunk_start + per_chunk]
@@ -357,7 +357,7 @@ def _direction_rows(
     first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
     # Upward rows reach 4 sd past the unshifted zero however far below it they start (their back span).
     span = np.maximum(unshifted_start[rows] - first, 0.0) if direction > 0 else np.zeros(len(rows))
-    length = int(math.ceil(float(np.max(4.0 * sd_all[rows] + span, initial=0.0)))) + 16
+    length = int(math.ceil(float(np.max(ROW_SD * sd_all[rows] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
     err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
     anchor, anchor_err = _log_pmf(m_a, first, law_a)
@@ -517,25 +517,29 @@ class _Plan:
     last_query: np.ndarray
 
 
-def _grid_offsets(size: int, mean: float, sd: float, per_sd: int, max_step: int) -> np.ndarray:
-    """Row offsets in a window of `size` points: per_sd per standard deviation of b from 7 sd below the mean
-    to 3 sd above it (where P(b) F(b) is carried: F is non-increasing), one per sd elsewhere, and never more
-    than max_step apart (the shift of the zero of g between rows stays within about one sd of a). The grid
-    only decides how tight the bounds are, never whether they hold."""
+def _grid_offsets(size: int, mean: float, sd: float, per_sd: int, max_step: int, zone: tuple[float, float]) -> np.ndarray:
+    """Row offsets in a window of `size` points: per_sd per standard deviation of b within `zone` (in sd of b
+    from its mean: where P(b) F(b) is carried), one per sd elsewhere, and never more than max_step apart
+    (the shift of the zero of g between rows stays within about one sd of a). The grid only decides how
+    tight the bounds are, never whether they hold."""
     fine = max(1, min(int(sd // per_sd), max_step))
     coarse = max(fine, min(int(sd), 4 * max_step))
     points = [0]
     x = 0
     while x < size - 1:
         z = (x - mean) / max(sd, 1e-300)
-        x = min(size - 1, x + (fine if -FINE_BELOW_SD <= z <= FINE_ABOVE_SD else coarse))
+        x = min(size - 1, x + (fine if zone[0] <= z <= zone[1] else coarse))
         points.append(x)
     return np.array(points, dtype=np.int64)
 
 
 @lru_cache(maxsize=256)
-def _plan(ms: tuple[int, ...], law_b: BinomialLaw, tail: float, per_sd: int, every_b: bool, sd_a_unit: float = math.inf) -> _Plan:
-    """The layout for `ms`; sd_a_unit times the sd of a | b bounds the row spacing (`_grid_offsets`)."""
+def _plan(
+    ms: tuple[int, ...], law_b: BinomialLaw, tail: float, per_sd: int, every_b: bool, sd_a_unit: float = math.inf, tangent_unit: float = math.inf,
+    zone: tuple[float, float] = (-12.0, 3.0),
+) -> _Plan:
+    """The layout for `ms`: sqrt(m q_b) times sd_a_unit (the zero's shift) and times tangent_unit (the
+    curvature of the binomial weights) bound the row spacing (`_grid_offsets`)."""
     row_m: list[np.ndarray] = []
     row_beta: list[np.ndarray] = []
     row_back: list[np.ndarray] = []
@@ -552,9 +556,9 @@ def _plan(ms: tuple[int, ...], law_b: BinomialLaw, tail: float, per_sd: int, eve
         window = binomial_window(m, law_b, tail)
         size = window.hi - window.lo + 1
         sd_b = math.sqrt(max(m * law_b.p * (1 - law_b.p), 0.0))
-        sd_a = math.sqrt(max(m * (1 - law_b.p), 0.0)) * sd_a_unit
-        max_step = int(min(max(sd_a, 1.0), 1e15))
-        offsets = np.arange(size, dtype=np.int64) if every_b else _grid_offsets(size, m * law_b.p - window.lo, sd_b, per_sd, max_step)
+        scale = math.sqrt(max(m * (1 - law_b.p), 0.0))
+        max_step = int(min(max(scale * sd_a_unit, 1.0), max(scale * tangent_unit, 1.0), 1e15))
+        offsets = np.arange(size, dtype=np.int64) if every_b else _grid_offsets(size, m * law_b.p - window.lo, sd_b, per_sd, max_step, zone)
         positions = np.arange(size, dtype=np.int64)
         left = np.searchsorted(offsets, positions, side="right") - 1  # largest offset <= position
         right = np.searchsorted(offsets, positions, side="left")  # smallest offset >= position
@@ -584,6 +588,25 @@ def _plan(ms: tuple[int, ...], law_b: BinomialLaw, tail: float, per_sd: int, eve
     )
 
 
+def _fine_zone(m_min: int, m_max: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients) -> tuple[float, float]:
+    """Where P(b) F(b) is carried, in sd of b from its mean: around E[b | g = 0] of the normal approximation
+    (the counts are Mult(m; p_b, (1 - p_b) p_a, (1 - p_b)(1 - p_a))), -6 to +4 sd, rounded to halves so that
+    the layout stays cached across nearby eps. Only tightness depends on it; (-12, 3) when degenerate."""
+    pi = (law_b.p, (1 - law_b.p) * law_a.p, (1 - law_b.p) * (1 - law_a.p))
+    coef = (0.5 * (c.c1[0] + c.c1[1]), 0.5 * (c.c0[0] + c.c0[1]), 0.5 * (c.c2[0] + c.c2[1]))
+    mean1 = sum(p * x for p, x in zip(pi, coef, strict=True))
+    var1 = sum(p * x * x for p, x in zip(pi, coef, strict=True)) - mean1 * mean1
+    var_b = pi[0] * (1 - pi[0])
+    if not (var1 > 0 and var_b > 0):
+        return (-12.0, 3.0)
+    cov1 = pi[0] * coef[0] - pi[0] * mean1
+    centres = [-cov1 * mean1 * math.sqrt(m) / (var1 * math.sqrt(var_b)) for m in (m_min, m_max)]
+    low, high = min(centres), max(centres)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return (-12.0, 3.0)
+    return (math.floor(2 * (low - 6.0)) / 2, math.ceil(2 * (high + 4.0)) / 2)
+
+
 def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[np.ndarray, np.ndarray]:
     """[lower, upper] (arrays, one entry per m) containing G(m) = E[(c0 a + c1 b + c2 (m - a - b))_+],
     b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a), for every m in `ms` (module doc), computed in one batch.
@@ -609,7 +632,12 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
     # of a | b (sd = sqrt((m - b) p_a q_a), m - b ~ m q_b). A power of two keeps the layout cached across eps.
     ratio = (c.c0[0] - c.c2[1]) / max(c.c2[1] - c.c1[0], 1e-300)
     sd_a_unit = 2.0 ** math.floor(math.log2(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300))) if not law_a.degenerate else 1.0
-    plan = _plan(tuple(int(ms[i]) for i in nonzero), law_b, float(tail), int(per_sd), law_a.degenerate, min(sd_a_unit, 2.0**60))
+    # And keep the weights' exponent sigma (a - a0) ~ j sd_a / (M q_a) below about 1/4 over a standard deviation
+    # (j <= sqrt(M q_a / p_a) / 4), where the quadratic bound on e^-x is tight.
+    tangent_unit = 2.0 ** math.floor(math.log2(0.25 * math.sqrt((1 - law_a.p) / law_a.p))) if not law_a.degenerate else 1.0
+    chosen = [int(ms[i]) for i in nonzero]
+    zone = _fine_zone(min(chosen), max(chosen), law_b, law_a, c)
+    plan = _plan(tuple(chosen), law_b, float(tail), int(per_sd), law_a.degenerate, min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone)
     _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries)
     groups = len(plan.group_m)
     # Sums of non-negative terms per group (relative error <= (size + 4) u'); b below the window: F <= c0 m;
