@@ -22,6 +22,16 @@ N-sum is blocked on a grid (upper end: each block at its smallest N; lower end: 
 outside a Chernoff window counted as 1 (upper) or dropped (lower). Each D_N is the certified lattice sum of
 `reference.lattice_sums` (b ~ Bin(N, 1/k), a | b ~ Bin(N - b, 1/(k-1))).
 
+Small n ("split sum"): the same delta equals (1/n) E[(c0 a + c1 b + c2 R)_+] with (a, b, R, rest) ~
+Mult(n; 1/D, 1/D, (k-2)/D, (e0-1)/D) (the blanket counts over all n users; gamma/k = 1/D). Writing s = a + b ~
+Bin(n, 2/D), a | s ~ Bin(s, 1/2), R | s ~ Bin(n - s, (k-2)/(D-2)) independent of a, this is
+E[((c0 - c1) a + c1 s - (e - 1) R)_+]: `reference.lattice_sums.split_positive_part` sums it without any
+blocking. Both evaluations are certified; the cheaper one (by the array work each needs) is used, and the
+tests force each against exact Lemma 5.3 convolutions and against the other.
+
+The root search (`reference.lattice_sums.solve_certified_epsilon`) starts at the eps where the normal
+approximation of the same expectation equals delta (Bennett's eps when it finds none).
+
 Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1); larger n are refused
 (the work grows like sqrt(n) per grid point and the time like n^(1/2) overall).
 """
