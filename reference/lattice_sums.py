@@ -93,6 +93,10 @@ TINY = 1e-280
 CHUNK_ELEMENTS = 1 << 19
 # Grid rows per standard deviation of b within the zone that carries the sum (`_fine_zone`), wider beyond.
 PER_SD = 4
+# A row is summed upwards from its zero unless that lies more than UPWARD_SD sd of a below the mean.
+UPWARD_SD = 3.0
+# Windows of at most this many b values get a row at every b.
+EVERY_B_MAX = 160
 # Row length past the start (or past the zero, upward rows) in sd of a | b; beyond it the geometric bound.
 ROW_SD = 3.0
 
@@ -343,7 +347,8 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     back_a = back * (c.c2[1] - c.c1[0]) / max(slope_lo, 1e-300)
     start_up = np.clip(np.floor((zero - back_a) * (1 - 1e-9)) - 2.0, 0.0, ma)
     start_down = np.clip(np.ceil(zero * (1 + 1e-9)) + 2.0, 0.0, ma)
-    upward = unshifted_start >= mean - sd
+    # Upward rows (shifted bounds between them) unless the zero is more than UPWARD_SD sd below the mean.
+    upward = unshifted_start >= mean - UPWARD_SD * sd
     # Downward rows: bounds on E[g_-] (non-decreasing in b: g falls and a | b falls stochastically as b grows).
     neg_lo = np.zeros(n_rows)
     neg_hi = np.full(n_rows, np.inf)
@@ -352,7 +357,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
         if len(all_rows) == 0:
             continue
         # Chunks of rows bound the memory (rows x length doubles per temporary).
-        span = (start_up[all_rows] - unshifted_start[all_rows]) if direction > 0 else np.zeros(len(all_rows))
+        span = (np.maximum(unshifted_start[all_rows], mean[all_rows]) - start_up[all_rows]) if direction > 0 else np.zeros(len(all_rows))
         width = ROW_SD * sd[all_rows] + np.abs(span) + 16.0
         per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width)), 1.0)))
         for chunk_start in range(0, len(all_rows), per_chunk):
@@ -387,8 +392,9 @@ def _direction_rows(
     """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place)."""
     beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
     first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
-    # Upward rows reach 4 sd past the unshifted zero however far below it they start (their back span).
-    span = np.maximum(unshifted_start[rows] - first, 0.0) if direction > 0 else np.zeros(len(rows))
+    # Upward rows reach ROW_SD sd past the unshifted zero (or the mean, whichever is higher) however far below
+    # it they start (their back span): past the mode, so that the geometric bound applies.
+    span = np.maximum(np.maximum(unshifted_start[rows], mean_all[rows]) - first, 0.0) if direction > 0 else np.zeros(len(rows))
     length = int(math.ceil(float(np.max(ROW_SD * sd_all[rows] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
     err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
@@ -590,7 +596,8 @@ def _plan(
         sd_b = math.sqrt(max(m * law_b.p * (1 - law_b.p), 0.0))
         scale = math.sqrt(max(m * (1 - law_b.p), 0.0))
         max_step = int(min(max(scale * sd_a_unit, 1.0), max(scale * tangent_unit, 1.0), 1e15))
-        offsets = np.arange(size, dtype=np.int64) if every_b else _grid_offsets(size, m * law_b.p - window.lo, sd_b, per_sd, max_step, zone)
+        # Small windows: a row at every b (cheap, and no slack at all).
+        offsets = np.arange(size, dtype=np.int64) if every_b or size <= EVERY_B_MAX else _grid_offsets(size, m * law_b.p - window.lo, sd_b, per_sd, max_step, zone)
         positions = np.arange(size, dtype=np.int64)
         left = np.searchsorted(offsets, positions, side="right") - 1  # largest offset <= position
         right = np.searchsorted(offsets, positions, side="left")  # smallest offset >= position

@@ -108,15 +108,19 @@ def _blanket_laws(eps0: float, k: int) -> tuple[BinomialLaw, BinomialLaw, Binomi
 
 def _n_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.ndarray:
     """Grid offsets (from lo) for the N-blocking: steps of N_STEP_LOG * N / log(1/delta) (D_N falls by about
-    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG) within 4 sd of the
-    mean, four times that beyond (where little mass is). The grid only decides how tight the certified
+    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG), at most one sd,
+    within 4 sd of the mean, four times that (at least one sd) beyond (where little mass is). The grid only decides how tight the certified
     upper end is, never whether it is an upper bound."""
     slack_step = N_STEP_LOG * max(mean, 1.0) / max(math.log(1.0 / delta), 1.0)
     points = [lo]
     x = float(lo)
     while x < hi:
         z = abs(x - mean) / max(sd, 1e-300)
-        x = max(x + 1.0, math.floor(x + (slack_step if z < 4 else 4 * slack_step)))
+        step = min(slack_step, sd) if z < 4 else max(4 * slack_step, sd)
+        target = x + step
+        if x < mean - 4 * sd:  # never jump over the central zone from below
+            target = min(target, mean - 4 * sd)
+        x = max(x + 1.0, math.floor(target))
         points.append(min(int(x), hi))
     return np.array(sorted(set(points)), dtype=np.int64) - lo
 
