@@ -749,9 +749,10 @@ def _split_plan(n: int, law_s: BinomialLaw, law_r: BinomialLaw | None, tail: flo
     )
 
 
-def split_cost(n: int, p_s: float, p_a: float, p_r: float) -> float:
+def split_cost(n: int, p_s: float, p_a: float, p_r: float, shift_a: float = 0.0) -> float:
     """The number of array element operations `split_positive_part` performs (about): a cost estimate for
-    choosing it. Range: integer n >= 1, probabilities p_s, p_a, p_r in [0, 1]."""
+    choosing it; shift_a: how far (values of a) the largest threshold shift moves the zero. Range: integer
+    n >= 1, probabilities p_s, p_a, p_r in [0, 1], shift_a >= 0."""
     require_integer("n", n, minimum=1)
     for name, value in (("p_s", p_s), ("p_a", p_a), ("p_r", p_r)):
         if not (isinstance(value, (int, float)) and 0 <= value <= 1):
@@ -760,7 +761,7 @@ def split_cost(n: int, p_s: float, p_a: float, p_r: float) -> float:
     mean_s = n * p_s
     sd_a = math.sqrt(max(mean_s * p_a * (1 - p_a), 1.0))
     sd_r = math.sqrt(max(n * (1 - p_s) * p_r * (1 - p_r), 1.0))
-    return (24 * sd_s + 1) * (12 * (5 * sd_a + 16) + 20 * (24 * sd_r + 1))
+    return (24 * sd_s + 1) * (12 * (5 * sd_a + 16 + max(shift_a, 0.0)) + 20 * (24 * sd_r + 1))
 
 
 def split_positive_part(
@@ -794,7 +795,10 @@ def split_positive_part(
     k_lo = kappa[0] * s - pad_s
     zero = np.maximum(-k_hi / lam[1], 0.0)
     start = np.clip(np.floor(zero * (1 - 1e-9)) - 2.0, 0.0, s)
-    end = np.minimum(np.ceil(np.maximum(mean + 4.5 * sd, zero)) + 16.0, s)
+    # The row reaches ROW_SD sd past the mode and past the largest threshold used (the zero moved up by
+    # tau r / lam for the window's largest r), so that the shifted sums are summed, not bounded.
+    top_zero = zero + tau[1] * plan.r[plan.r_last] / lam[0]
+    end = np.minimum(np.ceil(np.maximum(mean, top_zero) + max(ROW_SD, 4.0) * sd) + 16.0, s)
     length = int(np.max(end - start, initial=0.0)) + 1
     steps = np.arange(length, dtype=float)
     a = start[:, None] + steps[None, :]

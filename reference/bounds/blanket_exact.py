@@ -59,8 +59,8 @@ MAX_K = 10**6
 # Relative tolerance of the eps bracket; the returned upper end is verified whatever it is.
 EPS_REL_TOL = 1e-3
 # Blocking of the N-sum: D_N varies like exp(-c N) with c N ~ log(1/delta); grid steps of
-# N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta near N_STEP_LOG (here 5%, about 0.2% in eps).
-N_STEP_LOG = 0.05
+# N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta near N_STEP_LOG (here 3%, about 0.1% in eps).
+N_STEP_LOG = 0.03
 PER_SD = 4
 # The unblocked split sum (module doc, "small n") is used while it touches at most this many array elements.
 SPLIT_COST_MAX = 4e7
@@ -108,18 +108,24 @@ def _blanket_laws(eps0: float, k: int) -> tuple[BinomialLaw, BinomialLaw, Binomi
 
 def _n_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.ndarray:
     """Grid offsets (from lo) for the N-blocking: steps of N_STEP_LOG * N / log(1/delta) (D_N falls by about
-    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG), at most one sd,
-    within 4 sd of the mean, four times that (at least one sd) beyond (where little mass is). The grid only decides how tight the certified
+    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG) within 4 sd of the
+    mean, four times that beyond (where little mass is); a block reaching into the central zone is at most
+    one zone step long. The grid only decides how tight the certified
     upper end is, never whether it is an upper bound."""
     slack_step = N_STEP_LOG * max(mean, 1.0) / max(math.log(1.0 / delta), 1.0)
     points = [lo]
     x = float(lo)
+    zone_lo, zone_hi = mean - 4 * sd, mean + 4 * sd
+    big_step = 4 * slack_step
     while x < hi:
-        z = abs(x - mean) / max(sd, 1e-300)
-        step = min(slack_step, sd) if z < 4 else max(4 * slack_step, sd)
-        target = x + step
-        if x < mean - 4 * sd:  # never jump over the central zone from below
-            target = min(target, mean - 4 * sd)
+        if x < zone_lo:  # below the central zone: big steps, but a block reaching into it is a zone block
+            target = x + big_step
+            if target > zone_lo:
+                target = min(target, max(zone_lo, x + slack_step))
+        elif x < zone_hi:
+            target = x + slack_step
+        else:
+            target = x + big_step
         x = max(x + 1.0, math.floor(target))
         points.append(min(int(x), hi))
     return np.array(sorted(set(points)), dtype=np.int64) - lo
@@ -170,7 +176,11 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
     # Two exact evaluations of the same sum; the cheaper one (by the array elements each touches) is used.
     split = _split_setup(eps0, k)
-    cost_split = split_cost(n, split[0].p, 0.5, split[2].p if split[2] is not None else 0.0)
+    p_r = split[2].p if split[2] is not None else 0.0
+    # The largest R (about n (1 - 2/D) p_r + 12 sd) moves the zero of the a-row by (e - 1) R / (c0 - c1).
+    r_top = n * (1 - split[0].p) * p_r + 12 * math.sqrt(max(n * p_r, 1.0))
+    shift_a = math.expm1(eps) * r_top / max(coefficients.c0[0] - coefficients.c1[1], 1e-300)
+    cost_split = split_cost(n, split[0].p, 0.5, p_r, min(shift_a, 1e15))
     mean_n = float(window.lo + np.mean(offsets) + 1)
     sd_small = math.sqrt(max(mean_n / k, 1.0))
     cost_n = len(offsets) * (10 * PER_SD + 20) * (6 * sd_small + 16) * 6
