@@ -40,10 +40,14 @@ def cell(k: int, eps0: float, n: int, delta: float, x0_max_n: int = 10**5) -> di
         lowers["exact.krr_pair_third"] = (third.lower, t_third)
     else:
         t_third = None
-        exact, t_exact = _timed(shuffled_binary_rr, **point)
-        lowers["exact.shuffled_binary_rr"] = (exact.lower, t_exact)
-    t_x0 = None
-    if n <= x0_max_n:
+        try:
+            exact, t_exact = _timed(shuffled_binary_rr, **point)
+            lowers["exact.shuffled_binary_rr"] = (exact.lower, t_exact)
+        except ValueError:  # refused (outside its certified range): the x0 pair is the k = 2 lower bound there
+            x0, t_x0 = _timed(krr_pair_x0_epsilon, k=k, **point)
+            lowers["exact.krr_pair_x0"] = (x0.lower, t_x0)
+    t_x0 = lowers["exact.krr_pair_x0"][1] if "exact.krr_pair_x0" in lowers else None
+    if n <= x0_max_n and t_x0 is None:
         x0, t_x0 = _timed(krr_pair_x0_epsilon, k=k, **point)
         lowers["exact.krr_pair_x0"] = (x0.lower, t_x0)
     lower_id = max(lowers, key=lambda name: lowers[name][0])

@@ -191,11 +191,12 @@ def _negative_part_monotone() -> None:
     from fractions import Fraction
     from math import comb
 
-    for m, pb, pa, coefficients in ((9, Fraction(1, 3), Fraction(1, 2), (3, -4, -1)), (12, Fraction(1, 5), Fraction(4, 5), (1, -2, Fraction(-1, 2)))):
+    for m, pa, coefficients in ((9, Fraction(1, 2), (3, -4, -1)), (12, Fraction(4, 5), (1, -2, Fraction(-1, 2)))):
         c0, c1, c2 = (Fraction(v) for v in coefficients)
+        pa = Fraction(pa)
         previous = None
         for bb in range(m + 1):
             mb = m - bb
-            negative = sum(comb(mb, aa) * pa**aa * (1 - pa) ** (mb - aa) * max(-(c0 * aa + c1 * bb + c2 * (mb - aa)), 0) for aa in range(mb + 1))
+            negative = sum(comb(mb, aa) * pa**aa * (1 - pa) ** (mb - aa) * max(-(c0 * aa + c1 * bb + c2 * (mb - aa)), Fraction(0)) for aa in range(mb + 1))
             require(previous is None or negative >= previous, f"E[g_-|b] fell at b = {bb} (m = {m})")
             previous = negative

@@ -273,7 +273,7 @@ def _count_at_most(values: np.ndarray, rows: np.ndarray, threshold: np.ndarray, 
     ok = ((guess == 0) | (np.take(flat, offset + np.maximum(guess - 1, 0)) <= threshold)) & (
         (guess == length) | (np.take(flat, offset + np.minimum(guess, length - 1)) > threshold)
     )
-    count = guess
+    count: np.ndarray = guess
     retry = np.nonzero(~ok)[0]
     if len(retry) == 0:
         return count
