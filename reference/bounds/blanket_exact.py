@@ -57,7 +57,7 @@ MAX_N = 10**8
 MAX_EPS0 = 50.0
 MAX_K = 10**6
 # Relative tolerance of the eps bracket; the returned upper end is verified whatever it is.
-EPS_REL_TOL = 1e-3
+EPS_REL_TOL = 3e-4
 # Blocking of the N-sum: D_N varies like exp(-c N) with c N ~ log(1/delta); grid steps of
 # N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta near N_STEP_LOG (here 3%, about 0.1% in eps).
 N_STEP_LOG = 0.03
