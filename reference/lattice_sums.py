@@ -95,6 +95,8 @@ CHUNK_ELEMENTS = 1 << 19
 PER_SD = 4
 # A row is summed upwards from its zero unless that lies more than UPWARD_SD sd of a below the mean.
 UPWARD_SD = 3.0
+# Values of b per batch of lattice sums (bounds the memory of the per-b arrays).
+QUERY_BATCH = 400_000
 # Windows of at most this many b values get a row at every b.
 EVERY_B_MAX = 160
 # Row length past the start (or past the zero, upward rows) in sd of a | b; beyond it the geometric bound.
@@ -194,7 +196,7 @@ def _exp_bounds(log_value: np.ndarray, log_err: np.ndarray) -> tuple[np.ndarray,
     return lower, upper
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def binomial_window(m: int, law: BinomialLaw, tail: float) -> Window:
     """The central window of Bin(m, p) with each certified tail <= tail and certified pmf brackets."""
     require_integer("m", m, minimum=0)
@@ -571,7 +573,7 @@ def _grid_offsets(size: int, mean: float, sd: float, per_sd: int, max_step: int,
     return np.array(points, dtype=np.int64)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4)
 def _plan(
     ms: tuple[int, ...], law_b: BinomialLaw, tail: float, per_sd: int, every_b: bool, sd_a_unit: float = math.inf, tangent_unit: float = math.inf,
     zone: tuple[float, float] = (-12.0, 3.0),
@@ -676,7 +678,32 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
     tangent_unit = 2.0 ** math.floor(math.log2(0.25 * math.sqrt((1 - law_a.p) / law_a.p))) if not law_a.degenerate else 1.0
     chosen = [int(ms[i]) for i in nonzero]
     zone = _fine_zone(min(chosen), max(chosen), law_b, law_a, c)
-    plan = _plan(tuple(chosen), law_b, float(tail), int(per_sd), law_a.degenerate, min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone)
+    # Batches of groups with at most QUERY_BATCH values of b in all: the memory stays bounded (one batch's
+    # per-b arrays and one chunk of rows at a time).
+    batches: list[list[int]] = [[]]
+    load = 0
+    for position, m in enumerate(chosen):
+        window = binomial_window(m, law_b, float(tail))
+        size = window.hi - window.lo + 1
+        if batches[-1] and load + size > QUERY_BATCH:
+            batches.append([])
+            load = 0
+        batches[-1].append(position)
+        load += size
+    for batch in batches:
+        batch_ms = tuple(chosen[i] for i in batch)
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone)
+        for j, position in enumerate(batch):
+            total_lo[nonzero[position]] = lo[j]
+            total_hi[nonzero[position]] = hi[j]
+    return total_lo, total_hi
+
+
+def _batch_expectations(
+    ms: tuple[int, ...], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, tail: float, per_sd: int, sd_a_unit: float, tangent_unit: float, zone: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """`positive_part_expectations` for one batch of groups (all m >= 1)."""
+    plan = _plan(ms, law_b, tail, per_sd, law_a.degenerate, sd_a_unit, tangent_unit, zone)
     _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries)
     groups = len(plan.group_m)
     # Sums of non-negative terms per group (relative error <= (size + 4) u'); b below the window: F <= c0 m;
@@ -686,9 +713,7 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
     hi = hi + plan.above * f_hi[plan.last_query] * (1 + 4 * U1)
     hi = hi + plan.below * max(c.c0[1], 0.0) * plan.group_m * (1 + 4 * U1)
     lo = np.bincount(plan.group, weights=plan.p_lo * f_lo, minlength=groups) / factor
-    total_lo[nonzero] = np.maximum(np.minimum(lo, hi), 0.0)
-    total_hi[nonzero] = hi
-    return total_lo, total_hi
+    return np.maximum(np.minimum(lo, hi), 0.0), hi
 
 
 def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[float, float]:
@@ -720,7 +745,7 @@ class _SplitPlan:
     r_last: np.ndarray
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=4)
 def _split_plan(n: int, law_s: BinomialLaw, law_r: BinomialLaw | None, tail: float) -> _SplitPlan:
     window = binomial_window(n, law_s, tail)
     s = np.arange(window.lo, window.hi + 1, dtype=np.int64)
