@@ -121,3 +121,82 @@ def _spec_vs_reference_x0() -> None:
         value = max(_spec_value(direction, point) for direction in spec.pair_x0_delta())
         got = krr_pair_delta(eps0=1.0, n=5, k=kk, eps=0.2, pair="x0")
         require(got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got} (k = {kk})")
+
+
+# --- The faster lattice sums (issue 15 speed work): the facts `reference/lattice_sums.py` rests on. ---
+
+MM, jj = sp.symbols("M j", integer=True, positive=True)
+x_pos = sp.Symbol("x", nonnegative=True)
+q_ = sp.Symbol("q", positive=True)
+p_, r_ = sp.symbols("p r", positive=True)
+
+
+def _binom_pmf(m: sp.Expr, j: sp.Expr, prob: sp.Expr) -> sp.Expr:
+    return sp.factorial(m) / (sp.factorial(j) * sp.factorial(m - j)) * prob**j * (1 - prob) ** (m - j)
+
+
+@proof_check(EXACT, "split sum: Mult(n; p, p, r, 1-2p-r)(a, b, R) = Bin(n, 2p)(a+b) Bin(a+b, 1/2)(a) Bin(n-a-b, r/(1-2p))(R)")
+def _split_decomposition() -> None:
+    rest = n - a - b - r
+    full = sp.factorial(n) / (sp.factorial(a) * sp.factorial(b) * sp.factorial(r) * sp.factorial(rest)) * p_ ** (a + b) * r_**r * (1 - 2 * p_ - r_) ** rest
+    s = a + b
+    split = _binom_pmf(n, s, 2 * p_) * _binom_pmf(s, a, sp.Rational(1, 2)) * _binom_pmf(n - s, r, r_ / (1 - 2 * p_))
+    require(sp.simplify(sp.combsimp(sp.powsimp(sp.expand_power_base(full / split, force=True), force=True))) == 1, "multinomial split")
+
+
+@proof_check(EXACT, "shifted rows: Pr[Bin(M-j) = a] / Pr[Bin(M) = a] = prod_{i<j} (M-a-i)/((M-i) q) (j = 1, 2, 3), log-concave in a")
+def _shift_weights() -> None:
+    for j in (1, 2, 3):
+        ratio = _binom_pmf(MM - j, a, 1 - q_) / _binom_pmf(MM, a, 1 - q_)
+        product = sp.Mul(*[(MM - a - i) / ((MM - i) * q_) for i in range(j)])
+        require(sp.simplify(sp.combsimp(ratio / product)) == 1, f"weight identity, j = {j}")
+        # d^2/da^2 log w_j = -sum 1/(M - a - i)^2 < 0: the tangent at a0 lies above log w_j (upper queries).
+        real_a = sp.Symbol("a_real", real=True)
+        log_w = sp.Add(*[sp.log(MM - real_a - i) for i in range(j)])
+        assert_identity(sp.diff(log_w, real_a, 2), -sp.Add(*[1 / (MM - real_a - i) ** 2 for i in range(j)]), f"curvature, j = {j}")
+        # First derivative -sum 1/(M - a - i) <= -j/(M - a): sigma = j/(M - a0) is a valid (smaller) slope.
+        gap = sp.Symbol("g_gap", positive=True)  # M - a0 - i >= 1 for the a in range: M - a0 = gap + j - 1 + ...
+        terms = sp.Add(*[1 / (gap + (j - 1) - i) for i in range(j)]) - sp.Rational(j) / (gap + (j - 1))
+        assert_nonnegative(sp.together(terms), f"slope bound, j = {j}")
+
+
+@proof_check(EXACT, "shifted rows: Pr[Bin(M+j) = a] / Pr[Bin(M) = a] is log-convex in a (lower queries), slope >= j/(M - a + j)")
+def _shift_weights_lower() -> None:
+    real_a = sp.Symbol("a_real", real=True)
+    for j in (1, 2, 3):
+        ratio = _binom_pmf(MM + j, a, 1 - q_) / _binom_pmf(MM, a, 1 - q_)
+        product = sp.Mul(*[(MM + i) * q_ / (MM + i - a) for i in range(1, j + 1)])
+        require(sp.simplify(sp.combsimp(ratio / product)) == 1, f"weight identity, j = {j}")
+        log_v = -sp.Add(*[sp.log(MM + i - real_a) for i in range(1, j + 1)])
+        assert_identity(sp.diff(log_v, real_a, 2), sp.Add(*[1 / (MM + i - real_a) ** 2 for i in range(1, j + 1)]), f"curvature, j = {j}")
+        gap = sp.Symbol("g_gap", positive=True)  # M - a0 >= 0 written gap - 1 + ...: 1/(M - a0 + i) >= 1/(M - a0 + j)
+        terms = sp.Add(*[1 / (gap + i) for i in range(1, j + 1)]) - sp.Rational(j) / (gap + j)
+        assert_nonnegative(sp.together(terms), f"slope bound, j = {j}")
+
+
+@proof_check(EXACT, "e^-x <= 1 - x + x^2/2 and e^x >= 1 + x + x^2/2 for x >= 0 (the tangent-weighted suffix sums)")
+def _exponential_polynomials() -> None:
+    upper = 1 - x_pos + x_pos**2 / 2 - sp.exp(-x_pos)
+    lower = sp.exp(x_pos) - 1 - x_pos - x_pos**2 / 2
+    for f, name in ((upper, "1 - x + x^2/2 - e^-x"), (lower, "e^x - 1 - x - x^2/2")):
+        require(f.subs(x_pos, 0) == 0 and sp.diff(f, x_pos).subs(x_pos, 0) == 0, f"{name}: value and slope 0 at x = 0")
+    # Second derivatives 1 - e^-x >= 0 and e^x - 1 >= 0: both functions are convex with a zero minimum at 0.
+    assert_identity(sp.diff(upper, x_pos, 2), 1 - sp.exp(-x_pos), "second derivative (upper)")
+    assert_nonnegative(sp.exp(x_pos) - 1, "e^x - 1")
+    assert_nonnegative((sp.exp(x_pos) - 1) * sp.exp(-x_pos), "1 - e^-x")
+
+
+@proof_check(THIRD, "E[g_- | b] is non-decreasing in b (exact instances): F(b) = E[g | b] + E[g_- | b] between two rows")
+def _negative_part_monotone() -> None:
+    from fractions import Fraction
+    from math import comb
+
+    for m, pa, coefficients in ((9, Fraction(1, 2), (3, -4, -1)), (12, Fraction(4, 5), (1, -2, Fraction(-1, 2)))):
+        c0, c1, c2 = (Fraction(v) for v in coefficients)
+        pa = Fraction(pa)
+        previous = None
+        for bb in range(m + 1):
+            mb = m - bb
+            negative = sum(comb(mb, aa) * pa**aa * (1 - pa) ** (mb - aa) * max(-(c0 * aa + c1 * bb + c2 * (mb - aa)), Fraction(0)) for aa in range(mb + 1))
+            require(previous is None or negative >= previous, f"E[g_-|b] fell at b = {bb} (m = {m})")
+            previous = negative

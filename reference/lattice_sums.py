@@ -11,17 +11,39 @@ F(b) = E[g(a; b)_+ | b], G = sum_b Pr[b] F(b).
 Why it can be blocked in b: F is non-increasing in b. g(a; b) decreases in b for fixed a (its b-slope is
 c1 - c2 <= 0) and increases in a (slope c0 - c2 > 0), and a | b = Bin(m - b, p_a) is stochastically
 non-increasing in b; so E[g_+ | b] can only fall as b grows (checked in `proofs_checks/tight.py`, tested on
-exact instances). Hence on a grid beta_0 < beta_1 < ... of b values,
+exact instances). Rows (exact sums over a) are computed on a grid beta_0 < beta_1 < ... of b values only
+(per_sd per standard deviation of b where the normal approximation puts the mass, one per sd elsewhere,
+spacing capped as said below), and every b of the window gets its own certified bracket of F(b):
 
-    sum_i Pr[beta_i <= b < beta_{i+1}] F(beta_i) >= G >= sum_i Pr[beta_{i-1} < b <= beta_i] F(beta_i),
+- monotone: F(beta_{i+1}) <= F(b) <= F(beta_i) for beta_i <= b <= beta_{i+1};
+- shifted rows (upward rows): for b = beta + j, g(a; b) = g(a; beta) - j (c2 - c1) and Pr[Bin(M - j) = a] =
+  Pr[Bin(M) = a] w_j(a), w_j(a) = prod_{i<j} (M - a - i)/((M - i) q) (M = m - beta), log-concave and
+  non-increasing in a: with a0 the first a with a positive term, w_j(a) <= w_j(a0) e^{-sigma (a - a0)},
+  sigma = j/(M - a0) <= -(log w_j)'(a0), and e^{-x} <= 1 - x + x^2/2. So F(b) <= w_j(a0) times a polynomial
+  combination of the row's suffix moments sum_{a' >= a} g rel a'^k, sum_{a' >= a} rel a'^k (k = 0, 1, 2),
+  one cumulative sum serving every j. From the row at beta' = b + j' the same with v(a) =
+  Pr[Bin(M' + j') = a] / Pr[Bin(M') = a], log-convex and non-decreasing, e^x >= 1 + x + x^2/2, gives
+  F(b) >= v(a0) sum_{a >= a0} (g(a; beta') + j' (c2 - c1)) rel (1 + x + x^2/2) over the row. Row spacing is
+  capped so that the zero of g moves by at most about one sd of a between rows and x stays below about
+  1/4 over a standard deviation (there these bounds lose about 1e-4 relative);
+- mean plus negative part (any two rows): F(b) = E[g | b] + E[g_- | b], E[g | b] exact at every b, and
+  E[g_- | b] non-decreasing in b (g falls and a falls stochastically as b grows) lies between its values at
+  the two rows (summed for downward rows, F - E[g] from the row's bracket otherwise).
 
-and the b tails outside the grid are bounded by F <= c0 m (upper) or dropped (lower).
-
-F(beta) itself is a finite sum over a of g_+ times binomial probabilities: summed upwards from the zero of
+The tightest of these is kept; the b tails outside the window are bounded by F <= c0 m (upper) or dropped
+(lower). F(beta) itself is a finite sum over a of g_+ times binomial probabilities: summed upwards from the zero of
 g when that lies above the mean of a (the terms beyond the summed range are bounded by a geometric series:
 the ratio pmf(a+1)/pmf(a) is non-increasing (log-concavity), so pmf(e+i) <= pmf(e) r^i and
-sum_{i>=1} (g(e) + lambda i) r^i = g(e) r/(1-r) + lambda r/(1-r)^2), or as E[g] + E[g_-] when the zero lies below
-the mean (E[g] in closed form, the negative part summed downwards the same way).
+sum_{i>=1} (g(e) + lambda i) r^i = g(e) r/(1-r) + lambda r/(1-r)^2, valid for every shift s >= 0 of g too), or
+as E[g] + E[g_-] when the zero lies below the mean (E[g] in closed form, the negative part summed downwards
+the same way). Whether a row really starts below every positive term (upward) or above every negative one
+(downward) is verified on its first value; a row failing that is charged its cap c0 (m - beta).
+
+Split sums (`split_positive_part`, the exact blanket bound at small n): E[(lam a + kappa s - tau r)_+] with
+s ~ Bin(n, p_s), a | s ~ Bin(s, p_a), r | s ~ Bin(n - s, p_r) independent of a: no blocking at all. For each s
+one row of a carries suffix sums of X pmf and pmf (X = lam a + kappa s), and each r is an exact shift of the
+threshold: E[(X - t)_+] = sum_{X > t} X pmf - t sum_{X > t} pmf, t = tau r (the multinomial split behind it
+is checked in `proofs_checks/tight.py`).
 
 Floating-point model and margins (every one on the safe side):
 - IEEE binary64, round to nearest: +, -, *, / carry relative error <= u = 2^-53 (normal range).
@@ -35,6 +57,16 @@ Floating-point model and margins (every one on the safe side):
 - Values below 1e-280 are certified only as lying in [0, 1e-280].
 - Binomial tails outside a window by the Chernoff bound exp(-m KL(x/m || p)), evaluated with the same
   log margin.
+- Suffix (reverse cumulative) sums of L non-negative floats: relative error <= (L + 2) u'; a difference
+  A - s B of two such suffixes (the threshold shift) or a polynomial combination sum_k c_k A_k is padded by
+  (L + 16) u' times sum_k |c_k| (A_k + s B_k) (every term's magnitude), the float errors of the c_k included.
+- The weights w_j, v: log of a ratio of binomial pmfs by gammaln, margin 1e-13 times the sum of the
+  magnitudes of its terms plus |j| times the error of log q, then exp with the 1e-12 margin; a lower weight
+  is capped below overflow (a smaller weight keeps a lower bound). The shift s = j (c2 - c1) is taken from
+  the brackets' safe ends, rounded down (upper queries subtract it, lower queries add it).
+- The exact index where a row crosses a threshold is found from the affine form of g and verified on the
+  row's own float values (they are non-decreasing), else searched: the suffix used is exactly the set of
+  terms on the right side of the threshold.
 """
 
 from __future__ import annotations
@@ -50,13 +82,25 @@ from scipy.special import gammaln
 
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
-__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "solve_certified_epsilon"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "solve_certified_epsilon"]
 
 UNIT = 2.0**-53
 U1 = 1.001 * UNIT
 LOG_MARGIN = 1e-13
 EXP_MARGIN = 1e-12
 TINY = 1e-280
+# Rows x length doubles per temporary array of the row sums (bounds the memory at n = 1e8).
+CHUNK_ELEMENTS = 1 << 19
+# Grid rows per standard deviation of b within the zone that carries the sum (`_fine_zone`), wider beyond.
+PER_SD = 4
+# A row is summed upwards from its zero unless that lies more than UPWARD_SD sd of a below the mean.
+UPWARD_SD = 3.0
+# Values of b per batch of lattice sums (bounds the memory of the per-b arrays).
+QUERY_BATCH = 400_000
+# Windows of at most this many b values get a row at every b.
+EVERY_B_MAX = 160
+# Row length past the start (or past the zero, upward rows) in sd of a | b; beyond it the geometric bound.
+ROW_SD = 3.0
 
 
 @dataclass(frozen=True)
@@ -152,7 +196,7 @@ def _exp_bounds(log_value: np.ndarray, log_err: np.ndarray) -> tuple[np.ndarray,
     return lower, upper
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def binomial_window(m: int, law: BinomialLaw, tail: float) -> Window:
     """The central window of Bin(m, p) with each certified tail <= tail and certified pmf brackets."""
     require_integer("m", m, minimum=0)
@@ -186,7 +230,7 @@ class Coefficients:
         return max(abs(v) for pair in (self.c0, self.c1, self.c2) for v in pair)
 
 
-def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float, upper: bool) -> np.ndarray:
+def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float | np.ndarray, upper: bool) -> np.ndarray:
     """g(a; b) = c0 a + c1 b + c2 (m - a - b) rounded to the safe side (a, b, R >= 0, so each coefficient's
     end decides; the float evaluation error <= 4u' times the sum of the magnitudes)."""
     i = 1 if upper else 0
@@ -197,189 +241,811 @@ def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float, upper: bool) -> 
     return rounded
 
 
-def _row_sums(m: int, betas: np.ndarray, law_a: BinomialLaw, c: Coefficients) -> tuple[np.ndarray, np.ndarray]:
-    """[F_lo, F_hi] of F(beta) = E[g(a; beta)_+ | b = beta], a ~ Bin(m - beta, p_a), for each grid beta."""
-    ma = m - betas
-    if law_a.degenerate:  # a = m - beta exactly, R = 0
-        return np.maximum(_g(c, ma, betas, m, False), 0.0), np.maximum(_g(c, ma, betas, m, True), 0.0)
+def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+    """log(Pr[Bin(m_to, p) = a] / Pr[Bin(m_from, p) = a]) = log(m_to!/(m_to-a)!) - log(m_from!/(m_from-a)!)
+    + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc)."""
+    t1, t2 = gammaln(m_to + 1.0), gammaln(m_to - a + 1.0)
+    t3, t4 = gammaln(m_from + 1.0), gammaln(m_from - a + 1.0)
+    t5 = (m_to - m_from) * law.log_q
+    value = t1 - t2 - t3 + t4 + t5
+    err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * np.abs(m_to - m_from) + 1e-15
+    return value, err
+
+
+def _mean_g(c: Coefficients, m: np.ndarray, b: np.ndarray, law_a: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi] of E[g | b] = (c0 - c2) E[a] + c1 b + c2 (m - b), E[a] = (m - b) p_a."""
+    mean = (m - b) * law_a.p
+    mean_hi = mean * (1 + law_a.err + 2 * U1)
+    mean_lo = mean * (1 - law_a.err - 2 * U1)
+    # Each term bounded on its own: c2 <= 0 multiplies R = m - b - E[a] >= 0.
+    eg_hi = c.c0[1] * mean_hi + c.c1[1] * b + c.c2[1] * (m - b - mean_hi)
+    eg_lo = c.c0[0] * mean_lo + c.c1[0] * b + c.c2[0] * (m - b - mean_lo)
+    pad = 8 * U1 * (c.magnitude() * (mean_hi + b + m)) + 1e-300
+    return eg_lo - pad, eg_hi + pad
+
+
+def _count_at_most(values: np.ndarray, rows: np.ndarray, threshold: np.ndarray, estimate: np.ndarray) -> np.ndarray:
+    """For each query q: the number of entries of the non-decreasing row values[rows[q]] that are <= threshold[q]
+    (exact: `estimate`, the real index where the row crosses the threshold, only says where to look; each
+    answer is verified on its two neighbours, else found in a window around the estimate, else searched)."""
+    length = values.shape[1]
+    flat = values.ravel()
+    offset = rows * length
+    guess = np.clip(np.floor(np.nan_to_num(estimate, nan=0.0, posinf=float(length), neginf=-1.0)) + 1.0, 0.0, float(length)).astype(np.int64)
+    ok = ((guess == 0) | (np.take(flat, offset + np.maximum(guess - 1, 0)) <= threshold)) & (
+        (guess == length) | (np.take(flat, offset + np.minimum(guess, length - 1)) > threshold)
+    )
+    count: np.ndarray = guess
+    retry = np.nonzero(~ok)[0]
+    if len(retry) == 0:
+        return count
+    r_rows, r_thr, r_off = rows[retry], threshold[retry], offset[retry]
+    base = np.clip(guess[retry] - 3, 0, length)
+    found = base.copy()
+    for i in range(5):
+        col = base + i
+        found += (col < length) & (np.take(flat, r_off + np.minimum(col, length - 1)) <= r_thr)
+    before_ok = (base == 0) | (np.take(flat, r_off + np.maximum(base - 1, 0)) <= r_thr)
+    after = base + 5
+    after_ok = (after >= length) | (np.take(flat, r_off + np.minimum(after, length - 1)) > r_thr)
+    # Rows entirely above or at most the threshold (e.g. flat where a is clipped at m - beta) need no search.
+    all_at_most = np.take(flat, r_off + length - 1) <= r_thr
+    none_at_most = np.take(flat, r_off) > r_thr
+    found = np.where(all_at_most, length, np.where(none_at_most, 0, found))
+    for q in np.nonzero(~(before_ok & after_ok) & ~all_at_most & ~none_at_most)[0]:
+        found[q] = int(np.searchsorted(values[r_rows[q]], r_thr[q], side="right"))
+    count[retry] = found
+    return count
+
+
+@dataclass(frozen=True)
+class _Queries:
+    """Per b of a window: the row (grid point beta <= b) bounding F(b) from above, shift j = b - beta >= 0, and
+    the row (beta' >= b) bounding it from below, shift j' = beta' - b >= 0."""
+
+    up_row: np.ndarray
+    up_shift: np.ndarray
+    lo_row: np.ndarray
+    lo_shift: np.ndarray
+
+
+def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: BinomialLaw, c: Coefficients, queries: _Queries) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Certified bounds on F(beta) = E[g(a; beta)_+ | b = beta], a ~ Bin(m - beta, p_a), per row (m, beta), and
+    on F(b) for the b between rows (`queries`): (row_lo, row_hi, query_hi, query_lo).
+
+    Between rows (upward rows, module doc "shifted rows"): for b = beta + j, g(a; b) = g(a; beta) - j (c2 - c1)
+    and Pr[Bin(M - j, p) = a] = Pr[Bin(M, p) = a] w_j(a) with w_j(a) = prod_{i<j} (M - a - i) / ((M - i) q)
+    non-increasing in a (M = m - beta); so F(b) <= w_j(a_j) E_M[(g(a; beta) - j (c2 - c1))_+], a_j the first a
+    with a positive term; the sum is a suffix sum of the row (one cumulative sum serves every j). For
+    b = beta' - j' the row at beta' gives F(b) >= v(a_j') E_M'[(g(a; beta') + j' (c2 - c1))_+] over the row's
+    terms, v(a) = Pr[Bin(M' + j') = a] / Pr[Bin(M') = a] non-decreasing in a. A query on a downward row (or one
+    whose shifted bound is not finite) takes the row's own value: F is non-increasing in b."""
+    n_rows = len(ms)
+    row_lo = np.zeros(n_rows)
+    row_hi = np.zeros(n_rows)
+    n_up, n_lo = len(queries.up_row), len(queries.lo_row)
+    query_hi = np.full(n_up, np.inf)
+    query_lo = np.zeros(n_lo)
+    ma = ms - betas
+    cap = np.maximum(c.c0[1] * ma * (1 + 4 * U1), 0.0)  # F <= max_a g_+ <= c0 (m - beta)
+    if law_a.degenerate:  # a = m - beta exactly, R = 0: no rows needed
+        row_lo = np.maximum(_g(c, ma, betas, ms, False), 0.0)
+        row_hi = np.maximum(_g(c, ma, betas, ms, True), 0.0)
+        return row_lo, row_hi, row_hi[queries.up_row], row_lo[queries.lo_row]
     p = law_a.p
     mean = ma * p
     sd = np.sqrt(np.maximum(ma * p * (1 - p), 0.0))
     slope_hi = c.c0[1] - c.c2[0]
-    # The zero of g (within the brackets): a* = -(c1 beta + c2 (m - beta)) / (c0 - c2); start one below.
-    kappa_hi = c.c1[1] * betas + c.c2[1] * (m - betas)
+    slope_lo = c.c0[0] - c.c2[1]
+    # The b-slope of g, a lower bound on c2 - c1 >= 0 (differences and products rounded down).
+    shift_unit = max((c.c2[0] - c.c1[1]) * (1 - 2 * U1), 0.0) * (1 - 2 * U1)
+    # The zero of g (within the brackets): a* = -(c1 beta + c2 (m - beta)) / (c0 - c2); start one below. Whether a
+    # row really starts below every positive term (upward) or above every negative one (downward) is verified
+    # on its first value below; a row failing that is charged its cap.
+    kappa_hi = c.c1[1] * betas + c.c2[1] * (ms - betas)
     zero = np.where(kappa_hi >= 0, 0.0, -kappa_hi / max(slope_hi, 1e-300))
-    # Every a with g_hi(a) > 0 is >= start_up; every a with g_lo(a) < 0 is <= start_down (the brackets'
-    # zeros differ from this float one by far less than the 1e-9 relative + 2 slack).
-    start_up = np.clip(np.floor(zero * (1 - 1e-9)) - 2.0, 0.0, ma)
+    unshifted_start = np.clip(np.floor(zero * (1 - 1e-9)) - 2.0, 0.0, ma)
+    # Rows also serve b up to `back` below them (g larger by up to back (c2 - c1)): they start that much lower.
+    back_a = back * (c.c2[1] - c.c1[0]) / max(slope_lo, 1e-300)
+    start_up = np.clip(np.floor((zero - back_a) * (1 - 1e-9)) - 2.0, 0.0, ma)
     start_down = np.clip(np.ceil(zero * (1 + 1e-9)) + 2.0, 0.0, ma)
-    upward = start_up >= mean - sd
-    length = int(math.ceil(4.0 * float(np.max(sd, initial=0.0)))) + 16
-    f_lo = np.zeros_like(betas)
-    f_hi = np.zeros_like(betas)
+    # Upward rows (shifted bounds between them) unless the zero is more than UPWARD_SD sd below the mean.
+    upward = unshifted_start >= mean - UPWARD_SD * sd
+    # Downward rows: bounds on E[g_-] (non-decreasing in b: g falls and a | b falls stochastically as b grows).
+    neg_lo = np.zeros(n_rows)
+    neg_hi = np.full(n_rows, np.inf)
+    for direction in (+1, -1):
+        all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
+        if len(all_rows) == 0:
+            continue
+        # Chunks of rows bound the memory (rows x length doubles per temporary).
+        span = (np.maximum(unshifted_start[all_rows], mean[all_rows]) - start_up[all_rows]) if direction > 0 else np.zeros(len(all_rows))
+        width = ROW_SD * sd[all_rows] + np.abs(span) + 16.0
+        per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width)), 1.0)))
+        for chunk_start in range(0, len(all_rows), per_chunk):
+            rows = all_rows[chunk_start : chunk_start + per_chunk]
+            _direction_rows(direction, rows, ms, betas, ma, mean, sd, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi)
+    row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
+    row_lo = np.minimum(row_lo, row_hi)
+    # Between any two rows: F(b) = E[g | b] + E[g_- | b], the mean exact at b, the negative part between its
+    # values at the two rows (it is non-decreasing in b: g falls and a | b falls stochastically as b grows).
+    # A row's negative part: summed (downward rows), or F - E[g] from its bounds (any row).
+    row_eg_lo, row_eg_hi = _mean_g(c, ms, betas, law_a)
+    with np.errstate(invalid="ignore"):
+        neg_hi = np.minimum(neg_hi, np.maximum(row_hi - row_eg_lo, 0.0) * (1 + 2 * U1))
+    neg_lo = np.maximum(neg_lo, np.maximum(row_lo - row_eg_hi, 0.0) / (1 + 2 * U1))
+    rows_left, rows_right = queries.up_row, queries.lo_row
+    b = betas[rows_left] + queries.up_shift
+    eg_lo, eg_hi = _mean_g(c, ms[rows_left], b, law_a)
+    with np.errstate(invalid="ignore"):
+        query_hi = np.minimum(query_hi, np.maximum(eg_hi + neg_hi[rows_right], 0.0) * (1 + 2 * U1))
+    query_lo = np.maximum(query_lo, np.maximum(eg_lo + neg_lo[rows_left], 0.0) / (1 + 2 * U1))
+    # Monotonicity: F(beta + j) <= F(beta), F(beta' - j') >= F(beta'); either bound is valid, keep the better.
+    query_hi = np.minimum(np.where(np.isfinite(query_hi), query_hi, np.inf), row_hi[queries.up_row])
+    query_lo = np.maximum(np.where(np.isfinite(query_lo), query_lo, 0.0), row_lo[queries.lo_row])
+    return row_lo, row_hi, query_hi, query_lo
+
+
+def _direction_rows(
+    direction: int, rows: np.ndarray, ms: np.ndarray, betas: np.ndarray, ma_all: np.ndarray, mean_all: np.ndarray, sd_all: np.ndarray,
+    start_up: np.ndarray, start_down: np.ndarray, unshifted_start: np.ndarray, law_a: BinomialLaw, c: Coefficients, slope_hi: float, shift_unit: float, queries: _Queries,
+    row_lo: np.ndarray, row_hi: np.ndarray, query_hi: np.ndarray, query_lo: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
+) -> None:
+    """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place)."""
+    beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
+    first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
+    # Upward rows reach ROW_SD sd past the unshifted zero (or the mean, whichever is higher) however far below
+    # it they start (their back span): past the mode, so that the geometric bound applies.
+    span = np.maximum(np.maximum(unshifted_start[rows], mean_all[rows]) - first, 0.0) if direction > 0 else np.zeros(len(rows))
+    length = int(math.ceil(float(np.max(ROW_SD * sd_all[rows] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
     err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
-    for direction in (+1, -1):
-        rows = np.nonzero(upward if direction > 0 else ~upward)[0]
-        if len(rows) == 0:
-            continue
-        beta, m_a = betas[rows], ma[rows]
-        first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
-        valid_first = first >= 0
-        anchor, anchor_err = _log_pmf(m_a, first, law_a)
-        a = first[:, None] + direction * steps[None, :]
-        inside = (a >= 0) & (a <= m_a[:, None])
-        a_safe = np.clip(a, 0.0, m_a[:, None])
-        if direction > 0:
-            ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
-        else:
-            ratio = a_safe[:, :-1] / ((m_a[:, None] - a_safe[:, :-1] + 1.0) * law_a.rho)
-        ratio = np.where(inside[:, 1:], ratio, 0.0)
-        with np.errstate(under="ignore"):
-            rel = np.concatenate((np.ones((len(rows), 1)), np.cumprod(ratio, axis=1)), axis=1)
-        rel_err = np.expm1(anchor_err[:, None] + err_steps[None, :]) * 1.01
-        rel_hi = np.where(rel < TINY, 2 * TINY, rel * (1 + rel_err))  # an underflowed ratio is < TINY (1 + err) + 2^-1074
-        rel_lo = np.where(rel < TINY, 0.0, rel * (1 - rel_err))
-        rel_hi = np.where(inside, rel_hi, 0.0)
-        rel_lo = np.where(inside, rel_lo, 0.0)
-        # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
-        # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
-        pad = 12 * U1 * c.magnitude() * m + 1e-300
-        g_hi = (c.c0[1] - c.c2[1]) * a_safe + ((c.c1[1] - c.c2[1]) * beta + c.c2[1] * m + pad)[:, None]
-        g_lo = (c.c0[0] - c.c2[0]) * a_safe + ((c.c1[0] - c.c2[0]) * beta + c.c2[0] * m - pad)[:, None]
-        if direction > 0:
-            w_hi, w_lo = np.maximum(g_hi, 0.0), np.maximum(g_lo, 0.0)
-        else:
-            w_hi, w_lo = np.maximum(-g_lo, 0.0), np.maximum(-g_hi, 0.0)
-        sum_factor = 1 + (length + 2) * U1
-        s_hi = np.sum(w_hi * rel_hi, axis=1) * sum_factor
-        s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor
-        # Remainder beyond the last summed point e (geometric bound, module doc).
-        last = a[:, -1]
-        more = (last < m_a) if direction > 0 else (last > 0)
-        if direction > 0:
-            r_end = (m_a - last) / (last + 1.0) * law_a.rho
-        else:
-            r_end = np.where(last > 0, last / ((m_a - last + 1.0) * law_a.rho), 0.0)
-        r_end = r_end * (1 + 4 * U1 + law_a.err)
-        w_end = w_hi[:, -1]
-        rel_end = rel_hi[:, -1]
-        ok = r_end < 1
+    anchor, anchor_err = _log_pmf(m_a, first, law_a)
+    a = first[:, None] + direction * steps[None, :]
+    inside = (a >= 0) & (a <= m_a[:, None])
+    a_safe = np.clip(a, 0.0, m_a[:, None])
+    if direction > 0:
+        ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
+    else:
+        ratio = a_safe[:, :-1] / ((m_a[:, None] - a_safe[:, :-1] + 1.0) * law_a.rho)
+    ratio = np.where(inside[:, 1:], ratio, 0.0)
+    with np.errstate(under="ignore"):
+        rel = np.concatenate((np.ones((len(rows), 1)), np.cumprod(ratio, axis=1)), axis=1)
+    rel_err = np.expm1(anchor_err[:, None] + err_steps[None, :]) * 1.01
+    rel_hi = np.where(rel < TINY, 2 * TINY, rel * (1 + rel_err))  # an underflowed ratio is < TINY (1 + err) + 2^-1074
+    rel_lo = np.where(rel < TINY, 0.0, rel * (1 - rel_err))
+    rel_hi = np.where(inside, rel_hi, 0.0)
+    rel_lo = np.where(inside, rel_lo, 0.0)
+    # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
+    # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
+    pad = 12 * U1 * c.magnitude() * m_row + 1e-300
+    lam_hi, lam_lo = c.c0[1] - c.c2[1], c.c0[0] - c.c2[0]
+    k_hi = (c.c1[1] - c.c2[1]) * beta + c.c2[1] * m_row + pad
+    k_lo = (c.c1[0] - c.c2[0]) * beta + c.c2[0] * m_row - pad
+    g_hi = lam_hi * a_safe + k_hi[:, None]
+    g_lo = lam_lo * a_safe + k_lo[:, None]
+    if direction > 0:
+        w_hi, w_lo = np.maximum(g_hi, 0.0), np.maximum(g_lo, 0.0)
+        # Every positive term lies in the row: its first point has g_hi <= 0 (or is a = 0).
+        starts_ok = (first <= 0) | (g_hi[:, 0] <= 0)
+    else:
+        w_hi, w_lo = np.maximum(-g_lo, 0.0), np.maximum(-g_hi, 0.0)
+        # Every negative term lies in the row: its first point has g_lo >= 0 (or is a = m - beta).
+        starts_ok = (first >= m_a) | (g_lo[:, 0] >= 0)
+    sum_factor = 1 + (length + 2) * U1
+    s_hi = np.sum(w_hi * rel_hi, axis=1) * sum_factor
+    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor
+    # Remainder beyond the last summed point e (geometric bound, module doc).
+    last = a[:, -1]
+    more = (last < m_a) if direction > 0 else (last > 0)
+    if direction > 0:
+        r_end = (m_a - last) / (last + 1.0) * law_a.rho
+    else:
+        r_end = np.where(last > 0, last / ((m_a - last + 1.0) * law_a.rho), 0.0)
+    r_end = r_end * (1 + 4 * U1 + law_a.err)
+    w_end = w_hi[:, -1]
+    rel_end = rel_hi[:, -1]
+    ok = r_end < 1
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        geometric = rel_end * (w_end * r_end / (1 - r_end) + slope_hi * r_end / (1 - r_end) ** 2)
+    # No geometric bound (the end is not past the mode): the row is charged its cap (F <= max g_+).
+    remainder = np.where(more, np.where(ok, geometric, np.inf), 0.0) * (1 + 8 * U1)
+    s_hi = s_hi + remainder
+    lo_anchor, hi_anchor = _exp_bounds(anchor, anchor_err)
+    with np.errstate(over="ignore", invalid="ignore"):
+        part_hi = np.where(s_hi > 0, hi_anchor * s_hi, 0.0) * (1 + 4 * U1)
+    part_lo = lo_anchor * s_lo / (1 + 4 * U1)
+    if direction < 0:
+        # E[g_+] = E[g] + E[g_-]; E[g] = (c0 - c2) E[a] + c1 beta + c2 (m - beta), E[a] = (m - beta) p.
+        eg_lo, eg_hi = _mean_g(c, m_row, beta, law_a)
+        neg_hi[rows] = np.where(starts_ok, part_hi, np.inf)
+        neg_lo[rows] = part_lo
+        part_hi = np.maximum(eg_hi + part_hi, 0.0) * (1 + 2 * U1)
+        part_lo = np.maximum(eg_lo + part_lo, 0.0) / (1 + 2 * U1)
+    part_hi = np.where(starts_ok, part_hi, np.inf)
+    part_lo = np.where(starts_ok, part_lo, 0.0)
+    row_hi[rows] = part_hi
+    row_lo[rows] = part_lo
+    if direction < 0:
+        return
+    # Shifted rows (upward only, module doc "shifted rows"): suffix moments P_k = sum_{t' >= t} g rel t'^k and
+    # Q_k = sum_{t' >= t} rel t'^k, k = 0, 1, 2 (a zero column at the end), for g_hi rel_hi (upper queries) and
+    # g_lo rel_lo (lower queries). Sums of non-negative terms on the suffixes used: relative error <= (length + 2) u'.
+    position = np.full(len(ms), -1, dtype=np.int64)
+    position[rows] = np.arange(len(rows))
+    zeros = np.zeros((len(rows), 1))
+    powers = (np.ones(length), steps, steps * steps)
+
+    def suffix(values: np.ndarray) -> list[np.ndarray]:
+        return [np.concatenate((np.cumsum((values * power)[:, ::-1], axis=1)[:, ::-1], zeros), axis=1) for power in powers]
+
+    pad_factor = (length + 16) * U1
+    sel = np.nonzero(position[queries.up_row] >= 0)[0]
+    if len(sel):
+        # F(beta + j) <= hi_anchor w_j(a0) sum_{t >= idx} (g_hi - s) rel_hi (1 - x + x^2/2) + remainder, with
+        # s <= j (c2 - c1), a0 = the first a with a positive term, x = sigma (a - a0), sigma = j / (M - a0) <=
+        # -(log w_j)'(a0) (log w_j is concave: its tangent lies above it; e^-x <= 1 - x + x^2/2 for x >= 0).
+        p_up, q_up = suffix(g_hi * rel_hi), suffix(rel_hi)
+        local = position[queries.up_row[sel]]
+        j = queries.up_shift[sel]
+        s = j * shift_unit * (1 - 2 * U1)
+        idx = _count_at_most(g_hi, local, s, (s - k_hi[local]) / lam_hi - first[local])
+        a_first = first[local] + idx
+        m_from = m_a[local]
+        m_to = m_from - j
+        reach = a_first <= m_to
         with np.errstate(divide="ignore", invalid="ignore"):
-            geometric = rel_end * (w_end * r_end / (1 - r_end) + slope_hi * r_end / (1 - r_end) ** 2)
-        # No geometric bound (the end is not past the mode): the row is charged its cap below (F <= max g_+).
-        crude = np.inf
-        remainder = np.where(more, np.where(ok, geometric, crude), 0.0) * (1 + 8 * U1)
-        s_hi = s_hi + remainder
-        lo_anchor, hi_anchor = _exp_bounds(anchor, anchor_err)
+            sigma = np.where(reach & (j > 0), j / np.maximum(m_from - a_first, 1.0), 0.0) * (1 - 4 * U1)
+        ci = idx.astype(float)
+        coef = (1 + sigma * ci + sigma * sigma * ci * ci / 2, -(sigma + sigma * sigma * ci), sigma * sigma / 2)
+        poly = np.zeros(len(sel))
+        size = np.zeros(len(sel))
+        for kk in range(3):
+            big_p, big_q = p_up[kk][local, idx], q_up[kk][local, idx]
+            poly += coef[kk] * (big_p - s * big_q)
+            size += np.abs(coef[kk]) * (big_p + s * big_q)
+        h = np.maximum(poly + pad_factor * size, 0.0) + remainder[local]
+        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a)
         with np.errstate(over="ignore", invalid="ignore"):
-            part_hi = np.where(s_hi > 0, hi_anchor * s_hi, 0.0) * (1 + 4 * U1)
-        part_lo = lo_anchor * s_lo / (1 + 4 * U1)
-        part_hi = np.where(valid_first, part_hi, 0.0)
-        part_lo = np.where(valid_first, part_lo, 0.0)
-        if direction < 0:
-            # E[g_+] = E[g] + E[g_-]; E[g] = (c0 - c2) E[a] + c1 beta + c2 (m - beta), E[a] = (m - beta) p.
-            mean_hi = mean[rows] * (1 + law_a.err + 2 * U1)
-            mean_lo = mean[rows] * (1 - law_a.err - 2 * U1)
-            # Each term bounded on its own: c2 <= 0 multiplies R = m - beta - E[a] >= 0.
-            eg_hi = c.c0[1] * mean_hi + c.c1[1] * beta + c.c2[1] * (m - beta - mean_hi)
-            eg_lo = c.c0[0] * mean_lo + c.c1[0] * beta + c.c2[0] * (m - beta - mean_lo)
-            pad = 8 * U1 * (c.magnitude() * (mean_hi + beta + m)) + 1e-300
-            eg_hi, eg_lo = eg_hi + pad, eg_lo - pad
-            part_hi = np.maximum(eg_hi + part_hi, 0.0) * (1 + 2 * U1)
-            part_lo = np.maximum(eg_lo + part_lo, 0.0) / (1 + 2 * U1)
-        f_hi[rows] = part_hi
-        f_lo[rows] = part_lo
-    # A row with no usable bound (inf) is capped by the largest value of g: F <= max_a g_+ <= c0 (m - beta).
-    cap = np.maximum(c.c0[1] * ma * (1 + 4 * U1), 0.0)
-    f_hi = np.minimum(np.where(np.isfinite(f_hi), f_hi, cap), np.maximum(cap, 0.0))
-    f_lo = np.minimum(f_lo, f_hi)
-    return f_lo, f_hi
+            weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
+            bound = np.where(h > 0, hi_anchor[local] * weight * h, 0.0) * (1 + 6 * U1)
+        query_hi[sel] = np.where(starts_ok[local] & np.isfinite(bound), bound, np.inf)
+    sel = np.nonzero(position[queries.lo_row] >= 0)[0]
+    if len(sel):
+        # F(beta' - j') >= lo_anchor v(a0) sum_{t >= idx} (g_lo + s') rel_lo (1 + x + x^2/2) over the row, with
+        # s' <= j' (c2 - c1), x = sigma (a - a0), sigma = j' / (M' - a0 + j') <= (log v)'(a0) (log v is convex:
+        # its tangent lies below it; e^x >= 1 + x + x^2/2 for x >= 0). Every term is non-negative.
+        p_dn, q_dn = suffix(g_lo * rel_lo), suffix(rel_lo)
+        local = position[queries.lo_row[sel]]
+        j = queries.lo_shift[sel]
+        s = j * shift_unit * (1 - 2 * U1)
+        idx = _count_at_most(g_lo, local, -s, (-s - k_lo[local]) / lam_lo - first[local])
+        a_first = np.minimum(first[local] + idx, m_a[local])
+        sigma = j / (m_a[local] - a_first + j + 1.0) * (1 - 4 * U1)
+        ci = idx.astype(float)
+        coef = (1 - sigma * ci + sigma * sigma * ci * ci / 2, sigma - sigma * sigma * ci, sigma * sigma / 2)
+        poly = np.zeros(len(sel))
+        size = np.zeros(len(sel))
+        for kk in range(3):
+            value = p_dn[kk][local, idx] + s * q_dn[kk][local, idx]
+            poly += coef[kk] * value
+            size += np.abs(coef[kk]) * value
+        h = np.maximum(poly - pad_factor * size, 0.0)
+        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a)
+        with np.errstate(under="ignore"):  # a smaller weight keeps a lower bound: capped below overflow
+            weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
+        bound = lo_anchor[local] * weight * h / (1 + 6 * U1)
+        query_lo[sel] = np.where(starts_ok[local], bound, 0.0)
 
 
-def _grid(size: int, step: int) -> np.ndarray:
-    """0, step, 2 step, ... and size - 1 (offsets into a window of `size` points)."""
-    offsets = np.arange(0, size, step, dtype=np.int64)
-    if offsets[-1] != size - 1:
-        offsets = np.append(offsets, size - 1)
-    return offsets
+@dataclass(frozen=True)
+class _Plan:
+    """The eps-independent layout of a batch of lattice sums (one group per m): rows (m, beta), and per b of each
+    group's window its probability bracket and the rows bounding F(b) (`_Queries`)."""
+
+    ms: np.ndarray
+    betas: np.ndarray
+    back: np.ndarray
+    queries: _Queries
+    group: np.ndarray
+    p_lo: np.ndarray
+    p_hi: np.ndarray
+    group_m: np.ndarray
+    group_size: np.ndarray
+    below: np.ndarray
+    above: np.ndarray
+    last_query: np.ndarray
 
 
-def _coarse_grid(size: int, mean: float, sd: float) -> np.ndarray:
-    """Offsets with 4 points per sd within 4 sd of the mean (offset units), one per sd beyond."""
+def _grid_offsets(size: int, mean: float, sd: float, per_sd: int, max_step: int, zone: tuple[float, float]) -> np.ndarray:
+    """Row offsets in a window of `size` points: per_sd per standard deviation of b within `zone` (in sd of b
+    from its mean: where P(b) F(b) is carried), one per sd elsewhere, and never more than max_step apart
+    (the shift of the zero of g between rows stays within about one sd of a). The grid only decides how
+    tight the bounds are, never whether they hold."""
+    fine = max(1, min(int(sd // per_sd), max_step))
+    coarse = max(fine, min(int(sd), 4 * max_step))
     points = [0]
     x = 0
     while x < size - 1:
-        z = abs(x - mean) / max(sd, 1e-300)
-        x = min(size - 1, x + max(1, int(sd / 4 if z < 4 else sd)))
+        z = (x - mean) / max(sd, 1e-300)
+        x = min(size - 1, x + (fine if zone[0] <= z <= zone[1] else coarse))
         points.append(x)
     return np.array(points, dtype=np.int64)
 
 
-def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = 24) -> tuple[float, float]:
-    """[lower, upper] containing G = E[(c0 a + c1 b + c2 (m - a - b))_+], b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a)
-    (module doc). `tail`: the b mass outside the summed window (each side); `per_sd`: grid points per
-    standard deviation of b (how tight the monotone blocking is)."""
-    require_integer("m", m, minimum=0)
+@lru_cache(maxsize=4)
+def _plan(
+    ms: tuple[int, ...], law_b: BinomialLaw, tail: float, per_sd: int, every_b: bool, sd_a_unit: float = math.inf, tangent_unit: float = math.inf,
+    zone: tuple[float, float] = (-12.0, 3.0),
+) -> _Plan:
+    """The layout for `ms`: sqrt(m q_b) times sd_a_unit (the zero's shift) and times tangent_unit (the
+    curvature of the binomial weights) bound the row spacing (`_grid_offsets`)."""
+    row_m: list[np.ndarray] = []
+    row_beta: list[np.ndarray] = []
+    row_back: list[np.ndarray] = []
+    up_row: list[np.ndarray] = []
+    up_shift: list[np.ndarray] = []
+    lo_row: list[np.ndarray] = []
+    lo_shift: list[np.ndarray] = []
+    group: list[np.ndarray] = []
+    p_lo: list[np.ndarray] = []
+    p_hi: list[np.ndarray] = []
+    sizes, below, above, last = [], [], [], []
+    n_rows = n_queries = 0
+    for g_index, m in enumerate(ms):
+        window = binomial_window(m, law_b, tail)
+        size = window.hi - window.lo + 1
+        sd_b = math.sqrt(max(m * law_b.p * (1 - law_b.p), 0.0))
+        scale = math.sqrt(max(m * (1 - law_b.p), 0.0))
+        max_step = int(min(max(scale * sd_a_unit, 1.0), max(scale * tangent_unit, 1.0), 1e15))
+        # Small windows: a row at every b (cheap, and no slack at all).
+        offsets = np.arange(size, dtype=np.int64) if every_b or size <= EVERY_B_MAX else _grid_offsets(size, m * law_b.p - window.lo, sd_b, per_sd, max_step, zone)
+        positions = np.arange(size, dtype=np.int64)
+        left = np.searchsorted(offsets, positions, side="right") - 1  # largest offset <= position
+        right = np.searchsorted(offsets, positions, side="left")  # smallest offset >= position
+        back = np.zeros(len(offsets))
+        back[1:] = np.diff(offsets) - 1
+        row_m.append(np.full(len(offsets), float(m)))
+        row_beta.append((window.lo + offsets).astype(float))
+        row_back.append(back)
+        up_row.append(n_rows + left)
+        up_shift.append((positions - offsets[left]).astype(float))
+        lo_row.append(n_rows + right)
+        lo_shift.append((offsets[right] - positions).astype(float))
+        group.append(np.full(size, g_index, dtype=np.int64))
+        p_lo.append(window.lower)
+        p_hi.append(window.upper)
+        sizes.append(size)
+        below.append(window.below)
+        above.append(window.above)
+        n_queries += size
+        last.append(n_queries - 1)
+        n_rows += len(offsets)
+    queries = _Queries(np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift))
+    return _Plan(
+        np.concatenate(row_m), np.concatenate(row_beta), np.concatenate(row_back), queries, np.concatenate(group),
+        np.concatenate(p_lo), np.concatenate(p_hi), np.array(ms, dtype=float), np.array(sizes, dtype=float),
+        np.array(below), np.array(above), np.array(last, dtype=np.int64),
+    )
+
+
+def _fine_zone(m_min: int, m_max: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients) -> tuple[float, float]:
+    """Where P(b) F(b) is carried, in sd of b from its mean: around E[b | g = 0] of the normal approximation
+    (the counts are Mult(m; p_b, (1 - p_b) p_a, (1 - p_b)(1 - p_a))), -6 to +4 sd, rounded to halves so that
+    the layout stays cached across nearby eps. Only tightness depends on it; (-12, 3) when degenerate."""
+    pi = (law_b.p, (1 - law_b.p) * law_a.p, (1 - law_b.p) * (1 - law_a.p))
+    coef = (0.5 * (c.c1[0] + c.c1[1]), 0.5 * (c.c0[0] + c.c0[1]), 0.5 * (c.c2[0] + c.c2[1]))
+    mean1 = sum(p * x for p, x in zip(pi, coef, strict=True))
+    var1 = sum(p * x * x for p, x in zip(pi, coef, strict=True)) - mean1 * mean1
+    var_b = pi[0] * (1 - pi[0])
+    if not (var1 > 0 and var_b > 0):
+        return (-12.0, 3.0)
+    cov1 = pi[0] * coef[0] - pi[0] * mean1
+    centres = [-cov1 * mean1 * math.sqrt(m) / (var1 * math.sqrt(var_b)) for m in (m_min, m_max)]
+    low, high = min(centres), max(centres)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return (-12.0, 3.0)
+    return (math.floor(2 * (low - 6.0)) / 2, math.ceil(2 * (high + 4.0)) / 2)
+
+
+def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[np.ndarray, np.ndarray]:
+    """[lower, upper] (arrays, one entry per m) containing G(m) = E[(c0 a + c1 b + c2 (m - a - b))_+],
+    b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a), for every m in `ms` (module doc), computed in one batch.
+    `tail`: the b mass outside the summed window (each side); `per_sd`: grid rows per standard deviation of b
+    (how tight the blocking is). Range: integers m >= 0, c0 > 0 >= c2 >= c1."""
     if not isinstance(c, Coefficients):
         raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
     require_integer("per_sd", per_sd, minimum=1)
-    m = int(m)
+    if not isinstance(law_b, BinomialLaw) or not isinstance(law_a, BinomialLaw):
+        raise ParameterError("law", (law_b, law_a), "BinomialLaws from binomial_law()")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "0 < tail < 1")
+    for m in ms:
+        require_integer("m", m, minimum=0)
     if not (c.c0[0] > 0 and c.c2[1] <= 0 and c.c1[1] <= c.c2[0]):
         raise ParameterError("coefficients", c, "c0 > 0 >= c2 >= c1 (the blocking needs F non-increasing in b)")
-    if m == 0:
-        return 0.0, 0.0
-    window = binomial_window(m, law_b, tail)
-    size = window.hi - window.lo + 1
-    sd_b = math.sqrt(max(m * law_b.p * (1 - law_b.p), 0.0))
-    values: dict[int, tuple[float, float]] = {}
+    total_lo = np.zeros(len(ms))
+    total_hi = np.zeros(len(ms))
+    nonzero = [i for i, m in enumerate(ms) if int(m) > 0]
+    if not nonzero:
+        return total_lo, total_hi
+    # Row spacing: the zero of g moves by (c2 - c1)/(c0 - c2) values of a per unit of b; keep that within one sd
+    # of a | b (sd = sqrt((m - b) p_a q_a), m - b ~ m q_b). A power of two keeps the layout cached across eps.
+    ratio = (c.c0[0] - c.c2[1]) / max(c.c2[1] - c.c1[0], 1e-300)
+    sd_a_unit = 2.0 ** math.floor(math.log2(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300))) if not law_a.degenerate else 1.0
+    # And keep the weights' exponent sigma (a - a0) ~ j sd_a / (M q_a) below about 1/4 over a standard deviation
+    # (j <= sqrt(M q_a / p_a) / 4), where the quadratic bound on e^-x is tight.
+    tangent_unit = 2.0 ** math.floor(math.log2(0.25 * math.sqrt((1 - law_a.p) / law_a.p))) if not law_a.degenerate else 1.0
+    chosen = [int(ms[i]) for i in nonzero]
+    zone = _fine_zone(min(chosen), max(chosen), law_b, law_a, c)
+    # Batches of groups with at most QUERY_BATCH values of b in all: the memory stays bounded (one batch's
+    # per-b arrays and one chunk of rows at a time).
+    batches: list[list[int]] = [[]]
+    load = 0
+    for position, m in enumerate(chosen):
+        window = binomial_window(m, law_b, float(tail))
+        size = window.hi - window.lo + 1
+        if batches[-1] and load + size > QUERY_BATCH:
+            batches.append([])
+            load = 0
+        batches[-1].append(position)
+        load += size
+    for batch in batches:
+        batch_ms = tuple(chosen[i] for i in batch)
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone)
+        for j, position in enumerate(batch):
+            total_lo[nonzero[position]] = lo[j]
+            total_hi[nonzero[position]] = hi[j]
+    return total_lo, total_hi
 
-    def evaluate(points: np.ndarray) -> None:
-        new = np.array(sorted(set(int(x) for x in points) - set(values)), dtype=np.int64)
-        if len(new):
-            lo, hi = _row_sums(m, (window.lo + new).astype(float), law_a, c)
-            values.update(zip(new.tolist(), zip(lo.tolist(), hi.tolist(), strict=True), strict=True))
 
-    if law_a.degenerate:
-        offsets = np.arange(size)
-    else:
-        # Coarse grid first (4 points per sd), then the blocks carrying the sum refined to per_sd per sd.
-        coarse = _coarse_grid(size, m * law_b.p - window.lo, sd_b)
-        evaluate(coarse)
-        share = np.add.reduceat(window.upper, coarse) * np.array([values[int(o)][1] for o in coarse])
-        total = float(np.sum(share))
-        fine_step = max(1, int(sd_b // per_sd))
-        extra: list[int] = []
-        if total > 0:
-            ends = np.append(coarse[1:], size)
-            for start, stop, part in zip(coarse, ends, share, strict=True):
-                if part > 1e-4 * total and stop - start > fine_step:
-                    extra.extend(range(int(start), int(stop), fine_step))
-        offsets = np.union1d(coarse, np.array(extra, dtype=np.int64)) if extra else coarse
-    if not law_a.degenerate:
-        evaluate(offsets)
-    betas = (window.lo + offsets).astype(float)
-    if law_a.degenerate:
-        f_lo, f_hi = _row_sums(m, betas, law_a, c)
-    else:
-        f_lo = np.array([values[int(o)][0] for o in offsets])
-        f_hi = np.array([values[int(o)][1] for o in offsets])
-    step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
-    # Block probabilities: [beta_i, beta_{i+1}) for the upper bound (the last grid point takes its own
-    # probability and the upper tail), (beta_{i-1}, beta_i] for the lower bound.
-    block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
-    block_hi[-1] += window.above
-    starts = np.concatenate(([0], offsets[:-1] + 1))
-    block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
-    total_hi = float(np.sum(block_hi * f_hi)) * (1 + (len(betas) + 4) * U1)
-    # The b values below the window: F <= F(0) <= c0 m.
-    total_hi += window.below * max(c.c0[1], 0.0) * m * (1 + 4 * U1)
-    total_lo = float(np.sum(block_lo * f_lo)) / (1 + (len(betas) + 4) * U1)
-    return max(total_lo, 0.0), total_hi
+def _batch_expectations(
+    ms: tuple[int, ...], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, tail: float, per_sd: int, sd_a_unit: float, tangent_unit: float, zone: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """`positive_part_expectations` for one batch of groups (all m >= 1)."""
+    plan = _plan(ms, law_b, tail, per_sd, law_a.degenerate, sd_a_unit, tangent_unit, zone)
+    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries)
+    groups = len(plan.group_m)
+    # Sums of non-negative terms per group (relative error <= (size + 4) u'); b below the window: F <= c0 m;
+    # above it: F <= F(window.hi).
+    factor = 1 + (plan.group_size + 4) * U1
+    hi = np.bincount(plan.group, weights=plan.p_hi * f_hi, minlength=groups) * factor
+    hi = hi + plan.above * f_hi[plan.last_query] * (1 + 4 * U1)
+    hi = hi + plan.below * max(c.c0[1], 0.0) * plan.group_m * (1 + 4 * U1)
+    lo = np.bincount(plan.group, weights=plan.p_lo * f_lo, minlength=groups) / factor
+    return np.maximum(np.minimum(lo, hi), 0.0), hi
+
+
+def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[float, float]:
+    """[lower, upper] containing G = E[(c0 a + c1 b + c2 (m - a - b))_+], b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a)
+    (module doc). `tail`: the b mass outside the summed window (each side); `per_sd`: grid rows per standard
+    deviation of b (how tight the blocking is). Range: integer m >= 0, c0 > 0 >= c2 >= c1."""
+    require_integer("m", m, minimum=0)
+    lo, hi = positive_part_expectations([int(m)], law_b, law_a, c, tail=tail, per_sd=per_sd)
+    return float(lo[0]), float(hi[0])
+
+
+@dataclass(frozen=True)
+class _SplitPlan:
+    """The eps-independent layout of `split_positive_part`: the s window and, per s, the window of r."""
+
+    s: np.ndarray
+    s_lo: np.ndarray
+    s_hi: np.ndarray
+    s_below: float
+    s_above: float
+    s_first: int
+    r: np.ndarray
+    r_group: np.ndarray
+    r_lo: np.ndarray
+    r_hi: np.ndarray
+    r_sizes: np.ndarray
+    r_below: np.ndarray
+    r_above: np.ndarray
+    r_last: np.ndarray
+
+
+@lru_cache(maxsize=4)
+def _split_plan(n: int, law_s: BinomialLaw, law_r: BinomialLaw | None, tail: float) -> _SplitPlan:
+    window = binomial_window(n, law_s, tail)
+    s = np.arange(window.lo, window.hi + 1, dtype=np.int64)
+    r_values, groups, r_lo, r_hi, sizes, below, above, last = [], [], [], [], [], [], [], []
+    count = 0
+    for i, value in enumerate(s.tolist()):
+        if law_r is None:  # r = 0 exactly
+            lo_r, lower, upper, b_r, a_r = 0, np.ones(1), np.ones(1), 0.0, 0.0
+        else:
+            w = binomial_window(n - value, law_r, tail)
+            lo_r, lower, upper, b_r, a_r = w.lo, w.lower, w.upper, w.below, w.above
+        size = len(lower)
+        r_values.append(np.arange(lo_r, lo_r + size, dtype=float))
+        groups.append(np.full(size, i, dtype=np.int64))
+        r_lo.append(lower)
+        r_hi.append(upper)
+        sizes.append(size)
+        below.append(b_r)
+        above.append(a_r)
+        count += size
+        last.append(count - 1)
+    return _SplitPlan(
+        s.astype(float), window.lower, window.upper, window.below, window.above, window.lo,
+        np.concatenate(r_values), np.concatenate(groups), np.concatenate(r_lo), np.concatenate(r_hi),
+        np.array(sizes, dtype=float), np.array(below), np.array(above), np.array(last, dtype=np.int64),
+    )
+
+
+def split_cost(n: int, p_s: float, p_a: float, p_r: float, shift_a: float = 0.0) -> float:
+    """The number of array element operations `split_positive_part` performs (about): a cost estimate for
+    choosing it; shift_a: how far (values of a) the largest threshold shift moves the zero. Range: integer
+    n >= 1, probabilities p_s, p_a, p_r in [0, 1], shift_a >= 0."""
+    require_integer("n", n, minimum=1)
+    for name, value in (("p_s", p_s), ("p_a", p_a), ("p_r", p_r)):
+        if not (isinstance(value, (int, float)) and 0 <= value <= 1):
+            raise ParameterError(name, value, "a probability in [0, 1]")
+    sd_s = math.sqrt(max(n * p_s * (1 - p_s), 1.0))
+    mean_s = n * p_s
+    sd_a = math.sqrt(max(mean_s * p_a * (1 - p_a), 1.0))
+    sd_r = math.sqrt(max(n * (1 - p_s) * p_r * (1 - p_r), 1.0))
+    return (24 * sd_s + 1) * (12 * (5 * sd_a + 16 + max(shift_a, 0.0)) + 20 * (24 * sd_r + 1))
+
+
+def split_positive_part(
+    n: int, law_s: BinomialLaw, law_a: BinomialLaw, law_r: BinomialLaw | None, lam: tuple[float, float], kappa: tuple[float, float], tau: tuple[float, float], *, tail: float
+) -> tuple[float, float]:
+    """[lower, upper] containing E[(lam a + kappa s - tau r)_+], s ~ Bin(n, p_s), a | s ~ Bin(s, p_a),
+    r | s ~ Bin(n - s, p_r) (law_r None: r = 0) independent of a given s; lam > 0, kappa <= 0, tau >= 0 given as
+    [lo, hi] brackets (module doc "split sums"). No blocking: for each s one row of a carries suffix sums, and
+    every r is an exact shift t = tau r of its threshold (E[(X - t)_+] = sum_{X > t} X pmf - t sum_{X > t} pmf).
+    Range: n >= 1, binomial laws from binomial_law(), 0 < tail < 1."""
+    require_integer("n", n, minimum=1)
+    for name, pair in (("lam", lam), ("kappa", kappa), ("tau", tau)):
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(v, float) and math.isfinite(v) for v in pair) and pair[0] <= pair[1]):
+            raise ParameterError(name, pair, "a bracket (lo, hi) of finite floats")
+    if not (lam[0] > 0 and kappa[1] <= 0 and tau[0] >= 0):
+        raise ParameterError("coefficients", (lam, kappa, tau), "lam > 0, kappa <= 0, tau >= 0")
+    if not isinstance(law_s, BinomialLaw) or not isinstance(law_a, BinomialLaw) or not (law_r is None or isinstance(law_r, BinomialLaw)):
+        raise ParameterError("law", (law_s, law_a, law_r), "BinomialLaws from binomial_law() (law_r may be None)")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "0 < tail < 1")
+    if law_a.degenerate or law_s.degenerate:
+        raise ParameterError("law", (law_s, law_a), "non-degenerate laws of s and a")
+    plan = _split_plan(int(n), law_s, law_r, float(tail))
+    s = plan.s
+    p = law_a.p
+    mean = s * p
+    sd = np.sqrt(np.maximum(s * p * (1 - p), 0.0))
+    # X_hi(a) = lam_hi a + kappa_hi s (+ pad) >= X(a) for 0 <= a <= s; X_lo likewise below.
+    pad_s = 6 * U1 * (lam[1] * s + abs(kappa[0]) * s) + 1e-300
+    k_hi = kappa[1] * s + pad_s
+    k_lo = kappa[0] * s - pad_s
+    zero = np.maximum(-k_hi / lam[1], 0.0)
+    start = np.clip(np.floor(zero * (1 - 1e-9)) - 2.0, 0.0, s)
+    # The row reaches ROW_SD sd past the mode and past the largest threshold used (the zero moved up by
+    # tau r / lam for the window's largest r), so that the shifted sums are summed, not bounded.
+    top_zero = zero + tau[1] * plan.r[plan.r_last] / lam[0]
+    end = np.minimum(np.ceil(np.maximum(mean, top_zero) + max(ROW_SD, 4.0) * sd) + 16.0, s)
+    length = int(np.max(end - start, initial=0.0)) + 1
+    steps = np.arange(length, dtype=float)
+    a = start[:, None] + steps[None, :]
+    inside = a <= s[:, None]
+    a_safe = np.minimum(a, s[:, None])
+    log_value, log_err = _log_pmf(np.broadcast_to(s[:, None], a.shape), a_safe, law_a)
+    pmf_lo, pmf_hi = _exp_bounds(log_value, log_err)
+    pmf_lo = np.where(inside, pmf_lo, 0.0)
+    pmf_hi = np.where(inside, pmf_hi, 0.0)
+    x_hi = lam[1] * a_safe + k_hi[:, None]
+    x_lo = lam[0] * a_safe + k_lo[:, None]
+    starts_ok = (start <= 0) | (x_hi[:, 0] <= 0)
+    # Beyond the row end e (a > e): geometric bound, ratio pmf(a+1)/pmf(a) <= r_end < 1 past the mode.
+    last = a_safe[:, -1]
+    r_end = (s - last) / (last + 1.0) * law_a.rho * (1 + 4 * U1 + law_a.err)
+    more = last < s
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        geometric = pmf_hi[:, -1] * (np.maximum(x_hi[:, -1], 0.0) * r_end / (1 - r_end) + lam[1] * r_end / (1 - r_end) ** 2)
+    remainder = np.where(more, np.where(r_end < 1, geometric, np.inf), 0.0) * (1 + 8 * U1)
+    zeros = np.zeros((len(s), 1))
+
+    def suffix(values: np.ndarray) -> np.ndarray:
+        return np.concatenate((np.cumsum(values[:, ::-1], axis=1)[:, ::-1], zeros), axis=1)
+
+    p_hi, q_hi = suffix(x_hi * pmf_hi), suffix(pmf_hi)
+    p_lo, q_lo = suffix(x_lo * pmf_lo), suffix(pmf_lo)
+    pad_factor = (length + 8) * U1
+    rows = plan.r_group
+    t_lo = tau[0] * plan.r * (1 - 2 * U1)
+    t_hi = tau[1] * plan.r * (1 + 2 * U1)
+    idx = _count_at_most(x_hi, rows, t_lo, (t_lo - k_hi[rows]) / lam[1] - start[rows])
+    big_p, big_q = p_hi[rows, idx], q_hi[rows, idx]
+    with np.errstate(invalid="ignore"):
+        h_hi = np.maximum(big_p - t_lo * big_q + pad_factor * (big_p + t_lo * big_q), 0.0) + remainder[rows]
+    h_hi = np.where(starts_ok[rows], h_hi, np.inf)
+    idx = _count_at_most(x_lo, rows, t_hi, (t_hi - k_lo[rows]) / lam[0] - start[rows])
+    big_p, big_q = p_lo[rows, idx], q_lo[rows, idx]
+    h_lo = np.maximum(big_p - t_hi * big_q - pad_factor * (big_p + t_hi * big_q), 0.0)
+    # r outside its window: H is non-increasing in r (below: H(0) <= H at the window's first r... bounded by
+    # max g <= lam s; above: H <= H at the window's last r).
+    cap = lam[1] * s * (1 + 4 * U1)
+    h_hi = np.minimum(h_hi, cap[rows])
+    groups = len(s)
+    factor = 1 + (plan.r_sizes + 4) * U1
+    f_hi = np.bincount(rows, weights=plan.r_hi * h_hi, minlength=groups) * factor
+    f_hi = f_hi + plan.r_above * h_hi[plan.r_last] * (1 + 4 * U1) + plan.r_below * cap
+    f_lo = np.bincount(rows, weights=plan.r_lo * h_lo, minlength=groups) / factor
+    f_hi = np.minimum(np.where(np.isfinite(f_hi), f_hi, cap), cap)
+    total_factor = 1 + (len(s) + 4) * U1
+    upper = float(np.sum(plan.s_hi * f_hi)) * total_factor
+    # s outside its window: F(s) <= lam s <= lam n.
+    upper += (plan.s_below + plan.s_above) * lam[1] * n * (1 + 4 * U1)
+    lower = float(np.sum(plan.s_lo * f_lo)) / total_factor
+    return max(0.0, min(lower, upper)), upper
+
+
+def normal_guess(terms: Callable[[float], list[tuple[float, float]]], *, n: int, eps0: float, delta: float) -> float | None:
+    """A starting point for solve_certified_epsilon (never a bound): the eps at which the normal approximation
+    of (1/n) E[(sum_i c_i X_i)_+], X ~ Mult(n; p), equals delta, where terms(eps) = [(c_i, p_i)]; found by
+    bisection on log delta. None when the approximation gives no crossing in (0, eps0). Range: n >= 1,
+    eps0 > 0, 0 < delta < 1."""
+    require_integer("n", n, minimum=1)
+    require_positive("eps0", eps0)
+    require_probability("delta", delta)
+
+    def approx(eps: float) -> float:
+        pairs = terms(eps)
+        mean = n * sum(c * p for c, p in pairs)
+        var = n * (sum(c * c * p for c, p in pairs) - sum(c * p for c, p in pairs) ** 2)
+        if not var > 0:
+            return max(mean, 0.0) / n
+        sd = math.sqrt(var)
+        z = mean / sd
+        return (mean * 0.5 * math.erfc(-z / math.sqrt(2)) + sd * math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)) / n
+
+    lo, hi = 0.0, float(eps0)
+    if not approx(lo) > delta:
+        return None
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if approx(mid) > delta:
+            lo = mid
+        else:
+            hi = mid
+    return hi if 0 < hi < eps0 else None
 
 
 def solve_certified_epsilon(
-    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None
+    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None,
+    tight: str = "both",
+) -> tuple[float, float, bool]:
+    """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
+    bound is <= upper) and its lower end > delta at `lower` (or lower = 0). `found` is False when even eps0 is
+    not certified (then upper = eps0). Only evaluated points are returned, so the tolerance and the search
+    decide tightness, never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with
+    delta(eps0) = 0.
+
+    The search: secant steps on (log eps, log delta) from `hint` (an eps believed to be near the answer, e.g. a
+    looser bound's), each aimed rel_tol/4 beyond the predicted root on the side being certified, so that
+    usually 3-4 evaluations settle both ends; `tight` = "upper" / "lower" / "both" says which end must be
+    within rel_tol of its root (the other is the best evaluated point). If that does not settle within
+    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far (the previous method) finishes."""
+    require_positive("eps0", eps0)
+    require_probability("delta", delta)
+    require_positive("rel_tol", rel_tol)
+    if tight not in ("upper", "lower", "both"):
+        raise ParameterError("tight", tight, "'upper', 'lower' or 'both'")
+    cache: dict[float, tuple[float, float]] = {}
+
+    def at(x: float) -> tuple[float, float]:
+        if x not in cache:
+            cache[x] = delta_bounds(x)
+        return cache[x]
+
+    if at(float(eps0))[1] > delta:
+        return 0.0, float(eps0), False
+    settled = _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight)
+    if settled is not None:
+        return settled
+    return _bracketing_solve(delta_bounds, cache, eps0=eps0, delta=delta, rel_tol=rel_tol, max_evaluations=max_evaluations, hint=hint)
+
+
+FAST_EVALUATIONS = 8
+
+
+def _log(value: float) -> float:
+    return math.log(value) if value > 0 else -745.0
+
+
+def _secant_search(
+    at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str
+) -> tuple[float, float, bool] | None:
+    """The fast path of solve_certified_epsilon; None when it does not settle (the caller then brackets)."""
+    log_target = math.log(delta)
+    x = float(hint) if hint is not None and math.isfinite(hint) and 0 < hint < eps0 else 0.5 * eps0
+    order: list[float] = []
+    for _ in range(FAST_EVALUATIONS):
+        at(x)
+        order.append(x)
+        # Upper side: points with hi <= delta; lower side: points with lo > delta.
+        up = [p for p, (_, hi) in cache.items() if hi <= delta]
+        down_hi = [p for p, (_, hi) in cache.items() if hi > delta]
+        low = [p for p, (lo, _) in cache.items() if lo > delta]
+        up_lo = [p for p, (lo, _) in cache.items() if lo <= delta]
+        x_up = min(up) if up else None
+        x_low = max(low) if low else None
+        root_hi, two_hi = _predict(cache, 1, log_target, max(down_hi) if down_hi else None, x_up)
+        root_lo, two_lo = _predict(cache, 0, log_target, x_low, min(up_lo) if up_lo else None)
+        close = x_up is not None and x_low is not None and x_up - x_low <= rel_tol * x_up
+        # A prediction settles an end only when it comes from two evaluated points and that end's own delta is
+        # a real evaluation (not the trivial delta(eps0) = 0).
+        done_up = x_up is not None and (close or (two_hi and root_hi is not None and cache[x_up][1] > 0 and x_up <= root_hi * (1 + rel_tol)))
+        done_low = x_low is not None and (close or (two_lo and root_lo is not None and x_low >= root_lo * (1 - rel_tol)))
+        need_up = tight in ("upper", "both")
+        need_low = tight in ("lower", "both")
+        if x_up is not None and (done_up or not need_up) and (done_low or not need_low):
+            lower = x_low if x_low is not None and x_low <= x_up else 0.0
+            return lower, x_up, True
+        if need_up and not done_up:
+            target, bracket_lo, bracket_hi, side = root_hi, (max(down_hi) if down_hi else 0.0), (x_up if x_up is not None else eps0), +1
+        else:
+            target, bracket_lo, bracket_hi, side = root_lo, (x_low if x_low is not None else 0.0), (min(up_lo) if up_lo else eps0), -1
+        if target is None or not math.isfinite(target):
+            return None
+        x = target * (1 + side * rel_tol / 4)
+        # Stay strictly inside the bracket (a geometric or plain midpoint when the model points outside, or when
+        # the last two points fell on the same side of the target: the model is not converging there).
+        sides = [cache[p][1 if side > 0 else 0] > delta for p in order[-2:]]
+        stalled = len(sides) == 2 and sides[0] == sides[1] and bracket_lo > 0 and bracket_hi < eps0
+        if stalled:
+            x = 0.5 * (bracket_lo + bracket_hi)
+        elif not bracket_lo < x < bracket_hi:
+            x = math.sqrt(bracket_lo * bracket_hi) if bracket_lo > 0 else 0.5 * bracket_hi
+        if x in cache or not 0 < x < eps0:
+            return None
+    return None
+
+
+def _predict(cache: dict[float, tuple[float, float]], side: int, log_target: float, below: float | None, above: float | None) -> tuple[float | None, bool]:
+    """(predicted root of log delta_side(eps) = log_target, whether it rests on two or more points).
+    Three points nearest the target (in log delta): inverse quadratic interpolation of eps^2 in log delta,
+    kept when it falls inside the bracket [below, above]; two: a secant on (eps^2, log delta) (delta ~
+    exp(-c eps^2) has Gaussian tails); one: log delta = -c eps^2 through it."""
+    points = [p for p in cache if p > 0 and cache[p][side] > 0]
+    ranked = sorted(points, key=lambda p: abs(_log(cache[p][side]) - log_target))
+    lo_end = below if below is not None else 0.0
+    hi_end = above if above is not None else math.inf
+    if len(ranked) >= 3:
+        xs = ranked[:3]
+        ls = [_log(cache[x][side]) for x in xs]
+        if len(set(ls)) == 3:
+            y = 0.0
+            for i in range(3):
+                term = xs[i] * xs[i]
+                for j in range(3):
+                    if j != i:
+                        term *= (log_target - ls[j]) / (ls[i] - ls[j])
+                y += term
+            if y > 0 and lo_end < math.sqrt(y) < hi_end:
+                return math.sqrt(y), True
+    if len(ranked) >= 2:
+        pair = [below, above] if below is not None and above is not None and below in ranked and above in ranked else ranked[:2]
+        (x1, x2) = pair
+        l1, l2 = _log(cache[x1][side]), _log(cache[x2][side])
+        if x1 != x2 and l1 != l2:
+            slope = (l2 - l1) / (x2 * x2 - x1 * x1)
+            if slope < 0:
+                y = x2 * x2 + (log_target - l2) / slope
+                if y > 0:
+                    return math.sqrt(y), True
+        return None, False
+    if not ranked:
+        return None, False
+    x1 = ranked[0]
+    l1 = _log(cache[x1][side])
+    if l1 >= 0 or log_target >= 0:
+        return None, False
+    return x1 * math.sqrt(log_target / l1), False
+
+
+def _bracketing_solve(
+    delta_bounds: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int, hint: float | None
 ) -> tuple[float, float, bool]:
     """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
     bound is <= upper) and its lower end > delta at `lower` (or lower = 0): Illinois regula falsi on
@@ -388,11 +1054,7 @@ def solve_certified_epsilon(
     never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with delta(eps0) = 0.
     `hint` (an eps believed to be above the answer, e.g. a looser bound's) narrows the first bracket to
     [hint/2, hint] when both ends are verified on the right sides; it only decides where delta is evaluated."""
-    require_positive("eps0", eps0)
-    require_probability("delta", delta)
-    require_positive("rel_tol", rel_tol)
     log_target = math.log(delta)
-    cache: dict[float, tuple[float, float]] = {}
 
     def at(x: float) -> tuple[float, float]:
         if x not in cache:
@@ -431,14 +1093,15 @@ def solve_certified_epsilon(
 
     if at(float(eps0))[1] > delta:
         return 0.0, float(eps0), False
-    if at(0.0)[1] <= delta:
-        return 0.0, 0.0, True
-    low_start, high_start = 0.0, float(eps0)
-    if hint is not None and math.isfinite(hint) and 0 < hint < eps0:
-        if 0 < at(float(hint))[1] <= delta:
-            high_start = float(hint)
-            if at(0.5 * hint)[1] > delta:
-                low_start = 0.5 * hint
+    # The bracket of the upper end from the points already evaluated (the fast search's), else [0, eps0].
+    high_start = min(x for x, (_, d_hi) in cache.items() if d_hi <= delta)
+    below = [x for x, (_, d_hi) in cache.items() if d_hi > delta and x < high_start]
+    if below:
+        low_start = max(below)
+    else:
+        if at(0.0)[1] <= delta:
+            return 0.0, 0.0, True
+        low_start = 0.0
     _, upper = illinois(1, low_start, high_start)
     # The lower end: the largest evaluated point whose certified lower delta exceeds the target, refined.
     candidates = [x for x, (d_lo, _) in cache.items() if d_lo > delta and x <= upper]

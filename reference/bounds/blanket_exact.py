@@ -16,11 +16,21 @@ Pr[Bin(n-1, gamma) = N-1] / N,
     D_N = (gamma / N) E[((e0 - e) a - (e e0 - 1) b - (e - 1) R)_+].
 
 D_N is also exactly BBGN19's D_{e^eps}(Y_{N-1} || Y'_{N-1}) (Lemma A.3 holds with equality when mu_x << omega,
-checked on exact instances in tests/test_tight_blanket.py), the divergence of "one user's report plus N-1
+checked on exact instances in tests/test_tight_krr.py), the divergence of "one user's report plus N-1
 blanket draws". Adding an independent blanket draw is a post-processing, so D_N is non-increasing in N: the
 N-sum is blocked on a grid (upper end: each block at its smallest N; lower end: at its largest), the mass
 outside a Chernoff window counted as 1 (upper) or dropped (lower). Each D_N is the certified lattice sum of
 `reference.lattice_sums` (b ~ Bin(N, 1/k), a | b ~ Bin(N - b, 1/(k-1))).
+
+Small n ("split sum"): the same delta equals (1/n) E[(c0 a + c1 b + c2 R)_+] with (a, b, R, rest) ~
+Mult(n; 1/D, 1/D, (k-2)/D, (e0-1)/D) (the blanket counts over all n users; gamma/k = 1/D). Writing s = a + b ~
+Bin(n, 2/D), a | s ~ Bin(s, 1/2), R | s ~ Bin(n - s, (k-2)/(D-2)) independent of a, this is
+E[((c0 - c1) a + c1 s - (e - 1) R)_+]: `reference.lattice_sums.split_positive_part` sums it without any
+blocking. Both evaluations are certified; the cheaper one (by the array work each needs) is used, and the
+tests force each against exact Lemma 5.3 convolutions and against the other.
+
+The root search (`reference.lattice_sums.solve_certified_epsilon`) starts at the eps where the normal
+approximation of the same expectation equals delta (Bennett's eps when it finds none).
 
 Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1); larger n are refused
 (the work grows like sqrt(n) per grid point and the time like n^(1/2) overall).
@@ -37,7 +47,7 @@ from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
 from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.limits import DELTA_MIN
-from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectation
+from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectations, split_cost, split_positive_part, normal_guess
 from shuffle_spec.reference.results import BoundValue
 
 __all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
@@ -47,11 +57,13 @@ MAX_N = 10**8
 MAX_EPS0 = 50.0
 MAX_K = 10**6
 # Relative tolerance of the eps bracket; the returned upper end is verified whatever it is.
-EPS_REL_TOL = 1e-3
+EPS_REL_TOL = 3e-4
 # Blocking of the N-sum: D_N varies like exp(-c N) with c N ~ log(1/delta); grid steps of
-# N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta near N_STEP_LOG (here 5%, about 0.2% in eps).
-N_STEP_LOG = 0.05
-PER_SD = 16
+# N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta near N_STEP_LOG (here 3%, about 0.1% in eps).
+N_STEP_LOG = 0.03
+PER_SD = 4
+# The unblocked split sum (module doc, "small n") is used while it touches at most this many array elements.
+SPLIT_COST_MAX = 4e7
 
 
 def check_krr_inputs(eps0: float, n: int, delta: float, k: int, *, min_k: int = 2) -> None:
@@ -95,17 +107,56 @@ def _blanket_laws(eps0: float, k: int) -> tuple[BinomialLaw, BinomialLaw, Binomi
 
 
 def _n_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.ndarray:
-    """Grid offsets (from lo) for the N-blocking: steps of one standard deviation within 4 sd of the
-    mean and four beyond (where little mass is), never finer than the delta-slack step (module doc). The
-    grid only decides how tight the certified upper end is, never whether it is an upper bound."""
+    """Grid offsets (from lo) for the N-blocking: steps of N_STEP_LOG * N / log(1/delta) (D_N falls by about
+    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG) within 4 sd of the
+    mean, four times that beyond (where little mass is); a block reaching into the central zone is at most
+    one zone step long. The grid only decides how tight the certified
+    upper end is, never whether it is an upper bound."""
     slack_step = N_STEP_LOG * max(mean, 1.0) / max(math.log(1.0 / delta), 1.0)
     points = [lo]
     x = float(lo)
+    zone_lo, zone_hi = mean - 4 * sd, mean + 4 * sd
+    big_step = 4 * slack_step
     while x < hi:
-        z = abs(x - mean) / max(sd, 1e-300)
-        x = max(x + 1.0, math.floor(x + (min(slack_step, sd) if z < 4 else max(slack_step, sd))))
+        if x < zone_lo:  # below the central zone: big steps, but a block reaching into it is a zone block
+            target = x + big_step
+            if target > zone_lo:
+                target = min(target, max(zone_lo, x + slack_step))
+        elif x < zone_hi:
+            target = x + slack_step
+        else:
+            target = x + big_step
+        x = max(x + 1.0, math.floor(target))
         points.append(min(int(x), hi))
     return np.array(sorted(set(points)), dtype=np.int64) - lo
+
+
+def _split_is_cheaper(cost_split: float, cost_n: float) -> bool:
+    """Whether the split sum is the faster evaluation (measured: one of its elements costs about 1/4 of a
+    row element of the N grid); both are exact evaluations of the same sum."""
+    return cost_split <= min(4 * cost_n, SPLIT_COST_MAX)
+
+
+def _split_setup(eps0: float, k: int) -> tuple[BinomialLaw, BinomialLaw, BinomialLaw | None]:
+    """Laws of s = a + b ~ Bin(n, 2/D), a | s ~ Bin(s, 1/2), R | s ~ Bin(n - s, (k-2)/(D-2)) (None for k = 2)."""
+    with mpmath.workdps(40):
+        d = mpmath.exp(mpmath.mpf(eps0)) + k - 1
+        law_r = binomial_law((k - 2) / (d - 2)) if k > 2 else None
+        return binomial_law(2 / d), binomial_law(mpmath.mpf(1) / 2), law_r
+
+
+def _blanket_delta_split(eps0: float, n: int, eps: float, laws: tuple[BinomialLaw, BinomialLaw, BinomialLaw | None], tail: float) -> BoundValue:
+    """delta(eps) = (1/n) E[(c0 a + c1 b + c2 R)_+] over (a, b, R, rest) ~ Mult(n; 1/D, 1/D, (k-2)/D, (e0-1)/D)
+    (module doc, "small n"), summed without blocking as E[((c0 - c1) a + c1 s - (e - 1) R)_+]."""
+    with mpmath.workdps(40):
+        e0, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        lam, kappa, tau = bracket(e0 - e + e * e0 - 1), bracket(-(e * e0 - 1)), bracket(e - 1)
+    law_s, law_a, law_r = laws
+    # The s tails are charged lam n <= (e0 + e0^2) n: the tail shrinks by that (eps-independent, so cached).
+    tail = max(tail / max(math.exp(eps0) * (1 + math.exp(eps0)), 1.0), 1e-300)
+    lo, hi = split_positive_part(n, law_s, law_a, law_r, lam, kappa, (max(tau[0], 0.0), max(tau[1], 0.0)), tail=tail)
+    upper = min(1.0, hi / n * (1 + 2 * U1))
+    return BoundValue(max(0.0, min(lo / n / (1 + 2 * U1), upper)), upper)
 
 
 def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
@@ -123,14 +174,23 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     window = binomial_window(n - 1, law_n, tail)  # the law of N - 1
     offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
+    # Two exact evaluations of the same sum; the cheaper one (by the array elements each touches) is used.
+    split = _split_setup(eps0, k)
+    p_r = split[2].p if split[2] is not None else 0.0
+    # The largest R (about n (1 - 2/D) p_r + 12 sd) moves the zero of the a-row by (e - 1) R / (c0 - c1).
+    r_top = n * (1 - split[0].p) * p_r + 12 * math.sqrt(max(n * p_r, 1.0))
+    shift_a = math.expm1(eps) * r_top / max(coefficients.c0[0] - coefficients.c1[1], 1e-300)
+    cost_split = split_cost(n, split[0].p, 0.5, p_r, min(shift_a, 1e15))
+    mean_n = float(window.lo + np.mean(offsets) + 1)
+    sd_small = math.sqrt(max(mean_n / k, 1.0))
+    cost_n = len(offsets) * (10 * PER_SD + 20) * (6 * sd_small + 16) * 6
+    if _split_is_cheaper(cost_split, cost_n):
+        return _blanket_delta_split(eps0, n, eps, split, tail)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
-    d_lo = np.empty(len(offsets))
-    d_hi = np.empty(len(offsets))
-    for i, offset in enumerate(offsets):
-        big_n = int(window.lo + offset) + 1
-        g_lo, g_hi = positive_part_expectation(big_n, law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
-        d_hi[i] = min(1.0, gamma[1] * g_hi / big_n * (1 + 4 * U1))
-        d_lo[i] = gamma[0] * g_lo / big_n / (1 + 4 * U1)
+    big_n = (window.lo + offsets + 1).astype(np.int64)
+    g_lo, g_hi = positive_part_expectations(big_n.tolist(), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
+    d_hi = np.minimum(1.0, gamma[1] * g_hi / big_n * (1 + 4 * U1))
+    d_lo = gamma[0] * g_lo / big_n / (1 + 4 * U1)
     block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
     block_hi[-1] += window.above  # N above the window: D_N <= D at the last grid point
     starts = np.concatenate(([0], offsets[:-1] + 1))
@@ -152,11 +212,17 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
 
     # BBGN19's Bennett relaxation of the same expectation is an upper bound on it: its eps is a good first
     # upper end of the bracket (verified by evaluating the exact bound there, like every point).
-    try:
-        hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
-    except ValueError:
-        hint = None
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
+    # The normal approximation of the same expectation gives the first point (Bennett's eps, an upper bound on
+    # the answer, when it finds none): it only decides where delta is evaluated.
+    e0 = math.exp(eps0)
+    d = e0 + k - 1
+    hint = normal_guess(lambda x: [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)], n=n, eps0=eps0, delta=delta)
+    if hint is None:
+        try:
+            hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
+        except ValueError:
+            hint = None
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both")
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
 
 
