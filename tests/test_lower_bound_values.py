@@ -30,3 +30,15 @@ def test_audit_expected_value_of_a_lower_bound_is_its_lower_end(monkeypatch):
     inside, expected, interval, _ = _classify_point(statement, {"eps0": 1.0, "n": 50, "delta": 1e-6, "rounds": 3})
     assert inside and float(expected) == 1.0
     assert float(interval[0]) < 1.0 and float(interval[1]) >= 2.0
+
+
+@pytest.mark.parametrize("eps0", [36.0, 50.0])
+def test_krr_pair_x0_answers_at_the_top_of_its_range(eps0):
+    """eps0 in (0, 50] is documented; from about 36 the backward direction's coefficient brackets overlap and
+    the engine used to raise an internal 'coefficients out of range' error."""
+    from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_epsilon
+    from shuffle_spec.reference.lower_bounds import krr_pair_x0_epsilon
+
+    lower = krr_pair_x0_epsilon(eps0=eps0, n=1000, delta=1e-6, k=3).value
+    upper = exact_blanket_krr_epsilon(eps0=eps0, n=1000, delta=1e-6, k=3).value
+    assert 0 < lower <= upper <= eps0
