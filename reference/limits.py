@@ -98,6 +98,11 @@ _LATTICE = SupportedRange(50.0, 10**8, DELTA_MIN, "certified lattice sums: work 
 
 # Statement id -> its supported range; every numeric amplification bound of reference/bounds and
 # reference/exact_* (the exact ones are enforced by their modules' owners; listed here for the CLI).
+# The Laplace mechanism's exact blanket bound and pair lower bound (issue 15; enforced by
+# `reference.bounds.blanket_exact_laplace.check_laplace_inputs`): one tilted FFT of a lattice whose size grows
+# with n and e^eps0.
+_LAPLACE_FFT = SupportedRange(8.0, 10**6, DELTA_MIN, "lattice FFT of the Laplace amplification variable: work grows with n and e^eps0")
+
 RANGES: dict[str, SupportedRange] = {
     "EFMRTT19.Thm7": _FLOAT_CLOSED,
     "EFMRTT19.Thm8": _FLOAT_CLOSED,
@@ -125,6 +130,8 @@ RANGES: dict[str, SupportedRange] = {
     "BBGN19.Lem5.3.exact_krr": _LATTICE,
     "exact.krr_pair_third": _LATTICE,
     "exact.krr_pair_x0": _LATTICE,
+    "BBGN19.Lem5.3.exact_laplace": _LAPLACE_FFT,
+    "exact.laplace_pair_x0": _LAPLACE_FFT,
 }
 
 
