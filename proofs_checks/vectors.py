@@ -225,7 +225,7 @@ def _closed_form(statement: Statement, point: Mapping[str, Any], precisions: tup
 
 
 def _high_precision(path: Callable[..., Any], statement: Statement, point: Mapping[str, Any], precisions: tuple[int, ...]) -> _Digits | None:
-    values = []
+    values: list[_Digits] = []
     for dps in precisions:
         try:
             answer = path(dps=dps, **point)

@@ -189,7 +189,7 @@ def test_outside_the_high_precision_range_the_path_declines_with_a_value_error()
         clones_numeric_mp(dps=40, eps0=1.0, n=10**7, delta=1e-6)
     with pytest.raises(ValueError, match="outside the high-precision range"):
         pld.compose_clones_mp(dps=40, eps0=1.0, n=200, delta=1e-6, rounds=5)
-    assert _high_precision(pld.compose_clones_mp, get_statement("compose.clones"), {"eps0": 1.0, "n": 200, "delta": 1e-6, "rounds": 5}) is None
+    assert _high_precision(pld.compose_clones_mp, get_statement("compose.clones"), {"eps0": 1.0, "n": 200, "delta": 1e-6, "rounds": 5}, (40,)) is None
 
 
 def test_a_planted_wrong_root_fails_the_sign_checks(monkeypatch):
