@@ -434,6 +434,8 @@ def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any], 
 
     n = int(parse_number("n", n, integer=True))
     delta = float(parse_number("delta", delta))
+    if not 1e-300 <= delta < 1:  # refused here, not reported as a gap with neither side valid
+        raise ParameterError("delta", delta, "1e-300 <= delta < 1")
     audit = audit_matrix(matrix, n=n, delta=delta)  # every registered bound at the matrix's eps0, and the gap
     if audit.gap is None:  # no finite eps0 > 0: nothing to bound (the audit says why)
         return RandomizerGap(n, delta, audit.ldp_epsilon, rows=[{"reason": "; ".join(audit.problems)}])

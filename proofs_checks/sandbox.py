@@ -231,7 +231,7 @@ class Sandbox:
         for handle in (self._to_child,):
             try:
                 handle and handle.close()
-            except OSError:
+            except OSError:  # the pipe broke when the child died: nothing left to release
                 pass
         if self._from_child is not None:
             os.close(self._from_child)

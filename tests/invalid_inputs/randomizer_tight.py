@@ -49,3 +49,11 @@ CASES = [
     Case(pair.candidate_bins, ("r", 0, 1), fragment="randomizer"),
     Case(pair.candidate_bins, (RANDOMIZER, 0, 7), fragment="x2"),
 ]
+
+# The API's gap for a matrix refuses a delta outside [1e-300, 1) (it used to return a gap with no side valid).
+from shuffle_spec.proofs_checks.api import tightest_randomizer  # noqa: E402
+
+CASES += [
+    Case(tightest_randomizer, (GOOD,), {"n": 100, "delta": 2.0}, fragment="delta"),
+    Case(tightest_randomizer, (GOOD,), {"n": 100, "delta": 1e-301}, fragment="delta"),
+]
