@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from numbers import Real
+from numbers import Integral, Real
 from typing import Mapping, cast
 
 __all__ = [
@@ -79,7 +79,12 @@ def require_probability(name: str, value: object, *, open_low: bool = True, open
 
 
 def require_integer(name: str, value: object, *, minimum: int = 1) -> None:
-    """An integer (an integral float such as 1e6 is accepted) at least `minimum`."""
+    """An integer (an integral float such as 1e6 is accepted) at least `minimum`.
+
+    A numpy integer is refused with the fix named rather than used: the callers do arithmetic on the value
+    as given, and int64 products such as n * n wrap around silently (the API and the CLI convert for you)."""
+    if isinstance(value, Integral) and not isinstance(value, (int, bool)):
+        raise ParameterError(name, value, f"a Python int {name} >= {minimum} (a {type(value).__module__}.{type(value).__name__}: pass int({name}))")
     integral = isinstance(value, int) and not isinstance(value, bool)
     if isinstance(value, float) and value.is_integer():
         integral = True

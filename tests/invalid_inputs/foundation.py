@@ -2,6 +2,8 @@
 
 from fractions import Fraction
 
+import numpy as np
+
 from invalid_inputs import Case
 from shuffle_spec.reference import closeness, composition, distributions, divergences, errors, randomizers, rounding, shuffling
 from shuffle_spec.reference.distributions import Distribution
@@ -48,6 +50,8 @@ CASES = [
     Case(errors.require_probability, ("delta", 1.0), fragment="delta in (0, 1)"),
     Case(errors.require_integer, ("n", 2.5), fragment="n"),
     Case(errors.require_integer, ("n", True), fragment="n"),
+    # A numpy integer is refused (never silently used: int64 arithmetic on n overflows) with the fix named.
+    Case(errors.require_integer, ("n", np.int64(1000)), fragment="pass int(n)"),
     Case(errors.require_in_range, ("lam", 3.0, 0.0, 1.0), fragment="lam"),
 ]
 
