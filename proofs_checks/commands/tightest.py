@@ -3,7 +3,10 @@ the Laplace mechanism on [0, 1], no --k): the tightest certified upper bound, th
 on the central epsilon and their ratio (issue 15).
 
 JSON: {"randomizer", "params", "upper": {"id", "eps"} | null, "lower": {"id", "eps"} | null, "ratio",
-"bounds": [{"id", "direction", "eps", "valid", "reason"}]}.
+"bounds": [{"id", "direction", "eps", "valid", "reason", "interval"}]}: one row per statement and side it
+certifies ("direction" lower_bound or upper_bound; "eps" the certified end on that side; "interval" the
+certified interval or null). For k = 2 (krr --k 2, binary_rr) exact.shuffled_binary_rr, the certified worst
+case, has two rows from one evaluation: its lower end as a lower bound and its upper end as an upper bound.
 """
 
 from __future__ import annotations
@@ -39,6 +42,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"{gap.randomizer}{extra}, eps0={params['eps0']:g}, n={params['n']}, delta={params['delta']:g}")
     rows = [[r["id"], r["direction"], r["eps"], "valid" if r["valid"] else "not valid: " + r["reason"]] for r in gap.rows]
     rows.sort(key=lambda r: (r[1], r[2] is None, r[2] if r[2] is not None else 0.0))
-    print_table(["statement", "direction", "eps (lower end for lower bounds)", "status"], rows)
+    print_table(["statement", "direction", "certified eps (lower end for lower bounds, upper end for upper bounds)", "status"], rows)
     print(gap.line())
     return 0
