@@ -96,7 +96,12 @@ def _mechanism(randomizer: str, k: int | None) -> tuple[str, dict]:
 
 
 def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
-    """The registered upper bounds that apply to the randomizer (generic + its mechanism; k = 2 also binary RR)."""
+    """The registered upper bounds that apply to the randomizer (generic + its mechanism; k = 2 also binary RR).
+    `calibrate --randomizer` inverts each of them. exact.shuffled_binary_rr (direction exact) is not among them
+    on purpose: its upper end is certified, but one evaluation costs 0.1 s to tens of seconds (its deterministic
+    work budget; more at n >= 1e6 and under load) and an inversion needs 20-40 evaluations or more, so for k = 2
+    calibrate it explicitly (`calibrate exact.shuffled_binary_rr --eps E --n N --delta D`); `tightest` and the
+    gap lines use it (one evaluation, module doc)."""
     mechanism, extra = _mechanism(randomizer, k)
     mechanisms = {mechanism} | ({"binary_rr", "krr"} if extra.get("k") == 2 else set())
     found = {}

@@ -112,3 +112,22 @@ def test_ratio_format_keeps_the_excess_visible():
 
     assert format_ratio(1 + 9e-7) == "1 + 9.0e-07"
     assert format_ratio(1.0) == "1.0000" and format_ratio(1.4275) == "1.4275"
+
+
+def test_a_binary_rr_matrix_gets_the_exact_interval_on_both_sides():
+    """`audit randomizer` / `tightest_randomizer` / `tightest --randomizer matrix` on a binary-RR matrix: the
+    registered exact.shuffled_binary_rr (at the matrix's eps0) gives its LOWER end as the lower side (before: its
+    upper end, labelled as an enumeration, i.e. a lower bound above what is certified) and its upper end as
+    the upper side (before: FMT23.stronger_clones, 1.23x above)."""
+    import shuffle_spec
+    from shuffle_spec.proofs_checks.audit import audit_matrix
+
+    matrix = [["3/4", "1/4"], ["1/4", "3/4"]]  # binary RR with e^eps0 = 3
+    report = audit_matrix(matrix, n=10_000, delta=1e-6)
+    truth = shuffled_binary_rr(eps0=report.ldp_epsilon, n=10_000, delta=1e-6)
+    gap = shuffle_spec.tightest_randomizer(matrix, n=10_000, delta=1e-6)
+    assert gap.upper_id == EXACT_BINARY_RR_ID and gap.upper_eps == truth.upper
+    assert gap.lower_eps <= truth.lower * (1 + 1e-12)  # never above the certified lower end
+    assert gap.lower_id in (EXACT_BINARY_RR_ID, "exact.randomizer_pair", "exact.krr_pair_x0")
+    assert 1 <= gap.ratio <= 1 + 2e-6
+    assert report.problems == []
