@@ -39,6 +39,12 @@ from shuffle_spec.reference.errors import ParameterError
 NAME = "tightest"
 HELP = "tightest certified upper bound, largest certified lower bound on the central eps of a randomizer, and their ratio"
 MATRIX = "matrix"  # a finite randomizer read from --matrix FILE (the `audit randomizer` format)
+EPILOG = (
+    "examples: `tightest --randomizer krr --k 10 --eps0 1 --n 1e4 --delta 1e-6`; `tightest --randomizer matrix "
+    "--matrix examples/circulant3.json --n 10000 --delta 1e-6` (a finite randomizer: the gap of `audit randomizer`, "
+    "eps0 from the matrix; --json prints its RandomizerGap: n, delta, eps0, upper, lower, ratio, pair, bounds). "
+    "For k = 2 the certified worst case exact.shuffled_binary_rr is on both sides (ratio = its width, ~1e-6)."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
