@@ -20,6 +20,7 @@ of its rows say why and the gap is the one of the other bounds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
@@ -129,7 +130,7 @@ def _exact_k2(params: dict) -> tuple[Candidate, str]:
 def _exact_rows(candidate: Candidate, reason: str, *, include_upper: bool) -> list[dict]:
     """The exact statement's rows in the gap's table: one per side it certifies (same evaluation)."""
     statement_id, direction, valid, value, interval = candidate
-    sides = ("lower", "upper") if include_upper else ("lower",)
+    sides: tuple[Literal["lower", "upper"], ...] = ("lower", "upper") if include_upper else ("lower",)
     return [
         {"id": statement_id, "direction": f"{side}_bound", "eps": certified_end(direction, side=side, valid=valid, value=value, interval=interval),
          "valid": valid, "reason": reason, "interval": None if interval is None else list(interval)}
