@@ -384,7 +384,7 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
     object.__setattr__(audit, "exact", exact)
     if exact is not None:
         for row in audit.bounds:
-            if row["valid"] and _direction(row["id"]) is Direction.UPPER_BOUND and row["eps"] < round_down(exact["eps"], 16):
+            if row["valid"] and _direction(row["id"]) is Direction.UPPER_BOUND and row["eps"] < _truth_lower(exact):
                 audit.problems.append(f"{row['id']} gives {row['eps']!r} < exact {exact['eps']!r}: the bound is unsound here")
     _with_gap(audit, randomizer, n, delta, eps0)
     return audit
@@ -401,11 +401,17 @@ def _with_gap(audit: RandomizerAudit, randomizer: Randomizer, n: int, delta: flo
         audit.problems.append(f"certified lower bound {gap.lower_eps!r} ({gap.lower_id}) exceeds the certified upper bound {gap.upper_eps!r} ({gap.upper_id}): one of them is unsound")
     if audit.exact is not None:
         for row in gap.rows:
-            truth = round_down(audit.exact["eps"], 16)
+            truth = _truth_lower(audit.exact)
             if row["valid"] and row["direction"] == "upper_bound" and row["eps"] < truth:
                 audit.problems.append(f"{row['id']} gives {row['eps']!r} < exact {audit.exact['eps']!r}: the bound is unsound here")
             if row["valid"] and row["direction"] == "lower_bound" and row["eps"] > audit.exact["eps"] * (1 + 1e-12):
                 audit.problems.append(f"{row['id']} gives {row['eps']!r} > exact {audit.exact['eps']!r}: the lower bound is unsound here")
+
+
+def _truth_lower(exact: dict[str, Any]) -> float:
+    """What the exact value certifies the truth is at least: its interval's lower end when it has one (a
+    registered certified exact statement), else its value rounded down by 16 ulps (an enumeration)."""
+    return float(exact["interval"][0]) if exact.get("interval") else round_down(exact["eps"], 16)
 
 
 # Seconds allowed to a registered exact statement in `audit randomizer` (as in `shuffle-spec bounds`).
@@ -426,7 +432,9 @@ def _registered_exact(eps0: float, n: int, delta: float, mechanism: str, extra: 
         except InProcessTimeout:
             continue
         if item.valid and item.value is not None:
-            return {"eps": item.value, "method": f"{statement.id} at eps0 = {eps0!r}" + (f" ({item.reason})" if item.reason else "")}
+            # "interval": the certified [lower, upper] (eps is its upper end): checks and the gap use each end on its side.
+            return {"eps": item.value, "method": f"{statement.id} at eps0 = {eps0!r}" + (f" ({item.reason})" if item.reason else ""),
+                    "id": statement.id, "interval": None if item.interval is None else list(item.interval)}
     return None
 
 

@@ -331,7 +331,11 @@ def _registered(gap: RandomizerGap, bound_rows: Sequence[dict], exact: dict | No
             interval = row.get("interval")
             offer(float(interval[0]) if interval else float(row["eps"]), row["id"], True)
     if exact is not None and exact.get("eps") is not None and math.isfinite(exact["eps"]):
-        offer(round_down(float(exact["eps"]), 15), "exact (enumeration)", True)
+        if exact.get("interval"):  # a registered certified exact statement (exact.shuffled_binary_rr): both ends
+            offer(float(exact["interval"][0]), exact.get("id", "exact"), True)
+            offer(float(exact["interval"][1]), exact.get("id", "exact"), False)
+        else:
+            offer(round_down(float(exact["eps"]), 15), "exact (enumeration)", True)
     best_up, best_low = best()
     if best_up is not None:
         gap.upper_eps, gap.upper_id = best_up

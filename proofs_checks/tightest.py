@@ -6,14 +6,21 @@ Upper bounds: every registered amplification statement with direction upper_boun
 randomizer (generic ones and those of its mechanism), valid at the point; the reported eps is each one's
 value (the upper end of its certified interval); statements in NOT_FULLY_PROVEN (a step only checked
 numerically) are left out. Lower bounds: the registered statements with direction
-lower_bound for the mechanism (k-RR: exact.krr_pair_third, exact.krr_pair_x0) and, for k = 2, the exact
-shuffled binary RR value (a lower bound on the worst case for n > 400, exact below); each contributes the
-LOWER end of its certified interval. ratio = upper / lower (>= 1 whenever both are sound).
+lower_bound for the mechanism (k-RR: exact.krr_pair_third, exact.krr_pair_x0); each contributes the LOWER end
+of its certified interval. ratio = upper / lower (>= 1 whenever both are sound).
+
+k = 2 (binary RR, = k-RR with k = 2): exact.shuffled_binary_rr is the CERTIFIED worst case over every
+neighbouring pair (direction exact, issue 14): an interval [lower, upper] of relative width <= 1e-6 (or the
+wider one stated in its note when its work budget widened it) that contains the true eps. It is evaluated
+once and competes on BOTH sides: its lower end as a lower bound, its upper end as an upper bound, so the
+ratio there is at most 1 / (1 - the stated width). Where it refuses (outside its range or work budget), both
+of its rows say why and the gap is the one of the other bounds.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
@@ -65,8 +72,14 @@ class Gap:
         """One line for the text output of bounds / compare / tightest."""
         up = "none valid" if self.upper_id is None else f"{self.upper_eps:.6g} ({self.upper_id})"
         low = "none valid" if self.lower_id is None else f"{self.lower_eps:.6g} ({self.lower_id})"
-        ratio = "-" if self.ratio is None else f"{self.ratio:.4f}"
+        ratio = "-" if self.ratio is None else format_ratio(self.ratio)
         return f"gap: tightest certified upper {up}, largest certified lower {low}, ratio {ratio}"
+
+
+def format_ratio(ratio: float) -> str:
+    """4 decimals, or `1 + 9.0e-07` when that would print 1.0000 for a ratio above 1 (k = 2: the exact
+    interval's width), so the line still says how far apart the two ends are."""
+    return f"1 + {ratio - 1:.1e}" if 1 < ratio < 1.00005 else f"{ratio:.4f}"
 
 
 def _mechanism(randomizer: str, k: int | None) -> tuple[str, dict]:
@@ -84,7 +97,12 @@ def _mechanism(randomizer: str, k: int | None) -> tuple[str, dict]:
 
 
 def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
-    """The registered upper bounds that apply to the randomizer (generic + its mechanism; k = 2 also binary RR)."""
+    """The registered upper bounds that apply to the randomizer (generic + its mechanism; k = 2 also binary RR).
+    `calibrate --randomizer` inverts each of them. exact.shuffled_binary_rr (direction exact) is not among them
+    on purpose: its upper end is certified, but one evaluation costs 0.1 s to tens of seconds (its deterministic
+    work budget; more at n >= 1e6 and under load) and an inversion needs 20-40 evaluations or more, so for k = 2
+    calibrate it explicitly (`calibrate exact.shuffled_binary_rr --eps E --n N --delta D`); `tightest` and the
+    gap lines use it (one evaluation, module doc)."""
     mechanism, extra = _mechanism(randomizer, k)
     mechanisms = {mechanism} | ({"binary_rr", "krr"} if extra.get("k") == 2 else set())
     found = {}
@@ -102,12 +120,32 @@ def _lower_statements(mechanism: str, k: int | None) -> list:
     return out
 
 
+def _exact_k2(params: dict) -> tuple[Candidate, str]:
+    """exact.shuffled_binary_rr evaluated ONCE at the point (eps0, n, delta): the candidate (direction exact,
+    both ends certified) and the refusal reason ("" when valid)."""
+    result = evaluate(registry()[EXACT_BINARY_RR_ID], {name: params[name] for name in ("eps0", "n", "delta")})
+    return (EXACT_BINARY_RR_ID, Direction.EXACT, result.valid, result.value, result.interval), result.reason
+
+
+def _exact_rows(candidate: Candidate, reason: str, *, include_upper: bool) -> list[dict]:
+    """The exact statement's rows in the gap's table: one per side it certifies (same evaluation)."""
+    statement_id, direction, valid, value, interval = candidate
+    sides: tuple[Literal["lower", "upper"], ...] = ("lower", "upper") if include_upper else ("lower",)
+    return [
+        {"id": statement_id, "direction": f"{side}_bound", "eps": certified_end(direction, side=side, valid=valid, value=value, interval=interval),
+         "valid": valid, "reason": reason, "interval": None if interval is None else list(interval)}
+        for side in sides
+    ]
+
+
 def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True) -> Gap:
     """The tightest certified upper bound and the largest certified lower bound on the central eps of n
     shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k >= 2, "binary_rr", or "laplace": the
     Laplace mechanism on [0, 1], no k) at delta, and
-    their ratio (module doc). Refuses (UsageError) an unknown randomizer or a bad k; a point outside every
-    statement's range gives None for that side."""
+    their ratio (module doc; for k = 2 exact.shuffled_binary_rr takes part on both sides). Refuses
+    (UsageError) an unknown randomizer or a bad k; a point outside every statement's range gives None for
+    that side. Each row: {"id", "direction" (the side it certifies), "eps" (that side's certified end),
+    "valid", "reason", "interval" (the certified interval, or None)}."""
     mechanism, extra = _mechanism(randomizer, k)
     params = {"eps0": eps0, "n": n, "delta": delta, **extra}
     rows = []
@@ -117,12 +155,18 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
         inputs = {name: params[name] for name in statement.input_names if name in params}
         if set(inputs) != set(statement.input_names):
             continue
+        if statement.direction is Direction.EXACT:  # k = 2: the certified worst case, both ends
+            candidate, reason = _exact_k2(params)
+            evaluated.append(candidate if include_upper else candidate[:1] + (Direction.LOWER_BOUND,) + candidate[2:])
+            rows.extend(_exact_rows(candidate, reason, include_upper=include_upper))
+            continue
         result = evaluate(statement, inputs)
         is_lower = statement.direction is not Direction.UPPER_BOUND
         evaluated.append((statement.id, statement.direction, result.valid, result.value, result.interval))
         eps = certified_end(statement.direction, side="lower" if is_lower else "upper", valid=result.valid, value=result.value, interval=result.interval)
-        rows.append({"id": statement.id, "direction": "lower_bound" if is_lower else "upper_bound", "eps": eps, "valid": result.valid, "reason": result.reason})
-    best_up = best_certified([c for c in evaluated if c[1] is Direction.UPPER_BOUND], side="upper")
+        rows.append({"id": statement.id, "direction": "lower_bound" if is_lower else "upper_bound", "eps": eps, "valid": result.valid,
+                     "reason": result.reason, "interval": None if result.interval is None else list(result.interval)})
+    best_up = best_certified([c for c in evaluated if c[1] is not Direction.LOWER_BOUND], side="upper")
     best_low = best_certified(evaluated, side="lower")
     return Gap(
         randomizer,
@@ -137,14 +181,17 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
 
 def gap_from_rows(randomizer: str, params: dict, rows: list) -> Gap:
     """The gap from already evaluated `BoundRow`s (the `bounds` command's rows at one point): upper bounds give
-    their value, lower bounds the lower end of their interval; for k = 2 the exact binary RR interval's lower
-    end is added (evaluated here)."""
+    their value, lower bounds the lower end of their interval; for k = 2 exact.shuffled_binary_rr is
+    evaluated here once and competes on both sides (module doc)."""
     evaluated: list[Candidate] = [(row.id, registry()[row.id].direction, row.valid, row.eps, row.interval) for row in rows if row.id not in NOT_FULLY_PROVEN]
-    best_up = best_certified([c for c in evaluated if c[1] is Direction.UPPER_BOUND], side="upper")
+    # Only upper bounds (and the exact worst case) on the upper side; only lower bounds (and it) on the lower.
+    uppers = [c for c in evaluated if c[1] is Direction.UPPER_BOUND]
     lowers = [c for c in evaluated if c[1] is Direction.LOWER_BOUND]
     if params.get("k") == 2 and EXACT_BINARY_RR_ID in registry():
-        result = evaluate(registry()[EXACT_BINARY_RR_ID], {name: params[name] for name in ("eps0", "n", "delta")})
-        lowers.append((EXACT_BINARY_RR_ID, Direction.EXACT, result.valid, result.value, result.interval))
+        candidate, _ = _exact_k2(params)
+        uppers.append(candidate)
+        lowers.append(candidate)
+    best_up = best_certified(uppers, side="upper")
     best_low = best_certified(lowers, side="lower")
     return Gap(
         randomizer, params,
