@@ -101,7 +101,7 @@ THIN_FRACTION = 1e-7
 # A level may spend LEVEL_SHARE of the work left; the whole call at most WORK_BUDGET (~ 10 s on one core of
 # the reference machine: ~ 1e-8 s per unit). Each evaluation counts its window points plus EVALUATION_WORK.
 WORK_BUDGET = 600_000_000
-LEVEL_SHARE = 0.6
+LEVEL_SHARE = 0.3
 EVALUATION_WORK = 5_000
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
