@@ -108,7 +108,7 @@ MAX_TOLERANCE = 0.01
 # Coarse-first (issue 14, round 3): the guide may spend GUIDE_SHARE of the budget; a sweep at COARSE_TOLERANCE
 # certifies an interval first (cheap: few, wide blocks), then the sweep at the requested tolerance refines it
 # if the work left is at least REFINE_MIN times what was spent so far.
-GUIDE_SHARE = 0.05
+GUIDE_SHARE = 0.1
 # eps_U = (1 + TARGET_SHARE tolerance) x the best lower end (the width stays <= tolerance: solved pairs are
 # certified to PAIR_REL_TOL <= tolerance / 10); the step prediction aims at STEP_MARGIN of the room left.
 TARGET_SHARE = 0.9
