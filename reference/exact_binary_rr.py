@@ -53,7 +53,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from fractions import Fraction
 from typing import Any
@@ -477,6 +477,8 @@ class _Pair:
     log_scale: float
     # Floats multiplied so far (set-up and dot products): the deterministic cost measure of the work budget.
     work: int = 0
+    _memo_f: dict[int, float] = field(default_factory=dict, repr=False)
+    _memo_t: dict[int, float] = field(default_factory=dict, repr=False)
 
     @cached_property
     def _setup(self) -> tuple[Any, ...]:
@@ -506,7 +508,22 @@ class _Pair:
         return keep, short, long_, tail_long, rel, dropped + absolute
 
     def _f(self, s: int) -> float:
-        """Float value of the windowed sum e^-L Pr[S = s] (restricted to both windows)."""
+        """Float value of the windowed sum e^-L Pr[S = s] (restricted to both windows), memoised: the
+        bracketing, the bisection and the final steps of one evaluation, and the evaluations of one pair
+        at several eps (solving its eps), read the same values again."""
+        value = self._memo_f.get(s)
+        if value is None:
+            value = self._memo_f[s] = self._f_compute(s)
+        return value
+
+    def _t(self, t: int) -> float:
+        """Float value of the windowed e^-L Pr[S >= t], memoised like `_f`."""
+        value = self._memo_t.get(t)
+        if value is None:
+            value = self._memo_t[t] = self._t_compute(t)
+        return value
+
+    def _f_compute(self, s: int) -> float:
         _, short, long_, _, _, _ = self._setup
         j_lo, j_hi = max(short.lo, s - long_.hi), min(short.hi, s - long_.lo)
         if j_lo > j_hi:
@@ -518,8 +535,8 @@ class _Pair:
         b = self._reversed[0][last - (s - j_lo - long_.lo) : last - (s - j_hi - long_.lo) + 1]
         return _dot(a, b)
 
-    def _t(self, t: int) -> float:
-        """Float value of the windowed e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j]."""
+    def _t_compute(self, t: int) -> float:
+        """e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j] (windowed)."""
         _, short, long_, tail_long, _, _ = self._setup
         w_short, w_long = len(short.pmf), len(long_.pmf)
         self.work += w_short
