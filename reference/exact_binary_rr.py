@@ -377,20 +377,36 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
     k0, anchor, eps_a = _anchor(m, pair, lo, hi, log_scale)
     rho_up, rho_down = pair.p / pair.q, pair.q / pair.p
     # Running products include the anchor, so a value is subnormal only when it is itself below 2^-1022.
-    ks = np.arange(k0 + 1, hi + 1, dtype=float)
-    up = np.cumprod(np.concatenate(([anchor], ((m - (ks - 1.0)) / ks) * rho_up)))[1:]
-    ks = np.arange(k0 - 1, lo - 1, -1, dtype=float)
-    down = np.cumprod(np.concatenate(([anchor], ((ks + 1.0) / (m - ks)) * rho_down)))[1:]
-    pmf = np.concatenate((down[::-1], [anchor], up))
+    # Built in place (the same products in the same order as cumprod over [anchor, ratios...]): upwards the
+    # ratio of k is ((m + 1 - k) / k) rho_up, downwards ((k + 1) / (m - k)) rho_down (the subtractions are
+    # exact: integers below 2^53), then a running product from the anchor outwards on each side.
+    pmf = np.empty(hi - lo + 1)
+    at = k0 - lo
+    pmf[at] = anchor
+    if hi > k0:
+        part = pmf[at + 1 :]
+        ks = np.arange(k0 + 1, hi + 1, dtype=float)
+        np.subtract(float(m + 1), ks, out=part)
+        np.divide(part, ks, out=part)
+        np.multiply(part, rho_up, out=part)
+        np.cumprod(pmf[at:], out=pmf[at:])
+    if k0 > lo:
+        part = pmf[at - 1 :: -1]  # k = k0 - 1 down to lo
+        ks = np.arange(k0 - 1, lo - 1, -1, dtype=float)
+        np.subtract(float(m), ks, out=part)
+        np.divide(ks + 1.0, part, out=part)
+        np.multiply(part, rho_down, out=part)
+        np.cumprod(pmf[at::-1], out=pmf[at::-1])
     steps = float(max(k0 - lo, hi - k0))
     # Per step: 2 roundings in the ratio, 1 in the running product, and the error of fl(p/q) (module
     # doc of reference.binomial); anchor error eps_a.
     e_rho = 1.001 * (pair.p_err + pair.q_err + UNIT)
     rel = math.expm1(eps_a + (3.0 * steps + 1.0) * 1.001 * UNIT + steps * e_rho) * 1.01
-    if not (rel < 1e-3 and np.all(np.isfinite(pmf))):
+    smallest, largest = float(pmf.min()), float(pmf.max())  # NaN propagates through both: then not finite
+    if not (rel < 1e-3 and math.isfinite(smallest) and math.isfinite(largest)):
         raise ParameterError("n", m, "a population small enough for the certified window (error bound exceeded)")
     # Subnormal values: absolute error <= (steps + 1) 2^-1073 each (the recurrence moves away from the mode).
-    absolute = (steps + 1.0) * 2.0**-1073 if np.any(pmf < TINY) else 0.0
+    absolute = (steps + 1.0) * 2.0**-1073 if smallest < TINY else 0.0
     return _Window(lo, pmf, rel, below + above, absolute)
 
 
@@ -487,7 +503,13 @@ class _Pair:
         w2 = _cached_window(self.eps0, self.zeros, False, self.log_tail, self.log_scale)
         # The shorter window is summed over (dot products of its length).
         short, long_ = (w1, w2) if len(w1.pmf) <= len(w2.pmf) else (w2, w1)
-        tail_long = np.concatenate((np.cumsum(long_.pmf[::-1])[::-1], [0.0]))
+        # Tail sums of `long_` from the top (tail_long[i] = sum of long_.pmf[i:], tail_long[len] = 0), held
+        # reversed and contiguous (the slices of `_t` are then contiguous), and the reversed pmf likewise.
+        reversed_long = long_.pmf[::-1].copy()
+        reversed_tail = np.empty(len(reversed_long) + 1)
+        reversed_tail[0] = 0.0
+        np.cumsum(reversed_long, out=reversed_tail[1:])
+        tail_long = reversed_tail[::-1]
         self.work += 4 * (len(short.pmf) + len(long_.pmf))
         size = len(short.pmf) + len(long_.pmf) + 4
         # Relative error of a term: both factors' bounds and 1 rounding; of a sum of non-negative terms of
@@ -504,7 +526,7 @@ class _Pair:
         absolute = (short.absolute * total_long + long_.absolute * total_short) * 2 + size * 2.0**-1073
         # Reversed copies: the convolution slices below are then contiguous (fast dot products); the values and
         # hence the certified error bounds are the same (any summation order).
-        self._reversed = (np.ascontiguousarray(long_.pmf[::-1]), np.ascontiguousarray(tail_long[::-1]))
+        self._reversed = (reversed_long, reversed_tail)
         return keep, short, long_, tail_long, rel, dropped + absolute
 
     def _f(self, s: int) -> float:
