@@ -98,11 +98,12 @@ THIN_FRACTION = 1e-7
 # Bounded time: after this much work at one tolerance the sweep widens the tolerance by TOLERANCE_GROWTH (the
 # interval returned says the width reached); it refuses past MAX_TOLERANCE. Work is counted in binomial window
 # points of the evaluated pairs (deterministic, roughly proportional to time), never in seconds.
-# A level may spend LEVEL_SHARE of the work left; the whole call at most WORK_BUDGET (~ 10 s on one core of
-# the reference machine: ~ 1e-8 s per unit). Each evaluation counts its window points plus EVALUATION_WORK.
-WORK_BUDGET = 600_000_000
+# A level may spend LEVEL_SHARE of the work left; the whole call at most WORK_BUDGET (~ 5-7 s of one core of
+# the reference machine with wide windows: ~ 5-7e-9 s per unit). Each evaluation counts its window points
+# plus EVALUATION_WORK (its fixed cost, ~ 0.1-0.5 ms).
+WORK_BUDGET = 1_000_000_000
 LEVEL_SHARE = 0.3
-EVALUATION_WORK = 5_000
+EVALUATION_WORK = 20_000
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
 # Coarse-first (issue 14, round 3): the guide may spend GUIDE_SHARE of the budget; a sweep at COARSE_TOLERANCE
@@ -817,7 +818,7 @@ def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float,
     tolerance = rel_tol
     eps_u = _target(pairs, solved, tolerance)
     level_start, level_budget = pairs.work, LEVEL_SHARE * (limit - pairs.work)
-    if tolerance * TOLERANCE_GROWTH > give_up:
+    if tolerance >= give_up:
         level_budget = limit - pairs.work
     start, width = 0, 0  # the next block [start, start + width]
     level_k = 0
@@ -837,13 +838,14 @@ def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float,
                 done = max(start - level_k, 1)
                 predicted = (pairs.work - level_start) * (n - start) / done
                 left = max(limit - pairs.work, 1.0)
-                tolerance *= max(TOLERANCE_GROWTH, min((predicted / (LEVEL_SHARE * left)) ** 2, 1e4))
-                if tolerance > give_up or pairs.work > limit:
+                grown = tolerance * max(TOLERANCE_GROWTH, min((predicted / (LEVEL_SHARE * left)) ** 2, 1e4))
+                if tolerance >= give_up or pairs.work > limit:
                     return None
+                tolerance = min(grown, give_up)  # the last level (at give_up) may spend all that is left
                 eps_u, last = _target(pairs, solved, tolerance), None
                 level_start, level_budget, level_k = pairs.work, LEVEL_SHARE * (limit - pairs.work), start
-                if tolerance * TOLERANCE_GROWTH > give_up:
-                    level_budget = limit - pairs.work  # the last level may spend all that is left
+                if tolerance >= give_up:
+                    level_budget = limit - pairs.work
             width = min(width, n - 1 - start)
             # Population n - removed: `start` ones and n - 1 - start - removed zeros, plus the thinning tail
             # (module doc: thinned removal; removed = width is the plain removal).
@@ -927,7 +929,7 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
             # cost (a finer sweep costs more); abandoned when its tolerance would reach the coarse one's.
             coarse_work = pairs.work
             if WORK_BUDGET - pairs.work >= REFINE_MIN * coarse_work:
-                fine = _sweep(pairs, n, solved, rel_tol, pair_tol, WORK_BUDGET, coarse[1] / TOLERANCE_GROWTH)
+                fine = _sweep(pairs, n, solved, rel_tol, pair_tol, WORK_BUDGET, coarse[1] / 2)
                 if fine is not None:
                     results.append(fine)
     best_upper = max(r.upper for r in solved.values())

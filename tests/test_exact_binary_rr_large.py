@@ -110,14 +110,16 @@ def _float_scan(n: int, eps0: float, eps_values: list[float]) -> np.ndarray:
 
 @pytest.mark.parametrize("budget", [1_000_000, 1_600_000])
 def test_a_budget_that_refused_now_certifies_a_widened_interval(monkeypatch, budget):
-    # eps0 = 1, n = 4000, delta = 1e-6 with WORK_BUDGET = 1e6 or 1.6e6: the fine-first sweep refused ("0.01 not
-    # reached") before round 3; the coarse-first one certifies an interval within 1%, containing the truth:
+    # eps0 = 1, n = 4000, delta = 1e-6 with WORK_BUDGET = 1e6 or 1.6e6 (in round 2's units: EVALUATION_WORK =
+    # 5000): the fine-first sweep refused ("0.01 not reached") before round 3; the coarse-first one certifies
+    # an interval within 1% (widened), containing the truth:
     # the independent scan has every pair within delta at its upper end and some pair above delta at its
     # lower end; the explicit pairs' exact eps are below its upper end; it intersects the full-budget result.
     eps0, n, delta = 1.0, 4000, 1e-6
     full = worst_case(eps0=eps0, n=n, delta=delta)
     assert full.tolerance == 1e-6
     monkeypatch.setattr(ebr, "WORK_BUDGET", budget)
+    monkeypatch.setattr(ebr, "EVALUATION_WORK", 5000)
     limited = worst_case(eps0=eps0, n=n, delta=delta)
     note = shuffled_binary_rr(eps0=eps0, n=n, delta=delta).note
     again = worst_case(eps0=eps0, n=n, delta=delta)
