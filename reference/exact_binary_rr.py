@@ -936,7 +936,12 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
     eps_u, tolerance = min(results)
     eps_u = max(eps_u, best_upper)
     lower_k = max(solved, key=lambda j: solved[j].lower)
-    return WorstCase(solved[lower_k].lower, min(eps_u, float(eps0)), lower_k, pairs.evaluations, len(solved), tolerance)
+    upper = min(eps_u, float(eps0))
+    if upper - solved[lower_k].lower > MAX_TOLERANCE * upper:
+        # The sweeps certified the upper end, but no pair reached a lower end within MAX_TOLERANCE of it (eps
+        # near 0 at large n and small eps0: the pairs' own intervals are wide there): refused, as documented.
+        raise _budget_refusal(pairs, n)
+    return WorstCase(solved[lower_k].lower, upper, lower_k, pairs.evaluations, len(solved), tolerance)
 
 
 def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:

@@ -160,3 +160,11 @@ def test_n_1e10_eps0_6_is_certified_not_refused():
         pair = binary_rr_pair_epsilon(eps0=eps0, n=n, delta=delta, k=k)
         assert pair.upper <= result.upper
     assert result.lower <= binary_rr_pair_epsilon(eps0=eps0, n=n, delta=delta, k=result.worst_k).upper
+
+
+def test_an_interval_wider_than_max_tolerance_is_refused_not_returned():
+    # eps0 = 1, n = 1e10, delta = 1e-6: the sweeps certify an upper end, but the best pair's lower end is ~10x
+    # below it (eps ~ 5e-5 is near 0 for the pair solver); a 93% wide interval was returned in a draft of
+    # round 3. The documented contract: refuse beyond MAX_TOLERANCE.
+    with pytest.raises(ParameterError, match="0.01 relative within the work budget"):
+        worst_case(eps0=1.0, n=10**10, delta=1e-6)
