@@ -97,10 +97,10 @@ def _float_scan(n: int, eps0: float, eps_values: list[float]) -> np.ndarray:
         sd = math.sqrt(m * r * (1 - r)) + 1
         lo, hi = max(0, int(m * r - 14 * sd) - 5), min(m, int(m * r + 14 * sd) + 5)
         i = np.arange(lo, hi + 1, dtype=float)
-        return np.exp(gammaln(m + 1) - gammaln(i + 1) - gammaln(m - i + 1) + i * math.log(r) + (m - i) * math.log1p(-r)), lo
+        return np.exp(gammaln(m + 1) - gammaln(i + 1) - gammaln(m - i + 1) + i * math.log(r) + (m - i) * math.log1p(-r))
 
     for k in range(n):
-        (a, lo_a), (b, lo_b) = part(k, p), part(n - 1 - k, q)
+        a, b = part(k, p), part(n - 1 - k, q)  # the sum over s does not depend on the windows' offsets
         f = np.clip(fftconvolve(a, b), 0, None) if min(len(a), len(b)) > 64 else np.convolve(a, b)
         f_s, f_prev = np.append(f, 0.0), np.insert(f, 0, 0.0)
         big_p, big_q = p * f_prev + q * f_s, q * f_prev + p * f_s
