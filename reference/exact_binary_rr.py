@@ -747,32 +747,28 @@ class _Pairs:
         return solve_epsilon(lambda eps: self.bound(population, ones, eps), eps0=self.eps0, delta=self.delta, rel_tol=rel_tol)
 
 
-def _guide(pairs: _Pairs, n: int, eps: float, limit: float, bracket: tuple[int, int] | None = None) -> tuple[int, tuple[int, int]]:
+def _guide(pairs: _Pairs, n: int, eps: float, limit: float) -> tuple[int, tuple[int, int]]:
     """Uncertified guide: the count k whose certified d_k(eps) is largest on a geometric grid of k near
     both ends of [0, n-1] and the middle, refined by a local integer search. Only decides which pair is
     solved first; the branch and bound certifies the result whatever it returns. Stops evaluating once
     pairs.work passes `limit` (deterministic: work is counted) and returns the best count seen; the grid is
-    visited from both ends inwards (the worst pair of binary RR sits near an end). With `bracket` (the
-    grid neighbours of an earlier guide's best count), only the local search in it is done. Returns the
-    count and its grid bracket."""
+    visited from both ends inwards (the worst pair of binary RR sits near an end). Returns the count and
+    its grid bracket."""
     score: dict[int, float] = {}
-    if bracket is None:
-        grid: set[int] = {0, n - 1, (n - 1) // 2}
-        step = 1
-        while step < n:
-            grid.update({step, n - 1 - step})
-            step = step * 2 if step < 4 else int(step * 1.5)
-        grid = {k for k in grid if 0 <= k <= n - 1}
-        for k in sorted(grid, key=lambda j: (min(j, n - 1 - j), j)):
-            if score and pairs.work > limit:
-                break
-            score[k] = pairs.bound(n, k, eps)[1]
-        ordered = sorted(score)
-        best = max(ordered, key=lambda k: score[k])
-        i = ordered.index(best)
-        low, high = ordered[max(i - 1, 0)], ordered[min(i + 1, len(ordered) - 1)]
-    else:
-        low, high = bracket
+    grid: set[int] = {0, n - 1, (n - 1) // 2}
+    step = 1
+    while step < n:
+        grid.update({step, n - 1 - step})
+        step = step * 2 if step < 4 else int(step * 1.5)
+    grid = {k for k in grid if 0 <= k <= n - 1}
+    for k in sorted(grid, key=lambda j: (min(j, n - 1 - j), j)):
+        if score and pairs.work > limit:
+            break
+        score[k] = pairs.bound(n, k, eps)[1]
+    ordered = sorted(score)
+    best = max(ordered, key=lambda k: score[k])
+    i = ordered.index(best)
+    low, high = ordered[max(i - 1, 0)], ordered[min(i + 1, len(ordered) - 1)]
     found = (low, high)
     # Ternary search on integers in [low, high] (the pair divergence is close to unimodal in k there).
     while high - low > 2 and pairs.work <= limit:
