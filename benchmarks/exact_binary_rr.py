@@ -4,8 +4,9 @@ Run from the repository root:  python3 benchmarks/exact_binary_rr.py [--n 1e7,1e
 
 For eps0 in {0.1, 1, 4, 6, 8, 10, 15}, delta in {1e-6, 1e-12} and each n: the worst count found (k ones
 among the other n-1 users; "mirror" = min(k, n-1-k), the issue's convention), the certified interval
-[lower, upper], its relative width, the number of certified delta evaluations and the wall-clock time of
-one call (each cell in its own process with a time limit; "timeout" or the refusal's reason otherwise).
+[lower, upper], its relative width, the number of certified delta evaluations, the wall-clock and CPU time
+of one call (each cell in its own process with a time limit; "timeout" or the refusal's reason otherwise;
+on a shared machine the CPU time is the steadier figure).
 Prints a Markdown table (pasted into the README section "The exact truth"). Timings are measurements on
 this machine, never asserted by tests.
 """
@@ -31,16 +32,16 @@ def _cell(eps0: float, n: int, delta: float, queue) -> None:
     from shuffle_spec.reference.errors import ParameterError
     from shuffle_spec.reference.exact_binary_rr import worst_case
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         result = worst_case(eps0=eps0, n=n, delta=delta)
     except ParameterError as error:
-        queue.put(("refused", str(error), time.perf_counter() - start))
+        queue.put(("refused", str(error), time.perf_counter() - start, time.process_time() - cpu))
         return
     except Exception as error:  # reported as a failure in the table, never a hang of the benchmark
-        queue.put(("error", f"{type(error).__name__}: {error}", time.perf_counter() - start))
+        queue.put(("error", f"{type(error).__name__}: {error}", time.perf_counter() - start, time.process_time() - cpu))
         return
-    queue.put(("ok", result, time.perf_counter() - start))
+    queue.put(("ok", result, time.perf_counter() - start, time.process_time() - cpu))
 
 
 def run_cell(eps0: float, n: int, delta: float, timeout: float) -> tuple:
@@ -51,11 +52,11 @@ def run_cell(eps0: float, n: int, delta: float, timeout: float) -> tuple:
     if process.is_alive():
         process.terminate()
         process.join()
-        return ("timeout", None, timeout)
+        return ("timeout", None, timeout, float("nan"))
     try:
         return queue.get(timeout=5)
     except Exception:
-        return ("error", f"the cell's process ended without a result (exit code {process.exitcode})", timeout)
+        return ("error", f"the cell's process ended without a result (exit code {process.exitcode})", timeout, float("nan"))
 
 
 def main() -> int:
@@ -66,19 +67,21 @@ def main() -> int:
     sizes = [int(float(x)) for x in args.n.split(",")]
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; python {platform.python_version()}")
     print()
-    print("| eps0 | n | delta | worst k (mirror) | certified eps interval | rel. width | evaluations | time (s) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| eps0 | n | delta | worst k (mirror) | certified eps interval | rel. width | evaluations | time (s) | CPU (s) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for n in sizes:
         for delta in DELTA_GRID:
             for eps0 in EPS0_GRID:
-                status, result, seconds = run_cell(eps0, n, delta, args.timeout)
+                status, result, seconds, cpu = run_cell(eps0, n, delta, args.timeout)
                 if status == "ok":
                     width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
                     mirror = min(result.worst_k, n - 1 - result.worst_k)
-                    print(f"| {eps0:g} | {n:.0e} | {delta:g} | {result.worst_k} ({mirror}) | [{result.lower:.10g}, {result.upper:.10g}] | {width:.1e} | {result.evaluations} | {seconds:.2f} |", flush=True)
+                    print(f"| {eps0:g} | {n:.0e} | {delta:g} | {result.worst_k} ({mirror}) | [{result.lower:.10g}, {result.upper:.10g}] | {width:.1e} | {result.evaluations} | {seconds:.2f} | {cpu:.2f} |", flush=True)
                 else:
                     reason = "over the time limit" if status == "timeout" else result
-                    print(f"| {eps0:g} | {n:.0e} | {delta:g} | - | {status}: {reason} | - | - | {seconds:.2f} |", flush=True)
+                    print(f"| {eps0:g} | {n:.0e} | {delta:g} | - | {status}: {reason} | - | - | {seconds:.2f} | {cpu:.2f} |", flush=True)
+    print()
+    print(f"load at the end {os.getloadavg()[0]:.1f}")
     return 0
 
 

@@ -27,11 +27,21 @@ Certified worst case (issue 14; proof in `proofs_checks/exact.py`):
   by blocks [K, K+B], each bounded by its thinned removal population: a block whose bound is <= delta is
   passed, else narrowed; the next width is predicted from the measured cost per removed user (uncertified:
   it only chooses which blocks are tried). A single pair (B = 0) above delta is solved, which raises eps_U.
-  The cost is ~ sqrt(n) blocks where eps_k is flat in k (eps0 <= 4: eps_k varies by ~1e-4 relative over
-  all k), each O(sqrt(n)): a deterministic work budget (WORK_BUDGET, ~ 10 s) widens the tolerance (stated
-  in the result) and refuses past MAX_TOLERANCE or when the budget is spent.
+  The cost is ~ 1/tolerance blocks where eps_k is flat in k (eps0 <= 4 at large n: eps_k varies by ~1e-4
+  relative over all k at n = 1e6, shrinking like 1/sqrt(n)), each O(sqrt(n)).
+- Budget (deterministic: work counted in window points, never seconds; WORK_BUDGET ~ 5 s of one core):
+  the guide may spend GUIDE_SHARE of it; a coarse sweep at COARSE_TOLERANCE (= MAX_TOLERANCE, 1%: few, wide
+  blocks) certifies an interval first; a sweep at rel_tol then refines it with the work left, widening by
+  TOLERANCE_GROWTH or more (from its pace) when a level has spent LEVEL_SHARE of what is left (blocks passed
+  at a smaller eps_U stay passed at a larger one; NOT the other way round, which is why the refinement
+  starts again from k = 0), and is abandoned at half the coarse width. The finest completed sweep gives the
+  upper end, every solved pair counts for the lower end. Refuses only when the coarse sweep does not finish
+  or the best lower end stays more than MAX_TOLERANCE below the upper end (eps near 0).
   The result [lower, eps_U] contains max_k eps_k and its width is <= tolerance * eps_U (tolerance = rel_tol
   unless widened).
+- Window anchors in floats (`_log_pmf_float`): Stirling's series with its remainder enclosed and the
+  divergence term from exact integer ratios (no cancellation), ~100x cheaper than 100-bit intervals, error
+  <= 2e-14 at the mode (tested against 50-digit mpmath); the interval route remains for small counts.
 
 Per pair (`_Pair`): S_k's pmf f is log-concave (sum of independent Bernoullis), so P_k/Q_k is
 non-decreasing in s and d_k = H(s*) with H(s') = P(S+B >= s') - e Q(S+B >= s') = a T(s'-1) - b T(s'),
@@ -53,7 +63,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from fractions import Fraction
 from typing import Any
@@ -98,13 +108,24 @@ THIN_FRACTION = 1e-7
 # Bounded time: after this much work at one tolerance the sweep widens the tolerance by TOLERANCE_GROWTH (the
 # interval returned says the width reached); it refuses past MAX_TOLERANCE. Work is counted in binomial window
 # points of the evaluated pairs (deterministic, roughly proportional to time), never in seconds.
-# A level may spend LEVEL_SHARE of the work left; the whole call at most WORK_BUDGET (~ 10 s on one core of
-# the reference machine: ~ 1e-8 s per unit). Each evaluation counts its window points plus EVALUATION_WORK.
-WORK_BUDGET = 600_000_000
-LEVEL_SHARE = 0.6
-EVALUATION_WORK = 5_000
+# A level may spend LEVEL_SHARE of the work left; the whole call at most WORK_BUDGET (~ 5-7 s of one core of
+# the reference machine with wide windows: ~ 5-7e-9 s per unit). Each evaluation counts its window points
+# plus EVALUATION_WORK (its fixed cost, ~ 0.1-0.5 ms).
+WORK_BUDGET = 1_000_000_000
+LEVEL_SHARE = 0.3
+EVALUATION_WORK = 20_000
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
+# Coarse-first (issue 14, round 3): the guide may spend GUIDE_SHARE of the budget; a sweep at COARSE_TOLERANCE
+# certifies an interval first (cheap: few, wide blocks), then the sweep at the requested tolerance refines it
+# if the work left is at least REFINE_MIN times what was spent so far.
+GUIDE_SHARE = 0.1
+# eps_U = (1 + TARGET_SHARE tolerance) x the best lower end (the width stays <= tolerance: solved pairs are
+# certified to PAIR_REL_TOL <= tolerance / 10); the step prediction aims at STEP_MARGIN of the room left.
+TARGET_SHARE = 0.9
+STEP_MARGIN = 0.92
+COARSE_TOLERANCE = 1e-2
+REFINE_MIN = 1.0
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 # ---------------------------------------------------------------- certified scaled binomial windows
@@ -160,7 +181,34 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
         inner, outer = math.ceil(mean), m + 1
         if inner > m - 1:
             return m
-    while abs(outer - inner) > 1:
+    # Bracket from the normal approximation (uncertified: it only shortens the bisection, whose invariants
+    # are checked values), and stop within `slack` points of the tightest edge (the window is then at most
+    # ~1.5% wider; its dropped mass is bounded again where the window is built).
+    spread = math.sqrt(max(-2.0 * log_target, 1.0) * m * pair.p * pair.q)
+    slack = max(1, int(spread / 64))
+    guess = int(mean + direction * spread)
+    if min(inner, outer) < guess < max(inner, outer):
+        step = max(int(spread / 16), 1)
+        if _log_tail(guess, m, pair) <= log_target:
+            outer = guess
+            while True:
+                probe = outer - direction * step
+                if not min(inner, outer) < probe < max(inner, outer) or _log_tail(probe, m, pair) > log_target:
+                    if min(inner, outer) < probe < max(inner, outer):
+                        inner = probe
+                    break
+                outer, step = probe, 2 * step
+        else:
+            inner = guess
+            while True:
+                probe = inner + direction * step
+                if not min(inner, outer) < probe < max(inner, outer):
+                    break
+                if _log_tail(probe, m, pair) <= log_target:
+                    outer = probe
+                    break
+                inner, step = probe, 2 * step
+    while abs(outer - inner) > slack:
         mid = (inner + outer) // 2
         if _log_tail(mid, m, pair) <= log_target:
             outer = mid
@@ -212,16 +260,92 @@ def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: Probabil
     return ratios
 
 
+# The float anchor needs both counts at least this large (Stirling's remainder enclosed within 1e-15).
+FLOAT_ANCHOR_MIN = 50
+FLOAT_ANCHOR_ERROR = 1e-13
+
+
+def _stirling_r(x: float, side: int) -> float:
+    """Upper (side = 1) or lower (side = -1) end of Stirling's remainder r(x) = log x! - (x log x - x +
+    log(2 pi x)/2), x >= 1, before rounding: the series 1/(12x) - 1/(360x^3) + 1/(1260x^5) - 1/(1680x^7) + ...
+    encloses r between consecutive partial sums (the remainder has the sign and at most the size of the first
+    omitted term), so r in [S3 - 1/(1680x^7), S3], S3 = the first three terms. Width 1/(1680 x^7): 7.6e-16 at
+    x = 50 (FLOAT_ANCHOR_MIN)."""
+    s3 = 1 / (12 * x) - 1 / (360 * x**3) + 1 / (1260 * x**5)
+    return s3 if side > 0 else s3 - 1 / (1680 * x**7)
+
+
+def _log_pmf_float(k: int, m: int, pair: ProbabilityPair) -> tuple[float, float] | None:
+    """(v, e): |log Pr[Bin(m, p) = k] - v| <= e, in floats and Python integers (no interval arithmetic:
+    ~100x faster than the interval route), or None when a count is below FLOAT_ANCHOR_MIN or e is not small.
+    With s the smaller of p, q and j its count (j = k for s = p, else m - k: Bin(m, p) = k iff Bin(m, q) =
+    m - k) and Stirling's log x! = x log x - x + log(2 pi x)/2 + r(x) (r enclosed by `_stirling_r`), exactly
+
+        log Pr = -F(s) + c + r(m) - r(j) - r(m-j),   c = log(m / (2 pi j (m-j))) / 2,
+        F(t) = j log1p(y1(t)) + (m-j) log1p(y2(t)),  y1 = (j - m t)/(m t),  y2 = (m t - j)/(m (1 - t)).
+
+    F is evaluated at the float s^ = a/b of s (b a power of 2): y1, y2 are ratios of exact integers, one
+    correct rounding each (CPython's int / int), so the only float errors are: log1p's (libm within 1 ulp, taken
+    as 2u: the assumption of `_log_tail`) and the input's u |y| through log1p (<= u |y| / (1 + y - u |y|)), the
+    products and sums (4u of the magnitudes); c's argument carries <= 5 roundings and pi's, so c is within
+    6u + 2u |c|. The distance |s - s^| <= D (the pair's relative error bound) moves F by at most
+    D max |F'(t)| over t between them, F'(t) = (m t - j)/(t (1 - t)), |m t - j| <= |m s^ - j| + m D."""
+    if pair.p <= pair.q:
+        s, s_err, j = pair.p, pair.p_err, k
+    else:
+        s, s_err, j = pair.q, pair.q_err, m - k
+    if j < FLOAT_ANCHOR_MIN or m - j < FLOAT_ANCHOR_MIN or not 0.0 < s < 0.75:
+        return None
+    num, den = s.as_integer_ratio()
+    y1 = (j * den - m * num) / (m * num)
+    y2 = (m * num - j * den) / (m * (den - num))
+    if not (y1 > -0.5 and y2 > -0.5):
+        return None
+    l1, l2 = math.log1p(y1), math.log1p(y2)
+    t1, t2 = j * l1, (m - j) * l2
+    err_t = j * (UNIT * abs(y1) / (1.0 + y1 - UNIT * abs(y1)) + 2 * UNIT * abs(l1))
+    err_t += (m - j) * (UNIT * abs(y2) / (1.0 + y2 - UNIT * abs(y2)) + 2 * UNIT * abs(l2))
+    err_t += 4 * UNIT * (abs(t1) + abs(t2))
+    # F(s) - F(s^): D = s_err s^ (1 + 2 s_err) >= |s - s^|.
+    dist = s_err * s * (1 + 2 * s_err)
+    slope = (abs(y1) * m * s * (1 + 4 * UNIT) + m * dist) / ((s - dist) * (1.0 - s - dist))
+    err_s = dist * slope * 1.01
+    mf, jf, rf = float(m), float(j), float(m - j)
+    c = 0.5 * math.log(mf / (2.0 * math.pi * jf * rf))
+    err_c = 12 * UNIT + 4 * UNIT * abs(c)
+    r_hi = _stirling_r(mf, 1) - _stirling_r(jf, -1) - _stirling_r(rf, -1)
+    r_lo = _stirling_r(mf, -1) - _stirling_r(jf, 1) - _stirling_r(rf, 1)
+    r_mid, r_half = 0.5 * (r_hi + r_lo), 0.5 * (r_hi - r_lo)
+    err_r = r_half + 16 * UNIT * (1 / jf + 1 / rf + 1 / mf)
+    value = -(t1 + t2) + c + r_mid
+    err = (err_t + err_s + err_c + err_r + 4 * UNIT * (abs(t1 + t2) + abs(c) + abs(r_mid) + abs(value))) * 1.01
+    if not (math.isfinite(value) and math.isfinite(err)):
+        return None
+    return value, err
+
+
 def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -> tuple[int, float, float]:
     """(k0, e^-log_scale Pr[Bin(m, p) = k0] as a float, its relative error bound), lo <= k0 <= hi.
 
-    From the nearest cached anchor (m0, k0') of the same p and scale when |m - m0| <= MAX_ANCHOR_STEPS, along
+    In floats (`_log_pmf_float`, its error bound through libm's exp) when both counts are not small. Else from
+    the nearest cached anchor (m0, k0') of the same p and scale when |m - m0| <= MAX_ANCHOR_STEPS, along
     the path of `_path_factors` (exact ratios); each factor costs 2 roundings plus the error of p or q, the
     running product 1 more, the final division (going down in m) 1 more. The values on the path are checked to
     stay normal floats. Otherwise in interval arithmetic (`log_binomial_pmf_interval`)."""
+    k1 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
+    fast = _log_pmf_float(k1, m, pair)
+    if fast is not None:
+        value, err = fast
+        exponent = value - log_scale
+        # exponent: 1 rounding; libm exp within 1 ulp (2u with margin): relative error of the anchor.
+        err_exp = err + UNIT * abs(exponent) + 2.0**-1074
+        anchor = math.exp(exponent) if -690.0 < exponent < 690.0 else 0.0
+        # Sharp anchors only (the hockey-stick divergence is a difference of much larger sums: a relative
+        # error of 1e-7 would widen the certified eps ~1e-4); else the exact routes below.
+        if 1e-280 < anchor < 1e300 and err_exp < FLOAT_ANCHOR_ERROR:
+            return k1, anchor, math.expm1(err_exp + 2.0 * UNIT) * 1.01
     key = (pair.p, pair.q, log_scale)
     cached = _ANCHORS.setdefault(key, [])  # sorted by m
-    k1 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
     at = bisect.bisect_left(cached, (m,))
     near = [c for c in cached[max(at - 1, 0) : at + 1]]
     best = min(near, key=lambda c: abs(c[0] - m), default=None)
@@ -264,20 +388,36 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
     k0, anchor, eps_a = _anchor(m, pair, lo, hi, log_scale)
     rho_up, rho_down = pair.p / pair.q, pair.q / pair.p
     # Running products include the anchor, so a value is subnormal only when it is itself below 2^-1022.
-    ks = np.arange(k0 + 1, hi + 1, dtype=float)
-    up = np.cumprod(np.concatenate(([anchor], ((m - (ks - 1.0)) / ks) * rho_up)))[1:]
-    ks = np.arange(k0 - 1, lo - 1, -1, dtype=float)
-    down = np.cumprod(np.concatenate(([anchor], ((ks + 1.0) / (m - ks)) * rho_down)))[1:]
-    pmf = np.concatenate((down[::-1], [anchor], up))
+    # Built in place (the same products in the same order as cumprod over [anchor, ratios...]): upwards the
+    # ratio of k is ((m + 1 - k) / k) rho_up, downwards ((k + 1) / (m - k)) rho_down (the subtractions are
+    # exact: integers below 2^53), then a running product from the anchor outwards on each side.
+    pmf = np.empty(hi - lo + 1)
+    at = k0 - lo
+    pmf[at] = anchor
+    if hi > k0:
+        part = pmf[at + 1 :]
+        ks = np.arange(k0 + 1, hi + 1, dtype=float)
+        np.subtract(float(m + 1), ks, out=part)
+        np.divide(part, ks, out=part)
+        np.multiply(part, rho_up, out=part)
+        np.cumprod(pmf[at:], out=pmf[at:])
+    if k0 > lo:
+        part = pmf[at - 1 :: -1]  # k = k0 - 1 down to lo
+        ks = np.arange(k0 - 1, lo - 1, -1, dtype=float)
+        np.subtract(float(m), ks, out=part)
+        np.divide(ks + 1.0, part, out=part)
+        np.multiply(part, rho_down, out=part)
+        np.cumprod(pmf[at::-1], out=pmf[at::-1])
     steps = float(max(k0 - lo, hi - k0))
     # Per step: 2 roundings in the ratio, 1 in the running product, and the error of fl(p/q) (module
     # doc of reference.binomial); anchor error eps_a.
     e_rho = 1.001 * (pair.p_err + pair.q_err + UNIT)
     rel = math.expm1(eps_a + (3.0 * steps + 1.0) * 1.001 * UNIT + steps * e_rho) * 1.01
-    if not (rel < 1e-3 and np.all(np.isfinite(pmf))):
+    smallest, largest = float(pmf.min()), float(pmf.max())  # NaN propagates through both: then not finite
+    if not (rel < 1e-3 and math.isfinite(smallest) and math.isfinite(largest)):
         raise ParameterError("n", m, "a population small enough for the certified window (error bound exceeded)")
     # Subnormal values: absolute error <= (steps + 1) 2^-1073 each (the recurrence moves away from the mode).
-    absolute = (steps + 1.0) * 2.0**-1073 if np.any(pmf < TINY) else 0.0
+    absolute = (steps + 1.0) * 2.0**-1073 if smallest < TINY else 0.0
     return _Window(lo, pmf, rel, below + above, absolute)
 
 
@@ -364,6 +504,8 @@ class _Pair:
     log_scale: float
     # Floats multiplied so far (set-up and dot products): the deterministic cost measure of the work budget.
     work: int = 0
+    _memo_f: dict[int, float] = field(default_factory=dict, repr=False)
+    _memo_t: dict[int, float] = field(default_factory=dict, repr=False)
 
     @cached_property
     def _setup(self) -> tuple[Any, ...]:
@@ -372,7 +514,13 @@ class _Pair:
         w2 = _cached_window(self.eps0, self.zeros, False, self.log_tail, self.log_scale)
         # The shorter window is summed over (dot products of its length).
         short, long_ = (w1, w2) if len(w1.pmf) <= len(w2.pmf) else (w2, w1)
-        tail_long = np.concatenate((np.cumsum(long_.pmf[::-1])[::-1], [0.0]))
+        # Tail sums of `long_` from the top (tail_long[i] = sum of long_.pmf[i:], tail_long[len] = 0), held
+        # reversed and contiguous (the slices of `_t` are then contiguous), and the reversed pmf likewise.
+        reversed_long = long_.pmf[::-1].copy()
+        reversed_tail = np.empty(len(reversed_long) + 1)
+        reversed_tail[0] = 0.0
+        np.cumsum(reversed_long, out=reversed_tail[1:])
+        tail_long = reversed_tail[::-1]
         self.work += 4 * (len(short.pmf) + len(long_.pmf))
         size = len(short.pmf) + len(long_.pmf) + 4
         # Relative error of a term: both factors' bounds and 1 rounding; of a sum of non-negative terms of
@@ -389,11 +537,26 @@ class _Pair:
         absolute = (short.absolute * total_long + long_.absolute * total_short) * 2 + size * 2.0**-1073
         # Reversed copies: the convolution slices below are then contiguous (fast dot products); the values and
         # hence the certified error bounds are the same (any summation order).
-        self._reversed = (np.ascontiguousarray(long_.pmf[::-1]), np.ascontiguousarray(tail_long[::-1]))
+        self._reversed = (reversed_long, reversed_tail)
         return keep, short, long_, tail_long, rel, dropped + absolute
 
     def _f(self, s: int) -> float:
-        """Float value of the windowed sum e^-L Pr[S = s] (restricted to both windows)."""
+        """Float value of the windowed sum e^-L Pr[S = s] (restricted to both windows), memoised: the
+        bracketing, the bisection and the final steps of one evaluation, and the evaluations of one pair
+        at several eps (solving its eps), read the same values again."""
+        value = self._memo_f.get(s)
+        if value is None:
+            value = self._memo_f[s] = self._f_compute(s)
+        return value
+
+    def _t(self, t: int) -> float:
+        """Float value of the windowed e^-L Pr[S >= t], memoised like `_f`."""
+        value = self._memo_t.get(t)
+        if value is None:
+            value = self._memo_t[t] = self._t_compute(t)
+        return value
+
+    def _f_compute(self, s: int) -> float:
         _, short, long_, _, _, _ = self._setup
         j_lo, j_hi = max(short.lo, s - long_.hi), min(short.hi, s - long_.lo)
         if j_lo > j_hi:
@@ -405,8 +568,8 @@ class _Pair:
         b = self._reversed[0][last - (s - j_lo - long_.lo) : last - (s - j_hi - long_.lo) + 1]
         return _dot(a, b)
 
-    def _t(self, t: int) -> float:
-        """Float value of the windowed e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j]."""
+    def _t_compute(self, t: int) -> float:
+        """e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j] (windowed)."""
         _, short, long_, tail_long, _, _ = self._setup
         w_short, w_long = len(short.pmf), len(long_.pmf)
         self.work += w_short
@@ -539,6 +702,10 @@ def _tail_for(delta: float) -> float:
     return math.log(delta) + math.log(TAIL_FRACTION)
 
 
+class _BudgetSpent(Exception):
+    """WORK_BUDGET is spent (internal: the certified worst case returns its best certified result or refuses)."""
+
+
 class _Pairs:
     """Cache of one-direction pairs (population size, ones) at one (eps0, delta)."""
 
@@ -558,7 +725,9 @@ class _Pairs:
         if key not in self.cache:
             # Bounded memory: a set-up pair holds ~5 arrays of its window size; the others are dropped when the
             # cached pairs' windows exceed PAIR_CACHE_POINTS in total (or there are more than 64 of them).
-            held = sum(len(p._setup[2].pmf) + len(p._setup[1].pmf) for p in self.cache.values() if "_setup" in p.__dict__)
+            held = 0
+            if len(self.cache) % 8 == 7:  # checked every 8 insertions (summing at every one was ~5% of the time)
+                held = sum(len(p._setup[2].pmf) + len(p._setup[1].pmf) for p in self.cache.values() if "_setup" in p.__dict__)
             if len(self.cache) > 64 or held > PAIR_CACHE_POINTS:
                 self.cache.clear()
             self.cache[key] = _Pair(self.eps0, ones, population - 1 - ones, self.log_tail, self.log_scale)
@@ -566,7 +735,7 @@ class _Pairs:
 
     def bound(self, population: int, ones: int, eps: float) -> tuple[float, float]:
         if self.limited and self.work > WORK_BUDGET:
-            raise ParameterError("n", self.n, f"a size whose worst case certifies within the work budget (eps0 = {self.eps0}, delta = {self.delta}; windows of {population} users are too wide for the number of evaluations needed)")
+            raise _BudgetSpent()
         self.evaluations += 1
         pair = self.get(population, ones)
         before = pair.work
@@ -578,23 +747,31 @@ class _Pairs:
         return solve_epsilon(lambda eps: self.bound(population, ones, eps), eps0=self.eps0, delta=self.delta, rel_tol=rel_tol)
 
 
-def _guide(pairs: _Pairs, n: int, eps: float) -> int:
+def _guide(pairs: _Pairs, n: int, eps: float, limit: float) -> tuple[int, tuple[int, int]]:
     """Uncertified guide: the count k whose certified d_k(eps) is largest on a geometric grid of k near
     both ends of [0, n-1] and the middle, refined by a local integer search. Only decides which pair is
-    solved first; the branch and bound certifies the result whatever it returns."""
+    solved first; the branch and bound certifies the result whatever it returns. Stops evaluating once
+    pairs.work passes `limit` (deterministic: work is counted) and returns the best count seen; the grid is
+    visited from both ends inwards (the worst pair of binary RR sits near an end). Returns the count and
+    its grid bracket."""
+    score: dict[int, float] = {}
     grid: set[int] = {0, n - 1, (n - 1) // 2}
     step = 1
     while step < n:
         grid.update({step, n - 1 - step})
         step = step * 2 if step < 4 else int(step * 1.5)
     grid = {k for k in grid if 0 <= k <= n - 1}
-    score = {k: pairs.bound(n, k, eps)[1] for k in sorted(grid)}
+    for k in sorted(grid, key=lambda j: (min(j, n - 1 - j), j)):
+        if score and pairs.work > limit:
+            break
+        score[k] = pairs.bound(n, k, eps)[1]
     ordered = sorted(score)
     best = max(ordered, key=lambda k: score[k])
     i = ordered.index(best)
     low, high = ordered[max(i - 1, 0)], ordered[min(i + 1, len(ordered) - 1)]
+    found = (low, high)
     # Ternary search on integers in [low, high] (the pair divergence is close to unimodal in k there).
-    while high - low > 2:
+    while high - low > 2 and pairs.work <= limit:
         m1, m2 = low + (high - low) // 3, high - (high - low) // 3
         d1, d2 = pairs.bound(n, m1, eps)[1], pairs.bound(n, m2, eps)[1]
         score[m1], score[m2] = d1, d2
@@ -602,10 +779,11 @@ def _guide(pairs: _Pairs, n: int, eps: float) -> int:
             low = m1
         else:
             high = m2
-    for k in range(low, high + 1):
-        if k not in score:
-            score[k] = pairs.bound(n, k, eps)[1]
-    return max(score, key=lambda k: score[k])
+    if high - low <= 2:
+        for k in range(low, high + 1):
+            if k not in score:
+                score[k] = pairs.bound(n, k, eps)[1]
+    return max(score, key=lambda k: score[k]), found
 
 
 @dataclass(frozen=True)
@@ -623,83 +801,106 @@ class WorstCase:
     tolerance: float
 
 
-def _branch_and_bound(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float]:
-    """Certify max_k eps_k <= eps_u; returns (eps_u, the tolerance reached). eps_u starts at (1 + 0.9 tol)
-    times the best certified lower end in `solved` and only grows. A sweep covers [0, n-1] left to right by
-    blocks [K, K+B], each bounded by its removal population (n - B users, K ones; module doc) at the current
-    eps_u: a block whose bound is <= delta is passed and the sweep moves on with a wider block; otherwise the
-    block is narrowed. A single pair (B = 0) above delta is solved (added to `solved`), which raises eps_u.
-    A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps), so when a tolerance level
-    spends its share of the work budget (LEVEL_SHARE of what is left of WORK_BUDGET, deterministic) the tolerance
-    is multiplied by TOLERANCE_GROWTH or more (from the sweep's pace) and the sweep continues where it is (bounded time; the reached tolerance is reported).
-    Refuses past MAX_TOLERANCE."""
+def _target(pairs: _Pairs, solved: dict[int, BoundValue], tolerance: float) -> float:
+    """eps_U of a sweep at `tolerance`: as far above the best certified lower end as the tolerance allows
+    (fewer, wider blocks pass), and never below a solved pair's upper end."""
+    lower = max(r.lower for r in solved.values())
+    upper = max(r.upper for r in solved.values())
+    return min(max(lower * (1 + TARGET_SHARE * tolerance), upper), float(pairs.eps0))
+
+
+def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float, limit: float, give_up: float) -> tuple[float, float] | None:
+    """Certify max_k eps_k <= eps_u; returns (eps_u, the tolerance reached), or None when the tolerance would
+    have to pass `give_up` or pairs.work passes `limit` first (nothing is certified then). eps_u starts at
+    (1 + 0.9 tol) times the best certified lower end in `solved` and only grows. A sweep covers [0, n-1] left
+    to right by blocks [K, K+B], each bounded by its removal population (n - B users, K ones; module doc) at
+    the current eps_u: a block whose bound is <= delta is passed and the sweep moves on with a wider block;
+    otherwise the block is narrowed. A single pair (B = 0) above delta is solved (added to `solved`), which
+    raises eps_u. A block passed at a smaller eps_u stays passed (d_k is non-increasing in eps), so when a
+    tolerance level spends its share of the work (LEVEL_SHARE of what is left up to `limit`, deterministic)
+    the tolerance is multiplied by TOLERANCE_GROWTH or more (from the sweep's pace) and the sweep continues
+    where it is (bounded time; the reached tolerance is reported). (A block passed at a larger eps_u is NOT
+    passed at a smaller one: a finer sweep starts again from k = 0.)"""
     tolerance = rel_tol
-
-    def target() -> float:
-        # As far above the best certified lower end as the tolerance allows (fewer, wider blocks pass), and
-        # never below a solved pair's upper end.
-        lower = max(r.lower for r in solved.values())
-        upper = max(r.upper for r in solved.values())
-        return min(max(lower * (1 + 0.9 * tolerance), upper), float(pairs.eps0))
-
-    eps_u = target()
-    level_start, level_budget = pairs.work, LEVEL_SHARE * (WORK_BUDGET - pairs.work)
+    eps_u = _target(pairs, solved, tolerance)
+    level_start, level_budget = pairs.work, LEVEL_SHARE * (limit - pairs.work)
+    if tolerance >= give_up:
+        level_budget = limit - pairs.work
     start, width = 0, 0  # the next block [start, start + width]
     level_k = 0
     # Step prediction only (uncertified, decides which blocks are tried): log(bound / delta) ~ lam + slope
-    # width, with slope (the removal cost per user) measured from two evaluations at the same start.
-    slope, last = 0.0, None  # last = (start, width, log(bound / delta))
-    while start <= n - 1 and eps_u < pairs.eps0:
-        if pairs.work - level_start > level_budget:
-            # Grow by TOLERANCE_GROWTH, or more when the sweep's pace predicts that the rest of [0, n-1] needs
-            # more than the work left (the number of blocks falls about like 1/sqrt(tolerance)).
-            done = max(start - level_k, 1)
-            predicted = (pairs.work - level_start) * (n - start) / done
-            left = max(WORK_BUDGET - pairs.work, 1.0)
-            tolerance *= max(TOLERANCE_GROWTH, min((predicted / (LEVEL_SHARE * left)) ** 2, 1e4))
-            if tolerance > MAX_TOLERANCE or pairs.work > WORK_BUDGET:
-                raise ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the work budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
-            eps_u, last = target(), None
-            level_start, level_budget, level_k = pairs.work, LEVEL_SHARE * (WORK_BUDGET - pairs.work), start
-            if tolerance * TOLERANCE_GROWTH > MAX_TOLERANCE:
-                level_budget = WORK_BUDGET - pairs.work  # the last level may spend all that is left
-        width = min(width, n - 1 - start)
-        # Population n - removed: `start` ones and n - 1 - start - removed zeros, plus the thinning tail
-        # (module doc: thinned removal; removed = width is the plain removal).
-        removed, tail = _thinned_removal(pairs.eps0, width, pairs.log_thin)
-        bound = (pairs.bound(n - removed, start, eps_u)[1] + tail) * (1 + 4 * UNIT)
-        ratio = math.log(bound / pairs.delta) if bound > 0 else -math.inf
-        if last is not None and last[0] == start and last[1] != width and math.isfinite(ratio) and math.isfinite(last[2]):
-            measured = (ratio - last[2]) / (width - last[1])
-            if measured > 0:
-                slope = measured
-        last = (start, width, ratio)
-        passed = bound <= pairs.delta
-        lam = ratio - slope * width
-        if passed:
-            start += width + 1
-            previous = width
-        elif width == 0:
-            if start in solved:  # pragma: no cover - its certified eps is <= eps_u
-                raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
-            solved[start] = pairs.epsilon(n, start, pair_tol)
-            eps_u, last = target(), None
-            start += 1  # its certified eps is <= eps_u now
-            continue
-        if slope > 0 and math.isfinite(lam):
-            # The widest block predicted to pass with a margin (lam ~ constant between neighbouring starts).
-            guess = max(int(-0.92 * lam / slope), 0) if lam < 0 else 0
-            width = min(guess, 4 * width + 3) if passed else min(guess, width // 2)
-        elif passed:
-            width = 4 * previous + 3 if bound <= 0.25 * pairs.delta else previous + previous // 2 + 1
-        else:
-            width = width // 8 if bound > 2 * pairs.delta else width // 2
+    # width, with slope (the removal cost per user) measured from two evaluations at the same start, first
+    # guessed from eps' ~ eps (1 + j / 2n) for j removed
+    # users and d log(delta) / d log(eps) ~ -2 log(1/delta), halved (measured ~2-5x lower).
+    slope = 0.5 * math.log(1 / pairs.delta) * -math.expm1(-pairs.eps0) / n
+    last = None  # (start, width, log(bound / delta))
+    ramp = True  # the slope is the first guess (no two evaluations at one start yet): faster growth
+    previous = 0
+    try:
+        while start <= n - 1 and eps_u < pairs.eps0:
+            if pairs.work - level_start > level_budget:
+                # Grow by TOLERANCE_GROWTH, or more when the sweep's pace predicts that the rest of [0, n-1] needs
+                # more than the work left (the number of blocks falls about like 1/sqrt(tolerance)).
+                done = max(start - level_k, 1)
+                predicted = (pairs.work - level_start) * (n - start) / done
+                left = max(limit - pairs.work, 1.0)
+                grown = tolerance * max(TOLERANCE_GROWTH, min((predicted / (LEVEL_SHARE * left)) ** 2, 1e4))
+                if tolerance >= give_up or pairs.work > limit:
+                    return None
+                tolerance = min(grown, give_up)  # the last level (at give_up) may spend all that is left
+                eps_u, last = _target(pairs, solved, tolerance), None
+                level_start, level_budget, level_k = pairs.work, LEVEL_SHARE * (limit - pairs.work), start
+                if tolerance >= give_up:
+                    level_budget = limit - pairs.work
+            width = min(width, n - 1 - start)
+            # Population n - removed: `start` ones and n - 1 - start - removed zeros, plus the thinning tail
+            # (module doc: thinned removal; removed = width is the plain removal).
+            removed, tail = _thinned_removal(pairs.eps0, width, pairs.log_thin)
+            bound = (pairs.bound(n - removed, start, eps_u)[1] + tail) * (1 + 4 * UNIT)
+            ratio = math.log(bound / pairs.delta) if bound > 0 else -math.inf
+            if last is not None and last[0] == start and last[1] != width and math.isfinite(ratio) and math.isfinite(last[2]):
+                measured = (ratio - last[2]) / (width - last[1])
+                if measured > 0:
+                    slope, ramp = measured, False
+            last = (start, width, ratio)
+            passed = bound <= pairs.delta
+            lam = ratio - slope * width
+            if passed:
+                start += width + 1
+                previous = width
+            elif width == 0:
+                if start in solved:  # pragma: no cover - its certified eps is <= eps_u
+                    raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
+                solved[start] = pairs.epsilon(n, start, pair_tol)
+                eps_u, last = _target(pairs, solved, tolerance), None
+                start += 1  # its certified eps is <= eps_u now
+                continue
+            if slope > 0 and math.isfinite(lam):
+                # The widest block predicted to pass with a margin (lam ~ constant between neighbouring starts).
+                guess = max(int(min(-STEP_MARGIN * lam / slope, 4.0 * n)), 0) if lam < 0 else 0
+                width = min(guess, (64 if ramp else 4) * width + 3) if passed else min(guess, width // 2)
+            elif passed:
+                width = 4 * previous + 3 if bound <= 0.25 * pairs.delta else previous + previous // 2 + 1
+            else:
+                width = width // 8 if bound > 2 * pairs.delta else width // 2
+    except _BudgetSpent:
+        return None
     return eps_u, tolerance
+
+
+def _budget_refusal(pairs: _Pairs, n: int) -> ParameterError:
+    return ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the work budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
 
 
 def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_REL_TOL) -> WorstCase:
     """exact.shuffled_binary_rr: certified [lower, upper] containing max over all neighbouring pairs of
-    their exact eps, width <= rel_tol * upper (or upper = eps0), with the worst count found."""
+    their exact eps, width <= rel_tol * upper (or upper = eps0), with the worst count found.
+
+    Deterministic work budget (WORK_BUDGET, counted, never seconds): the guide may spend GUIDE_SHARE of it;
+    a coarse sweep at COARSE_TOLERANCE (growing up to MAX_TOLERANCE if its work demands) certifies an
+    interval first; the sweep at rel_tol then refines it with the work left (growing too, and abandoned once
+    it would not beat the coarse one). The finest certified sweep gives the upper end; every solved pair
+    counts for the lower end. Refuses (ParameterError) only when not even MAX_TOLERANCE is certified."""
     _validate(eps0, n, delta)
     require_positive("rel_tol", rel_tol)
     if not 1e-9 <= rel_tol <= 0.1:
@@ -707,19 +908,46 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
     n = int(n)
     pairs = _Pairs(eps0, delta, n, limited=True)
     pair_tol = min(PAIR_REL_TOL, rel_tol / 10)
-    solved = {0: pairs.epsilon(n, 0, pair_tol)}
-    for _ in range(2):  # the guide at the best eps so far, twice (it only orders the work)
-        best = max(r.upper for r in solved.values())
-        if n == 1 or best >= eps0:
-            break
-        k = _guide(pairs, n, best)
-        if k in solved:
-            break
-        solved[k] = pairs.epsilon(n, k, pair_tol)
-    eps_u, tolerance = _branch_and_bound(pairs, n, solved, rel_tol, pair_tol) if n > 1 else (max(r.upper for r in solved.values()), rel_tol)
-    eps_u = max(eps_u, max(r.upper for r in solved.values()))
+    try:
+        solved = {0: pairs.epsilon(n, 0, pair_tol)}
+        guide_limit = GUIDE_SHARE * WORK_BUDGET
+        for _ in range(2):  # the guide at the best eps so far, twice (it only orders the work)
+            best = max(r.upper for r in solved.values())
+            if n == 1 or best >= eps0 or pairs.work > guide_limit:
+                break
+            k, _ = _guide(pairs, n, best, guide_limit)
+            if k in solved:
+                break
+            solved[k] = pairs.epsilon(n, k, pair_tol)
+    except _BudgetSpent:
+        raise _budget_refusal(pairs, n) from None
+    results: list[tuple[float, float]] = []  # (eps_u, tolerance) of each certified sweep
+    if n == 1:
+        results.append((max(r.upper for r in solved.values()), rel_tol))
+    else:
+        coarse_tol = max(COARSE_TOLERANCE, rel_tol)
+        coarse = _sweep(pairs, n, solved, coarse_tol, pair_tol, WORK_BUDGET, max(MAX_TOLERANCE, coarse_tol))
+        if coarse is None:
+            raise _budget_refusal(pairs, n)
+        results.append(coarse)
+        if rel_tol < coarse_tol:
+            # Refinement: started only when the work left is at least REFINE_MIN times what the coarse sweep
+            # cost (a finer sweep costs more); abandoned when its tolerance would reach the coarse one's.
+            coarse_work = pairs.work
+            if WORK_BUDGET - pairs.work >= REFINE_MIN * coarse_work:
+                fine = _sweep(pairs, n, solved, rel_tol, pair_tol, WORK_BUDGET, coarse[1] / 2)
+                if fine is not None:
+                    results.append(fine)
+    best_upper = max(r.upper for r in solved.values())
+    eps_u, tolerance = min(results)
+    eps_u = max(eps_u, best_upper)
     lower_k = max(solved, key=lambda j: solved[j].lower)
-    return WorstCase(solved[lower_k].lower, min(eps_u, float(eps0)), lower_k, pairs.evaluations, len(solved), tolerance)
+    upper = min(eps_u, float(eps0))
+    if upper - solved[lower_k].lower > MAX_TOLERANCE * upper:
+        # The sweeps certified the upper end, but no pair reached a lower end within MAX_TOLERANCE of it (eps
+        # near 0 at large n and small eps0: the pairs' own intervals are wide there): refused, as documented.
+        raise _budget_refusal(pairs, n)
+    return WorstCase(solved[lower_k].lower, upper, lower_k, pairs.evaluations, len(solved), tolerance)
 
 
 def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
