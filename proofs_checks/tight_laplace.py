@@ -271,12 +271,12 @@ def _wp_inequalities() -> None:
     al, be = sp.symbols("a b", positive=True)
     y = sp.Symbol("y", positive=True)
     require(sp.expand((sp.sqrt(y) - sp.sqrt(al / y)) ** 2 - (y - 2 * sp.sqrt(al) + al / y)) == 0, "AM-GM square")
-    lhs = (sp.sqrt(be * (1 - al)) + sp.sqrt(al * (1 - be))) ** 2 - (al + be)
-    rhs = 2 * sp.sqrt(al * be) * (sp.sqrt((1 - al) * (1 - be)) - sp.sqrt(al * be))
-    # on 0 < a, b, a + b < 1 (all roots real): compare after expanding the products of roots
-    vals = [(sp.Rational(1, 10), sp.Rational(3, 10)), (sp.Rational(1, 3), sp.Rational(1, 2)), (sp.Rational(1, 100), sp.Rational(97, 100))]
-    for av, bv in vals:
-        require(abs(sp.N((lhs - rhs).subs({al: av, be: bv}), 50)) < sp.Float(10) ** -45, "square of the sum of roots")
+    # Square roots of the non-negative factors as positive symbols: ra = sqrt(a), sa = sqrt(1 - a), etc.
+    ra, rb, sa, sb = sp.symbols("r_a r_b s_a s_b", positive=True)
+    lhs = (rb * sa + ra * sb) ** 2 - (ra**2 + rb**2)
+    rhs = 2 * ra * rb * (sa * sb - ra * rb)
+    assert_identity(sp.expand(lhs - rhs).subs({sa**2: 1 - ra**2, sb**2: 1 - rb**2}).expand(), sp.Integer(0), "square of the sum of roots")
+    # and sa sb - ra rb >= 0 iff (1 - a)(1 - b) >= a b iff a + b <= 1:
     assert_identity(sp.expand((1 - al) * (1 - be) - al * be), 1 - al - be, "(1-a)(1-b) - ab")
     alpha, beta, k = e_ * sp.exp(m_ - M_), t_ * sp.exp(-m_), e_ * sp.exp(-M_) + t_
     assert_identity(sp.expand(alpha + beta - k * sp.exp(-M_)), sp.expand(e_ * sp.exp(-M_) * (sp.exp(m_) - sp.exp(-M_)) + t_ * (sp.exp(-m_) - sp.exp(-M_))), "alpha + beta - K e^{-M}")
