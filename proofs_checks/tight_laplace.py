@@ -226,9 +226,12 @@ def _wp_masses() -> None:
 def _wp_pieces() -> None:
     mm = sp.Symbol("mm", real=True)
     # r_m = e^{|w| - |w - m|}: for m >= 0 the exponent's pieces are -m, 2w - m, m (non-decreasing); mirror for m <= 0.
-    for lo_piece, expo in ((-1, -m_), (0, 2 * W - m_), (1, m_)):
-        point = {-1: -m_ / 2 - 1, 0: m_ / 2, 1: m_ + 1}[lo_piece]
-        require(sp.simplify((sp.Abs(W) - sp.Abs(W - m_)).subs(W, point) - expo.subs(W, point)) == 0, "exponent of r_m")
+    # Each piece parametrised so that SymPy resolves the absolute values: w = -u (u > 0), w = m v/(1 + v) in
+    # (0, m) (v > 0), w = m + u.
+    vp = sp.Symbol("v_p", positive=True)
+    for point in (-vp, m_ * vp / (1 + vp), m_ + vp):
+        expo = -m_ if point == -vp else (m_ if point == m_ + vp else 2 * point - m_)
+        assert_identity((sp.Abs(W) - sp.Abs(W - m_)).subs(W, point), expo, "exponent of r_m on a piece")
     # Edge 4, m' < 0, w in [m', 0]: r_{-M} - e r_{m'} = e^{-2w} (e^{-M} - e e^{m'}).
     require(sp.simplify(sp.exp(-2 * W - M_) - e_ * sp.exp(mm - 2 * W) - sp.exp(-2 * W) * (sp.exp(-M_) - e_ * sp.exp(mm))) == 0, "edge 4 piece")
     # Edge 6 (0 <= m <= M): the integrand g = mu_m - e mu_M - t omega on the pieces.
