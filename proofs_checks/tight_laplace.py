@@ -163,7 +163,7 @@ def _j_t(eps0_v: float, e_v: float, xx: float, xp: float, t: float) -> mpmath.mp
     return mpmath.quad(lambda y: max(mu(y, xx) - e_v * mu(y, xp) - t * mu(y, 0.5), 0), points)
 
 
-def exact_j(e_v, m: float, mp_: float, t, *, dps: int = 30) -> mpmath.mpf:
+def exact_j(e_v: float | mpmath.mpf, m: float, mp_: float, t: float | mpmath.mpf, *, dps: int = 30) -> mpmath.mpf:
     """J(m, m') = int (mu_m - e mu_m' - t omega)_+ dw in the standard form (mu_m = Lap(m, 1), omega = Lap(0, 1)),
     exactly: on each piece between the kinks {m, m', 0} the integrand is A e^w + B e^{-w}, whose single sign
     change (e^{2w} = -B/A) and antiderivative A e^w - B e^{-w} are closed forms (mpmath at `dps` digits)."""
@@ -172,7 +172,7 @@ def exact_j(e_v, m: float, mp_: float, t, *, dps: int = 30) -> mpmath.mpf:
         terms = ((mpmath.mpf(m), mpmath.mpf(1) / 2), (mpmath.mpf(mp_), -e_v / 2), (mpmath.mpf(0), -t / 2))
         edges = [-mpmath.inf] + sorted({loc for loc, _ in terms}) + [mpmath.inf]
         total = mpmath.mpf(0)
-        for lo, hi in zip(edges[:-1], edges[1:]):
+        for lo, hi in zip(edges[:-1], edges[1:], strict=True):
             if lo == hi:
                 continue
             probe = hi - 1 if lo == -mpmath.inf else (lo + 1 if hi == mpmath.inf else (lo + hi) / 2)
@@ -181,7 +181,7 @@ def exact_j(e_v, m: float, mp_: float, t, *, dps: int = 30) -> mpmath.mpf:
             cuts = [lo, hi]
             if big_a != 0 and -big_b / big_a > 0 and lo < mpmath.log(-big_b / big_a) / 2 < hi:
                 cuts = [lo, mpmath.log(-big_b / big_a) / 2, hi]
-            for x0, x1 in zip(cuts[:-1], cuts[1:]):
+            for x0, x1 in zip(cuts[:-1], cuts[1:], strict=True):
                 mid = x1 - 1 if x0 == -mpmath.inf else (x0 + 1 if x1 == mpmath.inf else (x0 + x1) / 2)
                 if big_a * mpmath.exp(mid) + big_b * mpmath.exp(-mid) > 0:
                     # positive on an unbounded piece only where the growing term vanishes (integrable tails)
@@ -302,7 +302,10 @@ def _wp_exact_values() -> None:
     # the closed form against quadrature (kinks and the sign change included in the split)
     with mpmath.workdps(30):
         for m, mp_, e_v, t_v in ((-0.3, 0.7, 1.5, 0.1), (0.2, -0.9, 0.5, 0.3), (-1.0, 1.0, 0.3, 0.05)):
-            f = lambda y: max(mpmath.exp(-abs(y - m)) / 2 - e_v * mpmath.exp(-abs(y - mp_)) / 2 - t_v * mpmath.exp(-abs(y)) / 2, 0)
+
+            def f(y: mpmath.mpf, m: float = m, mp_: float = mp_, e_v: float = e_v, t_v: float = t_v) -> mpmath.mpf:
+                return max(mpmath.exp(-abs(y - m)) / 2 - e_v * mpmath.exp(-abs(y - mp_)) / 2 - t_v * mpmath.exp(-abs(y)) / 2, 0)
+
             grid = sorted({-mpmath.inf, mpmath.inf} | {mpmath.mpf(k) / 16 for k in range(-48, 49)})
             quad = mpmath.quad(f, grid)
             require(abs(quad - exact_j(e_v, m, mp_, t_v)) < 1e-8, "exact_j against quadrature")

@@ -240,6 +240,6 @@ def test_edge_monotonicity_steps_of_the_proof():
             step4 = [exact_j(e, -big_m, mp_, t, dps=25) for mp_ in grid]
             step5 = [exact_j(e, m, big_m, t, dps=25) for m in grid if m <= 0]
             with mpmath.workdps(25):  # compare at the precision of the values (flat stretches are equal to ~1e-25)
-                assert all(b >= a - mpmath.mpf(10) ** -20 for a, b in zip(step4, step4[1:]))
-                assert all(b <= a + mpmath.mpf(10) ** -20 for a, b in zip(step5, step5[1:]))
+                assert all(b >= a - mpmath.mpf(10) ** -20 for a, b in zip(step4, step4[1:], strict=False))
+                assert all(b <= a + mpmath.mpf(10) ** -20 for a, b in zip(step5, step5[1:], strict=False))
                 assert step4[-1] > step4[0] or step4[-1] == 0  # not trivially flat where the worst pair is positive
