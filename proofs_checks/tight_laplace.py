@@ -1,7 +1,8 @@
 """Proof checks for the exact blanket bound and the pair lower bound of the shuffled Laplace mechanism on [0, 1]
 (issue 15): the blanket and gamma, the law of the amplification variable L of the pair (0, 1), the law of the
 pair ratio R, the closed forms used by the lattice discretisations (cell masses and moments, group means), the
-mean-preserving spread, the worst-pair reduction (proven for every pair and every eps: below), and the spec against the reference at n = 1.
+mean-preserving spread, the worst-pair reduction (proven for every pair and every eps: below), and the spec
+against the reference at n = 1.
 
 The worst-pair reduction (PROVEN, every pair, every eps; issue 15). Lemma 5.3 holds for every pair (x, x'); the
 statement evaluates the pair (0, 1). Since E[L^{x,x'}] = 1 - e^eps for every pair, it suffices that
@@ -29,7 +30,7 @@ convex). Proof (each computational step is a proof check below, `_wp_*`):
    mu_{lambda m} and fixes omega. For every f: R -> [0, 1], int f d(mu_{lm} - e mu_{lm'} - t omega) =
    int (K f) d(mu_m - e mu_m' - t omega) with K f in [0, 1]; J is the supremum over such f, so
    J(lambda m, lambda m') <= J(m, m'). With lambda = max(|m|, |m'|)/M, every pair is the image of a pair on the
-   boundary of the square; by the mirror, of a pair with m = -M or m' = M.
+   boundary of the square ((0, 0) = 0 (-M, M)); by the mirror, of a pair with m = -M or m' = M.
 4. Edge m = -M: J(-M, m') is non-decreasing in m' (so <= J(-M, M)). h = r_{-M} - e r_m' - t, A = {h > 0}. If
    m' >= 0, or m' < 0 and e^{-M} > e e^{m'}, h is non-increasing (on [m', 0] it is e^{-2w} (e^{-M} - e e^{m'}) - t),
    so A = (-inf, a): if a <= m' then mu_m'(A, w > m') = 0, else mu_m'(A, w > m') <= 1/2 = mu_m'(A, w < m'). If
@@ -39,15 +40,15 @@ convex). Proof (each computational step is a proof check below, `_wp_*`):
    mu_m(A, w < m) <= 0 (as in 4), so J(m, M) <= J(-M, M).
 6. Edge m' = M, m in (0, M]. Put alpha = e e^{m - M}, beta = t e^{-m}, K = e e^{-M} + t, and s(w) = 2 e^w g(w)
    (g the integrand). On w <= 0, g = e^w (e^{-m} - e e^{-M} - t)/2 (constant sign); on [0, m],
-   s = (1 - alpha) e^{2w - m} - t (increasing when alpha < 1, negative otherwise); on [m, M], s = e^m - t -
+   s = (1 - alpha) e^{2w - m} - t (increasing when alpha < 1, <= 0 otherwise); on [m, M], s = e^m - t -
    e e^{2w - M} (decreasing); on w >= M, g = e^{-w} (e^m - e e^M - t)/2 (constant sign). Hence A is an interval
-   (c, a) with c <= m <= a, or empty. S1 = {m: e^{-m} > K} (then A = (-inf, a)) is an initial segment of [0, M],
+   (c, a) with c <= m <= a, or empty (g is continuous; if alpha >= 1, s <= 0 on [0, M] and A is empty). S1 = {m: e^{-m} > K} (then A = (-inf, a)) is an initial segment of [0, M],
    S2 = {m: e^m > e e^M + t} (then A = (c, +inf)) a final one.
    - m in S1: on [0, m] every point is in S1, so d/dm J = mu_m((m, a)) - 1/2 <= 0 there (= 0 when also a = inf):
      J(m, M) <= J(0, M) <= J(-M, M) by 5.
    - m in S2: on [m, M], d/dm J = 1/2 - mu_m((c, m)) >= 0: J(m, M) <= J(M, M) = J(-M, -M) <= J(-M, M) by 1, 4.
-   - otherwise A = (c, a) with 0 <= c <= m <= a <= M, or empty. If A is non-empty, s(m) = e^m (1 - alpha - beta)
-     > 0, and with p = e^{m - c}, q = e^{a - m}:
+   - otherwise A = (c, a) with 0 <= c <= m <= a <= M, or empty (then J = 0). If A is non-empty, s(m) =
+     e^m (1 - alpha - beta) > 0, so 1 - alpha > 0 and 1 - beta > 0, and with p = e^{m - c}, q = e^{a - m}:
      J = 1 - ((1 - alpha)/p + beta p)/2 - ((1 - beta)/q + alpha q)/2 <= 1 - sqrt(beta (1 - alpha)) -
      sqrt(alpha (1 - beta)) (AM-GM) <= 1 - sqrt(alpha + beta) (the square of the sum of roots minus
      alpha + beta is 2 sqrt(alpha beta) (sqrt((1 - alpha)(1 - beta)) - sqrt(alpha beta)), and
