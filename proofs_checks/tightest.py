@@ -34,10 +34,7 @@ RANDOMIZERS = ("krr", "binary_rr", "laplace")
 # Upper bounds whose certificate rests on a step that is only checked numerically, not proven: they stay
 # registered (eval, bounds, compare show them) but are never chosen as "the tightest certified" bound, so the
 # gap and `calibrate --randomizer` rely on proven bounds only (soundness first).
-NOT_FULLY_PROVEN: dict[str, str] = {
-    "BBGN19.Lem5.3.exact_laplace": "its reduction of every pair (x, x') to the pair (0, 1) is proven only for "
-    "x <= min(x', 1/2) and the mirror case, checked numerically elsewhere (proofs_checks/tight_laplace.py)",
-}
+NOT_FULLY_PROVEN: dict[str, str] = {}
 
 
 @dataclass(frozen=True)

@@ -247,7 +247,7 @@ def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: floa
                     break
                 high = _closed_form_end(law, b, target) if not first else None
                 if high is not None and high <= z_last:
-                    f_z, g_z = law.cumulative(high)
+                    f_z, g_z = law.cumulative(high)  # reused below when the closed-form end is kept
                     if not (g_z - g_b) >= target * (f_z - f_b):
                         high = None
                 else:
@@ -261,8 +261,8 @@ def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: floa
                             high = mid
                         else:
                             low = mid
+                    f_z, g_z = law.cumulative(high)
                 first = False
-                f_z, g_z = law.cumulative(high)
                 mass, mom = f_z - f_b, g_z - g_b
                 if not mom >= target * mass:
                     raise ParameterError("lower lattice law", float(target), "a group whose mean reaches its point")

@@ -160,12 +160,86 @@ def test_tightest_and_gap_for_laplace():
     from shuffle_spec.proofs_checks.tightest import tightest
 
     gap = tightest(randomizer="laplace", eps0=1.0, n=1000, delta=1e-6)
-    # The exact Laplace blanket bound rests on a numerically checked reduction to the pair (0, 1): never
-    # chosen as the tightest *certified* bound; the proven Bennett/Hoeffding relaxations are.
-    assert gap.upper_id != "BBGN19.Lem5.3.exact_laplace" and gap.upper_id is not None
+    # The worst-pair reduction is proven (proofs_checks/tight_laplace.py): the exact blanket bound is a certified
+    # upper bound and, being Lemma 5.3 unrelaxed, below Bennett/Hoeffding, so it is the tightest one chosen.
+    assert gap.upper_id == "BBGN19.Lem5.3.exact_laplace"
     assert gap.lower_id == "exact.laplace_pair_x0"
-    assert 1.0 <= gap.ratio < 1.6
     exact_upper = blanket.exact_blanket_laplace_epsilon(eps0=1.0, n=1000, delta=1e-6).upper
-    assert gap.lower_eps <= exact_upper <= gap.upper_eps  # the unproven bound still sits between the two
+    assert gap.upper_eps == exact_upper
+    others = [row["eps"] for row in gap.rows if row["valid"] and row["direction"] == "upper_bound" and row["id"] != gap.upper_id]
+    assert all(exact_upper <= eps for eps in others)
+    assert 1.0 <= gap.ratio < 1.25
     with pytest.raises(UsageError, match="--k"):
         tightest(randomizer="laplace", eps0=1.0, n=1000, delta=1e-6, k=3)
+
+
+# The worst-pair reduction (proofs_checks/tight_laplace.py, module doc): J_t(x, x') = E[(L^{x,x'} - t)_+] <= J_t(0, 1)
+# for every t and pair. Tested in the ORIGINAL variables (t of both signs, e = e^eps >= 1: the t < 0 reduction is
+# exercised too) on exact closed-form values, at points near the case boundaries of the proof.
+def _j_orig(eps0: float, eps: float, x: float, xp: float, t: float) -> mpmath.mpf:
+    from shuffle_spec.proofs_checks.tight_laplace import exact_j
+
+    # T = eps0 (w - 1/2): Lap(x, 1/eps0) -> Lap(eps0 (x - 1/2), 1), omega -> Lap(0, 1); J is invariant.
+    return exact_j(mpmath.exp(mpmath.mpf(eps)), eps0 * (x - 0.5), eps0 * (xp - 0.5), t, dps=30)
+
+
+def _boundary_points(eps0: float, eps: float) -> list[float]:
+    """Pairs' first coordinates x near the proof's case boundaries on the edge x' = 1 (S1: e^{-m} = K, S2: e^m =
+    e e^M + t), with the thresholds that put them in [0, 1]."""
+    big_m, e = eps0 / 2, math.exp(eps)
+    points = []
+    for t in (0.0, 1e-6, 0.01, 0.3, 2.0):
+        k = e * math.exp(-big_m) + t
+        for m in (-math.log(k), math.log(e * math.exp(big_m) + t)):
+            for shift in (-1e-7, 0.0, 1e-7):
+                x = (m + shift) / eps0 + 0.5
+                if 0 <= x <= 1:
+                    points.append(x)
+    return points
+
+
+@pytest.mark.parametrize("eps0,eps", [(0.5, 0.0), (1.0, 0.3), (4.0, 1.0), (8.0, 0.05), (8.0, 7.9)])
+def test_worst_pair_dominates_on_exact_values(eps0, eps):
+    xs = sorted({0.0, 1e-9, 0.25, 0.5 - 1e-9, 0.5, 0.5 + 1e-9, 0.75, 1 - 1e-9, 1.0} | set(_boundary_points(eps0, eps)))
+    e = math.exp(eps)
+    # thresholds of both signs around the values of L for (0, 1) (range [1/c - e c, c - e/c], c = e^{eps0/2})
+    c = math.exp(eps0 / 2)
+    ts = [0.0, 1e-9, -1e-9, 0.5 * (c - e / c), (1 / c - e * c) * 0.5, -e, 1 - e, 0.99 * (c - e / c), 1 / c - e * c + 1e-6]
+    with mpmath.workdps(30):
+        for t in ts:
+            worst = _j_orig(eps0, eps, 0.0, 1.0, t)
+            assert _j_orig(eps0, eps, 1.0, 0.0, t) - worst == 0 or abs(_j_orig(eps0, eps, 1.0, 0.0, t) - worst) < mpmath.mpf(10) ** -25  # mirror
+            for x in xs:
+                for xp in (0.0, x, 1.0 - x, 1.0, 0.3):
+                    value = _j_orig(eps0, eps, x, xp, t)
+                    assert value <= worst * (1 + mpmath.mpf(10) ** -25) + mpmath.mpf(10) ** -28, (x, xp, t, value, worst)
+
+
+def test_exact_j_against_quadrature_and_the_n1_profile():
+    # The closed-form integral against the Laplace profile at t = 0 for the pair (0, 1): 1 - e^{(eps - eps0)/2}.
+    for eps0, eps in ((1.0, 0.3), (6.0, 2.0)):
+        assert abs(float(_j_orig(eps0, eps, 0.0, 1.0, 0.0)) - profile(eps0, eps)) < 1e-14
+    # and against mpmath quadrature split at every kink and at the sign changes found by bisection-free sampling
+    with mpmath.workdps(25):
+        for eps0, eps, x, xp, t in ((2.0, 0.5, 0.8, 1.0, 0.1), (3.0, 0.2, 0.3, 0.1, -0.4)):
+            m, mp_, e = eps0 * (x - 0.5), eps0 * (xp - 0.5), mpmath.exp(eps)
+            f = lambda y: max(mpmath.exp(-abs(y - m)) / 2 - e * mpmath.exp(-abs(y - mp_)) / 2 - t * mpmath.exp(-abs(y)) / 2, 0)
+            quad = mpmath.quad(f, sorted({-mpmath.inf, mpmath.inf} | {mpmath.mpf(k) / 32 for k in range(-160, 161)}))
+            assert abs(quad - _j_orig(eps0, eps, x, xp, t)) < 1e-9
+
+
+def test_edge_monotonicity_steps_of_the_proof():
+    """Step 4 (J(-M, m') non-decreasing in m') and step 5 (J(m, M) non-increasing for m <= 0), for e above and
+    below 1 (e < 1 is the t < 0 case after the swap) and t >= 0, on exact values."""
+    from shuffle_spec.proofs_checks.tight_laplace import exact_j
+
+    big_m = 2.0
+    grid = [-big_m + k * big_m / 20 for k in range(41)]
+    for e in (math.exp(-3.5), 0.5, 1.0, 3.0):
+        for t in (0.0, 0.05, 0.7):
+            step4 = [exact_j(e, -big_m, mp_, t, dps=25) for mp_ in grid]
+            step5 = [exact_j(e, m, big_m, t, dps=25) for m in grid if m <= 0]
+            with mpmath.workdps(25):  # compare at the precision of the values (flat stretches are equal to ~1e-25)
+                assert all(b >= a - mpmath.mpf(10) ** -20 for a, b in zip(step4, step4[1:], strict=False))
+                assert all(b <= a + mpmath.mpf(10) ** -20 for a, b in zip(step5, step5[1:], strict=False))
+                assert step4[-1] > step4[0] or step4[-1] == 0  # not trivially flat where the worst pair is positive

@@ -14,9 +14,9 @@ relax it; here it is evaluated to a certified interval.
 The pair. Everything below is for the extreme pair (x, x') = (0, 1) (and (1, 0), its mirror image: the same
 law of L). That it is the worst pair is the REDUCTION this statement relies on: E[(L^{x,x'} - t)_+] <=
 E[(L^{0,1} - t)_+] for every t (convex order, equal means 1 - e^eps), hence the same for sums of i.i.d.
-copies and for (.)_+. It is proven in `proofs_checks/tight_laplace.py` for the half-line cases (derivative
-argument: the positive set is a half-line when x <= min(x', 1/2) or x >= max(x', 1/2), t >= 0) and checked
-numerically on a grid of pairs and thresholds for the others (tests/test_tight_laplace.py): see that module.
+copies and for (.)_+. It is proven for every pair and every eps in `proofs_checks/tight_laplace.py` (module
+doc: radial garbling by the self-decomposability of the Laplace law, derivative arguments on the edges of the
+square of pairs, closed forms on the last edge), each identity checked there in SymPy.
 
 The law of L for (0, 1) (c = e^{eps0/2}, e = e^eps; checked in proofs_checks/tight_laplace.py). With
 U = W - 1/2 ~ Lap(0, 1/eps0), the side (U < 0 or U > 0) has probability 1/2 each and X = e^{eps0 (2 min(|U|,
