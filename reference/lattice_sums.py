@@ -82,7 +82,7 @@ from scipy.special import gammaln
 
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
-__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "solve_certified_epsilon"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "normal_elasticity", "solve_certified_epsilon"]
 
 UNIT = 2.0**-53
 U1 = 1.001 * UNIT
@@ -890,14 +890,7 @@ def normal_guess(terms: Callable[[float], list[tuple[float, float]]], *, n: int,
     require_probability("delta", delta)
 
     def approx(eps: float) -> float:
-        pairs = terms(eps)
-        mean = n * sum(c * p for c, p in pairs)
-        var = n * (sum(c * c * p for c, p in pairs) - sum(c * p for c, p in pairs) ** 2)
-        if not var > 0:
-            return max(mean, 0.0) / n
-        sd = math.sqrt(var)
-        z = mean / sd
-        return (mean * 0.5 * math.erfc(-z / math.sqrt(2)) + sd * math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)) / n
+        return _normal_delta(terms, n, eps)
 
     lo, hi = 0.0, float(eps0)
     if not approx(lo) > delta:
@@ -911,9 +904,35 @@ def normal_guess(terms: Callable[[float], list[tuple[float, float]]], *, n: int,
     return hi if 0 < hi < eps0 else None
 
 
+def normal_elasticity(terms: Callable[[float], list[tuple[float, float]]], *, n: int, eps: float) -> float | None:
+    """d log delta / d log eps at `eps` of the normal approximation used by `normal_guess` (a central
+    difference): a slope for the first step of solve_certified_epsilon (never a bound; the root search checks
+    every point it keeps). None when it is not finite and negative. Range: n >= 1, eps > 0."""
+    require_integer("n", n, minimum=1)
+    require_positive("eps", eps)
+    h = 1e-4
+    values = [_normal_delta(terms, n, eps * (1 + side * h)) for side in (-1, 1)]
+    if not all(v > 0 and math.isfinite(v) for v in values):
+        return None
+    slope = (math.log(values[1]) - math.log(values[0])) / (math.log1p(h) - math.log1p(-h))
+    return slope if math.isfinite(slope) and slope < 0 else None
+
+
+def _normal_delta(terms: Callable[[float], list[tuple[float, float]]], n: int, eps: float) -> float:
+    """(1/n) E[(Y)_+] for Y normal with the mean and variance of sum_i c_i X_i, X ~ Mult(n; p)."""
+    pairs = terms(eps)
+    mean = n * sum(c * p for c, p in pairs)
+    var = n * (sum(c * c * p for c, p in pairs) - sum(c * p for c, p in pairs) ** 2)
+    if not var > 0:
+        return max(mean, 0.0) / n
+    sd = math.sqrt(var)
+    z = mean / sd
+    return (mean * 0.5 * math.erfc(-z / math.sqrt(2)) + sd * math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)) / n
+
+
 def solve_certified_epsilon(
     delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None,
-    tight: str = "both",
+    tight: str = "both", slope: float | None = None,
 ) -> tuple[float, float, bool]:
     """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
     bound is <= upper) and its lower end > delta at `lower` (or lower = 0). `found` is False when even eps0 is
@@ -925,7 +944,9 @@ def solve_certified_epsilon(
     looser bound's), each aimed rel_tol/4 beyond the predicted root on the side being certified, so that
     usually 3-4 evaluations settle both ends; `tight` = "upper" / "lower" / "both" says which end must be
     within rel_tol of its root (the other is the best evaluated point). If that does not settle within
-    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far (the previous method) finishes."""
+    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far (the previous method) finishes.
+    `slope` (d log delta / d log eps near the root, negative; e.g. `normal_elasticity` at the hint) replaces
+    the Gaussian-tail model in the step from a single evaluated point: usually one evaluation fewer."""
     require_positive("eps0", eps0)
     require_probability("delta", delta)
     require_positive("rel_tol", rel_tol)
@@ -940,7 +961,9 @@ def solve_certified_epsilon(
 
     if at(float(eps0))[1] > delta:
         return 0.0, float(eps0), False
-    settled = _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight)
+    if slope is not None and not (isinstance(slope, (int, float)) and math.isfinite(slope) and slope < 0):
+        raise ParameterError("slope", slope, "a finite negative number (d log delta / d log eps) or None")
+    settled = _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight, slope=slope)
     if settled is not None:
         return settled
     return _bracketing_solve(delta_bounds, cache, eps0=eps0, delta=delta, rel_tol=rel_tol, max_evaluations=max_evaluations, hint=hint)
@@ -954,7 +977,8 @@ def _log(value: float) -> float:
 
 
 def _secant_search(
-    at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str
+    at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str,
+    slope: float | None = None,
 ) -> tuple[float, float, bool] | None:
     """The fast path of solve_certified_epsilon; None when it does not settle (the caller then brackets)."""
     log_target = math.log(delta)
@@ -970,8 +994,8 @@ def _secant_search(
         up_lo = [p for p, (lo, _) in cache.items() if lo <= delta]
         x_up = min(up) if up else None
         x_low = max(low) if low else None
-        root_hi, two_hi = _predict(cache, 1, log_target, max(down_hi) if down_hi else None, x_up)
-        root_lo, two_lo = _predict(cache, 0, log_target, x_low, min(up_lo) if up_lo else None)
+        root_hi, two_hi = _predict(cache, 1, log_target, max(down_hi) if down_hi else None, x_up, slope)
+        root_lo, two_lo = _predict(cache, 0, log_target, x_low, min(up_lo) if up_lo else None, slope)
         close = x_up is not None and x_low is not None and x_up - x_low <= rel_tol * x_up
         # A prediction settles an end only when it comes from two evaluated points and that end's own delta is
         # a real evaluation (not the trivial delta(eps0) = 0).
@@ -1002,11 +1026,14 @@ def _secant_search(
     return None
 
 
-def _predict(cache: dict[float, tuple[float, float]], side: int, log_target: float, below: float | None, above: float | None) -> tuple[float | None, bool]:
+def _predict(
+    cache: dict[float, tuple[float, float]], side: int, log_target: float, below: float | None, above: float | None, slope: float | None = None
+) -> tuple[float | None, bool]:
     """(predicted root of log delta_side(eps) = log_target, whether it rests on two or more points).
     Three points nearest the target (in log delta): inverse quadratic interpolation of eps^2 in log delta,
     kept when it falls inside the bracket [below, above]; two: a secant on (eps^2, log delta) (delta ~
-    exp(-c eps^2) has Gaussian tails); one: log delta = -c eps^2 through it."""
+    exp(-c eps^2) has Gaussian tails); one: log delta = log delta(x1) + slope log(eps / x1) when `slope` is
+    given, else log delta = -c eps^2 through it."""
     points = [p for p in cache if p > 0 and cache[p][side] > 0]
     ranked = sorted(points, key=lambda p: abs(_log(cache[p][side]) - log_target))
     lo_end = below if below is not None else 0.0
@@ -1039,6 +1066,8 @@ def _predict(cache: dict[float, tuple[float, float]], side: int, log_target: flo
         return None, False
     x1 = ranked[0]
     l1 = _log(cache[x1][side])
+    if slope is not None and l1 > -745.0:
+        return x1 * math.exp(max(min((log_target - l1) / slope, 5.0), -5.0)), False
     if l1 >= 0 or log_target >= 0:
         return None, False
     return x1 * math.sqrt(log_target / l1), False
