@@ -431,15 +431,23 @@ def _direction_rows(
         np.cumprod(ratio, axis=1, out=rel[:, 1:])
     # The error bound of every row at once: the largest anchor error of the chunk (a larger error is still a bound).
     rel_err = np.expm1(float(np.max(anchor_err, initial=0.0)) + err_steps) * 1.01
-    rel_hi = rel * (1 + rel_err)
-    rel_lo = rel * (1 - rel_err)
     small = rel < TINY
     if np.any(small):
+        rel_hi = rel * (1 + rel_err)
+        rel_lo = rel * (1 - rel_err)
         rel_hi[small] = 2 * TINY  # an underflowed ratio is < TINY (1 + err) + 2^-1074
         rel_lo[small] = 0.0
-    if not everywhere:
-        rel_hi = np.where(inside, rel_hi, 0.0)
-        rel_lo = np.where(inside, rel_lo, 0.0)
+        if not everywhere:
+            rel_hi = np.where(inside, rel_hi, 0.0)
+            rel_lo = np.where(inside, rel_lo, 0.0)
+        scale_hi = scale_lo = 1.0
+    else:
+        # The true ratio products lie in rel (1 +- rel_err) with rel_err increasing along the row: every sum of
+        # non-negative terms below uses rel itself and is scaled by 1 +- (its largest rel_err + 4u') at the end
+        # (rel is already 0 past the row's end: its ratio there is 0).
+        rel_hi = rel_lo = rel
+        scale_hi = 1 + float(rel_err[-1]) + 4 * U1
+        scale_lo = 1 - float(rel_err[-1]) - 4 * U1
     # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
     # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
     pad = 12 * U1 * c.magnitude() * m_row + 1e-300
@@ -457,8 +465,8 @@ def _direction_rows(
         # Every negative term lies in the row: its first point has g_lo >= 0 (or is a = m - beta).
         starts_ok = (first >= m_a) | (g_lo[:, 0] >= 0)
     sum_factor = 1 + (length + 2) * U1
-    s_hi = np.sum(w_hi * rel_hi, axis=1) * sum_factor
-    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor
+    s_hi = np.sum(w_hi * rel_hi, axis=1) * (sum_factor * scale_hi)
+    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor * scale_lo
     # Remainder beyond the last summed point e (geometric bound, module doc).
     last = a[:, -1]
     more = (last < m_a) if direction > 0 else (last > 0)
@@ -468,7 +476,7 @@ def _direction_rows(
         r_end = np.where(last > 0, last / ((m_a - last + 1.0) * law_a.rho), 0.0)
     r_end = r_end * (1 + 4 * U1 + law_a.err)
     w_end = w_hi[:, -1]
-    rel_end = rel_hi[:, -1]
+    rel_end = rel_hi[:, -1] * scale_hi
     ok = r_end < 1
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         geometric = rel_end * (w_end * r_end / (1 - r_end) + slope_hi * r_end / (1 - r_end) ** 2)
@@ -497,11 +505,18 @@ def _direction_rows(
     # g_lo rel_lo (lower queries). Sums of non-negative terms on the suffixes used: relative error <= (length + 2) u'.
     position = np.full(len(ms), -1, dtype=np.int64)
     position[rows] = np.arange(len(rows))
-    zeros = np.zeros((len(rows), 1))
-    powers = (np.ones(length), steps, steps * steps)
+    powers = (None, steps, steps * steps)
 
     def suffix(values: np.ndarray) -> list[np.ndarray]:
-        return [np.concatenate((np.cumsum((values * power)[:, ::-1], axis=1)[:, ::-1], zeros), axis=1) for power in powers]
+        sums = []
+        for power in powers:
+            out = np.empty((len(rows), length + 1))
+            out[:, length] = 0.0
+            np.cumsum((values if power is None else values * power)[:, ::-1], axis=1, out=out[:, length - 1 :: -1])
+            sums.append(out)
+        return sums
+
+    q_plain = suffix(rel) if rel_hi is rel else None  # serves both query sides when no ratio underflowed
 
     pad_factor = (length + 16) * U1
     sel = np.nonzero(position[queries.up_row] >= 0)[0]
@@ -509,7 +524,7 @@ def _direction_rows(
         # F(beta + j) <= hi_anchor w_j(a0) sum_{t >= idx} (g_hi - s) rel_hi (1 - x + x^2/2) + remainder, with
         # s <= j (c2 - c1), a0 = the first a with a positive term, x = sigma (a - a0), sigma = j / (M - a0) <=
         # -(log w_j)'(a0) (log w_j is concave: its tangent lies above it; e^-x <= 1 - x + x^2/2 for x >= 0).
-        p_up, q_up = suffix(g_hi * rel_hi), suffix(rel_hi)
+        p_up, q_up = suffix(g_hi * rel_hi), (q_plain if q_plain is not None else suffix(rel_hi))
         local = position[queries.up_row[sel]]
         j = queries.up_shift[sel]
         s = j * shift_unit * (1 - 2 * U1)
@@ -528,7 +543,9 @@ def _direction_rows(
             big_p, big_q = p_up[kk][local, idx], q_up[kk][local, idx]
             poly += coef[kk] * (big_p - s * big_q)
             size += np.abs(coef[kk]) * (big_p + s * big_q)
-        h = np.maximum(poly + pad_factor * size, 0.0) + remainder[local]
+        # Every term of the combination is non-negative ((g_hi - s) > 0 and 1 - x + x^2/2 > 0): the plain-rel sum
+        # times scale_hi bounds the sum with the ratio products' upper ends.
+        h = np.maximum(poly + pad_factor * size, 0.0) * scale_hi + remainder[local]
         log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a)
         with np.errstate(over="ignore", invalid="ignore"):
             weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
@@ -539,7 +556,7 @@ def _direction_rows(
         # F(beta' - j') >= lo_anchor v(a0) sum_{t >= idx} (g_lo + s') rel_lo (1 + x + x^2/2) over the row, with
         # s' <= j' (c2 - c1), x = sigma (a - a0), sigma = j' / (M' - a0 + j') <= (log v)'(a0) (log v is convex:
         # its tangent lies below it; e^x >= 1 + x + x^2/2 for x >= 0). Every term is non-negative.
-        p_dn, q_dn = suffix(g_lo * rel_lo), suffix(rel_lo)
+        p_dn, q_dn = suffix(g_lo * rel_lo), (q_plain if q_plain is not None else suffix(rel_lo))
         local = position[queries.lo_row[sel]]
         j = queries.lo_shift[sel]
         s = j * shift_unit * (1 - 2 * U1)
@@ -554,7 +571,7 @@ def _direction_rows(
             value = p_dn[kk][local, idx] + s * q_dn[kk][local, idx]
             poly += coef[kk] * value
             size += np.abs(coef[kk]) * value
-        h = np.maximum(poly - pad_factor * size, 0.0)
+        h = np.maximum(poly - pad_factor * size, 0.0) * scale_lo  # non-negative terms (g_lo + s' >= 0)
         log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a)
         with np.errstate(under="ignore"):  # a smaller weight keeps a lower bound: capped below overflow
             weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
