@@ -1256,7 +1256,10 @@ def _secant_search(
         if x_up is not None and (done_up or not need_up) and (done_low or not need_low):
             lower = x_low if x_low is not None and x_low <= x_up else 0.0
             return lower, x_up, True
-        if need_up and not done_up:
+        # An end whose next aim would not improve on its best point (the point already lies within rel_tol/4 of
+        # its predicted root) waits for the other end's evaluation, which gives it a two-point prediction.
+        aim_up = need_up and not done_up and not (x_up is not None and root_hi is not None and root_hi * (1 + rel_tol / 4) >= x_up and need_low and not done_low)
+        if aim_up:
             target, bracket_lo, bracket_hi, side = root_hi, (max(down_hi) if down_hi else 0.0), (x_up if x_up is not None else eps0), +1
         else:
             target, bracket_lo, bracket_hi, side = root_lo, (x_low if x_low is not None else 0.0), (min(up_lo) if up_lo else eps0), -1

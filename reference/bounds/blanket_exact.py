@@ -131,11 +131,13 @@ def _n_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.nda
     return np.array(sorted(set(points)), dtype=np.int64) - lo
 
 
-def _split_is_cheaper(cost_split: float, cost_n: float) -> bool:
+def _split_is_cheaper(cost_split: float, cost_n: float, k: int = 3) -> bool:
     """Whether the split sum is used: whenever its arrays stay within SPLIT_COST_MAX (measured on issue 15's
     grid at n <= 1e5, with its r summed in segments it was the faster of the two in every cell within that
     size, up to 50x the N grid's estimate; and it has no blocking slack), else when it is the cheaper by
     the estimates; both are exact evaluations of the same sum."""
+    if k == 2:  # a | b is degenerate there: the N grid has no rows to sum and is the cheaper unless n is small
+        return cost_split <= min(4 * cost_n, SPLIT_COST_MAX)
     return cost_split <= SPLIT_COST_MAX or cost_split <= min(cost_n, 4 * SPLIT_COST_MAX)
 
 
@@ -188,7 +190,7 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     mean_n = float(window.lo + np.mean(offsets) + 1)
     sd_small = math.sqrt(max(mean_n / k, 1.0))
     cost_n = len(offsets) * (10 * PER_SD + 20) * (6 * sd_small + 16) * 6
-    if _split_is_cheaper(cost_split, cost_n):
+    if _split_is_cheaper(cost_split, cost_n, k):
         return _blanket_delta_split(eps0, n, eps, split, tail)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
     big_n = (window.lo + offsets + 1).astype(np.int64)
