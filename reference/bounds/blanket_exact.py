@@ -178,7 +178,8 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     # Each tail mass left out costs at most about tail * max(1, k) in delta (D_N <= 1; gamma c0 <= k; the split
     # sum scales its own): 1e-12 of the target delta relative, so the windows need not reach 1e-30.
     tail = max(min(1e-18, delta_hint * 1e-12), 1e-300)
-    window = binomial_window(n - 1, law_n, tail)  # the law of N - 1
+    # The N window keeps the 1e-30 tail: it places the blocking grid (its slack moves with the grid's origin).
+    window = binomial_window(n - 1, law_n, max(min(1e-30, delta_hint * 1e-12), 1e-300))  # the law of N - 1
     offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
     # Two exact evaluations of the same sum; the cheaper one (by the array elements each touches) is used.
     split = _split_setup(eps0, k)
