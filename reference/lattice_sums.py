@@ -1023,7 +1023,7 @@ def _split_segments(
         second_term = big_q * (1 + pad_factor) * t_bound
         value = np.maximum(first_term - second_term - 8 * U1 * (first_term + second_term), 0.0)
     counts = np.bincount(all_row, minlength=rows)
-    total = np.bincount(all_row, weights=value, minlength=rows)
+    total: np.ndarray = np.bincount(all_row, weights=value, minlength=rows).astype(float)
     if side > 0:
         total = total * (1 + (counts + 4) * U1)
         # r above the window: H <= H(r_last) (H is non-increasing in r), the last segment's per-r bound.
@@ -1034,7 +1034,8 @@ def _split_segments(
         h_end = np.where(starts_ok, np.minimum(h_end, cap), cap)
         total = total + plan.r_above * h_end * (1 + 4 * U1)
         return total
-    return total / (1 + (counts + 4) * U1)
+    lower: np.ndarray = total / (1 + (counts + 4) * U1)
+    return lower
 
 
 def split_cost(n: int, p_s: float, p_a: float, p_r: float, shift_a: float = 0.0) -> float:
