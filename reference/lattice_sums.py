@@ -43,7 +43,12 @@ Split sums (`split_positive_part`, the exact blanket bound at small n): E[(lam a
 s ~ Bin(n, p_s), a | s ~ Bin(s, p_a), r | s ~ Bin(n - s, p_r) independent of a: no blocking at all. For each s
 one row of a carries suffix sums of X pmf and pmf (X = lam a + kappa s), and each r is an exact shift of the
 threshold: E[(X - t)_+] = sum_{X > t} X pmf - t sum_{X > t} pmf, t = tau r (the multinomial split behind it
-is checked in `proofs_checks/tight.py`).
+is checked in `proofs_checks/tight.py`). The crossing index c(r) = #{X <= t(r)} is non-decreasing in r, so the
+r of a row with the same c form segments (breakpoints found exactly on the float thresholds) and
+sum_r w(r) (P[c] - t(r) Q[c]) = P[c] sum w - Q[c] sum w t(r) per segment, from eps-independent sums of w and w r
+(t(r) bracketed by tau_end r (1 -/+ 2u')^2: a smaller threshold only raises an upper term, a larger one only
+lowers a lower term). The r windows of every s are built at once, their pmf anchored by gammaln every
+ANCHOR_STEP values and carried by the ratio recurrence in between (the error model below).
 
 Floating-point model and margins (every one on the safe side):
 - IEEE binary64, round to nearest: +, -, *, / carry relative error <= u = 2^-53 (normal range).
@@ -53,7 +58,9 @@ Floating-point model and margins (every one on the safe side):
 - The ratio recurrence pmf(a+1) = pmf(a) (m-a)/(a+1) rho costs 2 roundings per ratio and 1 per running
   product, rho = p/q carries relative error <= e_rho: j steps from the anchor the relative error is
   <= expm1(e_anchor + (3j + 2) u' + j e_rho), u' = 1.001 u, taken with 1% extra.
-- Sums of n non-negative floats: relative error <= n u' (applied as a factor).
+- Sums of n non-negative floats: relative error <= n u' (applied as a factor). Row sums over the float ratio
+  products rel (true products within rel (1 +- rel_err_j), rel_err increasing in j) are taken over rel itself
+  and scaled once by 1 +- (the row's largest rel_err + 4u') when every term is non-negative.
 - Values below 1e-280 are certified only as lying in [0, 1e-280].
 - Binomial tails outside a window by the Chernoff bound exp(-m KL(x/m || p)), evaluated with the same
   log margin.
