@@ -43,7 +43,12 @@ Split sums (`split_positive_part`, the exact blanket bound at small n): E[(lam a
 s ~ Bin(n, p_s), a | s ~ Bin(s, p_a), r | s ~ Bin(n - s, p_r) independent of a: no blocking at all. For each s
 one row of a carries suffix sums of X pmf and pmf (X = lam a + kappa s), and each r is an exact shift of the
 threshold: E[(X - t)_+] = sum_{X > t} X pmf - t sum_{X > t} pmf, t = tau r (the multinomial split behind it
-is checked in `proofs_checks/tight.py`).
+is checked in `proofs_checks/tight.py`). The crossing index c(r) = #{X <= t(r)} is non-decreasing in r, so the
+r of a row with the same c form segments (breakpoints found exactly on the float thresholds) and
+sum_r w(r) (P[c] - t(r) Q[c]) = P[c] sum w - Q[c] sum w t(r) per segment, from eps-independent sums of w and w r
+(t(r) bracketed by tau_end r (1 -/+ 2u')^2: a smaller threshold only raises an upper term, a larger one only
+lowers a lower term). The r windows of every s are built at once, their pmf anchored by gammaln every
+ANCHOR_STEP values and carried by the ratio recurrence in between (the error model below).
 
 Floating-point model and margins (every one on the safe side):
 - IEEE binary64, round to nearest: +, -, *, / carry relative error <= u = 2^-53 (normal range).
@@ -53,7 +58,9 @@ Floating-point model and margins (every one on the safe side):
 - The ratio recurrence pmf(a+1) = pmf(a) (m-a)/(a+1) rho costs 2 roundings per ratio and 1 per running
   product, rho = p/q carries relative error <= e_rho: j steps from the anchor the relative error is
   <= expm1(e_anchor + (3j + 2) u' + j e_rho), u' = 1.001 u, taken with 1% extra.
-- Sums of n non-negative floats: relative error <= n u' (applied as a factor).
+- Sums of n non-negative floats: relative error <= n u' (applied as a factor). Row sums over the float ratio
+  products rel (true products within rel (1 +- rel_err_j), rel_err increasing in j) are taken over rel itself
+  and scaled once by 1 +- (the row's largest rel_err + 4u') when every term is non-negative.
 - Values below 1e-280 are certified only as lying in [0, 1e-280].
 - Binomial tails outside a window by the Chernoff bound exp(-m KL(x/m || p)), evaluated with the same
   log margin.
@@ -82,7 +89,7 @@ from scipy.special import gammaln
 
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 
-__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "solve_certified_epsilon"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "normal_elasticity", "solve_certified_epsilon"]
 
 UNIT = 2.0**-53
 U1 = 1.001 * UNIT
@@ -91,6 +98,8 @@ EXP_MARGIN = 1e-12
 TINY = 1e-280
 # Rows x length doubles per temporary array of the row sums (bounds the memory at n = 1e8).
 CHUNK_ELEMENTS = 1 << 19
+# Rows whose widths lie within this factor share a chunk of the row sums.
+WIDTH_CLASS = 1.5
 # Grid rows per standard deviation of b within the zone that carries the sum (`_fine_zone`), wider beyond.
 PER_SD = 4
 # A row is summed upwards from its zero unless that lies more than UPWARD_SD sd of a below the mean.
@@ -101,6 +110,11 @@ QUERY_BATCH = 400_000
 EVERY_B_MAX = 160
 # Row length past the start (or past the zero, upward rows) in sd of a | b; beyond it the geometric bound.
 ROW_SD = 3.0
+# Upward rows whose zero lies less than NEAR_SD sd above the mean reach ROW_SD_NEAR sd past it instead: there
+# the geometric bound on the rest of the row costs about phi(x)/x of the row's sum at x sd (1e-3 at 3 sd,
+# 3e-7 at 5 sd). Only tightness depends on these.
+NEAR_SD = 2.0
+ROW_SD_NEAR = 5.0
 
 
 @dataclass(frozen=True)
@@ -354,17 +368,24 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     # Downward rows: bounds on E[g_-] (non-decreasing in b: g falls and a | b falls stochastically as b grows).
     neg_lo = np.zeros(n_rows)
     neg_hi = np.full(n_rows, np.inf)
+    reach = np.where(upward & (unshifted_start < mean + NEAR_SD * sd), ROW_SD_NEAR, ROW_SD) * sd
     for direction in (+1, -1):
         all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
         if len(all_rows) == 0:
             continue
         # Chunks of rows bound the memory (rows x length doubles per temporary).
         span = (np.maximum(unshifted_start[all_rows], mean[all_rows]) - start_up[all_rows]) if direction > 0 else np.zeros(len(all_rows))
-        width = ROW_SD * sd[all_rows] + np.abs(span) + 16.0
-        per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width)), 1.0)))
-        for chunk_start in range(0, len(all_rows), per_chunk):
-            rows = all_rows[chunk_start : chunk_start + per_chunk]
-            _direction_rows(direction, rows, ms, betas, ma, mean, sd, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi)
+        width = reach[all_rows] + np.abs(span) + 16.0
+        # Rows of similar width share a chunk (a chunk's arrays are as wide as its widest row): width classes
+        # a factor WIDTH_CLASS apart, each cut to CHUNK_ELEMENTS.
+        width_class = np.floor(np.log(np.maximum(width, 1.0)) / math.log(WIDTH_CLASS)).astype(np.int64)
+        chunks = []
+        for value in np.unique(width_class):
+            members = all_rows[width_class == value]
+            per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width[width_class == value])), 1.0)))
+            chunks += [members[i : i + per_chunk] for i in range(0, len(members), per_chunk)]
+        for rows in chunks:
+            _direction_rows(direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi)
     row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
     row_lo = np.minimum(row_lo, row_hi)
     # Between any two rows: F(b) = E[g | b] + E[g_- | b], the mean exact at b, the negative part between its
@@ -387,7 +408,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
 
 
 def _direction_rows(
-    direction: int, rows: np.ndarray, ms: np.ndarray, betas: np.ndarray, ma_all: np.ndarray, mean_all: np.ndarray, sd_all: np.ndarray,
+    direction: int, rows: np.ndarray, ms: np.ndarray, betas: np.ndarray, ma_all: np.ndarray, mean_all: np.ndarray, reach_all: np.ndarray,
     start_up: np.ndarray, start_down: np.ndarray, unshifted_start: np.ndarray, law_a: BinomialLaw, c: Coefficients, slope_hi: float, shift_unit: float, queries: _Queries,
     row_lo: np.ndarray, row_hi: np.ndarray, query_hi: np.ndarray, query_lo: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
 ) -> None:
@@ -397,7 +418,7 @@ def _direction_rows(
     # Upward rows reach ROW_SD sd past the unshifted zero (or the mean, whichever is higher) however far below
     # it they start (their back span): past the mode, so that the geometric bound applies.
     span = np.maximum(np.maximum(unshifted_start[rows], mean_all[rows]) - first, 0.0) if direction > 0 else np.zeros(len(rows))
-    length = int(math.ceil(float(np.max(ROW_SD * sd_all[rows] + span, initial=0.0)))) + 16
+    length = int(math.ceil(float(np.max(reach_all[rows] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
     err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
     anchor, anchor_err = _log_pmf(m_a, first, law_a)
@@ -408,14 +429,32 @@ def _direction_rows(
         ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
     else:
         ratio = a_safe[:, :-1] / ((m_a[:, None] - a_safe[:, :-1] + 1.0) * law_a.rho)
-    ratio = np.where(inside[:, 1:], ratio, 0.0)
+    everywhere = bool(np.all(inside))
+    if not everywhere:
+        ratio = np.where(inside[:, 1:], ratio, 0.0)
+    rel = np.empty((len(rows), length))
+    rel[:, 0] = 1.0
     with np.errstate(under="ignore"):
-        rel = np.concatenate((np.ones((len(rows), 1)), np.cumprod(ratio, axis=1)), axis=1)
-    rel_err = np.expm1(anchor_err[:, None] + err_steps[None, :]) * 1.01
-    rel_hi = np.where(rel < TINY, 2 * TINY, rel * (1 + rel_err))  # an underflowed ratio is < TINY (1 + err) + 2^-1074
-    rel_lo = np.where(rel < TINY, 0.0, rel * (1 - rel_err))
-    rel_hi = np.where(inside, rel_hi, 0.0)
-    rel_lo = np.where(inside, rel_lo, 0.0)
+        np.cumprod(ratio, axis=1, out=rel[:, 1:])
+    # The error bound of every row at once: the largest anchor error of the chunk (a larger error is still a bound).
+    rel_err = np.expm1(float(np.max(anchor_err, initial=0.0)) + err_steps) * 1.01
+    small = rel < TINY
+    if np.any(small):
+        rel_hi = rel * (1 + rel_err)
+        rel_lo = rel * (1 - rel_err)
+        rel_hi[small] = 2 * TINY  # an underflowed ratio is < TINY (1 + err) + 2^-1074
+        rel_lo[small] = 0.0
+        if not everywhere:
+            rel_hi = np.where(inside, rel_hi, 0.0)
+            rel_lo = np.where(inside, rel_lo, 0.0)
+        scale_hi = scale_lo = 1.0
+    else:
+        # The true ratio products lie in rel (1 +- rel_err) with rel_err increasing along the row: every sum of
+        # non-negative terms below uses rel itself and is scaled by 1 +- (its largest rel_err + 4u') at the end
+        # (rel is already 0 past the row's end: its ratio there is 0).
+        rel_hi = rel_lo = rel
+        scale_hi = 1 + float(rel_err[-1]) + 4 * U1
+        scale_lo = 1 - float(rel_err[-1]) - 4 * U1
     # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
     # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
     pad = 12 * U1 * c.magnitude() * m_row + 1e-300
@@ -433,8 +472,8 @@ def _direction_rows(
         # Every negative term lies in the row: its first point has g_lo >= 0 (or is a = m - beta).
         starts_ok = (first >= m_a) | (g_lo[:, 0] >= 0)
     sum_factor = 1 + (length + 2) * U1
-    s_hi = np.sum(w_hi * rel_hi, axis=1) * sum_factor
-    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor
+    s_hi = np.sum(w_hi * rel_hi, axis=1) * (sum_factor * scale_hi)
+    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor * scale_lo
     # Remainder beyond the last summed point e (geometric bound, module doc).
     last = a[:, -1]
     more = (last < m_a) if direction > 0 else (last > 0)
@@ -444,7 +483,7 @@ def _direction_rows(
         r_end = np.where(last > 0, last / ((m_a - last + 1.0) * law_a.rho), 0.0)
     r_end = r_end * (1 + 4 * U1 + law_a.err)
     w_end = w_hi[:, -1]
-    rel_end = rel_hi[:, -1]
+    rel_end = rel_hi[:, -1] * scale_hi
     ok = r_end < 1
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         geometric = rel_end * (w_end * r_end / (1 - r_end) + slope_hi * r_end / (1 - r_end) ** 2)
@@ -473,11 +512,18 @@ def _direction_rows(
     # g_lo rel_lo (lower queries). Sums of non-negative terms on the suffixes used: relative error <= (length + 2) u'.
     position = np.full(len(ms), -1, dtype=np.int64)
     position[rows] = np.arange(len(rows))
-    zeros = np.zeros((len(rows), 1))
-    powers = (np.ones(length), steps, steps * steps)
+    powers = (None, steps, steps * steps)
 
     def suffix(values: np.ndarray) -> list[np.ndarray]:
-        return [np.concatenate((np.cumsum((values * power)[:, ::-1], axis=1)[:, ::-1], zeros), axis=1) for power in powers]
+        sums = []
+        for power in powers:
+            out = np.empty((len(rows), length + 1))
+            out[:, length] = 0.0
+            np.cumsum((values if power is None else values * power)[:, ::-1], axis=1, out=out[:, length - 1 :: -1])
+            sums.append(out)
+        return sums
+
+    q_plain = suffix(rel) if rel_hi is rel else None  # serves both query sides when no ratio underflowed
 
     pad_factor = (length + 16) * U1
     sel = np.nonzero(position[queries.up_row] >= 0)[0]
@@ -485,7 +531,7 @@ def _direction_rows(
         # F(beta + j) <= hi_anchor w_j(a0) sum_{t >= idx} (g_hi - s) rel_hi (1 - x + x^2/2) + remainder, with
         # s <= j (c2 - c1), a0 = the first a with a positive term, x = sigma (a - a0), sigma = j / (M - a0) <=
         # -(log w_j)'(a0) (log w_j is concave: its tangent lies above it; e^-x <= 1 - x + x^2/2 for x >= 0).
-        p_up, q_up = suffix(g_hi * rel_hi), suffix(rel_hi)
+        p_up, q_up = suffix(g_hi * rel_hi), (q_plain if q_plain is not None else suffix(rel_hi))
         local = position[queries.up_row[sel]]
         j = queries.up_shift[sel]
         s = j * shift_unit * (1 - 2 * U1)
@@ -504,7 +550,9 @@ def _direction_rows(
             big_p, big_q = p_up[kk][local, idx], q_up[kk][local, idx]
             poly += coef[kk] * (big_p - s * big_q)
             size += np.abs(coef[kk]) * (big_p + s * big_q)
-        h = np.maximum(poly + pad_factor * size, 0.0) + remainder[local]
+        # Every term of the combination is non-negative ((g_hi - s) > 0 and 1 - x + x^2/2 > 0): the plain-rel sum
+        # times scale_hi bounds the sum with the ratio products' upper ends.
+        h = np.maximum(poly + pad_factor * size, 0.0) * scale_hi + remainder[local]
         log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a)
         with np.errstate(over="ignore", invalid="ignore"):
             weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
@@ -515,7 +563,7 @@ def _direction_rows(
         # F(beta' - j') >= lo_anchor v(a0) sum_{t >= idx} (g_lo + s') rel_lo (1 + x + x^2/2) over the row, with
         # s' <= j' (c2 - c1), x = sigma (a - a0), sigma = j' / (M' - a0 + j') <= (log v)'(a0) (log v is convex:
         # its tangent lies below it; e^x >= 1 + x + x^2/2 for x >= 0). Every term is non-negative.
-        p_dn, q_dn = suffix(g_lo * rel_lo), suffix(rel_lo)
+        p_dn, q_dn = suffix(g_lo * rel_lo), (q_plain if q_plain is not None else suffix(rel_lo))
         local = position[queries.lo_row[sel]]
         j = queries.lo_shift[sel]
         s = j * shift_unit * (1 - 2 * U1)
@@ -530,7 +578,7 @@ def _direction_rows(
             value = p_dn[kk][local, idx] + s * q_dn[kk][local, idx]
             poly += coef[kk] * value
             size += np.abs(coef[kk]) * value
-        h = np.maximum(poly - pad_factor * size, 0.0)
+        h = np.maximum(poly - pad_factor * size, 0.0) * scale_lo  # non-negative terms (g_lo + s' >= 0)
         log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a)
         with np.errstate(under="ignore"):  # a smaller weight keeps a lower bound: capped below overflow
             weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
@@ -727,7 +775,8 @@ def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c:
 
 @dataclass(frozen=True)
 class _SplitPlan:
-    """The eps-independent layout of `split_positive_part`: the s window and, per s, the window of r."""
+    """The eps-independent layout of `split_positive_part`: the s window and, per s, the window of r (flat,
+    row after row: r, its pmf bracket, and r times it; `r_start` the flat index of each row's first r)."""
 
     s: np.ndarray
     s_lo: np.ndarray
@@ -743,35 +792,257 @@ class _SplitPlan:
     r_below: np.ndarray
     r_above: np.ndarray
     r_last: np.ndarray
+    r_start: np.ndarray
+    r_first: np.ndarray
+    rr_lo: np.ndarray
+    rr_hi: np.ndarray
+
+
+def _log_chernoff_upper_array(x: np.ndarray, m: np.ndarray, law: BinomialLaw) -> np.ndarray:
+    """`_log_chernoff_upper` elementwise (the same terms and margin; 0 <= x <= m)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t1 = np.where(x > 0, x * (np.log(np.maximum(x, 1.0)) - np.log(m) - law.log_p), 0.0)
+        t2 = np.where(m - x > 0, (m - x) * (np.log(np.maximum(m - x, 1.0)) - np.log(m) - law.log_q), 0.0)
+    return -(t1 + t2) + LOG_MARGIN * (np.abs(t1) + np.abs(t2)) + law.err * m + 1e-15
+
+
+def _edges_array(m: np.ndarray, law: BinomialLaw, log_tail: float, direction: int) -> np.ndarray:
+    """`_edge` for every m >= 1 at once (the same search: outward steps doubling until the Chernoff bound on the
+    mass beyond the edge is <= e^log_tail)."""
+    mean = m * law.p
+    sd = np.sqrt(np.maximum(m * law.p * (1 - law.p), 1e-300))
+    z = math.sqrt(max(-2.0 * log_tail, 1.0)) + 1.0
+    step = np.maximum(1.0, 0.25 * z * sd)
+    x = np.floor(mean - z * sd) if direction < 0 else np.ceil(mean + z * sd)
+    result = np.full(len(m), -1.0)
+    for _ in range(200):
+        todo = result < 0
+        if not np.any(todo):
+            break
+        if direction < 0:
+            hit_end = todo & (x <= 0)
+            beyond = np.clip(x - 1, 0.0, m)
+            found = todo & ~hit_end & (x - 1 < mean) & (_log_chernoff_upper_array(beyond, m, law) <= log_tail)
+            result = np.where(hit_end, 0.0, np.where(found, x, result))
+            x = np.where(todo & ~hit_end & ~found, np.floor(x - step), x)
+        else:
+            hit_end = todo & (x >= m)
+            beyond = np.clip(x + 1, 0.0, m)
+            found = todo & ~hit_end & (x + 1 > mean) & (_log_chernoff_upper_array(beyond, m, law) <= log_tail)
+            result = np.where(hit_end, m, np.where(found, x, result))
+            x = np.where(todo & ~hit_end & ~found, np.ceil(x + step), x)
+        step = step * 2
+    if np.any(result < 0):  # cannot happen (the steps double up to the ends); refuse rather than guess
+        raise ParameterError("tail", log_tail, "a tail the Chernoff window search reaches")
+    return result
+
+
+# Pmf anchors (gammaln) every ANCHOR_STEP values of r; the ratio recurrence in between (module doc).
+ANCHOR_STEP = 32
+
+
+def _window_rows(m: np.ndarray, law: BinomialLaw, tail: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`binomial_window(m_i, law, tail)` for every m_i >= 0 at once: (lo, size, lower, upper, below, above) with
+    the pmf brackets as (rows, width) arrays (entries at or beyond each row's size are not part of it). The
+    pmf is anchored by gammaln every ANCHOR_STEP values and carried between anchors by the ratio recurrence
+    (module doc's error model; the two products after it cost 2 roundings, 4u' reserved)."""
+    log_tail = math.log(tail)
+    positive = m > 0
+    mm = np.maximum(m, 1.0)
+    lo = np.where(positive, _edges_array(mm, law, log_tail, -1), 0.0)
+    hi = np.where(positive, _edges_array(mm, law, log_tail, +1), 0.0)
+    with np.errstate(over="ignore"):
+        below = np.where(lo > 0, np.exp(_log_chernoff_upper_array(np.maximum(lo - 1, 0.0), mm, law)) * (1 + EXP_MARGIN), 0.0)
+        above = np.where(hi < m, np.exp(_log_chernoff_upper_array(np.minimum(hi + 1, mm), mm, law)) * (1 + EXP_MARGIN), 0.0)
+    size = (hi - lo + 1).astype(np.int64)
+    lower, upper = _pmf_rows(m, lo, int(np.max(size)), law)
+    return lo, size, lower, upper, below, above
+
+
+def _pmf_rows(m: np.ndarray, first: np.ndarray, width: int, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+    """Certified brackets (lower, upper), (rows, width) arrays, of Pr[Bin(m_i, p) = first_i + t], t < width,
+    for 0 <= first_i: anchored by gammaln every ANCHOR_STEP values and carried between anchors by the ratio
+    recurrence (module doc's error model; the two products after it cost 2 roundings, 4u' reserved). Entries
+    with first_i + t > m_i are not brackets (the caller masks them); values below TINY as in binomial_window."""
+    rows = len(m)
+    blocks = max(1, int(math.ceil(width / ANCHOR_STEP)))
+    full = blocks * ANCHOR_STEP
+    steps = np.arange(ANCHOR_STEP, dtype=float)
+    base = first[:, None] + (np.arange(blocks, dtype=float) * ANCHOR_STEP)[None, :]
+    anchor, anchor_err = _log_pmf(np.broadcast_to(m[:, None], base.shape), np.minimum(base, m[:, None]), law)
+    anchor_lo, anchor_hi = _exp_bounds(anchor, anchor_err)
+    # Ratios pmf(j + 1) / pmf(j) (exact where j < m; entries past m are masked by the caller).
+    j = base[:, :, None] + steps[None, None, :-1]
+    ratio = (m[:, None, None] - j) / (j + 1.0)
+    ratio *= law.rho
+    rel = np.empty(base.shape + (ANCHOR_STEP,))
+    rel[:, :, 0] = 1.0
+    with np.errstate(under="ignore", invalid="ignore", over="ignore"):
+        np.cumprod(ratio, axis=2, out=rel[:, :, 1:])
+    rel_err = np.expm1((3.0 * steps + 2.0) * U1 + steps * law.err) * 1.01
+    factor_hi = (1 + rel_err) * (1 + 4 * U1)
+    factor_lo = (1 - rel_err) / (1 + 4 * U1)
+    upper = ((rel * factor_hi) * anchor_hi[:, :, None]).reshape(rows, full)
+    lower = ((rel * factor_lo) * anchor_lo[:, :, None]).reshape(rows, full)
+    small = rel.reshape(rows, full) < TINY
+    if np.any(small):  # an underflowed ratio product is < TINY (1 + err) + 2^-1074
+        upper[small] = (2 * TINY * np.broadcast_to(anchor_hi[:, :, None], rel.shape)).reshape(rows, full)[small]
+        lower[small] = 0.0
+    deep = anchor_lo <= 0.0
+    if np.any(deep):
+        # Anchors below TINY (windows reaching below 1e-280, tails < 1e-270): their blocks by gammaln at every
+        # point, as binomial_window (the recurrence from a clamped anchor would be valid but loose).
+        rows_deep, blocks_deep = np.nonzero(deep)
+        j_deep = base[rows_deep, blocks_deep][:, None] + steps[None, :]
+        m_deep = np.broadcast_to(m[rows_deep][:, None], j_deep.shape)
+        value, err = _log_pmf(m_deep, np.minimum(j_deep, m_deep), law)
+        low_deep, high_deep = _exp_bounds(value, err)
+        columns = blocks_deep[:, None] * ANCHOR_STEP + np.arange(ANCHOR_STEP)[None, :]
+        upper[rows_deep[:, None], columns] = high_deep
+        lower[rows_deep[:, None], columns] = low_deep
+    upper = np.maximum(upper[:, :width], TINY)
+    lower = lower[:, :width]
+    lower = np.where(lower < TINY, 0.0, lower)
+    return lower, upper
 
 
 @lru_cache(maxsize=4)
 def _split_plan(n: int, law_s: BinomialLaw, law_r: BinomialLaw | None, tail: float) -> _SplitPlan:
     window = binomial_window(n, law_s, tail)
     s = np.arange(window.lo, window.hi + 1, dtype=np.int64)
-    r_values, groups, r_lo, r_hi, sizes, below, above, last = [], [], [], [], [], [], [], []
-    count = 0
-    for i, value in enumerate(s.tolist()):
-        if law_r is None:  # r = 0 exactly
-            lo_r, lower, upper, b_r, a_r = 0, np.ones(1), np.ones(1), 0.0, 0.0
-        else:
-            w = binomial_window(n - value, law_r, tail)
-            lo_r, lower, upper, b_r, a_r = w.lo, w.lower, w.upper, w.below, w.above
-        size = len(lower)
-        r_values.append(np.arange(lo_r, lo_r + size, dtype=float))
-        groups.append(np.full(size, i, dtype=np.int64))
-        r_lo.append(lower)
-        r_hi.append(upper)
-        sizes.append(size)
-        below.append(b_r)
-        above.append(a_r)
-        count += size
-        last.append(count - 1)
+    rows = len(s)
+    if law_r is None:  # r = 0 exactly
+        lo_r, sizes = np.zeros(rows), np.ones(rows, dtype=np.int64)
+        lower, upper, below, above = np.ones((rows, 1)), np.ones((rows, 1)), np.zeros(rows), np.zeros(rows)
+    else:
+        lo_r, sizes, lower, upper, below, above = _window_rows((n - s).astype(float), law_r, tail)
+    inside = np.arange(lower.shape[1])[None, :] < sizes[:, None]
+    r_values = (lo_r[:, None] + np.arange(lower.shape[1], dtype=float)[None, :])[inside]
+    groups = np.broadcast_to(np.arange(rows, dtype=np.int64)[:, None], inside.shape)[inside]
+    r_lo, r_hi = lower[inside], upper[inside]
+    last = np.cumsum(sizes) - 1
+    start = last - sizes + 1
     return _SplitPlan(
         s.astype(float), window.lower, window.upper, window.below, window.above, window.lo,
-        np.concatenate(r_values), np.concatenate(groups), np.concatenate(r_lo), np.concatenate(r_hi),
-        np.array(sizes, dtype=float), np.array(below), np.array(above), np.array(last, dtype=np.int64),
+        r_values, groups, r_lo, r_hi, sizes.astype(float), below, above, last.astype(np.int64),
+        start.astype(np.int64), lo_r, r_lo * r_values, r_hi * r_values,
     )
+
+
+def _count_rows(values: np.ndarray, threshold: np.ndarray) -> np.ndarray:
+    """For each row i of `values` (non-decreasing rows): the number of entries <= threshold[i], exactly (a
+    vectorised bisection on the float values themselves)."""
+    rows, length = values.shape
+    lo = np.zeros(rows, dtype=np.int64)  # values[:lo] <= threshold
+    hi = np.full(rows, length, dtype=np.int64)  # values[hi:] > threshold
+    index = np.arange(rows)
+    while True:
+        active = lo < hi
+        if not np.any(active):
+            return lo
+        mid = (lo + hi) // 2
+        at_most = values[index, np.minimum(mid, length - 1)] <= threshold
+        lo = np.where(active & at_most, mid + 1, lo)
+        hi = np.where(active & ~at_most, mid, hi)
+
+
+def _thresholds(scale: float, r: np.ndarray, side: int) -> np.ndarray:
+    """The float threshold t(r) = fl(fl(tau_end r) (1 -/+ 2u')) of the split sums (tau_end (1 -/+ 2u') = scale:
+    the safe end of tau); non-decreasing in r (rounding is monotone). Below (side +1) or above (-1) tau r."""
+    factor = (1 - 2 * U1) if side > 0 else (1 + 2 * U1)
+    tau_end = scale / factor
+    result: np.ndarray = (tau_end * r) * factor
+    return result
+
+
+def _split_segments(
+    plan: _SplitPlan, x: np.ndarray, p_suffix: np.ndarray, q_suffix: np.ndarray, scale: float, side: int, pad_factor: float, remainder: np.ndarray,
+    starts_ok: np.ndarray, cap: np.ndarray,
+) -> np.ndarray:
+    """Per row s: the bound (side +1: upper, -1: lower) on F(s) = sum_r Pr[r | s] H(r), H(r) = E[(X - tau r)_+ | s],
+    from the row's non-decreasing float values x (x_hi or x_lo) with suffix sums P = sum x pmf and Q = sum pmf.
+
+    Per r the bound is P[c] - t Q[c] with c = #{x <= t}, t = t(r) (`_thresholds`) the threshold on the safe
+    side of tau r (module doc). c is non-decreasing in r: the r with the same c are one segment, found exactly
+    from the breakpoints r_c = min{r: t(r) >= x[c - 1]} (estimated, then verified on the float t). On a segment
+    sum_r w(r) (P - t(r) Q) = P sum w - Q sum w t(r), and sum w t(r) is bracketed by tau_end (1 -/+ 2u')^2 sum w r
+    (t(r) lies between tau_end r (1 -/+ 2u')^2 and tau r); upper: t smaller than t(r) only raises each term,
+    lower: larger only lowers it. Sums of the plan's non-negative w and w r over a segment of length <= L carry
+    relative error <= (L + 2) u' (w r itself one rounding)."""
+    rows = len(plan.s)
+    first, size = plan.r_first, plan.r_sizes.astype(np.int64)
+    r_first, r_last = first, first + size - 1
+    row_index = np.arange(rows)
+    weights = plan.r_hi if side > 0 else plan.r_lo
+    weighted = plan.rr_hi if side > 0 else plan.rr_lo
+
+    c_first = _count_rows(x, _thresholds(scale, r_first, side))
+    c_last = _count_rows(x, _thresholds(scale, r_last, side))
+    # Breakpoints for c = c_first + 1 .. c_last of every row.
+    extra = (c_last - c_first).astype(np.int64)
+    seg_row = np.repeat(row_index, extra)
+    seg_c = np.repeat(c_first, extra) + (np.arange(int(np.sum(extra))) - np.repeat(np.cumsum(extra) - extra, extra)) + 1
+    target = x[seg_row, seg_c - 1]
+    lo_r, hi_r = r_first[seg_row], r_last[seg_row]
+    tau_end = scale / ((1 - 2 * U1) if side > 0 else (1 + 2 * U1))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        guess = np.ceil(target / (tau_end * ((1 - 2 * U1) if side > 0 else (1 + 2 * U1))))
+    r_c = np.clip(np.nan_to_num(guess, nan=0.0, posinf=1e300, neginf=-1e300), lo_r, hi_r + 1)
+    for _ in range(64):
+        at_ok = (r_c > hi_r) | (_thresholds(scale, np.minimum(r_c, hi_r), side) >= target)
+        before_ok = (r_c <= lo_r) | (_thresholds(scale, np.maximum(r_c - 1, lo_r), side) < target)
+        if np.all(at_ok & before_ok):
+            break
+        r_c = np.where(~at_ok, r_c + 1, np.where(~before_ok, r_c - 1, r_c))
+    else:
+        # The float threshold is within a few ulps of tau_end r: the estimate is off by at most a couple of r.
+        raise ParameterError("tau", tau_end, "a threshold whose breakpoints the segment search settles")
+    # Segments: (row, c, first r), the row's own first segment included; empty ones (two x crossed at one r) dropped.
+    all_row = np.concatenate((row_index, seg_row))
+    all_c = np.concatenate((c_first, seg_c))
+    all_r = np.concatenate((r_first, r_c))
+    order = np.lexsort((all_c, all_r, all_row))
+    all_row, all_c, all_r = all_row[order], all_c[order], all_r[order]
+    # Keep, among segments starting at the same r of a row, the one with the largest c (the others are empty).
+    keep = np.ones(len(all_row), dtype=bool)
+    keep[:-1] = ~((all_row[1:] == all_row[:-1]) & (all_r[1:] == all_r[:-1]))
+    keep &= all_r <= r_last[all_row]
+    all_row, all_c, all_r = all_row[keep], all_c[keep], all_r[keep]
+    starts = plan.r_start[all_row] + (all_r - r_first[all_row]).astype(np.int64)
+    seg_len = np.diff(np.concatenate((starts, [len(weights)])))
+    w_sum = np.add.reduceat(weights, starts)
+    wr_sum = np.add.reduceat(weighted, starts)
+    err = (seg_len + 4) * U1
+    big_p, big_q = p_suffix[all_row, all_c], q_suffix[all_row, all_c]
+    two = (1 - 2 * U1) ** 2 if side > 0 else (1 + 2 * U1) ** 2
+    if side > 0:
+        w_bound = w_sum * (1 + err)  # >= sum w
+        t_bound = tau_end * two * wr_sum / (1 + err) * (1 - 4 * U1)  # <= sum w tau_end (1 - 2u')^2 r
+        first_term = (big_p * (1 + pad_factor) + remainder[all_row]) * w_bound
+        second_term = big_q * (1 - pad_factor) * t_bound
+        value = first_term - second_term + 8 * U1 * (first_term + second_term)
+        value = np.where(starts_ok[all_row], np.minimum(value, cap[all_row] * w_bound), cap[all_row] * w_bound)
+        value = np.maximum(value, 0.0)
+    else:
+        w_bound = w_sum / (1 + err)  # <= sum w
+        t_bound = tau_end * two * wr_sum * (1 + err) * (1 + 4 * U1)  # >= sum w tau_end (1 + 2u')^2 r
+        first_term = big_p * (1 - pad_factor) * w_bound
+        second_term = big_q * (1 + pad_factor) * t_bound
+        value = np.maximum(first_term - second_term - 8 * U1 * (first_term + second_term), 0.0)
+    counts = np.bincount(all_row, minlength=rows)
+    total: np.ndarray = np.bincount(all_row, weights=value, minlength=rows).astype(float)
+    if side > 0:
+        total = total * (1 + (counts + 4) * U1)
+        # r above the window: H <= H(r_last) (H is non-increasing in r), the last segment's per-r bound.
+        c_end = c_last
+        t_end = _thresholds(scale, r_last, side)
+        h_end = p_suffix[row_index, c_end] * (1 + pad_factor) + remainder - q_suffix[row_index, c_end] * t_end * (1 - pad_factor)
+        h_end = np.maximum(h_end + 8 * U1 * (p_suffix[row_index, c_end] + q_suffix[row_index, c_end] * t_end + remainder), 0.0)
+        h_end = np.where(starts_ok, np.minimum(h_end, cap), cap)
+        total = total + plan.r_above * h_end * (1 + 4 * U1)
+        return total
+    lower: np.ndarray = total / (1 + (counts + 4) * U1)
+    return lower
 
 
 def split_cost(n: int, p_s: float, p_a: float, p_r: float, shift_a: float = 0.0) -> float:
@@ -829,8 +1100,7 @@ def split_positive_part(
     a = start[:, None] + steps[None, :]
     inside = a <= s[:, None]
     a_safe = np.minimum(a, s[:, None])
-    log_value, log_err = _log_pmf(np.broadcast_to(s[:, None], a.shape), a_safe, law_a)
-    pmf_lo, pmf_hi = _exp_bounds(log_value, log_err)
+    pmf_lo, pmf_hi = _pmf_rows(s, start, length, law_a)
     pmf_lo = np.where(inside, pmf_lo, 0.0)
     pmf_hi = np.where(inside, pmf_hi, 0.0)
     x_hi = lam[1] * a_safe + k_hi[:, None]
@@ -851,26 +1121,14 @@ def split_positive_part(
     p_hi, q_hi = suffix(x_hi * pmf_hi), suffix(pmf_hi)
     p_lo, q_lo = suffix(x_lo * pmf_lo), suffix(pmf_lo)
     pad_factor = (length + 8) * U1
-    rows = plan.r_group
-    t_lo = tau[0] * plan.r * (1 - 2 * U1)
-    t_hi = tau[1] * plan.r * (1 + 2 * U1)
-    idx = _count_at_most(x_hi, rows, t_lo, (t_lo - k_hi[rows]) / lam[1] - start[rows])
-    big_p, big_q = p_hi[rows, idx], q_hi[rows, idx]
-    with np.errstate(invalid="ignore"):
-        h_hi = np.maximum(big_p - t_lo * big_q + pad_factor * (big_p + t_lo * big_q), 0.0) + remainder[rows]
-    h_hi = np.where(starts_ok[rows], h_hi, np.inf)
-    idx = _count_at_most(x_lo, rows, t_hi, (t_hi - k_lo[rows]) / lam[0] - start[rows])
-    big_p, big_q = p_lo[rows, idx], q_lo[rows, idx]
-    h_lo = np.maximum(big_p - t_hi * big_q - pad_factor * (big_p + t_hi * big_q), 0.0)
-    # r outside its window: H is non-increasing in r (below: H(0) <= H at the window's first r... bounded by
-    # max g <= lam s; above: H <= H at the window's last r).
+    # Every r is an exact threshold shift; the r of a row with the same crossing index (the number of row values
+    # <= t) form one segment, summed from the plan's eps-independent sums of pmf and r pmf (module doc).
     cap = lam[1] * s * (1 + 4 * U1)
-    h_hi = np.minimum(h_hi, cap[rows])
-    groups = len(s)
-    factor = 1 + (plan.r_sizes + 4) * U1
-    f_hi = np.bincount(rows, weights=plan.r_hi * h_hi, minlength=groups) * factor
-    f_hi = f_hi + plan.r_above * h_hi[plan.r_last] * (1 + 4 * U1) + plan.r_below * cap
-    f_lo = np.bincount(rows, weights=plan.r_lo * h_lo, minlength=groups) / factor
+    f_hi = _split_segments(plan, x_hi, p_hi, q_hi, tau[0] * (1 - 2 * U1), +1, pad_factor, remainder, starts_ok, cap)
+    f_lo = _split_segments(plan, x_lo, p_lo, q_lo, tau[1] * (1 + 2 * U1), -1, pad_factor, remainder, starts_ok, cap)
+    # r outside its window: H is non-increasing in r (below: H <= max X <= lam s; above: H <= H at the window's
+    # last r, in `_split_segments`).
+    f_hi = f_hi + plan.r_below * cap
     f_hi = np.minimum(np.where(np.isfinite(f_hi), f_hi, cap), cap)
     total_factor = 1 + (len(s) + 4) * U1
     upper = float(np.sum(plan.s_hi * f_hi)) * total_factor
@@ -890,14 +1148,7 @@ def normal_guess(terms: Callable[[float], list[tuple[float, float]]], *, n: int,
     require_probability("delta", delta)
 
     def approx(eps: float) -> float:
-        pairs = terms(eps)
-        mean = n * sum(c * p for c, p in pairs)
-        var = n * (sum(c * c * p for c, p in pairs) - sum(c * p for c, p in pairs) ** 2)
-        if not var > 0:
-            return max(mean, 0.0) / n
-        sd = math.sqrt(var)
-        z = mean / sd
-        return (mean * 0.5 * math.erfc(-z / math.sqrt(2)) + sd * math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)) / n
+        return _normal_delta(terms, n, eps)
 
     lo, hi = 0.0, float(eps0)
     if not approx(lo) > delta:
@@ -911,9 +1162,35 @@ def normal_guess(terms: Callable[[float], list[tuple[float, float]]], *, n: int,
     return hi if 0 < hi < eps0 else None
 
 
+def normal_elasticity(terms: Callable[[float], list[tuple[float, float]]], *, n: int, eps: float) -> float | None:
+    """d log delta / d log eps at `eps` of the normal approximation used by `normal_guess` (a central
+    difference): a slope for the first step of solve_certified_epsilon (never a bound; the root search checks
+    every point it keeps). None when it is not finite and negative. Range: n >= 1, eps > 0."""
+    require_integer("n", n, minimum=1)
+    require_positive("eps", eps)
+    h = 1e-4
+    values = [_normal_delta(terms, n, eps * (1 + side * h)) for side in (-1, 1)]
+    if not all(v > 0 and math.isfinite(v) for v in values):
+        return None
+    slope = (math.log(values[1]) - math.log(values[0])) / (math.log1p(h) - math.log1p(-h))
+    return slope if math.isfinite(slope) and slope < 0 else None
+
+
+def _normal_delta(terms: Callable[[float], list[tuple[float, float]]], n: int, eps: float) -> float:
+    """(1/n) E[(Y)_+] for Y normal with the mean and variance of sum_i c_i X_i, X ~ Mult(n; p)."""
+    pairs = terms(eps)
+    mean = n * sum(c * p for c, p in pairs)
+    var = n * (sum(c * c * p for c, p in pairs) - sum(c * p for c, p in pairs) ** 2)
+    if not var > 0:
+        return max(mean, 0.0) / n
+    sd = math.sqrt(var)
+    z = mean / sd
+    return (mean * 0.5 * math.erfc(-z / math.sqrt(2)) + sd * math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)) / n
+
+
 def solve_certified_epsilon(
     delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None,
-    tight: str = "both",
+    tight: str = "both", slope: float | None = None,
 ) -> tuple[float, float, bool]:
     """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
     bound is <= upper) and its lower end > delta at `lower` (or lower = 0). `found` is False when even eps0 is
@@ -925,7 +1202,9 @@ def solve_certified_epsilon(
     looser bound's), each aimed rel_tol/4 beyond the predicted root on the side being certified, so that
     usually 3-4 evaluations settle both ends; `tight` = "upper" / "lower" / "both" says which end must be
     within rel_tol of its root (the other is the best evaluated point). If that does not settle within
-    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far (the previous method) finishes."""
+    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far (the previous method) finishes.
+    `slope` (d log delta / d log eps near the root, negative; e.g. `normal_elasticity` at the hint) replaces
+    the Gaussian-tail model in the step from a single evaluated point: usually one evaluation fewer."""
     require_positive("eps0", eps0)
     require_probability("delta", delta)
     require_positive("rel_tol", rel_tol)
@@ -940,7 +1219,9 @@ def solve_certified_epsilon(
 
     if at(float(eps0))[1] > delta:
         return 0.0, float(eps0), False
-    settled = _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight)
+    if slope is not None and not (isinstance(slope, (int, float)) and math.isfinite(slope) and slope < 0):
+        raise ParameterError("slope", slope, "a finite negative number (d log delta / d log eps) or None")
+    settled = _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight, slope=slope)
     if settled is not None:
         return settled
     return _bracketing_solve(delta_bounds, cache, eps0=eps0, delta=delta, rel_tol=rel_tol, max_evaluations=max_evaluations, hint=hint)
@@ -954,7 +1235,8 @@ def _log(value: float) -> float:
 
 
 def _secant_search(
-    at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str
+    at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str,
+    slope: float | None = None,
 ) -> tuple[float, float, bool] | None:
     """The fast path of solve_certified_epsilon; None when it does not settle (the caller then brackets)."""
     log_target = math.log(delta)
@@ -970,8 +1252,8 @@ def _secant_search(
         up_lo = [p for p, (lo, _) in cache.items() if lo <= delta]
         x_up = min(up) if up else None
         x_low = max(low) if low else None
-        root_hi, two_hi = _predict(cache, 1, log_target, max(down_hi) if down_hi else None, x_up)
-        root_lo, two_lo = _predict(cache, 0, log_target, x_low, min(up_lo) if up_lo else None)
+        root_hi, two_hi = _predict(cache, 1, log_target, max(down_hi) if down_hi else None, x_up, slope)
+        root_lo, two_lo = _predict(cache, 0, log_target, x_low, min(up_lo) if up_lo else None, slope)
         close = x_up is not None and x_low is not None and x_up - x_low <= rel_tol * x_up
         # A prediction settles an end only when it comes from two evaluated points and that end's own delta is
         # a real evaluation (not the trivial delta(eps0) = 0).
@@ -982,7 +1264,10 @@ def _secant_search(
         if x_up is not None and (done_up or not need_up) and (done_low or not need_low):
             lower = x_low if x_low is not None and x_low <= x_up else 0.0
             return lower, x_up, True
-        if need_up and not done_up:
+        # An end whose next aim would not improve on its best point (the point already lies within rel_tol/4 of
+        # its predicted root) waits for the other end's evaluation, which gives it a two-point prediction.
+        aim_up = need_up and not done_up and not (x_up is not None and root_hi is not None and root_hi * (1 + rel_tol / 4) >= x_up and need_low and not done_low)
+        if aim_up:
             target, bracket_lo, bracket_hi, side = root_hi, (max(down_hi) if down_hi else 0.0), (x_up if x_up is not None else eps0), +1
         else:
             target, bracket_lo, bracket_hi, side = root_lo, (x_low if x_low is not None else 0.0), (min(up_lo) if up_lo else eps0), -1
@@ -1002,11 +1287,14 @@ def _secant_search(
     return None
 
 
-def _predict(cache: dict[float, tuple[float, float]], side: int, log_target: float, below: float | None, above: float | None) -> tuple[float | None, bool]:
+def _predict(
+    cache: dict[float, tuple[float, float]], side: int, log_target: float, below: float | None, above: float | None, slope: float | None = None
+) -> tuple[float | None, bool]:
     """(predicted root of log delta_side(eps) = log_target, whether it rests on two or more points).
     Three points nearest the target (in log delta): inverse quadratic interpolation of eps^2 in log delta,
     kept when it falls inside the bracket [below, above]; two: a secant on (eps^2, log delta) (delta ~
-    exp(-c eps^2) has Gaussian tails); one: log delta = -c eps^2 through it."""
+    exp(-c eps^2) has Gaussian tails); one: log delta = log delta(x1) + slope log(eps / x1) when `slope` is
+    given, else log delta = -c eps^2 through it."""
     points = [p for p in cache if p > 0 and cache[p][side] > 0]
     ranked = sorted(points, key=lambda p: abs(_log(cache[p][side]) - log_target))
     lo_end = below if below is not None else 0.0
@@ -1039,6 +1327,8 @@ def _predict(cache: dict[float, tuple[float, float]], side: int, log_target: flo
         return None, False
     x1 = ranked[0]
     l1 = _log(cache[x1][side])
+    if slope is not None and l1 > -745.0:
+        return x1 * math.exp(max(min((log_target - l1) / slope, 5.0), -5.0)), False
     if l1 >= 0 or log_target >= 0:
         return None, False
     return x1 * math.sqrt(log_target / l1), False

@@ -47,7 +47,7 @@ from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
 from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.limits import DELTA_MIN
-from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectations, split_cost, split_positive_part, normal_guess
+from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectations, split_cost, split_positive_part, normal_guess, normal_elasticity
 from shuffle_spec.reference.results import BoundValue
 
 __all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
@@ -131,10 +131,14 @@ def _n_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.nda
     return np.array(sorted(set(points)), dtype=np.int64) - lo
 
 
-def _split_is_cheaper(cost_split: float, cost_n: float) -> bool:
-    """Whether the split sum is the faster evaluation (measured: one of its elements costs about 1/4 of a
-    row element of the N grid); both are exact evaluations of the same sum."""
-    return cost_split <= min(4 * cost_n, SPLIT_COST_MAX)
+def _split_is_cheaper(cost_split: float, cost_n: float, k: int = 3) -> bool:
+    """Whether the split sum is used: whenever its arrays stay within SPLIT_COST_MAX (measured on issue 15's
+    grid at n <= 1e5, with its r summed in segments it was the faster of the two in every cell within that
+    size, up to 50x the N grid's estimate; and it has no blocking slack), else when it is the cheaper by
+    the estimates; both are exact evaluations of the same sum."""
+    if k == 2:  # a | b is degenerate there: the N grid has no rows to sum and is the cheaper unless n is small
+        return cost_split <= min(4 * cost_n, SPLIT_COST_MAX)
+    return cost_split <= SPLIT_COST_MAX or cost_split <= min(cost_n, 4 * SPLIT_COST_MAX)
 
 
 def _split_setup(eps0: float, k: int) -> tuple[BinomialLaw, BinomialLaw, BinomialLaw | None]:
@@ -171,8 +175,11 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
         return BoundValue(0.0, 0.0)  # L <= 0 everywhere: the positive part vanishes
     law_n, law_b, law_a, gamma = _blanket_laws(eps0, k)
     coefficients = _krr_coefficients(eps0, eps)
-    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
-    window = binomial_window(n - 1, law_n, tail)  # the law of N - 1
+    # Each tail mass left out costs at most about tail * max(1, k) in delta (D_N <= 1; gamma c0 <= k; the split
+    # sum scales its own): 1e-12 of the target delta relative, so the windows need not reach 1e-30.
+    tail = max(min(1e-18, delta_hint * 1e-12), 1e-300)
+    # The N window keeps the 1e-30 tail: it places the blocking grid (its slack moves with the grid's origin).
+    window = binomial_window(n - 1, law_n, max(min(1e-30, delta_hint * 1e-12), 1e-300))  # the law of N - 1
     offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
     # Two exact evaluations of the same sum; the cheaper one (by the array elements each touches) is used.
     split = _split_setup(eps0, k)
@@ -184,7 +191,7 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     mean_n = float(window.lo + np.mean(offsets) + 1)
     sd_small = math.sqrt(max(mean_n / k, 1.0))
     cost_n = len(offsets) * (10 * PER_SD + 20) * (6 * sd_small + 16) * 6
-    if _split_is_cheaper(cost_split, cost_n):
+    if _split_is_cheaper(cost_split, cost_n, k):
         return _blanket_delta_split(eps0, n, eps, split, tail)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
     big_n = (window.lo + offsets + 1).astype(np.int64)
@@ -216,13 +223,19 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     # the answer, when it finds none): it only decides where delta is evaluated.
     e0 = math.exp(eps0)
     d = e0 + k - 1
-    hint = normal_guess(lambda x: [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)], n=n, eps0=eps0, delta=delta)
+    def terms(x: float) -> list[tuple[float, float]]:
+        return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
+
+    hint = normal_guess(terms, n=n, eps0=eps0, delta=delta)
+    # Its local slope (d log delta / d log eps) sets the first step: the approximation's slope is within a few
+    # percent of the exact one where its root is close (measured), so 3 evaluations usually settle both ends.
+    slope = normal_elasticity(terms, n=n, eps=hint) if hint is not None else None
     if hint is None:
         try:
             hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
         except ValueError:
             hint = None
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both")
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
 
 
