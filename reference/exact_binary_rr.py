@@ -63,6 +63,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from fractions import Fraction
@@ -588,8 +589,44 @@ class _Pair:
         return value
 
     def _bounds(self, value: float) -> tuple[float, float]:
+        """Bounds of a windowed TAIL sum (or any sum over many counts): the whole dropped mass is added."""
         _, _, _, _, rel, dropped = self._setup
         return value * (1 - rel), value * (1 + rel) + dropped
+
+    def _bounds_f(self, value: float) -> tuple[float, float]:
+        """Bounds of one windowed pmf value f(s): only what one count can miss is added (`_point_dropped`)."""
+        _, _, _, _, rel, _ = self._setup
+        return value * (1 - rel), value * (1 + rel) + self._point_dropped
+
+    @cached_property
+    def _point_dropped(self) -> float:
+        """Upper bound of f(s) - (windowed f(s)) for any single s (scaled), plus the subnormal absolute terms.
+
+        The missing part of f(s) = sum_j short(j) long(s - j) has j outside the short window (at most
+        short's dropped mass times sup long, and at most sup of short outside its window times long's total
+        mass) or s - j outside the long window (likewise). When a window's largest value is certified above
+        both of its end values, the binomial's mode lies inside it (unimodal), so outside the window the pmf
+        is at most the larger end value; otherwise that term uses the mass (a pmf value is at most its total).
+        At n ~ 1e10 and tiny delta this is ~1e5 times smaller than the whole dropped mass that `_bounds`
+        adds, which otherwise swamps f in the tails and leaves the threshold's sign uncertain there."""
+        _, short, long_, _, rel, dropped_total = self._setup
+
+        def mass(w: _Window) -> float:
+            return (float(np.sum(w.pmf)) * (1 + rel) + len(w.pmf) * w.absolute + w.dropped) * (1 + 4 * UNIT)
+
+        def sup_and_edge(w: _Window) -> tuple[float, float]:
+            largest = float(np.max(w.pmf)) * (1 + w.rel) + w.absolute
+            end = max(float(w.pmf[0]), float(w.pmf[-1])) * (1 + w.rel) + w.absolute
+            inside = float(np.max(w.pmf)) * (1 - w.rel) > end * (1 + 4 * UNIT)
+            total = mass(w)
+            return (largest, end) if inside else (total, total)
+
+        sup_short, edge_short = sup_and_edge(short)
+        sup_long, edge_long = sup_and_edge(long_)
+        from_short = min(short.dropped * sup_long, edge_short * mass(long_)) if short.dropped > 0 else 0.0
+        from_long = min(long_.dropped * sup_short, edge_long * mass(short)) if long_.dropped > 0 else 0.0
+        absolute = (short.absolute * mass(long_) + long_.absolute * mass(short)) * 2 + (len(short.pmf) + len(long_.pmf) + 4) * 2.0**-1073
+        return min((from_short + from_long) * (1 + 1e-12) + absolute, dropped_total)
 
     @property
     def support(self) -> tuple[int, int]:
@@ -616,17 +653,27 @@ class _Pair:
 
         def g(s: int) -> tuple[float, float]:
             """Bounds of a f(s-1) - b f(s) (= P(s) - e Q(s) in the scaled units)."""
-            fa, fb = self._bounds(self._f(s - 1)), self._bounds(self._f(s))
+            fa, fb = self._bounds_f(self._f(s - 1)), self._bounds_f(self._f(s))
             x, y = scaled(a_lo, a_hi, fa), scaled(b_lo, b_hi, fb)
             slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
             return x[0] - y[1] - slack, x[1] - y[0] + slack
 
+        # e - 1 = b - a (p + q = 1), from libm's expm1 (within 1 ulp, as the module assumes of exp and log1p).
+        em1 = math.expm1(float(eps))
+        em1_lo, em1_hi = em1 * (1 - 4 * UNIT), em1 * (1 + 4 * UNIT)
+
         def h(s: int) -> tuple[float, float]:
-            """Bounds of H(s) = a T(s-1) - b T(s)."""
-            x = scaled(a_lo, a_hi, self._bounds(self._t(s - 1)))
-            y = scaled(b_lo, b_hi, self._bounds(self._t(s)))
+            """Bounds of H(s) = a T(s-1) - b T(s) = a f(s-1) - (e - 1) T(s): both forms, intersected. Near the
+            mean (eps near 0 at large n: T ~ 0.2, H ~ 1e-6) the first cancels about T / H-fold and its bounds
+            are T / H times T's relative width apart; the second cancels only a few-fold."""
+            t_before, t_at = self._bounds(self._t(s - 1)), self._bounds(self._t(s))
+            x = scaled(a_lo, a_hi, t_before)
+            y = scaled(b_lo, b_hi, t_at)
             slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
-            return x[0] - y[1] - slack, x[1] - y[0] + slack
+            u = scaled(a_lo, a_hi, self._bounds_f(self._f(s - 1)))
+            v = scaled(em1_lo, em1_hi, t_at)
+            slack2 = 4 * UNIT * (abs(u[1]) + abs(v[1]))
+            return max(x[0] - y[1] - slack, u[0] - v[1] - slack2), min(x[1] - y[0] + slack, u[1] - v[0] + slack2)
 
         bottom, top = self.support
         # Bracket, then bisection: `low` has g certified < 0 (or is below the window: bottom - 1), `high` has
@@ -657,11 +704,9 @@ class _Pair:
         while s_b <= top + 1 and g(s_b)[0] < 0:
             s_b += 1
             if s_b - low > 64:
-                # Degenerate (flat ratio, or s* beyond the window): every H(s'), s' >= low + 1, is at most
-                # the sum of g(s)_+ <= a f(s-1) <= f(s-1) over s >= low + 1, i.e. T(low); s_b = top + 2 (where
-                # the windowed H is 0) keeps `upper` >= that bound without stepping over the whole window.
-                extra = self._bounds(self._t(low))[1]
-                s_b = top + 2
+                # A wide ambiguous range (the ratio f(s-1)/f(s) moves by ~1/variance per count, which at
+                # n ~ 1e10 and eps near 0 is below the pmf's certified relative width over ~100 counts).
+                s_b, extra = self._ambiguous_range(low, s_b - 1, top, g, a_lo, a_hi, b_lo, b_hi)
                 break
         if extra == 0.0:
             extra = sum(max(g(s)[1], 0.0) for s in range(low + 1, s_b))
@@ -669,6 +714,47 @@ class _Pair:
         upper = max(h(s_b)[1], 0.0) + extra + dropped
         lower = max(h(s_b)[0], h(low + 1)[0], 0.0)
         return lower, upper
+
+    def _ambiguous_range(self, low: int, failed: int, top: int, g: Callable[[int], tuple[float, float]], a_lo: float, a_hi: float, b_lo: float, b_hi: float) -> tuple[int, float]:
+        """(s_b, extra) for `scaled_delta_bounds` when g is not certified >= 0 at any s in (low, failed]:
+        s_b > failed with g certified >= 0 there (doubling steps, then bisection; any such s_b is valid,
+        since then s* <= s_b), and extra >= sum of g(s)_+ over [A, B] = [low + 1, s_b - 1].
+
+        Why the bound holds: g(s) = f(s) (a r(s) - b) with r(s) = f(s-1)/f(s) non-decreasing (f is
+        log-concave), so |a r(s) - b| <= its larger value at the two ends of [A, B], and the sum of f over
+        [A, B] is T(A) - T(B + 1). With r's bounds from the certified f bounds at A - 1, A, B - 1, B this needs
+        four pmf and two tail values instead of one pmf per count. When no s_b is found in the window, or an
+        end's pmf is not certified positive, the former bound: every H(s'), s' >= low + 1, is at most
+        T(low), with s_b = top + 2 (where the windowed H is 0)."""
+        step, found = 1, None
+        while failed + step <= top + 1:
+            if g(failed + step)[0] >= 0:
+                found = failed + step
+                break
+            failed, step = failed + step, 2 * step
+        if found is None:
+            return top + 2, self._bounds(self._t(low))[1]
+        while found - failed > 1:
+            mid = (failed + found) // 2
+            if g(mid)[0] >= 0:
+                found = mid
+            else:
+                failed = mid
+        first, last = low + 1, found - 1
+
+        def distance(s: int) -> float | None:
+            """Upper bound of |a r(s) - b|, or None when f(s) is not certified positive."""
+            before, at = self._bounds_f(self._f(s - 1)), self._bounds_f(self._f(s))
+            if not at[0] > 0:
+                return None
+            r_lo, r_hi = before[0] / at[1] * (1 - 2 * UNIT), before[1] / at[0] * (1 + 2 * UNIT)
+            return max(a_hi * r_hi - b_lo, b_hi - a_lo * r_lo, 0.0) * (1 + 4 * UNIT)
+
+        ends = [distance(first), distance(last)]
+        if any(d is None for d in ends):
+            return top + 2, self._bounds(self._t(low))[1]
+        mass = max(self._bounds(self._t(first))[1] - self._bounds(self._t(last + 1))[0], 0.0) * (1 + 2 * UNIT)
+        return found, mass * max(d for d in ends if d is not None) * (1 + 2 * UNIT)
 
     def delta_bounds(self, eps: float) -> tuple[float, float]:
         """[lower, upper] of D_{e^eps}(P || Q) (unscaled)."""

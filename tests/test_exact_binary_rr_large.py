@@ -162,9 +162,54 @@ def test_n_1e10_eps0_6_is_certified_not_refused():
     assert result.lower <= binary_rr_pair_epsilon(eps0=eps0, n=n, delta=delta, k=result.worst_k).upper
 
 
-def test_an_interval_wider_than_max_tolerance_is_refused_not_returned():
-    # eps0 = 1, n = 1e10, delta = 1e-6: the sweeps certify an upper end, but the best pair's lower end is ~10x
-    # below it (eps ~ 5e-5 is near 0 for the pair solver); a 93% wide interval was returned in a draft of
-    # round 3. The documented contract: refuse beyond MAX_TOLERANCE.
+def test_an_interval_wider_than_max_tolerance_is_refused_not_returned(monkeypatch):
+    # eps0 = 1, n = 1e10, delta = 1e-6 with each pmf value bounded by the WHOLE dropped mass (as before the
+    # pointwise bound): the sweeps certify an upper end, but the best pair's lower end is ~10x below it (eps
+    # ~ 1e-5 is near 0 for the pair solver); a 93% wide interval was returned in a draft of round 3. The
+    # documented contract: refuse beyond MAX_TOLERANCE.
+    monkeypatch.setattr(ebr._Pair, "_bounds_f", ebr._Pair._bounds)
     with pytest.raises(ParameterError, match="0.01 relative within the work budget"):
         worst_case(eps0=1.0, n=10**10, delta=1e-6)
+
+
+def test_eps0_1_at_n_1e10_is_certified_and_contains_the_pair_of_zeros():
+    """The cell that refused above: with pointwise pmf bounds it is certified (1% at most), and its interval
+    holds the pair "others all 0" computed independently (scipy floats) as a lower bound on the worst case."""
+    result = worst_case(eps0=1.0, n=10**10, delta=1e-6)
+    assert result.upper - result.lower <= 0.01 * result.upper
+    assert _independent_pair_zero_epsilon(1.0, 10**10, 1e-6) <= result.upper * (1 + 1e-9)
+
+
+def _independent_pair_zero_epsilon(eps0: float, n: int, delta: float) -> float:
+    """eps of the pair "user 1 holds 1 vs 0, the other n-1 users hold 0" from scipy's binomial pmf on a
+    +-12 sd window (an independent float computation: no certified arithmetic), both directions."""
+    from scipy.optimize import brentq
+    from scipy.stats import binom
+
+    q = 1 / (1 + math.exp(eps0))
+    p = 1 - q
+    m = n - 1
+    sd = math.sqrt(m * p * q)
+    s = np.arange(max(int(m * q - 12 * sd), 0), int(m * q + 12 * sd) + 2)
+    f = binom.pmf(s, m, q)
+    f_before = np.concatenate([[0.0], f[:-1]])  # Pr[S = s - 1]
+
+    def excess(eps: float) -> float:
+        ones, zero = p * f_before + q * f, q * f_before + p * f  # user 1 at 1 / at 0, total count s
+        e = math.exp(eps)
+        return max(np.maximum(ones - e * zero, 0).sum(), np.maximum(zero - e * ones, 0).sum()) - delta
+
+    return brentq(excess, 0.0, eps0, xtol=1e-15, rtol=1e-12)
+
+
+@pytest.mark.parametrize("eps0, delta", [(1.0, 1e-6), (1.0, 1e-12), (0.1, 1e-12)])
+def test_a_pair_with_eps_near_0_at_n_1e10_is_solved_to_its_tolerance(eps0, delta):
+    """At n = 1e10 and small eps0 the threshold's sign is ambiguous over more than 64 counts (the ratio
+    f(s-1)/f(s) moves by 1/variance per count, below the pmf's certified relative width); the upper end
+    then fell back to the whole tail T(low) and the pair's eps interval was [2e-7, 5.3e-5] for an eps of
+    ~3.5e-5 (eps0 = 1), so the worst case refused. Now that range is bounded through the monotone ratio."""
+    value = binary_rr_pair_epsilon(eps0=eps0, n=10**10, delta=delta, k=0)
+    lower, upper = value.lower, value.upper
+    assert upper - lower <= 1e-6 * upper
+    independent = _independent_pair_zero_epsilon(eps0, 10**10, delta)
+    assert lower * (1 - 1e-9) <= independent <= upper * (1 + 1e-9)
