@@ -612,7 +612,7 @@ class _Pair:
         _, short, long_, _, rel, dropped_total = self._setup
 
         def mass(w: _Window) -> float:
-            return (float(np.sum(w.pmf)) * (1 + rel) + len(w.pmf) * w.absolute + w.dropped) * (1 + 4 * UNIT)
+            return float((float(np.sum(w.pmf)) * (1 + rel) + len(w.pmf) * w.absolute + w.dropped) * (1 + 4 * UNIT))
 
         def sup_and_edge(w: _Window) -> tuple[float, float]:
             largest = float(np.max(w.pmf)) * (1 + w.rel) + w.absolute
@@ -626,7 +626,7 @@ class _Pair:
         from_short = min(short.dropped * sup_long, edge_short * mass(long_)) if short.dropped > 0 else 0.0
         from_long = min(long_.dropped * sup_short, edge_long * mass(short)) if long_.dropped > 0 else 0.0
         absolute = (short.absolute * mass(long_) + long_.absolute * mass(short)) * 2 + (len(short.pmf) + len(long_.pmf) + 4) * 2.0**-1073
-        return min((from_short + from_long) * (1 + 1e-12) + absolute, dropped_total)
+        return float(min((from_short + from_long) * (1 + 1e-12) + absolute, dropped_total))
 
     @property
     def support(self) -> tuple[int, int]:
