@@ -21,6 +21,7 @@ hangs, not a security boundary. The README and `shuffle-spec audit bound --help`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -228,11 +229,11 @@ class Sandbox:
                     self._process.kill()
             self._process.wait()
             self._process = None
-        for handle in (self._to_child,):
-            try:
-                handle and handle.close()
-            except OSError:  # the pipe broke when the child died: nothing left to release
-                pass
+        if self._to_child is not None:
+            # Closing flushes what is buffered; a pipe that broke when the child died raises here, and there is
+            # then nothing left to release, so the error is dropped on purpose.
+            with contextlib.suppress(OSError):
+                self._to_child.close()
         if self._from_child is not None:
             os.close(self._from_child)
             self._from_child = None

@@ -14,31 +14,13 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from scipy.special import gammaln
 
+from brute_sums import brute_split
 from shuffle_spec.reference import lattice_sums
 
 
 def _law(p: float) -> lattice_sums.BinomialLaw:
     return lattice_sums.binomial_law(mpmath.mpf(p))
-
-
-def _brute_split(n: int, p1: float, p3: float, c0: float, c1: float, c2: float) -> float:
-    """E[(c0 a + c1 b + c2 R)_+] over (a, b, R, rest) ~ Mult(n; p1, p1, p3, rest), term by term (float64 with
-    gammaln: relative error far below the 1e-9 allowed)."""
-    total = 0.0
-    log_fact = gammaln(np.arange(n + 2, dtype=float) + 1)
-    rest = 1 - 2 * p1 - p3
-    for a in range(n + 1):
-        b = np.arange(n - a + 1, dtype=float)[:, None]
-        r = np.arange(n - a + 1, dtype=float)[None, :]
-        ok = a + b + r <= n
-        g = c0 * a + c1 * b + c2 * r
-        left = np.where(ok, n - a - b - r, 0.0)
-        log_pmf = log_fact[n] - log_fact[a] - gammaln(b + 1) - gammaln(r + 1) - gammaln(left + 1)
-        log_pmf = log_pmf + (a + b) * math.log(p1) + r * math.log(p3) + (left * math.log(rest) if rest > 0 else 0.0)
-        total += float(np.sum(np.where(ok & (g > 0), g * np.exp(log_pmf), 0.0)))
-    return total
 
 
 # (n, p1, p3, (c0, c1, c2)): -c2 comparable to c0 - c1, so that tau r moves the zero of a row by many values of
@@ -55,7 +37,7 @@ MANY_SEGMENTS = [
 @pytest.mark.parametrize("n, p1, p3, coefficients", MANY_SEGMENTS)
 def test_segmented_split_sum_contains_the_brute_force_sum(n, p1, p3, coefficients):
     c0, c1, c2 = coefficients
-    exact = _brute_split(n, p1, p3, c0, c1, c2)
+    exact = brute_split(n, p1, p3, c0, c1, c2)
     law_s, law_a, law_r = _law(2 * p1), _law(0.5), _law(p3 / (1 - 2 * p1))
     lo, hi = lattice_sums.split_positive_part(n, law_s, law_a, law_r, (c0 - c1, c0 - c1), (c1, c1), (-c2, -c2), tail=1e-30)
     assert lo * (1 - 1e-9) <= exact <= hi * (1 + 1e-9), (exact, lo, hi)
@@ -65,7 +47,7 @@ def test_segmented_split_sum_contains_the_brute_force_sum(n, p1, p3, coefficient
 def test_segmented_split_sum_without_r_contains_the_brute_force_sum():
     """k = 2 (law_r None: r = 0 exactly): one segment per row."""
     n, p1, c0, c1 = 70, 0.3, 1.0, -1.4
-    exact = _brute_split(n, p1, 0.0 + 1e-300, c0, c1, 0.0)
+    exact = brute_split(n, p1, 0.0 + 1e-300, c0, c1, 0.0)
     lo, hi = lattice_sums.split_positive_part(n, _law(2 * p1), _law(0.5), None, (c0 - c1, c0 - c1), (c1, c1), (0.0, 0.0), tail=1e-30)
     assert lo * (1 - 1e-9) <= exact <= hi * (1 + 1e-9), (exact, lo, hi)
     assert hi <= exact * (1 + 1e-6), (exact, hi)

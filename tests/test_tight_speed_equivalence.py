@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import gammaln
 
+from brute_sums import brute_split
 from shuffle_spec.reference import lattice_sums
 from shuffle_spec.reference.blanket import lemma_5_3_divergence_bound
 from shuffle_spec.reference.bounds import blanket_exact
@@ -92,27 +93,10 @@ def test_batched_grid_agrees_with_every_row(m, p_b, p_a):
     assert g_hi <= e_hi * 1.01 and g_lo >= e_lo / 1.01
 
 
-def _brute_split(n: int, p1: float, p3: float, c0: float, c1: float, c2: float) -> float:
-    """E[(c0 a + c1 b + c2 R)_+] over (a, b, R, rest) ~ Mult(n; p1, p1, p3, rest), term by term."""
-    total = 0.0
-    log_fact = gammaln(np.arange(n + 2, dtype=float) + 1)
-    rest = 1 - 2 * p1 - p3
-    for a in range(n + 1):
-        b = np.arange(n - a + 1, dtype=float)[:, None]
-        r = np.arange(n - a + 1, dtype=float)[None, :]
-        ok = a + b + r <= n
-        g = c0 * a + c1 * b + c2 * r
-        left = np.where(ok, n - a - b - r, 0.0)
-        log_pmf = log_fact[n] - log_fact[a] - gammaln(b + 1) - gammaln(r + 1) - gammaln(left + 1)
-        log_pmf = log_pmf + (a + b) * math.log(p1) + r * math.log(p3) + left * math.log(rest)
-        total += float(np.sum(np.where(ok & (g > 0), g * np.exp(log_pmf), 0.0)))
-    return total
-
-
 @pytest.mark.parametrize("n, p1, p3, coefficients", [(60, 0.05, 0.3, (2.0, -2.5, -0.4)), (120, 0.02, 0.5, (5.0, -6.0, -0.2)), (40, 0.1, 0.2, (1.0, -1.1, -0.05))])
 def test_split_sum_contains_the_brute_force_sum(n, p1, p3, coefficients):
     c0, c1, c2 = coefficients
-    exact = _brute_split(n, p1, p3, c0, c1, c2)
+    exact = brute_split(n, p1, p3, c0, c1, c2)
     law_s, law_a, law_r = _law(2 * p1), _law(0.5), _law(p3 / (1 - 2 * p1))
     lo, hi = lattice_sums.split_positive_part(n, law_s, law_a, law_r, (c0 - c1, c0 - c1), (c1, c1), (-c2, -c2), tail=1e-30)
     assert lo * (1 - REL) <= exact <= hi * (1 + REL), (exact, lo, hi)
