@@ -127,6 +127,8 @@ TARGET_SHARE = 0.9
 STEP_MARGIN = 0.92
 COARSE_TOLERANCE = 1e-2
 REFINE_MIN = 1.0
+# Counts stepped one by one past the bisection's bracket before `_Pair._ambiguous_range` takes over.
+AMBIGUOUS_STEPS = 64
 NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 # ---------------------------------------------------------------- certified scaled binomial windows
@@ -703,7 +705,7 @@ class _Pair:
         s_b, extra = low + 1, 0.0
         while s_b <= top + 1 and g(s_b)[0] < 0:
             s_b += 1
-            if s_b - low > 64:
+            if s_b - low > AMBIGUOUS_STEPS:
                 # A wide ambiguous range (the ratio f(s-1)/f(s) moves by ~1/variance per count, which at
                 # n ~ 1e10 and eps near 0 is below the pmf's certified relative width over ~100 counts).
                 s_b, extra = self._ambiguous_range(low, s_b - 1, top, g, a_lo, a_hi, b_lo, b_hi)

@@ -213,3 +213,54 @@ def test_a_pair_with_eps_near_0_at_n_1e10_is_solved_to_its_tolerance(eps0, delta
     assert upper - lower <= 1e-6 * upper
     independent = _independent_pair_zero_epsilon(eps0, 10**10, delta)
     assert lower * (1 - 1e-9) <= independent <= upper * (1 + 1e-9)
+
+
+def _scipy_count_pmf(eps0: float, ones: int, zeros: int) -> np.ndarray:
+    """Pr[Bin(ones, p) + Bin(zeros, q) = s] for s = 0 .. ones + zeros by direct convolution of scipy pmfs
+    (independent of the certified windows)."""
+    from scipy.stats import binom
+
+    q = 1 / (1 + math.exp(eps0))
+    first = binom.pmf(np.arange(ones + 1), ones, 1 - q)
+    second = binom.pmf(np.arange(zeros + 1), zeros, q)
+    return np.convolve(first, second)
+
+
+@pytest.mark.parametrize("eps0, ones, zeros, delta", [(1.0, 1500, 2500, 1e-6), (0.5, 0, 6000, 1e-12), (3.0, 300, 5000, 1e-9)])
+def test_pointwise_pmf_bounds_enclose_the_exact_pmf_where_the_windows_cut(eps0, ones, zeros, delta):
+    """`_bounds_f` adds only what one count can miss outside the windows (`_point_dropped`), not the whole
+    dropped mass: at every count of the support the true scaled pmf must lie in the bounds, including the
+    counts just outside the windows (windowed value 0). The windows here are far narrower than the support."""
+    pairs = ebr._Pairs(eps0, delta)
+    pair = pairs.get(ones + zeros + 1, ones)
+    bottom, top = pair.support
+    assert top - bottom < (ones + zeros) / 2  # the windows really cut
+    exact = _scipy_count_pmf(eps0, ones, zeros)
+    scale = math.exp(ebr._log_scale(delta))  # the windows hold e^-L Pr[...], L = log(delta) clamped
+    for s in range(max(bottom - 40, 0), min(top + 41, ones + zeros + 1)):
+        low, high = pair._bounds_f(pair._f(s))
+        true = exact[s] / scale
+        assert low * (1 - 1e-12) <= true <= high * (1 + 1e-12) + 1e-300, (s, low, true, high)
+    assert pair._point_dropped <= pair._bounds(0.0)[1]
+
+
+@pytest.mark.parametrize("eps0, ones, zeros, delta", [(1.0, 0, 40000, 1e-6), (0.5, 700, 20000, 1e-9)])
+def test_the_ambiguous_threshold_range_bound_encloses_the_exact_divergence(monkeypatch, eps0, ones, zeros, delta):
+    """Force the monotone-ratio bound of a wide ambiguous threshold range (AMBIGUOUS_STEPS = 0: taken at every
+    evaluation) and check the certified delta against the exact one from scipy pmfs, at several eps near the
+    root (where the ambiguous range sits in the bulk) and away from it."""
+    monkeypatch.setattr(ebr, "AMBIGUOUS_STEPS", 0)
+    exact_pmf = _scipy_count_pmf(eps0, ones, zeros)
+    q = 1 / (1 + math.exp(eps0))
+    p = 1 - q
+    before = np.concatenate([[0.0], exact_pmf])
+    at = np.concatenate([exact_pmf, [0.0]])
+    pair = ebr._Pairs(eps0, delta).get(ones + zeros + 1, ones)
+    for eps in (1e-5, 1e-3, 0.02, 0.1):
+        e = math.exp(eps)
+        one, zero = p * before + q * at, q * before + p * at  # user 1 at 1 / at 0: P, Q of the count
+        exact = float(np.maximum(one - e * zero, 0).sum())
+        low, high = pair.delta_bounds(eps)
+        assert low * (1 - 1e-9) <= exact <= high * (1 + 1e-9), (eps, low, exact, high)
+        # Width: relative, plus the mass the windows may drop (TAIL_FRACTION delta each, module doc).
+        assert high - low <= 1e-3 * exact + 4 * ebr.TAIL_FRACTION * delta
