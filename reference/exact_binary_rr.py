@@ -72,6 +72,7 @@ from typing import Any
 import numpy as np
 
 from shuffle_spec.reference.binomial import ProbabilityPair, iv_context, log_binomial_pmf_interval
+from shuffle_spec.reference import exact_binary_rr_transport as transport
 from shuffle_spec.reference.bounds.clones import solve_epsilon
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.results import BoundValue
@@ -495,6 +496,12 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.einsum("i,i->", a, b))
 
 
+def _scaled_product(c_lo: float, c_hi: float, x: tuple[float, float]) -> tuple[float, float]:
+    """[min, max] of c x over c in [c_lo, c_hi], x in [x[0], x[1]] (before rounding: callers add a slack)."""
+    products = (c_lo * x[0], c_lo * x[1], c_hi * x[0], c_hi * x[1])
+    return min(products), max(products)
+
+
 @dataclass
 class _Pair:
     """D_{e^eps}(P || Q) for P = Bern(p) + S, Q = Bern(q) + S, S = Bin(ones, p) + Bin(zeros, q), certified,
@@ -509,6 +516,7 @@ class _Pair:
     work: int = 0
     _memo_f: dict[int, float] = field(default_factory=dict, repr=False)
     _memo_t: dict[int, float] = field(default_factory=dict, repr=False)
+    _brackets: dict[float, tuple[int, int]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def _setup(self) -> tuple[Any, ...]:
@@ -645,37 +653,44 @@ class _Pair:
         value = self.ones * keep.p + self.zeros * keep.q + 0.5 + variance * math.log(b / a)
         return int(math.ceil(value)) if math.isfinite(value) and abs(value) < 2.0**62 else None
 
+    def h_bounds(self, eps: float, s: int) -> tuple[float, float]:
+        """Certified [lower, upper] of e^-L H(s), H(s) = a T(s-1) - b T(s) = a f(s-1) - (e - 1) T(s): both forms,
+        intersected. Near the mean (eps near 0 at large n: T ~ 0.2, H ~ 1e-6) the first cancels about T / H-fold
+        and its bounds are T / H times T's relative width apart; the second cancels only a few-fold."""
+        a_lo, a_hi, b_lo, b_hi = _coefficients(self.eps0, float(eps))
+        # e - 1 = b - a (p + q = 1), from libm's expm1 (within 1 ulp, as the module assumes of exp and log1p).
+        em1 = math.expm1(float(eps))
+        em1_lo, em1_hi = em1 * (1 - 4 * UNIT), em1 * (1 + 4 * UNIT)
+        t_before, t_at = self._bounds(self._t(s - 1)), self._bounds(self._t(s))
+        x = _scaled_product(a_lo, a_hi, t_before)
+        y = _scaled_product(b_lo, b_hi, t_at)
+        slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
+        u = _scaled_product(a_lo, a_hi, self._bounds_f(self._f(s - 1)))
+        v = _scaled_product(em1_lo, em1_hi, t_at)
+        slack2 = 4 * UNIT * (abs(u[1]) + abs(v[1]))
+        return max(x[0] - y[1] - slack, u[0] - v[1] - slack2), min(x[1] - y[0] + slack, u[1] - v[0] + slack2)
+
+    def threshold_bracket(self, eps: float) -> tuple[int, int]:
+        """(low, high): the threshold s* = min{s : a f(s-1) >= b f(s)} at eps lies in (low, high] (certified,
+        from `scaled_delta_bounds`). H(s) <= H(s+1) for s < s* and H(s) >= H(s+1) for s >= s* (module doc)."""
+        key = float(eps)
+        if key not in self._brackets:
+            self.scaled_delta_bounds(eps)
+        return self._brackets[key]
+
     def scaled_delta_bounds(self, eps: float) -> tuple[float, float]:
         """[lower, upper] of e^-L D_{e^eps}(P || Q)."""
         a_lo, a_hi, b_lo, b_hi = _coefficients(self.eps0, float(eps))
 
-        def scaled(c_lo: float, c_hi: float, x: tuple[float, float]) -> tuple[float, float]:
-            products = (c_lo * x[0], c_lo * x[1], c_hi * x[0], c_hi * x[1])
-            return min(products), max(products)
-
         def g(s: int) -> tuple[float, float]:
             """Bounds of a f(s-1) - b f(s) (= P(s) - e Q(s) in the scaled units)."""
             fa, fb = self._bounds_f(self._f(s - 1)), self._bounds_f(self._f(s))
-            x, y = scaled(a_lo, a_hi, fa), scaled(b_lo, b_hi, fb)
+            x, y = _scaled_product(a_lo, a_hi, fa), _scaled_product(b_lo, b_hi, fb)
             slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
             return x[0] - y[1] - slack, x[1] - y[0] + slack
 
-        # e - 1 = b - a (p + q = 1), from libm's expm1 (within 1 ulp, as the module assumes of exp and log1p).
-        em1 = math.expm1(float(eps))
-        em1_lo, em1_hi = em1 * (1 - 4 * UNIT), em1 * (1 + 4 * UNIT)
-
         def h(s: int) -> tuple[float, float]:
-            """Bounds of H(s) = a T(s-1) - b T(s) = a f(s-1) - (e - 1) T(s): both forms, intersected. Near the
-            mean (eps near 0 at large n: T ~ 0.2, H ~ 1e-6) the first cancels about T / H-fold and its bounds
-            are T / H times T's relative width apart; the second cancels only a few-fold."""
-            t_before, t_at = self._bounds(self._t(s - 1)), self._bounds(self._t(s))
-            x = scaled(a_lo, a_hi, t_before)
-            y = scaled(b_lo, b_hi, t_at)
-            slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
-            u = scaled(a_lo, a_hi, self._bounds_f(self._f(s - 1)))
-            v = scaled(em1_lo, em1_hi, t_at)
-            slack2 = 4 * UNIT * (abs(u[1]) + abs(v[1]))
-            return max(x[0] - y[1] - slack, u[0] - v[1] - slack2), min(x[1] - y[0] + slack, u[1] - v[0] + slack2)
+            return self.h_bounds(eps, s)
 
         bottom, top = self.support
         # Bracket, then bisection: `low` has g certified < 0 (or is below the window: bottom - 1), `high` has
@@ -712,6 +727,7 @@ class _Pair:
                 break
         if extra == 0.0:
             extra = sum(max(g(s)[1], 0.0) for s in range(low + 1, s_b))
+        self._brackets[float(eps)] = (low, s_b)
         _, dropped = self._bounds(0.0)
         upper = max(h(s_b)[1], 0.0) + extra + dropped
         lower = max(h(s_b)[0], h(low + 1)[0], 0.0)
@@ -976,6 +992,176 @@ def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float,
     return eps_u, tolerance
 
 
+
+# ---------------------------------------------------------------- transport certification (the flat regime)
+
+# A block [K, K+B] is certified against its two end pairs (`reference.exact_binary_rr_transport`); blocks whose
+# smooth (B^2) term is too large are halved, at most TRANSPORT_MAX_BLOCKS of them; an end pair above delta is
+# solved (raising eps_U) and the certification restarts, at most TRANSPORT_RESTARTS times.
+TRANSPORT_MAX_BLOCKS = 64
+TRANSPORT_RESTARTS = 3
+# Tilts tried (a geometric grid below the saddle point of the top of the scan), the scan's step cap and the
+# half-widths (counts) of the window around the ends' thresholds where the three-point bound is used.
+TRANSPORT_TILTS = 24
+TRANSPORT_TILT_RATIO = 0.8
+TRANSPORT_SCAN_STEPS = 400
+TRANSPORT_WINDOWS = (4, 16, 64)
+# Below mu - CANTELLI_T sigma every pair's H is at most a max_pmf - (e - 1) t^2/(1 + t^2) (Cantelli).
+CANTELLI_T = 2.0
+
+
+def _unscaled_upper(pair: _Pair, value: float) -> float:
+    """An unscaled upper bound from a scaled upper bound `value` of the pair (units e^log_scale)."""
+    factor = math.exp(pair.log_scale)
+    return value * factor * (1 + 1e-12) if value >= 0 else value * factor * (1 - 1e-12)
+
+
+class _TransportBlock:
+    """The transport check of one block [k0, k1] at eps (`_transport_block`): the ends' certified H values
+    (memoised), the tilts and the error constants of the two mixtures."""
+
+    def __init__(self, pairs: _Pairs, n: int, k0: int, k1: int, eps: float):
+        self.pairs, self.n, self.k0, self.k1, self.eps = pairs, n, k0, k1, float(eps)
+        keep, _ = _keep_pair(pairs.eps0)
+        self.p, self.q = keep.p, keep.q
+        self.m = n - 1
+        self.shift = (k1 - k0) * (self.p - self.q)  # end k1's count t is the point s' = t - shift (error << 1)
+        self.ends = (pairs.get(n, k0), pairs.get(n, k1))
+        self.memo: dict[tuple[int, int], tuple[float, float]] = {}
+        self.tables: dict[tuple[bool, bool], list[tuple[float, float]]] = {}
+        self.taus: list[float] = []
+
+    def h(self, end: int, t: int) -> tuple[float, float]:
+        """Certified unscaled [lower, upper] of H(t) of end 0 (k0) or 1 (k1) at eps."""
+        key = (end, t)
+        if key not in self.memo:
+            pair = self.ends[end]
+            before = pair.work
+            lo, up = pair.h_bounds(self.eps, t)
+            self.pairs.work += pair.work - before
+            factor = math.exp(pair.log_scale)
+            self.memo[key] = (lo * factor * (1 - 1e-12) if lo >= 0 else lo * factor * (1 + 1e-12), _unscaled_upper(pair, up))
+        return self.memo[key]
+
+    def error(self, u: float, smooth: bool = True, quadratic: bool = False) -> float:
+        """Upper bound of |G(k, s) - mixture| for every k of the block and every s with s' >= u."""
+        key = (smooth, quadratic)
+        if key not in self.tables:
+            self.tables[key] = [
+                (t, transport.log_error_constant(eps0=self.pairs.eps0, p=self.p, q=self.q, eps=self.eps, m=self.m, ones=self.k0, width=self.k1 - self.k0, tau=t, smooth=smooth, quadratic=quadratic))
+                for t in self.taus
+            ]
+            self.pairs.work += EVALUATION_WORK * len(self.taus) // 4
+        return min(math.exp(min(log_c - t * u, 700.0)) for t, log_c in self.tables[key])
+
+
+def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tuple[str, int]:
+    """Is every pair k in [k0, k1] certified to have d_k(eps) <= delta by the transport bound against the pairs
+    k0 and k1? Returns ("pass", 0); ("split", 0) when a narrower block may pass (the smooth term is what
+    fails); ("end", k) when the end pair k is itself above delta; ("fail", 0) when no split can help.
+
+    Proof (module doc of `reference.exact_binary_rr_transport`; proof checks "transport"): for k = k0 + j, every
+    integer s and s' = s - j (p - q), G(k, s) is at most
+    - (two-point mixture) the largest of G(k0, .) at the two counts around s' and of G(k1, .) at the two counts
+      around s' + B (p - q), plus E2(s') = min over tilts of e^{-tau s'} C_tau;
+    - (three-point mixture) the larger of the quadratic interpolants of G(k0, .) at s' and of G(k1, .) at
+      s' + B (p - q) through the three nearest counts, plus E3(s') (third-order lattice term).
+    Both hold for every s', and E2, E3 decrease in s'. The scan of s' has three parts:
+    - around both ends' thresholds s*_e (brackets (low_e, high_e], widened by `window` counts): the
+      three-point bound, cell by cell (`transport.quadratic_cell_upper`);
+    - above: H_e decreases from s*_e on, so both ends are at most their value at the window's top;
+    - below, down to mu_k0 - t sigma: H_e increases up to s*_e, so over an interval of s' each end is at most
+      its value at the interval's top count; intervals grow while they pass (two-point bound).
+    For s' below mu_k0 - t sigma (s below mu_k - t sigma), Cantelli's inequality gives T_k(s) >= t^2/(1 + t^2)
+    and so H_k(s) = a f_k(s-1) - (e - 1) T_k(s) <= a max_pmf - (e - 1) t^2 / (1 + t^2) directly."""
+    delta = pairs.delta
+    a_lo, a_hi, b_lo, b_hi = _coefficients(pairs.eps0, float(eps))
+    if not (a_lo > 0 and 0 < eps < pairs.eps0):
+        return "fail", 0
+    for k in (k0, k1):
+        if pairs.bound(n, k, eps)[1] > delta:
+            return "end", k
+    block = _TransportBlock(pairs, n, k0, k1, eps)
+    p, q, m = block.p, block.q, block.m
+    sigma = math.sqrt(m * p * q)
+    em1_lo = math.expm1(float(eps)) * (1 - 4 * UNIT)
+    low_bound = a_hi * transport.max_pmf_bound(p=p, q=q, m=m) * (1 + 4 * UNIT) - em1_lo * CANTELLI_T**2 / (1 + CANTELLI_T**2) * (1 - 4 * UNIT)
+    if low_bound > delta:
+        return "fail", 0
+    mean0 = k0 * p + (m - k0) * q
+    u_lo = math.floor(mean0 - CANTELLI_T * sigma)
+    (low0, high0), (low1, high1) = (end.threshold_bracket(eps) for end in block.ends)
+    shift = block.shift
+    tau_top = transport.saddle_tilt(p=p, q=q, m=m, ones=k0, target=max(min(low0, low1 - shift), mean0 + 1.0))
+    block.taus = [t for t in (min(tau_top, 0.45 * pairs.eps0) * TRANSPORT_TILT_RATIO**i for i in range(TRANSPORT_TILTS)) if t > 0]
+    smooth_failed = False
+    for window in TRANSPORT_WINDOWS:
+        # Peak window of s': [peak_lo, peak_hi]; end 0's counts there and end 1's (shifted) with one spare each side.
+        peak_lo = min(low0, math.floor(low1 - shift)) - window
+        peak_hi = max(high0, math.ceil(high1 - shift)) + window
+        if peak_hi - peak_lo > TRANSPORT_SCAN_STEPS:
+            return "fail", 0
+        e3 = block.error(peak_lo, quadratic=True)
+        cells = [
+            transport.quadratic_cell_upper(block.h(end, t - 1), block.h(end, t), block.h(end, t + 1))
+            for end, (first, last) in ((0, (peak_lo - 1, peak_hi + 1)), (1, (math.floor(peak_lo + shift) - 1, math.ceil(peak_hi + shift) + 1)))
+            for t in range(first, last + 1)
+        ]
+        if max(cells) + e3 > delta:
+            smooth_failed = max(cells) + block.error(peak_lo, smooth=False, quadratic=True) <= delta
+            break
+        # Above: both ends decrease; the largest values are at the lowest counts used.
+        above = max(block.h(0, peak_hi)[1], block.h(1, math.floor(peak_hi + shift) - 1)[1]) + block.error(peak_hi)
+        if above > delta:
+            continue
+        # Below: intervals [u1, u2] of s' (end 0's counts up to u2 + 1, end 1's up to floor(u2 + shift) + 3).
+        u2, length, steps, passed = peak_lo - 1, 1, 0, True
+        while u2 >= u_lo and passed:
+            steps += 1
+            if steps > TRANSPORT_SCAN_STEPS:
+                return "fail", 0
+            u1 = max(u2 - length + 1, u_lo)
+            top = max(block.h(0, u2 + 1)[1], block.h(1, math.floor(u2 + shift) + 3)[1])
+            if top + block.error(u1) <= delta:
+                u2, length = u1 - 1, 2 * length
+            elif length > 1:
+                length //= 2
+            else:
+                passed = False
+        if passed:
+            return "pass", 0
+    return ("split", 0) if smooth_failed else ("fail", 0)
+
+
+def _transport_certify(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float] | None:
+    """(eps_u, rel_tol) with every pair certified to have eps_k <= eps_u by transport blocks (halving blocks
+    whose smooth term is too large), or None when the transport bound cannot certify (small variance: the
+    lattice term alone exceeds the margin) within TRANSPORT_MAX_BLOCKS blocks; the sweep takes over then."""
+    for _ in range(TRANSPORT_RESTARTS + 1):
+        eps_u = _target(pairs, solved, rel_tol)
+        if eps_u >= pairs.eps0:
+            return None
+        stack, blocks, restart = [(0, n - 1)], 0, False
+        while stack:
+            k0, k1 = stack.pop()
+            blocks += 1
+            if blocks > TRANSPORT_MAX_BLOCKS:
+                return None
+            outcome, k = _transport_block(pairs, n, k0, k1, eps_u)
+            if outcome == "end":
+                solved[k] = pairs.epsilon(n, k, pair_tol)
+                restart = True
+                break
+            if outcome == "split" and k1 - k0 >= 2:
+                middle = (k0 + k1) // 2
+                stack.extend([(middle, k1), (k0, middle)])
+            elif outcome != "pass":
+                return None
+        if not restart:
+            return eps_u, rel_tol
+    return None
+
+
 def _budget_refusal(pairs: _Pairs, n: int) -> ParameterError:
     return ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the work budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
 
@@ -1010,8 +1196,16 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
     except _BudgetSpent:
         raise _budget_refusal(pairs, n) from None
     results: list[tuple[float, float]] = []  # (eps_u, tolerance) of each certified sweep
+    transported = None
+    if n >= 3:
+        try:
+            transported = _transport_certify(pairs, n, solved, rel_tol, pair_tol)
+        except _BudgetSpent:
+            transported = None
     if n == 1:
         results.append((max(r.upper for r in solved.values()), rel_tol))
+    elif transported is not None:
+        results.append(transported)
     else:
         coarse_tol = max(COARSE_TOLERANCE, rel_tol)
         coarse = _sweep(pairs, n, solved, coarse_tol, pair_tol, WORK_BUDGET, max(MAX_TOLERANCE, coarse_tol))
