@@ -1089,11 +1089,13 @@ def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tup
     if low_bound > delta:
         return "fail", 0
     mean0 = k0 * p + (m - k0) * q
-    u_lo = math.floor(mean0 - CANTELLI_T * sigma)
+    u_lo = math.floor(mean0 - CANTELLI_T * sigma) - 1  # one count below: mean0 and sigma carry float errors << 1
     (low0, high0), (low1, high1) = (end.threshold_bracket(eps) for end in block.ends)
     shift = block.shift
     tau_top = transport.saddle_tilt(p=p, q=q, m=m, ones=k0, target=max(min(low0, low1 - shift), mean0 + 1.0))
     block.taus = [t for t in (min(tau_top, 0.45 * pairs.eps0) * TRANSPORT_TILT_RATIO**i for i in range(TRANSPORT_TILTS)) if t > 0]
+    if not block.taus:
+        return "fail", 0
     smooth_failed = False
     for window in TRANSPORT_WINDOWS:
         # Peak window of s': [peak_lo, peak_hi]; end 0's counts there and end 1's (shifted) with one spare each side.

@@ -54,13 +54,16 @@ log C_tau by less than (m tau + 10) 1e-15).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import mpmath
 import numpy as np
 from scipy.special import i0e
 
-__all__ = ["LAGRANGE_CUBE", "log_error_constant", "max_pmf_bound", "n_series_coefficients", "quadratic_cell_upper", "saddle_tilt"]
+from shuffle_spec.reference.errors import ParameterError
+
+__all__ = ["LAGRANGE_CUBE", "log_error_constant", "max_pmf_bound", "n_series_coefficients", "nu_hat_bound", "quadratic_cell_upper", "saddle_tilt"]
 
 UNIT = 2.0**-53
 # Grid of the upper Riemann sum, in units of the damping scale theta_s = (p q e^tau Lambda)^-1/2: steps of
@@ -93,7 +96,8 @@ def _n_series(eps0: float, zabs: np.ndarray) -> np.ndarray:
     """Upper bound of |N(z)| at |z| = zabs: |c3| |z|^3/6 + |c4| |z|^4/24 + 1.5 |z|^5 e^|z| / 120 (for r >= 5,
     |c_r| <= q |p - q|^r + p (2q)^r + q <= 1.5 since q <= 1/2, and sum_{r >= 5} |u|^r / r! <= |u|^5 e^|u| / 120)."""
     c3, c4 = n_series_coefficients(eps0)
-    return (c3 * zabs**3 / 6 + c4 * zabs**4 / 24 + 1.5 * zabs**5 * np.exp(zabs) / 120) * (1 + 16 * UNIT)
+    bound: np.ndarray = (c3 * zabs**3 / 6 + c4 * zabs**4 / 24 + 1.5 * zabs**5 * np.exp(zabs) / 120) * (1 + 16 * UNIT)
+    return bound
 
 
 def _grid(theta_s: float) -> np.ndarray:
@@ -110,21 +114,37 @@ def _grid(theta_s: float) -> np.ndarray:
     return np.unique(points)
 
 
-def log_error_constant(*, eps0: float, p: float, q: float, eps: float, m: int, ones: int, width: int, tau: float, smooth: bool = True, quadratic: bool = False) -> float:
-    """Upper bound of log C_tau (module doc) for the block [ones, ones + width] of a population of m other
-    users at tau > 0 (tau < eps0 / 2, so that |Q| > 0 on the circle Im z = -tau). smooth=False drops the
-    B^2 term (the lattice term alone: a lower limit of what any split of the block can reach). quadratic=True:
-    the constant of the three-point mixture (each end at the three counts nearest the transported point, with
-    the quadratic Lagrange weights: they match the mean and the variance of a point mass, so the lattice term
-    is third order: |E e^{izX} - 1| <= |z|^3 e^{1.5 tau} LAGRANGE_CUBE / 6).
-    Supported: 0 < eps0 <= 100, 0 <= eps < eps0 (a = p - e q > 0), 0 <= ones, 1 <= width, ones + width <= m."""
+@dataclass(frozen=True)
+class _Factors:
+    """The monotone factors of the integrand at the points theta (module doc): log_m + log_damp + log psi bounds
+    log |nu^(theta - i tau)| - tau j (p - q) (the j-independent bound on the Fourier transform of the error
+    measure); kern_num * kern_inv bounds |kappa^| (times e^{tau s}). log_damp and kern_inv decrease in theta,
+    kern_num and psi increase."""
+
+    theta: np.ndarray
+    log_m: float
+    log_damp: np.ndarray
+    kern_num: np.ndarray
+    kern_inv: np.ndarray
+    psi: np.ndarray
+
+
+def _factors(eps0: float, p: float, q: float, eps: float, m: int, ones: int, width: int, tau: float, smooth: bool, quadratic: bool, theta: np.ndarray | None = None) -> _Factors:
+    """The integrand's factors on `theta` (default: the integration grid). Inputs as `log_error_constant`."""
+    _check_probabilities(p, q)
+    if not (0.0 < eps0 <= 100.0):
+        raise ParameterError("eps0", eps0, "0 < eps0 <= 100")
     if not (0.0 < tau < 0.5 * eps0):
-        raise ValueError(f"tau = {tau} outside (0, eps0 / 2)")
+        raise ParameterError("tau", tau, f"0 < tau < eps0 / 2 = {0.5 * eps0:g}")
+    if not (0 <= ones and 1 <= width and ones + width <= m):
+        raise ParameterError("width", width, f"a block inside the population: 0 <= ones, 1 <= width, ones + width <= m = {m} (ones = {ones})")
     K, B = int(ones), int(width)
+    if not (0.0 <= eps < eps0):
+        raise ParameterError("eps", eps, f"0 <= eps < eps0 = {eps0:g} (a = p - e^eps q > 0)")
     e = math.exp(eps)
     a = p - e * q
     if not a > 0:
-        raise ValueError("eps >= eps0: a = p - e^eps q is not positive")
+        raise ParameterError("eps", eps, f"eps < eps0 with a = p - e^eps q > 0 (here a = {a:g})")
     et = math.exp(tau)
     x = math.expm1(tau)
     m_p, m_q = 1.0 + p * x, 1.0 + q * x  # q + p e^tau, p + q e^tau
@@ -132,7 +152,8 @@ def log_error_constant(*, eps0: float, p: float, q: float, eps: float, m: int, o
     lam = K / (m_p * m_p) + (m - K) / (m_q * m_q)
     lam_b = (K + B) / (m_p * m_p) + (m - K - B) / (m_q * m_q)
     c, c_b = p * q * et * lam, p * q * et * lam_b
-    theta = _grid(1.0 / math.sqrt(min(c, c_b)))
+    if theta is None:
+        theta = _grid(1.0 / math.sqrt(min(c, c_b)))
     y = 2.0 * np.sin(0.5 * theta) ** 2  # 1 - cos theta without cancellation
     # |P|^K |Q|^(m-K) max(1, |w|^B) = max(|P|^K |Q|^(m-K), |P|^(K+B) |Q|^(m-K-B) e^{-B tau (p - q)})
     #   <= M_p^K M_q^(m-K) max(e^{-c y}, R e^{-c_B y}),  R = (M_p / M_q)^B e^{-B tau (p - q)}: decreasing in theta.
@@ -157,23 +178,55 @@ def log_error_constant(*, eps0: float, p: float, q: float, eps: float, m: int, o
     if smooth:
         n_abs = _n_series(eps0, zabs)
         psi = psi + (B * B / 8.0) * n_abs * n_abs / q_abs2 * (1 + 8 * UNIT)
+    log_m = K * log_mp + (m - K) * log_mq
+    log_m += 8 * UNIT * (K * abs(log_mp) + (m - K) * abs(log_mq))
+    return _Factors(theta, log_m, log_damp, kern_num, kern_inv, psi)
+
+
+def nu_hat_bound(*, eps0: float, p: float, q: float, eps: float, m: int, ones: int, width: int, tau: float, theta: np.ndarray, smooth: bool = True, quadratic: bool = False) -> np.ndarray:
+    """Upper bound of |nu^(theta - i tau)| e^{-tau j (p - q)} at each theta, for every j of the block (module doc):
+    the pointwise inequality that `log_error_constant` integrates (checked against exact transforms in the proof
+    checks). Inputs as `log_error_constant`."""
+    f = _factors(eps0, p, q, eps, m, ones, width, tau, smooth, quadratic, np.abs(np.asarray(theta, dtype=float)))
+    bound: np.ndarray = np.exp(f.log_m + f.log_damp) * f.psi
+    return bound
+
+
+def log_error_constant(*, eps0: float, p: float, q: float, eps: float, m: int, ones: int, width: int, tau: float, smooth: bool = True, quadratic: bool = False) -> float:
+    """Upper bound of log C_tau (module doc) for the block [ones, ones + width] of a population of m other
+    users at tau > 0 (tau < eps0 / 2, so that |Q| > 0 on the circle Im z = -tau). smooth=False drops the
+    B^2 term (the lattice term alone: a lower limit of what any split of the block can reach). quadratic=True:
+    the constant of the three-point mixture (each end at the three counts nearest the transported point, with
+    the quadratic Lagrange weights: they match the mean and the variance of a point mass, so the lattice term
+    is third order: |E e^{izX} - 1| <= |z|^3 e^{1.5 tau} LAGRANGE_CUBE / 6).
+    Supported: 0 < eps0 <= 100, p = e^eps0/(1 + e^eps0) and q = 1 - p as floats, 0 <= eps < eps0 (a = p - e q > 0),
+    0 <= ones, 1 <= width, ones + width <= m, 0 < tau < eps0 / 2 (else ParameterError)."""
+    f = _factors(eps0, p, q, eps, m, ones, width, tau, smooth, quadratic)
     # Upper Riemann sum in log space (the decreasing factors at the left end of each interval, the increasing
     # ones at its right end).
-    widths = np.diff(theta)
-    logs = np.log(widths) + log_damp[:-1] + np.log(kern_inv[:-1]) + np.log(kern_num[1:] * psi[1:])
+    widths = np.diff(f.theta)
+    logs = np.log(widths) + f.log_damp[:-1] + np.log(f.kern_inv[:-1]) + np.log(f.kern_num[1:] * f.psi[1:])
     top = float(np.max(logs))
     if not math.isfinite(top):
         return math.inf
     log_total = top + math.log(float(np.sum(np.exp(logs - top))) * (1 + 1e-12)) - math.log(math.pi)
-    log_m = K * log_mp + (m - K) * log_mq
-    log_m_err = 8 * UNIT * (K * abs(log_mp) + (m - K) * abs(log_mq))
-    return log_m + log_m_err + log_total + math.log1p(MARGIN) + 1e-12 * (1 + abs(log_total))
+    return f.log_m + log_total + math.log1p(MARGIN) + 1e-12 * (1 + abs(log_total))
+
+
+def _check_probabilities(p: float, q: float) -> None:
+    if not (0.0 < q <= 0.5 <= p < 1.0 and abs(p + q - 1.0) <= 1e-12):
+        raise ParameterError("p", p, f"binary RR's keep probability: 1/2 <= p < 1 with q = 1 - p (q = {q})")
 
 
 def saddle_tilt(*, p: float, q: float, m: int, ones: int, target: float) -> float:
     """Uncertified: the tilt tau >= 0 at which the tilted mean of S_ones is `target` (the saddle point of the
     Chernoff bound at `target`; it only chooses where the certified bound is evaluated). 0 when target is at
-    or below the mean."""
+    or below the mean. Supported: 1/2 <= p < 1, 0 <= ones <= m, finite target."""
+    _check_probabilities(p, q)
+    if not (0 <= ones <= m):
+        raise ParameterError("ones", ones, f"0 <= ones <= m = {m}")
+    if not math.isfinite(target):
+        raise ParameterError("target", target, "a finite count")
     K = int(ones)
     mean = K * p + (m - K) * q
     if target <= mean:
@@ -196,7 +249,11 @@ def saddle_tilt(*, p: float, q: float, m: int, ones: int, target: float) -> floa
 
 def max_pmf_bound(*, p: float, q: float, m: int) -> float:
     """Upper bound of max_x Pr[S_k = x] for every k: (1/2 pi) int |phi_k| = (1/2 pi) int (1 - 2pq(1 - cos))^(m/2)
-    <= e^{-m p q} I_0(m p q) (|phi_k| does not depend on k). scipy's i0e within 1e-14 relative; 1e-12 added."""
+    <= e^{-m p q} I_0(m p q) (|phi_k| does not depend on k). scipy's i0e within 1e-14 relative; 1e-12 added.
+    Supported: 1/2 <= p < 1, m >= 0."""
+    _check_probabilities(p, q)
+    if not m >= 0:
+        raise ParameterError("m", m, "m >= 0")
     return float(i0e(m * p * q * (1 - 8 * UNIT))) * (1 + 1e-12)
 
 
@@ -206,10 +263,13 @@ def quadratic_cell_upper(below: tuple[float, float], at: tuple[float, float], ab
     Q(u) = g_- u (u - 1)/2 + g_0 (1 - u^2) + g_+ u (u + 1)/2. On [0, 1/2] the weight of g_- is <= 0 and the
     others >= 0 (on [-1/2, 0] that of g_+ is <= 0), so each half is bounded by one quadratic in u, whose
     maximum on the half is at an end or at its vertex. A relative slack of 16 u of the magnitudes covers the
-    roundings."""
+    roundings. Each interval must be finite with lower <= upper."""
+    for name, (lo, up) in (("below", below), ("at", at), ("above", above)):
+        if not (math.isfinite(lo) and math.isfinite(up) and lo <= up):
+            raise ParameterError(name, (lo, up), "a finite interval [lower, upper]")
     best = -math.inf
-    for sign, (low_end, high_end) in ((1, (below[0], above[1])), (-1, (above[0], below[1]))):
-        # u = sign * v, v in [0, 1/2]: the node on the far side enters with its lower end.
+    for low_end, high_end in ((below[0], above[1]), (above[0], below[1])):
+        # u = v (first) or u = -v (second), v in [0, 1/2]: the node on the far side enters with its lower end.
         g_far, g_near, g0 = low_end, high_end, at[1]
         # Q = g0 + v (g_near - g_far)/2 + v^2 (g_far + g_near - 2 g0)/2
         lin, quad = (g_near - g_far) / 2, (g_far + g_near - 2 * g0) / 2
