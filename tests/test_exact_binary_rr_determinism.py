@@ -179,3 +179,16 @@ def test_dot_products_do_not_depend_on_memory_alignment():
         sums.add(float(np.sum(a)).hex())
     assert len(dots) == 1 and len(sums) == 1
     assert math.isclose(float.fromhex(dots.pop()), float(np.dot(x, y)), rel_tol=1e-12)
+
+
+def test_results_do_not_depend_on_the_global_mpmath_precision():
+    # The interval anchors use the module's private 100-bit context; the _mp paths run under mpmath.workdps(40 or
+    # 80), and a float call made inside such a block (or after a caller changed mpmath.mp) must not change.
+    def compute() -> tuple[Any, ...]:
+        _clear()
+        return _window_bits(8.0, 20_000, False), _bits(ebr.one_direction_delta(eps0=8.0, n=30_000, k=100, eps=0.5))
+
+    plain = compute()
+    for dps in (5, 80):
+        with mpmath.workdps(dps):
+            assert compute() == plain
