@@ -192,3 +192,21 @@ def test_results_do_not_depend_on_the_global_mpmath_precision():
     for dps in (5, 80):
         with mpmath.workdps(dps):
             assert compute() == plain
+
+
+def test_cache_evictions_do_not_change_results(monkeypatch):
+    # Caches that hold (almost) nothing: every window and every base anchor is rebuilt where it was reused; the
+    # certified worst case and a pair's eps keep their bits (the caches only save time).
+    def compute() -> tuple[Any, ...]:
+        _clear()
+        worst = ebr.worst_case(eps0=6.0, n=20_000, delta=DELTA)
+        pair = ebr.binary_rr_pair_epsilon(eps0=8.0, n=24_000, delta=DELTA, k=17)
+        return worst.lower.hex(), worst.upper.hex(), worst.worst_k, worst.evaluations, _bits(pair)
+
+    plain = compute()
+    monkeypatch.setattr(ebr, "WINDOW_CACHE_BYTES", 0)
+    monkeypatch.setattr(ebr, "ANCHOR_CACHE_SIZE", 1)
+    starved = compute()
+    monkeypatch.undo()
+    _clear()
+    assert starved == plain
