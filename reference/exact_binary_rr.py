@@ -60,7 +60,6 @@ the upper end.
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections import OrderedDict
 from collections.abc import Callable
@@ -244,9 +243,14 @@ class _Window:
         return self.lo + len(self.pmf) - 1
 
 
-_ANCHORS: dict[tuple[Any, ...], list[tuple[int, int, float, float]]] = {}
-# Largest number of steps in m over which a cached anchor is carried (relative error grows by 3u + q_err each).
+# Largest number of steps in m over which an anchor is carried (relative error grows by 3u + q_err each).
 MAX_ANCHOR_STEPS = 5_000
+# Base anchors sit at the multiples of ANCHOR_GRID: the one nearest to m is at most MAX_ANCHOR_STEPS away.
+ANCHOR_GRID = 2 * MAX_ANCHOR_STEPS
+# Cache of base anchors, (pair, log_scale, m0) -> (k0, value, relative error): each is a pure function of its
+# key, so the cache only saves time (cleared when it holds ANCHOR_CACHE_SIZE of them) and never changes a value.
+_ANCHORS: dict[tuple[Any, ...], tuple[int, float, float]] = {}
+ANCHOR_CACHE_SIZE = 4096
 
 
 def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair) -> np.ndarray:
@@ -328,14 +332,37 @@ def _log_pmf_float(k: int, m: int, pair: ProbabilityPair) -> tuple[float, float]
     return value, err
 
 
+def _interval_anchor(k: int, m: int, pair: ProbabilityPair, log_scale: float) -> tuple[float, float]:
+    """(e^-log_scale Pr[Bin(m, p) = k] as a float, its relative error bound), by 100-bit interval arithmetic."""
+    iv = iv_context()
+    log_anchor = log_binomial_pmf_interval(k, m, iv.log(pair.p_iv), iv.log(pair.q_iv)) - iv.mpf(log_scale)
+    return _float_with_error(iv.exp(log_anchor))
+
+
+def _base_anchor(m0: int, pair: ProbabilityPair, log_scale: float) -> tuple[int, float, float]:
+    """(k0, e^-log_scale Pr[Bin(m0, p) = k0], its relative error) at the mode k0 = floor((m0 + 1) p) of Bin(m0, p)
+    (interval arithmetic): a pure function of its arguments, cached in _ANCHORS."""
+    key = (pair, log_scale, m0)
+    base = _ANCHORS.get(key)
+    if base is None:
+        k0 = min(max(int(math.floor((m0 + 1) * pair.p)), 0), m0)
+        base = (k0, *_interval_anchor(k0, m0, pair, log_scale))
+        if len(_ANCHORS) >= ANCHOR_CACHE_SIZE:
+            _ANCHORS.clear()
+        _ANCHORS[key] = base
+    return base
+
+
 def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -> tuple[int, float, float]:
-    """(k0, e^-log_scale Pr[Bin(m, p) = k0] as a float, its relative error bound), lo <= k0 <= hi.
+    """(k0, e^-log_scale Pr[Bin(m, p) = k0] as a float, its relative error bound), lo <= k0 <= hi: a pure function
+    of its arguments (the same bits whatever was computed before in the process; caches only save time).
 
     In floats (`_log_pmf_float`, its error bound through libm's exp) when both counts are not small. Else from
-    the nearest cached anchor (m0, k0') of the same p and scale when |m - m0| <= MAX_ANCHOR_STEPS, along
-    the path of `_path_factors` (exact ratios); each factor costs 2 roundings plus the error of p or q, the
-    running product 1 more, the final division (going down in m) 1 more. The values on the path are checked to
-    stay normal floats. Otherwise in interval arithmetic (`log_binomial_pmf_interval`)."""
+    the base anchor (m0, k0') of the same p and scale (`_base_anchor`), m0 the multiple of ANCHOR_GRID nearest
+    to m (|m - m0| <= MAX_ANCHOR_STEPS; a deterministic function of m only, never whichever anchor happened to be
+    cached), along the path of `_path_factors` (exact ratios); each factor costs 2 roundings plus the error of
+    p or q, the running product 1 more, the final division (going down in m) 1 more. The values on the path are
+    checked to stay normal floats. Otherwise in interval arithmetic at (m, k0) itself."""
     k1 = min(max(int(math.floor((m + 1) * pair.p)), lo), hi)
     fast = _log_pmf_float(k1, m, pair)
     if fast is not None:
@@ -348,33 +375,24 @@ def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -
         # error of 1e-7 would widen the certified eps ~1e-4); else the exact routes below.
         if 1e-280 < anchor < 1e300 and err_exp < FLOAT_ANCHOR_ERROR:
             return k1, anchor, math.expm1(err_exp + 2.0 * UNIT) * 1.01
-    key = (pair.p, pair.q, log_scale)
-    cached = _ANCHORS.setdefault(key, [])  # sorted by m
-    at = bisect.bisect_left(cached, (m,))
-    near = [c for c in cached[max(at - 1, 0) : at + 1]]
-    best = min(near, key=lambda c: abs(c[0] - m), default=None)
-    if best is not None and 0 < abs(best[0] - m) <= MAX_ANCHOR_STEPS:
-        m0, k0, value0, err0 = best
-        steps = float(abs(m - m0))
-        factors = None
-        if m > m0 and 0 <= k1 - k0 <= m - m0:
-            factors = _path_factors(m0, k0, m, k1, pair)
-            values = np.cumprod(np.concatenate(([value0], factors)))
-            value = float(values[-1])
-        elif m < m0 and 0 <= k0 - k1 <= m0 - m:
-            factors = _path_factors(m, k1, m0, k0, pair)
-            values = np.cumprod(factors)
-            value = value0 / float(values[-1])
-        if factors is not None and np.all(np.isfinite(values)) and np.min(np.abs(values)) > 1e-250 and 1e-200 < value < 1e300:
-            err = math.expm1(err0 + (steps + 1.0) * (3.003 * UNIT + 1.001 * max(pair.p_err, pair.q_err))) * 1.01
-            return k1, value, err
-    iv = iv_context()
-    log_anchor = log_binomial_pmf_interval(k1, m, iv.log(pair.p_iv), iv.log(pair.q_iv)) - iv.mpf(log_scale)
-    anchor, eps_a = _float_with_error(iv.exp(log_anchor))
-    if len(cached) > 4096:
-        cached.clear()
-    bisect.insort(cached, (m, k1, anchor, eps_a))
-    return k1, anchor, eps_a
+    m0 = (m + ANCHOR_GRID // 2) // ANCHOR_GRID * ANCHOR_GRID
+    k0, value0, err0 = _base_anchor(m0, pair, log_scale)
+    if m == m0 and k1 == k0:
+        return k1, value0, err0
+    steps = float(abs(m - m0))
+    factors = None
+    if m > m0 and 0 <= k1 - k0 <= m - m0:
+        factors = _path_factors(m0, k0, m, k1, pair)
+        values = np.cumprod(np.concatenate(([value0], factors)))
+        value = float(values[-1])
+    elif m < m0 and 0 <= k0 - k1 <= m0 - m:
+        factors = _path_factors(m, k1, m0, k0, pair)
+        values = np.cumprod(factors)
+        value = value0 / float(values[-1])
+    if factors is not None and np.all(np.isfinite(values)) and np.min(np.abs(values)) > 1e-250 and 1e-200 < value < 1e300:
+        err = math.expm1(err0 + (steps + 1.0) * (3.003 * UNIT + 1.001 * max(pair.p_err, pair.q_err))) * 1.01
+        return k1, value, err
+    return (k1, *_interval_anchor(k1, m, pair, log_scale))
 
 
 def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: float) -> _Window:
