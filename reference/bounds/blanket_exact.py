@@ -50,7 +50,7 @@ from shuffle_spec.reference.limits import DELTA_MIN
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectations, split_cost, split_positive_part, normal_guess, normal_elasticity
 from shuffle_spec.reference.results import BoundValue
 
-__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
+__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_krr"
 MAX_N = 10**8
@@ -66,17 +66,26 @@ PER_SD = 4
 SPLIT_COST_MAX = 4e7
 
 
-def check_krr_inputs(eps0: float, n: int, delta: float, k: int, *, min_k: int = 2) -> None:
-    """Validate the public parameters of the k-RR bounds of this family (ParameterError on each)."""
+def check_eps0_n_delta(eps0: float, n: int, delta: float, *, max_eps0: float, max_n: int, n_beyond: str = "", delta_why: str = "") -> None:
+    """The (eps0, n, delta) checks shared by the certified exact bounds (k-RR here, the Laplace mechanism in
+    `reference.bounds.blanket_exact_laplace`): eps0 a finite real in (0, max_eps0], n an integer in [1, max_n],
+    delta in [DELTA_MIN, 1) (`reference.limits`); ParameterError naming the parameter, its value and the range,
+    followed by `n_beyond` (what to use for larger n) or `delta_why` in parentheses when given."""
     require_positive("eps0", eps0)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g}")
+    if eps0 > max_eps0:
+        raise ParameterError("eps0", eps0, f"0 < eps0 <= {max_eps0:g}")
     require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (exact lattice sums; use the closed-form bounds beyond)")
+    if n > max_n:
+        raise ParameterError("n", n, f"1 <= n <= {max_n:.0e}" + (f" ({n_beyond})" if n_beyond else ""))
     require_probability("delta", delta)
     if delta < DELTA_MIN:
-        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1 (reference.limits: tails below it are not negligible)")
+        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1" + (f" ({delta_why})" if delta_why else ""))
+
+
+def check_krr_inputs(eps0: float, n: int, delta: float, k: int, *, min_k: int = 2) -> None:
+    """Validate the public parameters of the k-RR bounds of this family (ParameterError on each)."""
+    check_eps0_n_delta(eps0, n, delta, max_eps0=MAX_EPS0, max_n=MAX_N, n_beyond="exact lattice sums; use the closed-form bounds beyond",
+                       delta_why="reference.limits: tails below it are not negligible")
     require_integer("k", k, minimum=min_k)
     if k > MAX_K:
         raise ParameterError("k", k, f"{min_k} <= k <= {MAX_K}")

@@ -54,10 +54,10 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
+from shuffle_spec.reference.bounds.blanket_exact import check_eps0_n_delta
 from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon
-from shuffle_spec.reference.limits import DELTA_MIN
 from shuffle_spec.reference.pld import GridPLD, compose
 from shuffle_spec.reference.results import BoundValue
 
@@ -89,16 +89,9 @@ EXP_MARGIN = 1e-12
 
 
 def check_laplace_inputs(eps0: float, n: int, delta: float) -> None:
-    """Validate the public parameters (ParameterError naming the parameter and its range)."""
-    require_positive("eps0", eps0)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g}")
-    require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (FFT of the tilted sum; use BBGN19.bennett_laplace beyond)")
-    require_probability("delta", delta)
-    if delta < DELTA_MIN:
-        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1")
+    """Validate the public parameters (ParameterError naming the parameter and its range): 0 < eps0 <= 8,
+    1 <= n <= 1e6, 1e-300 <= delta < 1."""
+    check_eps0_n_delta(eps0, n, delta, max_eps0=MAX_EPS0, max_n=MAX_N, n_beyond="FFT of the tilted sum; use BBGN19.bennett_laplace beyond")
 
 
 @dataclass(frozen=True)
