@@ -39,6 +39,7 @@ Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import mpmath
 import numpy as np
@@ -216,6 +217,24 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0))
 
 
+def _search_start(terms: Callable[[float], list[tuple[float, float]]], *, eps0: float, n: int, delta: float, k: int) -> tuple[float | None, float | None]:
+    """(hint, slope): where the certified eps search of a k-RR expectation E[(sum of n draws of `terms`(eps))_+]
+    starts (this module and `reference.lower_bounds`; it only decides where delta is evaluated, never the
+    answer). The eps at which the normal approximation of the same expectation equals delta, and its local slope
+    (d log delta / d log eps): the approximation's slope is within a few percent of the exact one where its root
+    is close (measured), so 3 evaluations usually settle both ends. Where it finds none, Bennett's k-RR eps
+    (BBGN19.bennett_krr, an upper bound on the blanket bound, hence on every pair) and no slope; None when
+    Bennett refuses too."""
+    hint = normal_guess(terms, n=n, eps0=eps0, delta=delta)
+    slope = normal_elasticity(terms, n=n, eps=hint) if hint is not None else None
+    if hint is None:
+        try:
+            hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
+        except ValueError:
+            hint = None
+    return hint, slope
+
+
 def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
     eps0-k-RR reports, as a certified interval (value = its upper end, verified); eps0 with a note when
@@ -235,15 +254,7 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     def terms(x: float) -> list[tuple[float, float]]:
         return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
 
-    hint = normal_guess(terms, n=n, eps0=eps0, delta=delta)
-    # Its local slope (d log delta / d log eps) sets the first step: the approximation's slope is within a few
-    # percent of the exact one where its root is close (measured), so 3 evaluations usually settle both ends.
-    slope = normal_elasticity(terms, n=n, eps=hint) if hint is not None else None
-    if hint is None:
-        try:
-            hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
-        except ValueError:
-            hint = None
+    hint, slope = _search_start(terms, eps0=eps0, n=n, delta=delta, k=k)
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
 
