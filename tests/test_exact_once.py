@@ -79,6 +79,15 @@ def test_bounds_evaluates_the_exact_worst_case_once_per_point(calls, capsys):
         assert got["gap"]["upper"]["id"] == EXACT_BINARY_RR_ID
 
 
+@pytest.mark.parametrize("command", ["bounds", "compare"])
+def test_text_output_also_evaluates_it_once(command, calls, capsys):
+    """The table and the gap line of the text output (bounds prints the gap lines in a loop of their own)."""
+    point = POINTS[0]
+    assert main([command, *_args(point), "--randomizer", "binary_rr"]) == 0
+    assert "gap: tightest certified upper" in capsys.readouterr().out
+    assert calls == [point]
+
+
 def test_an_evaluation_at_another_point_is_refused():
     """The evaluation handed to the gap must be of exact.shuffled_binary_rr at the same point: else a
     CheckFailed, never a gap computed from another point's worst case."""
