@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
-from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
+from shuffle_spec.proofs_checks.bridge import Evaluation, UsageError, evaluate
 from shuffle_spec.proofs_checks.certified import Candidate, best_certified, certified_end
+from shuffle_spec.proofs_checks.framework import require
 from shuffle_spec.spec.registry import registry
 from shuffle_spec.spec.statement import Direction
 
@@ -117,10 +118,17 @@ def _lower_statements(mechanism: str, k: int | None) -> list:
     return out
 
 
-def _exact_k2(params: dict) -> tuple[Candidate, str]:
+def _exact_k2(params: dict, evaluated: Evaluation | None = None) -> tuple[Candidate, str]:
     """exact.shuffled_binary_rr evaluated ONCE at the point (eps0, n, delta): the candidate (direction exact,
-    both ends certified) and the refusal reason ("" when valid)."""
-    result = evaluate(registry()[EXACT_BINARY_RR_ID], {name: params[name] for name in ("eps0", "n", "delta")})
+    both ends certified) and the refusal reason ("" when valid). `evaluated`: the caller's own evaluation of it
+    at the same point (`bounds` and `compare` show it too; one evaluation costs seconds at large n), used as is."""
+    point = {name: params[name] for name in ("eps0", "n", "delta")}
+    if evaluated is None:
+        result = evaluate(registry()[EXACT_BINARY_RR_ID], point)
+    else:
+        require(evaluated.id == EXACT_BINARY_RR_ID and evaluated.params == point,
+                lambda: f"the evaluation passed in is {evaluated.id} at {evaluated.params}, not {EXACT_BINARY_RR_ID} at {point}")
+        result = evaluated
     return (EXACT_BINARY_RR_ID, Direction.EXACT, result.valid, result.value, result.interval), result.reason
 
 
@@ -135,14 +143,16 @@ def _exact_rows(candidate: Candidate, reason: str, *, include_upper: bool) -> li
     ]
 
 
-def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True) -> Gap:
+def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True,
+             exact_evaluation: Evaluation | None = None) -> Gap:
     """The tightest certified upper bound and the largest certified lower bound on the central eps of n
     shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k >= 2, "binary_rr", or "laplace": the
     Laplace mechanism on [0, 1], no k) at delta, and
     their ratio (module doc; for k = 2 exact.shuffled_binary_rr takes part on both sides). Refuses
     (UsageError) an unknown randomizer or a bad k; a point outside every statement's range gives None for
     that side. Each row: {"id", "direction" (the side it certifies), "eps" (that side's certified end),
-    "valid", "reason", "interval" (the certified interval, or None)}."""
+    "valid", "reason", "interval" (the certified interval, or None)}. `exact_evaluation`: the caller's
+    evaluation of exact.shuffled_binary_rr at this (eps0, n, delta), used instead of evaluating it again."""
     mechanism, extra = _mechanism(randomizer, k)
     params = {"eps0": eps0, "n": n, "delta": delta, **extra}
     rows = []
@@ -153,7 +163,7 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
         if set(inputs) != set(statement.input_names):
             continue
         if statement.direction is Direction.EXACT:  # k = 2: the certified worst case, both ends
-            candidate, reason = _exact_k2(params)
+            candidate, reason = _exact_k2(params, exact_evaluation)
             evaluated.append(candidate if include_upper else candidate[:1] + (Direction.LOWER_BOUND,) + candidate[2:])
             rows.extend(_exact_rows(candidate, reason, include_upper=include_upper))
             continue
@@ -176,16 +186,17 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
     )
 
 
-def gap_from_rows(randomizer: str, params: dict, rows: list) -> Gap:
+def gap_from_rows(randomizer: str, params: dict, rows: list, *, exact_evaluation: Evaluation | None = None) -> Gap:
     """The gap from already evaluated `BoundRow`s (the `bounds` command's rows at one point): upper bounds give
     their value, lower bounds the lower end of their interval; for k = 2 exact.shuffled_binary_rr is
-    evaluated here once and competes on both sides (module doc)."""
+    evaluated here once (or `exact_evaluation`, the caller's evaluation of it at this point, is used) and
+    competes on both sides (module doc)."""
     evaluated: list[Candidate] = [(row.id, registry()[row.id].direction, row.valid, row.eps, row.interval) for row in rows if row.id not in NOT_FULLY_PROVEN]
     # Only upper bounds (and the exact worst case) on the upper side; only lower bounds (and it) on the lower.
     uppers = [c for c in evaluated if c[1] is Direction.UPPER_BOUND]
     lowers = [c for c in evaluated if c[1] is Direction.LOWER_BOUND]
     if params.get("k") == 2 and EXACT_BINARY_RR_ID in registry():
-        candidate, _ = _exact_k2(params)
+        candidate, _ = _exact_k2(params, exact_evaluation)
         uppers.append(candidate)
         lowers.append(candidate)
     best_up = best_certified(uppers, side="upper")

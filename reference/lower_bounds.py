@@ -30,10 +30,9 @@ from typing import Any
 
 import mpmath
 
-from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
-from shuffle_spec.reference.bounds.blanket_exact import bracket, check_krr_inputs
+from shuffle_spec.reference.bounds.blanket_exact import _search_start, bracket, check_krr_inputs
 from shuffle_spec.reference.errors import ParameterError, require_positive
-from shuffle_spec.reference.lattice_sums import normal_elasticity, normal_guess, solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, positive_part_expectation
+from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, positive_part_expectation
 from shuffle_spec.reference.results import BoundValue
 
 __all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "PAIRS"]
@@ -104,16 +103,8 @@ def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> Bound
         value = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair=pair, delta_hint=delta)
         return value.lower, value.upper
 
-    # BBGN19's Bennett relaxation bounds the blanket bound, hence every pair: its eps is a first point above
-    # the answer (it only decides where delta is evaluated).
-    hint = normal_guess(lambda x: _terms(pair, eps0, k, x), n=n, eps0=eps0, delta=delta)
-    # The approximation's local slope sets the first step (it only decides where delta is evaluated).
-    slope = normal_elasticity(lambda x: _terms(pair, eps0, k, x), n=n, eps=hint) if hint is not None else None
-    if hint is None:
-        try:
-            hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
-        except ValueError:
-            hint = None
+    # The normal approximation's root and slope, else Bennett's eps (it only decides where delta is evaluated).
+    hint, slope = _search_start(lambda x: _terms(pair, eps0, k, x), eps0=eps0, n=n, delta=delta, k=k)
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
     # A lower-bound statement's value must be at most the truth (vectors judge the value): the LOWER end is
     # returned as the value, the pair's certified interval is in the note (as exact.shuffled_binary_rr.pair).

@@ -36,7 +36,20 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
-from shuffle_spec.reference.bounds.blanket_exact_laplace import EXP_MARGIN, MASS_MARGIN, STEPS, UNIT, _expectation, _x_mass, check_laplace_inputs, single_report_epsilon
+from shuffle_spec.reference.bounds.blanket_exact_laplace import (
+    EXP_MARGIN,
+    MASS_MARGIN,
+    UNIT,
+    _expectation,
+    _lattice_law,
+    _leftover_groups,
+    _x_mass,
+    check_laplace_inputs,
+    _delta_at_edges,
+    _lattice_step,
+    single_report_epsilon,
+    _single_report_epsilon_mp,
+)
 from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon
@@ -121,8 +134,7 @@ def _moments(law: _PairLaw) -> float:
 
 
 def _step(law: _PairLaw) -> float:
-    sd = math.sqrt(max(_moments(law), 1e-300))
-    return 2.0 ** math.floor(math.log2(sd / STEPS))
+    return _lattice_step(_moments(law))
 
 
 def _spread(law: _PairLaw, h: float) -> tuple[int, np.ndarray]:
@@ -243,7 +255,7 @@ def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: floa
                 target = t * hh
                 mass, mom = f_last - f_b, g_last - g_b
                 if mass <= 0 or mom < target * mass:  # the leftover below z_last
-                    groups.extend(_leftover(mass, mom, final_mass, top, hh))
+                    groups.extend(_leftover_groups(mass, mom, final_mass, top, hh))
                     break
                 high = _closed_form_end(law, b, target) if not first else None
                 if high is not None and high <= z_last:
@@ -272,13 +284,7 @@ def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: floa
                     groups.append((final_mass, top))
                     break
                 t = mpmath.floor(b / hh) + 1
-        points = [int(p) for _, p in groups]
-        lo = min(points)
-        w = np.zeros(max(points) - lo + 1)
-        for (mass, _), p in zip(groups, points, strict=True):
-            if mass < 0:
-                raise ParameterError("lower lattice law", float(mass), "non-negative group masses")
-            w[p - lo] += float(mass)
+        lo, w = _lattice_law(groups)
     return lo, w * (1 - MASS_MARGIN * 4)
 
 
@@ -299,30 +305,14 @@ def _closed_form_end(law: "_Groups", b: mpmath.mpf, target: mpmath.mpf) -> mpmat
     return law.alpha + law.beta * x_end
 
 
-def _leftover(mass: mpmath.mpf, mom: mpmath.mpf, final: mpmath.mpf, top: mpmath.mpf, hh: mpmath.mpf) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
-    """The leftover below the top group (as in blanket_exact_laplace): joined with a fraction of the top group
-    (mean exactly top h) so that their mean is the lattice point above the leftover's mean, else moved down."""
-    if mass <= 0:
-        return [(final, top)]
-    t0 = mpmath.floor(mom / mass / hh)
-    if top >= t0 + 2:
-        part = (mass * (t0 + 1) * hh - mom) / ((top - t0 - 1) * hh) * (1 + mpmath.mpf(10) ** -20)
-        if 0 <= part <= final and mom + part * top * hh >= (t0 + 1) * hh * (mass + part):
-            return [(mass + part, t0 + 1), (final - part, top)]
-    return [(mass, t0), (final, top)]
-
-
 def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """exact.laplace_pair_x0: a certified interval of max(D(P_0||P_1), D(P_1||P_0)) at e^eps for the pair "user 1
     holds 0 vs 1, the other n-1 users hold 0" of n shuffled eps0-Laplace reports on [0, 1] (module doc).
     Range: 0 < eps0 <= 8, 1 <= n <= 1e6, eps >= 0."""
-    check_laplace_inputs(eps0, n, 0.5)
-    require_positive("eps", eps, allow_zero=True)
+    edge = _delta_at_edges(eps0=eps0, n=n, eps=eps)
+    if edge is not None:
+        return edge
     n = int(n)
-    if eps >= eps0:
-        return BoundValue(0.0, 0.0)
-    if eps == 0:
-        return BoundValue(0.0, 1.0)
     log_n = math.log(n)
     lower = upper = 0.0
     for direction in DIRECTIONS:
@@ -374,12 +364,7 @@ def laplace_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -
     """High-precision value of exact.laplace_pair_x0 (COMMON protocol): at n = 1 the pair is the Laplace
     mechanism itself, both directions have delta(eps) = 1 - e^{(eps - eps0)/2} (proofs_checks/tight_laplace.py),
     so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the high-precision range) for n > 1."""
-    check_laplace_inputs(eps0, n, delta)
-    if int(n) != 1:
-        raise ValueError(f"n = {n} is outside the high-precision range of exact.laplace_pair_x0 (n = 1)")
-    with mpmath.workdps(dps):
-        value = max(mpmath.mpf(0), mpmath.mpf(eps0) + 2 * mpmath.log(1 - mpmath.mpf(delta)))
-        return value, value
+    return _single_report_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, statement="exact.laplace_pair_x0")
 
 
 def binned_binary_rr_eps0(*, eps0: float) -> float:

@@ -104,22 +104,43 @@ INVALID = (
     {"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 1},
 )
 
-EXACT_KRR = Statement(
+
+# The fields the five statements of this module share, and those each family (k-RR, Laplace) shares: every one
+# is a certified numerical procedure for the central eps of a shuffled randomizer, evaluated from its inputs.
+_FAMILIES: dict[str, dict] = {
+    "krr": {"inputs": (eps0, n, delta, k), "rtol": LATTICE_RTOL},
+    "laplace": {"inputs": (eps0, n, delta), "rtol": 1e-2},  # rtol: see EXACT_LAPLACE's and LAPLACE_PAIR_X0's notes
+}
+
+
+def _procedure(mechanism: str, *, examples: tuple, invalid_examples: tuple, **fields) -> Statement:
+    """A certified numerical procedure for the central eps of the shuffled `mechanism` (k-RR or Laplace on [0, 1]):
+    `fields` are the statement's own (id, title, source, hypotheses, conclusion, direction, reference, notes)."""
+    family = _FAMILIES[mechanism]
+    return Statement(
+        kind=Kind.PROCEDURE,
+        symbols=(*family["inputs"], eps),
+        inputs=family["inputs"],
+        output=eps,
+        value=None,
+        mechanism=mechanism,
+        tags=AMP,
+        rtol=family["rtol"],
+        examples=examples,
+        invalid_examples=invalid_examples,
+        **fields,
+    )
+
+
+EXACT_KRR = _procedure(
+    "krr",
     id="BBGN19.Lem5.3.exact_krr",
-    kind=Kind.PROCEDURE,
     title="Exact blanket bound for k-ary randomized response (Lemma 5.3 without the Hoeffding/Bennett relaxation), certified",
     source=Source("BBGN19", "Lemma 5.3 and Section 5.2 (privacy amplification random variable), evaluated exactly", "v2", "high"),
-    symbols=(eps0, n, delta, k, eps),
     hypotheses=_range(2),
     conclusion=(sp.Le(blanket_krr_delta(), delta), sp.Le(eps, eps0)),
     direction=Direction.UPPER_BOUND,
     reference="reference.bounds.blanket_exact:exact_blanket_krr_epsilon",
-    rtol=LATTICE_RTOL,
-    inputs=(eps0, n, delta, k),
-    output=eps,
-    value=None,
-    mechanism="krr",
-    tags=AMP,
     examples=EXAMPLES,
     invalid_examples=INVALID,
     notes=(
@@ -137,22 +158,15 @@ EXACT_KRR = Statement(
     ),
 )
 
-PAIR_THIRD = Statement(
+PAIR_THIRD = _procedure(
+    "krr",
     id="exact.krr_pair_third",
-    kind=Kind.PROCEDURE,
     title="Certified lower bound: k-RR pair with the other users all at a third value (counts of x0, x1, rest)",
     source=Source("BBGN19", "issue 15 construction (neighbouring pair x0 vs x1, others at z)", "derived", "high"),
-    symbols=(eps0, n, delta, k, eps),
     hypotheses=_range(3),
     conclusion=(sp.Le(pair_third_delta(), delta),),
     direction=Direction.LOWER_BOUND,
     reference="reference.lower_bounds:krr_pair_third_epsilon",
-    rtol=LATTICE_RTOL,
-    inputs=(eps0, n, delta, k),
-    output=eps,
-    value=None,
-    mechanism="krr",
-    tags=AMP,
     examples=EXAMPLES,
     invalid_examples=INVALID + ({"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 2},),
     notes=(
@@ -164,22 +178,15 @@ PAIR_THIRD = Statement(
     ),
 )
 
-PAIR_X0 = Statement(
+PAIR_X0 = _procedure(
+    "krr",
     id="exact.krr_pair_x0",
-    kind=Kind.PROCEDURE,
     title="Certified lower bound: k-RR pair with the other users all at x0 (both directions)",
     source=Source("BBGN19", "issue 15 construction (neighbouring pair x0 vs x1, others at x0)", "derived", "high"),
-    symbols=(eps0, n, delta, k, eps),
     hypotheses=_range(2),
     conclusion=tuple(sp.Le(direction, delta) for direction in pair_x0_delta()),
     direction=Direction.LOWER_BOUND,
     reference="reference.lower_bounds:krr_pair_x0_epsilon",
-    rtol=LATTICE_RTOL,
-    inputs=(eps0, n, delta, k),
-    output=eps,
-    value=None,
-    mechanism="krr",
-    tags=AMP,
     examples=EXAMPLES,
     invalid_examples=INVALID,
     notes=(
@@ -246,24 +253,17 @@ LAPLACE_INVALID = (
     {"eps0": 25.0, "n": 100, "delta": 1e-6},
 )
 
-EXACT_LAPLACE = Statement(
+EXACT_LAPLACE = _procedure(
+    "laplace",
     id="BBGN19.Lem5.3.exact_laplace",
-    kind=Kind.PROCEDURE,
     title="Exact blanket bound for the Laplace mechanism on [0, 1] (Lemma 5.3 without the Hoeffding/Bennett relaxation), certified",
     source=Source("BBGN19", "Lemma 5.3 with Lemma 5.1 (2) (Laplace blanket), evaluated exactly", "v2", "medium-high"),
-    symbols=(eps0, n, delta, eps),
     hypotheses=_laplace_range(),
     conclusion=(sp.Le(blanket_laplace_delta(), delta), sp.Le(eps, eps0)),
     direction=Direction.UPPER_BOUND,
     reference="reference.bounds.blanket_exact_laplace:exact_blanket_laplace_epsilon",
-    inputs=(eps0, n, delta),
-    output=eps,
-    value=None,
-    mechanism="laplace",
-    tags=AMP,
     examples=LAPLACE_EXAMPLES,
     invalid_examples=LAPLACE_INVALID,
-    rtol=1e-2,
     notes=(
         "Blanket omega = Lap(1/2, 1/eps0) = mu_{1/2}, gamma = e^{-eps0/2} (BBGN19.Lem5.1.laplace). For the pair "
         "(0, 1), L = X - e/c or 1/c - e X (each side w.p. 1/2), c = e^{eps0/2}, Pr[X >= x] = (cx)^{-1/2} on [1/c, c] "
@@ -280,24 +280,17 @@ EXACT_LAPLACE = Statement(
     ),
 )
 
-LAPLACE_PAIR_X0 = Statement(
+LAPLACE_PAIR_X0 = _procedure(
+    "laplace",
     id="exact.laplace_pair_x0",
-    kind=Kind.PROCEDURE,
     title="Certified lower bound: shuffled Laplace on [0, 1], user 1 holds 0 vs 1, the other users all hold 0",
     source=Source("BBGN19", "issue 15 construction (exact divergence of an explicit neighbouring pair, continuous outputs)", "derived", "high"),
-    symbols=(eps0, n, delta, eps),
     hypotheses=_laplace_range(),
     conclusion=(sp.Le(laplace_pair_delta(), delta),),
     direction=Direction.LOWER_BOUND,
     reference="reference.lower_bounds_laplace:laplace_pair_x0_epsilon",
-    inputs=(eps0, n, delta),
-    output=eps,
-    value=None,
-    mechanism="laplace",
-    tags=AMP,
     examples=LAPLACE_EXAMPLES,
     invalid_examples=LAPLACE_INVALID,
-    rtol=1e-2,
     notes=(
         "The shuffled output has density (1/n) sum_i mu_x(v_i)/mu_0(v_i) relative to mu_0^n, so D(P_0||P_1) = "
         "(1/n) E[(sum Z_i)_+], Z = 1 - e^eps R, R = mu_1/mu_0 (V ~ mu_0), and D(P_1||P_0) the same with Z' = R - e^eps; "

@@ -16,7 +16,8 @@ import math
 from typing import Any
 
 from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
-from shuffle_spec.proofs_checks.bridge import evaluate, parse_number, require_supported
+from shuffle_spec.proofs_checks.bridge import Evaluation, evaluate, parse_number, require_supported
+from shuffle_spec.proofs_checks.framework import require
 from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, N_MAX, RANGES_TEXT
 from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
 from shuffle_spec.spec.registry import registry
@@ -54,16 +55,31 @@ def _ratio(eps: float | None, exact: float | None) -> float | None:
     return eps / exact
 
 
-def comparison(eps0: float, n: int, delta: float, *, exact_id: str | None = None) -> dict:
-    """The compare command's JSON object at (eps0, n, delta); `exact_id` defaults to exact.shuffled_binary_rr."""
+def exact_evaluation(eps0: float, n: int, delta: float, exact_id: str | None = None) -> Evaluation | None:
+    """`exact_id` (default exact.shuffled_binary_rr) evaluated at (eps0, n, delta), or None when it is not
+    registered. `run` evaluates it once per point and hands the result to both the table and the gap."""
+    exact_id = EXACT_BINARY_RR_ID if exact_id is None else exact_id
+    if exact_id not in registry():
+        return None
+    return evaluate(registry()[exact_id], {"eps0": eps0, "n": n, "delta": delta})
+
+
+def comparison(eps0: float, n: int, delta: float, *, exact_id: str | None = None, evaluated: Evaluation | None = None) -> dict:
+    """The compare command's JSON object at (eps0, n, delta); `exact_id` defaults to exact.shuffled_binary_rr.
+    `evaluated`: `exact_evaluation(eps0, n, delta, exact_id)` already computed by the caller (else computed here)."""
     exact_id = EXACT_BINARY_RR_ID if exact_id is None else exact_id
     exact: dict[str, Any] | None = None
-    if exact_id in registry():
-        evaluation = evaluate(registry()[exact_id], {"eps0": eps0, "n": n, "delta": delta})
-        if evaluation.valid:
-            # Ratios (tightness) use the UPPER end of the certified worst case; a bound below the LOWER end
-            # ("interval"[0]) is unsound (exact.shuffled_binary_rr: interval of relative width <= 1e-6).
-            exact = {"id": exact_id, "eps": evaluation.value, "interval": list(evaluation.interval) if evaluation.interval else None}
+    if evaluated is None:
+        evaluation = exact_evaluation(eps0, n, delta, exact_id)
+    else:
+        point = {"eps0": eps0, "n": n, "delta": delta}
+        require(evaluated.id == exact_id and evaluated.params == point,
+                lambda: f"the evaluation passed in is {evaluated.id} at {evaluated.params}, not {exact_id} at {point}")
+        evaluation = evaluated
+    if evaluation is not None and evaluation.valid:
+        # Ratios (tightness) use the UPPER end of the certified worst case; a bound below the LOWER end
+        # ("interval"[0]) is unsound (exact.shuffled_binary_rr: interval of relative width <= 1e-6).
+        exact = {"id": exact_id, "eps": evaluation.value, "interval": list(evaluation.interval) if evaluation.interval else None}
     exact_eps = None if exact is None else exact["eps"]
     rows = evaluate_bounds(eps0, n, delta)
     rows.sort(key=lambda r: (not r.valid or r.eps is None, r.eps if r.eps is not None else math.inf, r.id))
@@ -82,13 +98,15 @@ def tightest_id(result: dict) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.eps0, args.n, args.delta)
-    result = comparison(**params)
+    # The exact worst case costs seconds at large n: evaluated once, shown in the table and used by the gap.
+    evaluated = exact_evaluation(**params)
+    result = comparison(**params, evaluated=evaluated)
     gap = None
     if getattr(args, "randomizer", None):
         from shuffle_spec.proofs_checks.tightest import tightest  # issue 15: the certified gap
 
         k = None if args.k is None else parse_number("k", args.k, integer=True)
-        gap = tightest(randomizer=args.randomizer, k=k, **params)
+        gap = tightest(randomizer=args.randomizer, k=k, exact_evaluation=evaluated, **params)
         result["gap"] = {key: value for key, value in gap.to_json().items() if key != "bounds"}
     if args.json:
         print_json(result)

@@ -39,6 +39,7 @@ Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import mpmath
 import numpy as np
@@ -50,7 +51,7 @@ from shuffle_spec.reference.limits import DELTA_MIN
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectations, split_cost, split_positive_part, normal_guess, normal_elasticity
 from shuffle_spec.reference.results import BoundValue
 
-__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
+__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_krr"
 MAX_N = 10**8
@@ -66,17 +67,26 @@ PER_SD = 4
 SPLIT_COST_MAX = 4e7
 
 
-def check_krr_inputs(eps0: float, n: int, delta: float, k: int, *, min_k: int = 2) -> None:
-    """Validate the public parameters of the k-RR bounds of this family (ParameterError on each)."""
+def check_eps0_n_delta(eps0: float, n: int, delta: float, *, max_eps0: float, max_n: int, n_beyond: str = "", delta_why: str = "") -> None:
+    """The (eps0, n, delta) checks shared by the certified exact bounds (k-RR here, the Laplace mechanism in
+    `reference.bounds.blanket_exact_laplace`): eps0 a finite real in (0, max_eps0], n an integer in [1, max_n],
+    delta in [DELTA_MIN, 1) (`reference.limits`); ParameterError naming the parameter, its value and the range,
+    followed by `n_beyond` (what to use for larger n) or `delta_why` in parentheses when given."""
     require_positive("eps0", eps0)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g}")
+    if eps0 > max_eps0:
+        raise ParameterError("eps0", eps0, f"0 < eps0 <= {max_eps0:g}")
     require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (exact lattice sums; use the closed-form bounds beyond)")
+    if n > max_n:
+        raise ParameterError("n", n, f"1 <= n <= {max_n:.0e}" + (f" ({n_beyond})" if n_beyond else ""))
     require_probability("delta", delta)
     if delta < DELTA_MIN:
-        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1 (reference.limits: tails below it are not negligible)")
+        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1" + (f" ({delta_why})" if delta_why else ""))
+
+
+def check_krr_inputs(eps0: float, n: int, delta: float, k: int, *, min_k: int = 2) -> None:
+    """Validate the public parameters of the k-RR bounds of this family (ParameterError on each)."""
+    check_eps0_n_delta(eps0, n, delta, max_eps0=MAX_EPS0, max_n=MAX_N, n_beyond="exact lattice sums; use the closed-form bounds beyond",
+                       delta_why="reference.limits: tails below it are not negligible")
     require_integer("k", k, minimum=min_k)
     if k > MAX_K:
         raise ParameterError("k", k, f"{min_k} <= k <= {MAX_K}")
@@ -207,6 +217,24 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0))
 
 
+def _search_start(terms: Callable[[float], list[tuple[float, float]]], *, eps0: float, n: int, delta: float, k: int) -> tuple[float | None, float | None]:
+    """(hint, slope): where the certified eps search of a k-RR expectation E[(sum of n draws of `terms`(eps))_+]
+    starts (this module and `reference.lower_bounds`; it only decides where delta is evaluated, never the
+    answer). The eps at which the normal approximation of the same expectation equals delta, and its local slope
+    (d log delta / d log eps): the approximation's slope is within a few percent of the exact one where its root
+    is close (measured), so 3 evaluations usually settle both ends. Where it finds none, Bennett's k-RR eps
+    (BBGN19.bennett_krr, an upper bound on the blanket bound, hence on every pair) and no slope; None when
+    Bennett refuses too."""
+    hint = normal_guess(terms, n=n, eps0=eps0, delta=delta)
+    slope = normal_elasticity(terms, n=n, eps=hint) if hint is not None else None
+    if hint is None:
+        try:
+            hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
+        except ValueError:
+            hint = None
+    return hint, slope
+
+
 def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
     eps0-k-RR reports, as a certified interval (value = its upper end, verified); eps0 with a note when
@@ -226,15 +254,7 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     def terms(x: float) -> list[tuple[float, float]]:
         return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
 
-    hint = normal_guess(terms, n=n, eps0=eps0, delta=delta)
-    # Its local slope (d log delta / d log eps) sets the first step: the approximation's slope is within a few
-    # percent of the exact one where its root is close (measured), so 3 evaluations usually settle both ends.
-    slope = normal_elasticity(terms, n=n, eps=hint) if hint is not None else None
-    if hint is None:
-        try:
-            hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
-        except ValueError:
-            hint = None
+    hint, slope = _search_start(terms, eps0=eps0, n=n, delta=delta, k=k)
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
 

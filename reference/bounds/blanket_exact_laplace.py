@@ -54,10 +54,10 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
+from shuffle_spec.reference.bounds.blanket_exact import check_eps0_n_delta
 from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon
-from shuffle_spec.reference.limits import DELTA_MIN
 from shuffle_spec.reference.pld import GridPLD, compose
 from shuffle_spec.reference.results import BoundValue
 
@@ -89,16 +89,9 @@ EXP_MARGIN = 1e-12
 
 
 def check_laplace_inputs(eps0: float, n: int, delta: float) -> None:
-    """Validate the public parameters (ParameterError naming the parameter and its range)."""
-    require_positive("eps0", eps0)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g}")
-    require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (FFT of the tilted sum; use BBGN19.bennett_laplace beyond)")
-    require_probability("delta", delta)
-    if delta < DELTA_MIN:
-        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1")
+    """Validate the public parameters (ParameterError naming the parameter and its range): 0 < eps0 <= 8,
+    1 <= n <= 1e6, 1e-300 <= delta < 1."""
+    check_eps0_n_delta(eps0, n, delta, max_eps0=MAX_EPS0, max_n=MAX_N, n_beyond="FFT of the tilted sum; use BBGN19.bennett_laplace beyond")
 
 
 @dataclass(frozen=True)
@@ -267,20 +260,6 @@ def _lower_masses(law: _Law, h: float, eps0: float, eps: float) -> tuple[int, np
                     return [(mass - beta, t0), (beta, top)]
             return [(mass, t0)]
 
-        def leftover_groups(mass: mpmath.mpf, mom: mpmath.mpf, final: mpmath.mpf, top: mpmath.mpf) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
-            """The leftover (mass, moment; mean mu in [t0 h, (t0+1) h)) below the final group (mass `final`, mean
-            exactly top h): a fraction phi of the final group's law joins the leftover so that their mean is
-            (t0 + 1) h (possible when top >= t0 + 2); the final group's rest keeps its mean top h. Otherwise the
-            leftover is contracted to its mean and moved down to t0 h."""
-            if mass <= 0:
-                return [(final, top)]
-            t0 = mpmath.floor(mom / mass / hh)
-            if top >= t0 + 2:
-                part = (mass * (t0 + 1) * hh - mom) / ((top - t0 - 1) * hh) * (1 + mpmath.mpf(10) ** -20)
-                if 0 <= part <= final and mom + part * top * hh >= (t0 + 1) * hh * (mass + part):
-                    return [(mass + part, t0 + 1), (final - part, top)]
-            return [(mass, t0), (final, top)]
-
         lo_c = 1 / c
         # Phase 1: right side. Start: the atom at lmin.
         xr, atom_r = c, True
@@ -341,7 +320,7 @@ def _lower_masses(law: _Law, h: float, eps0: float, eps: float) -> tuple[int, np
                 if x_last >= c:
                     groups.extend(last_groups(tot_mass, tot_mom))
                 else:
-                    groups.extend(leftover_groups(tot_mass, tot_mom, final_mass, top))
+                    groups.extend(_leftover_groups(tot_mass, tot_mom, final_mass, top, hh))
                 break
             if rest_mass == 0:
                 tx = target + e / c  # mean of X on [xl, x1] is sqrt(xl x1)
@@ -370,12 +349,38 @@ def _lower_masses(law: _Law, h: float, eps0: float, eps: float) -> tuple[int, np
                     groups.append((final_mass, top))
                 break
             t = next_point(x1 - e / c)
-        points = [int(p) for _, p in groups]
-        lo = min(points)
-        w = np.zeros(max(points) - lo + 1)
-        for (mass, _), p in zip(groups, points, strict=True):
-            w[p - lo] += float(mass)
+        lo, w = _lattice_law(groups)
     return lo, w * (1 - MASS_MARGIN)
+
+
+def _leftover_groups(mass: mpmath.mpf, mom: mpmath.mpf, final: mpmath.mpf, top: mpmath.mpf, hh: mpmath.mpf) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
+    """The leftover (mass, moment; mean mu in [t0 h, (t0+1) h)) below the final group (mass `final`, mean
+    exactly top h; h = hh): a fraction phi of the final group's law joins the leftover so that their mean is
+    (t0 + 1) h (possible when top >= t0 + 2); the final group's rest keeps its mean top h. Otherwise the
+    leftover is contracted to its mean and moved down to t0 h. Shared by the lower groups of this module and
+    of `reference.lower_bounds_laplace` (the pair's law)."""
+    if mass <= 0:
+        return [(final, top)]
+    t0 = mpmath.floor(mom / mass / hh)
+    if top >= t0 + 2:
+        part = (mass * (t0 + 1) * hh - mom) / ((top - t0 - 1) * hh) * (1 + mpmath.mpf(10) ** -20)
+        if 0 <= part <= final and mom + part * top * hh >= (t0 + 1) * hh * (mass + part):
+            return [(mass + part, t0 + 1), (final - part, top)]
+    return [(mass, t0), (final, top)]
+
+
+def _lattice_law(groups: list[tuple[mpmath.mpf, mpmath.mpf]]) -> tuple[int, np.ndarray]:
+    """(offset, w) with w[p - offset] the total float mass of the groups at lattice point p (groups: (mass,
+    point index)); the caller rounds the masses down by its margin. A negative group mass is refused: the lower
+    law would not be a law dominated by L."""
+    points = [int(p) for _, p in groups]
+    lo = min(points)
+    w = np.zeros(max(points) - lo + 1)
+    for (mass, _), p in zip(groups, points, strict=True):
+        if mass < 0:
+            raise ParameterError("lower lattice law", float(mass), "non-negative group masses")
+        w[p - lo] += float(mass)
+    return lo, w
 
 
 # --- the tilted convolution ---------------------------------------------------------------------------
@@ -484,9 +489,13 @@ def _expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: floa
 
 
 def _step(law: _Law) -> float:
-    """The lattice step: a power of 2 near sd(L) / STEPS."""
-    _, var = law.moments()
-    sd = math.sqrt(max(var, 1e-300))
+    """The lattice step for L."""
+    return _lattice_step(law.moments()[1])
+
+
+def _lattice_step(variance: float) -> float:
+    """The lattice step: a power of 2 near sd / STEPS (float, uncertified: it decides tightness only)."""
+    sd = math.sqrt(max(variance, 1e-300))
     return 2.0 ** math.floor(math.log2(sd / STEPS))
 
 
@@ -494,13 +503,10 @@ def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValu
     """BBGN19.Lem5.3.exact_laplace: a certified interval of Lemma 5.3's delta(eps) for n shuffled reports of
     the Laplace mechanism on [0, 1] (pair (0, 1), module doc), evaluated without relaxation. Range: see the
     module doc; 0 <= eps."""
-    check_laplace_inputs(eps0, n, 0.5)
-    require_positive("eps", eps, allow_zero=True)
+    edge = _delta_at_edges(eps0=eps0, n=n, eps=eps)
+    if edge is not None:
+        return edge
     n = int(n)
-    if eps >= eps0:
-        return BoundValue(0.0, 0.0)  # L <= c - e/c <= 0: the positive part vanishes
-    if eps == 0:
-        return BoundValue(0.0, 1.0)  # Lemma 5.3's expression is a mixture of divergences, <= 1
     law = _Law(math.exp(eps0 / 2), math.exp(eps))
     gamma = math.exp(-eps0 / 2)
     gamma_lo, gamma_hi = gamma * (1 - 4 * UNIT), gamma * (1 + 4 * UNIT)
@@ -514,6 +520,20 @@ def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValu
     upper = 1.0 if log_up + log_norm_hi >= 0 else min(1.0, math.exp(log_up + log_norm_hi) * (1 + EXP_MARGIN))
     lower = 0.0 if log_lo == -math.inf else math.exp(log_lo + log_norm_lo) * (1 - EXP_MARGIN)
     return BoundValue(min(lower, upper), upper)
+
+
+def _delta_at_edges(*, eps0: float, n: int, eps: float) -> BoundValue | None:
+    """The inputs of a delta(eps) of this module and of `reference.lower_bounds_laplace` validated (eps0, n as
+    in `check_laplace_inputs`, eps >= 0), and its value where it needs no lattice: [0, 0] for eps >= eps0 (every
+    summand, L here or Z there, is <= 0: the positive part vanishes), [0, 1] at eps = 0 (a mixture of
+    divergences, <= 1); None otherwise."""
+    check_laplace_inputs(eps0, n, 0.5)
+    require_positive("eps", eps, allow_zero=True)
+    if eps >= eps0:
+        return BoundValue(0.0, 0.0)
+    if eps == 0:
+        return BoundValue(0.0, 1.0)
+    return None
 
 
 def single_report_epsilon(eps0: float, delta: float) -> BoundValue:
@@ -557,9 +577,16 @@ def exact_blanket_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: fl
     E[L_+] = 1 - e^{(eps - eps0)/2} (E[(X - a)_+] = 2 - 2 sqrt(a/c) on [1/c, c]; the right side is never positive;
     proofs_checks/tight_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the
     high-precision range) for n > 1."""
+    return _single_report_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, statement=STATEMENT)
+
+
+def _single_report_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, statement: str) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """eps = max(0, eps0 + 2 log(1 - delta)) at `dps` digits, exact (a point interval): the eps of one Laplace report
+    on [0, 1] (profile 1 - e^{(eps - eps0)/2}), the n = 1 value of `statement` (this module's and
+    exact.laplace_pair_x0's high-precision path); ValueError (outside the high-precision range) for n > 1."""
     check_laplace_inputs(eps0, n, delta)
     if int(n) != 1:
-        raise ValueError(f"n = {n} is outside the high-precision range of BBGN19.Lem5.3.exact_laplace (n = 1)")
+        raise ValueError(f"n = {n} is outside the high-precision range of {statement} (n = 1)")
     with mpmath.workdps(dps):
         value = max(mpmath.mpf(0), mpmath.mpf(eps0) + 2 * mpmath.log(1 - mpmath.mpf(delta)))
         return value, value
