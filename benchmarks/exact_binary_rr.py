@@ -4,7 +4,8 @@ Run from the repository root:  python3 benchmarks/exact_binary_rr.py [--n 1e7,1e
 
 For eps0 in {0.1, 1, 4, 6, 8, 10, 15}, delta in {1e-6, 1e-12} and each n: the worst count found (k ones
 among the other n-1 users; "mirror" = min(k, n-1-k), the issue's convention), the certified interval
-[lower, upper], its relative width, the number of certified delta evaluations, the wall-clock and CPU time
+[lower, upper], its relative width, the route that certified it (transport or removal), the number of
+certified delta evaluations, the wall-clock and CPU time
 of one call (each cell in its own process with a time limit; "timeout" or the refusal's reason otherwise;
 on a shared machine the CPU time is the steadier figure).
 Prints a Markdown table (pasted into the README section "The exact truth"). Timings are measurements on
@@ -67,8 +68,8 @@ def main() -> int:
     sizes = [int(float(x)) for x in args.n.split(",")]
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; python {platform.python_version()}")
     print()
-    print("| eps0 | n | delta | worst k (mirror) | certified eps interval | rel. width | evaluations | time (s) | CPU (s) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| eps0 | n | delta | worst k (mirror) | certified eps interval | rel. width | route | evaluations | time (s) | CPU (s) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for n in sizes:
         for delta in DELTA_GRID:
             for eps0 in EPS0_GRID:
@@ -76,10 +77,10 @@ def main() -> int:
                 if status == "ok":
                     width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
                     mirror = min(result.worst_k, n - 1 - result.worst_k)
-                    print(f"| {eps0:g} | {n:.0e} | {delta:g} | {result.worst_k} ({mirror}) | [{result.lower:.10g}, {result.upper:.10g}] | {width:.1e} | {result.evaluations} | {seconds:.2f} | {cpu:.2f} |", flush=True)
+                    print(f"| {eps0:g} | {n:.0e} | {delta:g} | {result.worst_k} ({mirror}) | [{result.lower:.10g}, {result.upper:.10g}] | {width:.1e} | {result.route} | {result.evaluations} | {seconds:.2f} | {cpu:.2f} |", flush=True)
                 else:
                     reason = "over the time limit" if status == "timeout" else result
-                    print(f"| {eps0:g} | {n:.0e} | {delta:g} | - | {status}: {reason} | - | - | {seconds:.2f} | {cpu:.2f} |", flush=True)
+                    print(f"| {eps0:g} | {n:.0e} | {delta:g} | - | {status}: {reason} | - | - | - | {seconds:.2f} | {cpu:.2f} |", flush=True)
     print()
     print(f"load at the end {os.getloadavg()[0]:.1f}")
     return 0

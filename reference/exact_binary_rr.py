@@ -913,7 +913,8 @@ class WorstCase:
     """The certified worst case: eps in [lower, upper], attained (lower end) at `worst_k` ones among the
     other users (one direction, k in [0, n-1]); `evaluations`: certified delta evaluations spent;
     `tolerance`: the relative width the branch and bound reached (the requested one unless the evaluation
-    budget widened it)."""
+    budget widened it); `route`: what certified the upper end, "transport" (blocks against their end pairs),
+    "removal" (the removal sweeps) or "pairs" (n = 1: the one pair)."""
 
     lower: float
     upper: float
@@ -921,6 +922,7 @@ class WorstCase:
     evaluations: int
     pairs_solved: int
     tolerance: float
+    route: str = "removal"
 
 
 def _target(pairs: _Pairs, solved: dict[int, BoundValue], tolerance: float) -> float:
@@ -1094,7 +1096,7 @@ def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tup
     and so H_k(s) = a f_k(s-1) - (e - 1) T_k(s) <= a max_pmf - (e - 1) t^2 / (1 + t^2) directly."""
     delta = pairs.delta
     a_lo, a_hi, b_lo, b_hi = _coefficients(pairs.eps0, float(eps))
-    if not (a_lo > 0 and 0 < eps < pairs.eps0):
+    if not (a_lo > 0 and 0 <= eps < pairs.eps0):
         return "fail", 0
     for k in (k0, k1):
         if pairs.bound(n, k, eps)[1] > delta:
@@ -1249,7 +1251,8 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
         # The sweeps certified the upper end, but no pair reached a lower end within MAX_TOLERANCE of it (eps
         # near 0 at large n and small eps0: the pairs' own intervals are wide there): refused, as documented.
         raise _budget_refusal(pairs, n)
-    return WorstCase(solved[lower_k].lower, upper, lower_k, pairs.evaluations, len(solved), tolerance)
+    route = "pairs" if n == 1 else "transport" if transported is not None else "removal"
+    return WorstCase(solved[lower_k].lower, upper, lower_k, pairs.evaluations, len(solved), tolerance, route)
 
 
 def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:

@@ -146,22 +146,21 @@ def test_block_check_never_certifies_a_block_above_delta(eps0, eps):
 @pytest.mark.parametrize("eps0, delta", [(0.1, 1e-6), (1.0, 1e-12)])
 def test_transport_and_the_removal_sweep_certify_overlapping_intervals(eps0, delta, monkeypatch):
     n = 1_000_000
-    used = []
-    real = ebr._transport_certify
-
-    def observed(*args, **kwargs):
-        result = real(*args, **kwargs)
-        used.append(result is not None)
-        return result
-
-    monkeypatch.setattr(ebr, "_transport_certify", observed)
     with_transport = ebr.worst_case(eps0=eps0, n=n, delta=delta)
-    assert used == [True]
+    assert with_transport.route == "transport"
     monkeypatch.setattr(ebr, "_transport_certify", lambda *args, **kwargs: None)
     sweep = ebr.worst_case(eps0=eps0, n=n, delta=delta, rel_tol=1e-4)
+    assert sweep.route == "removal"
     # Both are certified intervals around the same maximum.
     assert with_transport.upper >= sweep.lower and sweep.upper >= with_transport.lower
     assert with_transport.upper - with_transport.lower <= 1e-6 * with_transport.upper
     # Pairs spread over [0, n-1] (certified lower ends) all lie below the transport's upper end.
     for k in (0, 1, 17, n // 3, n // 2, n - 40, n - 2, n - 1):
         assert ebr.binary_rr_pair_epsilon(eps0=eps0, n=n, delta=delta, k=k).lower <= with_transport.upper
+
+
+def test_small_variance_falls_back_to_the_removal_sweep():
+    # eps0 = 8, n = 2e4: n p q ~ 7, the lattice term alone exceeds any margin; the sweep certifies.
+    result = ebr.worst_case(eps0=8.0, n=20_000, delta=1e-6)
+    assert result.route == "removal"
+    assert result.upper - result.lower <= 1e-6 * result.upper
