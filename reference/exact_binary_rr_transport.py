@@ -29,26 +29,36 @@ mean 0, variance <= 1/4) and X1 likewise,
 Every term is second order: t(w) because the mixture matches the mean of the transport (w - 1 = O(z^3): the
 two users' laws differ in odd cumulants only, and the first one is the transport), the offsets because
 their means are 0. So |t(w)| <= (B^2/8) |w - 1|^2 max(1, |w|^B) and |E e^{izX} - 1| <= |z|^2 e^tau / 8.
+Three-point mixture (quadratic=True): each end at the three counts nearest its transported point with the
+quadratic Lagrange weights (one of them negative, >= -1/8); the offsets then have mean 0 AND second moment 0,
+so |E e^{izX} - 1| <= |z|^3 e^{1.5 tau} LAGRANGE_CUBE / 6, and the mixture is lambda Q_K(s') + (1 - lambda)
+Q_{K+B}(s' + B(p - q)) with Q the ends' quadratic interpolants (bounded cell by cell: `quadratic_cell_upper`).
+The lattice error of the two-point mixture is real (a pair between the ends can sit nearer the continuous
+peak than either end's counts) and ~1/(8 n p q) relative; the three-point mixture moves it into the
+interpolants, which the caller evaluates, and leaves a third-order remainder.
 Fourier inversion along Im z = -tau (tau > 0: exponential tilting, which makes the error relative to the tail
 where the threshold sits instead of absolute):
 
     |sum_x nu(x) kappa_s(x)| <= e^{-tau s'} C_tau,   s' = s - j (p - q),
-    C_tau = M_p^K M_q^(m-K) (1/pi) int_0^pi e^{-p q e^tau y Lambda} Psi(theta) kern(theta) dtheta,
+    C_tau = M_p^K M_q^(m-K) (1/pi) int_0^pi D(theta) Psi(theta) |kappa^(theta)| dtheta,
 
-M_p = q + p e^tau, M_q = p + q e^tau (moment generating functions), y = 1 - cos theta,
-Lambda = K / M_p^2 + (m - K) / M_q^2 (|P|^K |Q|^(m-K) <= M_p^K M_q^(m-K) e^{-p q e^tau y Lambda}),
-Psi = max(1, |w|^B) [(B^2/8) |N|^2/|Q|^2 + |z|^2 e^tau / 8] with N = Q (w - 1) bounded by its Taylor series
-(`_n_series`), kern = (e - 1)/|1 - e^{-tau - i theta}| + a e^tau. The bound does not depend on j: the whole
-block is covered by one integral per tilt.
+M_p = q + p e^tau, M_q = p + q e^tau (moment generating functions), y = 1 - cos theta, and:
+- D = max(e^{-c y}, R e^{-c_B y}) bounds |P|^K |Q|^(m-K) max(1, |w|^B) / (M_p^K M_q^(m-K)): with |w|^B folded in,
+  |P|^(K+B) |Q|^(m-K-B) e^{-B tau (p - q)}, and |P|^2 = M_p^2 (1 - 2pq e^tau y / M_p^2) <= M_p^2 e^{-2pq e^tau y / M_p^2}
+  (likewise Q); c = p q e^tau (K/M_p^2 + (m-K)/M_q^2), c_B the same with K + B, R = (M_p/M_q)^B e^{-B tau (p - q)};
+- Psi = (B^2/8) |N|^2/|Q|^2 + (the lattice term above), N = Q (w - 1) bounded by its Taylor series (`_n_series`);
+- |kappa^| = |a e^{tau + i theta} - b| / |1 - e^{-tau - i theta}| (the tilted transform of kappa_s, times e^{tau s}):
+  near the saddle point a e^tau ~ b and the two parts of kappa cancel, as they do in G itself.
+The bound does not depend on j: the whole block is covered by one integral per tilt.
 
-Rigour of the numbers. On [0, pi] the integrand is (decreasing factors) x (increasing factors): e^{-c y},
-kern decrease; |z|, |N|'s bound, 1/|Q|, |w| increase (|P|^2 - |Q|^2 = (p - q)(e^tau - 1)(M_p + M_q) does not
-depend on theta). So the integral over each grid interval is at most its width x the decreasing factors at
-its left end x the increasing ones at its right end: an upper Riemann sum, whatever the grid. Each factor is
-a few libm operations (within 1 ulp each, the floating-point model of `reference.binomial`); exponents
-of size X carry an absolute error <= 8 u X, which is added; the result is multiplied by 1 + 1e-9, far above
-the remaining relative rounding (< 1e-12) and the effect of p, q's float error (<= 1e-15 relative, moving
-log C_tau by less than (m tau + 10) 1e-15).
+Rigour of the numbers. On [0, pi] the integrand is (decreasing factors) x (increasing factors): D and
+1/|1 - e^{-tau - i theta}| decrease; |a e^{tau + i theta} - b|, |z|, |N|'s bound and 1/|Q| increase. So the
+integral over each grid interval is at most its width x the decreasing factors at its left end x the
+increasing ones at its right end: an upper Riemann sum, whatever the grid. Each factor is a few libm
+operations (within 1 ulp each, the floating-point model of `reference.binomial`); exponents of size X carry
+an absolute error <= 8 u X, which is added; the result is multiplied by 1 + 1e-9, far above the remaining
+relative rounding (< 1e-12) and the effect of p, q's float error (<= 1e-16 relative: it moves log C_tau by
+about m tau q 1e-16 <= 1e-10 up to n = 1e12).
 """
 
 from __future__ import annotations
