@@ -56,9 +56,9 @@ Rigour of the numbers. On [0, pi] the integrand is (decreasing factors) x (incre
 integral over each grid interval is at most its width x the decreasing factors at its left end x the
 increasing ones at its right end: an upper Riemann sum, whatever the grid. Each factor is a few libm
 operations (within 1 ulp each, the floating-point model of `reference.binomial`); exponents of size X carry
-an absolute error <= 8 u X, which is added; the result is multiplied by 1 + 1e-9, far above the remaining
+an absolute error <= 8 u X, which is added; the result is multiplied by 1 + 1e-8, far above the remaining
 relative rounding (< 1e-12) and the effect of p, q's float error (<= 1e-16 relative: it moves log C_tau by
-about m tau q 1e-16 <= 1e-10 up to n = 1e12).
+about m tau q 1e-16, below 1e-9 wherever the windows fit: tau ~ z / sqrt(n p q), z <= 40).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ STEP = 1.0 / 16.0
 REACH = 40.0
 ZERO_LEVELS = 24
 # Relative margin of the result (module doc).
-MARGIN = 1e-9
+MARGIN = 1e-8
 # max over u in [-1/2, 1/2] of sum_d |L_d(u)| |d - u|^3 for the quadratic Lagrange weights on the nodes
 # d in {-1, 0, 1} (attained at u = +-1/2; proof checks "transport: three-point lattice constant").
 LAGRANGE_CUBE = 9.0 / 16.0
