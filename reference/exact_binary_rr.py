@@ -1020,6 +1020,9 @@ def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float,
 # solved (raising eps_U) and the certification restarts, at most TRANSPORT_RESTARTS times.
 TRANSPORT_MAX_BLOCKS = 64
 TRANSPORT_RESTARTS = 3
+# Work the transport may spend (a share of WORK_BUDGET, on top of it: when it gives up, the sweeps still get
+# the whole budget).
+TRANSPORT_SHARE = 0.2
 # Tilts tried (a geometric grid below the saddle point of the top of the scan), the scan's step cap and the
 # half-widths (counts) of the window around the ends' thresholds where the three-point bound is used.
 TRANSPORT_TILTS = 24
@@ -1077,8 +1080,9 @@ class _TransportBlock:
 
 def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tuple[str, int]:
     """Is every pair k in [k0, k1] certified to have d_k(eps) <= delta by the transport bound against the pairs
-    k0 and k1? Returns ("pass", 0); ("split", 0) when a narrower block may pass (the smooth term is what
-    fails); ("end", k) when the end pair k is itself above delta; ("fail", 0) when no split can help.
+    k0 and k1? Returns ("pass", 0); ("split", b) when a narrower block may pass (the smooth term is what
+    fails; b: the number of blocks a split is predicted to need, uncertified); ("end", k) when the end pair k
+    is itself above delta; ("fail", 0) when no split can help.
 
     Proof (module doc of `reference.exact_binary_rr_transport`; proof checks "transport"): for k = k0 + j, every
     integer s and s' = s - j (p - q), G(k, s) is at most
@@ -1116,13 +1120,24 @@ def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tup
     block.taus = [t for t in (min(tau_top, 0.45 * pairs.eps0) * TRANSPORT_TILT_RATIO**i for i in range(TRANSPORT_TILTS)) if t > 0]
     if not block.taus:
         return "fail", 0
-    smooth_failed = False
+    verdict: tuple[str, int] = ("fail", 0)
+
+    def split_or_fail(ends_value: float, full: float, lattice: float) -> tuple[str, int]:
+        """("split", blocks a split is predicted to need) when the lattice term alone would pass, else ("fail", 0).
+        The smooth term scales like B^2 (prediction only: it chooses whether to split, never what passes)."""
+        room = delta - ends_value - lattice
+        if room <= 0:
+            return "fail", 0
+        return "split", max(2, math.ceil(math.sqrt(max(full - lattice, 0.0) / room)))
+
     for window in TRANSPORT_WINDOWS:
         # Peak window of s': [peak_lo, peak_hi]; end 0's counts there and end 1's (shifted) with one spare each side.
         peak_lo = min(low0, math.floor(low1 - shift)) - window
         peak_hi = max(high0, math.ceil(high1 - shift)) + window
         if peak_hi - peak_lo > TRANSPORT_SCAN_STEPS:
-            return "fail", 0
+            # The ends' transported thresholds are far apart (third-order skew over a wide block, deep tails):
+            # a narrower block brings them together.
+            return "split", 2
         e3 = block.error(peak_lo, quadratic=True)
         cells = [
             transport.quadratic_cell_upper(block.h(end, t - 1), block.h(end, t), block.h(end, t + 1))
@@ -1130,11 +1145,11 @@ def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tup
             for t in range(first, last + 1)
         ]
         if max(cells) + e3 > delta:
-            smooth_failed = max(cells) + block.error(peak_lo, smooth=False, quadratic=True) <= delta
-            break
+            return split_or_fail(max(cells), e3, block.error(peak_lo, smooth=False, quadratic=True))
         # Above: both ends decrease; the largest values are at the lowest counts used.
-        above = max(block.h(0, peak_hi)[1], block.h(1, math.floor(peak_hi + shift) - 1)[1]) + block.error(peak_hi)
-        if above > delta:
+        above_ends = max(block.h(0, peak_hi)[1], block.h(1, math.floor(peak_hi + shift) - 1)[1])
+        if above_ends + block.error(peak_hi) > delta:
+            verdict = split_or_fail(above_ends, block.error(peak_hi), block.error(peak_hi, smooth=False))
             continue
         # Below: intervals [u1, u2] of s' (end 0's counts up to u2 + 1, end 1's up to floor(u2 + shift) + 3).
         u2, length, steps, passed = peak_lo - 1, 1, 0, True
@@ -1149,16 +1164,19 @@ def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tup
             elif length > 1:
                 length //= 2
             else:
+                # Deep tails: the smooth term's relative size grows with z; a narrower block may pass.
+                verdict = split_or_fail(top, block.error(u1), block.error(u1, smooth=False))
                 passed = False
         if passed:
             return "pass", 0
-    return ("split", 0) if smooth_failed else ("fail", 0)
+    return verdict
 
 
 def _transport_certify(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float] | None:
     """(eps_u, rel_tol) with every pair certified to have eps_k <= eps_u by transport blocks (halving blocks
     whose smooth term is too large), or None when the transport bound cannot certify (small variance: the
     lattice term alone exceeds the margin) within TRANSPORT_MAX_BLOCKS blocks; the sweep takes over then."""
+    limit = pairs.work + TRANSPORT_SHARE * WORK_BUDGET
     for _ in range(TRANSPORT_RESTARTS + 1):
         eps_u = _target(pairs, solved, rel_tol)
         if eps_u >= pairs.eps0:
@@ -1167,13 +1185,15 @@ def _transport_certify(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel
         while stack:
             k0, k1 = stack.pop()
             blocks += 1
-            if blocks > TRANSPORT_MAX_BLOCKS:
+            if blocks > TRANSPORT_MAX_BLOCKS or pairs.work > limit:
                 return None
             outcome, k = _transport_block(pairs, n, k0, k1, eps_u)
             if outcome == "end":
                 solved[k] = pairs.epsilon(n, k, pair_tol)
                 restart = True
                 break
+            if outcome == "split" and k > TRANSPORT_MAX_BLOCKS:
+                return None  # predicted hopeless (the smooth term would need more blocks than allowed)
             if outcome == "split" and k1 - k0 >= 2:
                 middle = (k0 + k1) // 2
                 stack.extend([(middle, k1), (k0, middle)])
@@ -1220,10 +1240,15 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
     results: list[tuple[float, float]] = []  # (eps_u, tolerance) of each certified sweep
     transported = None
     if n >= 3:
+        before = pairs.work
         try:
             transported = _transport_certify(pairs, n, solved, rel_tol, pair_tol)
         except _BudgetSpent:
             transported = None
+        if transported is None:
+            # The sweeps keep their whole budget (a call does at most (1 + TRANSPORT_SHARE) WORK_BUDGET of work):
+            # where the transport cannot certify, the result is what the sweeps alone give.
+            pairs.work = before
     if n == 1:
         results.append((max(r.upper for r in solved.values()), rel_tol))
     elif transported is not None:
