@@ -1,10 +1,12 @@
-"""Term-by-term reference sums shared by the lattice-sum tests (independent of `reference.lattice_sums`)."""
+"""Term-by-term reference sums shared by the tests: the lattice sums (independent of `reference.lattice_sums`) and
+the every-pair scan of shuffled binary RR (independent of `reference.exact_binary_rr`)."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
+from scipy.signal import fftconvolve
 from scipy.special import gammaln
 
 
@@ -24,3 +26,27 @@ def brute_split(n: int, p1: float, p3: float, c0: float, c1: float, c2: float) -
         log_pmf = log_pmf + (a + b) * math.log(p1) + r * math.log(p3) + (left * math.log(rest) if rest > 0 else 0.0)
         total += float(np.sum(np.where(ok & (g > 0), g * np.exp(log_pmf), 0.0)))
     return total
+
+
+def float_scan_pairs(n: int, eps0: float, eps_values: list[float]) -> np.ndarray:
+    """Independent float computation: for every k in [0, n-1], D_{e^eps}(P_k || Q_k) from scipy's binomial pmfs
+    (S_k = Bin(k, p) + Bin(n-1-k, q) by FFT convolution, truncated where the pmf is below 1e-40). Returns
+    an array [len(eps_values), n]."""
+    p = math.exp(eps0) / (math.exp(eps0) + 1)
+    q = 1 / (math.exp(eps0) + 1)
+    out = np.zeros((len(eps_values), n))
+    es = np.exp(np.array(eps_values))[:, None]
+
+    def part(m, r):
+        sd = math.sqrt(m * r * (1 - r)) + 1
+        lo, hi = max(0, int(m * r - 14 * sd) - 5), min(m, int(m * r + 14 * sd) + 5)
+        i = np.arange(lo, hi + 1, dtype=float)
+        return np.exp(gammaln(m + 1) - gammaln(i + 1) - gammaln(m - i + 1) + i * math.log(r) + (m - i) * math.log1p(-r))
+
+    for k in range(n):
+        a, b = part(k, p), part(n - 1 - k, q)
+        f = np.clip(fftconvolve(a, b), 0, None) if min(len(a), len(b)) > 64 else np.convolve(a, b)
+        f_s, f_prev = np.append(f, 0.0), np.insert(f, 0, 0.0)
+        big_p, big_q = p * f_prev + q * f_s, q * f_prev + p * f_s
+        out[:, k] = np.sum(np.maximum(big_p[None, :] - es * big_q[None, :], 0.0), axis=1)
+    return out

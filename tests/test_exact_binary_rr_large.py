@@ -8,8 +8,8 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from scipy.signal import fftconvolve
-from scipy.special import gammaln
+
+from brute_sums import float_scan_pairs
 
 import shuffle_spec.reference.exact_binary_rr as ebr
 from shuffle_spec.reference.errors import ParameterError
@@ -86,28 +86,6 @@ def test_float_anchored_window_agrees_with_the_interval_route(monkeypatch):
 # ---------------------------------------------------------------- coarse-first certification within the budget
 
 
-def _float_scan(n: int, eps0: float, eps_values: list[float]) -> np.ndarray:
-    """Independent float computation (scipy's log-gamma pmfs, FFT convolution): D_{e^eps}(P_k || Q_k) for every
-    k in [0, n-1] and each eps; an array [len(eps_values), n]."""
-    p, q = math.exp(eps0) / (math.exp(eps0) + 1), 1 / (math.exp(eps0) + 1)
-    es = np.exp(np.array(eps_values))[:, None]
-    out = np.zeros((len(eps_values), n))
-
-    def part(m, r):
-        sd = math.sqrt(m * r * (1 - r)) + 1
-        lo, hi = max(0, int(m * r - 14 * sd) - 5), min(m, int(m * r + 14 * sd) + 5)
-        i = np.arange(lo, hi + 1, dtype=float)
-        return np.exp(gammaln(m + 1) - gammaln(i + 1) - gammaln(m - i + 1) + i * math.log(r) + (m - i) * math.log1p(-r))
-
-    for k in range(n):
-        a, b = part(k, p), part(n - 1 - k, q)  # the sum over s does not depend on the windows' offsets
-        f = np.clip(fftconvolve(a, b), 0, None) if min(len(a), len(b)) > 64 else np.convolve(a, b)
-        f_s, f_prev = np.append(f, 0.0), np.insert(f, 0, 0.0)
-        big_p, big_q = p * f_prev + q * f_s, q * f_prev + p * f_s
-        out[:, k] = np.sum(np.maximum(big_p[None, :] - es * big_q[None, :], 0.0), axis=1)
-    return out
-
-
 @pytest.mark.parametrize("budget", [1_000_000, 1_600_000])
 def test_a_budget_that_refused_now_certifies_a_widened_interval(monkeypatch, budget):
     # eps0 = 1, n = 4000, delta = 1e-6 with WORK_BUDGET = 1e6 or 1.6e6 (in round 2's units: EVALUATION_WORK =
@@ -129,7 +107,7 @@ def test_a_budget_that_refused_now_certifies_a_widened_interval(monkeypatch, bud
     assert "widened from 1e-06" in note
     assert again == limited  # deterministic: work is counted, never seconds
     assert limited.lower <= full.upper and full.lower <= limited.upper
-    at_upper, at_lower = _float_scan(n, eps0, [limited.upper, limited.lower])
+    at_upper, at_lower = float_scan_pairs(n, eps0, [limited.upper, limited.lower])
     assert at_upper.max() <= delta * (1 + 1e-9)
     assert at_lower[limited.worst_k] >= delta * (1 - 1e-9)
     for k in (0, 1, n // 2, n - 2, n - 1, limited.worst_k):

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
 
+from brute_sums import float_scan_pairs
+
 from shuffle_spec.reference import exact_binary_rr as ebr
 from shuffle_spec.reference import exact_binary_rr_transport as transport
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_exact_binary_rr_values import _float_scan  # noqa: E402
 
 
 def _keep(eps0: float) -> tuple[float, float]:
@@ -136,7 +134,7 @@ def test_block_check_never_certifies_a_block_above_delta(eps0, eps):
     # n = 8000, eps ~ the worst case at delta = 1e-6 (0.0030817, 0.0402789). delta is set just below / above the
     # largest pair of each block (an independent float scan over every k).
     n = 8_000
-    d = _float_scan(n, eps0, [eps])[0]
+    d = float_scan_pairs(n, eps0, [eps])[0]
     outcomes = []
     for k0, k1 in [(0, n - 1), (3_999, n - 1), (n - 201, n - 1), (5, 60)]:
         top = float(d[k0 : k1 + 1].max())
@@ -185,7 +183,7 @@ THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 def test_block_check_soundness_randomized(eps0, n, delta, scale, start, span):
     # Offline, 240 such blocks (seeds 5 and 11): no block passed below its largest pair; 60% passed at +1%.
     eps = ebr.worst_case(eps0=eps0, n=n, delta=delta, rel_tol=1e-4).upper * scale
-    d = _float_scan(n, eps0, [eps])[0]
+    d = float_scan_pairs(n, eps0, [eps])[0]
     k0 = int(start * (n - 2))
     k1 = n - 1 if span is None else min(n - 1, k0 + span)
     top = float(d[k0 : k1 + 1].max())

@@ -7,11 +7,9 @@ import math
 from fractions import Fraction
 
 import mpmath
-import numpy as np
 import pytest
-from scipy.signal import fftconvolve
-from scipy.special import gammaln
 
+from brute_sums import float_scan_pairs
 from shuffle_spec.reference.divergences import hockey_stick_divergence
 from shuffle_spec.reference.exact_binary_rr import (
     MAX_EPS0,
@@ -50,37 +48,13 @@ def test_delta_matches_the_exact_shuffled_delta_at_rational_e_eps():
         assert got.lower - 1e-12 <= float(exact) <= got.upper + 1e-12
 
 
-def _float_scan(n: int, eps0: float, eps_values: list[float]) -> np.ndarray:
-    """Independent float computation: for every k in [0, n-1], D_{e^eps}(P_k || Q_k) from scipy's binomial pmfs
-    (S_k = Bin(k, p) + Bin(n-1-k, q) by FFT convolution, truncated where the pmf is below 1e-40). Returns
-    an array [len(eps_values), n]."""
-    p = math.exp(eps0) / (math.exp(eps0) + 1)
-    q = 1 / (math.exp(eps0) + 1)
-    out = np.zeros((len(eps_values), n))
-    es = np.exp(np.array(eps_values))[:, None]
-
-    def part(m, r):
-        sd = math.sqrt(m * r * (1 - r)) + 1
-        lo, hi = max(0, int(m * r - 14 * sd) - 5), min(m, int(m * r + 14 * sd) + 5)
-        i = np.arange(lo, hi + 1, dtype=float)
-        return np.exp(gammaln(m + 1) - gammaln(i + 1) - gammaln(m - i + 1) + i * math.log(r) + (m - i) * math.log1p(-r))
-
-    for k in range(n):
-        a, b = part(k, p), part(n - 1 - k, q)
-        f = np.clip(fftconvolve(a, b), 0, None) if min(len(a), len(b)) > 64 else np.convolve(a, b)
-        f_s, f_prev = np.append(f, 0.0), np.insert(f, 0, 0.0)
-        big_p, big_q = p * f_prev + q * f_s, q * f_prev + p * f_s
-        out[:, k] = np.sum(np.maximum(big_p[None, :] - es * big_q[None, :], 0.0), axis=1)
-    return out
-
-
 @pytest.mark.parametrize("eps0, n, delta", [(4.0, 1000, 0.0044), (6.0, 4000, 1e-6), (8.0, 20_000, 1e-6), (1.0, 2000, 1e-6), (2.0, 401, 1e-3), (0.1, 3000, 1e-6)])
 def test_worst_case_agrees_with_an_independent_full_scan_over_k(eps0, n, delta):
     # Issue 17 item 3: a scan of k = 0 only returned 0.49893 instead of 0.49985 at the first point. eps0 = 0.1:
     # the thinned removal is active (blocks remove ~10% of their users).
     result = worst_case(eps0=eps0, n=n, delta=delta)
     assert result.upper - result.lower <= 1e-6 * result.upper
-    at_upper, at_lower = _float_scan(n, eps0, [result.upper, result.lower])
+    at_upper, at_lower = float_scan_pairs(n, eps0, [result.upper, result.lower])
     # Every pair is within delta at the upper end; some pair is above it at the lower end (float noise << 1e-6:
     # a relative change of 1e-6 in eps moves delta by about 2 log(1/delta) 1e-6 relative).
     assert at_upper.max() <= delta * (1 + 1e-9)
