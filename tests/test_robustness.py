@@ -89,19 +89,11 @@ def _interval(result) -> tuple[float, float]:
 
 
 def _reference(statement, params):
-    """(lower, upper) from the reference, or None when it refuses (a documented ValueError). Memoized per
-    statement and point (the reference functions are deterministic; the derandomized draws repeat points
-    whose k or delta0 a statement does not take, 1-2 s each for the Laplace FFT bounds)."""
-    key = (statement.id, tuple(sorted(params.items())))
-    if key not in _REFERENCE_ANSWERS:
-        try:
-            _REFERENCE_ANSWERS[key] = _interval(reference_function(statement)(**params))
-        except (HypothesisViolation, ParameterError):
-            _REFERENCE_ANSWERS[key] = None
-    return _REFERENCE_ANSWERS[key]
-
-
-_REFERENCE_ANSWERS: dict = {}
+    """(lower, upper) from the reference, or None when it refuses (a documented ValueError)."""
+    try:
+        return _interval(reference_function(statement)(**params))
+    except (HypothesisViolation, ParameterError):
+        return None
 
 
 # --- 1. extreme points ---------------------------------------------------------------------------
@@ -249,11 +241,6 @@ def test_spec_hypotheses_and_reference_refusals_agree_at_random_points(eps0, n, 
             continue  # the clone sums are covered at large n by the extreme-point test
         if statement.id in LATTICE_SUMS and (n > 60 or delta < 1e-12):
             continue  # seconds per point: covered by the extreme-point test and tests/test_tight_krr.py
-        if statement.id in LAPLACE_FFT and 10**4 < n <= 10**6 and not THOROUGH:
-            # 2-6 s a point (the FFT at n ~ 1e5; 7.4 s of this test's 18 s went to one such draw). Accepting
-            # there is asserted by tests/test_tight_laplace.py (n = 2e4) and the refusal above n = 1e6 stays
-            # here and in tests/test_edges.py; the `thorough` profile runs these draws.
-            continue
         _assert_agreement(statement, _params(statement, eps0=eps0, n=n, delta=delta, k=k, delta0=delta0))
 
 
