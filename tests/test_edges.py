@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import os
 
 import mpmath
 import pytest
@@ -38,7 +37,6 @@ from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.limits import RANGES
 from shuffle_spec.reference.results import BoundValue
 
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"  # as in tests/test_robustness.py
 STATEMENTS = {s.id: s for s in amplification_statements(None)}
 EPS0_GRID = (1e-6, 0.01, 1.0, 10.0, 50.0, 187.0, 200.0, 400.0)
 N_GRID = (2, 10, 10**4, 10**8, 10**12)
@@ -99,12 +97,6 @@ def grid(statement_id: str):
                     continue  # seconds to minutes per call at n = 1e8 (1e-300: 140 s at eps0 = 1): one point
                 if statement_id in LAPLACE_FFT and eps0 == eps0_max and (n, delta) != (2, 1e-300):
                     continue  # 5-15 s per call at eps0 = 8 (mpmath groups): one point at the top of the range
-                if statement_id in LAPLACE_FFT and n == 10 and not THOROUGH:
-                    # Not an edge of their range 1 <= n <= 1e6 (n = 2 and 1e4 are kept, 1e8 and 1e12 refused): in
-                    # N_GRID, n = 10 serves the comparison with exact binary RR at n <= 10, which Laplace bounds do
-                    # not get (their truth is the event bound, checked at every point). 0.6-1.5 s a point, 9 points
-                    # each; the `thorough` profile keeps them.
-                    continue
                 yield eps0, n, delta
 
 
