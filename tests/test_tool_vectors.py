@@ -85,10 +85,107 @@ class TestGeneration:
         assert main(["vectors", "check", str(tmp_path / "nope")]) == 2
 
 
-def test_committed_vectors_match_a_fresh_generation():
+# --- freshness of the committed copy ---------------------------------------------------------------
+# A generation asks the float reference whether it answers at each boundary (and grid) point, and keeps an
+# answered point only if it also has a high-precision value there (`add` in `generate_group` drops a point
+# whose `_expected` is None). For the reference-only lattice and FFT statements almost every such question is
+# wasted: at their n = 1e6 / 1e8 boundary points the float reference takes 1-9 s and says yes, then the `_mp`
+# path declines (outside its high-precision range) and the point is dropped: 41 s of the 43 s spent in the
+# reference during a whole generation (measured 2026-11-23). The freshness check below therefore asks the
+# value first and the reference only where a value exists. The group written is the same (a point is kept
+# iff the reference accepts it AND `_expected` is not None; both are deterministic, so the order of the two
+# questions does not matter); `test_asking_the_value_first_writes_the_same_group` guards that equivalence
+# against a change of `generate_group`, and `test_an_edited_or_stale_committed_file_is_detected` shows that
+# the shortened check still catches edits of the real committed files.
+
+
+def _value_first(reference_accepts):
+    """`vectors._reference_accepts` that first asks, for a statement without a closed form, whether the point
+    has a value at the first precision (what the freshness check generates at), and answers False without
+    running the reference where it has none (the point would be dropped whatever the reference says). Where
+    asking the value raises, the real question is asked, so that any error surfaces exactly as before."""
+    from shuffle_spec.proofs_checks import vectors
+
+    skipped: list = []
+
+    def accepts(statement, point) -> bool:
+        if statement.value is None:
+            try:
+                expected = vectors._expected(statement, vectors._point(statement, point), one_precision=True)
+            except Exception:  # raised again, if at all, by the generation itself (the real question below)
+                expected = ()
+            if expected is None:
+                skipped.append((statement.id, dict(point)))
+                return False
+        return reference_accepts(statement, point)
+
+    accepts.skipped = skipped  # the points whose reference call was skipped (asserted on by the guard test)
+    return accepts
+
+
+@pytest.fixture(scope="module")
+def fresh_generation():
+    """One fresh generation at the first precision (as `check_vectors` makes), value first (see above)."""
+    from shuffle_spec.proofs_checks import vectors
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(vectors, "_reference_accepts", _value_first(vectors._reference_accepts))
+    try:
+        return vectors.generate_all(one_precision=True)
+    finally:
+        patch.undo()  # at once: the other tests of this module see the real generation
+
+
+def _check_against(monkeypatch, fresh, directory):
+    """`check_vectors(directory, run_reference=False)` comparing with the shared fresh generation."""
+    from shuffle_spec.proofs_checks import vectors
+
+    def generate_all_once(statements=None, *, one_precision=False):
+        assert statements is None and one_precision, "check_vectors asked for another generation than the shared one"
+        return fresh
+
+    monkeypatch.setattr(vectors, "generate_all", generate_all_once)
+    return check_vectors(directory, run_reference=False)
+
+
+def test_committed_vectors_match_a_fresh_generation(monkeypatch, fresh_generation):
     """tests/vectors is generated, never edited: regenerate with `shuffle-spec vectors generate tests/vectors`."""
-    problems = check_vectors(COMMITTED, run_reference=False)
+    problems = _check_against(monkeypatch, fresh_generation, COMMITTED)
     assert problems == [], "\n".join(problems[:20])
+
+
+def test_an_edited_or_stale_committed_file_is_detected(monkeypatch, fresh_generation, tmp_path):
+    """The shortened check on a copy of the committed files: one unit in the last digit of an expected value,
+    and a boundary point whose reference call the check skipped (n = 1e6: the `_mp` path declines there)
+    written in as `acceptable`, are each reported as stale; a missing file as missing."""
+    import shutil
+
+    name = "exact.laplace_pair_x0.json"
+    if name not in fresh_generation:
+        pytest.skip(f"{name} is no longer generated")
+    copy = tmp_path / "vectors"
+    shutil.copytree(COMMITTED, copy)
+    assert _check_against(monkeypatch, fresh_generation, copy) == []
+    original = json.loads((copy / name).read_text())
+
+    edited = json.loads(json.dumps(original))
+    test = next(t for t in edited["testGroups"][0]["tests"] if t["result"] == "valid")
+    mantissa, exponent = test["expected"].split("e")
+    digits = str(int(mantissa.replace(".", "")) + 1)
+    test["expected"] = f"{digits[0]}.{digits[1:]}e{exponent}"
+    (copy / name).write_text(json.dumps(edited))
+    assert f"{name}: differs from a fresh generation (stale or edited by hand)" in _check_against(monkeypatch, fresh_generation, copy)
+
+    stale = json.loads(json.dumps(original))
+    tests = stale["testGroups"][0]["tests"]
+    kept = next(t for t in tests if t["result"] == "acceptable")
+    tests.append({**kept, "tcId": len(tests) + 1, "inputs": {**kept["inputs"], "eps0": 0.5, "n": 1_000_000}})
+    stale["numberOfTests"] += 1
+    (copy / name).write_text(json.dumps(stale))
+    assert f"{name}: differs from a fresh generation (stale or edited by hand)" in _check_against(monkeypatch, fresh_generation, copy)
+
+    (copy / name).unlink()
+    assert any(p.startswith(f"{name}: missing") for p in _check_against(monkeypatch, fresh_generation, copy))
 
 
 # --- bit-reproducible vectors (issue 16, point 1) ------------------------------------------------------
@@ -244,6 +341,35 @@ class TestReproducibility:
         monkeypatch.setattr(here, "v1_numeric_mp", declining_at_80_only)
         with pytest.raises(ValueError, match="declines at dps 80 but not at dps 40"):
             generate_group(self.numeric)
+
+    def test_asking_the_value_first_writes_the_same_group(self, monkeypatch):
+        """The freshness check's shortcut (`_value_first`) against the real generation, where it matters: the
+        reference accepts a boundary point (n = 1000 on n >= 1000) at which the `_mp` path declines. Same
+        group, and the shortcut did skip that reference call; also where the `_mp` path answers everywhere."""
+        import test_tool_vectors as here
+        from shuffle_spec.proofs_checks import vectors
+
+        original = here.v1_numeric_mp
+
+        def declining(*, dps, eps0, n, delta):
+            if n == 1000:
+                raise ValueError("n = 1000: outside the high-precision range")
+            return original(dps=dps, eps0=eps0, n=n, delta=delta)
+
+        real = vectors._reference_accepts
+        for mp_path in (declining, original):
+            monkeypatch.setattr(here, "v1_numeric_mp", mp_path)
+            want = generate_group(self.numeric, one_precision=True)
+            shortcut = _value_first(real)
+            monkeypatch.setattr(vectors, "_reference_accepts", shortcut)
+            assert generate_group(self.numeric, one_precision=True) == want
+            monkeypatch.setattr(vectors, "_reference_accepts", real)
+            if mp_path is declining:
+                assert real(self.numeric, {"eps0": 0.25, "n": 1000, "delta": 1e-6})  # the reference does accept it
+                assert any(point["n"] == 1000 for _, point in shortcut.skipped)
+                assert not any(t["inputs"]["n"] == 1000 for t in want["tests"] if t["result"] != "invalid")
+            else:
+                assert shortcut.skipped == [] and any(t["result"] == "acceptable" for t in want["tests"])
 
     def test_version_1_documents_are_still_read(self, tmp_path):
         write_vectors(tmp_path)
