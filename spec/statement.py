@@ -154,8 +154,10 @@ class Statement:
     def substitution(self, values: Mapping[str, object]) -> dict[sp.Symbol, sp.Basic]:
         return {self.symbol(name): to_exact(v) for name, v in values.items()}
 
-    def failed_hypotheses(self, values: Mapping[str, object]) -> list[sp.Basic]:
-        """The hypotheses that are definitely false at `values` (undecided ones are not listed)."""
+    def failed_hypotheses(self, values: Mapping[str, object], first_only: bool = False) -> list[sp.Basic]:
+        """The hypotheses that are definitely false at `values` (undecided ones are not listed), in their order;
+        with first_only, at most the first of them (the later ones are not evaluated: deciding a Piecewise
+        hypothesis can cost seconds of SymPy)."""
         subs = self.substitution(values)
         failed = _assumption_relations(subs)
         if failed:
@@ -174,6 +176,8 @@ class Statement:
                 # A side became non-real or infinite (the log of a negative number, a division by
                 # zero giving zoo): the hypothesis, an inequality between reals, cannot hold.
                 failed.append(hypothesis)
+            if failed and first_only:
+                break
         return failed
 
     def hypothesis_name(self, hypothesis: sp.Basic) -> str:
@@ -194,7 +198,7 @@ class Statement:
     def check_hypotheses(self, values: Mapping[str, object]) -> None:
         """Raise `HypothesisError` naming (by its short name) the first hypothesis that is definitely
         false at `values`."""
-        failed = self.failed_hypotheses(values)
+        failed = self.failed_hypotheses(values, first_only=True)
         if failed:
             raise HypothesisError(self.id, self.hypothesis_name(failed[0]), values)
 
