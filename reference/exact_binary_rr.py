@@ -1058,6 +1058,9 @@ class _TransportBlock:
         """Certified unscaled [lower, upper] of H(t) of end 0 (k0) or 1 (k1) at eps."""
         key = (end, t)
         if key not in self.memo:
+            if self.pairs.limited and self.pairs.work > WORK_BUDGET:
+                # Bounded time inside a block too (each value costs a window's dot product; caught by worst_case).
+                raise _BudgetSpent()
             pair = self.ends[end]
             before = pair.work
             lo, up = pair.h_bounds(self.eps, t)
