@@ -270,6 +270,8 @@ def _serve(target, ready_token):
             path = os.path.abspath(module_name)
             sys.path.insert(0, os.path.dirname(path))
             name = os.path.splitext(os.path.basename(path))[0]
+            if name == "__main__":  # as `import package.__main__` names it: its main block must not run
+                name = os.path.basename(os.path.dirname(path)) + ".__main__"
             spec = importlib.util.spec_from_file_location(name, path)
             module = importlib.util.module_from_spec(spec)
             if name not in sys.modules:  # registered as `import name` would (unless that name is taken)

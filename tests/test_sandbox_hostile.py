@@ -10,6 +10,7 @@ writes to every open descriptor above stderr (`/proc/self/fd`, Linux only).
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import socket
@@ -33,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 POINT = {"eps0": 0.25, "n": 10_000, "delta": 1e-6}
 ORDER = ["eps0", "n", "delta"]
 # The V1 test statement's value at POINT: 12 eps0 sqrt(log(1/delta)/n) (`tool_fixtures.V1`).
-V1_AT_POINT = 12 * 0.25 * (13.815510557964274 / 10_000) ** 0.5
+V1_AT_POINT = 12 * 0.25 * math.sqrt(math.log(1 / 1e-6) / 10_000)
+
 
 @pytest.fixture
 def v1(monkeypatch):
@@ -127,8 +129,9 @@ PAYLOADS = {
 
 def test_a_malformed_message_is_a_crash_of_that_call_not_of_the_auditor(tmp_path):
     # Call i writes payload i (a counter file survives the restarts); the call after the last is honest.
+    # (Each costs a restart; the other payloads' shapes are checked in process below.)
     counter = tmp_path / "calls"
-    names = sorted(PAYLOADS)
+    names = sorted(set(PAYLOADS) - {"a bool", "an extra key", "deep nesting"})
     path = _write(tmp_path, "hostile.py", BROADCAST + f"""
     PAYLOADS = {[PAYLOADS[name] for name in names]!r}
 
