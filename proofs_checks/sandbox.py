@@ -165,6 +165,7 @@ def _sandboxed(serve, target, ready_token, limits):
         deadline = time.monotonic() + 4.0
         while time.monotonic() < deadline:
             found = children()
+            found += [pid for pid in unreaped if pid not in found]  # the worker, even without /proc
             for pid in found:
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -175,6 +176,8 @@ def _sandboxed(serve, target, ready_token, limits):
                     os.waitpid(pid, 0)  # its own children are ours once it is gone (subreaper)
                 except ChildProcessError:
                     pass
+                if pid in unreaped:
+                    unreaped.remove(pid)
             try:
                 while os.waitpid(-1, os.WNOHANG)[0]:
                     pass
@@ -190,6 +193,7 @@ def _sandboxed(serve, target, ready_token, limits):
     signal.signal(signal.SIGTERM, on_terminate)
     signal.signal(signal.SIGHUP, on_terminate)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    unreaped = []
     worker = os.fork()
     if worker == 0:
         for number in (signal.SIGTERM, signal.SIGHUP):
@@ -204,6 +208,7 @@ def _sandboxed(serve, target, ready_token, limits):
 
     # The supervisor: holds nothing of the channel, waits for the worker, then cleans up and exits
     # with the worker's status (an exit code, or the same signal), which the auditor reports.
+    unreaped.append(worker)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)
@@ -216,6 +221,7 @@ def _sandboxed(serve, target, ready_token, limits):
             break
         if pid == worker:
             status = code
+            unreaped.remove(worker)
     kill_descendants()
     if status is not None and os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
