@@ -52,6 +52,7 @@ from shuffle_spec.proofs_checks.sandbox import (
     LoadError,
     Sandbox,
     call_in_process,
+    cpu_budget,
     in_process_time_limit,
 )
 from shuffle_spec.proofs_checks.vectors import generate_group
@@ -739,7 +740,8 @@ def audit_bound(
 
     `function` is a target string ("MODULE:FUNCTION" or "path/file.py:FUNCTION", imported and run in a
     child process with `time_limit` seconds per call, `memory_mb` of address space and
-    `total_time_limit` seconds in all) or a callable (trusted: called in this process, no limits).
+    `total_time_limit` seconds in all; what that child process isolates and what it does not is in
+    `proofs_checks/sandbox.py`) or a callable (trusted: called in this process, no limits).
     Points: the statement's test vectors (`vectors`: a committed group, else generated from the spec)
     and, with `grid`, the sweep of `grid_points`. Each call gets a verdict (`proofs_checks.verdicts`);
     `rtol` widens every acceptance interval by that relative amount. Raises `UsageError` for an
@@ -767,7 +769,7 @@ def audit_bound(
     sandbox: Sandbox | None = None
     try:
         if isinstance(function, str):
-            sandbox = Sandbox(function, time_limit=time_limit, memory_mb=memory_mb)
+            sandbox = Sandbox(function, time_limit=time_limit, memory_mb=memory_mb, cpu_seconds=cpu_budget(total_time_limit))
             try:
                 sandbox.__enter__()
             except LoadError as failure:

@@ -2,7 +2,8 @@
 
 Subcommands live in `proofs_checks/commands/`, one module each, discovered at start-up: each defines
 `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`. Stdout carries data only; errors go
-to stderr. Exit codes: 0 ok, 1 a check or audit failed, 2 usage error.
+to stderr. Exit codes: 0 ok, 1 a check or audit failed, 2 usage error, 130 interrupted (Ctrl-C: one
+line on stderr, `shuffle-spec CMD: interrupted`; an audited child process is killed on the way out).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import signal
 import sys
 from typing import Sequence
 
@@ -82,12 +84,28 @@ def _one_line(message: object) -> str:
     return " ".join(str(message).split())
 
 
+INTERRUPTED = 130  # the shell's code for a program ended by SIGINT (128 + 2)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns the exit code (0 ok, 1 a check or audit failed, 2 usage error).
-    Never a traceback: any failure is one line on stderr."""
+    """Run one command; returns the exit code (0 ok, 1 a check or audit failed, 2 usage error, 130
+    interrupted). Never a traceback: any failure, and Ctrl-C, is one line on stderr."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    name = "shuffle-spec"
+    try:
+        if arguments and arguments[0] in _command_names():
+            name = f"shuffle-spec {arguments[0]}"
+        return _main(argv, arguments)
+    except KeyboardInterrupt:
+        if argv is None:  # a program about to exit: a second Ctrl-C must not cut this line short
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print(f"{name}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
     if argv is None:  # run as a program (console script, python -m): bound its memory
         limit_memory()
-    arguments = list(sys.argv[1:] if argv is None else argv)
     if not arguments:  # the main job: the default report needs no command module (nor SymPy)
         from shuffle_spec.proofs_checks.report import run_default_report
 

@@ -266,6 +266,11 @@ def judge(
         return Finding(verdict=CRASH, severity="failure", reason=outcome.text, **base)
     if outcome.kind == "nonnumber":
         return Finding(verdict=NON_NUMBER, severity="failure", reason=outcome.text, **base)
+    if outcome.kind not in ("value", "raised"):
+        # `sandbox` produces only the kinds above; anything else came from elsewhere and proves nothing.
+        return Finding(verdict=CRASH, severity="failure", reason=f"no answer (outcome {outcome.kind!r}): {outcome.text}", **base)
+    if outcome.kind == "value" and (isinstance(outcome.value, bool) or not isinstance(outcome.value, (int, float))):
+        return Finding(verdict=NON_NUMBER, severity="failure", reason=f"returned {outcome.value!r}"[:300], **base)
     got = outcome.value
     if not inside:
         return _judge_outside(statement, inputs, outcome, strict, hypothesis, check_truth, base)

@@ -28,9 +28,10 @@
   two-line adapter file (see docs/audits/README.md).
 
   WARNING: `audit bound` imports and runs the given Python code with your user's rights. It runs in a
-  child process with a time limit per call and a memory limit, so exits, hangs and crashes become
-  verdicts; that is protection against accidents, not a security sandbox. Audit only code you would
-  run yourself.
+  child process with a time limit per call, memory, CPU and file-size limits, its whole process tree
+  killed at the end, and its answers validated, so exits, hangs, crashes and garbage become verdicts;
+  that is protection against accidents, not a security sandbox (no file-system or network isolation).
+  Audit only code you would run yourself.
 """
 
 from __future__ import annotations
