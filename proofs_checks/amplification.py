@@ -28,6 +28,12 @@ GENERIC = "generic"
 
 @dataclass(frozen=True)
 class BoundRow:
+    """One bound at one point (eps0, n, delta). `valid`: the bound is certified AT the point's delta. A statement
+    whose epsilon holds only at a larger delta' (FMT21 Prop 2.2 with delta0 > 0: `spec.terms.EffectiveDelta`) is
+    no bound at delta: `valid` false, its eps kept with `delta_effective` (the delta' at which it holds) and a
+    reason saying so; with delta' <= delta (delta0 = 0) it is valid. Every consumer that compares rows (the
+    sort of `bounds`, the tightest of `compare`, the gap, `audit`'s certified bound) relies on `valid` alone."""
+
     id: str
     mechanism: str
     eps: float | None
@@ -35,9 +41,11 @@ class BoundRow:
     reason: str
     interval: tuple[float, float] | None
     seconds: float
+    delta_effective: float | None = None
+    delta_effective_formula: str = ""
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "id": self.id,
             "mechanism": self.mechanism,
             "eps": self.eps,
@@ -46,6 +54,9 @@ class BoundRow:
             "interval": None if self.interval is None else list(self.interval),
             "seconds": self.seconds,
         }
+        if self.delta_effective_formula:  # only for statements whose epsilon holds at another delta
+            out.update(delta_effective=self.delta_effective, delta_effective_formula=self.delta_effective_formula)
+        return out
 
 
 def amplification_statements(mechanism: str | None = None) -> tuple[Statement | Entry, ...]:
@@ -72,6 +83,9 @@ def evaluate_bounds(eps0: float, n: int, delta: float, *, mechanism: str | None 
         start = time.perf_counter()
         result = evaluate(statement, params)
         rows.append(
-            BoundRow(statement.id, statement.mechanism or GENERIC, result.value, result.valid, result.reason, result.interval, time.perf_counter() - start)
+            BoundRow(
+                statement.id, statement.mechanism or GENERIC, result.value, result.holds_at_requested_delta, result.reason, result.interval,
+                time.perf_counter() - start, result.delta_effective, result.extra.get("delta_effective_formula", ""),
+            )
         )
     return rows

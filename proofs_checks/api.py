@@ -180,18 +180,33 @@ def refusal(evaluation: Evaluation, statement: Statement | Entry, params: Mappin
     return typed
 
 
+class AtLargerDelta(HypothesisViolation):
+    """The statement's value holds only at a delta' above the requested delta (FMT21 Prop 2.2 with delta0 > 0):
+    a function returning a bare epsilon refuses it (`ShuffleBound.evaluation` gives the pair, `shuffled_delta`
+    the total delta')."""
+
+
 def _require_value(evaluation: Evaluation, statement: Statement | Entry, params: Mapping[str, object]) -> float:
     if not evaluation.valid or evaluation.value is None:
         raise refusal(evaluation, statement, params)
+    if not evaluation.holds_at_requested_delta:
+        mark = getattr(statement, "effective_delta", None)
+        formula = mark.formula if mark is not None else "its effective delta"
+        raise AtLargerDelta(
+            statement.id,
+            f"delta' <= delta (its epsilon {evaluation.value!r} holds at {formula} = {evaluation.delta_effective!r}, above the requested "
+            f"delta = {params.get('delta')!r}; ShuffleBound(...).evaluation(delta) gives the pair, shuffled_delta / get_delta the total delta')",
+            dict(params),
+        )
     return evaluation.value
 
 
-def _evaluation(statement: Statement | Entry, params: Mapping[str, object]) -> Evaluation:
+def _evaluation(statement: Statement | Entry, params: Mapping[str, object], *, with_effective_delta: bool = True) -> Evaluation:
     for name, value in params.items():
         if isinstance(value, float) and not math.isfinite(value):
             raise ParameterError(name, value, f"a finite number {name}", statement_id=statement.id)
     try:
-        return evaluate(statement, params)
+        return evaluate(statement, params) if with_effective_delta else evaluate(statement, params, with_effective_delta=False)
     except BadParameter as failure:  # names the parameter already; say which statement it was for
         if failure.statement_id is None:
             failure.statement_id = statement.id
@@ -232,20 +247,29 @@ def delta_provider(statement_id: StatementLike) -> Statement | Entry | None:
 
 class _Recorder:
     """Wraps a bound for bisection: +inf where it certifies nothing; remembers every evaluation so
-    the final bracket can be reported from points actually evaluated."""
+    the final bracket can be reported from points actually evaluated, and the last refusal because the
+    value holds only at a larger delta' (`AtLargerDelta`), so that a search that finds nothing says why."""
 
     def __init__(self, function: Callable[[float], float], target: float):
         self.function = function
         self.target = target
         self.cache: dict[float, float] = {}
+        self.at_larger_delta: AtLargerDelta | None = None
 
     def __call__(self, x: float) -> float:
         if x not in self.cache:
             try:
                 self.cache[x] = self.function(x)
+            except AtLargerDelta as failure:  # certified only at a larger delta': nothing at the requested one
+                self.at_larger_delta = self.at_larger_delta or failure  # the first (at the search's start) says it best
+                self.cache[x] = math.inf
             except ValueError:  # outside the hypotheses: nothing certified there
                 self.cache[x] = math.inf
         return self.cache[x]
+
+    def explain(self, failure: ParameterError) -> ValueError:
+        """The error to raise when the search found nothing: the delta' refusal when there was one."""
+        return self.at_larger_delta if self.at_larger_delta is not None else failure
 
     def nearest_failing(self, x: float, *, above: bool) -> float | None:
         """The evaluated point nearest to x on one side where the bound exceeded the target."""
@@ -263,7 +287,10 @@ def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta
     fixed = _fixed(n=n, delta=delta)
     n, delta = int(fixed["n"]), float(fixed["delta"])
     recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps)
-    lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0), name="eps0")
+    try:
+        lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0), name="eps0")
+    except ParameterError as failure:
+        raise recorder.explain(failure) from None
     note = ""
     if hi is None:
         value = EPS0_SEARCH_MAX
@@ -284,7 +311,7 @@ def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: 
     eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
     recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps)
     if not recorder(float(N_SEARCH_MAX)) <= eps:
-        raise ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})")
+        raise recorder.explain(ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})"))
     hi = 1.0
     while not recorder(hi) <= eps:  # doubling keeps the bisection bracket tight and cheap
         hi *= 2
@@ -306,8 +333,11 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     eps = _positive("eps", eps)
     fixed = _fixed(eps0=eps0, n=n)
     eps0, n = float(fixed["eps0"]), int(fixed["n"])
-    provider = delta_provider(statement)
     base = {"eps": eps, "eps0": eps0, "n": n, **params}
+    mark = getattr(statement, "effective_delta", None)
+    if mark is not None:
+        return _total_delta(statement, mark, eps, eps0, n, params, base)
+    provider = delta_provider(statement)
     if provider is not None:
         value = _evaluate(provider, {k: v for k, v in base.items() if k in provider.input_names})
         return Calibration(statement.id, "delta", value, (value, value), eps, base, method=f"direct ({provider.id})")
@@ -332,6 +362,83 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     below = recorder.nearest_failing(x, above=False)
     failing = used[below] if below is not None else 0.0
     return Calibration(statement.id, "delta", value, (failing, value), recorder(x), base, method="bisection on log10(delta) (reference.inversion)")
+
+
+GOLDEN_STEPS = 80  # golden-section steps on log10(input delta): the interval shrinks by 0.618^80 ~ 2e-17
+
+
+def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: float, n: int, params: Mapping[str, float], base: dict) -> Calibration:
+    """`shuffled_delta` for a statement whose epsilon holds at a delta' other than its input delta (FMT21 Prop
+    2.2: delta' = delta + (e^eps + 1) c n delta0): the smallest TOTAL delta' found at which the target eps is
+    certified, never the input delta.
+
+    The input deltas whose epsilon is <= eps are found by a verified bisection on log10(delta) (the smallest one,
+    as for any bound); delta'(input) is then minimised over them by a golden-section search on log10(input delta)
+    (for Prop 2.2 delta' = d + A (e^{eps(d)} + 1) is unimodal in d; every candidate is evaluated, its epsilon
+    checked <= eps and its delta' computed by the provider, so the answer is certified whatever the shape). The
+    bracket's lower end is the largest input delta found failing the target: every certified total is above it
+    (delta' >= its input delta, checked in proofs_checks/fmt21.py). Refused (`HypothesisViolation`) when the
+    statement gives no provider or when the smallest total found is >= 1: nothing is certified then."""
+    values = dict(base)
+    if not mark.provider:
+        raise HypothesisViolation(statement.id, f"its epsilon holds at {mark.formula}, which cannot be computed from the inputs: no delta is certified", values)
+    provider = _statement(mark.provider)
+    used: dict[float, float] = {}
+
+    def point(log10_delta: float) -> dict[str, float | int]:
+        used[log10_delta] = 10.0**log10_delta
+        return {"eps0": eps0, "n": n, "delta": used[log10_delta], **params}
+
+    def eps_at(log10_delta: float) -> float:
+        inputs = point(log10_delta)
+        return _require_value(_evaluation(statement, inputs, with_effective_delta=False), statement, inputs)
+
+    recorder = _Recorder(eps_at, eps)
+    lo = math.log10(DELTA_SEARCH_MIN)
+    hi = _largest_valid_log10_delta(recorder, lo)
+    if hi is None or not recorder(hi) <= eps:
+        largest = "none" if hi is None else f"{used[hi]!r}, where the bound is {recorder(hi)!r}"
+        raise ParameterError("eps", eps, f"a target the bound reaches for some delta its hypotheses allow (largest such input delta found: {largest})")
+    first = lo if recorder(lo) <= eps else smallest_argument_within(recorder, eps, lo, hi, name="delta", rel_tol=1e-12)
+    below = recorder.nearest_failing(first, above=False)
+    totals: dict[float, float] = {}
+
+    def total(x: float) -> float:
+        if x not in totals:
+            totals[x] = math.inf
+            if recorder(x) <= eps:  # the target eps is certified at this input delta
+                inputs = point(x)
+                try:
+                    totals[x] = _evaluate(provider, {name: inputs[name] for name in provider.input_names})
+                except ValueError:
+                    pass
+        return totals[x]
+
+    a, b = first, hi
+    ratio = (math.sqrt(5) - 1) / 2
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    total(a), total(b)
+    for _ in range(GOLDEN_STEPS):
+        if total(c) <= total(d):
+            b, d = d, c
+            c = b - ratio * (b - a)
+        else:
+            a, c = c, d
+            d = a + ratio * (b - a)
+    best = min(totals, key=lambda x: (totals[x], x))
+    if not totals[best] < 1:
+        raise HypothesisViolation(
+            statement.id,
+            f"delta' < 1 (the smallest total delta' found at which it certifies eps = {eps!r} is {totals[best]!r}, by {provider.id}: "
+            f"{mark.formula}; nothing is certified)",
+            values,
+        )
+    return Calibration(
+        statement.id, "delta", totals[best], (used[below] if below is not None else 0.0, totals[best]), recorder(best), base,
+        note=f"the total delta' ({mark.formula}) at the statement's input delta = {used[best]!r}, not that input delta",
+        method=f"total delta' by {provider.id}, minimised over the input deltas whose eps <= target (bisection and golden section on log10(delta))",
+        extra={"input_delta": used[best], "delta_effective_by": provider.id},
+    )
 
 
 class ShuffleBound:

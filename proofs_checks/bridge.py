@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, overload
 
 from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, MAX_NUMBER_CHARS, N_MAX
 from shuffle_spec.reference.errors import ParameterError
-from shuffle_spec.spec.terms import HypothesisError
+from shuffle_spec.spec.terms import EffectiveDelta, HypothesisError
 
 if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`proofs_checks.catalog`): SymPy only when needed
     from shuffle_spec.proofs_checks.catalog import Entry
@@ -50,6 +50,22 @@ class Evaluation:
             out["interval"] = list(self.interval)
         out.update(self.extra)
         return out
+
+    @property
+    def delta_effective(self) -> float | None:
+        """The delta at which `value` holds, for a statement whose conclusion holds at a delta other than its
+        input `delta` (`spec.terms.EffectiveDelta`, e.g. FMT21 Prop 2.2's delta'); None otherwise, or when
+        that delta depends on a quantity that is not an input (then `extra["delta_effective_formula"]` says it)."""
+        return self.extra.get("delta_effective")
+
+    @property
+    def holds_at_requested_delta(self) -> bool:
+        """Valid, and certified at the requested `delta` itself: never for a value that holds only at a larger
+        delta' (what `bounds`, `compare`, `tightest` and the API's bare epsilons require)."""
+        if not self.valid:
+            return False
+        effective, requested = self.delta_effective, self.params.get("delta")
+        return effective is None or requested is None or effective <= requested
 
 
 def reference_function(statement: Statement | Entry) -> Callable:
@@ -196,13 +212,16 @@ def _unusable(statement: Statement | Entry, value: float, interval: tuple[float,
     return ""
 
 
-def evaluate(statement: Statement | Entry, raw: Mapping[str, object]) -> Evaluation:
+def evaluate(statement: Statement | Entry, raw: Mapping[str, object], *, with_effective_delta: bool = True) -> Evaluation:
     """Evaluate the statement's reference at `raw` parameters, hypotheses checked on both sides.
 
     Parameters are parsed strictly and checked against the supported range first (`coerce_params`:
     `BadParameter`, before any work). A refusal of the reference (ValueError), an overflow inside it
     (ArithmeticError) or a number that is not a finite (for amplification bounds: non-negative)
-    epsilon is an answer `valid: false` with the reason, never a traceback or a number shown."""
+    epsilon is an answer `valid: false` with the reason, never a traceback or a number shown.
+    A statement whose conclusion holds at a delta other than its input `delta` (`effective_delta`) gets that
+    delta with its value, or is refused (`_with_effective_delta`); `with_effective_delta=False` leaves that
+    out, for the inversion that evaluates the delta' provider itself (`api.shuffled_delta`) only."""
     if not statement.is_evaluable:
         raise UsageError(f"{statement.id} is a {statement.kind.name.lower()} about distributions, not evaluable from scalar parameters")
     params = coerce_params(statement, raw)
@@ -227,4 +246,49 @@ def evaluate(statement: Statement | Entry, raw: Mapping[str, object]) -> Evaluat
     problem = _unusable(statement, value, interval)
     if problem:
         return Evaluation(statement.id, params, None, False, problem)
-    return Evaluation(statement.id, params, value, True, note, interval)
+    evaluation = Evaluation(statement.id, params, value, True, note, interval)
+    mark = getattr(statement, "effective_delta", None)
+    return evaluation if mark is None or not with_effective_delta else _with_effective_delta(statement, mark, evaluation)
+
+
+def _with_effective_delta(statement: Statement | Entry, mark: EffectiveDelta, evaluation: Evaluation) -> Evaluation:
+    """A valid evaluation of a statement whose conclusion holds at a delta other than its input `delta`
+    (`spec.terms.EffectiveDelta`): the value with that delta (JSON `delta_effective`, computed by the provider
+    statement at the same inputs, its certified upper end) and its formula (`delta_effective_formula`), or a
+    refusal where nothing is certified: the provider refuses, the delta is >= 1, or the statement takes a
+    `delta` but its effective delta cannot be computed from the inputs."""
+    from shuffle_spec.proofs_checks.catalog import Entry, resolve  # the provider as the statement itself was resolved
+
+    params = evaluation.params
+    extra: dict[str, Any] = {"delta_effective_formula": mark.formula}
+    requested = params.get("delta")
+
+    def refused(reason: str) -> Evaluation:
+        return Evaluation(statement.id, params, None, False, reason, extra=extra)
+
+    if not mark.provider:
+        if requested is not None:
+            return refused(f"{statement.id}: its value holds at {mark.formula}, not at the requested delta = {requested!r}, and that delta cannot be computed from the inputs: nothing certified")
+        note = f"holds at delta = {mark.formula}"
+        return Evaluation(statement.id, params, evaluation.value, True, "; ".join(filter(None, (note, evaluation.reason))), evaluation.interval, extra)
+    provider = resolve(mark.provider) if isinstance(statement, Entry) else _registered(mark.provider)
+    answer = evaluate(provider, {name: params[name] for name in provider.input_names})
+    if not answer.valid or answer.value is None:
+        return refused(f"{statement.id}: the delta' at which its value holds ({mark.provider}) is not certified here: {answer.reason}")
+    effective = answer.value
+    if not effective < 1:
+        return refused(
+            f"{statement.id}: its value {evaluation.value!r} holds only at {mark.formula} = {effective!r} >= 1: nothing certified at these parameters"
+        )
+    extra = {"delta_effective": effective, **extra}
+    if requested is not None and effective > requested:
+        note = f"at delta' = {effective:.6g} ({mark.formula}), not at the requested delta = {requested:g}"
+    else:
+        note = f"at delta' = {effective:.6g} <= the requested delta ({mark.formula})"
+    return Evaluation(statement.id, params, evaluation.value, True, "; ".join(filter(None, (note, evaluation.reason))), evaluation.interval, extra)
+
+
+def _registered(statement_id: str) -> Statement:
+    from shuffle_spec.spec.registry import get_statement
+
+    return get_statement(statement_id)

@@ -28,7 +28,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Mapping, cast
 
 from shuffle_spec.spec import registry as _registry
-from shuffle_spec.spec.terms import Direction, HypothesisError, Kind, Source
+from shuffle_spec.spec.terms import Direction, EffectiveDelta, HypothesisError, Kind, Source
 
 if TYPE_CHECKING:
     from shuffle_spec.spec.statement import Statement
@@ -112,6 +112,8 @@ class Entry:
         self.tags = frozenset(record["tags"])
         self.rtol: float = record["rtol"]
         self.has_value: bool = record["has_value"]
+        mark = record.get("effective_delta")
+        self.effective_delta: EffectiveDelta | None = None if mark is None else EffectiveDelta(mark["provider"], mark["formula"])
         self._hypotheses = tuple(
             _Hypothesis(h["name"], h["op"], h["lhs"], h["rhs"], tuple(h["exact"]) if h.get("exact") else None)  # type: ignore[arg-type]
             for h in record["hypotheses"]

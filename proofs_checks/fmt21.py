@@ -103,6 +103,24 @@ def prop22_pure_case() -> None:
     assert_identity(cf.DELTA_PRIME_FOCS.subs(delta0, 0), delta, "full-version delta' at delta0 = 0")
 
 
+@proof_check("FMT21.Prop2.2.delta_prime", "delta' >= delta + 2 n delta0 >= delta for both versions (eps >= 0): the value is never certified below the input delta, and nothing is certified once 2 n delta0 >= 1")
+def prop22_delta_prime_at_least_delta() -> None:
+    # delta' - delta - 2 n delta0 = ((e^eps + 1) c - 2) n delta0 with c = 1 + e^-eps0 or 1 + e^-eps0 / 2 > 1
+    # and e^eps + 1 >= 2 at eps >= 0: with w = e^eps - 1 >= 0 and t = e^-eps0 > 0 it is a polynomial in w, t
+    # with non-negative coefficients times n delta0 >= 0.
+    eps_sym = sp.Symbol("eps", nonnegative=True)
+    w, t = sp.symbols("w t", nonnegative=True)
+    for name, registered, c in (("seed", cf.DELTA_PRIME_SEED, 1 + sp.exp(-eps0)), ("full version", cf.DELTA_PRIME_FOCS, 1 + sp.exp(-eps0) / 2)):
+        general = delta + (sp.exp(eps_sym) + 1) * c * n * delta0
+        excess = sp.expand((general - delta - 2 * n * delta0) / (n * delta0))
+        in_w_t = sp.expand(excess.subs(sp.exp(-eps0), t).subs(sp.exp(eps_sym), 1 + w))
+        poly = sp.Poly(in_w_t, w, t)
+        require(all(coefficient >= 0 for coefficient in poly.coeffs()), f"{name}: (delta' - delta - 2 n delta0)/(n delta0) = {in_w_t} has a negative coefficient")
+        # The registered delta' is this general form at the statement's own eps (>= 0: a log of a number >= 1).
+        cf_eps = cf.EPS_SEED if name == "seed" else cf.EPS_FOCS
+        assert_identity(registered, general.subs(eps_sym, cf_eps), f"{name}: registered delta' is the general form at its eps")
+
+
 @proof_check("FMT21.Prop2.2.focs_delta_prime", "full version's delta' <= seed's: (1 + e^-eps0/2) <= (1 + e^-eps0) and eps_focs <= eps_seed")
 def prop22_versions_ordered() -> None:
     eps_sym = sp.Symbol("eps", nonnegative=True)

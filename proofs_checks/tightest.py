@@ -169,9 +169,11 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
             continue
         result = evaluate(statement, inputs)
         is_lower = statement.direction is not Direction.UPPER_BOUND
-        evaluated.append((statement.id, statement.direction, result.valid, result.value, result.interval))
-        eps = certified_end(statement.direction, side="lower" if is_lower else "upper", valid=result.valid, value=result.value, interval=result.interval)
-        rows.append({"id": statement.id, "direction": "lower_bound" if is_lower else "upper_bound", "eps": eps, "valid": result.valid,
+        # Certified at this delta only: an epsilon that holds at a larger delta' is no bound here.
+        valid = result.holds_at_requested_delta
+        evaluated.append((statement.id, statement.direction, valid, result.value, result.interval))
+        eps = certified_end(statement.direction, side="lower" if is_lower else "upper", valid=valid, value=result.value, interval=result.interval)
+        rows.append({"id": statement.id, "direction": "lower_bound" if is_lower else "upper_bound", "eps": eps, "valid": valid,
                      "reason": result.reason, "interval": None if result.interval is None else list(result.interval)})
     best_up = best_certified([c for c in evaluated if c[1] is not Direction.LOWER_BOUND], side="upper")
     best_low = best_certified(evaluated, side="lower")

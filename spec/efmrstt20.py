@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.statement import Direction, EffectiveDelta, Kind, Source, Statement
 from shuffle_spec.spec.symbols import beta, delta, delta_prime, eps, eps0, eps1, eps2, eps_b, eps_f, k, lam, n, t, tau
 
 PAPER = "EFMRSTT20"
@@ -272,6 +272,14 @@ LEM_II_6_INVERSE = Statement(
 
 _BS_LOG = sp.log(sp.sqrt(sp.pi * k / 2) * eps / delta_prime)
 _BS_VALUE = k * eps**2 / 2 + sp.sqrt(k) * eps * sp.sqrt(2 * _BS_LOG)
+# Thm II.7's conclusion holds at delta' + k delta, delta the per-mechanism delta, which is not an input.
+_BS_DELTA = EffectiveDelta(
+    "", "delta_prime + k*delta, delta the per-mechanism delta of the composed mechanisms (not an input; k*delta = 0 for pure eps-DP mechanisms)"
+)
+_BS_REPORTED = (
+    " Reported: the value with the delta the composition holds at, delta_prime + k*delta (field effective_delta); the "
+    "per-mechanism delta is not an input, so no number is given for it."
+)
 
 THM_II_7 = Statement(
     id="EFMRSTT20.ThmII.7",
@@ -294,8 +302,9 @@ THM_II_7 = Statement(
         "The extraction 'sqrt(2 log(sqrt(k pi/2) eps/delta'))' is read as sqrt(pi k eps^2/2)/delta' inside the log "
         "(= Bun-Steinke's rho-zCDP conversion at rho = k eps^2/2; medium-high). Hypothesis added: the log's argument "
         "is >= 1 (otherwise the square root is undefined); delta' < 1. Checked against the exact composition of "
-        "binary RR (the worst case for pure composition). Inverse: EFMRSTT20.ThmII.7.inverse."
+        "binary RR (the worst case for pure composition). Inverse: EFMRSTT20.ThmII.7.inverse." + _BS_REPORTED
     ),
+    effective_delta=_BS_DELTA,
 )
 
 THM_II_7_INVERSE = Statement(
@@ -315,8 +324,9 @@ THM_II_7_INVERSE = Statement(
     invalid_examples=({"eps_total": 1e-12, "k": 10, "delta_prime": 1e-3}, {"eps_total": 1.0, "k": 10, "delta_prime": 2.0}),
     notes=(
         "Verified bisection on the forward bound (increasing in eps on the domain eps >= delta'/sqrt(pi k/2)); refused "
-        "when eps_total is below the value at the smallest eps of the domain."
+        "when eps_total is below the value at the smallest eps of the domain." + _BS_REPORTED
     ),
+    effective_delta=_BS_DELTA,
 )
 
 # ---------------------------------------------------------------- Section III: attribute fragmenting

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.statement import Direction, EffectiveDelta, Kind, Source, Statement
 from shuffle_spec.spec.symbols import T, beta, delta1, delta2, delta_prime, eps, eps0, eps1, eps2, k, n, q, rho
 from shuffle_spec.spec.symbols import delta as delta_pos
 
@@ -131,13 +131,17 @@ THM2 = Statement(
         "follow-up remark (eps' = O(eps sqrt(k log(1/delta))) for eps <~ 1/sqrt(k)) is informal and its "
         "side condition lost (low confidence); it is not registered. Reference: the eps' value, "
         "`advanced_composition_delta` for k delta + delta', `advanced_composition_per_step_epsilon` for the "
-        "inversion."
+        "inversion. Reported: eps' with the delta it holds at, k*delta + delta_prime (field effective_delta; JSON "
+        "delta_effective_formula); the per-step delta is not an input, so no number is given for it."
     ),
     inputs=(eps, k, delta_prime),
     output=eps_prime,
     value=THM2_EPS,
     examples=({"eps": 0.1, "k": 10, "delta_prime": 1e-5}, {"eps": 1.0, "k": 1, "delta_prime": 0.5}, {"eps": 0.01, "k": 10000, "delta_prime": 1e-9}),
     invalid_examples=({"eps": 0.1, "k": 10, "delta_prime": 1.5}, {"eps": 0.1, "k": 0, "delta_prime": 1e-5}, {"eps": -0.1, "k": 3, "delta_prime": 1e-5}),
+    effective_delta=EffectiveDelta(
+        "", "k*delta + delta_prime, delta the per-step delta of the composed mechanisms (not an input; k*delta = 0 for pure eps-DP steps)"
+    ),
 )
 
 LEM4_EPS = sp.log(1 + q * (sp.exp(eps) - 1))
@@ -157,13 +161,15 @@ LEM4 = Statement(
         "mu ~(log(1 + q(e^eps - 1)), q delta) mu0. Reconstruction: the seed has no statement text; this "
         "standard form is the one Thm 8's proof needs (q <= e^{2 eps0}/n, eps = eps0, delta = 0 gives "
         "the v2 per-step eps1 after the triangle inequality and log(1+x) <= x). Both directions of the "
-        "closeness hold (tests on exact mixtures; algebra in proofs_checks)."
+        "closeness hold (tests on exact mixtures; algebra in proofs_checks). Reported: eps' with the delta it holds "
+        "at, q*delta (field effective_delta); delta is not an input, so no number is given for it."
     ),
     inputs=(eps, q),
     output=eps_prime,
     value=LEM4_EPS,
     examples=({"eps": 1.0, "q": 0.1}, {"eps": 0.5, "q": 1.0}, {"eps": 3.0, "q": 0.001}),
     invalid_examples=({"eps": 1.0, "q": 1.5}, {"eps": -1.0, "q": 0.5}),
+    effective_delta=EffectiveDelta("", "q*delta, delta the closeness delta of mu1 and mu0 (not an input; 0 for pure eps-closeness)"),
 )
 
 # --- Section 3: the longitudinal tree counter -------------------------------------------------------

@@ -228,6 +228,7 @@ def _statement_record(module_name: str, statement: Statement) -> dict[str, Any]:
         "rtol": statement.rtol,
         "has_value": statement.value is not None,
         "hypotheses": [_hypothesis_record(statement, h) for h in statement.hypotheses] if statement.inputs else [],
+        "effective_delta": None if statement.effective_delta is None else statement.effective_delta.to_json(),
     }
 
 

@@ -14,10 +14,11 @@ from typing import Mapping
 
 import sympy as sp
 
-from shuffle_spec.spec.terms import Direction, HypothesisError, Kind, Source
+from shuffle_spec.spec.terms import Direction, EffectiveDelta, HypothesisError, Kind, Source
 
 __all__ = [
     "Direction",
+    "EffectiveDelta",
     "HypothesisError",
     "Kind",
     "Source",
@@ -71,7 +72,8 @@ class Statement:
     scalars). `value` is the expression of the quantity the reference function returns, in terms of
     `inputs`, where a closed form exists; `output` names that quantity (e.g. the central `eps`).
     `examples` are points inside the hypotheses at which spec and reference are compared;
-    `invalid_examples` are points outside them, which both sides must refuse.
+    `invalid_examples` are points outside them, which both sides must refuse. `effective_delta` marks a
+    statement whose conclusion holds at a delta other than its input `delta` (see `EffectiveDelta`).
     """
 
     id: str
@@ -95,6 +97,10 @@ class Statement:
     # Short human names of the hypotheses, in their order ("" keeps the default: the hypothesis's own
     # text when it is short and readable). A reason quotes the name, `show` the full expression.
     hypothesis_names: tuple[str, ...] = ()
+    # Set when the conclusion holds at a delta other than the input `delta` (FMT21 Prop 2.2: delta' from
+    # delta0; composition: k delta + delta'): the statement giving that delta, or its formula. Everything that
+    # shows the value shows that delta with it, or refuses (`proofs_checks.bridge.evaluate`).
+    effective_delta: EffectiveDelta | None = None
 
     def __post_init__(self) -> None:
         if not is_valid_statement_id(self.id):
@@ -116,6 +122,10 @@ class Statement:
         for name in self.hypothesis_names:
             if len(name) > MAX_HYPOTHESIS_NAME or "Piecewise" in name:
                 raise ValueError(f"{self.id}: hypothesis name {name[:40]!r}... is not a short human name (at most {MAX_HYPOTHESIS_NAME} characters)")
+        if self.effective_delta is not None:
+            mark = self.effective_delta
+            if not mark.formula or (mark.provider and not is_valid_statement_id(mark.provider)) or mark.provider == self.id:
+                raise ValueError(f"{self.id}: effective_delta needs a formula and, if any, another statement's id as provider")
         for expr in (*self.hypotheses, *self.conclusion, *(() if self.value is None else (self.value,))):
             stray = expr.free_symbols - known
             if stray:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Mapping
 
-__all__ = ["Direction", "HypothesisError", "Kind", "Source"]
+__all__ = ["Direction", "EffectiveDelta", "HypothesisError", "Kind", "Source"]
 
 
 class Kind(str, Enum):
@@ -42,6 +42,24 @@ class Source:
     def __str__(self) -> str:
         version = f", {self.version}" if self.version else ""
         return f"{self.paper} {self.locator}{version}"
+
+
+@dataclass(frozen=True)
+class EffectiveDelta:
+    """The delta at which a statement's conclusion holds, for a statement where that is not its input `delta`.
+
+    FMT21 Prop 2.2 (shuffled (eps0, delta0)-LDP randomizers) gives its epsilon at delta' = delta + (e^eps + 1)
+    (1 + e^-eps0) n delta0, not at the delta it takes; advanced composition gives eps' at k delta + delta'.
+    `provider`: the id of the registered statement whose value is that delta (an upper bound on it), evaluated
+    at this statement's own inputs (its inputs are among them); "" when that delta depends on a quantity that is
+    not an input (the per-step delta of a composition), and then only `formula` can be reported. `formula`: the
+    delta in words, as shown next to the value (`eval`, `bounds`)."""
+
+    provider: str
+    formula: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"provider": self.provider, "formula": self.formula}
 
 
 class HypothesisError(ValueError):

@@ -51,6 +51,7 @@ PROOFS = "tests/test_proofs_checks.py"
 NEG = "tests/test_checks_negative.py"
 MUT = "tests/test_mutants.py"
 IND = "tests/test_independent.py"
+EFF = "tests/test_effective_delta.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     # --- the seven survivors of the earlier mutation runs (issues 16 point 7 and 17) ---
@@ -158,6 +159,16 @@ MUTANTS: tuple[Mutant, ...] = (
            "    high_ok = real <= 1", ("tests/test_invalid_inputs.py",), "delta = 1 accepted where (0, 1) is required"),
     Mutant("err.prob_low", "reference/errors.py", "    low_ok = real > 0 if open_low else real >= 0",
            "    low_ok = real >= 0", ("tests/test_invalid_inputs.py",), "delta = 0 accepted where (0, 1) is required"),
+    # --- an epsilon that holds at a delta other than the one asked for (FMT21 Prop 2.2's delta') ---
+    Mutant("ed.holds", "proofs_checks/bridge.py", "        return effective is None or requested is None or effective <= requested",
+           "        return True", (EFF,), "a value at delta' > delta counted as a bound at delta (bounds, tightest, audit)"),
+    Mutant("ed.vacuous", "proofs_checks/bridge.py", "    if not effective < 1:",
+           "    if not effective < math.inf:", (EFF,), "a delta' >= 1 (nothing certified) reported as valid"),
+    Mutant("ed.api", "proofs_checks/api.py", "    if not evaluation.holds_at_requested_delta:",
+           "    if False:", (EFF,), "the API's bare epsilon returned at delta' > delta"),
+    Mutant("ed.total", "proofs_checks/api.py", '        statement.id, "delta", totals[best], (used[below] if below is not None else 0.0, totals[best]), recorder(best), base,',
+           '        statement.id, "delta", used[best], (used[below] if below is not None else 0.0, totals[best]), recorder(best), base,', (EFF,),
+           "shuffled_delta returns the input delta instead of the total delta'"),
 )
 
 

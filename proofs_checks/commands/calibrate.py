@@ -3,7 +3,10 @@
 - `--target eps0` (default; needs --eps --n --delta): the largest local eps0 whose bound is <= eps;
 - `--target n` (needs --eps --eps0 --delta): the smallest number of users whose bound is <= eps;
 - `--target delta` (needs --eps --eps0 --n): the delta certified for eps (read from a statement giving
-  delta(eps) where one is registered, else the smallest delta whose bound is <= eps).
+  delta(eps) where one is registered, else the smallest delta whose bound is <= eps). For a statement whose
+  epsilon holds at a delta' other than its input delta (FMT21.Prop2.2 and .focs, with --param delta0=...) it is
+  the total delta' (JSON: also "input_delta", "delta_effective_by"), refused when no delta' < 1 certifies eps;
+  --target eps0 / n then need delta' <= delta, i.e. delta0 = 0.
 
 The answer is a point where the bound was evaluated and found within the target (`reference.inversion`),
 with the final bracket: the other end was evaluated and found outside it (or is the search edge).
@@ -73,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     low, high = result.bracket
     print(f"{result.target} = {result.value!r}")
+    if "input_delta" in result.extra:  # an epsilon that holds at a delta' other than its input delta (FMT21 Prop 2.2)
+        print(f"  (the total delta' at which eps is certified, by {result.extra['delta_effective_by']}; the statement's input delta there is {result.extra['input_delta']!r})")
     print(f"bound there: eps = {result.bound_at_value!r} (target {eps!r})")
     print(f"bracket: [{min(low, high)!r}, {max(low, high)!r}]  ({result.method})")
     if result.note:

@@ -83,8 +83,10 @@ def comparison(eps0: float, n: int, delta: float, *, exact_id: str | None = None
     exact_eps = None if exact is None else exact["eps"]
     rows = evaluate_bounds(eps0, n, delta)
     rows.sort(key=lambda r: (not r.valid or r.eps is None, r.eps if r.eps is not None else math.inf, r.id))
+    # `valid`: certified at this delta (`BoundRow`); a statement whose eps holds at another delta also gives it.
     bounds = [
-        {"id": r.id, "eps": r.eps, "valid": r.valid, "reason": r.reason, "ratio_to_exact": _ratio(r.eps if r.valid else None, exact_eps)}
+        {"id": r.id, "eps": r.eps, "valid": r.valid, "reason": r.reason, "ratio_to_exact": _ratio(r.eps if r.valid else None, exact_eps),
+         **({"delta_effective": r.delta_effective, "delta_effective_formula": r.delta_effective_formula} if r.delta_effective_formula else {})}
         for r in rows
     ]
     return {"params": {"eps0": eps0, "n": n, "delta": delta}, "bounds": bounds, "exact": exact}

@@ -1,7 +1,11 @@
 """`shuffle-spec eval ID --param NAME=VALUE ... [--json]`: evaluate a statement's reference.
 
 JSON: {"id", "params", "value", "valid", "reason"} (plus "interval" for certified bounds). A failed
-hypothesis is a valid answer (`valid: false` with the reason, exit 0), not an error.
+hypothesis is a valid answer (`valid: false` with the reason, exit 0), not an error. A statement whose value
+holds at a delta other than its input `delta` (FMT21.Prop2.2 and .focs: delta' from delta0) adds
+"delta_effective" (the delta' at which the value holds; `valid` then means valid at that delta') and
+"delta_effective_formula"; the text output then reads `VALUE at delta' = D' (not at the requested delta = D)`.
+A delta' >= 1 certifies nothing and is refused (`valid: false`).
 
 Batch mode, `shuffle-spec eval --batch FILE.jsonl` (`-` reads stdin): one JSON object per input line,
 `{"id": ID, "params": {NAME: VALUE, ...}}` (`id` may be left out when given on the command line), and
@@ -69,7 +73,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(evaluation.to_json())
     elif evaluation.valid:
-        print(repr(evaluation.value))
+        effective, requested = evaluation.delta_effective, evaluation.params.get("delta")
+        if effective is not None and requested is not None and effective > requested:
+            # The value holds at a larger delta' (FMT21 Prop 2.2): never printed as a bare number at delta.
+            print(f"{evaluation.value!r} at delta' = {effective!r} (not at the requested delta = {requested!r})")
+        else:
+            print(repr(evaluation.value))
         if evaluation.reason:
             print(f"note: {evaluation.reason}")
     else:

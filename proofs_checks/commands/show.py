@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
                 "notes": statement.notes,
             }
         )
+        if statement.effective_delta is not None:  # the conclusion holds at a delta other than the input delta
+            summary["effective_delta"] = statement.effective_delta.to_json()
         print_json(summary)
         return 0
     print(f"{statement.id}  [{statement.kind.value}, {statement.direction.value}]  {statement.title}")
@@ -59,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     print("conclusion:")
     for c in statement.conclusion:
         print("  " + _render(c, statement, args.latex).replace("\n", "\n  "))
+    if statement.effective_delta is not None:
+        print(f"holds at: {statement.effective_delta.formula}")
     if statement.notes:
         print(f"notes: {statement.notes}")
     return 0

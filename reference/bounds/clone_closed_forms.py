@@ -144,7 +144,11 @@ def prop22_focs_epsilon(*, eps0: float, delta0: float, n: int, delta: float) -> 
 def _delta_prime(variant: str, eps0: float, delta0: float, n: int, delta: float, eps_upper: float) -> BoundValue:
     """delta + (e^eps + 1) c n delta0 with c = 1 + e^-eps0 (seed) or 1 + e^-eps0 / 2 (full version).
 
-    It increases with eps, so evaluating it at the certified upper end of eps keeps it an upper bound."""
+    It increases with eps, so evaluating it at the certified upper end of eps keeps it an upper bound. At
+    delta0 = 0 it is delta exactly (pure LDP, Thm 2.1), returned as such: the epsilon then holds at the delta
+    asked for, not one ulp above it."""
+    if delta0 == 0:
+        return BoundValue(float(delta), float(delta))
     with mpmath.workprec(WORKING_BITS):
         e_neg = mpmath.exp(-mpmath.mpf(eps0))
         c = 1 + e_neg if variant == SEED else 1 + e_neg / 2

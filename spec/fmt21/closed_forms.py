@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from shuffle_spec.spec.statement import Direction, Kind, Source, Statement
+from shuffle_spec.spec.statement import Direction, EffectiveDelta, Kind, Source, Statement
 from shuffle_spec.spec.symbols import delta, delta0, delta_prime, eps, eps0, k, n
 
 PAPER = "FMT21"
@@ -146,7 +146,7 @@ DELTA_PRIME_SEED = delta + (sp.exp(EPS_SEED) + 1) * (1 + sp.exp(-eps0)) * n * de
 DELTA_PRIME_FOCS = delta + (sp.exp(EPS_FOCS) + 1) * (1 + sp.exp(-eps0) / 2) * n * delta0
 
 
-def _prop(statement_id: str, title: str, source: Source, output, value, reference: str, notes: str, tags) -> Statement:
+def _prop(statement_id: str, title: str, source: Source, output, value, reference: str, notes: str, tags, effective_delta: EffectiveDelta | None = None) -> Statement:
     return Statement(
         id=statement_id,
         kind=Kind.PROPOSITION,
@@ -165,6 +165,7 @@ def _prop(statement_id: str, title: str, source: Source, output, value, referenc
         examples=PROP_EXAMPLES,
         invalid_examples=PROP_INVALID,
         tags=tags,
+        effective_delta=effective_delta,
     )
 
 
@@ -176,9 +177,22 @@ PROP_FOCS_NOTE = (
     "(e^eps0-1)/(e^eps0+1)), delta' = delta + (e^eps + 1)(1 + e^{-eps0}/2) n delta0: smaller than the seed's."
 )
 
+# What is reported (eval, bounds, compare, calibrate, the API), for both versions' eps ids.
+PROP_REPORTED = (
+    " Reported: the eps holds at delta' (the id named below), not at the input delta; delta' >= delta, with equality "
+    "exactly at delta0 = 0 (then this is Thm 2.1). `eval` shows delta' next to eps (JSON field delta_effective) and "
+    "refuses when delta' >= 1 (nothing certified); `bounds` and `compare` count the row as a bound at the requested "
+    "delta only when delta' <= delta; the API functions returning a bare eps (shuffled_epsilon, get_epsilon, interval, "
+    "calibrate_epsilon0, calibrate_n) refuse when delta' > delta; the delta inversions (shuffled_delta, get_delta, "
+    "calibrate --target delta) return the total delta' at which the target eps is certified, and refuse when it is >= 1."
+)
+SEED_DELTA = EffectiveDelta("FMT21.Prop2.2.delta_prime", "delta' = delta + (e^eps + 1)(1 + e^-eps0) n delta0 (FMT21.Prop2.2.delta_prime)")
+FOCS_DELTA = EffectiveDelta("FMT21.Prop2.2.focs_delta_prime", "delta' = delta + (e^eps + 1)(1 + e^-eps0/2) n delta0 (FMT21.Prop2.2.focs_delta_prime)")
+
 PROP2_2 = _prop(
     "FMT21.Prop2.2", "Amplification for (eps0, delta0)-LDP randomizers: central eps (seed)", SEED_PROP, eps, EPS_SEED,
-    "reference.bounds.clone_closed_forms:prop22_seed_epsilon", PROP_SEED_NOTE + " This id gives eps; delta' is FMT21.Prop2.2.delta_prime.", AMPLIFICATION,
+    "reference.bounds.clone_closed_forms:prop22_seed_epsilon",
+    PROP_SEED_NOTE + " This id gives eps; delta' is FMT21.Prop2.2.delta_prime." + PROP_REPORTED, AMPLIFICATION, SEED_DELTA,
 )
 PROP2_2_DELTA_PRIME = _prop(
     "FMT21.Prop2.2.delta_prime", "Amplification for (eps0, delta0)-LDP randomizers: central delta' (seed)", SEED_PROP, delta_prime,
@@ -186,7 +200,8 @@ PROP2_2_DELTA_PRIME = _prop(
 )
 PROP2_2_FOCS = _prop(
     "FMT21.Prop2.2.focs", "Amplification for (eps0, delta0)-LDP randomizers: central eps (full version Thm 3.8)", FULL_PROP, eps,
-    EPS_FOCS, "reference.bounds.clone_closed_forms:prop22_focs_epsilon", PROP_FOCS_NOTE + " delta' is FMT21.Prop2.2.focs_delta_prime.", AMPLIFICATION,
+    EPS_FOCS, "reference.bounds.clone_closed_forms:prop22_focs_epsilon",
+    PROP_FOCS_NOTE + " delta' is FMT21.Prop2.2.focs_delta_prime." + PROP_REPORTED, AMPLIFICATION, FOCS_DELTA,
 )
 PROP2_2_FOCS_DELTA_PRIME = _prop(
     "FMT21.Prop2.2.focs_delta_prime", "Amplification for (eps0, delta0)-LDP randomizers: central delta' (full version Thm 3.8)",
