@@ -88,6 +88,8 @@ def _batch_lines(source: str) -> Iterator[bytes]:
     bytes, MAX_BATCH_BYTES in all; a FILE must be a regular file (`proofs_checks/input_files.py`)."""
     if source == "-":
         # Bytes, not text: a line that is not UTF-8 is that line's error, not the end of the batch.
+        if sys.stdin is None:  # started without one (pythonw, a closed descriptor)
+            raise UsageError("--batch -: there is no standard input to read")
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:  # stdin replaced by a text object (embedding, tests): its text, bounded
             stream = io.BytesIO(sys.stdin.read(MAX_BATCH_BYTES + 1).encode("utf-8", "surrogateescape"))
