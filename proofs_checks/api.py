@@ -666,6 +666,13 @@ class Composition:
         return {"id": self.id, "rounds": total, "params": params, "value": self.value, "interval": list(self.interval), "valid": self.valid, "reason": self.reason}
 
 
+# The pairs whose composition certifies each compose.<pair> statement (README, "Which pair, which
+# relation"): the clone pair dominates every eps0-LDP round, so it also bounds the k-RR rounds of
+# stronger_clones; no other pair may stand in (the exact binary-RR pairs give a lower bound, so their
+# composition is no upper bound, and an upper bound's lower end is no lower bound).
+CERTIFYING_PAIRS = {"clones": ("clones",), "stronger_clones": ("stronger_clones", "clones"), "exact_binary_rr": ("exact_binary_rr",)}
+
+
 def _compose_pair(statement_id: str) -> str:
     if not statement_id.startswith("compose."):
         raise ParameterError("id", statement_id, "a compose.<pair> statement id (compose.clones, compose.stronger_clones, compose.exact_binary_rr)")
@@ -676,8 +683,9 @@ def _compose_pair(statement_id: str) -> str:
 def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None) -> Composition:
     """The certified epsilon after `rounds` shuffled rounds at (eps0, n) by the pair of `statement_id`
     (compose.clones, compose.stronger_clones, compose.exact_binary_rr), or after the heterogeneous
-    `schedule` (a list of {"eps0", "n", "rounds"[, "pair"]}; pair defaults to the statement's).
-    Parameters outside the supported range raise ParameterError naming them."""
+    `schedule` (a list of {"eps0", "n", "rounds"[, "pair"]}; pair defaults to the statement's and may
+    only be one of CERTIFYING_PAIRS[the statement's pair]). Parameters outside the supported range raise
+    ParameterError naming them."""
     from shuffle_spec.reference.pld import composed_epsilon as _composed, rounds_from_json
 
     pair = _compose_pair(statement_id)
@@ -687,6 +695,10 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
         schedule = [{"eps0": eps0, "n": n, "rounds": rounds}]
     elif rounds is not None or eps0 is not None or n is not None:
         raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n, not both")
+    allowed = CERTIFYING_PAIRS.get(pair, (pair,))
+    for item in schedule:
+        if isinstance(item, Mapping) and "pair" in item and item["pair"] not in allowed:
+            raise ParameterError("pair", item["pair"], f"{' or '.join(allowed)} in a round of {statement_id} (another pair's composition certifies another claim)")
     parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
     result = _composed(parsed, delta=delta)
     listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds} for r in parsed]

@@ -28,8 +28,8 @@ from __future__ import annotations
 import itertools
 import importlib
 import importlib.util
-import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -44,6 +44,7 @@ from shuffle_spec.proofs_checks.amplification import (
     evaluate_bounds,
 )
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate, reference_function
+from shuffle_spec.proofs_checks.input_files import load_json_file, read_limited
 from shuffle_spec.proofs_checks.output import progress
 from shuffle_spec.proofs_checks.sandbox import (
     DEFAULT_MEMORY_MB,
@@ -112,6 +113,9 @@ EXACT_WORK_LIMIT = 2_000_000
 # with big-integer work per entry; 250,000 entries (500 x 500) stay within about a minute.
 MAX_MATRIX_ENTRIES = 250_000
 MAX_FILE_BYTES = 64 * 1024 * 1024
+# Size limit of a bound-function module given as FILE.py (`audit bound`): hand-written bounds are a few
+# KB; the limit keeps a mistaken path (a data file, a log) from being read whole and compiled.
+MAX_SOURCE_BYTES = 8 * 1024 * 1024
 # Float rounding of a correct upper bound cannot put it further below the exact value than this
 # (the same slack as the test vectors' intervals, `proofs_checks.vectors`).
 ROUNDING_SLACK = 1e-12
@@ -123,25 +127,9 @@ ROUNDING_SLACK = 1e-12
 
 def load_randomizer_file(path: str | Path) -> dict[str, Any]:
     """The parsed randomizer file (see the module docstring), with decimals kept as exact strings.
-    Raises `UsageError` with the line/column of a JSON syntax error or the field that is wrong."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise UsageError(f"randomizer file {path} has {size} bytes; at most {MAX_FILE_BYTES} are read (a {MAX_MATRIX_ENTRIES}-entry matrix fits)")
-        raw = path.read_bytes()
-    except OSError as failure:
-        raise UsageError(f"cannot read randomizer file {path}: {failure.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as failure:
-        raise UsageError(f"{path}: not a UTF-8 text file (byte {failure.start}: {raw[failure.start:failure.start + 1]!r}); expected JSON") from None
-    try:
-        data = json.loads(text, parse_float=str, parse_int=str)
-    except json.JSONDecodeError as failure:
-        raise UsageError(f"{path}: not JSON: {failure.msg} at line {failure.lineno} column {failure.colno}") from None
-    except RecursionError:
-        raise UsageError(f"{path}: JSON nested too deeply; a randomizer file is an object holding a list of rows of numbers") from None
+    Raises `UsageError` with the line/column of a JSON syntax error or the field that is wrong. The file
+    must be a regular file of at most MAX_FILE_BYTES bytes (`proofs_checks/input_files.py`)."""
+    data = load_json_file(path, what="randomizer file", limit=MAX_FILE_BYTES, exact_numbers=True)
     return _normalise_document(data, str(path))
 
 
@@ -483,9 +471,7 @@ def load_bound_function(target: str) -> Callable[..., Any]:
         raise UsageError(f"expected MODULE:FUNCTION or FILE.py:FUNCTION, got {target!r}")
     try:
         if module_name.endswith(".py") or "/" in module_name:
-            path = Path(module_name)
-            if not path.is_file():
-                raise UsageError(f"no such file: {path}")
+            path = _check_source_file(module_name)
             spec = importlib.util.spec_from_file_location(f"_audited_{path.stem}", path)
             module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
             spec.loader.exec_module(module)  # type: ignore[union-attr]
@@ -505,8 +491,18 @@ def _check_target(target: str) -> None:
     module_name, sep, function_name = target.rpartition(":")
     if not sep or not module_name or not function_name:
         raise UsageError(f"expected MODULE:FUNCTION or path/to/file.py:FUNCTION, got {target!r}")
-    if (module_name.endswith(".py") or "/" in module_name) and not Path(module_name).is_file():
-        raise UsageError(f"no such file: {module_name}")
+    if module_name.endswith(".py") or "/" in module_name:
+        _check_source_file(module_name)
+
+
+def _check_source_file(name: str) -> Path:
+    """The module file of a FILE.py:FUNCTION target, refused before it is imported unless it is a
+    regular file of at most MAX_SOURCE_BYTES bytes (a FIFO would block the import, /dev/zero fill it)."""
+    path = Path(name)
+    if not os.path.lexists(path):
+        raise UsageError(f"no such file: {path}")
+    read_limited(path, what="bound module", limit=MAX_SOURCE_BYTES)
+    return path
 
 
 def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool, str | None, list[str] | None, str] | None:

@@ -44,6 +44,7 @@ from typing import Any, Callable, Iterable, Mapping
 import sympy as sp
 
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate, reference_function
+from shuffle_spec.proofs_checks.input_files import load_json_file
 from shuffle_spec.proofs_checks.output import progress
 from shuffle_spec.spec.registry import list_statements
 from shuffle_spec.spec.statement import Direction, Statement, assumption_text, to_exact
@@ -504,9 +505,9 @@ def check_vectors(directory: str | Path, *, run_reference: bool = True) -> list[
     on_disk = {}
     for path in sorted(directory.glob("*.json")):
         try:
-            on_disk[path.name] = json.loads(path.read_text())
-        except json.JSONDecodeError as failure:
-            problems.append(f"{path.name}: not JSON: {failure.msg} at line {failure.lineno}")
+            on_disk[path.name] = load_json_file(path, what="vector file")
+        except UsageError as failure:  # not a regular file, too large, not UTF-8 or JSON, a key twice
+            problems.append(f"{path.name}: {failure}")
             continue
         problems += validate_document(on_disk[path.name], path.name)
     fresh = generate_all(one_precision=True)

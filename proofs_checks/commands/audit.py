@@ -37,7 +37,7 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ from shuffle_spec.proofs_checks.audit import (
     load_randomizer_file,
 )
 from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.input_files import load_json_file
 from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
 from shuffle_spec.proofs_checks.sandbox import (
     DEFAULT_MEMORY_MB,
@@ -164,9 +165,9 @@ def _run_bound(args: argparse.Namespace) -> int:
     vectors = None
     if args.vectors:
         path = Path(args.vectors) / f"{args.id}.json"
-        if not path.is_file():
+        if not os.path.lexists(path):
             raise UsageError(f"no vectors for {args.id} in {args.vectors}")
-        vectors = json.loads(path.read_text())["testGroups"][0]
+        vectors = load_json_file(path, what="--vectors")["testGroups"][0]
     report = audit_bound(
         args.function, args.id, rtol=args.rtol, vectors=vectors, grid=args.grid, grid_shape=shape, strict=args.strict,
         time_limit=args.time_limit, total_time_limit=args.total_time_limit, memory_mb=args.memory_limit, label=args.function,

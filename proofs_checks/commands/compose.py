@@ -1,7 +1,9 @@
 """`shuffle-spec compose ID --rounds T --eps0 E --n N --delta D [--json]`: epsilon after T shuffled rounds,
 certified by composing the pair of ID (compose.clones, compose.stronger_clones, compose.exact_binary_rr)
 with privacy-loss distributions (reference.pld). Heterogeneous rounds: `--rounds-file FILE`, a JSON list
-of {"eps0", "n", "rounds"[, "pair"]} (or {"rounds": [...]}), with --delta.
+of {"eps0", "n"[, "rounds", "pair"]} (or {"rounds": [...]}), with --delta. FILE is a regular file of at
+most MAX_ROUNDS_FILE_BYTES bytes and MAX_SCHEDULE_ENTRIES rounds, no key given twice; a round's "pair"
+must certify the statement (`proofs_checks.api.composed_epsilon`).
 
 JSON: {"id", "rounds" (total), "params", "value" (= epsilon, the interval's upper end), "interval", "valid",
 "reason"}. Parameters outside the supported range: exit 2 with a one-line message.
@@ -10,14 +12,22 @@ JSON: {"id", "rounds" (total), "params", "value" (= epsilon, the interval's uppe
 from __future__ import annotations
 
 import argparse
-import json
+from typing import Any
 
 from shuffle_spec.proofs_checks.api import composed_epsilon
 from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.input_files import load_json_file
 from shuffle_spec.proofs_checks.output import print_json
 
 NAME = "compose"
 HELP = "epsilon after many shuffled rounds (certified PLD composition of a dominating pair)"
+
+# A round is about 50 bytes of JSON: 1 MiB holds far more rounds than are composed.
+MAX_ROUNDS_FILE_BYTES = 1 << 20
+# Every entry builds its own pair of privacy-loss distributions (about 0.1 s each at moderate n), so the
+# number of entries, not the rounds they repeat, is what costs: 1000 entries take minutes.
+MAX_SCHEDULE_ENTRIES = 1000
+ROUND_FIELDS = ("eps0", "n", "rounds", "pair")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,15 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.rounds_file is not None:
         if args.rounds is not None or args.eps0 is not None or args.n is not None:
             raise UsageError("give either --rounds-file or --rounds/--eps0/--n, not both")
-        try:
-            with open(args.rounds_file, encoding="utf-8") as handle:
-                schedule = json.load(handle)
-        except (OSError, json.JSONDecodeError) as failure:
-            raise UsageError(f"--rounds-file {args.rounds_file}: {failure}") from None
-        if isinstance(schedule, dict) and "rounds" in schedule:
-            schedule = schedule["rounds"]
-        if not isinstance(schedule, list):
-            raise UsageError(f"--rounds-file {args.rounds_file}: expected a JSON list of rounds")
+        schedule = read_rounds_file(args.rounds_file)
         result = composed_epsilon(args.id, delta=args.delta, schedule=schedule)
     else:
         missing = [name for name in ("rounds", "eps0", "n") if getattr(args, name) is None]
@@ -57,3 +59,47 @@ def run(args: argparse.Namespace) -> int:
         if result.reason:
             print(f"note: {result.reason}")
     return 0
+
+
+def read_rounds_file(path: str) -> list[dict[str, Any]]:
+    """The rounds of `--rounds-file PATH`: a non-empty JSON list of objects with "eps0" and "n" (numbers)
+    and optionally "rounds" (a number) and "pair" (a string), or {"rounds": that list}. The shape is
+    checked here, with the round's index in the error; the ranges by `reference.pld`."""
+    where = f"--rounds-file {path}"
+    document = load_json_file(path, what="--rounds-file", limit=MAX_ROUNDS_FILE_BYTES)
+    if isinstance(document, dict):
+        if set(document) != {"rounds"}:
+            found = ", ".join(sorted(map(repr, document))) or "no field"
+            raise UsageError(f"{where}: an object holds only \"rounds\" (the list of rounds); found {_short(found)}")
+        document = document["rounds"]
+    if not isinstance(document, list) or not document:
+        raise UsageError(f"{where}: expected a non-empty list of rounds [{{\"eps0\": ..., \"n\": ...[, \"rounds\": ..., \"pair\": ...]}}, ...], got {_kind(document)}")
+    if len(document) > MAX_SCHEDULE_ENTRIES:
+        raise UsageError(f"{where}: {len(document)} rounds listed; at most {MAX_SCHEDULE_ENTRIES} (give repeated rounds once, with \"rounds\": T)")
+    for index, item in enumerate(document):
+        if not isinstance(item, dict):
+            raise UsageError(f"{where}: round {index} is {_kind(item)}; expected an object {{\"eps0\": ..., \"n\": ...[, \"rounds\": ..., \"pair\": ...]}}")
+        unknown = sorted(set(item) - set(ROUND_FIELDS))
+        if unknown:
+            raise UsageError(f"{where}: round {index}: unknown field(s) {_short(', '.join(unknown))}; allowed: {', '.join(ROUND_FIELDS)}")
+        missing = [name for name in ("eps0", "n") if name not in item]
+        if missing:
+            raise UsageError(f"{where}: round {index}: missing {', '.join(missing)}")
+        for name in ("eps0", "n", "rounds"):
+            if name in item and (isinstance(item[name], bool) or not isinstance(item[name], (int, float))):
+                raise UsageError(f"{where}: round {index}: \"{name}\" is {_kind(item[name])}; expected a number")
+        if "pair" in item and not isinstance(item["pair"], str):
+            raise UsageError(f"{where}: round {index}: \"pair\" is {_kind(item['pair'])}; expected a pair name such as \"clones\"")
+    return document
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in the file's terms, with the value itself when it is short."""
+    if value is None:
+        return "null"
+    kind = {bool: "a boolean", dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number")
+    return f"{kind} ({_short(repr(value))})"
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -11,25 +11,37 @@ Batch mode, `shuffle-spec eval --batch FILE.jsonl` (`-` reads stdin): one JSON o
 `{"id": ID, "params": {NAME: VALUE, ...}}` (`id` may be left out when given on the command line), and
 one compact JSON object per output line, in the same order: the evaluation as above, or
 `{"line": k, "id": ..., "error": message}` for a line that cannot be evaluated (not JSON, unknown id or
-parameter). Every line is answered; the exit code is 2 when any line was an error, else 0. Blank lines
-are skipped. One process evaluates every line, so the start-up cost is paid once.
+parameter, a key given twice, not UTF-8). Every line is answered; the exit code is 2 when any line was
+an error, else 0. Blank lines are skipped. One process evaluates every line, so the start-up cost is
+paid once. FILE must be a regular file (a FIFO or a device is refused: pipe it to `--batch -`); a line
+is at most MAX_BATCH_LINE_BYTES bytes and the input at most MAX_BATCH_BYTES (stdin included): beyond
+either the batch stops with a one-line error (exit 2) after answering the lines before.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
-from typing import Any, Iterable, TextIO
+from typing import Any, Iterable, Iterator, TextIO
 
+from shuffle_spec.proofs_checks import input_files
 from shuffle_spec.proofs_checks.bridge import UsageError, evaluate
 from shuffle_spec.proofs_checks.catalog import resolve
+from shuffle_spec.proofs_checks.input_files import loads_json, read_limited, read_lines_limited
 from shuffle_spec.proofs_checks.limits import RANGES_TEXT
 from shuffle_spec.proofs_checks.output import print_json
 
 NAME = "eval"
 EPILOG = RANGES_TEXT + "; a parameter is written as 0.5, 1e-6, 10000 or 1/3 and given once"
 HELP = "evaluate a statement's reference implementation at the given parameters (or a JSON-lines batch)"
+
+# A batch line is {"id": ..., "params": {...}}: under a hundred bytes in practice; 1 MiB leaves room for
+# long exact fractions while bounding what one line can make the JSON decoder hold.
+MAX_BATCH_LINE_BYTES = 1 << 20
+# The whole batch, from a file or stdin (about 700,000 lines of a hundred bytes).
+MAX_BATCH_BYTES = input_files.MAX_INPUT_BYTES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,13 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.param:
             raise UsageError("--batch takes the parameters from the lines, not from --param")
-        if args.batch == "-":
-            return run_batch(sys.stdin, default_id=args.id)
-        try:
-            with open(args.batch, encoding="utf-8") as lines:
-                return run_batch(lines, default_id=args.id)
-        except OSError as failure:
-            raise UsageError(f"--batch {args.batch}: {failure.strerror}") from None
+        return run_batch(_batch_lines(args.batch), default_id=args.id)
     if args.id is None:
         raise UsageError("eval needs a statement id (or --batch FILE)")
     statement = resolve(args.id)
@@ -86,12 +92,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _batch_lines(source: str) -> Iterator[bytes]:
+    """The lines of `--batch SOURCE` (`-`: stdin, read as it comes), each at most MAX_BATCH_LINE_BYTES
+    bytes, MAX_BATCH_BYTES in all; a FILE must be a regular file (`proofs_checks/input_files.py`)."""
+    if source == "-":
+        # Bytes, not text: a line that is not UTF-8 is that line's error, not the end of the batch.
+        if sys.stdin is None:  # started without one (pythonw, a closed descriptor)
+            raise UsageError("--batch -: there is no standard input to read")
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # stdin replaced by a text object (embedding, tests): its text, bounded
+            stream = io.BytesIO(sys.stdin.read(MAX_BATCH_BYTES + 1).encode("utf-8", "surrogateescape"))
+        what = "--batch -"
+    else:
+        stream = io.BytesIO(read_limited(source, what="--batch", limit=MAX_BATCH_BYTES))
+        what = f"--batch {source}"
+    return read_lines_limited(stream, what=what, line_limit=MAX_BATCH_LINE_BYTES, limit=MAX_BATCH_BYTES)
+
+
 def evaluate_line(text: str, default_id: str | None) -> dict[str, Any]:
-    """The answer to one batch line (an evaluation, or raises UsageError / KeyError / ValueError)."""
-    try:
-        request = json.loads(text)
-    except json.JSONDecodeError as failure:
-        raise UsageError(f"not JSON: {failure.msg}") from None
+    """The answer to one batch line (an evaluation, or raises UsageError / KeyError / ValueError).
+    A key given twice in the line is refused, as a repeated --param is."""
+    request = _parse_line(text)
     if not isinstance(request, dict):
         raise UsageError("expected a JSON object {\"id\": ..., \"params\": {...}}")
     unknown = sorted(set(request) - {"id", "params"})
@@ -106,30 +127,66 @@ def evaluate_line(text: str, default_id: str | None) -> dict[str, Any]:
     return evaluate(resolve(statement_id), params).to_json()
 
 
-def run_batch(lines: Iterable[str], *, default_id: str | None = None, out: TextIO | None = None) -> int:
-    """Answer every line of `lines` (see the module docstring); 2 when any line was an error."""
+def _parse_line(text: str) -> Any:
+    try:
+        return loads_json(text, where="the line")
+    except UsageError as failure:
+        raise UsageError(str(failure).removeprefix("the line: ")) from None
+
+
+def run_batch(lines: Iterable[str | bytes], *, default_id: str | None = None, out: TextIO | None = None) -> int:
+    """Answer every line of `lines` (text, or UTF-8 bytes; see the module docstring); 2 when any line
+    was an error."""
     from shuffle_spec.proofs_checks.output import _jsonable
 
     out = sys.stdout if out is None else out
     status = 0
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
+    for number, line in enumerate(lines, start=1):
+        text = _line_text(line)
+        if text is not None and not text.strip():
             continue
         try:
+            if text is None:
+                raise UsageError(_not_utf8(line))
             answer = evaluate_line(text, default_id)
-        except (UsageError, KeyError, ValueError) as failure:
+        except (UsageError, KeyError, ValueError, ArithmeticError) as failure:
             status = 2
             message = failure.args[0] if isinstance(failure, KeyError) and failure.args else str(failure)
-            answer = {"line": number, "id": _line_id(text, default_id), "error": message}
+            if isinstance(failure, ArithmeticError):  # an overflow at an extreme point: that line's answer
+                message = f"cannot compute this ({type(failure).__name__}: {failure})"
+            answer = {"line": number, "id": _line_id(text, default_id), "error": " ".join(str(message).split())}
         out.write(json.dumps(_jsonable(answer), separators=(",", ":")) + "\n")
         out.flush()
     return status
 
 
-def _line_id(text: str, default_id: str | None) -> str | None:
+def _line_text(line: str | bytes) -> str | None:
+    """The line as text; None for bytes that are not UTF-8."""
+    if isinstance(line, str):
+        return line
     try:
-        request = json.loads(text)
-    except json.JSONDecodeError:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _not_utf8(line: str | bytes) -> str:
+    """The error of a line `_line_text` could not decode: where its first bad byte is."""
+    data = line.encode("utf-8", "surrogateescape") if isinstance(line, str) else line
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as failure:
+        return f"not UTF-8 text (byte {failure.start}: {data[failure.start:failure.start + 1]!r}); expected a JSON object"
+    return "not UTF-8 text; expected a JSON object"
+
+
+def _line_id(text: str | None, default_id: str | None) -> str | None:
+    """The id a line asked for, for its error answer (the default id when the line cannot be read)."""
+    if text is None:
+        return default_id
+    try:
+        request = _parse_line(text)
+    except UsageError:
         return default_id
     found = request.get("id", default_id) if isinstance(request, dict) else default_id
     return found if isinstance(found, str) else None
