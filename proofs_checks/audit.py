@@ -56,7 +56,7 @@ from shuffle_spec.proofs_checks.sandbox import (
     cpu_budget,
     in_process_time_limit,
 )
-from shuffle_spec.proofs_checks.vectors import generate_group
+from shuffle_spec.proofs_checks.vectors import checked_group, generate_group, load_vector_group
 from shuffle_spec.proofs_checks.verdicts import (
     ABOVE_BOUND,
     ACCEPTS_INVALID,
@@ -722,7 +722,7 @@ def audit_bound(
     statement_id: str,
     *,
     rtol: float | None = None,
-    vectors: Mapping[str, Any] | None = None,
+    vectors: Mapping[str, Any] | str | Path | None = None,
     grid: bool = False,
     grid_shape: tuple[int, int, int] = DEFAULT_GRID_SHAPE,
     strict: bool = False,
@@ -738,10 +738,13 @@ def audit_bound(
     child process with `time_limit` seconds per call, `memory_mb` of address space and
     `total_time_limit` seconds in all; what that child process isolates and what it does not is in
     `proofs_checks/sandbox.py`) or a callable (trusted: called in this process, no limits).
-    Points: the statement's test vectors (`vectors`: a committed group, else generated from the spec)
-    and, with `grid`, the sweep of `grid_points`. Each call gets a verdict (`proofs_checks.verdicts`);
-    `rtol` widens every acceptance interval by that relative amount. Raises `UsageError` for an
-    unknown or non-evaluable statement and for a target that cannot be imported."""
+    Points: the statement's test vectors, generated from the spec, or `vectors`: a vector file or a
+    directory holding `<statement id>.json` (`load_vector_group`: used only if it matches the schema
+    and equals a fresh generation), or a test group (`checked_group`: each of its tests must be the
+    fresh generation's test with that tcId); and, with `grid`, the sweep of `grid_points`. Each call
+    gets a verdict (`proofs_checks.verdicts`); `rtol` widens every acceptance interval by that
+    relative amount. Raises `UsageError` for an unknown or non-evaluable statement, for a target that
+    cannot be imported and for vectors that are refused."""
     started = time.monotonic()
     statement = _statement_for_audit(statement_id)
     if rtol is not None and not (math.isfinite(rtol) and 0 <= rtol < 1):
@@ -750,7 +753,12 @@ def audit_bound(
         raise UsageError(f"total time limit = {total_time_limit!r} is out of range: expected seconds > 0")
     if isinstance(function, str):
         _check_target(function)
-    group = vectors if vectors is not None else generate_group(statement)
+    if vectors is None:
+        group = generate_group(statement)
+    elif isinstance(vectors, Mapping):
+        group = checked_group(vectors, statement)
+    else:
+        group = load_vector_group(vectors, statement)
     order = list(group.get("inputs") or statement.input_names)
     points = vector_points(statement, group)
     if grid:

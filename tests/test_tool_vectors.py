@@ -61,21 +61,28 @@ class TestGeneration:
         assert check_vectors(tmp_path) == []
         path = tmp_path / f"{fx.V1.id}.json"
         document = json.loads(path.read_text())
-        document["testGroups"][0]["tests"][0]["expected"] = "0.1"
+        document["testGroups"][0]["tests"][0]["expected"] = "0.1"  # not a canonical decimal: the schema refuses it
         path.write_text(json.dumps(document))
         problems = check_vectors(tmp_path, run_reference=False)
-        assert any("differs from a fresh generation" in p for p in problems)
+        assert any(p.startswith(f"{fx.V1.id}.json: at tcId 1: expected: \"0.1\" is not a canonical decimal") for p in problems), problems
+        document["testGroups"][0]["tests"][0]["expected"] = "1.0000000000000000000e-1"  # canonical, but not the value
+        path.write_text(json.dumps(document))
+        problems = check_vectors(tmp_path, run_reference=False)
+        assert any(p.startswith(f"{fx.V1.id}.json: differs from a fresh generation (stale or edited by hand): tcId 1: expected is") for p in problems), problems
         (tmp_path / f"{fx.TRIVIAL.id}.json").unlink()
         assert any(p.startswith(f"{fx.TRIVIAL.id}.json: missing") for p in check_vectors(tmp_path, run_reference=False))
 
     def test_schema_problems_are_reported(self):
         document = generate_all()[f"{fx.V1.id}.json"]
         broken = json.loads(json.dumps(document))
-        broken["numberOfTests"] += 1
         broken["testGroups"][0]["tests"][0]["result"] = "maybe"
-        problems = validate_document(broken, "x.json")
-        assert any("numberOfTests" in p for p in problems) and any("'maybe'" in p for p in problems)
-        assert validate_document({"schema": "other"}, "y.json")[0].startswith(f"y.json: not a {SCHEMA_VERSION} document")
+        (problem,) = validate_document(broken, "x.json")
+        assert problem.startswith("x.json: at tcId 1: result: 'maybe' is not one of"), problem
+        miscounted = json.loads(json.dumps(document))
+        miscounted["numberOfTests"] += 1
+        assert validate_document(miscounted, "x.json") == [f"x.json: numberOfTests {document['numberOfTests'] + 1} but {document['numberOfTests']} tests"]
+        assert validate_document({"schema": "other"}, "y.json")[0].startswith("y.json: at the top level:")
+        assert validate_document(generate_all()["index.json"], "index.json") == []
 
     def test_cli(self, tmp_path, capsys):
         assert main(["vectors", "generate", str(tmp_path)]) == 0
@@ -154,6 +161,27 @@ def test_committed_vectors_match_a_fresh_generation(monkeypatch, fresh_generatio
     assert problems == [], "\n".join(problems[:20])
 
 
+def test_regenerating_the_committed_vectors_writes_the_same_bytes(fresh_generation):
+    """Byte for byte, manifest included: each file is what `vectors generate` writes (with the generator
+    string the committed copy carries, so that a release alone does not count), and index.json's
+    sha256 are the hashes of those bytes. Only the vector files (and SCHEMA.md) are in the folder."""
+    import hashlib
+
+    from shuffle_spec.proofs_checks.vectors import _dump
+
+    written = {}
+    for name, document in fresh_generation.items():
+        if name == "index.json":
+            continue
+        committed = json.loads((COMMITTED / name).read_text())
+        written[name] = _dump({**document, "generator": committed["generator"]}).encode("ascii")
+        assert (COMMITTED / name).read_bytes() == written[name], name
+    index = json.loads((COMMITTED / "index.json").read_text())
+    expected_index = {**fresh_generation["index.json"], "generator": index["generator"], "sha256": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(written.items())}}
+    assert (COMMITTED / "index.json").read_bytes() == _dump(expected_index).encode("ascii")
+    assert sorted(p.name for p in COMMITTED.iterdir()) == sorted([*fresh_generation, "SCHEMA.md"])
+
+
 def test_an_edited_or_stale_committed_file_is_detected(monkeypatch, fresh_generation, tmp_path):
     """The shortened check on a copy of the committed files: one unit in the last digit of an expected value,
     and a boundary point whose reference call the check skipped (n = 1e6: the `_mp` path declines there)
@@ -174,7 +202,7 @@ def test_an_edited_or_stale_committed_file_is_detected(monkeypatch, fresh_genera
     digits = str(int(mantissa.replace(".", "")) + 1)
     test["expected"] = f"{digits[0]}.{digits[1:]}e{exponent}"
     (copy / name).write_text(json.dumps(edited))
-    assert f"{name}: differs from a fresh generation (stale or edited by hand)" in _check_against(monkeypatch, fresh_generation, copy)
+    assert any(p.startswith(f"{name}: differs from a fresh generation (stale or edited by hand): tcId {test['tcId']}: expected is") for p in _check_against(monkeypatch, fresh_generation, copy))
 
     stale = json.loads(json.dumps(original))
     tests = stale["testGroups"][0]["tests"]
@@ -182,10 +210,30 @@ def test_an_edited_or_stale_committed_file_is_detected(monkeypatch, fresh_genera
     tests.append({**kept, "tcId": len(tests) + 1, "inputs": {**kept["inputs"], "eps0": 0.5, "n": 1_000_000}})
     stale["numberOfTests"] += 1
     (copy / name).write_text(json.dumps(stale))
-    assert f"{name}: differs from a fresh generation (stale or edited by hand)" in _check_against(monkeypatch, fresh_generation, copy)
+    assert any(p.startswith(f"{name}: differs from a fresh generation (stale or edited by hand):") for p in _check_against(monkeypatch, fresh_generation, copy))
 
     (copy / name).unlink()
     assert any(p.startswith(f"{name}: missing") for p in _check_against(monkeypatch, fresh_generation, copy))
+
+
+def test_a_forged_committed_file_fails_the_check_whatever_its_schema_string(monkeypatch, fresh_generation, tmp_path):
+    """FMT21.Thm2.1's intervals widened to [0, 1e300] (so that 0.6 x the bound would pass) are stale for the
+    current schema and for a file that says it is of the older schema "shuffle-spec-vectors/1": the
+    freshness comparison is never skipped because of a schema string."""
+    import shutil
+
+    name = "FMT21.Thm2.1.json"
+    copy = tmp_path / "vectors"
+    shutil.copytree(COMMITTED, copy)
+    document = json.loads((copy / name).read_text())
+    for test in document["testGroups"][0]["tests"]:
+        if "interval" in test:
+            test["interval"] = ["0", "1e300"]
+    for schema in (SCHEMA_VERSION, "shuffle-spec-vectors/1"):
+        document["schema"] = schema
+        (copy / name).write_text(json.dumps(document, indent=1))
+        problems = _check_against(monkeypatch, fresh_generation, copy)
+        assert any(p.startswith(f"{name}: ") for p in problems), (schema, problems)
 
 
 # --- bit-reproducible vectors (issue 16, point 1) ------------------------------------------------------
@@ -371,7 +419,9 @@ class TestReproducibility:
             else:
                 assert shortcut.skipped == [] and any(t["result"] == "acceptable" for t in want["tests"])
 
-    def test_version_1_documents_are_still_read(self, tmp_path):
+    def test_version_1_documents_are_reported_stale_not_used(self, tmp_path):
+        """A file of the older schema is recognised (named as such) and refused: its numbers are not what
+        a fresh generation writes, and a schema string never exempts a file from the comparison."""
         write_vectors(tmp_path)
         path = tmp_path / f"{fx.V1.id}.json"
         document = json.loads(path.read_text())
@@ -380,11 +430,8 @@ class TestReproducibility:
             if "expected" in test:
                 test["expected"] = repr(float(test["expected"]))
         path.write_text(json.dumps(document))
-        assert check_vectors(tmp_path) == []  # read, validated, the reference run over it
-        document["testGroups"][0]["tests"][0]["interval"] = ["1e9", "2e9"]
-        path.write_text(json.dumps(document))
         problems = check_vectors(tmp_path)
-        assert any("tcId 1" in p or "vector 1:" in p for p in problems), problems  # and its checks still bite
+        assert [p for p in problems if p.startswith(f"{fx.V1.id}.json")] == [f"{fx.V1.id}.json: schema shuffle-spec-vectors/1 is an older version, whose numbers a fresh generation no longer writes: regenerate with `shuffle-spec vectors generate`"]
 
 
 # --- every reference-only statement has a high-precision path ----------------------------------------

@@ -37,7 +37,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +48,6 @@ from shuffle_spec.proofs_checks.audit import (
     load_randomizer_file,
 )
 from shuffle_spec.proofs_checks.bridge import UsageError
-from shuffle_spec.proofs_checks.input_files import load_json_file
 from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
 from shuffle_spec.proofs_checks.sandbox import (
     DEFAULT_MEMORY_MB,
@@ -78,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bound.add_argument("function", metavar="TARGET", help="MODULE:FUNCTION or path/to/file.py:FUNCTION (imported and run with your rights)")
     bound.add_argument("--id", required=True, help="the statement it claims to implement")
     bound.add_argument("--rtol", type=float, help="widen every acceptance interval by this relative amount")
-    bound.add_argument("--vectors", help="directory of vectors to use instead of generating them (e.g. tests/vectors)")
+    bound.add_argument("--vectors", help="directory of vectors (e.g. tests/vectors) or a vector file to use instead of generating them; refused unless it equals a fresh generation")
     bound.add_argument("--grid", action="store_true", help="also sweep a few hundred points, the regime edges and degenerate inputs")
     bound.add_argument("--grid-shape", default="8x9x5", metavar="ExNxD", help="grid points along eps0, n and delta (default 8x9x5 = 360; each 1 to 50)")
     bound.add_argument("--strict", action="store_true", help="every number returned outside the hypotheses is a failure")
@@ -162,14 +160,9 @@ def _run_bound(args: argparse.Namespace) -> int:
     if not (64 <= args.memory_limit <= 1 << 20):
         raise UsageError(f"--memory-limit {args.memory_limit!r} is out of range: expected MB in [64, 1048576]")
     shape = _grid_shape(args.grid_shape)
-    vectors = None
-    if args.vectors:
-        path = Path(args.vectors) / f"{args.id}.json"
-        if not os.path.lexists(path):
-            raise UsageError(f"no vectors for {args.id} in {args.vectors}")
-        vectors = load_json_file(path, what="--vectors")["testGroups"][0]
+    # --vectors: read, checked against the JSON Schema and a fresh generation, or refused (audit_bound).
     report = audit_bound(
-        args.function, args.id, rtol=args.rtol, vectors=vectors, grid=args.grid, grid_shape=shape, strict=args.strict,
+        args.function, args.id, rtol=args.rtol, vectors=args.vectors or None, grid=args.grid, grid_shape=shape, strict=args.strict,
         time_limit=args.time_limit, total_time_limit=args.total_time_limit, memory_mb=args.memory_limit, label=args.function,
     )
     if args.json:

@@ -1,8 +1,13 @@
 """`shuffle-spec vectors generate DIR` / `shuffle-spec vectors check DIR [--no-reference]`.
 
 generate: writes one JSON file of test vectors per evaluable statement plus `index.json` (schema in
-`tests/vectors/SCHEMA.md`); check: schema, freshness against a new generation, and the reference
-implementation over every vector. Exit 1 when check finds a problem.
+`tests/vectors/SCHEMA.md`, JSON Schema `proofs_checks/vectors.schema.json`; the index is also the
+manifest of what was written). It never deletes nor overwrites a file it did not write: a stale file is
+removed only while the manifest lists it with its current bytes; others are left alone (named on
+stderr when they look like vector files). check: every vector file must match the JSON Schema and equal
+a fresh generation (whatever its `schema` string), and the reference implementation must pass every
+vector. Exit 1 when check finds a problem, 2 on a usage error (e.g. generate into a directory where a
+name it writes is taken by a file that is not a vector file).
 """
 
 from __future__ import annotations
