@@ -881,13 +881,11 @@ def check_vectors(directory: str | Path, *, run_reference: bool = True) -> list[
         try:
             raw = read_limited(path, what="vector file", limit=VECTOR_FILE_LIMIT)
             document = loads_json(raw.decode("utf-8"), where=f"vector file {path}")
-        except UnicodeDecodeError as failure:
-            if expected:
-                problems.append(f"{name}: not a UTF-8 text file (byte {failure.start}); expected JSON")
+        except UnicodeDecodeError as failure:  # a *.json file that cannot be read is reported, vector or not
+            problems.append(f"{name}: not a UTF-8 text file (byte {failure.start}); expected JSON")
             continue
-        except UsageError as failure:
-            if expected:
-                problems.append(f"{name}: {_one_line(str(failure), 400)}")
+        except UsageError as failure:  # not a regular file, too large, not JSON, a key twice
+            problems.append(f"{name}: {_one_line(str(failure), 400)}")
             continue
         if not expected:
             if _looks_like_vectors(document):

@@ -300,7 +300,7 @@ def _special_cases(root: Path) -> dict[str, dict]:
             "randomizer": (["audit", "randomizer", str(special), "--n", "5", "--delta", "1e-3"], []),
             "tightest": (["tightest", "--randomizer", "matrix", "--matrix", str(special), "--n", "5", "--delta", "1e-3"], []),
             "bound_target": (["audit", "bound", f"{source}:f", "--id", "FMT21.Thm2.1"], []),
-            "bound_vectors": (["audit", "bound", f"{good_target}:f", "--id", "FMT21.Thm2.1", "--vectors", str(vector_dir)], ["--vectors"]),
+            "bound_vectors": (["audit", "bound", f"{good_target}:f", "--id", "FMT21.Thm2.1", "--vectors", str(vector_dir)], ["vector file"]),
         }
         for surface, (argv, fragments) in surfaces.items():
             cases[f"{surface}-{kind}"] = {"argv": argv, "stdin": None, "code": 2, "fragments": [*fragments, word]}
@@ -468,20 +468,22 @@ def test_a_bound_module_that_is_not_a_regular_file_is_named_as_such(tmp_path):
 
 
 def test_a_vector_file_over_the_limit_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(input_files, "MAX_INPUT_BYTES", LIMIT)
+    from shuffle_spec.proofs_checks import vectors
+
+    monkeypatch.setattr(vectors, "VECTOR_FILE_LIMIT", LIMIT)
     (tmp_path / "FMT21.Thm2.1.json").write_bytes(_padded('{"testGroups": []}', LIMIT + 1))
     target = tmp_path / "bound.py"
     target.write_text(BOUND_SOURCE)
     argv = ["audit", "bound", f"{target}:f", "--id", "FMT21.Thm2.1", "--vectors", str(tmp_path)]
     code, out, err, seconds = call(argv)
     check_outcome(argv, code, out, err, seconds)
-    assert code == 2 and f"larger than {LIMIT} bytes" in err and "--vectors" in err
+    assert code == 2 and f"larger than {LIMIT} bytes" in err and "vector file" in err
 
 
 def test_vectors_check_reports_a_file_over_the_limit(tmp_path, monkeypatch):
     from shuffle_spec.proofs_checks import vectors
 
-    monkeypatch.setattr(input_files, "MAX_INPUT_BYTES", LIMIT)
+    monkeypatch.setattr(vectors, "VECTOR_FILE_LIMIT", LIMIT)
     monkeypatch.setattr(vectors, "generate_all", lambda **_: {})  # the freshness comparison takes a minute
     (tmp_path / "big.json").write_bytes(_padded("{}", LIMIT + 1))
     problems = vectors.check_vectors(tmp_path, run_reference=False)
