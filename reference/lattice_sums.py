@@ -130,7 +130,9 @@ class BinomialLaw:
 
     @property
     def degenerate(self) -> bool:
-        return self.p == 1.0
+        # q = 0 exactly (built only from p == 1), not `p == 1.0`: a p within 2^-54 of 1 (1 - 2e-22, say) rounds
+        # to the float 1.0 while its failures still carry the mass that decides a bound (log q stays finite).
+        return self.log_q == -math.inf
 
 
 def binomial_law(p: mpmath.mpf) -> BinomialLaw:
@@ -723,7 +725,7 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
     sd_a_unit = 2.0 ** math.floor(math.log2(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300))) if not law_a.degenerate else 1.0
     # And keep the weights' exponent sigma (a - a0) ~ j sd_a / (M q_a) below about 1/4 over a standard deviation
     # (j <= sqrt(M q_a / p_a) / 4), where the quadratic bound on e^-x is tight.
-    tangent_unit = 2.0 ** math.floor(math.log2(0.25 * math.sqrt((1 - law_a.p) / law_a.p))) if not law_a.degenerate else 1.0
+    tangent_unit = 2.0 ** math.floor(math.log2(max(0.25 * math.sqrt((1 - law_a.p) / law_a.p), 1e-300))) if not law_a.degenerate else 1.0
     chosen = [int(ms[i]) for i in nonzero]
     zone = _fine_zone(min(chosen), max(chosen), law_b, law_a, c)
     # Batches of groups with at most QUERY_BATCH values of b in all: the memory stays bounded (one batch's

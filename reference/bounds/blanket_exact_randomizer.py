@@ -50,6 +50,8 @@ import mpmath
 import numpy as np
 
 from shuffle_spec.reference.bounds.blanket_exact import _n_offsets, bracket
+from shuffle_spec.reference.distributions import exact_number_from_text
+from shuffle_spec.reference.randomizers import check_common_denominator, check_exact_size
 from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.lattice_sums import U1, Coefficients, binomial_law, binomial_window, positive_part_expectation, solve_certified_epsilon
@@ -116,13 +118,16 @@ def _entry(value: object, i: int, j: int) -> Fraction:
     where = f"matrix[{i}][{j}]"
     if isinstance(value, bool):
         raise ParameterError(where, value, "a probability in [0, 1] (number, Fraction or decimal string)")
+    if isinstance(value, str):  # size-checked before the number is built (reference.limits)
+        x = exact_number_from_text(value, where)
+        if not 0 <= x <= 1:
+            raise ParameterError(where, value, "a probability in [0, 1]")
+        return x
     try:
         if isinstance(value, Fraction):
             x = value
         elif isinstance(value, int):
             x = Fraction(value)
-        elif isinstance(value, str):
-            x = Fraction(value.strip())
         else:
             f = float(value)  # type: ignore[arg-type]
             if not math.isfinite(f):
@@ -130,8 +135,9 @@ def _entry(value: object, i: int, j: int) -> Fraction:
             x = Fraction(f)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
         raise ParameterError(where, value, "a probability in [0, 1] (number, Fraction or decimal string)") from None
+    check_exact_size(x, where)  # first: the message below prints the value
     if not 0 <= x <= 1:
-        raise ParameterError(where, value, "a probability in [0, 1]")
+        raise ParameterError(where, _short(value), "a probability in [0, 1]")
     return x
 
 
@@ -148,7 +154,7 @@ def finite_randomizer(matrix: object, *, max_k: int = MAX_K, max_m: int = MAX_M)
         raise ParameterError("matrix", _short(matrix), "a list of at least 2 rows (one per input) of output probabilities")
     if len(matrix) > max_k:
         raise ParameterError("matrix", f"{len(matrix)} rows", f"2 <= k <= {max_k} rows (inputs)")
-    rows: list[list[Fraction]] = []
+    parsed: list[list[Fraction]] = []
     width = None
     for i, row in enumerate(matrix):
         if isinstance(row, np.ndarray):
@@ -159,7 +165,10 @@ def finite_randomizer(matrix: object, *, max_k: int = MAX_K, max_m: int = MAX_M)
             width = len(row)
         elif len(row) != width:
             raise ParameterError(f"matrix[{i}]", f"{len(row)} entries", f"{width} entries (every row has one per output)")
-        entries = [_entry(v, i, j) for j, v in enumerate(row)]
+        parsed.append([_entry(v, i, j) for j, v in enumerate(row)])
+    check_common_denominator(parsed, "matrix")  # before any sum (reference.limits)
+    rows: list[list[Fraction]] = []
+    for i, entries in enumerate(parsed):
         total = sum(entries, Fraction(0))
         if abs(total - 1) > ROW_SUM_TOLERANCE:
             raise ParameterError(f"sum of matrix[{i}]", float(total), "1 (within 1e-9)")
