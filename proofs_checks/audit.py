@@ -55,7 +55,6 @@ from shuffle_spec.proofs_checks.bridge import UsageError, evaluate, reference_fu
 from shuffle_spec.proofs_checks.limits import (
     EXACT_ENUMERATION_SECONDS,
     EXACT_WORK_LIMIT,
-    MATRIX_LIMITS_TEXT,
     MAX_MATRIX_ENTRIES,
     TimeLimitExceeded,
     time_limit,
@@ -407,7 +406,7 @@ def _enumeration_size(randomizer: Randomizer, n: int) -> tuple[int, int]:
 
 def exact_enumeration_work(randomizer: Randomizer, n: int) -> int:
     """The estimated work of `exact_small_n_epsilon` at n, in the units of `proofs_checks.limits.EXACT_WORK_LIMIT`
-    (about 2 microseconds each): operations x (1 + w/8 + w^2/400), w = B/64 the words of the largest numbers."""
+    (about 3 microseconds of one core each): operations x (1 + w/8 + w^2/400), w = B/64 the words of the largest numbers."""
     operations, bits = _enumeration_size(randomizer, n)
     words = -(-bits // 64)
     return operations * (3200 + 400 * words + 8 * words * words) // 3200
@@ -419,10 +418,11 @@ def exact_enumeration_refusal(randomizer: Randomizer, n: int) -> str:
     work = exact_enumeration_work(randomizer, n)
     if work <= EXACT_WORK_LIMIT:
         return ""
-    size = f" on numbers of up to {int(bits * 0.30103) + 1} digits" if bits else ""
-    return (f"not computed: enumerating every pair of neighbouring datasets at n = {n} takes {operations:.3g} exact "
-            f"operations{size}, about {work:.2g} units of work (digits counted); the limit is {EXACT_WORK_LIMIT:.0e} "
-            "(proofs_checks.limits.EXACT_WORK_LIMIT)")
+    head = f"not computed: enumerating every pair of neighbouring datasets at n = {n} takes {operations:.3g} exact operations"
+    if not bits:  # the operations alone are over the limit (the size of the numbers was not needed)
+        return f"{head}, over the limit of {EXACT_WORK_LIMIT:.0e} units of work (proofs_checks.limits.EXACT_WORK_LIMIT)"
+    return (f"{head} on numbers of up to {int(bits * 0.30103) + 1} digits, about {work:.2g} units of work (operations x "
+            f"size of the numbers); the limit is {EXACT_WORK_LIMIT:.0e} (proofs_checks.limits.EXACT_WORK_LIMIT)")
 
 
 def _enumerate_exact(randomizer: Randomizer, n: int, delta: float) -> tuple[dict[str, Any] | None, str]:

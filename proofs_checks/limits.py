@@ -132,11 +132,12 @@ MATRIX_DENOMINATOR_LCM_MAX_DIGITS: int = int(_reference_value("MATRIX_DENOMINATO
 MAX_MATRIX_ENTRIES = 250_000
 # The exact small-n central epsilon of a matrix enumerates every pair of neighbouring datasets in exact
 # Fractions (`proofs_checks.audit.exact_small_n_epsilon`). Its work is estimated before it starts, in units of
-# about 2 microseconds: (pairs of datasets) x (shuffled support) x n x (outputs), the Fraction operations, times
-# the cost of one operation on numbers of B bits, 1 + w/8 + w^2/400 with w = B/64 words (additions and products
-# are linear in w, the gcd that reduces every result quadratic). B = n x the bits of the least common multiple
+# about 3 microseconds of one core: (pairs of datasets) x (shuffled support) x n x (outputs), the Fraction
+# operations, times the cost of one operation on numbers of B bits, 1 + w/8 + w^2/400 with w = B/64 words
+# (additions and products are linear in w, the gcd that reduces every result quadratic; fitted on 2 x 2 and
+# 3 x 3 matrices with denominators of 1 to 3000 digits). B = n x the bits of the least common multiple
 # of a row's denominators (every probability of n reports has a denominator dividing its n-th power), the
-# largest over the rows. Over EXACT_WORK_LIMIT units (about 10 s) the value is not computed and the report says
+# largest over the rows. Over EXACT_WORK_LIMIT units (about 15 s) the value is not computed and the report says
 # why; EXACT_ENUMERATION_SECONDS is a last guard on the wall time (a loaded machine), with the same outcome.
 EXACT_WORK_LIMIT = 5_000_000
 EXACT_ENUMERATION_SECONDS = 60.0
@@ -145,7 +146,7 @@ MATRIX_LIMITS_TEXT = (
     f"\"1e-3\" or \"1/4\" of at most {MATRIX_ENTRY_MAX_CHARS} characters whose numerator and denominator have at "
     f"most {MATRIX_ENTRY_MAX_DIGITS} digits; the denominators' least common multiple at most "
     f"{MATRIX_DENOMINATOR_LCM_MAX_DIGITS} digits; labels strings or integers, all different; the exact small-n value "
-    f"only within {EXACT_WORK_LIMIT:.0e} units of work (operations x size of the numbers, about 10 s), else "
+    f"only within {EXACT_WORK_LIMIT:.0e} units of work (operations x size of the numbers, about 15 s), else "
     "reported as not computed with the reason"
 )
 
