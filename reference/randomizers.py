@@ -59,8 +59,11 @@ class Randomizer:
         equal (a repeated input label would make one row replace another). Errors name the row and column:
         ragged rows, negatives, non-numbers and rows not summing to 1 are all rejected.
         """
+        if hasattr(rows, "tolist"):  # a numpy array: plain lists of numbers
+            rows = rows.tolist()
         if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence) or len(rows) == 0:
             raise ParameterError("matrix", _short(rows), "a non-empty list of rows (one per input)")
+        rows = [row.tolist() if hasattr(row, "tolist") else row for row in rows]
         first = rows[0]
         if isinstance(first, (str, bytes)) or not isinstance(first, Sequence) or len(first) == 0:
             raise ParameterError("matrix row 0", _short(first), "a non-empty list of probabilities (at least one column)")
