@@ -164,12 +164,14 @@ def _short_number(value: Fraction | float) -> object:
 
 def check_labels(field: str, labels: object, count: int, what: str, *, printable: bool = False) -> list[Any]:
     """The labels of a matrix's rows (`field` "inputs", `what` "row") or columns ("outputs", "column"),
-    checked: a list or tuple of exactly `count` labels, each hashable, no two equal (a repeated label would
+    checked: a sequence (list, tuple, range) of exactly `count` labels, each hashable, no two equal (a repeated label would
     make two rows one: the second would silently replace the first). With `printable` (the labels of a
     randomizer file or of a report): each a string or an integer with |label| < 2^63 (never null, true/false,
     a fraction, a list or an object) and no two printed alike (1 and "1"). Returns the labels as a list
     (integers as `int`). ParameterError naming `field[i]`, the label and the position it repeats."""
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, (list, tuple)):
+    if hasattr(labels, "tolist"):  # a numpy array
+        labels = labels.tolist()
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence):
         raise ParameterError(field, _short(labels), f"a list of {count} labels, one per {what}")
     if len(labels) != count:
         raise ParameterError(field, f"{len(labels)} labels", f"{count} labels, one per {what}")

@@ -323,6 +323,36 @@ def test_the_blanket_bound_with_a_probability_rounding_to_one_is_above_the_exact
     assert exact > 40 and bound.value >= exact
 
 
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_complement_below_the_working_precision_keeps_both_bounds_sound(n):
+    # Rows (1e-45, 1 - 1e-45) and (2e-45, 1 - 2e-45): at 40 digits the group of probability 1 - 1e-45 was taken
+    # for a sure one and the rare output vanished: upper bound 0.0 against the exact 0.405 (n = 2, delta = 1e-60).
+    from shuffle_spec.reference.bounds.blanket_exact_randomizer import exact_blanket_randomizer_epsilon
+    from shuffle_spec.reference.lower_bounds_randomizer import best_randomizer_pair
+    from shuffle_spec.reference.shuffling import exact_shuffled_epsilon
+
+    tiny = Fraction(1, 10**45)
+    rows = [[tiny, 1 - tiny], [2 * tiny, 1 - 2 * tiny]]
+    delta = Fraction(1, 10**60)
+    exact = exact_shuffled_epsilon(Randomizer.from_matrix(rows), n, delta)
+    upper = exact_blanket_randomizer_epsilon(matrix=rows, n=n, delta=float(delta))
+    lower, _ = best_randomizer_pair(matrix=rows, n=n, delta=float(delta))
+    assert exact > 0.25 and lower.lower <= exact <= upper.value
+
+
+def test_entries_below_the_float_range_are_outside_the_finite_randomizer_bounds():
+    # An entry of 1e-400 underflows in the certified float sums (before: ZeroDivisionError from the pair bound);
+    # the two statements refuse it, and the audit still answers with the registered bounds and says why.
+    from shuffle_spec.reference.lower_bounds_randomizer import best_randomizer_pair
+
+    tiny = Fraction(1, 10**400)
+    rows = [[tiny, Fraction(1, 2) - tiny, Fraction(1, 2)], [2 * tiny, Fraction(1, 4) - 2 * tiny, Fraction(3, 4)]]
+    with pytest.raises(ValueError, match="smallest positive entry"):
+        best_randomizer_pair(matrix=rows, n=2, delta=1e-300)
+    gap = api.tightest_randomizer([[str(v) for v in row] for row in rows], n=2, delta=1e-6)
+    assert all("smallest positive entry" in row["reason"] for row in gap.rows if row.get("id") in {"BBGN19.Lem5.3.exact_randomizer", "exact.randomizer_pair"})
+
+
 def test_the_enumeration_cost_counts_the_digits():
     from shuffle_spec.proofs_checks.audit import exact_enumeration_work
     from shuffle_spec.proofs_checks.limits import EXACT_WORK_LIMIT
