@@ -412,11 +412,13 @@ GOOD_LABELS = st.one_of(st.text(max_size=3), st.integers(-(2**62), 2**62))
 
 
 @st.composite
-def valid_row(draw: st.DrawFn, m: int) -> list[str]:
-    """m entries summing to exactly 1: small fractions, or one entry scaled down by 1e20 or 1e300 (eps0 ~ 46
-    or ~ 690: inside and far outside the finite-randomizer bounds' range)."""
+def valid_row(draw: st.DrawFn, m: int, scale: int | None = None) -> list[str]:
+    """m entries summing to exactly 1: small fractions, or the first entry scaled down by `scale` (1e20, 1e45,
+    1e300: a rare output whose complement is below the working precision; against unscaled rows eps0 ~ 46 or
+    ~ 690, inside and far outside the finite-randomizer bounds' range)."""
     weights = [draw(st.integers(1, 9)) for _ in range(m)]
-    scale = draw(st.sampled_from([1, 1, 10**20, 10**300]))
+    if scale is None:
+        scale = draw(st.sampled_from([1, 1, 10**20, 10**300]))
     total = weights[0] + scale * sum(weights[1:])
     return [str(Fraction(w * (scale if i else 1), total)) for i, w in enumerate(weights)]
 
@@ -427,10 +429,12 @@ def documents(draw: st.DrawFn) -> object:
     throughout (random JSON shapes, labels, entries of huge and tiny exponents)."""
     k, m = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     mode = draw(st.sampled_from(["valid", "mutated", "hostile"]))
+    # One scale for every row (a rare output in every row: eps0 stays small) or one per row.
+    scale = draw(st.sampled_from([None, None, 10**20, 10**45, 10**300]))
     rows: list[list[object]] = []
     for _ in range(k):
         if mode != "hostile" or draw(st.booleans()):
-            rows.append(draw(valid_row(m)))
+            rows.append(draw(valid_row(m, scale)))
         else:
             rows.append(draw(st.lists(ENTRIES, min_size=max(m - 1, 0), max_size=m + 1)))
     document: dict[str, object] = {"matrix": rows}
@@ -450,11 +454,11 @@ def documents(draw: st.DrawFn) -> object:
 
 
 @settings(max_examples=40)
-@given(document=documents(), n=st.sampled_from([None, None, 2, 3]))
-def test_fuzz_randomizer_documents(tmp_path_factory, document, n):
+@given(document=documents(), n=st.sampled_from([None, None, 2, 3]), delta=st.sampled_from(["1e-3", "1e-60", "1e-250"]))
+def test_fuzz_randomizer_documents(tmp_path_factory, document, n, delta):
     # The stated time: HANG_SECONDS per document (valid ones take 0.1-0.5 s at n <= 3, refusals milliseconds).
     path = write(tmp_path_factory.mktemp("fuzz"), document)
-    argv = ["audit", "randomizer", path, "--json"] + (["--n", str(n), "--delta", "1e-3"] if n else [])
+    argv = ["audit", "randomizer", path, "--json"] + (["--n", str(n), "--delta", delta] if n else [])
     code, out, err = call(argv, seconds=HANG_SECONDS)
     event(f"exit {code}")
     if code == 2:
@@ -462,6 +466,7 @@ def test_fuzz_randomizer_documents(tmp_path_factory, document, n):
         return
     assert code in (0, 1) and "internal error" not in err, (code, err)
     report = json.loads(out)
+    event("exact value enumerated" if report.get("exact") else "no exact value")
     rows = document["matrix"] if isinstance(document, dict) else document
     assert len(report["inputs"]) == len(rows)  # no row merged or dropped
     true_ratio = ratio_of_rows(rows)  # type: ignore[arg-type]
