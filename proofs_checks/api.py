@@ -535,7 +535,8 @@ def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any], 
     ratio (issue 15): BBGN19.Lem5.3.exact_randomizer and every registered bound at the matrix's eps0 above,
     exact.randomizer_pair (and the exact value when n is small) below. Returns a
     `proofs_checks.tight_randomizer.RandomizerGap` (fields upper_id, upper_eps, lower_id, lower_eps, ratio,
-    pair, rows; `to_json()`)."""
+    pair, rows; `to_json()`). The matrix is read as `audit_randomizer` reads it (labels, digit and work limits:
+    `proofs_checks.limits.MATRIX_LIMITS_TEXT`); a malformed one raises ValueError naming the field."""
     from shuffle_spec.proofs_checks.audit import audit_matrix
     from shuffle_spec.proofs_checks.tight_randomizer import RandomizerGap
 
@@ -559,7 +560,13 @@ def audit_randomizer(
     """Audit a finite randomizer given as a row-stochastic matrix (rows inputs, columns outputs;
     decimals or "p/q" strings) or as the JSON object of `shuffle-spec audit randomizer`: replacement
     and removal LDP epsilon, blanket gamma and distribution, and (with n and delta) every applicable
-    shuffled bound plus the exact central epsilon when n is small. Returns a `RandomizerAudit`."""
+    shuffled bound plus the exact central epsilon when n is small. Returns a `RandomizerAudit`.
+    Labels (`inputs`, `outputs`) are strings or integers, one per row / column, all different (also as printed);
+    entries have at most 1000 digits in numerator and denominator, checked on their text before a number is built
+    (`proofs_checks.limits.MATRIX_LIMITS_TEXT`). A malformed matrix raises ValueError (ParameterError or
+    UsageError) naming the field: `inputs[2]`, `matrix[0][1]`, `removal_reference[1]`. The exact small-n value is
+    enumerated only within its work limit (operations times the size of the numbers); otherwise `exact` is None
+    and `exact_reason` says why."""
     from shuffle_spec.proofs_checks.audit import audit_matrix
 
     n = None if n is None else int(parse_number("n", n, integer=True))  # numpy / Fraction / Decimal numbers too

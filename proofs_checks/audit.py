@@ -10,9 +10,15 @@ Randomizer files (`shuffle-spec audit randomizer FILE.json`) are a JSON object
       "removal_reference": ["1/2", "1/2"]      # optional: R_0, the output of an absent respondent
     }
 
-or a bare matrix `[[...], ...]`. Entries are JSON numbers, decimal strings ("0.25") or fractions
+or a bare matrix `[[...], ...]`. Entries are JSON numbers, decimal strings ("0.25", "1e-3") or fractions
 ("1/4"); numbers and decimal strings are read exactly (0.1 is 1/10, not the nearest double), so the
-audit is exact. Rows must sum to exactly 1.
+audit is exact. Rows must sum to exactly 1. Labels (inputs, outputs) are strings or integers, one per row /
+column, all different, also as printed (1 and "1" are one label): a repeated input label would make one
+row silently replace another. "name" is a string; "comment" is ignored. Sizes are limited
+(`proofs_checks.limits.MATRIX_LIMITS_TEXT`): the digits of every entry are checked on its text before a
+number is built, the least common multiple of the denominators is bounded, and the exact small-n value is
+computed only when its estimated work (operations times the size of the numbers) is within
+EXACT_WORK_LIMIT; otherwise `exact` is null and `exact_reason` says why.
 
 The blanket (BBGN19 Sec. 5.1) comes from `reference.blanket` with exact rationals:
 gamma = sum_y min_x P_x(y) and omega(y) = min_x P_x(y) / gamma. The removal LDP epsilon (EFMRSTT20 Def II.4) is reported w.r.t. the
@@ -38,13 +44,22 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import mpmath
+
 from shuffle_spec.proofs_checks.amplification import (
     EXACT_BINARY_RR_ID,
     GENERIC,
     evaluate_bounds,
 )
-from shuffle_spec.proofs_checks.bridge import UsageError, evaluate, reference_function
+from shuffle_spec.proofs_checks.bridge import UsageError, evaluate, reference_function, require_supported
 from shuffle_spec.proofs_checks.input_files import load_json_file, read_limited
+from shuffle_spec.proofs_checks.limits import (
+    EXACT_ENUMERATION_SECONDS,
+    EXACT_WORK_LIMIT,
+    MAX_MATRIX_ENTRIES,
+    TimeLimitExceeded,
+    time_limit,
+)
 from shuffle_spec.proofs_checks.output import progress
 from shuffle_spec.proofs_checks.sandbox import (
     DEFAULT_MEMORY_MB,
@@ -75,14 +90,15 @@ from shuffle_spec.reference.blanket import (
     blanket_distribution,
     total_variation_similarity,
 )
-from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.distributions import Distribution, as_probability
+from shuffle_spec.reference.errors import ParameterError
 from shuffle_spec.reference.divergences import (
     ldp_ratio,
     min_e_eps_for_delta,
     removal_ldp_ratio,
     safe_log,
 )
-from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.randomizers import Randomizer, check_exact_size, check_labels
 from shuffle_spec.reference.rounding import round_down
 from shuffle_spec.reference.shuffling import (
     neighbouring_datasets,
@@ -98,6 +114,7 @@ __all__ = [
     "audit_bound",
     "audit_matrix",
     "blanket",
+    "exact_enumeration_work",
     "exact_small_n_epsilon",
     "grid_points",
     "load_bound_function",
@@ -106,12 +123,8 @@ __all__ = [
     "truth_lower_bound",
 ]
 
-# Exact small-n central epsilon is computed when (neighbouring pairs) x (shuffled support) x n, a
-# measure of the Fraction operations, stays below this: a few seconds at most.
-EXACT_WORK_LIMIT = 2_000_000
-# Size limits of `audit randomizer`: exact Fraction arithmetic costs O(k m) per pass over the matrix
-# with big-integer work per entry; 250,000 entries (500 x 500) stay within about a minute.
-MAX_MATRIX_ENTRIES = 250_000
+# The size limits of a matrix (entries, digits, the exact enumeration's work) are in `proofs_checks.limits`
+# (EXACT_WORK_LIMIT, MAX_MATRIX_ENTRIES, MATRIX_LIMITS_TEXT) and `reference.limits` (the digits).
 MAX_FILE_BYTES = 64 * 1024 * 1024
 # Size limit of a bound-function module given as FILE.py (`audit bound`): hand-written bounds are a few
 # KB; the limit keeps a mistaken path (a data file, a log) from being read whole and compiled.
@@ -130,30 +143,96 @@ def load_randomizer_file(path: str | Path) -> dict[str, Any]:
     Raises `UsageError` with the line/column of a JSON syntax error or the field that is wrong. The file
     must be a regular file of at most MAX_FILE_BYTES bytes (`proofs_checks/input_files.py`)."""
     data = load_json_file(path, what="randomizer file", limit=MAX_FILE_BYTES, exact_numbers=True)
-    return _normalise_document(data, str(path))
+    try:
+        return _normalise_document(data, str(path))
+    except ParameterError as failure:  # a field's content (a label, an entry of removal_reference): name the file
+        raise UsageError(f"{path}: {failure}") from None
+
+
+_FIELDS = ("name", "inputs", "outputs", "matrix", "removal_reference", "comment")
+
+
+def _shown(value: object) -> str:
+    """A short repr for error messages (a 60 MB string or a huge integer stays one readable line)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value).bit_length() > 150:
+        return f"an integer of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, Fraction) and max(abs(value.numerator).bit_length(), value.denominator.bit_length()) > 150:
+        return "a fraction with numbers of hundreds of digits"
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _normalise_document(data: Any, where: str) -> dict[str, Any]:
+    """The randomizer document (module docstring) checked before any number is built: its shape (UsageError
+    naming `where`), its labels (`reference.randomizers.check_labels`: strings or integers, all different, as
+    many as the rows / columns) and its removal reference (ParameterError naming `removal_reference[j]`); the
+    entries themselves are read by `Randomizer.from_matrix` (size-checked text, errors name matrix[i][j])."""
+    if isinstance(data, tuple):
+        data = list(data)
     if isinstance(data, list):
         data = {"matrix": data}
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         raise UsageError(f"{where}: expected a JSON object with a \"matrix\" or a list of rows, got {type(data).__name__}")
-    unknown = sorted(set(data) - {"name", "inputs", "outputs", "matrix", "removal_reference", "comment"})
+    if not all(isinstance(key, str) for key in data):
+        raise UsageError(f"{where}: every field name is a string; allowed: {', '.join(_FIELDS)}")
+    unknown = sorted(set(data) - set(_FIELDS))
     if unknown:
-        raise UsageError(f"{where}: unknown field(s) {', '.join(unknown)}; allowed: name, inputs, outputs, matrix, removal_reference, comment")
-    matrix = data.get("matrix")
+        raise UsageError(f"{where}: unknown field(s) {', '.join(_shown(u)[1:-1] for u in unknown)}; allowed: {', '.join(_FIELDS)}")
+    document = dict(data)
+    if "name" in document and not isinstance(document["name"], str):
+        raise ParameterError("name", _shown(document["name"]), "a string (the randomizer's name in reports)")
+    matrix = document.get("matrix")
+    if isinstance(matrix, tuple):
+        matrix = document["matrix"] = list(matrix)
     if not isinstance(matrix, list) or not matrix:
-        raise UsageError(f"{where}: \"matrix\" must be a non-empty list of rows")
-    entries = sum(len(row) if isinstance(row, list) else 1 for row in matrix)
+        raise UsageError(f"{where}: \"matrix\" must be a non-empty list of rows, got {_shown(matrix)}")
+    entries = sum(len(row) if isinstance(row, (list, tuple)) else 1 for row in matrix)
     if entries > MAX_MATRIX_ENTRIES:
         raise UsageError(f"{where}: the matrix has {entries} entries; at most {MAX_MATRIX_ENTRIES} are audited (every entry is an exact fraction: a 200 x 200 matrix takes about 2 s, the cost grows with the entries and their denominators)")
+    width = len(matrix[0]) if isinstance(matrix[0], (list, tuple)) else 0
     for i, row in enumerate(matrix):
-        if not isinstance(row, list):
-            raise UsageError(f"{where}: matrix row {i} is not a list of probabilities: {row!r}")
+        if not isinstance(row, (list, tuple)):
+            raise UsageError(f"{where}: matrix row {i} is not a list of probabilities: {_shown(row)}")
+        if not row:
+            raise UsageError(f"{where}: matrix row {i} is empty; expected one probability per output")
+        if len(row) != width:
+            raise UsageError(f"{where}: matrix row {i} has {len(row)} entries; expected {width} like row 0 (one per output)")
         for j, entry in enumerate(row):
             if not isinstance(entry, (str, int, float, Fraction)) or isinstance(entry, bool):
-                raise UsageError(f"{where}: matrix[{i}][{j}] = {entry!r} is not a number (use 0.25 or \"1/4\")")
-    return dict(data)
+                raise UsageError(f"{where}: matrix[{i}][{j}] = {_shown(entry)} is not a number (use 0.25 or \"1/4\")")
+    for field_name, count, what in (("inputs", len(matrix), "row"), ("outputs", width, "column")):
+        if document.get(field_name) is not None:
+            document[field_name] = check_labels(field_name, document[field_name], count, what, printable=True)
+    if document.get("removal_reference") is not None:
+        document["removal_reference"] = _removal_reference(document["removal_reference"], width)
+    return document
+
+
+def _removal_reference(given: object, width: int) -> list[Fraction | float]:
+    """R_0 of the file: a list of `width` probabilities (one per column, in the matrix's order) summing to 1."""
+    if isinstance(given, tuple):
+        given = list(given)
+    if not isinstance(given, list) or len(given) != width:
+        shown = f"{len(given)} entries" if isinstance(given, list) else _shown(given)
+        raise ParameterError("removal_reference", shown, f"a list of {width} probabilities, one per column of the matrix")
+    out: list[Fraction | float] = []
+    for j, raw in enumerate(given):
+        name = f"removal_reference[{j}]"
+        if not isinstance(raw, (str, int, float, Fraction)) or isinstance(raw, bool):
+            raise ParameterError(name, _shown(raw), 'a probability such as "0.25" or "1/4"')
+        p = as_probability(raw, name)  # size-checked text (reference.limits)
+        if isinstance(p, Fraction):
+            check_exact_size(p, name)
+        if (isinstance(p, float) and not math.isfinite(p)) or not 0 <= p <= 1:
+            raise ParameterError(name, _shown(raw), "a probability in [0, 1]")
+        out.append(p)
+    total = sum(out, Fraction(0)) if all(isinstance(p, Fraction) for p in out) else math.fsum(out)
+    if (isinstance(total, Fraction) and total != 1) or (isinstance(total, float) and abs(total - 1) > 1e-9):
+        raise ParameterError("sum of removal_reference", _shown(total), "1 (R_0 is a probability distribution over the outputs)")
+    return out
 
 
 @dataclass(frozen=True)
@@ -180,6 +259,8 @@ class RandomizerAudit:
     problems: list[str] = field(default_factory=list)
     # The tightest certified upper / largest certified lower bound and their ratio (proofs_checks.tight_randomizer).
     gap: dict[str, Any] | None = None
+    # Why `exact` is None at the given (n, delta): the enumeration's estimated work or time was over its limit.
+    exact_reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -202,11 +283,25 @@ class RandomizerAudit:
             "exact": self.exact,
             "problems": self.problems,
             "gap": self.gap,
+            "exact_reason": self.exact_reason,
         }
 
 
+# Exact fractions are printed in full up to this many bits in their numerator or denominator (about 3,900
+# digits: Python refuses to print integers of more than 4,300 digits); longer ones as "~" and 20 significant digits.
+TEXT_MAX_BITS = 13_000
+
+
 def _text(p: Fraction | float) -> str:
-    return f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) and p.denominator != 1 else str(p)
+    """"p/q" (or "p") for an exact fraction, `str` for a float; a fraction too long to print in full (more than
+    TEXT_MAX_BITS bits: exact values of many reports of a matrix with long denominators) is "~" followed by its
+    value to 20 significant digits."""
+    if not isinstance(p, Fraction):
+        return str(p)
+    if max(abs(p.numerator).bit_length(), p.denominator.bit_length()) > TEXT_MAX_BITS:
+        with mpmath.workdps(30):
+            return "~" + mpmath.nstr(mpmath.mpf(p.numerator) / p.denominator, 20)
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
 
 
 def blanket(randomizer: Randomizer) -> tuple[Fraction | float, dict[Any, Fraction | float]]:
@@ -219,10 +314,18 @@ def blanket(randomizer: Randomizer) -> tuple[Fraction | float, dict[Any, Fractio
     return gamma, {y: omega[y] for y in randomizer.outputs}
 
 
-def _rational_at_least(x: float) -> Fraction:
-    """A rational >= the float x with a short denominator (for a witness that is cheap to check)."""
-    candidate = Fraction(x).limit_denominator(10**6)
-    return candidate if candidate >= Fraction(x) else candidate + Fraction(1, 10**6)
+def _sqrt_at_least(x: Fraction) -> Fraction:
+    """The smallest multiple of 10^-6 that is >= sqrt(x), exactly (integer square root: no float, so no
+    overflow for the ratio of a 1e-999 entry to a 1/2 one)."""
+    scale = 10**6
+    # sqrt(x) * scale = sqrt(num * den * scale^2) / den; round the integer square root up.
+    target = x.numerator * x.denominator * scale * scale
+    root = math.isqrt(target)
+    if root * root < target:
+        root += 1
+    # root / den >= sqrt(x) * scale; round up to an integer multiple (a short witness to check).
+    units = -(-root // x.denominator)
+    return Fraction(units, scale)
 
 
 def optimal_removal_reference(randomizer: Randomizer) -> tuple[Fraction | float, Distribution | None]:
@@ -241,11 +344,14 @@ def optimal_removal_reference(randomizer: Randomizer) -> tuple[Fraction | float,
     if linear * linear >= square:
         a: Fraction | float = linear
         optimum: Fraction | float = linear
+    elif exact:
+        a = _sqrt_at_least(square)  # type: ignore[arg-type]  # exact: square is a Fraction
+        try:
+            optimum = math.sqrt(square)
+        except OverflowError:  # beyond the doubles (entries below 1e-308 next to large ones): the rational above it
+            optimum = a
     else:
-        optimum = math.sqrt(square)
-        a = _rational_at_least(math.sqrt(float(square))) if exact else optimum
-        while exact and a * a < square:
-            a += Fraction(1, 10**6)
+        optimum = a = math.sqrt(square)
     lower = {y: big[y] / a for y in outputs}
     upper = {y: a * small[y] for y in outputs}
     total_low, total_high = sum(lower.values(), 0 * one), sum(upper.values(), 0 * one)
@@ -270,21 +376,78 @@ def detect_mechanism(randomizer: Randomizer) -> tuple[str, int | None]:
     return ("binary_rr", 2) if k == 2 else ("krr", k)
 
 
-def exact_small_n_epsilon(randomizer: Randomizer, n: int, delta: float) -> dict[str, Any] | None:
-    """The exact central epsilon of the shuffled randomizer at (n, delta) by enumerating every pair of
-    neighbouring datasets (`reference.shuffling`), or None when that is too much work."""
+def _enumeration_size(randomizer: Randomizer, n: int) -> tuple[int, int]:
+    """(Fraction operations of the enumeration, bits B of the largest denominator it can meet): pairs of
+    neighbouring datasets x their shuffled support x n reports x m outputs, and n x the bits of the least
+    common multiple of a row's denominators, the largest over the rows (`proofs_checks.limits.EXACT_WORK_LIMIT`)."""
     k, m = len(randomizer.inputs), len(randomizer.outputs)
+    n = max(int(n), 1)
+
+    def log_comb(a: int, b: int) -> float:
+        return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
+
+    # In logs first: at n = 1e12 with 10^5 inputs the exact binomial has millions of bits (seconds to build).
+    log_operations = log_comb(n + k - 2, k - 1) + math.log(max(math.comb(k, 2), 1)) + log_comb(n + m - 1, m - 1) + math.log(n * max(m, 1))
+    if log_operations > math.log(EXACT_WORK_LIMIT) + 10:
+        return int(math.exp(min(log_operations, 690.0))), 0
     pairs = math.comb(n - 1 + k - 1, k - 1) * math.comb(k, 2)
-    support = math.comb(n + m - 1, m - 1)
-    if pairs * support * max(1, n) > EXACT_WORK_LIMIT:
-        return None
+    operations = pairs * math.comb(n + m - 1, m - 1) * n * max(m, 1)
+    if operations > EXACT_WORK_LIMIT:  # no need for the size of the numbers (nor the cost of finding it)
+        return operations, 0
+    row_bits = 0
+    for _, distribution in randomizer.items():
+        if distribution.is_exact:
+            row_bits = max(row_bits, math.lcm(*(p.denominator for p in distribution.values())).bit_length())  # type: ignore[union-attr]
+    return operations, n * row_bits
+
+
+def exact_enumeration_work(randomizer: Randomizer, n: int) -> int:
+    """The estimated work of `exact_small_n_epsilon` at n, in the units of `proofs_checks.limits.EXACT_WORK_LIMIT`
+    (about 3 microseconds of one core each): operations x (1 + w/8 + w^2/400), w = B/64 the words of the largest numbers."""
+    operations, bits = _enumeration_size(randomizer, n)
+    words = -(-bits // 64)
+    return operations * (3200 + 400 * words + 8 * words * words) // 3200
+
+
+def exact_enumeration_refusal(randomizer: Randomizer, n: int) -> str:
+    """"" when `exact_small_n_epsilon` would run at n, else the reason it does not (one line, for reports)."""
+    operations, bits = _enumeration_size(randomizer, n)
+    work = exact_enumeration_work(randomizer, n)
+    if work <= EXACT_WORK_LIMIT:
+        return ""
+    count = f"{operations:.3g}" if operations < 10**299 else "more than 1e+299"
+    head = f"not computed: enumerating every pair of neighbouring datasets at n = {n} takes {count} exact operations"
+    if not bits:  # the operations alone are over the limit (the size of the numbers was not needed)
+        return f"{head}, over the limit of {EXACT_WORK_LIMIT:.0e} units of work (proofs_checks.limits.EXACT_WORK_LIMIT)"
+    return (f"{head} on numbers of up to {int(bits * 0.30103) + 1} digits, about {work:.2g} units of work (operations x "
+            f"size of the numbers); the limit is {EXACT_WORK_LIMIT:.0e} (proofs_checks.limits.EXACT_WORK_LIMIT)")
+
+
+def _enumerate_exact(randomizer: Randomizer, n: int, delta: float) -> tuple[dict[str, Any] | None, str]:
+    """(the exact value or None, the reason it is None): `exact_small_n_epsilon` with its reason."""
+    refusal = exact_enumeration_refusal(randomizer, n)
+    if refusal:
+        return None, refusal
     target = Fraction(delta)
     worst: Fraction | float = Fraction(1)
     all_pairs = list(neighbouring_datasets(randomizer.inputs, n))
-    for index, (d, d2) in enumerate(all_pairs, start=1):
-        worst = max(worst, min_e_eps_for_delta(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), target))
-        progress(index, len(all_pairs), "exact: neighbouring datasets")
-    return {"eps": safe_log(worst), "e_eps": _text(worst) if isinstance(worst, Fraction) else worst, "method": "enumeration of all neighbouring datasets (reference.shuffling)"}
+    try:
+        with time_limit(EXACT_ENUMERATION_SECONDS):
+            for index, (d, d2) in enumerate(all_pairs, start=1):
+                worst = max(worst, min_e_eps_for_delta(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), target))
+                progress(index, len(all_pairs), "exact: neighbouring datasets")
+    except TimeLimitExceeded:
+        return None, f"not computed: the enumeration ran over {EXACT_ENUMERATION_SECONDS:g} s (proofs_checks.limits.EXACT_ENUMERATION_SECONDS)"
+    method = "enumeration of all neighbouring datasets (reference.shuffling)"
+    return {"eps": safe_log(worst), "e_eps": _text(worst) if isinstance(worst, Fraction) else worst, "method": method}, ""
+
+
+def exact_small_n_epsilon(randomizer: Randomizer, n: int, delta: float) -> dict[str, Any] | None:
+    """The exact central epsilon of the shuffled randomizer at (n, delta) by enumerating every pair of
+    neighbouring datasets (`reference.shuffling`), or None when that is too much work: its estimate
+    (`exact_enumeration_work`, the size of the numbers counted) is over EXACT_WORK_LIMIT, or it runs
+    longer than EXACT_ENUMERATION_SECONDS (`exact_enumeration_refusal` gives the first reason)."""
+    return _enumerate_exact(randomizer, n, delta)[0]
 
 
 def audit_matrix(
@@ -295,21 +458,33 @@ def audit_matrix(
     removal_reference: Sequence[object] | None = None,
     name: str = "",
 ) -> RandomizerAudit:
-    """Audit a finite randomizer (see the module docstring for the accepted forms)."""
-    document = _normalise_document(dict(matrix) if isinstance(matrix, Mapping) else list(matrix), "randomizer")
-    if removal_reference is not None:
-        document["removal_reference"] = list(removal_reference)
-    randomizer = Randomizer.from_matrix(document["matrix"], inputs=document.get("inputs"), outputs=document.get("outputs"))
-    columns = list(document.get("outputs") or range(len(document["matrix"][0])))
+    """Audit a finite randomizer (see the module docstring for the accepted forms and
+    `proofs_checks.limits.MATRIX_LIMITS_TEXT` for the limits). n: an integer in [1, N_MAX]; delta: a number
+    in [0, 1) (0: pure DP, the exact value only). Raises UsageError / ParameterError (one line, naming the
+    field: a label, matrix[i][j], removal_reference[j]) for a malformed matrix."""
     if (n is None) != (delta is None):
         raise UsageError("give both n and delta for the shuffled bounds, or neither")
+    if n is not None:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ParameterError("n", _shown(n), "an integer 1 <= n (the number of users)")
+        require_supported("n", n)
+    if delta is not None and not (isinstance(delta, (int, float)) and not isinstance(delta, bool) and 0 <= delta < 1):
+        raise ParameterError("delta", _shown(delta), "a number in [0, 1)")
+    if isinstance(matrix, Mapping):
+        document = dict(matrix)
+    elif isinstance(matrix, (list, tuple)):
+        document = {"matrix": list(matrix)}
+    else:
+        raise UsageError(f"randomizer: expected a list of rows or an object (a mapping) with a \"matrix\", got {type(matrix).__name__}")
+    if removal_reference is not None:
+        document["removal_reference"] = removal_reference
+    document = _normalise_document(document, "randomizer")
+    randomizer = Randomizer.from_matrix(document["matrix"], inputs=document.get("inputs"), outputs=document.get("outputs"))
+    columns = list(document.get("outputs") or range(len(document["matrix"][0])))
     ratio = ldp_ratio(randomizer)
     reference_distribution: Distribution | None
     if document.get("removal_reference") is not None:
-        given = document["removal_reference"]
-        if not isinstance(given, list) or len(given) != len(columns):
-            raise UsageError(f"removal_reference must list {len(columns)} probabilities, one per column")
-        reference_distribution = Distribution(dict(zip(columns, given, strict=True)))
+        reference_distribution = Distribution(dict(zip(columns, document["removal_reference"], strict=True)))
         kind = "given in the file"
         removal = safe_log(removal_ldp_ratio(randomizer, reference_distribution))
     else:
@@ -366,11 +541,12 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
                 seen.add(r.id)
                 rows.append(r)
     audit.bounds.extend(r.to_json() for r in rows if _direction(r.id) is not Direction.EXACT)
-    exact = exact_small_n_epsilon(randomizer, n, delta)
+    exact, reason = _enumerate_exact(randomizer, n, delta)
     if exact is None and audit.mechanism != GENERIC:
         # A registered exact statement for the recognised mechanism (time-limited, like `bounds`).
         exact = _registered_exact(eps0, n, delta, audit.mechanism, {"k": audit.k})
     object.__setattr__(audit, "exact", exact)
+    object.__setattr__(audit, "exact_reason", "" if exact is not None else reason)
     if exact is not None:
         for row in audit.bounds:
             if row["valid"] and _direction(row["id"]) is Direction.UPPER_BOUND and row["eps"] < _truth_lower(exact):

@@ -119,3 +119,43 @@ def time_limit(seconds: float) -> Iterator[None]:
         if outer_remaining:
             left = outer_remaining - (time.monotonic() - start)
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+
+
+# Finite randomizers given as matrices (`audit randomizer`, `tightest --randomizer matrix`, the API
+# `audit_randomizer` / `tightest_randomizer`). The digit limits are the reference's (`reference.limits`, enforced by
+# `reference.randomizers.Randomizer.from_matrix` on the text of every entry before a number is built).
+MATRIX_ENTRY_MAX_DIGITS: int = int(_reference_value("MATRIX_ENTRY_MAX_DIGITS", 1000))
+MATRIX_ENTRY_MAX_CHARS: int = int(_reference_value("MATRIX_ENTRY_MAX_CHARS", 2016))
+MATRIX_DENOMINATOR_LCM_MAX_DIGITS: int = int(_reference_value("MATRIX_DENOMINATOR_LCM_MAX_DIGITS", 10_000))
+# At most this many entries: exact Fraction arithmetic costs O(k m) per pass over the matrix with big-integer work
+# per entry; 250,000 entries (500 x 500) stay within about a minute.
+MAX_MATRIX_ENTRIES = 250_000
+# The exact small-n central epsilon of a matrix enumerates every pair of neighbouring datasets in exact
+# Fractions (`proofs_checks.audit.exact_small_n_epsilon`). Its work is estimated before it starts, in units of
+# about 3 microseconds of one core: (pairs of datasets) x (shuffled support) x n x (outputs), the Fraction
+# operations, times the cost of one operation on numbers of B bits, 1 + w/8 + w^2/400 with w = B/64 words
+# (additions and products are linear in w, the gcd that reduces every result quadratic; fitted on 2 x 2 and
+# 3 x 3 matrices with denominators of 1 to 3000 digits). B = n x the bits of the least common multiple
+# of a row's denominators (every probability of n reports has a denominator dividing its n-th power), the
+# largest over the rows. Over EXACT_WORK_LIMIT units (about 15 s) the value is not computed and the report says
+# why; EXACT_ENUMERATION_SECONDS is a last guard on the wall time (a loaded machine), with the same outcome.
+EXACT_WORK_LIMIT = 5_000_000
+EXACT_ENUMERATION_SECONDS = 60.0
+MATRIX_LIMITS_TEXT = (
+    f"matrix limits: at most {MAX_MATRIX_ENTRIES} entries; each entry a number or a string such as \"0.25\", "
+    f"\"1e-3\" or \"1/4\" of at most {MATRIX_ENTRY_MAX_CHARS} characters whose numerator and denominator have at "
+    f"most {MATRIX_ENTRY_MAX_DIGITS} digits; the denominators' least common multiple at most "
+    f"{MATRIX_DENOMINATOR_LCM_MAX_DIGITS} digits; labels strings or integers, all different; the exact small-n value "
+    f"only within {EXACT_WORK_LIMIT:.0e} units of work (operations x size of the numbers, about 15 s), else "
+    "reported as not computed with the reason"
+)
+
+__all__ += [
+    "EXACT_ENUMERATION_SECONDS",
+    "EXACT_WORK_LIMIT",
+    "MATRIX_DENOMINATOR_LCM_MAX_DIGITS",
+    "MATRIX_ENTRY_MAX_CHARS",
+    "MATRIX_ENTRY_MAX_DIGITS",
+    "MATRIX_LIMITS_TEXT",
+    "MAX_MATRIX_ENTRIES",
+]

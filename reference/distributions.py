@@ -8,21 +8,69 @@ probability zero are dropped, so `support` is the true support.
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
 
 from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.reference.limits import MATRIX_ENTRY_MAX_CHARS, MATRIX_ENTRY_MAX_DIGITS
 
-__all__ = ["Distribution", "Probability", "as_probability", "point_mass", "uniform"]
+__all__ = ["Distribution", "Probability", "as_probability", "exact_number_from_text", "point_mass", "uniform"]
 
 Probability = Union[Fraction, float]
 Outcome = Hashable
 
 FLOAT_SUM_TOLERANCE = 1e-9
 
+# The written forms of an exact number: "p/q" or a decimal with an optional exponent. ASCII digits only: no
+# "1_0" (Python's Fraction would read it as 10), no digits of other scripts.
+_RATIO = re.compile(r"([+-]?)([0-9]+)/([0-9]+)", re.ASCII)
+_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?)([0-9]+))?", re.ASCII)
+_NUMBER_FORMS = 'a number such as "0.25", "1e-3" or "1/4"'
+
+
+def _digits(text: str) -> int:
+    return len(text.lstrip("0"))
+
+
+def exact_number_from_text(text: str, name: str = "probability") -> Fraction:
+    """The exact rational written in `text` ("3/4", "0.25", "1e-3", "-2"), checked for size BEFORE it is built:
+    the numerator and the denominator as written (a decimal m.f e x is m f / 10^(len f - x)) have at most
+    `reference.limits.MATRIX_ENTRY_MAX_DIGITS` digits and the text at most MATRIX_ENTRY_MAX_CHARS characters
+    (`Fraction("1e-999999999")` would build a billion-digit integer). ParameterError naming `name` otherwise."""
+    shown: object = text if len(text) <= 40 else f"{text[:20]}...{text[-8:]} ({len(text)} characters)"
+    if len(text) > MATRIX_ENTRY_MAX_CHARS:
+        raise ParameterError(name, shown, f"{_NUMBER_FORMS} of at most {MATRIX_ENTRY_MAX_CHARS} characters")
+    stripped = text.strip()
+    too_big = f"{_NUMBER_FORMS} whose numerator and denominator have at most {MATRIX_ENTRY_MAX_DIGITS} digits each"
+    ratio = _RATIO.fullmatch(stripped)
+    if ratio is not None:
+        sign, numerator, denominator = ratio.groups()
+        if _digits(numerator) > MATRIX_ENTRY_MAX_DIGITS or _digits(denominator) > MATRIX_ENTRY_MAX_DIGITS:
+            raise ParameterError(name, shown, too_big)
+        if _digits(denominator) == 0:
+            raise ParameterError(name, shown, f"{_NUMBER_FORMS} with a non-zero denominator")
+        value = Fraction(int(numerator), int(denominator))
+        return -value if sign == "-" else value
+    decimal = _DECIMAL.fullmatch(stripped)
+    if decimal is None or not (decimal.group(2) or decimal.group(3)):
+        raise ParameterError(name, shown, _NUMBER_FORMS)
+    sign, whole, fraction, exponent_sign, exponent = decimal.groups()
+    fraction = fraction or ""
+    if exponent is not None and _digits(exponent) > len(str(MATRIX_ENTRY_MAX_DIGITS)) + 1:
+        raise ParameterError(name, shown, f"{too_big} (the exponent {exponent_sign}{exponent[:12]}... is far out of range)")
+    shift = (int(exponent) if exponent else 0) * (-1 if exponent_sign == "-" else 1) - len(fraction)
+    mantissa = (whole + fraction).lstrip("0")
+    # As written: mantissa * 10^shift, i.e. (mantissa 0...0) / 1 or mantissa / 10^-shift (1 followed by -shift zeros).
+    if len(mantissa) + max(shift, 0) > MATRIX_ENTRY_MAX_DIGITS or -shift + 1 > MATRIX_ENTRY_MAX_DIGITS:
+        raise ParameterError(name, shown, too_big)
+    value = Fraction(int(mantissa or "0") * 10 ** max(shift, 0), 10 ** max(-shift, 0))
+    return -value if sign == "-" else value
+
 
 def as_probability(value: object, name: str = "probability") -> Probability:
-    """An exact `Fraction` for ints, Fractions and "p/q" or decimal strings; a float for floats."""
+    """An exact `Fraction` for ints, Fractions and "p/q" or decimal strings (read by `exact_number_from_text`,
+    size-limited); a float for floats."""
     if isinstance(value, bool):
         raise ParameterError(name, value, "a number in [0, 1]")
     if isinstance(value, (int, Fraction)):
@@ -30,10 +78,7 @@ def as_probability(value: object, name: str = "probability") -> Probability:
     if isinstance(value, float):
         return value
     if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise ParameterError(name, value, 'a number such as "0.25" or "1/4"') from None
+        return exact_number_from_text(value, name)
     raise ParameterError(name, value, "a number in [0, 1]")
 
 

@@ -81,6 +81,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import mpmath
@@ -130,19 +131,27 @@ class BinomialLaw:
 
     @property
     def degenerate(self) -> bool:
-        return self.p == 1.0
+        # q = 0 exactly (built only from p == 1), not `p == 1.0`: a p within 2^-54 of 1 (1 - 2e-22, say) rounds
+        # to the float 1.0 while its failures still carry the mass that decides a bound (log q stays finite).
+        return self.log_q == -math.inf
 
 
-def binomial_law(p: mpmath.mpf) -> BinomialLaw:
+def binomial_law(p: mpmath.mpf | Fraction) -> BinomialLaw:
     """A BinomialLaw from p given as an mpmath number computed at >= 30 digits (its error is far below
-    the 4u stated); p = 1 exactly gives the degenerate law (every trial succeeds)."""
-    if not isinstance(p, (mpmath.mpf, int, float)) or isinstance(p, bool) or not 0 < p <= 1:
-        raise ParameterError("p", p, "a probability in (0, 1] (an mpmath number computed at >= 30 digits)")
+    the 4u stated) or as an exact Fraction; p = 1 exactly gives the degenerate law (every trial succeeds).
+    A p within 1e-30 of 1 must be a Fraction: q = 1 - p is then exact (at 40 digits, 1 - 1e-45 is 1 and its
+    failures, which can carry a whole delta, would vanish)."""
+    if not isinstance(p, (mpmath.mpf, int, float, Fraction)) or isinstance(p, bool) or not 0 < p <= 1:
+        raise ParameterError("p", p, "a probability in (0, 1] (an mpmath number computed at >= 30 digits, or a Fraction)")
     if p == 1:
         return BinomialLaw(0.0, -math.inf, math.inf, 0.0, 1.0)
     with mpmath.workdps(40):
-        q = 1 - p
-        return BinomialLaw(float(mpmath.log(p)), float(mpmath.log(q)), float(p / q), 4 * UNIT, float(p))
+        if isinstance(p, Fraction):
+            q_exact = 1 - p
+            p_mp, q = mpmath.mpf(p.numerator) / p.denominator, mpmath.mpf(q_exact.numerator) / q_exact.denominator
+        else:
+            p_mp, q = p, 1 - p
+        return BinomialLaw(float(mpmath.log(p_mp)), float(mpmath.log(q)), float(p_mp / q), 4 * UNIT, float(p_mp))
 
 
 def _log_pmf(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
@@ -723,7 +732,7 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
     sd_a_unit = 2.0 ** math.floor(math.log2(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300))) if not law_a.degenerate else 1.0
     # And keep the weights' exponent sigma (a - a0) ~ j sd_a / (M q_a) below about 1/4 over a standard deviation
     # (j <= sqrt(M q_a / p_a) / 4), where the quadratic bound on e^-x is tight.
-    tangent_unit = 2.0 ** math.floor(math.log2(0.25 * math.sqrt((1 - law_a.p) / law_a.p))) if not law_a.degenerate else 1.0
+    tangent_unit = 2.0 ** math.floor(math.log2(max(0.25 * math.sqrt((1 - law_a.p) / law_a.p), 1e-300))) if not law_a.degenerate else 1.0
     chosen = [int(ms[i]) for i in nonzero]
     zone = _fine_zone(min(chosen), max(chosen), law_b, law_a, c)
     # Batches of groups with at most QUERY_BATCH values of b in all: the memory stays bounded (one batch's

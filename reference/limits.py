@@ -17,6 +17,17 @@ Why these numbers:
   digits to n (`reference.blanket_parameters.DPS`).
 - delta >= DELTA_MIN = 1e-300: every bound is tested down to it; below, float tails (1e-300 of window
   mass, subnormals) are no longer negligible against delta.
+- Finite randomizers given as matrices (`reference.randomizers.Randomizer.from_matrix`, the finite-randomizer
+  bounds of `reference.bounds.blanket_exact_randomizer`, `audit randomizer`, `tightest --randomizer matrix`):
+  every entry is an exact rational whose numerator and denominator, as written, have at most
+  MATRIX_ENTRY_MAX_DIGITS = 1000 decimal digits, and whose text has at most MATRIX_ENTRY_MAX_CHARS characters.
+  It is checked on the text BEFORE any number is built: `Fraction("1e-999999999")` builds a billion-digit
+  power of ten (minutes, gigabytes) from 12 characters. The least common multiple of all the denominators of
+  the matrix has at most MATRIX_DENOMINATOR_LCM_MAX_DIGITS = 10,000 digits: every exact sum of entries (a row
+  sum, the blanket mass gamma, the column sums of the removal reference) has a denominator dividing it, and
+  big-integer arithmetic costs grow with the square of the digits (rows over many different 1000-digit
+  denominators would make one addition cost seconds). Decimals up to 999 places and rows of counts divided by
+  their own totals (k rows, 7-digit totals: 7k digits) stay far inside.
 """
 
 from __future__ import annotations
@@ -30,6 +41,9 @@ from shuffle_spec.reference.errors import ParameterError
 
 __all__ = [
     "DELTA_MIN",
+    "MATRIX_DENOMINATOR_LCM_MAX_DIGITS",
+    "MATRIX_ENTRY_MAX_CHARS",
+    "MATRIX_ENTRY_MAX_DIGITS",
     "EPS0_MAX",
     "EPS0_MAX_FLOAT",
     "N_MAX_CLOSED",
@@ -45,6 +59,9 @@ EPS0_MAX_FLOAT = 700.0
 N_MAX_CLOSED = 10**18
 N_MAX_WINDOW = 10**12
 DELTA_MIN = 1e-300
+MATRIX_ENTRY_MAX_DIGITS = 1000
+MATRIX_ENTRY_MAX_CHARS = 2 * MATRIX_ENTRY_MAX_DIGITS + 16
+MATRIX_DENOMINATOR_LCM_MAX_DIGITS = 10_000
 
 
 @dataclass(frozen=True)

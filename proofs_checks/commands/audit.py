@@ -3,9 +3,12 @@
 
 - randomizer: replacement and removal LDP epsilon, blanket gamma and distribution, every applicable
   shuffled bound at (n, delta) and the exact central epsilon when n is small. The file format is in
-  `proofs_checks/audit.py`. A malformed file is a usage error (exit 2) naming the row and column; a
-  bound found below the exact value is an audit failure (exit 1). Matrices are limited to
-  MAX_MATRIX_ENTRIES entries (see `proofs_checks/audit.py`).
+  `proofs_checks/audit.py`. A malformed file is a usage error (exit 2) naming the field, row and column
+  (a repeated label, an entry that is not a number or too long); a bound found below the exact value is
+  an audit failure (exit 1). Limits (`proofs_checks/limits.py`, printed below the options): the entries
+  of a matrix, the digits of each entry (checked on its text), the least common multiple of the
+  denominators, and the work of the exact small-n value (operations times the size of the numbers; over
+  it the value is not computed and the report says why).
 - bound: calls TARGET's function f(eps0, n, delta[, k]) (by keyword when it names its parameters that
   way, else positionally) at the statement's test vectors and, with --grid, over a sweep of a few
   hundred points (eps0 in [0.05, 10], n in [10, 1e9], delta in [1e-12, 0.5], the statement's regime
@@ -48,6 +51,7 @@ from shuffle_spec.proofs_checks.audit import (
     load_randomizer_file,
 )
 from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.limits import MATRIX_LIMITS_TEXT
 from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
 from shuffle_spec.proofs_checks.sandbox import (
     DEFAULT_MEMORY_MB,
@@ -62,7 +66,8 @@ HELP = "audit a finite randomizer (matrix file) or a third-party bound function 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
-    randomizer = sub.add_parser("randomizer", help="LDP epsilons, blanket and shuffled bounds of a randomizer matrix", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    randomizer = sub.add_parser("randomizer", help="LDP epsilons, blanket and shuffled bounds of a randomizer matrix", description=__doc__,
+                                epilog=MATRIX_LIMITS_TEXT, formatter_class=argparse.RawDescriptionHelpFormatter)
     randomizer.add_argument("file", help="JSON file: {\"matrix\": [[\"3/4\", \"1/4\"], ...]} (rows inputs, columns outputs)")
     randomizer.add_argument("--n", type=int, help="number of users for the shuffled bounds")
     randomizer.add_argument("--delta", type=float, help="central delta for the shuffled bounds")
@@ -128,7 +133,7 @@ def print_shuffled_bounds(report: Any) -> None:
     if report.exact is not None:
         rows.append(["exact", report.mechanism, report.exact["eps"], report.exact["method"]])
     else:
-        rows.append(["exact", report.mechanism, None, "not computed: n too large for enumeration"])
+        rows.append(["exact", report.mechanism, None, getattr(report, "exact_reason", "") or "not computed: n too large for enumeration"])
     print_table(["id", "mechanism", "eps", "note"], rows)
 
 

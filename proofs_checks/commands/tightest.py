@@ -19,6 +19,10 @@ tightest certified upper bound: BBGN19.Lem5.3.exact_randomizer or a registered b
 "exact (enumeration)" at small n), "ratio" (upper / lower, or null), "pair": {"x", "x2", "z", "bins",
 "description"} | null (the pair behind exact.randomizer_pair), "bounds": [{"id", "direction", "eps",
 "interval", "valid", "reason", "seconds"}] (the two new statements' rows)}.
+The matrix's limits (`proofs_checks/limits.py`, MATRIX_LIMITS_TEXT, printed at the end of --help): entries,
+digits of each entry (checked on its text before a number is built), the least common multiple of the
+denominators; the exact small-n value is enumerated only within its work limit (operations times the size of
+the numbers), else "not computed" with the reason.
 Exit codes: 0 answered; 1 the matrix's audit found a problem (no finite eps0 > 0, or a certified lower bound
 above a certified upper bound), printed as PROBLEM lines (JSON: the gap as computed); 2 usage errors (one
 line): --matrix missing or given with another randomizer, --k or --eps0 with matrix, an unreadable or
@@ -32,6 +36,7 @@ from pathlib import Path
 
 from shuffle_spec.proofs_checks.bridge import UsageError, parse_number, require_supported
 from shuffle_spec.proofs_checks.commands.compare import parse_params
+from shuffle_spec.proofs_checks.limits import MATRIX_LIMITS_TEXT
 from shuffle_spec.proofs_checks.output import print_json, print_table
 from shuffle_spec.proofs_checks.tightest import RANDOMIZERS, tightest
 from shuffle_spec.reference.errors import ParameterError
@@ -43,7 +48,8 @@ EPILOG = (
     "examples: `tightest --randomizer krr --k 10 --eps0 1 --n 1e4 --delta 1e-6`; `tightest --randomizer matrix "
     "--matrix examples/circulant3.json --n 10000 --delta 1e-6` (a finite randomizer: the gap of `audit randomizer`, "
     "eps0 from the matrix; --json prints its RandomizerGap: n, delta, eps0, upper, lower, ratio, pair, bounds). "
-    "For k = 2 the certified worst case exact.shuffled_binary_rr is on both sides (ratio = its width, ~1e-6)."
+    "For k = 2 the certified worst case exact.shuffled_binary_rr is on both sides (ratio = its width, ~1e-6). "
+    + MATRIX_LIMITS_TEXT
 )
 
 
@@ -113,6 +119,8 @@ def _run_matrix(args: argparse.Namespace) -> int:
     print(f"randomizer {report.name}: {shape}, eps0={report.ldp_epsilon:.6g}, n={n}, delta={delta:g}")
     if report.exact is not None and report.gap is None:
         print(f"exact: eps = {report.exact['eps']!r} ({report.exact['method']})")
+    if report.exact is None and report.exact_reason:
+        print(f"exact (enumeration): {report.exact_reason}")
     print(gap.line())
     if gap.pair:
         print(f"lower-bound pair: {gap.pair['description']}")

@@ -33,8 +33,11 @@ k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N
 The N-sum is blocked on a grid as in `reference.bounds.blanket_exact` (D_N non-increasing in N).
 
 Supported range: k (rows) in [2, 16], m (outputs) in [2, 64], the randomizer's eps0 in (0, 50] (eps0 = 0: the
-output ignores the input, eps = 0 is returned), n in [1, 10^8], delta in [1e-300, 1). Entries: numbers,
-Fractions or decimal strings in [0, 1]; each row must sum to 1 within 1e-9 (it is then divided by its exact
+output ignores the input, eps = 0 is returned), n in [1, 10^8], delta in [1e-300, 1), every positive entry at
+least MIN_ENTRY = 1e-200 (after the all-zero columns are dropped). Entries: numbers,
+Fractions or decimal strings in [0, 1], of at most `reference.limits.MATRIX_ENTRY_MAX_DIGITS` digits in numerator
+and denominator (strings checked before a number is built), the denominators' least common multiple of at most
+MATRIX_DENOMINATOR_LCM_MAX_DIGITS digits; each row must sum to 1 within 1e-9 (it is then divided by its exact
 sum: the randomizer analysed is the normalised one).
 """
 
@@ -50,6 +53,8 @@ import mpmath
 import numpy as np
 
 from shuffle_spec.reference.bounds.blanket_exact import _n_offsets, bracket
+from shuffle_spec.reference.distributions import exact_number_from_text
+from shuffle_spec.reference.randomizers import check_common_denominator, check_exact_size
 from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
 from shuffle_spec.reference.lattice_sums import U1, Coefficients, binomial_law, binomial_window, positive_part_expectation, solve_certified_epsilon
@@ -69,6 +74,7 @@ __all__ = [
     "MAX_K",
     "MAX_M",
     "MAX_EPS0",
+    "MIN_ENTRY",
 ]
 
 STATEMENT = "BBGN19.Lem5.3.exact_randomizer"
@@ -76,6 +82,10 @@ MAX_N = 10**8
 MAX_K = 16
 MAX_M = 64
 MAX_EPS0 = 50.0
+# Smallest positive entry: every probability, weight and ratio the certified float sums meet then stays a normal
+# double (1e-200 .. 1e200; the lattice sums certify values below 1e-280 only as [0, 1e-280], and an entry of 1e-400
+# would underflow to 0 in them).
+MIN_ENTRY = Fraction(1, 10**200)
 ROW_SUM_TOLERANCE = Fraction(1, 10**9)
 EPS_REL_TOL = 1e-3
 PER_SD = 16
@@ -116,13 +126,16 @@ def _entry(value: object, i: int, j: int) -> Fraction:
     where = f"matrix[{i}][{j}]"
     if isinstance(value, bool):
         raise ParameterError(where, value, "a probability in [0, 1] (number, Fraction or decimal string)")
+    if isinstance(value, str):  # size-checked before the number is built (reference.limits)
+        x = exact_number_from_text(value, where)
+        if not 0 <= x <= 1:
+            raise ParameterError(where, value, "a probability in [0, 1]")
+        return x
     try:
         if isinstance(value, Fraction):
             x = value
         elif isinstance(value, int):
             x = Fraction(value)
-        elif isinstance(value, str):
-            x = Fraction(value.strip())
         else:
             f = float(value)  # type: ignore[arg-type]
             if not math.isfinite(f):
@@ -130,8 +143,9 @@ def _entry(value: object, i: int, j: int) -> Fraction:
             x = Fraction(f)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
         raise ParameterError(where, value, "a probability in [0, 1] (number, Fraction or decimal string)") from None
+    check_exact_size(x, where)  # first: the message below prints the value
     if not 0 <= x <= 1:
-        raise ParameterError(where, value, "a probability in [0, 1]")
+        raise ParameterError(where, _short(value), "a probability in [0, 1]")
     return x
 
 
@@ -148,7 +162,7 @@ def finite_randomizer(matrix: object, *, max_k: int = MAX_K, max_m: int = MAX_M)
         raise ParameterError("matrix", _short(matrix), "a list of at least 2 rows (one per input) of output probabilities")
     if len(matrix) > max_k:
         raise ParameterError("matrix", f"{len(matrix)} rows", f"2 <= k <= {max_k} rows (inputs)")
-    rows: list[list[Fraction]] = []
+    parsed: list[list[Fraction]] = []
     width = None
     for i, row in enumerate(matrix):
         if isinstance(row, np.ndarray):
@@ -159,7 +173,10 @@ def finite_randomizer(matrix: object, *, max_k: int = MAX_K, max_m: int = MAX_M)
             width = len(row)
         elif len(row) != width:
             raise ParameterError(f"matrix[{i}]", f"{len(row)} entries", f"{width} entries (every row has one per output)")
-        entries = [_entry(v, i, j) for j, v in enumerate(row)]
+        parsed.append([_entry(v, i, j) for j, v in enumerate(row)])
+    check_common_denominator(parsed, "matrix")  # before any sum (reference.limits)
+    rows: list[list[Fraction]] = []
+    for i, entries in enumerate(parsed):
         total = sum(entries, Fraction(0))
         if abs(total - 1) > ROW_SUM_TOLERANCE:
             raise ParameterError(f"sum of matrix[{i}]", float(total), "1 (within 1e-9)")
@@ -171,6 +188,11 @@ def finite_randomizer(matrix: object, *, max_k: int = MAX_K, max_m: int = MAX_M)
     if len(keep) > max_m:
         raise ParameterError("matrix", f"{len(keep)} outputs", f"at most {max_m} outputs with positive probability")
     exact_rows = tuple(tuple(r[y] for y in keep) for r in rows)
+    smallest = min(v for row in exact_rows for v in row)
+    if smallest < MIN_ENTRY:
+        with mpmath.workdps(10):
+            shown = mpmath.nstr(_mpf(smallest), 3)
+        raise ParameterError("smallest positive entry of the matrix", shown, "at least 1e-200 (the certified sums work in binary64)")
     ratio = max((r1[y] / r2[y] for r1 in exact_rows for r2 in exact_rows for y in range(len(keep))), default=Fraction(1))
     with mpmath.workdps(DPS):
         log_ratio = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
@@ -230,9 +252,10 @@ def _coefficient_brackets(groups: Groups, eps: float) -> list[tuple[float, float
     return out
 
 
-def _merge_overlapping(items: list[tuple[float, float, mpmath.mpf, mpmath.mpf]]) -> list[tuple[float, float, mpmath.mpf]]:
+def _merge_overlapping(items: list[tuple[float, float, mpmath.mpf, Fraction]]) -> list[tuple[float, float, Fraction]]:
     """Sorted by coefficient (descending); groups whose brackets overlap are merged with the bracket hull
-    (valid for both ends: each true coefficient lies in the hull). Returns [(lo, hi, probability)]."""
+    (valid for both ends: each true coefficient lies in the hull). Returns [(lo, hi, probability)], the
+    probabilities exact (a group of probability 1 - 1e-45 must not round to 1: `binomial_law`)."""
     items = sorted(items, key=lambda t: -t[2])
     out: list[list[Any]] = []
     for lo, hi, _, p in items:
@@ -245,20 +268,20 @@ def _merge_overlapping(items: list[tuple[float, float, mpmath.mpf, mpmath.mpf]])
     return [(a, b, c) for a, b, c in out]
 
 
-def _lattice_three(big_n: int, merged: list[tuple[float, float, mpmath.mpf]], tail: float, per_sd: int) -> tuple[float, float]:
+def _lattice_three(big_n: int, merged: list[tuple[float, float, Fraction]], tail: float, per_sd: int) -> tuple[float, float]:
     """E[(sum c_g h_g)_+] for at most 3 groups with exactly one positive coefficient first (descending),
-    through `positive_part_expectation`: a = the positive group, b = the most negative, R = the middle."""
-    with mpmath.workdps(DPS):
-        if len(merged) == 2:
-            (c0lo, c0hi, _), (c1lo, c1hi, p1) = merged
-            law_b = binomial_law(min(p1, mpmath.mpf(1)))
-            law_a = binomial_law(mpmath.mpf(1))
-            coefficients = Coefficients((c0lo, c0hi), (c1lo, c1hi), (0.0, 0.0))
-        else:
-            (c0lo, c0hi, p0), (c2lo, c2hi, _), (c1lo, c1hi, p1) = merged
-            law_b = binomial_law(p1)
-            law_a = binomial_law(min(p0 / (1 - p1), mpmath.mpf(1)))
-            coefficients = Coefficients((c0lo, c0hi), (c1lo, c1hi), (c2lo, c2hi))
+    through `positive_part_expectation`: a = the positive group, b = the most negative, R = the middle.
+    The laws come from the exact group probabilities (`binomial_law` of a Fraction)."""
+    if len(merged) == 2:
+        (c0lo, c0hi, _), (c1lo, c1hi, p1) = merged
+        law_b = binomial_law(min(p1, Fraction(1)))
+        law_a = binomial_law(Fraction(1))
+        coefficients = Coefficients((c0lo, c0hi), (c1lo, c1hi), (0.0, 0.0))
+    else:
+        (c0lo, c0hi, p0), (c2lo, c2hi, _), (c1lo, c1hi, p1) = merged
+        law_b = binomial_law(p1)
+        law_a = binomial_law(min(p0 / (1 - p1), Fraction(1)))
+        coefficients = Coefficients((c0lo, c0hi), (c1lo, c1hi), (c2lo, c2hi))
     return positive_part_expectation(big_n, law_b, law_a, coefficients, tail=tail, per_sd=per_sd)
 
 
@@ -273,8 +296,7 @@ def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1
     if big_n == 0:
         return 0.0, 0.0
     brackets = _coefficient_brackets(groups, eps)
-    with mpmath.workdps(DPS):
-        items = [(lo, hi, value, _mpf(p)) for (lo, hi, value), p in zip(brackets, groups.p, strict=True)]
+    items = [(lo, hi, value, p) for (lo, hi, value), p in zip(brackets, groups.p, strict=True)]
     merged = _merge_overlapping(items)
     if len(merged) > 3:
         raise ParameterError("groups", len(merged), "at most 3 distinct coefficients (the lattice path)")
@@ -401,8 +423,6 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
     if x == x2 or eps >= randomizer.eps0:
         return BoundValue(0.0, 0.0)
     groups = _pair_groups(randomizer, x, x2)
-    with mpmath.workdps(DPS):
-        gamma_mp = _mpf(randomizer.gamma)
     distinct = len(groups)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
 
@@ -416,12 +436,12 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
     if randomizer.gamma == 1:
         # Every row equal: the output ignores the input; D = 0 for eps >= 0 (L = 1 - e <= 0 surely).
         return BoundValue(0.0, 0.0)
-    return _blanket_sum(n, gamma_mp, d_n, delta_hint)
+    return _blanket_sum(n, randomizer.gamma, d_n, delta_hint)
 
 
-def _blanket_sum(n: int, gamma: mpmath.mpf, d_n: Callable[[int], tuple[float, float]], delta_hint: float) -> BoundValue:
+def _blanket_sum(n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float) -> BoundValue:
     """sum_N Pr[Bin(n-1, gamma) = N-1] D_N blocked on a grid (D_N non-increasing in N, as in
-    `reference.bounds.blanket_exact`)."""
+    `reference.bounds.blanket_exact`); gamma exact (rows within 1e-45 of each other give gamma = 1 - 1e-45)."""
     law_n = binomial_law(gamma)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     window = binomial_window(n - 1, law_n, tail)
