@@ -69,8 +69,10 @@ def exact_input(name: str, value: object, *, integer: bool = False, positive: bo
     its symbol's assumptions: > 0 when `positive`, >= 0 when `nonnegative`, an integer when `integer`."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} = {value!r}: expected a real number")
-    if isinstance(value, numbers.Rational):
-        exact = Fraction(value.numerator, value.denominator)
+    if isinstance(value, numbers.Integral):
+        exact = Fraction(int(value))
+    elif isinstance(value, numbers.Rational):
+        exact = Fraction(int(value.numerator), int(value.denominator))
     else:
         as_float = float(value)
         if not math.isfinite(as_float):

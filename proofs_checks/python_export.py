@@ -105,7 +105,7 @@ def to_code(expr: sp.Basic) -> str:
         if isinstance(exponent, sp.Integer):
             return f"iv_pow({to_code(base)}, {int(exponent)})"
         return f"iv_pow({to_code(base)}, {to_code(exponent)})"
-    if expr.func in _FUNCTIONS and isinstance(expr, sp.Function):
+    if expr.func in _FUNCTIONS:
         return f"{_FUNCTIONS[expr.func]}({', '.join(to_code(a) for a in expr.args)})"
     if isinstance(expr, sp.Piecewise):
         branches = ", ".join(f"(lambda: {to_code(condition)}, lambda: {to_code(value)})" for value, condition in expr.args)
@@ -215,7 +215,7 @@ def enclose(expr: sp.Basic, box: Mapping[sp.Symbol, Any]) -> Any:
         return runtime.iv_exp(runtime._interval(enclose(exponent, box)) * _log_extended(enclose(base, box)))
     if expr.func is sp.log:
         return _log_extended(enclose(expr.args[0], box))
-    if expr.func in _FUNCTIONS and isinstance(expr, sp.Function):
+    if expr.func in _FUNCTIONS:
         function = getattr(runtime, _FUNCTIONS[expr.func])
         return function(*(enclose(a, box) for a in expr.args))
     if isinstance(expr, sp.Piecewise):
@@ -377,14 +377,10 @@ def python_function(
     value_code = to_code(target)
     hypothesis_codes = [(name, to_code(relation), relation) for name, relation in hypotheses]
     substituted_symbols = set(substitution)
-    used = set(target.free_symbols)
-    for _, relation in hypotheses:
-        used |= relation.free_symbols
+    # The reference's parameters (those not substituted), then any other symbol the formula uses (one a
+    # substituted value brings in): a hypothesis on any other symbol cannot be checked here (as in `eval`).
     params = [s for s in statement.inputs if s not in substituted_symbols]
-    params += [s for s in statement.symbols if s in used and s not in params and s not in substituted_symbols]
-    for symbol in used - set(params):
-        if symbol not in statement.symbols:  # a symbol that only a substituted value brings in
-            params.append(symbol)
+    params += sorted(target.free_symbols - set(params), key=lambda s: (s not in statement.symbols, str(s)))
     checked = [(name, code) for name, code, relation in hypothesis_codes if relation.free_symbols <= set(params)]
     unchecked = [name for name, code, relation in hypothesis_codes if not relation.free_symbols <= set(params)]
     name = function_name or statement.id.replace(".", "_").lower()
