@@ -184,12 +184,32 @@ def test_exact_integers_and_fractions_are_taken_as_they_are():
 
 
 def test_a_point_on_a_hypothesis_boundary_that_intervals_cannot_decide_is_refused():
-    # EFMRTT19.Thm7.v2_refined needs eps0 <= log(n/4)/3; on the boundary the two sides are equal and
-    # no interval separates them: refused, never answered as if proven. eps0 = log(n/4)/3 is not a float,
-    # so the boundary is approached through the runtime directly with an exact relation.
-    check = enclosure.certified_value
+    # log(x^2) < 2 log(x) at x = 2: both sides are log 4, so no interval ever separates them (an exact
+    # tie, as on a regime boundary): refused after 8192 bits, never answered as if proven.
     with pytest.raises(ValueError, match="cannot decide hypothesis"):
-        check("test", {"x": Fraction(2)}, [("x*x == 2*x", lambda x: enclosure.iv_lt(enclosure.iv_log(x * x), 2 * enclosure.iv_log(x)))], lambda x: x, "upper_bound")
+        enclosure.certified_value(
+            "test", {"x": Fraction(2)}, [("log(x^2) < 2 log(x)", lambda x: enclosure.iv_lt(enclosure.iv_log(x * x), 2 * enclosure.iv_log(x)))], lambda x: x, "upper_bound"
+        )
+
+
+def test_the_runtime_refuses_arguments_outside_a_functions_domain():
+    # An undefined sub-expression is never given a value: log(0) is not -inf, 1/0 not the whole line.
+    ctx = enclosure.context()
+    ctx.prec = 64
+    for call in (
+        lambda: enclosure.iv_log(0),
+        lambda: enclosure.iv_log(enclosure.iv_q(-1)),
+        lambda: enclosure.iv_sqrt(enclosure.iv_q(-1, 10**30)),
+        lambda: enclosure.iv_div(1, 0),
+        lambda: enclosure.iv_div(1, enclosure.iv_q(1) - enclosure.iv_q(1, 3) * 3),  # an interval around 0
+        lambda: enclosure.iv_pow(enclosure.iv_q(-2), enclosure.iv_q(1, 3)),
+        lambda: enclosure.iv_piecewise((lambda: False, lambda: 1)),
+    ):
+        with pytest.raises(enclosure.Undecided):
+            call()
+    # Through the driver: a hypothesis log(y) <= 1 at y = 0 (undefined, so false for the spec) is refused.
+    with pytest.raises(ValueError, match="cannot decide hypothesis log"):
+        enclosure.certified_value("test", {"y": Fraction(0)}, [("log(y) <= 1", lambda y: enclosure.iv_le(enclosure.iv_log(y), 1))], lambda y: y, "upper_bound")
 
 
 def test_the_python_export_is_refused_with_solve_series_or_expr(capsys):

@@ -158,6 +158,15 @@ MUTANTS: tuple[Mutant, ...] = (
            "    high_ok = real <= 1", ("tests/test_invalid_inputs.py",), "delta = 1 accepted where (0, 1) is required"),
     Mutant("err.prob_low", "reference/errors.py", "    low_ok = real > 0 if open_low else real >= 0",
            "    low_ok = real >= 0", ("tests/test_invalid_inputs.py",), "delta = 0 accepted where (0, 1) is required"),
+    # --- derive: substitutions and the certified export ---
+    Mutant("derive.subs", "proofs_checks/commands/derive.py", "                raise OutsideHypotheses(statement.id, statement.hypothesis_name(failed[0]), texts)",
+           "                pass", ("tests/test_derive_hypotheses.py",), "derive shows a closed form at a point outside its hypotheses"),
+    Mutant("derive.free", "proofs_checks/commands/derive.py", "            if holds is False:",
+           "            if holds is None and False:", ("tests/test_derive_hypotheses.py",), "a partial substitution no completion can satisfy is not refused"),
+    Mutant("enc.up", "proofs_checks/enclosure.py", "    return nearest if Fraction(nearest) >= exact else math.nextafter(nearest, math.inf)",
+           "    return nearest", ("tests/test_derive_export.py",), "the exported upper bound is the nearest float, not rounded up"),
+    Mutant("enc.log", "proofs_checks/enclosure.py", "    if not mpf_lt(fzero, lo):",
+           "    if False:", ("tests/test_derive_export.py",), "the export takes the logarithm of an interval reaching 0"),
 )
 
 
