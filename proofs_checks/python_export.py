@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import inspect
 import keyword
+import math
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -277,10 +278,11 @@ def interval_between(low: Any, high: Any) -> Any:
     ctx = runtime.context()
 
     def end(value: Any, upper: bool) -> Any:
-        if isinstance(value, float):
+        if isinstance(value, float) and math.isinf(value):
             return ctx.mpf("inf" if value > 0 else "-inf")._mpi_[0]
-        interval = runtime._interval(value if not isinstance(value, Fraction) else runtime.iv_point(value))
-        return interval._mpi_[1 if upper else 0]
+        if isinstance(value, (float, Fraction)):
+            value = runtime.iv_point(Fraction(value))
+        return runtime._interval(value)._mpi_[1 if upper else 0]
 
     return runtime._make(end(low, False), end(high, True))
 

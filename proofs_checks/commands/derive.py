@@ -215,14 +215,14 @@ def check_substitution(statement: Statement, texts: Mapping[str, str], substitut
     Within `TIME_LIMIT_SECONDS`; a check that cannot finish refuses."""
     if not substitution:
         return
-    for symbol, value in substitution.items():
-        text = texts.get(str(symbol), sp.sstr(value))
-        if value.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or value.is_finite is False:
-            raise UsageError(f"--subs {symbol}={text}: not a finite number ({sp.sstr(value)[:40]})")
-        if value.is_extended_real is False or (not value.free_symbols and not _numerically_real(value)):
-            raise UsageError(f"--subs {symbol}={text}: not a real number ({sp.sstr(value)[:40]})")
     try:
         with time_limit(TIME_LIMIT_SECONDS):
+            for symbol, value in substitution.items():
+                text = texts.get(str(symbol), sp.sstr(value))
+                if value.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or value.is_finite is False:
+                    raise UsageError(f"--subs {symbol}={text}: not a finite number ({sp.sstr(value)[:40]})")
+                if value.is_extended_real is False or (not value.free_symbols and not _numerically_real(value)):
+                    raise UsageError(f"--subs {symbol}={text}: not a real number ({sp.sstr(value)[:40]})")
             failed = statement.failed_hypotheses({str(symbol): value for symbol, value in substitution.items()}, first_only=True)
             if failed:
                 raise OutsideHypotheses(statement.id, statement.hypothesis_name(failed[0]), texts)
@@ -290,17 +290,32 @@ def _box(symbols: list[sp.Symbol], relations: list[sp.Basic]) -> tuple[dict[sp.S
             if not isinstance(relation, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)) or relation.free_symbols != {symbol}:
                 continue
             small, big = relation.lts, relation.gts
-            if small == symbol and big.is_number and big.is_finite and big.is_extended_real:
-                high = big if high is None or bool(big < high) else high
-                constraints.append(sp.sstr(relation))
-            elif big == symbol and small.is_number and small.is_finite and small.is_extended_real:
-                low = small if low is None or bool(small > low) else low
-                constraints.append(sp.sstr(relation))
-        box[symbol] = interval_between(
-            -math.inf if low is None else enclose(low, {}),
-            math.inf if high is None else enclose(high, {}),
-        )
+            try:
+                if small == symbol and _finite_real(big) and (high is None or bool(big < high)):
+                    high = big
+                    constraints.append(sp.sstr(relation))
+                elif big == symbol and _finite_real(small) and (low is None or bool(small > low)):
+                    low = small
+                    constraints.append(sp.sstr(relation))
+            except TypeError:  # SymPy cannot order the two numbers: keep the bound already found
+                continue
+        box[symbol] = interval_between(_end(low, -math.inf), _end(high, math.inf))
     return box, constraints
+
+
+def _finite_real(value: sp.Basic) -> bool:
+    return bool(value.is_number and value.is_finite and value.is_extended_real)
+
+
+def _end(bound: sp.Basic | None, unbounded: float) -> Any:
+    """An enclosure of a numeric bound (`interval_between` takes its outer end), or `unbounded` when
+    there is none or it cannot be enclosed (a wider box is still a superset)."""
+    if bound is None:
+        return unbounded
+    try:
+        return enclosure.iv_hull(enclose(bound, {}))
+    except (enclosure.Undecided, ExportError, ArithmeticError, ValueError, TypeError):
+        return unbounded
 
 
 def _equation(statement: Statement, expr: sp.Basic) -> sp.Basic:
