@@ -79,6 +79,17 @@ def test_reported_value_is_an_upper_bound_on_the_exact_formula(point):
         assert result.upper - result.lower <= 4 * math.ulp(result.upper)
 
 
+@pytest.mark.parametrize("eps0", [1e-300, 1e-40, 1e-20])
+def test_reported_value_is_an_upper_bound_at_a_tiny_eps0(eps0):
+    # The prefactor 1 - e^{-2 eps0} (and its variants) cancels catastrophically at 128 bits when eps0 is
+    # below ~1e-30: it must still enclose the exact value (4000 bits resolve 1 - e^{-2e-300}).
+    for variant, function in (("seed", cf.thm21_seed_epsilon), ("focs", cf.thm21_focs_epsilon), ("apple", cf.thm21_apple_epsilon)):
+        result = function(eps0=eps0, n=10_000, delta=1e-6)
+        exact = _exact_closed_form(variant, eps0, 10_000, 1e-6, bits=4000)
+        assert mpmath.mpf(result.upper) >= exact >= mpmath.mpf(result.lower), (variant, result, exact)
+        assert result.upper - result.lower <= 4 * math.ulp(result.upper)
+
+
 @settings(max_examples=60)
 @given(points)
 def test_prefactor_ordering_focs_apple_seed(point):

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
@@ -233,6 +234,31 @@ def test_fuzz_derive(option, text, statement_id):
     code, out, err, seconds = call(argv)
     check_outcome(argv, code, out, err, seconds)
     assert "PWNED" not in out + err
+
+
+DERIVE_IDS = ["FMT21.Thm2.1", "EFMRTT19.Thm7", "EFMRSTT20.ThmIII.1", "FMT21.Thm2.1.apple"]
+
+
+@fuzz
+@given(
+    statement_id=st.sampled_from(DERIVE_IDS),
+    values=st.fixed_dictionaries({}, optional={"eps0": numbers(valid_eps0), "n": numbers(valid_n), "delta": numbers(valid_delta)}),
+    form=st.sampled_from(["--json", "--latex", "--python"]),
+)
+def test_fuzz_derive_substitutions(statement_id, values, form):
+    """derive --subs: a one-line refusal, or (full point, --json) an exact value that eval certifies too."""
+    argv = ["derive", statement_id, *(item for name, value in values.items() for item in ("--subs", f"{name}={value}")), form]
+    code, out, err, seconds = call(argv)
+    data = check_outcome(argv, code, out, err, seconds)
+    if code != 0 or form != "--json" or set(values) != {"eps0", "n", "delta"}:
+        return
+    assert isinstance(data, dict) and data["failures"] == []
+    shown = sp.sympify(data["expression"])
+    assert not shown.free_symbols, data
+    evaluation = call(["eval", statement_id, *(item for name, value in values.items() for item in ("--param", f"{name}={value}")), "--json"])
+    answer = check_outcome(["eval", "--json"], *evaluation)
+    if isinstance(answer, dict) and answer.get("valid"):
+        assert math.isclose(float(sp.N(shown, 30)), answer["value"], rel_tol=1e-9), (argv, shown, answer)
 
 
 @fuzz

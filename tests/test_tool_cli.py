@@ -101,9 +101,12 @@ def test_derive_series_solve_and_exports():
 
 
 def test_derive_substitution_is_exact():
-    derivation = derive(fx.V1, subs={"eps0": "0.25", "delta": "exp(-4)"})
+    # delta = e^-9 < 1/100 (V1's hypothesis; e^-4 ~ 0.018 is outside it and refused).
+    derivation = derive(fx.V1, subs={"eps0": "0.25", "delta": "exp(-9)"})
     n = fx.V1.symbol("n")
-    assert sp.simplify(derivation.expression - 6 / sp.sqrt(n)) == 0  # 12 * 1/4 * sqrt(4 / n)
+    assert sp.simplify(derivation.expression - 9 / sp.sqrt(n)) == 0  # 12 * 1/4 * sqrt(9 / n)
+    with pytest.raises(ValueError, match="delta < 1/100"):
+        derive(fx.V1, subs={"eps0": "0.25", "delta": "exp(-4)"})
 
 
 def test_derive_evaluates_the_laplace_blanket_integral(capsys):
@@ -137,7 +140,10 @@ def test_derive_says_plainly_when_sympy_cannot_solve(capsys, monkeypatch):
 
 def test_derive_python_cli(capsys):
     code, out, _ = run(capsys, "derive", fx.V1.id, "--python")
-    assert code == 0 and out.startswith("import math") and "def efmrtt19_thm97(*, eps0: float, n: int, delta: float)" in out
+    assert code == 0 and out.startswith('"""EFMRTT19.Thm97: ') and "def efmrtt19_thm97(*, eps0: float, n: int, delta: float) -> float:" in out
+    namespace: dict = {}
+    exec(out, namespace)  # noqa: S102 - our own generated code
+    assert namespace["efmrtt19_thm97"](eps0=0.25, n=10_000, delta=1e-6) >= v1(0.25, 10_000, 1e-6) * (1 - 1e-15)
 
 
 def test_plot_without_matplotlib_says_how_to_install(capsys, monkeypatch, tmp_path):

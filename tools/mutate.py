@@ -130,12 +130,12 @@ MUTANTS: tuple[Mutant, ...] = (
            "        return _round_up(b_ / mpmath.log1p(beta) * mpmath.exp(-m * c_ / b_ * _phi(beta)))", ("tests/test_bbgn19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "BBGN19"), "Lemma 5.6 with b for b^2"),
     Mutant("benn.phi", "reference/bounds/bennett.py", "    return (1 + u) * mpmath.log1p(u) - u",
            "    return (1 + u) * mpmath.log1p(u) - u / 2", ("tests/test_bbgn19_bounds.py", f"{PROOFS}::test_proof_check", "-k", "BBGN19"), "Bennett's phi wrong"),
-    Mutant("cf.focs", "reference/bounds/clone_closed_forms.py", "        return (e_eps0 - 1) / (e_eps0 + 1)",
-           "        return (e_eps0 - 1) / (e_eps0 + 2)", ("tests/test_fmt21_closed_forms.py", f"{PROOFS}::test_proof_check", "-k", "FMT21"), "FMT21 FOCS factor"),
+    Mutant("cf.focs", "reference/bounds/clone_closed_forms.py", "        return mpmath.expm1(eps0) / (e_eps0 + 1)",
+           "        return mpmath.expm1(eps0) / (e_eps0 + 2)", ("tests/test_fmt21_closed_forms.py", f"{PROOFS}::test_proof_check", "-k", "FMT21"), "FMT21 FOCS factor"),
     Mutant("cf.sqrt", "reference/bounds/clone_closed_forms.py", "    return 8 * mpmath.sqrt(e_eps0 * mpmath.log(4 / mpmath.mpf(delta)) / nn) + 8 * e_eps0 / nn",
            "    return 8 * mpmath.sqrt(e_eps0 * mpmath.log(2 / mpmath.mpf(delta)) / nn) + 8 * e_eps0 / nn", ("tests/test_fmt21_closed_forms.py", f"{PROOFS}::test_proof_check", "-k", "FMT21"), "FMT21 log(4/delta) -> log(2/delta)"),
-    Mutant("cf.seed", "reference/bounds/clone_closed_forms.py", "        return 1 - 1 / (e_eps0 * e_eps0)",
-           "        return 1 - 1 / e_eps0", ("tests/test_fmt21_closed_forms.py", f"{PROOFS}::test_proof_check", "-k", "FMT21"), "FMT21 seed factor"),
+    Mutant("cf.seed", "reference/bounds/clone_closed_forms.py", "        return -mpmath.expm1(-2 * eps0)",
+           "        return -mpmath.expm1(-eps0)", ("tests/test_fmt21_closed_forms.py", f"{PROOFS}::test_proof_check", "-k", "FMT21"), "FMT21 seed factor"),
     # --- numeric clone bounds and the binomial window ---
     Mutant("cl.accept_low", "reference/bounds/clones.py", '        elif d_low > delta and x > ends["low"]:',
            '        elif d_up > delta and x > ends["low"]:', (MUT, "tests/test_clones_numeric.py"), "solve_epsilon's lower end on the upper bracket end"),
@@ -169,6 +169,15 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("ed.total", "proofs_checks/api.py", '        statement.id, "delta", totals[best], (used[below] if below is not None else 0.0, totals[best]), recorder(best), base,',
            '        statement.id, "delta", used[best], (used[below] if below is not None else 0.0, totals[best]), recorder(best), base,', (EFF,),
            "shuffled_delta returns the input delta instead of the total delta'"),
+    # --- derive: substitutions and the certified export ---
+    Mutant("derive.subs", "proofs_checks/commands/derive.py", "                raise OutsideHypotheses(statement.id, statement.hypothesis_name(failed[0]), texts)",
+           "                pass", ("tests/test_derive_hypotheses.py",), "derive shows a closed form at a point outside its hypotheses"),
+    Mutant("derive.free", "proofs_checks/commands/derive.py", "            if holds is False:",
+           "            if holds is None and False:", ("tests/test_derive_hypotheses.py",), "a partial substitution no completion can satisfy is not refused"),
+    Mutant("enc.up", "proofs_checks/enclosure.py", "    return nearest if Fraction(nearest) >= exact else math.nextafter(nearest, math.inf)",
+           "    return nearest", ("tests/test_derive_export.py",), "the exported upper bound is the nearest float, not rounded up"),
+    Mutant("enc.log", "proofs_checks/enclosure.py", "    if not mpf_lt(fzero, lo):",
+           "    if False:", ("tests/test_derive_export.py",), "the export takes the logarithm of an interval reaching 0"),
 )
 
 

@@ -4,28 +4,51 @@ Works on the statement's closed form `value` (or its conclusion when it has none
 other unevaluated operations are carried out (`doit`) and the result simplified under the
 substitutions; `--solve NAME` solves `output = value` for NAME where SymPy can (and says plainly
 when it cannot); `--series NAME=oo` (or a finite point) gives the leading asymptotic term;
-`--python` prints a stand-alone Python function (hypotheses checked) and `--latex` LaTeX.
-`--expr EXPRESSION` derives an expression of the user's in the statement's parameters instead (the
-integral a closed form comes from, say) and says whether it equals the statement's closed form.
-Exit 1 when SymPy cannot do what was asked (no solution found, integral not evaluated).
+`--python` prints a stand-alone Python module whose function returns the closed form as a certified
+float (interval arithmetic, rounded outward; hypotheses proved at each call: `proofs_checks/python_export.py`)
+and `--latex` LaTeX. `--expr EXPRESSION` derives an expression of the user's in the statement's
+parameters instead (the integral a closed form comes from, say) and says whether it equals the
+statement's closed form. Exit 1 when SymPy cannot do what was asked (no solution found, integral not
+evaluated).
+
+Substitutions are checked before anything is derived, as `eval` checks a point: each value must be a
+finite real number, within its symbol's assumptions (eps0 > 0, n an integer >= 1, delta > 0, ...), and
+no hypothesis may be false there. A hypothesis that SymPy decides false, or that interval arithmetic
+proves false for every value of the symbols still free (within their assumptions and the hypotheses
+bounding a single one of them, e.g. delta <= 1), is refused: a one-line error naming the hypothesis and
+the values, exit 2, and no expression at all. Refusing is the safer contract than showing the
+expression with the failure listed: a closed form evaluated outside its hypotheses can be far below
+the truth (FMT21 Thm 2.1 at eps0 = 10, n = 100, delta = 1/2 gives ~7.57 where shuffled binary RR alone
+needs ~9.30), and a caller that reads only the expression must never receive it. A check that cannot
+finish within the time limit refuses too.
+
+`--python` exports only the statement's own closed form (with the substitutions): a `--solve`
+solution, a `--series` leading term or an `--expr` expression is not what the statement certifies,
+and is refused with `--python` (exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import sympy as sp
 
+from shuffle_spec import __version__
+from shuffle_spec.proofs_checks import enclosure
 from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.commands.eval import parse_assignments
 from shuffle_spec.proofs_checks.expressions import FUNCTIONS, MAX_CHARS, parse_user_expression
 from shuffle_spec.proofs_checks.limits import TimeLimitExceeded, time_limit
 from shuffle_spec.proofs_checks.output import print_json
+from shuffle_spec.proofs_checks.python_export import ExportError, assumption_relations, enclose, interval_between
+from shuffle_spec.proofs_checks.python_export import python_function as _export
 from shuffle_spec.spec.registry import get_statement
 from shuffle_spec.spec.statement import Statement, assumption_text
 from shuffle_spec.spec.symbols import latex_names
+from shuffle_spec.spec.terms import HypothesisError
 
 NAME = "derive"
 HELP = "simplify, solve, expand asymptotically or export (LaTeX / Python) a statement's closed form"
@@ -50,6 +73,8 @@ class Derivation:
     failures: list[str] = field(default_factory=list)
     statement: Statement | None = None
     matches_value: bool | None = None
+    # The parsed substitutions (symbol -> exact value); not part of the JSON (`subs` has the texts).
+    substitution: dict[sp.Symbol, sp.Basic] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         names = latex_names(self.statement.symbols) if self.statement else {}
@@ -71,6 +96,16 @@ class Derivation:
             out["matches_value"] = self.matches_value
         out["failures"] = self.failures
         return out
+
+
+class OutsideHypotheses(HypothesisError, UsageError):
+    """Substituted values at which a hypothesis (or a symbol's assumption) of the statement is false:
+    a `HypothesisError` with its fields, and a usage error (exit 2) on the command line."""
+
+    def __init__(self, statement_id: str, hypothesis: str, values: Mapping[str, object], *, free: str = ""):
+        super().__init__(statement_id, hypothesis, values)
+        if free:
+            self.args = (f"{self.args[0]} {free}",)
 
 
 # The time limit lives in the library module `proofs_checks.limits` (library code never imports a
@@ -153,8 +188,9 @@ def _derive(statement: Statement, subs: dict[str, str], solve: str | None, serie
         substitution = parse_subs(statement, subs)
         source = parse_expression(statement, expression) if expression is not None else target_expression(statement)
         point = _series_point(statement, series) if series is not None else None
+    check_substitution(statement, subs, substitution)
     expr = source.subs(substitution)
-    derivation = Derivation(statement.id, subs, expr, statement=statement)
+    derivation = Derivation(statement.id, subs, expr, statement=statement, substitution=substitution)
     try:
         with time_limit(TIME_LIMIT_SECONDS):
             derivation.expression = simplify(expr)
@@ -170,6 +206,116 @@ def _derive(statement: Statement, subs: dict[str, str], solve: str | None, serie
     if series is not None and point is not None:
         _series(statement, derivation, series, point)
     return derivation
+
+
+def check_substitution(statement: Statement, texts: Mapping[str, str], substitution: Mapping[sp.Symbol, sp.Basic]) -> None:
+    """Refuse substitutions outside the statement's assumptions and hypotheses (see the module
+    docstring): `UsageError` for a value that is not a finite real number, `OutsideHypotheses` for a
+    hypothesis or assumption that is false there (or false for every value of the symbols left free).
+    Within `TIME_LIMIT_SECONDS`; a check that cannot finish refuses."""
+    if not substitution:
+        return
+    try:
+        with time_limit(TIME_LIMIT_SECONDS):
+            for symbol, value in substitution.items():
+                text = texts.get(str(symbol), sp.sstr(value))
+                if value.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or value.is_finite is False:
+                    raise UsageError(f"--subs {symbol}={text}: not a finite number ({sp.sstr(value)[:40]})")
+                if value.is_extended_real is False or (not value.free_symbols and not _numerically_real(value)):
+                    raise UsageError(f"--subs {symbol}={text}: not a real number ({sp.sstr(value)[:40]})")
+            failed = statement.failed_hypotheses({str(symbol): value for symbol, value in substitution.items()}, first_only=True)
+            if failed:
+                raise OutsideHypotheses(statement.id, statement.hypothesis_name(failed[0]), texts)
+            _check_free_symbols(statement, texts, substitution)
+    except DerivationTimeout:
+        raise UsageError(
+            f"{statement.id}: the hypotheses could not be checked at {_shown(texts)} within {TIME_LIMIT_SECONDS} s; "
+            "refused rather than derived unchecked"
+        ) from None
+
+
+def _numerically_real(value: sp.Basic) -> bool:
+    try:
+        real, imaginary = sp.N(value, 30).as_real_imag()
+    except (TypeError, ValueError):
+        return False
+    return bool(imaginary == 0) and real.is_finite is not False
+
+
+def _shown(texts: Mapping[str, str]) -> str:
+    return ", ".join(f"{name}={text}" for name, text in texts.items())
+
+
+def _check_free_symbols(statement: Statement, texts: Mapping[str, str], substitution: Mapping[sp.Symbol, sp.Basic]) -> None:
+    """Hypotheses (and assumptions of values written in other symbols) that still have free symbols
+    after the substitution: refused when interval arithmetic proves them false over every allowed value
+    of those symbols (a box from their assumptions and the hypotheses that bound a single symbol)."""
+    relations: list[tuple[str, sp.Basic]] = []
+    for symbol, value in substitution.items():
+        if value.free_symbols:
+            relations += [(name, relation) for name, relation in assumption_relations(symbol, value) if "integer" not in name]
+    relations += [(statement.hypothesis_name(h), h.subs(substitution)) for h in statement.hypotheses]
+    relations = [(name, relation) for name, relation in relations if isinstance(relation, sp.Basic) and relation.free_symbols]
+    if not relations:
+        return
+    free = sorted(set().union(*(relation.free_symbols for _, relation in relations)), key=lambda s: [str(x) for x in statement.symbols].index(str(s)) if s in statement.symbols else len(statement.symbols))
+    ctx = enclosure.context()
+    saved = ctx.prec
+    try:
+        ctx.prec = 128
+        box, constraints = _box(free, [relation for _, relation in relations])
+        for name, relation in relations:
+            try:
+                holds = enclose(relation, box)
+            except (enclosure.Undecided, ExportError, ArithmeticError, ValueError, TypeError):
+                holds = None
+            if holds is False:
+                names = ", ".join(str(s) for s in free)
+                raise OutsideHypotheses(statement.id, name, texts, free=f"and every {names} allowed ({', '.join(constraints)})")
+    finally:
+        ctx.prec = saved
+
+
+def _box(symbols: list[sp.Symbol], relations: list[sp.Basic]) -> tuple[dict[sp.Symbol, Any], list[str]]:
+    """Intervals containing every value of `symbols` allowed by their assumptions and by the relations
+    that bound a single symbol by a number (closed, so a superset), and the constraints used, as text."""
+    box: dict[sp.Symbol, Any] = {}
+    constraints: list[str] = []
+    for symbol in symbols:
+        low: Any = sp.Integer(1) if symbol.is_integer and symbol.is_positive else sp.Integer(0) if symbol.is_nonnegative else None
+        high: Any = None
+        if symbol.is_positive or symbol.is_nonnegative:
+            constraints.append(assumption_text(symbol))
+        for relation in relations:
+            if not isinstance(relation, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)) or relation.free_symbols != {symbol}:
+                continue
+            small, big = relation.lts, relation.gts
+            try:
+                if small == symbol and _finite_real(big) and (high is None or bool(big < high)):
+                    high = big
+                    constraints.append(sp.sstr(relation))
+                elif big == symbol and _finite_real(small) and (low is None or bool(small > low)):
+                    low = small
+                    constraints.append(sp.sstr(relation))
+            except TypeError:  # SymPy cannot order the two numbers: keep the bound already found
+                continue
+        box[symbol] = interval_between(_end(low, -math.inf), _end(high, math.inf))
+    return box, constraints
+
+
+def _finite_real(value: sp.Basic) -> bool:
+    return bool(value.is_number and value.is_finite and value.is_extended_real)
+
+
+def _end(bound: sp.Basic | None, unbounded: float) -> Any:
+    """An enclosure of a numeric bound (`interval_between` takes its outer end), or `unbounded` when
+    there is none or it cannot be enclosed (a wider box is still a superset)."""
+    if bound is None:
+        return unbounded
+    try:
+        return enclosure.iv_hull(enclose(bound, {}))
+    except (enclosure.Undecided, ExportError, ArithmeticError, ValueError, TypeError):
+        return unbounded
 
 
 def _equation(statement: Statement, expr: sp.Basic) -> sp.Basic:
@@ -227,35 +373,17 @@ def _series(statement: Statement, derivation: Derivation, text: str, point: sp.B
         derivation.failures.append(f"SymPy cannot find the leading term as {name} -> {point}: {type(failure).__name__} {failure}")
 
 
-def python_function(statement: Statement, expr: sp.Expr, *, function_name: str | None = None) -> str:
-    """A stand-alone Python function computing `expr`, keyword-only in the statement's parameter order,
-    raising ValueError when an assumption or hypothesis fails (no directed rounding: a convenience
-    export, not the certified reference)."""
-    if expr.has(sp.Integral) or isinstance(expr, (sp.Tuple, sp.core.relational.Relational)):
-        raise UsageError("--python needs a single closed-form expression (no unevaluated integral, no relation)")
-    order = [s for s in statement.symbols if s in expr.free_symbols]
-    name = function_name or statement.id.replace(".", "_").lower()
-    lines = [
-        "import math",
-        "",
-        "",
-        f"def {name}(*, {', '.join(f'{s}: float' if not s.is_integer else f'{s}: int' for s in order)}) -> float:",
-        f'    """{statement.id}: {statement.title}. Generated by `shuffle-spec derive --python`."""',
-    ]
-    for symbol in order:
-        text = assumption_text(symbol)
-        if symbol.is_positive:
-            lines.append(f"    if not {symbol} > 0:\n        raise ValueError(f\"{symbol} = {{{symbol}!r}}: expected {text}\")")
-        elif symbol.is_nonnegative:
-            lines.append(f"    if not {symbol} >= 0:\n        raise ValueError(f\"{symbol} = {{{symbol}!r}}: expected {text}\")")
-        if symbol.is_integer:
-            lines.append(f"    if {symbol} != int({symbol}):\n        raise ValueError(f\"{symbol} = {{{symbol}!r}}: expected an integer\")")
-    for hypothesis in statement.hypotheses:
-        if hypothesis.free_symbols <= set(order):
-            code = sp.pycode(hypothesis, fully_qualified_modules=True)
-            lines.append(f"    if not ({code}):\n        raise ValueError(\"hypothesis {sp.sstr(hypothesis)} fails\")")
-    lines.append(f"    return {sp.pycode(expr, fully_qualified_modules=True)}")
-    return "\n".join(lines) + "\n"
+def python_function(
+    statement: Statement,
+    expr: sp.Expr | None = None,
+    *,
+    substitution: Mapping[sp.Symbol, sp.Basic] | None = None,
+    function_name: str | None = None,
+) -> str:
+    """A stand-alone Python module whose keyword-only function returns the statement's closed form (with
+    `substitution` applied) as a certified float, its hypotheses proved at each call, ValueError outside
+    them (`proofs_checks/python_export.py`). `expr`, when given, must be that closed form."""
+    return _export(statement, expr, substitution=substitution, function_name=function_name, version=f"shuffle-spec {__version__}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -267,11 +395,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--series", metavar="NAME=POINT", help="leading asymptotic term, e.g. n=oo")
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--latex", action="store_true", help="print LaTeX")
-    form.add_argument("--python", action="store_true", help="print a Python function")
+    form.add_argument("--python", action="store_true", help="print a stand-alone Python module: the closed form as a certified float (interval arithmetic, hypotheses proved)")
     form.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.python and (args.solve or args.series or args.expr):
+        raise UsageError(
+            "--python exports the statement's own closed form (with --subs) as a certified function; a --solve solution, "
+            "a --series leading term or an --expr expression is not what the statement certifies (use --latex or the default output)"
+        )
     statement = get_statement(args.id)
     derivation = derive(statement, subs=parse_assignments(args.subs), solve=args.solve, series=args.series, expression=args.expr)
     if args.json:
@@ -283,7 +416,7 @@ def run(args: argparse.Namespace) -> int:
     if derivation.leading_term is not None:
         shown = derivation.leading_term
     if args.python:
-        print(python_function(statement, shown), end="")
+        print(python_function(statement, substitution=derivation.substitution), end="")
     elif args.latex:
         print(sp.latex(shown, symbol_names=latex_names(statement.symbols)))
     else:
