@@ -574,10 +574,11 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     from shuffle_spec.reference.pld import composed_epsilon as _composed, rounds_from_json
 
     pair = _compose_pair(statement_id)
+    delta = _compose_delta(delta)
     if schedule is None:
         if rounds is None or eps0 is None or n is None:
             raise ParameterError("rounds", rounds, "rounds, eps0 and n (or a schedule)")
-        schedule = [{"eps0": eps0, "n": n, "rounds": rounds}]
+        schedule = [_compose_round(rounds=rounds, eps0=eps0, n=n)]
     elif rounds is not None or eps0 is not None or n is not None:
         raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n, not both")
     parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
@@ -594,5 +595,25 @@ def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: 
     from shuffle_spec.reference.pld import Round, composed_delta as _delta
 
     pair = _compose_pair(statement_id)
-    value = _delta([Round(pair, eps0, n, rounds)], eps=eps)
+    eps = _as_float("eps", parse_number("eps", eps))
+    value = _delta([Round(pair, **_compose_round(rounds=rounds, eps0=eps0, n=n))], eps=eps)
     return value.lower, value.upper
+
+
+def _compose_round(*, rounds: object, eps0: object, n: object) -> dict[str, Any]:
+    """rounds, eps0 and n of one round group parsed as every command parses numbers (`parse_number`:
+    "1e3" and "1/2" are numbers, "1_0" and "0x10" are not); their ranges are the composition's own
+    (`reference.pld`: 0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6), checked there."""
+    return {
+        "eps0": _as_float("eps0", parse_number("eps0", eps0)),
+        "n": parse_number("n", n, integer=True),
+        "rounds": parse_number("rounds", rounds, integer=True),
+    }
+
+
+def _compose_delta(delta: object) -> float:
+    """The central delta after all rounds, parsed (`parse_number`) and within the supported range
+    (1e-300 <= delta < 1, `proofs_checks.limits`)."""
+    value = _as_float("delta", parse_number("delta", delta))
+    require_supported("delta", value)
+    return value

@@ -29,6 +29,9 @@ from typing import SupportsFloat, SupportsIndex, TypeGuard
 from shuffle_spec.reference.errors import ParameterError
 
 __all__ = [
+    "COMPOSE_EPS0_MAX",
+    "COMPOSE_N_MAX",
+    "COMPOSE_ROUNDS_MAX",
     "DELTA_MIN",
     "EPS0_MAX",
     "EPS0_MAX_FLOAT",
@@ -45,6 +48,11 @@ EPS0_MAX_FLOAT = 700.0
 N_MAX_CLOSED = 10**18
 N_MAX_WINDOW = 10**12
 DELTA_MIN = 1e-300
+# Composition of shuffled rounds (`reference.pld`, `shuffle-spec compose`): one round group's eps0, n and
+# number of rounds (the clone windows are built in memory: n <= 1e9; e^eps0 far from overflow: eps0 <= 30).
+COMPOSE_EPS0_MAX = 30.0
+COMPOSE_N_MAX = 10**9
+COMPOSE_ROUNDS_MAX = 10**6
 
 
 @dataclass(frozen=True)
