@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Sequence, cast
 
@@ -371,8 +372,16 @@ def compose(grids: Sequence[GridPLD], powers: Sequence[int], *, tail: float, max
         inf_mass = min(sum(t * g.inf_mass for g, t in zip(grids, powers, strict=True)) * (1 + 8 * UNIT), 1.0)
     else:
         inf_mass = 0.0
-    eps_max = sum(t * g.eps0 for g, t in zip(grids, powers, strict=True))
+    eps_max = _sum_up([Fraction(g.eps0) * t for g, t in zip(grids, powers, strict=True)])
     return ComposedPLD(step, lo_index, values, error, tail_above, tail_below, inf_mass, pessimistic, eps_max)
+
+
+def _sum_up(terms: list[Fraction]) -> float:
+    """The smallest float >= the exact sum (basic composition's sum of eps0 over the rounds is returned as
+    an upper bound: a float sum may round it down by an ulp)."""
+    exact = sum(terms, Fraction(0))
+    value = float(exact)
+    return value if Fraction(value) >= exact else math.nextafter(value, math.inf)
 
 
 def _grid_scale(grids: list[GridPLD], powers: list[int]) -> float:
