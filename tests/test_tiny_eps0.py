@@ -198,3 +198,31 @@ def test_clone_bounds_at_tiny_eps0_are_not_below_the_clone_pairs_own_epsilon(kin
         e0 = mpmath.exp(mpmath.mpf(eps0))
         clone_probability = 1 / e0 if kind.startswith("FMT21") else 2 / (e0 + 1)
     assert clone_delta_lower(eps0, n, result.value, clone_probability) <= delta, (kind, n, eps0, result.value)
+
+
+def _closed_form_statements() -> list[str]:
+    from shuffle_spec.spec.registry import get_statement
+
+    return sorted(s for s in STATEMENTS if get_statement(s).value is not None and not _is_lower_bound(s))
+
+
+@pytest.mark.parametrize("statement_id", _closed_form_statements())
+def test_closed_forms_at_tiny_eps0_are_at_least_their_exact_value(statement_id):
+    """The value shown is an upper bound also in floating point: >= the statement's own closed form (the
+    SymPy `value`) evaluated at 300 digits. (FMT21 Thm 2.1 and Prop 2.2 formed 1 - e^{-2 eps0} at 128 bits: 0
+    below eps0 ~ 3e-39, and 5e-324 was shown for a bound of 4e-44.)"""
+    import sympy as sp
+
+    from shuffle_spec.spec.registry import get_statement
+
+    statement = get_statement(statement_id)
+    for eps0 in (1e-40, 1e-300):
+        for n, delta in ((10**12, 1e-300), (10**12, 1e-3), (2, 0.5)):
+            params = _inputs(statement_id, eps0, n, delta)
+            result = evaluate(STATEMENTS[statement_id], params)
+            if not result.valid:
+                continue
+            subs = {statement.symbol(k): sp.Float(v, 320) if isinstance(v, float) else sp.Integer(v) for k, v in params.items()}
+            exact = statement.value.evalf(300, subs=subs)
+            assert exact.is_real, (statement_id, params, exact)
+            assert result.value >= float(exact) * (1 - 1e-12), (statement_id, params, result.value, sp.N(exact, 12))

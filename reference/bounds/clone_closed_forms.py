@@ -79,20 +79,22 @@ def _concentration_term(e_eps0: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:
     return 8 * mpmath.sqrt(e_eps0 * mpmath.log(4 / mpmath.mpf(delta)) / nn) + 8 * e_eps0 / nn
 
 
-def _prefactor(variant: str, e_eps0: mpmath.mpf, g: mpmath.mpf) -> mpmath.mpf:
+def _prefactor(variant: str, eps0: mpmath.mpf, e_eps0: mpmath.mpf, g: mpmath.mpf) -> mpmath.mpf:
+    """F(eps0), written without cancellation (expm1, tanh): as 1 - e^{-2 eps0} at 128 bits it was 0 below
+    eps0 ~ 3e-39, and the bound 0 (5e-324 once rounded up) where its value is ~ eps0 G."""
     if variant == SEED:
-        return 1 - 1 / (e_eps0 * e_eps0)
+        return -mpmath.expm1(-2 * eps0)
     if variant == FOCS:
-        return (e_eps0 - 1) / (e_eps0 + 1)
+        return mpmath.tanh(eps0 / 2)  # (e^eps0 - 1)/(e^eps0 + 1)
     # APPLE: (1 - e^-eps0) / (1 + e^(-eps0 - eps1)) with e^eps1 = 1 + G.
-    return (1 - 1 / e_eps0) / (1 + 1 / (e_eps0 * (1 + g)))
+    return -mpmath.expm1(-eps0) / (1 + 1 / (e_eps0 * (1 + g)))
 
 
 def _closed_form(variant: str, eps0: float, n: int, delta: float) -> BoundValue:
     with mpmath.workprec(WORKING_BITS):
         e_eps0 = mpmath.exp(mpmath.mpf(eps0))
         g = _concentration_term(e_eps0, n, delta)
-        eps = mpmath.log1p(_prefactor(variant, e_eps0, g) * g)
+        eps = mpmath.log1p(_prefactor(variant, mpmath.mpf(eps0), e_eps0, g) * g)
         return BoundValue(mpf_to_float_down(eps), mpf_to_float_up(eps))
 
 
