@@ -30,7 +30,7 @@ from typing import Any
 
 import mpmath
 
-from shuffle_spec.reference.bounds.blanket_exact import MIN_EPS0, TINY_EPS0, _search_start, bracket, check_krr_inputs, tiny_eps0_delta_bound
+from shuffle_spec.reference.bounds.blanket_exact import MIN_EPS0, TINY_EPS0, _search_start, bracket, check_krr_inputs, _tiny_eps0_delta_bound
 from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, positive_part_expectation
 from shuffle_spec.reference.results import BoundValue
@@ -84,7 +84,7 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
     if eps0 < MIN_EPS0:
         # The divergence is at most the total variation of the pair, at most that of the one report that differs
         # (post-processing), (e^eps0 - 1)/(e^eps0 + k - 1) <= the blanket bound's gamma (e^eps0 - 1).
-        return BoundValue(0.0, tiny_eps0_delta_bound(eps0, int(k)), TINY_EPS0)
+        return BoundValue(0.0, _tiny_eps0_delta_bound(eps0, int(k)), TINY_EPS0)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     lower = upper = 0.0
     for law_b, law_a, coefficients in _setups(pair, eps0, int(k), eps):

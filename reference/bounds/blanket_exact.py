@@ -37,7 +37,7 @@ Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1
 
 Tiny eps0 (below MIN_EPS0 = 1e-12) is answered without the lattice, from two facts about the same lemma: at
 eps = 0 every L is at most k (e0 - 1)/D, and E[M] = gamma n, so delta(0) <= k (e0 - 1)/D = gamma (e0 - 1)
-(`tiny_eps0_delta_bound`); and at eps = eps0 every L is <= 0, so delta(eps0) = 0. The answer is eps = 0 when
+(`_tiny_eps0_delta_bound`); and at eps = eps0 every L is <= 0, so delta(eps0) = 0. The answer is eps = 0 when
 that bound is within the target, else eps0 (with the usual note): both certified, the second loose.
 """
 
@@ -57,7 +57,7 @@ from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, Bin
 from shuffle_spec.reference.results import BoundValue
 from shuffle_spec.reference.rounding import mpf_to_float_up
 
-__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "tiny_eps0_delta_bound", "MAX_N", "MAX_EPS0", "MAX_K", "MIN_EPS0"]
+__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K", "MIN_EPS0"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_krr"
 MAX_N = 10**8
@@ -185,7 +185,7 @@ def _blanket_delta_split(eps0: float, n: int, eps: float, laws: tuple[BinomialLa
     return BoundValue(max(0.0, min(lo / n / (1 + 2 * U1), upper)), upper)
 
 
-def tiny_eps0_delta_bound(eps0: float, k: int) -> float:
+def _tiny_eps0_delta_bound(eps0: float, k: int) -> float:
     """A float >= gamma (e^eps0 - 1) = k (e^eps0 - 1)/(e^eps0 + k - 1) >= Lemma 5.3's delta(eps) for k-RR at
     every eps >= 0 (module doc, "Tiny eps0"), at 40 digits without cancellation, rounded up."""
     with mpmath.workdps(40):
@@ -204,7 +204,7 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     if eps >= eps0:
         return BoundValue(0.0, 0.0)  # L <= 0 everywhere: the positive part vanishes
     if eps0 < MIN_EPS0:
-        return BoundValue(0.0, tiny_eps0_delta_bound(eps0, k), TINY_EPS0)
+        return BoundValue(0.0, _tiny_eps0_delta_bound(eps0, k), TINY_EPS0)
     law_n, law_b, law_a, gamma = _blanket_laws(eps0, k)
     coefficients = _krr_coefficients(eps0, eps)
     # Each tail mass left out costs at most about tail * max(1, k) in delta (D_N <= 1; gamma c0 <= k; the split
@@ -263,7 +263,7 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     none below eps0 is. Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
     check_krr_inputs(eps0, n, delta, k)
     if eps0 < MIN_EPS0:
-        if tiny_eps0_delta_bound(eps0, int(k)) <= delta:
+        if _tiny_eps0_delta_bound(eps0, int(k)) <= delta:
             return BoundValue(0.0, 0.0, f"delta(0) <= gamma (e^eps0 - 1) <= delta: eps = 0 ({TINY_EPS0})")
         return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})")
 
