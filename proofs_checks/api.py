@@ -343,28 +343,27 @@ def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta
     n, delta = int(fixed["n"]), float(fixed["delta"])
     budget = _check_budget(time_budget)
     given = {"eps": eps, "n": n, "delta": delta, **params}
-    with _time_budget(budget) as deadline:
-        recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps, deadline)
-        try:
-            lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0) if eps > 0 else 1.0, name="eps0")
-            note = ""
-            if hi is None:
-                value = EPS0_SEARCH_MAX
-                note = f"the bound stays <= eps up to eps0 = {EPS0_SEARCH_MAX:g}, the edge of the search range"
-            else:
-                value = largest_argument_within(recorder, eps, lo, hi, name="eps0", rel_tol=REL_TOL, interpolate=True)
-            value = max(recorder.verified())  # a numeric bound is monotone only to its own tolerance: the best verified point
-        except (_BudgetSpent, TimeLimitExceeded):
-            good = recorder.verified()
-            partial = None
-            if good:
-                value = max(good)
-                failing = recorder.nearest_failing(value, above=True)
-                partial = Calibration(statement.id, "eps0", value, (value, failing if failing is not None else EPS0_SEARCH_MAX), recorder.cache[value], given, _stopped_note(cast(float, budget)), stopped_early=True)
-            return _partial_or_raise(statement.id, "eps0", cast(float, budget), partial)
+    recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps)
+    note = ""
+
+    def search() -> float:
+        nonlocal note
+        lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0) if eps > 0 else 1.0, name="eps0")
+        if hi is None:
+            note = f"the bound stays <= eps up to eps0 = {EPS0_SEARCH_MAX:g}, the edge of the search range"
+            return EPS0_SEARCH_MAX
+        return largest_argument_within(recorder, eps, lo, hi, name="eps0", rel_tol=REL_TOL, interpolate=True)
+
+    stopped = _run_within_budget(search, recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "eps0", cast(float, budget))
+    value = max(good)  # the best verified point: a numeric bound is monotone only to its own tolerance
     failing = recorder.nearest_failing(value, above=True)
     upper_end = failing if failing is not None else EPS0_SEARCH_MAX
-    return Calibration(statement.id, "eps0", value, (value, upper_end), recorder(value), given, note)
+    if stopped:
+        return Calibration(statement.id, "eps0", value, (value, upper_end), recorder.cache[value], given, _stopped_note(cast(float, budget)), stopped_early=True)
+    return Calibration(statement.id, "eps0", value, (value, upper_end), recorder.cache[value], given, note)
 
 
 def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
@@ -378,31 +377,30 @@ def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: 
     eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
     budget = _check_budget(time_budget)
     given = {"eps": eps, "eps0": eps0, "delta": delta, **params}
-    with _time_budget(budget) as deadline:
-        recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps, deadline)
-        try:
-            hi = 1.0
-            while not recorder(hi) <= eps:  # doubling keeps the bracket tight and the evaluations cheap
-                if hi >= N_SEARCH_MAX:
-                    raise ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})")
-                hi = min(hi * 2, float(N_SEARCH_MAX))
-            lo = max(1.0, hi / 2)
-            # Over reals with f(x) = bound(ceil(x)); widths below 1 are integers already decided.
-            x = smallest_argument_within(recorder, eps, lo, hi, name="n", rel_tol=0.5 / hi, interpolate=True) if lo < hi else hi
-            x = min(recorder.verified())  # the best verified point (see calibrate_epsilon0)
-        except (_BudgetSpent, TimeLimitExceeded):
-            good = recorder.verified()
-            partial = None
-            if good:
-                best = min(good)
-                below = recorder.nearest_failing(best, above=False)
-                partial = Calibration(statement.id, "n", math.ceil(best), (math.ceil(below) if below is not None else 0, math.ceil(best)), recorder.cache[best], given, _stopped_note(cast(float, budget)), stopped_early=True)
-            return _partial_or_raise(statement.id, "n", cast(float, budget), partial)
+    recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps)
+
+    def search() -> float:
+        hi = 1.0
+        while not recorder(hi) <= eps:  # doubling keeps the bracket tight and the evaluations cheap
+            if hi >= N_SEARCH_MAX:
+                raise ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})")
+            hi = min(hi * 2, float(N_SEARCH_MAX))
+        lo = max(1.0, hi / 2)
+        # Over reals with f(x) = bound(ceil(x)); widths below 1 are integers already decided.
+        return smallest_argument_within(recorder, eps, lo, hi, name="n", rel_tol=0.5 / hi, interpolate=True) if lo < hi else hi
+
+    stopped = _run_within_budget(search, recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "n", cast(float, budget))
+    x = min(good)  # the best verified point (see calibrate_epsilon0)
     value = math.ceil(x)
     below = recorder.nearest_failing(x, above=False)
     failing = math.ceil(below) if below is not None else 0
+    if stopped:
+        return Calibration(statement.id, "n", value, (failing, value), recorder.cache[x], given, _stopped_note(cast(float, budget)), stopped_early=True)
     note = "" if failing else "the bound is within the target already at n = 1"
-    return Calibration(statement.id, "n", value, (failing, value), recorder(float(value)), given, note)
+    return Calibration(statement.id, "n", value, (failing, value), recorder.cache[x], given, note)
 
 
 def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: int, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
@@ -436,29 +434,32 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
         return shuffled_epsilon(statement, eps0=eps0, n=n, delta=d, **params)
 
     method = "bisection (ITP steps) on log10(delta) (reference.inversion)"
-    with _time_budget(budget) as deadline:
-        recorder = _Recorder(bound_at, eps, deadline)
-        try:
-            x = _smallest_log10_delta(recorder, used, eps)
-            x = min(recorder.verified())  # the best verified point (see calibrate_epsilon0)
-        except (_BudgetSpent, TimeLimitExceeded):
-            good = recorder.verified()
-            partial = None
-            if good:
-                best = min(good)
-                below = recorder.nearest_failing(best, above=False)
-                partial = Calibration(statement.id, "delta", used[best], (used[below] if below is not None else 0.0, used[best]), recorder.cache[best], base, _stopped_note(cast(float, budget)), method, stopped_early=True)
-            return _partial_or_raise(statement.id, "delta", cast(float, budget), partial)
-    value = used[x]
+    recorder = _Recorder(bound_at, eps)
+    stopped = _run_within_budget(lambda: _smallest_log10_delta(recorder, used, eps), recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "delta", cast(float, budget))
+    x = min(good)  # the best verified point (see calibrate_epsilon0)
     below = recorder.nearest_failing(x, above=False)
-    failing = used[below] if below is not None else 0.0
-    return Calibration(statement.id, "delta", value, (failing, value), recorder(x), base, method=method)
+    bracket = (used[below] if below is not None else 0.0, used[x])
+    if stopped:
+        return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, _stopped_note(cast(float, budget)), method, stopped_early=True)
+    return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, method=method)
 
 
-def _partial_or_raise(statement_id: str, target: str, budget: float, partial: Calibration | None) -> Calibration:
-    if partial is None:
-        raise InversionTimeout(statement_id, target, budget)
-    return partial
+def _run_within_budget(search: Callable[[], object], recorder: _Recorder, budget: float | None) -> bool:
+    """Run an inversion's search within `budget` seconds; True when it stopped early (the recorder refused a
+    new evaluation after the deadline, or the time limit interrupted one). Handled outside the time limit, so
+    a late alarm cannot fire while the answer is assembled from the recorder's verified points."""
+    try:
+        with _time_budget(budget) as deadline:
+            recorder.deadline = deadline
+            search()
+    except (_BudgetSpent, TimeLimitExceeded):
+        return True
+    finally:
+        recorder.deadline = None
+    return False
 
 
 def _smallest_log10_delta(f: _Recorder, used: dict[float, float], eps: float) -> float:
