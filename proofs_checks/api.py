@@ -17,18 +17,23 @@ needs neither SymPy nor the registry.
 Inversions (`calibrate_*`, `shuffled_delta` by inversion) go through `reference.inversion`: the
 returned point is one at which the bound was evaluated and found within the target, so it is on the
 safe side whatever the tolerance; `bracket` is the final bracket, whose other end was evaluated and
-found outside the target (or is the edge of the search range).
+found outside the target (or is the edge of the search range). The target eps may be 0. Each inversion has
+an overall time budget (`time_budget=`, seconds, default INVERSION_TIME_BUDGET = 60; None: no limit): when
+it runs out, the best verified point found so far is returned with `stopped_early` and a note (the optimum
+lies in `bracket`), or `InversionTimeout` is raised when no point was verified yet.
 """
 
 from __future__ import annotations
 
 import math
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Union, cast
 
 from shuffle_spec.proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported
 from shuffle_spec.proofs_checks.catalog import Entry, all_statements, resolve
-from shuffle_spec.proofs_checks.limits import EPS0_MAX, N_MAX
+from shuffle_spec.proofs_checks.limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
 from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
 from shuffle_spec.spec.terms import Direction, HypothesisError
@@ -54,6 +59,8 @@ def tightest(
 __all__ = [
     "tightest_randomizer",
     "Calibration",
+    "INVERSION_TIME_BUDGET",
+    "InversionTimeout",
     "HypothesisViolation",
     "ParameterError",
     "ShuffleBound",
@@ -81,6 +88,11 @@ EPS0_SEARCH_MAX = min(100.0, EPS0_MAX)
 N_SEARCH_MAX = N_MAX  # the supported range (proofs_checks.limits)
 DELTA_SEARCH_MIN = 1e-300
 REL_TOL = 1e-9
+# shuffled_delta narrows log10(delta) to this relative width (delta itself to about 1e-9 relative).
+REL_TOL_LOG_DELTA = 1e-12
+# Every inversion stops after this many seconds by default (`time_budget=`, `--time-budget`): it then returns
+# the best certified answer found, marked `stopped_early`, or raises InversionTimeout when it has none.
+INVERSION_TIME_BUDGET = 60.0
 
 
 @dataclass(frozen=True)
@@ -126,8 +138,10 @@ class Calibration:
     bound_at_value: float
     params: dict[str, float | int]
     note: str = ""
-    method: str = "bisection (reference.inversion)"
+    method: str = "bisection (ITP steps, reference.inversion)"
     extra: dict[str, Any] = field(default_factory=dict)
+    # True when the time budget ran out first: `value` is certified, the optimum lies in `bracket`.
+    stopped_early: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -139,6 +153,7 @@ class Calibration:
             "params": self.params,
             "method": self.method,
             "note": self.note,
+            "stopped_early": self.stopped_early,
         }
         out.update(self.extra)
         return out
@@ -245,19 +260,28 @@ def delta_provider(statement_id: StatementLike) -> Statement | Entry | None:
     return None
 
 
-class _Recorder:
-    """Wraps a bound for bisection: +inf where it certifies nothing; remembers every evaluation so
-    the final bracket can be reported from points actually evaluated, and the last refusal because the
-    value holds only at a larger delta' (`AtLargerDelta`), so that a search that finds nothing says why."""
+class _BudgetSpent(Exception):
+    """Raised by `_Recorder` when an inversion's time budget is spent before a new evaluation."""
 
-    def __init__(self, function: Callable[[float], float], target: float):
+
+class _Recorder:
+    """Wraps a bound for an inversion: +inf where it certifies nothing; remembers every evaluation so that
+    the final bracket (and, when the time budget runs out, the best verified point) is reported from points
+    actually evaluated; refuses to start a new evaluation once `deadline` (time.monotonic()) has passed; keeps
+    the first refusal because the value holds only at a larger delta' (`AtLargerDelta`), so that a search that
+    finds nothing says why."""
+
+    def __init__(self, function: Callable[[float], float], target: float, deadline: float | None = None):
         self.function = function
         self.target = target
+        self.deadline = deadline
         self.cache: dict[float, float] = {}
         self.at_larger_delta: AtLargerDelta | None = None
 
     def __call__(self, x: float) -> float:
         if x not in self.cache:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise _BudgetSpent
             try:
                 self.cache[x] = self.function(x)
             except AtLargerDelta as failure:  # certified only at a larger delta': nothing at the requested one
@@ -271,6 +295,10 @@ class _Recorder:
         """The error to raise when the search found nothing: the delta' refusal when there was one."""
         return self.at_larger_delta if self.at_larger_delta is not None else failure
 
+    def verified(self) -> list[float]:
+        """The evaluated points where the bound was found within the target (the safe side)."""
+        return [p for p, v in self.cache.items() if v <= self.target]
+
     def nearest_failing(self, x: float, *, above: bool) -> float | None:
         """The evaluated point nearest to x on one side where the bound exceeded the target."""
         side = [p for p, v in self.cache.items() if not v <= self.target and (p > x if above else p < x)]
@@ -279,64 +307,152 @@ class _Recorder:
         return min(side) if above else max(side)
 
 
-def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta: float, **params: float) -> Calibration:
-    """The largest local eps0 whose bound on the central epsilon is at most `eps` (for bounds
-    non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps."""
+class InversionTimeout(TimeLimitExceeded):
+    """An inversion (`calibrate_*`, `shuffled_delta`, `ShuffleBound.get_delta`) ran out of its time budget.
+
+    Fields: `statement_id`, `target` ("eps0", "n" or "delta"), `budget` (seconds) and `calibration`: the best
+    certified answer found before it stopped (a `Calibration` with `stopped_early`), or None when no point
+    had been verified yet. `shuffled_delta` and the `calibrate_*` functions return that answer rather than
+    raise when there is one; `ShuffleBound.get_delta`, whose float cannot carry the note, raises."""
+
+    def __init__(self, statement_id: str, target: str, budget: float, calibration: "Calibration | None" = None):
+        self.statement_id = statement_id
+        self.target = target
+        self.budget = budget
+        self.calibration = calibration
+        if calibration is None:
+            message = f"{statement_id}: the inversion for {target} ran out of its time budget ({budget:g} s) before any point was certified; allow more time (time_budget / --time-budget)"
+        else:
+            low, high = calibration.bracket
+            message = (
+                f"{statement_id}: the inversion for {target} stopped at its time budget ({budget:g} s): {target} = {calibration.value!r} is certified, "
+                f"the optimum lies in [{min(low, high)!r}, {max(low, high)!r}]"
+            )
+        super().__init__(message)
+
+
+def _stopped_note(budget: float) -> str:
+    return f"stopped early: the time budget of {budget:g} s ran out; the value is certified (evaluated within the target) and the optimum lies in the bracket"
+
+
+@contextmanager
+def _time_budget(budget: float | None) -> Iterator[float | None]:
+    """The deadline (time.monotonic()) of an inversion with `budget` seconds (None: no limit); in the main
+    thread a SIGALRM limit also interrupts an evaluation still running at the deadline (`limits.time_limit`),
+    elsewhere the budget is checked between evaluations only."""
+    if budget is None:
+        yield None
+        return
+    with time_limit(budget):
+        yield time.monotonic() + budget
+
+
+def _check_budget(time_budget: float | None) -> float | None:
+    """None (no limit) or a finite number of seconds > 0 (parsed as every number: `parse_number`)."""
+    if time_budget is None:
+        return None
+    value = _as_float("time_budget", parse_number("time_budget", time_budget))
+    if not (value > 0 and math.isfinite(value)):
+        raise ParameterError("time_budget", time_budget, "a finite number of seconds > 0 (or None: no limit)")
+    return value
+
+
+def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
+    """The largest local eps0 whose bound on the central epsilon is at most `eps` (eps >= 0; for bounds
+    non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps.
+    `time_budget` (seconds, default INVERSION_TIME_BUDGET; None: no limit): when it runs out, the largest
+    verified eps0 so far is returned with `stopped_early` and a note (InversionTimeout if there is none)."""
     statement = _statement(statement_id)
-    eps = _positive("eps", eps)
+    eps = _nonnegative("eps", eps)
     fixed = _fixed(n=n, delta=delta)
     n, delta = int(fixed["n"]), float(fixed["delta"])
+    budget = _check_budget(time_budget)
+    given = {"eps": eps, "n": n, "delta": delta, **params}
     recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps)
-    try:
-        lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0), name="eps0")
-    except ParameterError as failure:
-        raise recorder.explain(failure) from None
     note = ""
-    if hi is None:
-        value = EPS0_SEARCH_MAX
-        note = f"the bound stays <= eps up to eps0 = {EPS0_SEARCH_MAX:g}, the edge of the search range"
-    else:
-        value = largest_argument_within(recorder, eps, lo, hi, name="eps0", rel_tol=REL_TOL)
+
+    def search() -> float:
+        nonlocal note
+        try:
+            lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0) if eps > 0 else 1.0, name="eps0")
+        except ParameterError as failure:
+            raise recorder.explain(failure) from None
+        if hi is None:
+            note = f"the bound stays <= eps up to eps0 = {EPS0_SEARCH_MAX:g}, the edge of the search range"
+            return EPS0_SEARCH_MAX
+        return largest_argument_within(recorder, eps, lo, hi, name="eps0", rel_tol=REL_TOL, interpolate=True)
+
+    stopped = _run_within_budget(search, recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "eps0", cast(float, budget))
+    value = max(good)  # the best verified point: a numeric bound is monotone only to its own tolerance
     failing = recorder.nearest_failing(value, above=True)
     upper_end = failing if failing is not None else EPS0_SEARCH_MAX
-    return Calibration(statement.id, "eps0", value, (value, upper_end), recorder(value), {"eps": eps, "n": n, "delta": delta, **params}, note)
+    if stopped:
+        return Calibration(statement.id, "eps0", value, (value, upper_end), recorder.cache[value], given, _stopped_note(cast(float, budget)), stopped_early=True)
+    return Calibration(statement.id, "eps0", value, (value, upper_end), recorder.cache[value], given, note)
 
 
-def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: float, **params: float) -> Calibration:
-    """The smallest number of users n whose bound on the central epsilon is at most `eps` (for bounds
-    non-increasing in n). The returned n is verified: the bound evaluated there is <= eps."""
+def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
+    """The smallest number of users n whose bound on the central epsilon is at most `eps` (eps >= 0; for
+    bounds non-increasing in n). The returned n is verified: the bound evaluated there is <= eps. The search
+    doubles n from 1 (never evaluating far beyond the answer: the work of several bounds grows with n), then
+    narrows the last doubling. `time_budget` as in `calibrate_epsilon0` (the smallest verified n so far)."""
     statement = _statement(statement_id)
-    eps = _positive("eps", eps)
+    eps = _nonnegative("eps", eps)
     fixed = _fixed(eps0=eps0, delta=delta)
     eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
+    budget = _check_budget(time_budget)
+    given = {"eps": eps, "eps0": eps0, "delta": delta, **params}
     recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps)
-    if not recorder(float(N_SEARCH_MAX)) <= eps:
-        raise recorder.explain(ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})"))
-    hi = 1.0
-    while not recorder(hi) <= eps:  # doubling keeps the bisection bracket tight and cheap
-        hi *= 2
-    lo = max(1.0, hi / 2)
-    # Bisection over reals with f(x) = bound(ceil(x)); widths below 1 are integers already decided.
-    x = smallest_argument_within(recorder, eps, lo, hi, name="n", rel_tol=0.5 / hi) if lo < hi else hi
+
+    def search() -> float:
+        hi = 1.0
+        while not recorder(hi) <= eps:  # doubling keeps the bracket tight and the evaluations cheap
+            if hi >= N_SEARCH_MAX:
+                raise recorder.explain(ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})"))
+            hi = min(hi * 2, float(N_SEARCH_MAX))
+        lo = max(1.0, hi / 2)
+        # Over reals with f(x) = bound(ceil(x)); widths below 1 are integers already decided.
+        return smallest_argument_within(recorder, eps, lo, hi, name="n", rel_tol=0.5 / hi, interpolate=True) if lo < hi else hi
+
+    stopped = _run_within_budget(search, recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "n", cast(float, budget))
+    x = min(good)  # the best verified point (see calibrate_epsilon0)
     value = math.ceil(x)
     below = recorder.nearest_failing(x, above=False)
     failing = math.ceil(below) if below is not None else 0
+    if stopped:
+        return Calibration(statement.id, "n", value, (failing, value), recorder.cache[x], given, _stopped_note(cast(float, budget)), stopped_early=True)
     note = "" if failing else "the bound is within the target already at n = 1"
-    return Calibration(statement.id, "n", value, (failing, value), recorder(float(value)), {"eps": eps, "eps0": eps0, "delta": delta, **params}, note)
+    return Calibration(statement.id, "n", value, (failing, value), recorder.cache[x], given, note)
 
 
-def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: int, **params: float) -> Calibration:
-    """The delta for which `statement_id` certifies (eps, delta)-DP at (eps0, n): read from a statement
-    giving delta(eps) where one is registered (`delta_provider`), otherwise the smallest delta whose
-    bound on epsilon is at most `eps`, found by a verified bisection on log10(delta)."""
+def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: int, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
+    """The delta for which `statement_id` certifies (eps, delta)-DP at (eps0, n), eps >= 0: read from a
+    statement giving delta(eps) where one is registered (`delta_provider`), otherwise the smallest delta whose
+    bound on epsilon is at most `eps`, found by a verified search on log10(delta): from delta just below 1
+    downwards in growing steps to a point outside the target, then ITP steps (`reference.inversion`) to
+    relative width 1e-12 of log10(delta) (delta to ~1e-9 relative). eps = 0 is answered where the bound
+    certifies (0, delta)-DP for some delta, refused (ParameterError naming eps) where it never reaches 0.
+    `time_budget` as in `calibrate_epsilon0` (the smallest verified delta so far).
+
+    Round trip: for a bound monotone in delta (closed forms, mpmath bisections), get_delta(get_epsilon(d))
+    <= d up to the search's tolerance (~1e-9 relative). A numeric bound whose own solver has a tolerance is
+    monotone in delta only up to it (BBGN19.Lem5.3.exact_krr: 3e-4 in eps, up to ~1% in delta; the clone
+    bounds: 1e-7 in eps, ~1e-8 in delta), and so is the round trip; the returned delta is verified either way."""
     statement = _statement(statement_id)
-    eps = _positive("eps", eps)
+    eps = _nonnegative("eps", eps)
     fixed = _fixed(eps0=eps0, n=n)
     eps0, n = float(fixed["eps0"]), int(fixed["n"])
+    budget = _check_budget(time_budget)
     base = {"eps": eps, "eps0": eps0, "n": n, **params}
     mark = getattr(statement, "effective_delta", None)
     if mark is not None:
-        return _total_delta(statement, mark, eps, eps0, n, params, base)
+        return _total_delta(statement, mark, eps, eps0, n, params, base, budget)
     provider = delta_provider(statement)
     if provider is not None:
         value = _evaluate(provider, {k: v for k, v in base.items() if k in provider.input_names})
@@ -348,37 +464,106 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
         used[log10_delta] = d
         return shuffled_epsilon(statement, eps0=eps0, n=n, delta=d, **params)
 
+    method = "bisection (ITP steps) on log10(delta) (reference.inversion)"
     recorder = _Recorder(bound_at, eps)
-    lo = math.log10(DELTA_SEARCH_MIN)
-    hi = _largest_valid_log10_delta(recorder, lo)
-    if recorder(lo) <= eps:
-        x = lo
-    elif hi is None or not recorder(hi) <= eps:
-        largest = "none" if hi is None else f"{used[hi]!r}, where the bound is {recorder(hi)!r}"
-        raise ParameterError("eps", eps, f"a target the bound reaches for some delta its hypotheses allow (largest such delta found: {largest})")
-    else:
-        x = smallest_argument_within(recorder, eps, lo, hi, name="delta", rel_tol=1e-12)
-    value = used[x]
+    stopped = _run_within_budget(lambda: _smallest_log10_delta(recorder, used, eps), recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "delta", cast(float, budget))
+    x = min(good)  # the best verified point (see calibrate_epsilon0)
     below = recorder.nearest_failing(x, above=False)
-    failing = used[below] if below is not None else 0.0
-    return Calibration(statement.id, "delta", value, (failing, value), recorder(x), base, method="bisection on log10(delta) (reference.inversion)")
+    bracket = (used[below] if below is not None else 0.0, used[x])
+    if stopped:
+        return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, _stopped_note(cast(float, budget)), method, stopped_early=True)
+    return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, method=method)
+
+
+def _run_within_budget(search: Callable[[], object], recorder: _Recorder, budget: float | None) -> bool:
+    """Run an inversion's search within `budget` seconds; True when it stopped early (the recorder refused a
+    new evaluation after the deadline, or the time limit interrupted one). Handled outside the time limit, so
+    a late alarm cannot fire while the answer is assembled from the recorder's verified points."""
+    try:
+        with _time_budget(budget) as deadline:
+            recorder.deadline = deadline
+            search()
+    except (_BudgetSpent, TimeLimitExceeded):
+        return True
+    finally:
+        recorder.deadline = None
+    return False
+
+
+def _smallest_log10_delta(f: _Recorder, used: dict[float, float], eps: float) -> float:
+    """The smallest x = log10(delta) in [log10(DELTA_SEARCH_MIN), 0) with f(x) <= eps (to REL_TOL_LOG_DELTA
+    relative), f non-increasing where the bound holds (+inf where its hypotheses fail, e.g. delta < 1/100).
+
+    From the largest delta below 1 downwards: first the largest valid x (a step down by decades while the
+    bound certifies nothing, then, only if the first valid decade is already outside the target, bisection on
+    validity between it and the invalid decade above); then steps down from the verified point, doubling
+    (1, 2, 4, ... decades), to a point outside the target (or the edge 1e-300); then ITP steps. Small deltas,
+    where the numeric bounds are slowest, are evaluated only as far as the answer needs."""
+    lo = math.log10(DELTA_SEARCH_MIN)
+    top = math.log10(math.nextafter(1.0, 0.0))  # the largest delta < 1 (10 ** top < 1)
+    while not 10.0**top < 1.0:
+        top = math.nextafter(top, -math.inf)
+    good: float | None = None
+    if math.isfinite(f(top)):
+        valid = top
+    else:
+        invalid, valid_or_none = top, None
+        x = -1.0
+        while x >= lo:
+            if math.isfinite(f(x)):
+                valid_or_none = x
+                break
+            invalid, x = x, x - 1
+        if valid_or_none is None:
+            raise ParameterError("eps", eps, "a target the bound reaches for some delta its hypotheses allow (none of delta = 10^-1, ..., 1e-300 is allowed)")
+        valid = valid_or_none
+        if not f(valid) <= eps:
+            # The answer may lie between this decade and the edge of validity above it.
+            for _ in range(60):
+                mid = valid + (invalid - valid) / 2
+                if not valid < mid < invalid:
+                    break
+                if math.isfinite(f(mid)):
+                    valid = mid
+                else:
+                    invalid = mid
+    if not f(valid) <= eps:
+        raise ParameterError("eps", eps, f"a target the bound reaches for some delta its hypotheses allow (largest such delta found: {used[valid]!r}, where the bound is {f(valid)!r})")
+    good = valid
+    step = 1.0
+    bad: float | None = None
+    while bad is None:
+        x = max(good - step, lo)
+        if f(x) <= eps:
+            good = x
+            if x <= lo:
+                return lo
+            step *= 2
+        else:
+            bad = x
+    return smallest_argument_within(f, eps, bad, good, name="delta", rel_tol=REL_TOL_LOG_DELTA, interpolate=True)
 
 
 GOLDEN_STEPS = 80  # golden-section steps on log10(input delta): the interval shrinks by 0.618^80 ~ 2e-17
 
 
-def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: float, n: int, params: Mapping[str, float], base: dict) -> Calibration:
+def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: float, n: int, params: Mapping[str, float], base: dict, budget: float | None) -> Calibration:
     """`shuffled_delta` for a statement whose epsilon holds at a delta' other than its input delta (FMT21 Prop
     2.2: delta' = delta + (e^eps + 1) c n delta0): the smallest TOTAL delta' found at which the target eps is
     certified, never the input delta.
 
-    The input deltas whose epsilon is <= eps are found by a verified bisection on log10(delta) (the smallest one,
-    as for any bound); delta'(input) is then minimised over them by a golden-section search on log10(input delta)
-    (for Prop 2.2 delta' = d + A (e^{eps(d)} + 1) is unimodal in d; every candidate is evaluated, its epsilon
-    checked <= eps and its delta' computed by the provider, so the answer is certified whatever the shape). The
-    bracket's lower end is the largest input delta found failing the target: every certified total is above it
-    (delta' >= its input delta, checked in proofs_checks/fmt21.py). Refused (`HypothesisViolation`) when the
-    statement gives no provider or when the smallest total found is >= 1: nothing is certified then."""
+    The input deltas whose epsilon is <= eps are found by the verified search on log10(delta) of any bound
+    (`_smallest_log10_delta`); delta'(input) is then minimised over them by a golden-section search on
+    log10(input delta) (for Prop 2.2 delta' = d + A (e^{eps(d)} + 1) is unimodal in d; every candidate is
+    evaluated, its epsilon checked <= eps and its delta' computed by the provider, so the answer is certified
+    whatever the shape). The bracket's lower end is the largest input delta found failing the target: every
+    certified total is above it (delta' >= its input delta, checked in proofs_checks/fmt21.py). Refused
+    (`HypothesisViolation`) when the statement gives no provider or when the smallest total found is >= 1:
+    nothing is certified then. Within `budget` seconds: when it runs out, the smallest certified total so far
+    is returned with `stopped_early` (InversionTimeout when there is none)."""
     values = dict(base)
     if not mark.provider:
         raise HypothesisViolation(statement.id, f"its epsilon holds at {mark.formula}, which cannot be computed from the inputs: no delta is certified", values)
@@ -394,13 +579,6 @@ def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: floa
         return _require_value(_evaluation(statement, inputs, with_effective_delta=False), statement, inputs)
 
     recorder = _Recorder(eps_at, eps)
-    lo = math.log10(DELTA_SEARCH_MIN)
-    hi = _largest_valid_log10_delta(recorder, lo)
-    if hi is None or not recorder(hi) <= eps:
-        largest = "none" if hi is None else f"{used[hi]!r}, where the bound is {recorder(hi)!r}"
-        raise ParameterError("eps", eps, f"a target the bound reaches for some delta its hypotheses allow (largest such input delta found: {largest})")
-    first = lo if recorder(lo) <= eps else smallest_argument_within(recorder, eps, lo, hi, name="delta", rel_tol=1e-12)
-    below = recorder.nearest_failing(first, above=False)
     totals: dict[float, float] = {}
 
     def total(x: float) -> float:
@@ -414,30 +592,42 @@ def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: floa
                     pass
         return totals[x]
 
-    a, b = first, hi
-    ratio = (math.sqrt(5) - 1) / 2
-    c, d = b - ratio * (b - a), a + ratio * (b - a)
-    total(a), total(b)
-    for _ in range(GOLDEN_STEPS):
-        if total(c) <= total(d):
-            b, d = d, c
-            c = b - ratio * (b - a)
-        else:
-            a, c = c, d
-            d = a + ratio * (b - a)
-    best = min(totals, key=lambda x: (totals[x], x))
-    if not totals[best] < 1:
+    def search() -> None:
+        first = _smallest_log10_delta(recorder, used, eps)
+        hi = max(recorder.verified())  # the search starts at the largest valid input delta, verified
+        a, b = first, hi
+        ratio = (math.sqrt(5) - 1) / 2
+        c, d = b - ratio * (b - a), a + ratio * (b - a)
+        total(a), total(b)
+        for _ in range(GOLDEN_STEPS):
+            if total(c) <= total(d):
+                b, d = d, c
+                c = b - ratio * (b - a)
+            else:
+                a, c = c, d
+                d = a + ratio * (b - a)
+
+    stopped = _run_within_budget(search, recorder, budget)
+    finite = {x: t for x, t in totals.items() if math.isfinite(t)}
+    if stopped and not finite:
+        raise InversionTimeout(statement.id, "delta", cast(float, budget))
+    if not finite:
+        raise ParameterError("eps", eps, "a target the bound reaches for some delta its hypotheses allow")
+    best = min(finite, key=lambda x: (finite[x], x))
+    if not finite[best] < 1:
         raise HypothesisViolation(
             statement.id,
-            f"delta' < 1 (the smallest total delta' found at which it certifies eps = {eps!r} is {totals[best]!r}, by {provider.id}: "
+            f"delta' < 1 (the smallest total delta' found at which it certifies eps = {eps!r} is {finite[best]!r}, by {provider.id}: "
             f"{mark.formula}; nothing is certified)",
             values,
         )
+    below = recorder.nearest_failing(best, above=False)
     return Calibration(
-        statement.id, "delta", totals[best], (used[below] if below is not None else 0.0, totals[best]), recorder(best), base,
-        note=f"the total delta' ({mark.formula}) at the statement's input delta = {used[best]!r}, not that input delta",
-        method=f"total delta' by {provider.id}, minimised over the input deltas whose eps <= target (bisection and golden section on log10(delta))",
+        statement.id, "delta", finite[best], (used[below] if below is not None else 0.0, finite[best]), recorder.cache[best], base,
+        note=(_stopped_note(cast(float, budget)) + "; " if stopped else "") + f"the total delta' ({mark.formula}) at the statement's input delta = {used[best]!r}, not that input delta",
+        method=f"total delta' by {provider.id}, minimised over the input deltas whose eps <= target (ITP and golden-section steps on log10(delta))",
         extra={"input_delta": used[best], "delta_effective_by": provider.id},
+        stopped_early=stopped,
     )
 
 
@@ -511,9 +701,20 @@ class ShuffleBound:
         """The central epsilon at `delta`: an upper bound, also in floating point (`shuffled_epsilon`)."""
         return shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=delta, **self.params)
 
-    def get_delta(self, eps: float) -> float:
-        """The delta at which the bound certifies `eps` (`shuffled_delta`: on the safe side, verified)."""
-        return shuffled_delta(self.statement, eps=eps, eps0=self.eps0, n=self.n, **self.params).value
+    def get_delta(self, eps: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
+        """The delta at which the bound certifies `eps` >= 0 (`shuffled_delta`: on the safe side, verified).
+        Raises `InversionTimeout` when `time_budget` seconds (default INVERSION_TIME_BUDGET; None: no limit)
+        run out first: a bare float cannot say that it stopped early, so the best certified answer found is
+        given in the error (`calibration`) instead of returned."""
+        result = shuffled_delta(self.statement, eps=eps, eps0=self.eps0, n=self.n, time_budget=time_budget, **self.params)
+        if result.stopped_early:
+            raise InversionTimeout(self.statement_id, "delta", cast(float, _check_budget(time_budget)), result)
+        return result.value
+
+    def delta_calibration(self, eps: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
+        """`get_delta` with its bracket and note (`shuffled_delta`): when the time budget runs out, the best
+        certified answer with `stopped_early` set."""
+        return shuffled_delta(self.statement, eps=eps, eps0=self.eps0, n=self.n, time_budget=time_budget, **self.params)
 
     def interval(self, delta: float) -> tuple[float, float]:
         """(lower, upper): a certified enclosure of the statement's exact quantity at `delta` (for a
@@ -586,6 +787,14 @@ def _fixed(**values: object) -> dict[str, float | int]:
     return out
 
 
+def _nonnegative(name: str, value: object) -> float:
+    """`value` as a float, checked finite and >= 0 (a target epsilon: 0 asks for (0, delta)-DP)."""
+    number = parse_number(name, value)
+    if not number >= 0 or not math.isfinite(_as_float(name, number)):
+        raise ParameterError(name, value, f"a finite {name} >= 0")
+    return float(number)
+
+
 def _positive(name: str, value: object) -> float:
     """`value` as a float, checked finite and > 0 (numpy, Fraction and Decimal numbers accepted)."""
     number = parse_number(name, value)
@@ -599,31 +808,6 @@ def _as_float(name: str, number: object) -> float:
         return float(number)  # type: ignore[arg-type]
     except OverflowError:  # an int or Fraction beyond a double
         raise ParameterError(name, number, "a number within the range of a double") from None
-
-
-def _largest_valid_log10_delta(f: _Recorder, lo: float) -> float | None:
-    """The largest log10(delta) < 0 found where the bound holds at all (hypotheses such as
-    delta < 1/100 make it +inf above some delta): a step down by decades, then bisection on validity."""
-    top = math.nextafter(0.0, -math.inf)  # delta < 1
-    if math.isfinite(f(top)):
-        return top
-    invalid = top
-    valid: float | None = None
-    x = math.floor(top)
-    while x >= lo:
-        if math.isfinite(f(x)):
-            valid = x
-            break
-        invalid, x = x, x - 1
-    if valid is None:
-        return None
-    for _ in range(60):
-        mid = valid + (invalid - valid) / 2
-        if math.isfinite(f(mid)):
-            valid = mid
-        else:
-            invalid = mid
-    return valid
 
 
 def _initial_bracket_increasing(f: Callable[[float], float], *, start: float, name: str) -> tuple[float, float | None]:
@@ -696,10 +880,11 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     from shuffle_spec.reference.pld import composed_epsilon as _composed, rounds_from_json
 
     pair = _compose_pair(statement_id)
+    delta = _compose_delta(delta)
     if schedule is None:
         if rounds is None or eps0 is None or n is None:
             raise ParameterError("rounds", rounds, "rounds, eps0 and n (or a schedule)")
-        schedule = [{"eps0": eps0, "n": n, "rounds": rounds}]
+        schedule = [_compose_round(rounds=rounds, eps0=eps0, n=n)]
     elif rounds is not None or eps0 is not None or n is not None:
         raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n, not both")
     allowed = CERTIFYING_PAIRS.get(pair, (pair,))
@@ -720,5 +905,25 @@ def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: 
     from shuffle_spec.reference.pld import Round, composed_delta as _delta
 
     pair = _compose_pair(statement_id)
-    value = _delta([Round(pair, eps0, n, rounds)], eps=eps)
+    eps = _as_float("eps", parse_number("eps", eps))
+    value = _delta([Round(pair, **_compose_round(rounds=rounds, eps0=eps0, n=n))], eps=eps)
     return value.lower, value.upper
+
+
+def _compose_round(*, rounds: object, eps0: object, n: object) -> dict[str, Any]:
+    """rounds, eps0 and n of one round group parsed as every command parses numbers (`parse_number`:
+    "1e3" and "1/2" are numbers, "1_0" and "0x10" are not); their ranges are the composition's own
+    (`reference.pld`: 0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6), checked there."""
+    return {
+        "eps0": _as_float("eps0", parse_number("eps0", eps0)),
+        "n": parse_number("n", n, integer=True),
+        "rounds": parse_number("rounds", rounds, integer=True),
+    }
+
+
+def _compose_delta(delta: object) -> float:
+    """The central delta after all rounds, parsed (`parse_number`) and within the supported range
+    (1e-300 <= delta < 1, `proofs_checks.limits`)."""
+    value = _as_float("delta", parse_number("delta", delta))
+    require_supported("delta", value)
+    return value

@@ -149,9 +149,28 @@ def probability_pair(kind: str, eps0: float) -> ProbabilityPair:
     else:
         raise ParameterError("kind", kind, "'fmt21', 'fmt23' or 'keep'")
     q = 1 - p
+    if eps0 <= _SMALL_EPS0:
+        # 1 - p cancels: at eps0 below the context's 2^-100 its interval would straddle 0 (and its float be
+        # negative or zero). The same q without the cancellation, from 1 - e^-eps0 by its Taylor series.
+        one_minus_r = _one_minus_exp_neg(eps0)
+        q = {"fmt21": one_minus_r, "fmt23": one_minus_r / (1 + r), "keep": r / (1 + r)}[kind]
     pf, pe = _float_with_error(p)
     qf, qe = _float_with_error(q)
     return ProbabilityPair(p, q, pf, qf, pe, qe)
+
+
+_SMALL_EPS0 = 2.0**-30
+
+
+def _one_minus_exp_neg(x: float) -> Any:
+    """An interval containing 1 - e^-x for a float 0 < x <= 2^-30 with relative width below the context's
+    2^-100: the Taylor series alternates with decreasing terms, so its partial sums S_4 <= 1 - e^-x <= S_5 =
+    S_4 + x^5/120 (relative width x^4/120 < 2^-126)."""
+    iv = _IV
+    xx = iv.mpf(x)
+    low = xx - xx**2 / 2 + xx**3 / 6 - xx**4 / 24
+    high = low + xx**5 / 120
+    return iv.mpf([low.a, high.b])
 
 
 @dataclass(frozen=True)

@@ -180,8 +180,18 @@ def _round_up(value: mpmath.mpf) -> float:
     return mpf_to_float_up(value * (1 + RELATIVE_MARGIN))
 
 
-def _delta_bound(delta_mp: Callable[[], mpmath.mpf]) -> float:
-    with mpmath.workdps(DPS):
+def _working_dps(*small: float) -> int:
+    """DPS plus the decimal digits the cancellations lose at tiny arguments: e^eps - e^(-2 eps0) (the width of
+    L) has relative size eps0, Lemma 5.8's second moment of L relative size eps0^2, so twice the digits of the
+    smallest argument: a bound at eps0 = 1e-300 is evaluated at 680 digits instead of 80 (at 80 the width and
+    the second moment rounded to 0 and the bound divided by them)."""
+    smallest = min((abs(float(v)) for v in small if v), default=1.0)
+    return DPS + (2 * math.ceil(-math.log10(smallest)) if smallest < 1 else 0)
+
+
+def _delta_bound(delta_mp: Callable[[], mpmath.mpf], *small: float) -> float:
+    """delta_mp() rounded up, evaluated at `_working_dps(*small)` digits (small: the bound's eps, eps0)."""
+    with mpmath.workdps(_working_dps(*small)):
         return _round_up(delta_mp())
 
 

@@ -61,12 +61,13 @@ the upper end.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -1207,6 +1208,18 @@ def _transport_certify(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel
     return None
 
 
+@contextmanager
+def _named_by_the_users_n(n: int) -> Iterator[None]:
+    """A window refused for its size names the count it was built for (the ones or zeros among the others,
+    n - 1 - k ...): the user gave n, so the refusal quotes n (same range and advice)."""
+    try:
+        yield
+    except ParameterError as failure:
+        if failure.name == "n" and failure.value != n:
+            raise ParameterError("n", n, failure.allowed) from None
+        raise
+
+
 def _budget_refusal(pairs: _Pairs, n: int) -> ParameterError:
     return ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the work budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
 
@@ -1289,7 +1302,8 @@ def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
     (value = upper end). Supported: 0 < eps0 <= MAX_EPS0, 1 <= n <= 1e12 (within MAX_WINDOW and
     MAX_TOLERANCE: the work budget, ~ 10 s, widens the width, stated in the note; else ParameterError), 1e-300 <= delta < 1. Returns eps0 with a note when no
     eps < eps0 is certified."""
-    result = worst_case(eps0=eps0, n=n, delta=delta)
+    with _named_by_the_users_n(n):
+        result = worst_case(eps0=eps0, n=n, delta=delta)
     width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
     note = f"certified worst case over every pair (worst k = {result.worst_k} ones among the others), relative width {width:.1e}"
     if result.tolerance > DEFAULT_REL_TOL:
@@ -1375,10 +1389,11 @@ def binary_rr_pair_epsilon(*, eps0: float, n: int, delta: float, k: int = 0) -> 
         raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
     pairs = _Pairs(eps0, delta)
     n, k = int(n), int(k)
-    results = [pairs.epsilon(n, k)]
-    mirror = n - 1 - k
-    if mirror != k and pairs.bound(n, mirror, results[0].upper)[1] > delta:
-        results.append(pairs.epsilon(n, mirror))
+    with _named_by_the_users_n(n):
+        results = [pairs.epsilon(n, k)]
+        mirror = n - 1 - k
+        if mirror != k and pairs.bound(n, mirror, results[0].upper)[1] > delta:
+            results.append(pairs.epsilon(n, mirror))
     lower, upper = max(r.lower for r in results), max(r.upper for r in results)
     note = NO_AMPLIFICATION if upper >= eps0 else ""
     return BoundValue(lower, upper, note)

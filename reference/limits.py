@@ -40,6 +40,9 @@ from typing import SupportsFloat, SupportsIndex, TypeGuard
 from shuffle_spec.reference.errors import ParameterError
 
 __all__ = [
+    "COMPOSE_EPS0_MAX",
+    "COMPOSE_N_MAX",
+    "COMPOSE_ROUNDS_MAX",
     "DELTA_MIN",
     "MATRIX_DENOMINATOR_LCM_MAX_DIGITS",
     "MATRIX_ENTRY_MAX_CHARS",
@@ -62,6 +65,11 @@ DELTA_MIN = 1e-300
 MATRIX_ENTRY_MAX_DIGITS = 1000
 MATRIX_ENTRY_MAX_CHARS = 2 * MATRIX_ENTRY_MAX_DIGITS + 16
 MATRIX_DENOMINATOR_LCM_MAX_DIGITS = 10_000
+# Composition of shuffled rounds (`reference.pld`, `shuffle-spec compose`): one round group's eps0, n and
+# number of rounds (the clone windows are built in memory: n <= 1e9; e^eps0 far from overflow: eps0 <= 30).
+COMPOSE_EPS0_MAX = 30.0
+COMPOSE_N_MAX = 10**9
+COMPOSE_ROUNDS_MAX = 10**6
 
 
 @dataclass(frozen=True)

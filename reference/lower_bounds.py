@@ -30,7 +30,7 @@ from typing import Any
 
 import mpmath
 
-from shuffle_spec.reference.bounds.blanket_exact import _search_start, bracket, check_krr_inputs
+from shuffle_spec.reference.bounds.blanket_exact import MIN_EPS0, TINY_EPS0, _search_start, bracket, check_krr_inputs, _tiny_eps0_delta_bound
 from shuffle_spec.reference.errors import ParameterError, require_positive
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, positive_part_expectation
 from shuffle_spec.reference.results import BoundValue
@@ -81,6 +81,10 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
     require_positive("delta_hint", delta_hint)
     if eps >= eps0:
         return BoundValue(0.0, 0.0)
+    if eps0 < MIN_EPS0:
+        # The divergence is at most the total variation of the pair, at most that of the one report that differs
+        # (post-processing), (e^eps0 - 1)/(e^eps0 + k - 1) <= the blanket bound's gamma (e^eps0 - 1).
+        return BoundValue(0.0, _tiny_eps0_delta_bound(eps0, int(k)), TINY_EPS0)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     lower = upper = 0.0
     for law_b, law_a, coefficients in _setups(pair, eps0, int(k), eps):
@@ -98,6 +102,9 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
 
 def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     check_krr_inputs(eps0, n, delta, k, min_k=3 if pair == "third" else 2)
+    if eps0 < MIN_EPS0:
+        # Every epsilon is >= 0: a lower bound that needs no lattice (the pair's exact eps lies in [0, eps0]).
+        return BoundValue(0.0, 0.0, f"exact eps of the pair in [0.0, {float(eps0)!r}]; {TINY_EPS0}: 0 is returned, a lower bound on the truth")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair=pair, delta_hint=delta)

@@ -39,6 +39,8 @@ import numpy as np
 from shuffle_spec.reference.bounds.blanket_exact_laplace import (
     EXP_MARGIN,
     MASS_MARGIN,
+    MIN_EPS0,
+    TINY_EPS0,
     UNIT,
     _expectation,
     _lattice_law,
@@ -336,6 +338,8 @@ def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue
     check_laplace_inputs(eps0, n, delta)
     if int(n) == 1:  # the pair is one report: both directions are the profile 1 - e^{(eps - eps0)/2}
         return single_report_epsilon(eps0, delta)
+    if eps0 < MIN_EPS0:  # no lattice (module doc of reference.bounds.blanket_exact_laplace): eps in [0, eps0]
+        return BoundValue(0.0, float(eps0), f"{TINY_EPS0}: the pair's eps is only bracketed by [0, eps0]")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = laplace_pair_delta(eps0=eps0, n=n, eps=eps)

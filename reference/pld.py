@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Sequence, cast
 
@@ -72,6 +73,7 @@ import numpy as np
 from shuffle_spec.reference.binomial import SUBNORMAL_CAP, UNIT, CertifiedWindow, ProbabilityPair, certified_window, iv_context, probability_pair
 from shuffle_spec.reference.bounds.clones import _check_eps0, solve_epsilon
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
+from shuffle_spec.reference.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX
 from shuffle_spec.reference.results import BoundValue
 
 __all__ = [
@@ -109,6 +111,10 @@ BINARY_RR_ALL_COUNTS_UP_TO = 40
 EXACT_HALF_UP_TO = 1000
 BINARY_RR_COUNTS = 3
 EPS_REL_TOL = 1e-6
+# The supported range of one round group (`_validate_round`, `_validate_rounds`; the CLI states it).
+MAX_EPS0 = COMPOSE_EPS0_MAX
+MAX_N = COMPOSE_N_MAX
+MAX_ROUNDS = COMPOSE_ROUNDS_MAX
 NO_AMPLIFICATION = "nothing below sum of eps0 over the rounds certified: basic composition's sum of eps0 is returned"
 
 
@@ -366,8 +372,16 @@ def compose(grids: Sequence[GridPLD], powers: Sequence[int], *, tail: float, max
         inf_mass = min(sum(t * g.inf_mass for g, t in zip(grids, powers, strict=True)) * (1 + 8 * UNIT), 1.0)
     else:
         inf_mass = 0.0
-    eps_max = sum(t * g.eps0 for g, t in zip(grids, powers, strict=True))
+    eps_max = _sum_up([Fraction(g.eps0) * t for g, t in zip(grids, powers, strict=True)])
     return ComposedPLD(step, lo_index, values, error, tail_above, tail_below, inf_mass, pessimistic, eps_max)
+
+
+def _sum_up(terms: list[Fraction]) -> float:
+    """The smallest float >= the exact sum (basic composition's sum of eps0 over the rounds is returned as
+    an upper bound: a float sum may round it down by an ulp)."""
+    exact = sum(terms, Fraction(0))
+    value = float(exact)
+    return value if Fraction(value) >= exact else math.nextafter(value, math.inf)
 
 
 def _grid_scale(grids: list[GridPLD], powers: list[int]) -> float:
@@ -543,11 +557,11 @@ def _validate_round(pair: str, eps0: float, n: int) -> None:
     if pair not in PAIRS:
         raise ParameterError("pair", pair, f"one of {', '.join(PAIRS)}")
     _check_eps0(eps0)
-    if eps0 > 30:
-        raise ParameterError("eps0", eps0, "0 < eps0 <= 30 (composition)")
+    if eps0 > MAX_EPS0:
+        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g} (composition)")
     require_integer("n", n, minimum=1)
-    if n > 10**9:
-        raise ParameterError("n", n, "1 <= n <= 1e9 (composition)")
+    if n > MAX_N:
+        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (composition)")
 
 
 def _validate_rounds(rounds: Sequence[Round]) -> list[Round]:
@@ -559,8 +573,8 @@ def _validate_rounds(rounds: Sequence[Round]) -> list[Round]:
             raise ParameterError("rounds", r, "Round(pair, eps0, n, rounds) entries")
         _validate_round(r.pair, r.eps0, r.n)
         require_integer("rounds", r.rounds, minimum=1)
-        if r.rounds > 10**6:
-            raise ParameterError("rounds", r.rounds, "1 <= rounds <= 1e6")
+        if r.rounds > MAX_ROUNDS:
+            raise ParameterError("rounds", r.rounds, f"1 <= rounds <= {MAX_ROUNDS:.0e}")
         out.append(Round(r.pair, float(r.eps0), int(r.n), int(r.rounds)))
     if len({r.pair == "exact_binary_rr" for r in out}) > 1:
         raise ParameterError("rounds", [r.pair for r in out], "exact_binary_rr rounds only with other exact_binary_rr rounds (a lower bound does not mix with upper bounds)")

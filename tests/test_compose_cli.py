@@ -97,3 +97,40 @@ def test_api_unknown_compose_id_is_a_key_error_naming_it():
         api.composed_epsilon("compose.nope", rounds=2, eps0=1.0, n=1000, delta=1e-6)
     with pytest.raises(api.ParameterError, match="id"):
         api.composed_epsilon("FMT21.clones_numeric", rounds=2, eps0=1.0, n=1000, delta=1e-6)
+
+
+# --- Numbers on the command line: the project's one parser (`bridge.parse_number`) --------------------
+
+
+@pytest.mark.parametrize(
+    "flag, text, fragment",
+    [
+        ("--rounds", "1_0", "rounds = '1_0'"),
+        ("--eps0", "1_0", "eps0 = '1_0'"),
+        ("--n", "1_000", "n = '1_000'"),
+        ("--delta", "1_0e-6", "delta = '1_0e-6'"),
+        ("--rounds", "2.5", "rounds = '2.5'"),
+        ("--n", "0x10", "n = '0x10'"),
+        ("--eps0", "inf", "eps0 = 'inf'"),
+        ("--delta", "nan", "delta = 'nan'"),
+        ("--rounds", "2000000", "rounds"),
+        ("--eps0", "31", "eps0"),
+        ("--n", "2e9", "n"),
+        ("--delta", "1e-320", "delta"),
+    ],
+)
+def test_compose_numbers_are_parsed_strictly_with_one_line_errors(capsys, flag, text, fragment):
+    argv = {"--rounds": "2", "--eps0": "1", "--n": "100", "--delta": "1e-6"}
+    argv[flag] = text
+    code, out, err = _run(capsys, "compose", "compose.clones", *[part for item in argv.items() for part in item])
+    assert code == 2 and out == "" and "usage:" not in err
+    assert len(err.strip().splitlines()) == 1 and fragment in err and "expected" in err, err
+
+
+def test_compose_accepts_the_number_forms_of_the_other_commands(capsys):
+    """`--n 1e3`, `--rounds 5/1` and `--eps0 1/2` are numbers as in `bounds` / `eval` / `calibrate`."""
+    code, out, err = _run(capsys, "compose", "compose.clones", "--rounds", "5/1", "--eps0", "1/2", "--n", "1e3", "--delta", "1e-6", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["rounds"] == 5 and data["params"] == {"eps0": 0.5, "n": 1000, "delta": 1e-6}
+    assert data["value"] == composed_epsilon([Round("clones", 0.5, 1000, 5)], delta=1e-6).upper

@@ -17,7 +17,9 @@ from typing import Any
 from shuffle_spec.proofs_checks.api import composed_epsilon
 from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.input_files import load_json_file
+from shuffle_spec.proofs_checks.limits import DELTA_MIN
 from shuffle_spec.proofs_checks.output import print_json
+from shuffle_spec.reference.limits import COMPOSE_EPS0_MAX as MAX_EPS0, COMPOSE_N_MAX as MAX_N, COMPOSE_ROUNDS_MAX as MAX_ROUNDS
 
 NAME = "compose"
 HELP = "epsilon after many shuffled rounds (certified PLD composition of a dominating pair)"
@@ -32,10 +34,12 @@ ROUND_FIELDS = ("eps0", "n", "rounds", "pair")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", help="compose.clones, compose.stronger_clones or compose.exact_binary_rr")
-    parser.add_argument("--rounds", type=int, help="number of rounds T")
-    parser.add_argument("--eps0", type=float, help="local epsilon of each round")
-    parser.add_argument("--n", type=int, help="users per round")
-    parser.add_argument("--delta", type=float, required=True, help="central delta after all rounds")
+    # Numbers are parsed by the project's one parser (`bridge.parse_number`, in `api.composed_epsilon`), as
+    # in every other command: "1e3" and "1/2" are numbers, "1_0" and "0x10" are not; ranges are checked there.
+    parser.add_argument("--rounds", help=f"number of rounds T, an integer 1 <= T <= {MAX_ROUNDS:.0e}")
+    parser.add_argument("--eps0", help=f"local epsilon of each round, 0 < eps0 <= {MAX_EPS0:g}")
+    parser.add_argument("--n", help=f"users per round, an integer 1 <= n <= {MAX_N:.0e}")
+    parser.add_argument("--delta", required=True, help=f"central delta after all rounds, {DELTA_MIN:g} <= delta < 1")
     parser.add_argument("--rounds-file", help="JSON file of heterogeneous rounds: [{eps0, n, rounds[, pair]}, ...]")
     parser.add_argument("--json", action="store_true", help="print JSON")
 

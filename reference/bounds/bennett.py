@@ -118,7 +118,7 @@ def bennett_generic_delta(*, eps: float, eps0: float, n: int, statement: str = "
     _check_amplification_inputs(eps0, n, 0.5)
     _check_eps(eps, eps0, statement=statement, strict=False)
 
-    return _delta_bound(lambda: _generic_delta_mp(eps, eps0, n))
+    return _delta_bound(lambda: _generic_delta_mp(eps, eps0, n), eps, eps0)
 
 
 def _generic_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
@@ -147,7 +147,7 @@ def bennett_krr_delta(*, eps: float, eps0: float, n: int, k: int, statement: str
     require_integer("k", k, minimum=2)
     _check_eps(eps, eps0, statement=statement, strict=True)
 
-    return _delta_bound(lambda: _krr_delta_mp(eps, eps0, n, k))
+    return _delta_bound(lambda: _krr_delta_mp(eps, eps0, n, k), eps, eps0)
 
 
 def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmath.mpf:
@@ -180,7 +180,7 @@ def bennett_laplace_delta(*, eps: float, eps0: float, n: int, statement: str = "
     _check_amplification_inputs(eps0, n, 0.5)
     _check_eps(eps, eps0, statement=statement, strict=True)
 
-    return _delta_bound(lambda: _laplace_delta_mp(eps, eps0, n))
+    return _delta_bound(lambda: _laplace_delta_mp(eps, eps0, n), eps, eps0)
 
 
 def _laplace_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:

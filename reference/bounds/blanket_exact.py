@@ -34,6 +34,11 @@ approximation of the same expectation equals delta (Bennett's eps when it finds 
 
 Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1); larger n are refused
 (the work grows like sqrt(n) per grid point and the time like n^(1/2) overall).
+
+Tiny eps0 (below MIN_EPS0 = 1e-12) is answered without the lattice, from two facts about the same lemma: at
+eps = 0 every L is at most k (e0 - 1)/D, and E[M] = gamma n, so delta(0) <= k (e0 - 1)/D = gamma (e0 - 1)
+(`_tiny_eps0_delta_bound`); and at eps = eps0 every L is <= 0, so delta(eps0) = 0. The answer is eps = 0 when
+that bound is within the target, else eps0 (with the usual note): both certified, the second loose.
 """
 
 from __future__ import annotations
@@ -50,8 +55,9 @@ from shuffle_spec.reference.errors import ParameterError, require_integer, requi
 from shuffle_spec.reference.limits import DELTA_MIN
 from shuffle_spec.reference.lattice_sums import solve_certified_epsilon, U1, BinomialLaw, Coefficients, binomial_law, binomial_window, positive_part_expectations, split_cost, split_positive_part, normal_guess, normal_elasticity
 from shuffle_spec.reference.results import BoundValue
+from shuffle_spec.reference.rounding import mpf_to_float_up
 
-__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K"]
+__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K", "MIN_EPS0"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_krr"
 MAX_N = 10**8
@@ -65,6 +71,12 @@ N_STEP_LOG = 0.03
 PER_SD = 4
 # The unblocked split sum (module doc, "small n") is used while it touches at most this many array elements.
 SPLIT_COST_MAX = 4e7
+# Below this eps0 the lattice sums are not evaluated (module doc, "Tiny eps0"): their coefficients
+# (e^eps0 - e^eps ~ eps0, at 40 digits) and the float blanket probability (1 - gamma ~ eps0 / k) no longer
+# resolve the privacy loss (at eps0 = 1e-16, k = 2 the law of N was refused; at 1e-300 the coefficients
+# rounded to 0).
+MIN_EPS0 = 1e-12
+TINY_EPS0 = f"eps0 < {MIN_EPS0:g}: the lattice sums do not resolve a privacy loss this small"
 
 
 def check_eps0_n_delta(eps0: float, n: int, delta: float, *, max_eps0: float, max_n: int, n_beyond: str = "", delta_why: str = "") -> None:
@@ -173,6 +185,14 @@ def _blanket_delta_split(eps0: float, n: int, eps: float, laws: tuple[BinomialLa
     return BoundValue(max(0.0, min(lo / n / (1 + 2 * U1), upper)), upper)
 
 
+def _tiny_eps0_delta_bound(eps0: float, k: int) -> float:
+    """A float >= gamma (e^eps0 - 1) = k (e^eps0 - 1)/(e^eps0 + k - 1) >= Lemma 5.3's delta(eps) for k-RR at
+    every eps >= 0 (module doc, "Tiny eps0"), at 40 digits without cancellation, rounded up."""
+    with mpmath.workdps(40):
+        e0m1 = mpmath.expm1(mpmath.mpf(eps0))
+        return min(mpf_to_float_up(k * e0m1 / (e0m1 + k) * (1 + mpmath.mpf(10) ** -30)), 1.0)
+
+
 def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: a certified interval of Lemma 5.3's delta(eps) for k-RR, evaluated exactly
     (module doc); an upper bound on D_{e^eps} of every neighbouring pair of n shuffled k-RR reports.
@@ -183,6 +203,8 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     n, k = int(n), int(k)
     if eps >= eps0:
         return BoundValue(0.0, 0.0)  # L <= 0 everywhere: the positive part vanishes
+    if eps0 < MIN_EPS0:
+        return BoundValue(0.0, _tiny_eps0_delta_bound(eps0, k), TINY_EPS0)
     law_n, law_b, law_a, gamma = _blanket_laws(eps0, k)
     coefficients = _krr_coefficients(eps0, eps)
     # Each tail mass left out costs at most about tail * max(1, k) in delta (D_N <= 1; gamma c0 <= k; the split
@@ -240,6 +262,10 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     eps0-k-RR reports, as a certified interval (value = its upper end, verified); eps0 with a note when
     none below eps0 is. Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
     check_krr_inputs(eps0, n, delta, k)
+    if eps0 < MIN_EPS0:
+        if _tiny_eps0_delta_bound(eps0, int(k)) <= delta:
+            return BoundValue(0.0, 0.0, f"delta(0) <= gamma (e^eps0 - 1) <= delta: eps = 0 ({TINY_EPS0})")
+        return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)

@@ -44,6 +44,11 @@ carry relative margins (upper end: every mass rounded up, the convolution of non
 monotone in each mass; lower end: down).
 
 Supported range: eps0 in (0, 8], n in [1, 10^6], delta in [1e-300, 1). Beyond, refused.
+
+Tiny eps0 (below MIN_EPS0 = 1e-7, where the lattice step follows L's spread ~ eps0 and the arrays outgrow
+numpy's limits): at n >= 2 the lattice is not built; delta(eps) is bracketed by [0, 1] and eps by [0, eps0]
+(at eps = eps0 every L is <= 0: delta(eps0) = 0), so eps0 is returned with the usual note (certified, loose).
+n = 1 keeps its closed form (`single_report_epsilon`).
 """
 
 from __future__ import annotations
@@ -70,11 +75,15 @@ __all__ = [
     "single_report_epsilon",
     "MAX_N",
     "MAX_EPS0",
+    "MIN_EPS0",
 ]
 
 STATEMENT = "BBGN19.Lem5.3.exact_laplace"
 MAX_N = 10**6
 MAX_EPS0 = 8.0
+# Below it the lattice is not built (module doc, "Tiny eps0"): it worked down to 2e-8 and failed at 1e-8.
+MIN_EPS0 = 1e-7
+TINY_EPS0 = f"eps0 < {MIN_EPS0:g}: the lattice of L does not resolve a privacy loss this small"
 UNIT = 2.0**-53
 # Lattice steps per standard deviation of L: the spread adds at most h^2/4 to L's variance (1/(4 STEPS^2)
 # relative, about 0.1% on eps at STEPS = 8); it decides tightness, never validity.
@@ -531,7 +540,7 @@ def _delta_at_edges(*, eps0: float, n: int, eps: float) -> BoundValue | None:
     require_positive("eps", eps, allow_zero=True)
     if eps >= eps0:
         return BoundValue(0.0, 0.0)
-    if eps == 0:
+    if eps == 0 or eps0 < MIN_EPS0:
         return BoundValue(0.0, 1.0)
     return None
 
@@ -556,6 +565,8 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
     check_laplace_inputs(eps0, n, delta)
     if int(n) == 1:
         return single_report_epsilon(eps0, delta)
+    if eps0 < MIN_EPS0:
+        return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = exact_blanket_laplace_delta(eps0=eps0, n=n, eps=eps)

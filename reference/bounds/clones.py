@@ -126,13 +126,40 @@ def _check_n(n: int) -> None:
     RANGES[STATEMENT].check(n=n)  # n <= 1e12: work O(sqrt n) (memory is bounded by the block size)
 
 
+_SUBNORMAL_SLACK = 2.0**-1070
+
+
+def _expm1_iv(x: Any) -> Any:
+    """An interval containing e^x - 1 for an interval x >= 0, with the context's relative width also for tiny
+    x (no cancellation): for x <= 2^-30 the series' partial sum S_4 = x + x^2/2 + x^3/6 + x^4/24 is below it
+    and S_4 + x^5/60 above it (the remainder sum_{k>=5} x^k/k! <= x^5/120 / (1 - x) <= x^5/60); e^x - 1 is
+    increasing, so the ends of x give the ends of the result. Above 2^-30 e^x - 1 loses at most 30 of the
+    context's 100 bits."""
+    iv = iv_context()
+    if x.b > 2.0**-30:
+        return iv.exp(x) - 1
+    lo, hi = iv.mpf(x.a), iv.mpf(x.b)
+    low = lo + lo**2 / 2 + lo**3 / 6 + lo**4 / 24
+    high = hi + hi**2 / 2 + hi**3 / 6 + hi**4 / 24 + hi**5 / 60
+    return iv.mpf([low.a, high.b])
+
+
 def _coefficients(eps0: float, eps: float) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
     """[lo, hi] float brackets (interval arithmetic) of a1 = (e^eps0 - e^eps)/(e^eps0 + 1), e^eps - 1 and
-    beta = (e^eps0 - e^eps)/((e^eps+1)(e^eps0-1))."""
+    beta = (e^eps0 - e^eps)/((e^eps+1)(e^eps0-1)).
+
+    Written without cancellation (e^eps0 - e^eps = e^eps (e^(eps0 - eps) - 1), `_expm1_iv`), so that each
+    bracket is relatively narrow (~2^-70) for every eps0 > 0: beta (c+1) must be located to within one
+    integer for the cutoff (`_cutoff_paths`), at c up to 1e12. (As differences of 100-bit exponentials
+    their brackets grew like 2^-100 / eps0: at eps0 = 1e-28 the cutoff candidates were 1e-2 (c+1) apart and
+    the walk, which assumes they differ by at most one, returned a B(c) below the truth.)"""
     iv = iv_context()
-    e0, e = iv.exp(iv.mpf(eps0)), iv.exp(iv.mpf(eps))
+    e = iv.exp(iv.mpf(eps))
+    gap = _expm1_iv(iv.mpf(eps0) - iv.mpf(eps))  # e^(eps0 - eps) - 1 >= 0 (eps < eps0 where it is used)
+    e0_minus_e = e * gap
+    e0 = iv.exp(iv.mpf(eps0))
     out = []
-    for x in ((e0 - e) / (e0 + 1), e - 1, (e0 - e) / ((e + 1) * (e0 - 1))):
+    for x in (e0_minus_e / (e0 + 1), _expm1_iv(iv.mpf(eps)), e0_minus_e / ((e + 1) * _expm1_iv(iv.mpf(eps0)))):
         # All three are >= 0 for 0 <= eps < eps0; an exact 0 (e^eps - 1 at eps = 0) stays 0 rather than
         # rounding out to a subnormal, whose products make the array arithmetic ~100x slower.
         out.append((max(round_down(float(x.a), 1), 0.0), 0.0 if x.b <= 0 else round_up(float(x.b), 1)))
@@ -168,7 +195,9 @@ def _objective_bounds(u: np.ndarray, u_rel: np.ndarray, f: np.ndarray, f_err: np
     u_lo, u_hi = u * (1.0 - u_rel), u * (1.0 + u_rel)
     upper = (a1[1] * u_hi - em1[0] * f_lo) * (1 + 4 * UNIT) + 4 * UNIT * em1[0] * f_lo
     lower = (a1[0] * u_lo - em1[1] * f_hi) - 4 * UNIT * (a1[0] * u_lo + em1[1] * f_hi)
-    return lower, upper
+    # A product in the subnormal range (tiny eps0: a1 ~ eps0 / 2) has an absolute error <= 2^-1074, which the
+    # relative margins do not cover: 2^-1070 per entry covers the few operations.
+    return lower - _SUBNORMAL_SLACK, upper + _SUBNORMAL_SLACK
 
 
 def _walk_once(c0: int, t: np.ndarray, alt: np.ndarray, a1: tuple[float, float], em1: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, int]:
@@ -535,9 +564,10 @@ class _ClonePair:
             upper_sum += float(np.sum(part.upper * b_up))
             lower_sum += float(np.sum(part.lower * b_low))
             blocks += 1
-        # Sums of non-negative floats: relative error <= (terms + partial sums) u'.
+        # Sums of non-negative floats: relative error <= (terms + partial sums) u'; products in the subnormal
+        # range (tiny eps0) an absolute 2^-1074 each, covered by 2^-1070 per term.
         terms = self.edges.size + blocks + 2
-        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + self.edges.dropped
+        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + self.edges.dropped + terms * _SUBNORMAL_SLACK
         lower = lower_sum * (1.0 - 1.001 * terms * UNIT)
         return max(round_down(lower, 4), 0.0), min(round_up(upper, 4), 1.0)
 
