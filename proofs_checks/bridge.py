@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, overload
 
 from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, MAX_NUMBER_CHARS, N_MAX
-from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
 from shuffle_spec.spec.terms import EffectiveDelta, HypothesisError
 
 if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`proofs_checks.catalog`): SymPy only when needed
@@ -264,7 +264,10 @@ def _with_effective_delta(statement: Statement | Entry, mark: EffectiveDelta, ev
     requested = params.get("delta")
 
     def refused(reason: str) -> Evaluation:
-        return Evaluation(statement.id, params, None, False, reason, extra=extra)
+        # Typed like every refusal: the statement certifies nothing here, because its delta' is not < 1 or
+        # not computable (the hypothesis it fails is that its conclusion holds at a usable delta).
+        error = HypothesisViolation(statement.id, f"delta' < 1 ({mark.formula})", params)
+        return Evaluation(statement.id, params, None, False, reason, extra=extra, error=error)
 
     if not mark.provider:
         if requested is not None:

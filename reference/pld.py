@@ -111,6 +111,8 @@ BINARY_RR_ALL_COUNTS_UP_TO = 40
 EXACT_HALF_UP_TO = 1000
 BINARY_RR_COUNTS = 3
 EPS_REL_TOL = 1e-6
+# The largest argument of math.exp that does not overflow a double (e^709.78 is the largest finite double).
+MAX_EXP_ARGUMENT = 709.0
 # The supported range of one round group (`_validate_round`, `_validate_rounds`; the CLI states it).
 MAX_EPS0 = COMPOSE_EPS0_MAX
 MAX_N = COMPOSE_N_MAX
@@ -269,7 +271,15 @@ class ComposedPLD:
         top = (self.start + size) * self.step  # first loss above the window
         base, sum_v, sum_w, abs_v, abs_w = self._suffix_sums()
         first = max(int(math.floor(eps / self.step)) + 1 - self.start, base) - base
-        if first < len(sum_v) - 1:
+        if first < len(sum_v) - 1 and eps > MAX_EXP_ARGUMENT:
+            # e^eps overflows a double: the terms v_j (1 - e^{eps - s_j}) = -v_j expm1(eps - s_j) are summed
+            # directly (each within a few ulps of |v_j|, so the same float-error bound as the suffix sums').
+            index = base + first
+            s = (self.start + np.arange(index, size, dtype=float)) * self.step
+            total = float(np.sum(self.values[index:] * -np.expm1(eps - s)))
+            slack = ((size + 4) * 1.001 * UNIT + 1e-12) * abs_v[first] * 4
+            slack += math.sqrt(len(sum_v) - 1 - first) * 1.0001 * self.error_2norm
+        elif first < len(sum_v) - 1:
             e = math.exp(eps)
             total = sum_v[first] - e * sum_w[first]
             slack = ((size + 4) * 1.001 * UNIT + 1e-12) * (abs_v[first] + e * abs_w[first]) * 4

@@ -222,3 +222,31 @@ def test_interval_contains_the_exact_composed_clone_pair(pair, clone_probability
     value = composed_epsilon([Round(pair, math.log(3), n, rounds)], delta=float(delta))
     assert value.lower <= exact <= value.upper
     assert value.upper - value.lower <= 0.01 * value.upper
+
+
+@pytest.mark.parametrize("pessimistic", [True, False])
+def test_delta_at_an_epsilon_whose_exponential_overflows_is_the_exact_sum_within_its_error(pessimistic):
+    """delta(eps) of a composed PLD at eps > 709 (e^eps overflows a double; T = 1e6 rounds reach it): the
+    certified end against the sum of v_j (1 - e^{eps - s_j}) at 50 digits, and no OverflowError."""
+    import mpmath
+
+    from shuffle_spec.reference.pld import ComposedPLD
+
+    values = np.array([0.25, 0.25, 0.125, 0.125, 0.25])
+    start, step = 708, 1.0  # losses 708, 709, ..., 712
+    composed = ComposedPLD(step, start, values, 0.0, 0.0, 0.0, 0.0, pessimistic, 1000.0)
+    for eps in (708.5, 709.5, 710.25, 711.9, 712.5):
+        with mpmath.workdps(50):
+            exact = sum(mpmath.mpf(v) * (1 - mpmath.exp(mpmath.mpf(eps) - (start + j) * step)) for j, v in enumerate(values) if (start + j) * step > eps)
+        got = composed.delta(eps)
+        if pessimistic:
+            assert got >= exact and got <= exact * (1 + 1e-9) + 1e-300, (eps, got, exact)
+        else:
+            assert got <= exact and got >= exact * (1 - 1e-9), (eps, got, exact)
+
+
+def test_a_million_rounds_compose_to_a_finite_certified_epsilon():
+    """T = 1e6 rounds (the top of the supported range) of the clone pair at eps0 = 1, n = 10: a certified
+    interval below basic composition's T eps0 (it used to end in OverflowError in delta(eps) at eps > 709)."""
+    result = composed_epsilon([Round("clones", 1.0, 10, 10**6)], delta=1e-6)
+    assert math.isfinite(result.upper) and 0 < result.lower <= result.upper < 10**6

@@ -62,14 +62,14 @@ MUTANTS: tuple[Mutant, ...] = (
     # The certified worst case replaced the scan of k <= 16: its analogue of "only k = 0" is skipping the
     # branch and bound over the other counts (the guided pairs alone).
     Mutant("17.3", "reference/exact_binary_rr.py",
-           "    eps_u, tolerance = _branch_and_bound(pairs, n, solved, rel_tol, pair_tol) if n > 1 else (max(r.upper for r in solved.values()), rel_tol)",
-           "    eps_u, tolerance = (max(r.upper for r in solved.values()), rel_tol)", ("tests/test_exact_binary_rr_values.py",), "exact binary RR certifies only the guided pairs, not every k"),
+           "    eps_u, tolerance = min(results)",
+           "    eps_u, tolerance = (best_upper, rel_tol)", ("tests/test_exact_binary_rr_values.py",), "exact binary RR certifies only the guided pairs, not every k"),
     Mutant("17.4", "reference/bounds/clones.py", '        if d_up <= delta and x < ends["high"]:',
            '        if d_low <= delta and x < ends["high"]:', (MUT, "tests/test_clones_numeric.py"), "solve_epsilon accepts on delta's lower bracket end"),
     Mutant("17.5", "reference/bounds/stronger_clones.py", "    return 2.0 * r / (1.0 + r), -math.expm1(-eps0) / (1.0 + r)",
            "    return 2.0 * r / (1.0 + 2.0 * r), -math.expm1(-eps0) / (1.0 + r)", (MUT, "tests/test_fmt23_stronger_clones.py"), "stronger clone weight 2/(e^eps0 + 2)"),
-    Mutant("16.tail", "reference/bounds/clones.py", "        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + self.edges.dropped",
-           "        upper = upper_sum * (1.0 + 1.001 * terms * UNIT)", (IND, "tests/test_clones_numeric.py", "tests/test_clones_binomial.py"), "clone delta drops the Chernoff tail mass"),
+    Mutant("16.tail", "reference/bounds/clones.py", "        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + self.edges.dropped + terms * _SUBNORMAL_SLACK",
+           "        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + terms * _SUBNORMAL_SLACK", (IND, "tests/test_clones_numeric.py", "tests/test_clones_binomial.py"), "clone delta drops the Chernoff tail mass"),
     Mutant("16.L3", "reference/closeness.py", "    return eps1 + eps2, delta1 + math.exp(eps1) * delta2",
            "    return max(eps1, eps2), delta1 + math.exp(eps1) * delta2", (MUT, "tests/test_closeness.py"), "Lemma 3 triangle with max(eps1, eps2)"),
     # --- the checker ---
@@ -166,8 +166,8 @@ MUTANTS: tuple[Mutant, ...] = (
            "    if not effective < math.inf:", (EFF,), "a delta' >= 1 (nothing certified) reported as valid"),
     Mutant("ed.api", "proofs_checks/api.py", "    if not evaluation.holds_at_requested_delta:",
            "    if False:", (EFF,), "the API's bare epsilon returned at delta' > delta"),
-    Mutant("ed.total", "proofs_checks/api.py", '        statement.id, "delta", totals[best], (used[below] if below is not None else 0.0, totals[best]), recorder(best), base,',
-           '        statement.id, "delta", used[best], (used[below] if below is not None else 0.0, totals[best]), recorder(best), base,', (EFF,),
+    Mutant("ed.total", "proofs_checks/api.py", '        statement.id, "delta", finite[best], (used[below] if below is not None else 0.0, finite[best]), recorder.cache[best], base,',
+           '        statement.id, "delta", used[best], (used[below] if below is not None else 0.0, finite[best]), recorder.cache[best], base,', (EFF,),
            "shuffled_delta returns the input delta instead of the total delta'"),
     # --- derive: substitutions and the certified export ---
     Mutant("derive.subs", "proofs_checks/commands/derive.py", "                raise OutsideHypotheses(statement.id, statement.hypothesis_name(failed[0]), texts)",

@@ -50,7 +50,7 @@ from shuffle_spec.proofs_checks.audit import (
     audit_matrix,
     load_randomizer_file,
 )
-from shuffle_spec.proofs_checks.bridge import UsageError
+from shuffle_spec.proofs_checks.bridge import UsageError, parse_number
 from shuffle_spec.proofs_checks.limits import MATRIX_LIMITS_TEXT
 from shuffle_spec.proofs_checks.output import format_number, print_json, print_table
 from shuffle_spec.proofs_checks.sandbox import (
@@ -69,8 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     randomizer = sub.add_parser("randomizer", help="LDP epsilons, blanket and shuffled bounds of a randomizer matrix", description=__doc__,
                                 epilog=MATRIX_LIMITS_TEXT, formatter_class=argparse.RawDescriptionHelpFormatter)
     randomizer.add_argument("file", help="JSON file: {\"matrix\": [[\"3/4\", \"1/4\"], ...]} (rows inputs, columns outputs)")
-    randomizer.add_argument("--n", type=int, help="number of users for the shuffled bounds")
-    randomizer.add_argument("--delta", type=float, help="central delta for the shuffled bounds")
+    randomizer.add_argument("--n", help="number of users for the shuffled bounds")
+    randomizer.add_argument("--delta", help="central delta for the shuffled bounds")
     randomizer.add_argument("--json", action="store_true", help="print JSON")
     bound = sub.add_parser(
         "bound",
@@ -80,14 +80,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     bound.add_argument("function", metavar="TARGET", help="MODULE:FUNCTION or path/to/file.py:FUNCTION (imported and run with your rights)")
     bound.add_argument("--id", required=True, help="the statement it claims to implement")
-    bound.add_argument("--rtol", type=float, help="widen every acceptance interval by this relative amount")
+    bound.add_argument("--rtol", help="widen every acceptance interval by this relative amount")
     bound.add_argument("--vectors", help="directory of vectors (e.g. tests/vectors) or a vector file to use instead of generating them; refused unless it equals a fresh generation")
     bound.add_argument("--grid", action="store_true", help="also sweep a few hundred points, the regime edges and degenerate inputs")
     bound.add_argument("--grid-shape", default="8x9x5", metavar="ExNxD", help="grid points along eps0, n and delta (default 8x9x5 = 360; each 1 to 50)")
     bound.add_argument("--strict", action="store_true", help="every number returned outside the hypotheses is a failure")
-    bound.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help=f"seconds per call (default {DEFAULT_TIME_LIMIT:g}, at most {MAX_TIME_LIMIT:g})")
-    bound.add_argument("--total-time-limit", type=float, default=DEFAULT_TOTAL_TIME_LIMIT, help=f"seconds for all calls (default {DEFAULT_TOTAL_TIME_LIMIT:g})")
-    bound.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, help=f"MB of address space for the audited code (default {DEFAULT_MEMORY_MB})")
+    bound.add_argument("--time-limit", default=str(DEFAULT_TIME_LIMIT), help=f"seconds per call (default {DEFAULT_TIME_LIMIT:g}, at most {MAX_TIME_LIMIT:g})")
+    bound.add_argument("--total-time-limit", default=str(DEFAULT_TOTAL_TIME_LIMIT), help=f"seconds for all calls (default {DEFAULT_TOTAL_TIME_LIMIT:g})")
+    bound.add_argument("--memory-limit", default=str(DEFAULT_MEMORY_MB), help=f"MB of address space for the audited code (default {DEFAULT_MEMORY_MB})")
     bound.add_argument("--show", choices=("problems", "all"), default="problems", help="findings to list: failures and warnings (default) or every call")
     bound.add_argument("--json", action="store_true", help="print the JSON report (every call's inputs, value, verdict, reason)")
 
@@ -96,10 +96,18 @@ def run(args: argparse.Namespace) -> int:
     return _run_randomizer(args) if args.what == "randomizer" else _run_bound(args)
 
 
+def _flag(name: str, text: str | None, *, integer: bool = False) -> Any:
+    """A numeric flag read by the one number parser of every command (`bridge.parse_number`: `1e3`, `1/2`;
+    never `1_0`, hex or `nan`), None when not given; the error names the flag."""
+    return None if text is None else parse_number(name, text, integer=integer)
+
+
 def _run_randomizer(args: argparse.Namespace) -> int:
     document = load_randomizer_file(args.file)
+    n = _flag("--n", args.n, integer=True)
+    delta = _flag("--delta", args.delta)
     try:
-        report = audit_matrix(document, n=args.n, delta=args.delta, name=Path(args.file).stem)
+        report = audit_matrix(document, n=n, delta=None if delta is None else float(delta), name=Path(args.file).stem)
     except ParameterError as failure:  # row/column errors of the matrix: a malformed file
         raise UsageError(f"{args.file}: {failure}") from None
     if args.json:
@@ -160,15 +168,19 @@ def print_problems(report: Any) -> None:
 
 
 def _run_bound(args: argparse.Namespace) -> int:
-    if not (isinstance(args.time_limit, float) and 0 < args.time_limit <= MAX_TIME_LIMIT):
+    time_limit = float(_flag("--time-limit", args.time_limit))
+    total_time_limit = float(_flag("--total-time-limit", args.total_time_limit))
+    memory_limit = _flag("--memory-limit", args.memory_limit, integer=True)
+    rtol = _flag("--rtol", args.rtol)
+    if not 0 < time_limit <= MAX_TIME_LIMIT:
         raise UsageError(f"--time-limit {args.time_limit!r} is out of range: expected seconds in (0, {MAX_TIME_LIMIT:g}]")
-    if not (64 <= args.memory_limit <= 1 << 20):
+    if not 64 <= memory_limit <= 1 << 20:
         raise UsageError(f"--memory-limit {args.memory_limit!r} is out of range: expected MB in [64, 1048576]")
     shape = _grid_shape(args.grid_shape)
     # --vectors: read, checked against the JSON Schema and a fresh generation, or refused (audit_bound).
     report = audit_bound(
-        args.function, args.id, rtol=args.rtol, vectors=args.vectors or None, grid=args.grid, grid_shape=shape, strict=args.strict,
-        time_limit=args.time_limit, total_time_limit=args.total_time_limit, memory_mb=args.memory_limit, label=args.function,
+        args.function, args.id, rtol=None if rtol is None else float(rtol), vectors=args.vectors or None, grid=args.grid, grid_shape=shape,
+        strict=args.strict, time_limit=time_limit, total_time_limit=total_time_limit, memory_mb=memory_limit, label=args.function,
     )
     if args.json:
         print_json(report.to_json())
