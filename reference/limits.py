@@ -43,6 +43,7 @@ __all__ = [
     "COMPOSE_EPS0_MAX",
     "COMPOSE_N_MAX",
     "COMPOSE_ROUNDS_MAX",
+    "COMPOSE_SCHEDULE_MAX",
     "DELTA_MIN",
     "MATRIX_DENOMINATOR_LCM_MAX_DIGITS",
     "MATRIX_ENTRY_MAX_CHARS",
@@ -70,6 +71,8 @@ MATRIX_DENOMINATOR_LCM_MAX_DIGITS = 10_000
 COMPOSE_EPS0_MAX = 30.0
 COMPOSE_N_MAX = 10**9
 COMPOSE_ROUNDS_MAX = 10**6
+# Entries of a heterogeneous schedule: each costs its own pair PLD (~0.1 s), the rounds it repeats do not.
+COMPOSE_SCHEDULE_MAX = 1000
 
 
 @dataclass(frozen=True)

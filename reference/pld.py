@@ -73,7 +73,7 @@ import numpy as np
 from shuffle_spec.reference.binomial import SUBNORMAL_CAP, UNIT, CertifiedWindow, ProbabilityPair, certified_window, iv_context, probability_pair
 from shuffle_spec.reference.bounds.clones import _check_eps0, solve_epsilon
 from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX
+from shuffle_spec.reference.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
 from shuffle_spec.reference.results import BoundValue
 
 __all__ = [
@@ -577,6 +577,8 @@ def _validate_round(pair: str, eps0: float, n: int) -> None:
 def _validate_rounds(rounds: Sequence[Round]) -> list[Round]:
     if isinstance(rounds, (str, bytes)) or not isinstance(rounds, Sequence) or len(rounds) == 0:
         raise ParameterError("rounds", rounds, "a non-empty list of Round(pair, eps0, n, rounds)")
+    if len(rounds) > COMPOSE_SCHEDULE_MAX:
+        raise ParameterError("rounds", f"a list of {len(rounds)} entries", f"at most {COMPOSE_SCHEDULE_MAX} entries (give repeated rounds once, with their count)")
     out = []
     for r in rounds:
         if not isinstance(r, Round):
@@ -586,6 +588,8 @@ def _validate_rounds(rounds: Sequence[Round]) -> list[Round]:
         if r.rounds > MAX_ROUNDS:
             raise ParameterError("rounds", r.rounds, f"1 <= rounds <= {MAX_ROUNDS:.0e}")
         out.append(Round(r.pair, float(r.eps0), int(r.n), int(r.rounds)))
+    if sum(r.rounds for r in out) > MAX_ROUNDS:
+        raise ParameterError("rounds", sum(r.rounds for r in out), f"a total of at most {MAX_ROUNDS:.0e} rounds")
     if len({r.pair == "exact_binary_rr" for r in out}) > 1:
         raise ParameterError("rounds", [r.pair for r in out], "exact_binary_rr rounds only with other exact_binary_rr rounds (a lower bound does not mix with upper bounds)")
     if out[0].pair == "exact_binary_rr" and len({(r.eps0, r.n) for r in out}) > 1:

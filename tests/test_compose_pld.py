@@ -250,3 +250,14 @@ def test_a_million_rounds_compose_to_a_finite_certified_epsilon():
     interval below basic composition's T eps0 (it used to end in OverflowError in delta(eps) at eps > 709)."""
     result = composed_epsilon([Round("clones", 1.0, 10, 10**6)], delta=1e-6)
     assert math.isfinite(result.upper) and 0 < result.lower <= result.upper < 10**6
+
+
+def test_a_schedule_is_bounded_in_entries_and_in_total_rounds():
+    """Every entry point (API, CLI file) meets the same limits, in the reference: at most 1000 entries (each
+    costs its own pair PLD) and 1e6 rounds in all, refused in one line naming `rounds`."""
+    from shuffle_spec.reference.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="at most 1000 entries"):
+        composed_epsilon([Round("clones", 1.0, 10, 1)] * 1001, delta=1e-6)
+    with pytest.raises(ParameterError, match="a total of at most"):
+        composed_epsilon([Round("clones", 1.0, 10, 600_000)] * 2, delta=1e-6)

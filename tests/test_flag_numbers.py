@@ -40,3 +40,15 @@ def test_audit_bound_numbers_are_parsed_strictly(tmp_path, flag, value):
     code, out, err, seconds = call(argv)
     check_outcome(argv, code, out, err, seconds)
     assert code == 2 and out == "" and value in err, (code, err)
+
+
+def test_plot_refuses_an_output_that_is_not_a_regular_file(tmp_path):
+    """`plot -o FIFO` would block on the write (and a link to /dev/null swallow it): refused before any work."""
+    import os
+
+    fifo = tmp_path / "out.png"
+    os.mkfifo(fifo)
+    argv = ["plot", "--eps0", "1", "--delta", "1e-6", "-o", str(fifo)]
+    code, out, err, seconds = call(argv)
+    check_outcome(argv, code, out, err, seconds)
+    assert code == 2 and "not a regular file" in err, err

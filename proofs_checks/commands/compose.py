@@ -19,7 +19,7 @@ from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.proofs_checks.input_files import load_json_file
 from shuffle_spec.proofs_checks.limits import DELTA_MIN
 from shuffle_spec.proofs_checks.output import print_json
-from shuffle_spec.reference.limits import COMPOSE_EPS0_MAX as MAX_EPS0, COMPOSE_N_MAX as MAX_N, COMPOSE_ROUNDS_MAX as MAX_ROUNDS
+from shuffle_spec.reference.limits import COMPOSE_EPS0_MAX as MAX_EPS0, COMPOSE_N_MAX as MAX_N, COMPOSE_ROUNDS_MAX as MAX_ROUNDS, COMPOSE_SCHEDULE_MAX
 
 NAME = "compose"
 HELP = "epsilon after many shuffled rounds (certified PLD composition of a dominating pair)"
@@ -28,7 +28,7 @@ HELP = "epsilon after many shuffled rounds (certified PLD composition of a domin
 MAX_ROUNDS_FILE_BYTES = 1 << 20
 # Every entry builds its own pair of privacy-loss distributions (about 0.1 s each at moderate n), so the
 # number of entries, not the rounds they repeat, is what costs: 1000 entries take minutes.
-MAX_SCHEDULE_ENTRIES = 1000
+MAX_SCHEDULE_ENTRIES = COMPOSE_SCHEDULE_MAX
 ROUND_FIELDS = ("eps0", "n", "rounds", "pair")
 
 

@@ -64,6 +64,8 @@ def check_output_path(path: str) -> None:
         raise UsageError(f"-o {path!r}: the directory {str(folder)!r} does not exist")
     if target.is_dir():
         raise UsageError(f"-o {path!r} is a directory; give a file name")
+    if os.path.exists(target) and not target.is_file():  # a FIFO would block the write, a device take it all
+        raise UsageError(f"-o {path!r} exists and is not a regular file; give a file name")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise UsageError(f"-o {path!r}: not writable")
 
