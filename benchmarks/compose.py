@@ -30,11 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from shuffle_spec.reference.bounds import composition_bun_steinke  # noqa: E402
-from shuffle_spec.reference.bounds.advanced_composition import advanced_composition_epsilon  # noqa: E402
+from shuffle_spec.reference.composition import bun_steinke as composition_bun_steinke  # noqa: E402
+from shuffle_spec.reference.composition.advanced import advanced_composition_epsilon  # noqa: E402
 from shuffle_spec.reference.bounds.clones import clones_numeric  # noqa: E402
-from shuffle_spec.reference.errors import ParameterError  # noqa: E402
-from shuffle_spec.reference.pld import Round, composed_epsilon  # noqa: E402
+from shuffle_spec.reference.core.errors import ParameterError  # noqa: E402
+from shuffle_spec.reference.composition.shuffled_rounds import Round, composed_epsilon  # noqa: E402
 
 ROUNDS = (1, 10, 100, 1000, 10000)
 EPS0 = (0.5, 1.0, 4.0)

@@ -30,8 +30,8 @@ DELTA_GRID = (1e-6, 1e-12)
 
 
 def _cell(eps0: float, n: int, delta: float, queue) -> None:
-    from shuffle_spec.reference.errors import ParameterError
-    from shuffle_spec.reference.exact_binary_rr import worst_case
+    from shuffle_spec.reference.core.errors import ParameterError
+    from shuffle_spec.reference.exact.binary_rr import worst_case
 
     start, cpu = time.perf_counter(), time.process_time()
     try:

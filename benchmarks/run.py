@@ -31,7 +31,7 @@ import scipy
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements  # noqa: E402
+from shuffle_spec.interface.amplification import EXACT_BINARY_RR_ID, amplification_statements  # noqa: E402
 from shuffle_spec.proofs_checks.bridge import evaluate, reference_function  # noqa: E402
 from shuffle_spec.spec.registry import get_statement  # noqa: E402
 

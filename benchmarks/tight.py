@@ -20,10 +20,10 @@ import sys
 import time
 
 from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
-from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_epsilon
+from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
-from shuffle_spec.reference.exact_binary_rr import shuffled_binary_rr
-from shuffle_spec.reference.lower_bounds import krr_pair_third_epsilon, krr_pair_x0_epsilon
+from shuffle_spec.reference.exact.binary_rr import shuffled_binary_rr
+from shuffle_spec.reference.lower_bounds.krr import krr_pair_third_epsilon, krr_pair_x0_epsilon
 
 
 def _timed(function, **kwargs):
@@ -43,7 +43,7 @@ def cell(k: int, eps0: float, n: int, delta: float, x0_max_n: int = 10**5) -> di
         lowers["exact.krr_pair_third"] = (third.lower, t_third)
     else:
         t_third = None
-        try:  # the certified worst case: ONE evaluation, both ends used (as proofs_checks/tightest.py does)
+        try:  # the certified worst case: ONE evaluation, both ends used (as interface/tightest.py does)
             exact, t_exact = _timed(shuffled_binary_rr, **point)
             lowers["exact.shuffled_binary_rr"] = (exact.lower, t_exact)
         except ValueError:  # refused (outside its certified range): the x0 pair is the k = 2 lower bound there

@@ -20,8 +20,8 @@ import time
 
 from shuffle_spec.reference.bounds.bennett import bennett_laplace_epsilon
 from shuffle_spec.reference.bounds.blanket_exact_laplace import exact_blanket_laplace_epsilon
-from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon
-from shuffle_spec.reference.lower_bounds_laplace import binned_binary_rr_eps0, laplace_pair_x0_interval
+from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_epsilon
+from shuffle_spec.reference.lower_bounds.laplace import binned_binary_rr_eps0, laplace_pair_x0_interval
 
 
 def _timed(function, **kwargs):

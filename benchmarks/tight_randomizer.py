@@ -16,7 +16,7 @@ import time
 from fractions import Fraction
 
 from shuffle_spec.reference.bounds.blanket_exact_randomizer import exact_blanket_randomizer_epsilon, finite_randomizer
-from shuffle_spec.reference.lower_bounds_randomizer import best_randomizer_pair
+from shuffle_spec.reference.lower_bounds.randomizer import best_randomizer_pair
 
 
 def krr(k: int, eps0: float) -> list[list[float]]:
@@ -38,7 +38,7 @@ RANDOMIZERS = {
 
 def best_registered_upper(eps0: float, n: int, delta: float, gamma: float) -> tuple[float, str]:
     """The smallest valid registered generic upper bound at the randomizer's eps0 (what `audit randomizer` lists)."""
-    from shuffle_spec.proofs_checks.amplification import GENERIC, evaluate_bounds
+    from shuffle_spec.interface.amplification import GENERIC, evaluate_bounds
     from shuffle_spec.spec.registry import get_statement
     from shuffle_spec.spec.statement import Direction
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from shuffle_spec.proofs_checks.bridge import evaluate, reference_function
-from shuffle_spec.proofs_checks.framework import CheckFailed, ProofCheck, register_check_source, require
-from shuffle_spec.spec.registry import list_statements
-from shuffle_spec.spec.statement import Direction, Statement
+from .bridge import evaluate, reference_function
+from .framework import CheckFailed, ProofCheck, register_check_source, require
+from ..spec.registry import list_statements
+from ..spec.statement import Direction, Statement
 
 __all__ = ["agreement_checks"]
 

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, overload
 
-from shuffle_spec.proofs_checks.limits import DELTA_MIN, EPS0_MAX, K_MAX, MAX_NUMBER_CHARS, N_MAX
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
-from shuffle_spec.spec.terms import EffectiveDelta, HypothesisError
+from ..reference.core.limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX
+from ..reference.core.errors import HypothesisViolation, ParameterError
+from ..spec.terms import EffectiveDelta, HypothesisError
 
-if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`proofs_checks.catalog`): SymPy only when needed
-    from shuffle_spec.proofs_checks.catalog import Entry
-    from shuffle_spec.spec.statement import Statement
+if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`shuffle_spec.spec.catalog`): SymPy only when needed
+    from ..spec.catalog import Entry
+    from ..spec.statement import Statement
 
 __all__ = ["BadParameter", "Evaluation", "UsageError", "check_supported_range", "coerce_params", "evaluate", "parse_number", "reference_function", "require_supported"]
 
@@ -84,6 +84,8 @@ def reference_function(statement: Statement | Entry) -> Callable:
 _DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
 _FRACTION = re.compile(r"[+-]?\d+/\d+")
 NUMBER_FORMS = "a number written as 0.5, 1e-6, 10000 or 1/3"
+# A number given as text has at most this many characters (a 10^6-digit string would cost seconds to parse).
+MAX_NUMBER_CHARS = 100
 
 
 class BadParameter(ParameterError, UsageError):
@@ -153,7 +155,7 @@ def parse_number(name: str, value: object, *, integer: bool = False) -> int | fl
 
 def check_supported_range(name: str, value: int | float) -> None:
     """Refuse, before any work, a value of eps0, n, delta or k beyond the supported range
-    (`proofs_checks.limits`); values below a parameter's own assumptions (eps0 <= 0, ...) are left to
+    (`shuffle_spec.interface.limits`); values below a parameter's own assumptions (eps0 <= 0, ...) are left to
     the statement's hypotheses, which say which one fails."""
     if name == "eps0" and value > EPS0_MAX:
         raise BadParameter(name, value, f"0 < eps0 <= {EPS0_MAX:g} (the supported range)")
@@ -257,7 +259,7 @@ def _with_effective_delta(statement: Statement | Entry, mark: EffectiveDelta, ev
     statement at the same inputs, its certified upper end) and its formula (`delta_effective_formula`), or a
     refusal where nothing is certified: the provider refuses, the delta is >= 1, or the statement takes a
     `delta` but its effective delta cannot be computed from the inputs."""
-    from shuffle_spec.proofs_checks.catalog import Entry, resolve  # the provider as the statement itself was resolved
+    from ..spec.catalog import Entry, resolve  # the provider as the statement itself was resolved
 
     params = evaluation.params
     extra: dict[str, Any] = {"delta_effective_formula": mark.formula}
@@ -292,6 +294,6 @@ def _with_effective_delta(statement: Statement | Entry, mark: EffectiveDelta, ev
 
 
 def _registered(statement_id: str) -> Statement:
-    from shuffle_spec.spec.registry import get_statement
+    from ..spec.registry import get_statement
 
     return get_statement(statement_id)

@@ -38,17 +38,17 @@ __all__ = [
 ]
 
 CHECK_MODULES: tuple[str, ...] = (
-    "shuffle_spec.proofs_checks.efmrtt19",
-    "shuffle_spec.proofs_checks.bbgn19",
-    "shuffle_spec.proofs_checks.fmt21",
-    "shuffle_spec.proofs_checks.fmt21_clones",
-    "shuffle_spec.proofs_checks.fmt23",
-    "shuffle_spec.proofs_checks.efmrstt20",
-    "shuffle_spec.proofs_checks.exact",
-    "shuffle_spec.proofs_checks.compose",
-    "shuffle_spec.proofs_checks.tight",
-    "shuffle_spec.proofs_checks.tight_randomizer",
-    "shuffle_spec.proofs_checks.tight_laplace",
+    "shuffle_spec.proofs_checks.papers.efmrtt19",
+    "shuffle_spec.proofs_checks.papers.bbgn19",
+    "shuffle_spec.proofs_checks.papers.fmt21",
+    "shuffle_spec.proofs_checks.papers.fmt21_clones",
+    "shuffle_spec.proofs_checks.papers.fmt23",
+    "shuffle_spec.proofs_checks.papers.efmrstt20",
+    "shuffle_spec.proofs_checks.derived.exact_binary_rr",
+    "shuffle_spec.proofs_checks.derived.compose",
+    "shuffle_spec.proofs_checks.derived.blanket_exact_krr",
+    "shuffle_spec.proofs_checks.derived.blanket_exact_randomizer",
+    "shuffle_spec.proofs_checks.derived.blanket_exact_laplace",
     "shuffle_spec.proofs_checks.agreement",
 )
 

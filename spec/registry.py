@@ -1,6 +1,6 @@
 """The registry of every statement, by stable id, and its catalog (an index that needs no SymPy).
 
-Each paper module (`spec.efmrtt19`, `spec.bbgn19`, ...) defines `STATEMENTS`, a tuple of `Statement`s;
+Each paper module (`shuffle_spec.spec.papers.efmrtt19`, `shuffle_spec.spec.papers.bbgn19`, ...) defines `STATEMENTS`, a tuple of `Statement`s;
 the registry is their union, with ids checked for uniqueness. Ids are a public contract: an id never
 changes meaning, a correction gets a new id.
 
@@ -12,7 +12,7 @@ is stale and is not used (everything is then built from the sources, slower but 
 `tests/test_catalog.py` fails saying to regenerate it. Adding a paper module: append it to
 `PAPER_MODULES` and regenerate the catalog.
 
-The catalog also carries what the fast evaluation path needs without SymPy (`proofs_checks.catalog`):
+The catalog also carries what the fast evaluation path needs without SymPy (`shuffle_spec.spec.catalog`):
 each statement's inputs with their assumptions, and each hypothesis's short name and its two sides as
 mpmath expressions (`sympy.printing.pycode.MpmathPrinter`), with SymPy deciding whatever they cannot.
 """
@@ -28,7 +28,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 if TYPE_CHECKING:
-    from shuffle_spec.spec.statement import Statement
+    from .statement import Statement
 
 __all__ = [
     "CATALOG_FORMAT",
@@ -44,15 +44,15 @@ __all__ = [
 ]
 
 PAPER_MODULES: tuple[str, ...] = (
-    "shuffle_spec.spec.efmrtt19",
-    "shuffle_spec.spec.bbgn19",
-    "shuffle_spec.spec.fmt21",
-    "shuffle_spec.spec.fmt23",
-    "shuffle_spec.spec.efmrstt20",
-    "shuffle_spec.spec.exact",
-    "shuffle_spec.spec.compose",
-    "shuffle_spec.spec.blanket_exact",
-    "shuffle_spec.spec.blanket_randomizer",
+    "shuffle_spec.spec.papers.efmrtt19",
+    "shuffle_spec.spec.papers.bbgn19",
+    "shuffle_spec.spec.papers.fmt21",
+    "shuffle_spec.spec.papers.fmt23",
+    "shuffle_spec.spec.papers.efmrstt20",
+    "shuffle_spec.spec.derived.exact",
+    "shuffle_spec.spec.derived.compose",
+    "shuffle_spec.spec.derived.blanket_exact",
+    "shuffle_spec.spec.derived.blanket_randomizer",
 )
 
 SPEC_DIR = Path(__file__).resolve().parent

@@ -14,7 +14,7 @@ from typing import Mapping
 
 import sympy as sp
 
-from shuffle_spec.spec.terms import Direction, EffectiveDelta, HypothesisError, Kind, Source
+from .terms import Direction, EffectiveDelta, HypothesisError, Kind, Source
 
 __all__ = [
     "Direction",

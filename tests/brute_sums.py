@@ -1,5 +1,5 @@
-"""Term-by-term reference sums shared by the tests: the lattice sums (independent of `reference.lattice_sums`) and
-the every-pair scan of shuffled binary RR (independent of `reference.exact_binary_rr`)."""
+"""Term-by-term reference sums shared by the tests: the lattice sums (independent of `shuffle_spec.reference.numerics.lattice_sums`) and
+the every-pair scan of shuffled binary RR (independent of `shuffle_spec.reference.exact.binary_rr`)."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.randomizers import Randomizer
 
 __all__ = [
     "e_eps_values",

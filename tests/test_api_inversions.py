@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import tool_fixtures as fx
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.interface import api
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.reference.core.errors import ParameterError
 
 # A point where one evaluation of the exact k-RR blanket bound takes seconds at small delta (and 3 minutes at
 # delta = 1e-300): get_delta(0.0621...) searched down to 1e-300 and bisected there for 13 minutes.

@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from shuffle_spec.proofs_checks.audit import audit_matrix
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.sandbox import CallOutcome
-from shuffle_spec.proofs_checks.verdicts import certified_bound, judge
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.interface.audit.randomizer import audit_matrix
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.audit.sandbox import CallOutcome
+from shuffle_spec.interface.audit.verdicts import certified_bound, judge
+from shuffle_spec.reference.finite.randomizers import Randomizer
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_e_eps
 from shuffle_spec.spec.registry import get_statement
 
 ONE_INPUT = [["1/3", "2/3"]]
@@ -39,7 +39,7 @@ def test_the_zero_is_the_exact_value_on_a_small_instance():
     randomizer = Randomizer.from_matrix(EQUAL_ROWS)
     from fractions import Fraction
 
-    from shuffle_spec.reference.shuffling import neighbouring_datasets, shuffled_distribution
+    from shuffle_spec.reference.finite.shuffling import neighbouring_datasets, shuffled_distribution
 
     for d, d2 in neighbouring_datasets(randomizer.inputs, 3):
         assert shuffled_distribution(randomizer, d) == shuffled_distribution(randomizer, d2)

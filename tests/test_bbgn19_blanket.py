@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate
 
-from shuffle_spec.reference.blanket import (
+from shuffle_spec.reference.finite.blanket import (
     amplification_variable,
     blanket_distribution,
     blanket_multiset_divergence,
@@ -22,7 +22,7 @@ from shuffle_spec.reference.blanket import (
     mixture_decomposition,
     total_variation_similarity,
 )
-from shuffle_spec.reference.blanket_parameters import (
+from shuffle_spec.reference.bounds.blanket_parameters import (
     gaussian_tv_similarity,
     generic_amplification_parameters,
     krr_amplification_parameters,
@@ -30,10 +30,10 @@ from shuffle_spec.reference.blanket_parameters import (
     laplace_amplification_parameters,
     laplace_tv_similarity,
 )
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import hockey_stick_divergence
-from shuffle_spec.reference.randomizers import k_randomized_response
-from shuffle_spec.reference.shuffling import exact_shuffled_delta, shuffled_distribution
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import hockey_stick_divergence
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta, shuffled_distribution
 from strategies import e_eps_values, ldp_randomizers
 
 small_e_eps = st.fractions(min_value=1, max_value=3, max_denominator=6)

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.blanket import amplification_variable, expected_positive_part_of_sum
+from shuffle_spec.reference.finite.blanket import amplification_variable, expected_positive_part_of_sum
 from shuffle_spec.reference.bounds import bennett, hoeffding, restated
-from shuffle_spec.reference.randomizers import binary_randomized_response, k_randomized_response
-from shuffle_spec.reference.rounding import round_down, round_up
-from shuffle_spec.reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.core.rounding import round_down, round_up
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
 from strategies import ldp_randomizers
 
 GENERIC_DELTA = [hoeffding.hoeffding_generic_delta, bennett.bennett_generic_delta]

@@ -10,13 +10,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.distributions import Distribution, uniform
-from shuffle_spec.reference.divergences import ldp_ratio
+from shuffle_spec.reference.finite.distributions import Distribution, uniform
+from shuffle_spec.reference.finite.divergences import ldp_ratio
 from shuffle_spec.reference.protocols.shuffled_krr import blanket_krr_randomizer, theorem_3_1_eps0, theorem_3_1_gamma
 from shuffle_spec.reference.protocols.summation import summation_mse_bound, summation_protocol, summation_randomizer
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.shuffling import exact_shuffled_delta, shuffled_distribution
-from shuffle_spec.reference.summation_lower_bound import (
+from shuffle_spec.reference.finite.randomizers import Randomizer
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta, shuffled_distribution
+from shuffle_spec.reference.protocols.summation_lower_bound import (
     iid_summation_mse,
     interval_probabilities,
     lemma_4_4_bound,
@@ -124,7 +124,7 @@ def test_lemmas_4_1_4_2_4_4_on_exact_randomizers(case):
 def test_lemma_4_5_inequality_and_instantiation(case, n, delta):
     """Inequality (1) with datasets (x',...,x') vs (x, x',...,x') and the event 'no output in I_x', at the
     exact e^eps of the shuffled randomizer for this pair at delta; then the derived floor."""
-    from shuffle_spec.reference.divergences import min_e_eps_for_delta
+    from shuffle_spec.reference.finite.divergences import min_e_eps_for_delta
 
     k, r = case
     p = interval_probabilities(r, k)

@@ -1,4 +1,4 @@
-"""The catalog (`spec/catalog.json`, `proofs_checks.catalog`): current with the sources, and its fast
+"""The catalog (`spec/catalog.json`, `shuffle_spec.spec.catalog`): current with the sources, and its fast
 hypothesis checks refuse exactly where the SymPy statements do, with short readable reasons.
 
 If `test_catalog_is_current` fails: regenerate with `PYTHONPATH=. python3 -m shuffle_spec.spec.registry`.
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from shuffle_spec.proofs_checks import catalog as fast
+from shuffle_spec.spec import catalog as fast
 from shuffle_spec.proofs_checks.bridge import evaluate
 from shuffle_spec.spec import registry as reg
 from shuffle_spec.spec.terms import HypothesisError

@@ -1,13 +1,13 @@
-"""The shared truth-selection rule `proofs_checks/certified.py` (used by `proofs_checks/verdicts.py` and
-`proofs_checks/tightest.py`): which end of an answer is certified, and the best of several."""
+"""The shared truth-selection rule `interface/certified.py` (used by `interface/audit/verdicts.py` and
+`interface/tightest.py`): which end of an answer is certified, and the best of several."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
-from shuffle_spec.proofs_checks.certified import best_certified, certified_end
-from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.interface.certified import best_certified, certified_end
+from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.spec.statement import Direction
 
 UP, LOW, EXACT = Direction.UPPER_BOUND, Direction.LOWER_BOUND, Direction.EXACT

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from shuffle_spec.proofs_checks import efmrtt19 as efmrtt19_checks
-from shuffle_spec.proofs_checks import fmt21 as fmt21_checks
+from shuffle_spec.proofs_checks.papers import efmrtt19 as efmrtt19_checks
+from shuffle_spec.proofs_checks.papers import fmt21 as fmt21_checks
 from shuffle_spec.proofs_checks.framework import (
     CheckFailed,
     ProofCheck,

@@ -1,6 +1,6 @@
 """The command-line contract: list / show / eval / check, JSON fields, exit codes.
 
-Commands run in-process through `proofs_checks.cli.main` (fast), and once through the installed
+Commands run in-process through `shuffle_spec.interface.cli.main.main` (fast), and once through the installed
 console script to prove the entry point works.
 """
 
@@ -17,13 +17,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from shuffle_spec.proofs_checks import api
+from shuffle_spec.interface import api
 from shuffle_spec.proofs_checks.bridge import BadParameter, UsageError, evaluate, parse_number
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.commands import derive as derive_command
-from shuffle_spec.proofs_checks.commands import plot as plot_command
-from shuffle_spec.proofs_checks.limits import EPS0_MAX, MAX_GRID_COUNT, MAX_POINTS, TimeLimitExceeded, time_limit
-from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.cli.commands import derive as derive_command
+from shuffle_spec.interface.cli.commands import plot as plot_command
+from shuffle_spec.interface.limits import EPS0_MAX, MAX_GRID_COUNT, MAX_POINTS, TimeLimitExceeded, time_limit
+from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.spec.registry import get_statement, list_statements
 
 
@@ -98,7 +98,7 @@ def test_console_script_entry_point():
 
     root = Path(__file__).resolve().parents[1]
     target = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["shuffle-spec"]
-    assert target == "shuffle_spec.proofs_checks.cli:main"
+    assert target == "shuffle_spec.interface.cli.main:main"
     module_name, function_name = target.split(":")
     assert getattr(importlib.import_module(module_name), function_name) is main
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
@@ -237,7 +237,7 @@ def test_time_limit_is_a_library_helper_that_nests():
 
 
 def test_item8_sweeps_are_capped_before_any_work(capsys, monkeypatch):
-    from shuffle_spec.proofs_checks.commands import bounds
+    from shuffle_spec.interface.cli.commands import bounds
 
     monkeypatch.setattr(bounds, "rows_at", lambda *a, **k: pytest.fail("computed before refusing"))
     one_line_error(*run_cli(capsys, "bounds", "--eps0", "1", "--n", "1e4:1e8:1000000", "--delta", "1e-6"), "COUNT", str(MAX_GRID_COUNT))
@@ -380,7 +380,7 @@ def test_memory_is_bounded_when_run_as_a_program():
     # In a subprocess: the limit the command-line tool sets turns an allocation beyond it into a
     # MemoryError (which the CLI reports in one line) rather than exhausting the machine.
     script = (
-        "from shuffle_spec.proofs_checks.limits import MEMORY_LIMIT_BYTES, limit_memory\n"
+        "from shuffle_spec.interface.limits import MEMORY_LIMIT_BYTES, limit_memory\n"
         "limit_memory()\n"
         "import resource, numpy as np\n"
         "assert resource.getrlimit(resource.RLIMIT_AS)[0] <= MEMORY_LIMIT_BYTES\n"

@@ -1,4 +1,4 @@
-"""reference.binomial: the proven pmf / cdf brackets contain 50-digit mpmath values, including the worst
+"""shuffle_spec.reference.numerics.binomial: the proven pmf / cdf brackets contain 50-digit mpmath values, including the worst
 cases of the recurrence (window edges, far from the anchor, p near 0 or 1, m up to 1e9), and the
 Chernoff tail bounds really bound the dropped mass."""
 
@@ -8,7 +8,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from shuffle_spec.reference.binomial import certified_half_binomial, certified_window, probability_pair
+from shuffle_spec.reference.numerics.binomial import certified_half_binomial, certified_window, probability_pair
 
 mpmath.mp.dps = 50
 

@@ -18,7 +18,7 @@ from shuffle_spec.reference.bounds.clones import (
     per_count_divergence,
     per_count_divergence_bounds,
 )
-from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_e_eps
 from strategies import ldp_randomizers
 
 mpmath.mp.dps = 50
@@ -147,7 +147,7 @@ def test_robust_at_extreme_parameters(eps0, n, delta):
 
 # ---- Round 3 (speed): one walk for both cutoff candidates, certified points placed by an estimate ----
 
-from shuffle_spec.reference.binomial import probability_pair  # noqa: E402
+from shuffle_spec.reference.numerics.binomial import probability_pair  # noqa: E402
 from shuffle_spec.reference.bounds.clones import _clone_pair, _coefficients, _cutoff_paths, solve_epsilon, window_tail  # noqa: E402
 
 

@@ -1,6 +1,6 @@
 """Bounded memory for the clone bounds (issue 11 item 7) and the safe-side tail term (issue 16 point 7).
 
-The clone-count window is streamed in blocks (reference.binomial.window_blocks): streamed and one-piece
+The clone-count window is streamed in blocks (shuffle_spec.reference.numerics.binomial.window_blocks): streamed and one-piece
 evaluations must certify the same thing; memory per call stays bounded at n = 1e12 (checked in a
 subprocess under RLIMIT_AS); above the supported n the call refuses before allocating; and the Chernoff
 tail mass that the window drops must be added to delta's upper end (a test that fails without it)."""
@@ -15,7 +15,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pytest
-from shuffle_spec.reference.binomial import (
+from shuffle_spec.reference.numerics.binomial import (
     MAX_WINDOW,
     certified_window,
     certified_window_block,
@@ -31,8 +31,8 @@ from shuffle_spec.reference.bounds.clones import (
     window_tail,
 )
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
-from shuffle_spec.reference.errors import ParameterError
-from shuffle_spec.reference.limits import N_MAX_WINDOW
+from shuffle_spec.reference.core.errors import ParameterError
+from shuffle_spec.reference.core.limits import N_MAX_WINDOW
 from test_clones_numeric import mp_clones_delta, mp_delta_by_walk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,7 +120,7 @@ _CHILD = textwrap.dedent(
     """
     import resource, sys
     resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-    from shuffle_spec.reference.binomial import window_edges, probability_pair, BLOCK
+    from shuffle_spec.reference.numerics.binomial import window_edges, probability_pair, BLOCK
     from shuffle_spec.reference.bounds.clones import clones_delta, window_tail
     edges = window_edges(10**12 - 1, probability_pair("fmt21", 1.0), window_tail(1e-6))
     assert edges.size > 10 * BLOCK, edges.size  # ~ 100 MB per array in one piece: streamed here

@@ -7,11 +7,11 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.closeness import is_dp_on_neighbours, triangle_parameters
-from shuffle_spec.reference.composition import mixture, post_process
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import is_close, min_e_eps_for_delta, privacy_profile
-from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.reference.finite.closeness import is_dp_on_neighbours, triangle_parameters
+from shuffle_spec.reference.finite.operations import mixture, post_process
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import is_close, min_e_eps_for_delta, privacy_profile
+from shuffle_spec.reference.finite.randomizers import Randomizer
 from strategies import distribution_pairs, e_eps_values, exact_distributions, randomizers, stochastic_matrices
 
 

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.reference.bounds.advanced_composition import advanced_composition_epsilon
+from shuffle_spec.interface import api
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.reference.composition.advanced import advanced_composition_epsilon
 from shuffle_spec.reference.bounds.clones import clones_numeric
-from shuffle_spec.reference.pld import Round, composed_epsilon
+from shuffle_spec.reference.composition.shuffled_rounds import Round, composed_epsilon
 from shuffle_spec.reference.protocols.ldp_sgd import ldp_sgd_epsilon
 
 

@@ -1,5 +1,5 @@
 """Certified composition of shuffled rounds (compose.clones, compose.stronger_clones,
-compose.exact_binary_rr; reference.pld): the issue's properties on exact small instances and on
+compose.exact_binary_rr; shuffle_spec.reference.composition.shuffled_rounds): the issue's properties on exact small instances and on
 monotonicity / comparison with the single-round bounds and advanced composition."""
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from shuffle_spec.reference import pld
-from shuffle_spec.reference.bounds.advanced_composition import advanced_composition_epsilon
+from shuffle_spec.reference.composition import shuffled_rounds as pld
+from shuffle_spec.reference.composition.advanced import advanced_composition_epsilon
 from shuffle_spec.reference.bounds.clones import clones_numeric
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
-from shuffle_spec.reference.composition import product
-from shuffle_spec.reference.divergences import ldp_ratio, min_e_eps_for_delta
-from shuffle_spec.reference.exact_binary_rr import shuffled_binary_rr
-from shuffle_spec.reference.pld import Round, composed_delta, composed_epsilon
-from shuffle_spec.reference.randomizers import Randomizer, binary_randomized_response, k_randomized_response
-from shuffle_spec.reference.shuffling import neighbouring_datasets, shuffled_distribution
+from shuffle_spec.reference.finite.operations import product
+from shuffle_spec.reference.finite.divergences import ldp_ratio, min_e_eps_for_delta
+from shuffle_spec.reference.exact.binary_rr import shuffled_binary_rr
+from shuffle_spec.reference.composition.shuffled_rounds import Round, composed_delta, composed_epsilon
+from shuffle_spec.reference.finite.randomizers import Randomizer, binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.finite.shuffling import neighbouring_datasets, shuffled_distribution
 
 DELTA = 1e-6
 
@@ -145,7 +145,7 @@ def test_delta_interval_brackets_the_exact_delta():
     randomizer = binary_randomized_response(e0)
     eps = 1.0
     exact = Fraction(0)
-    from shuffle_spec.reference.divergences import privacy_profile
+    from shuffle_spec.reference.finite.divergences import privacy_profile
 
     for d, d2 in neighbouring_datasets(randomizer.inputs, n):
         p, q = shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2)
@@ -196,7 +196,7 @@ def test_fft_round_off_assumption_holds_with_margin():
 def _exact_clone_pair(n: int, e0: Fraction, clone_probability: Fraction):
     """The clone pair (P, Q) over outputs (c, x) as exact distributions: c ~ Bin(n-1, q), then
     P_c(x) = alpha b_c(x-1) + (1-alpha) b_c(x), Q_c(x) = (1-alpha) b_c(x-1) + alpha b_c(x), alpha = e0/(e0+1)."""
-    from shuffle_spec.reference.distributions import Distribution
+    from shuffle_spec.reference.finite.distributions import Distribution
 
     alpha = e0 / (e0 + 1)
     p, q = {}, {}
@@ -230,7 +230,7 @@ def test_delta_at_an_epsilon_whose_exponential_overflows_is_the_exact_sum_within
     certified end against the sum of v_j (1 - e^{eps - s_j}) at 50 digits, and no OverflowError."""
     import mpmath
 
-    from shuffle_spec.reference.pld import ComposedPLD
+    from shuffle_spec.reference.numerics.pld import ComposedPLD
 
     values = np.array([0.25, 0.25, 0.125, 0.125, 0.25])
     start, step = 708, 1.0  # losses 708, 709, ..., 712
@@ -255,7 +255,7 @@ def test_a_million_rounds_compose_to_a_finite_certified_epsilon():
 def test_a_schedule_is_bounded_in_entries_and_in_total_rounds():
     """Every entry point (API, CLI file) meets the same limits, in the reference: at most 1000 entries (each
     costs its own pair PLD) and 1e6 rounds in all, refused in one line naming `rounds`."""
-    from shuffle_spec.reference.errors import ParameterError
+    from shuffle_spec.reference.core.errors import ParameterError
 
     with pytest.raises(ParameterError, match="at most 1000 entries"):
         composed_epsilon([Round("clones", 1.0, 10, 1)] * 1001, delta=1e-6)

@@ -1,7 +1,7 @@
 """`shuffle-spec derive --python`: the exported function is a certified bound that the project's own
 `audit bound` passes.
 
-The export holds the interval runtime `proofs_checks/enclosure.py` verbatim and the statement's
+The export holds the interval runtime `interface/derive/enclosure.py` verbatim and the statement's
 hypotheses and closed form written for it. Checked here: it imports only the standard library and
 mpmath; it rounds outward (an upper bound is >= the exact value, computed independently with mpmath at
 300 bits from the paper's formula); it refuses points outside the hypotheses and degenerate inputs
@@ -35,12 +35,12 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.proofs_checks import enclosure
-from shuffle_spec.proofs_checks.audit import audit_bound
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.commands.derive import python_function
-from shuffle_spec.proofs_checks.python_export import ExportError, enclose, exportable_problem, interval_between, to_code
-from shuffle_spec.proofs_checks.verdicts import BELOW_BOUND, BELOW_BOUND_ROUNDING, CRASH, UNSOUND
+from shuffle_spec.interface.derive import enclosure
+from shuffle_spec.interface.audit.bound import audit_bound
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.cli.commands.derive import python_function
+from shuffle_spec.interface.derive.python_export import ExportError, enclose, exportable_problem, interval_between, to_code
+from shuffle_spec.interface.audit.verdicts import BELOW_BOUND, BELOW_BOUND_ROUNDING, CRASH, UNSOUND
 from shuffle_spec.spec.registry import get_statement, list_statements
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"

@@ -23,8 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuffle_spec.proofs_checks.bridge import evaluate
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.commands.derive import derive
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.cli.commands.derive import derive
 from shuffle_spec.spec.registry import get_statement
 from shuffle_spec.spec.terms import HypothesisError
 

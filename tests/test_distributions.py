@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.composition import compose_adaptively, compose_randomizers, mixture, post_process, product
-from shuffle_spec.reference.distributions import Distribution, point_mass, uniform
-from shuffle_spec.reference.randomizers import Randomizer, k_randomized_response
+from shuffle_spec.reference.finite.operations import compose_adaptively, compose_randomizers, mixture, post_process, product
+from shuffle_spec.reference.finite.distributions import Distribution, point_mass, uniform
+from shuffle_spec.reference.finite.randomizers import Randomizer, k_randomized_response
 from strategies import exact_distributions, randomizers
 
 

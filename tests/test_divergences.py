@@ -11,8 +11,8 @@ from fractions import Fraction
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import (
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import (
     epsilon_for_delta,
     hockey_stick_divergence,
     is_close,
@@ -21,7 +21,7 @@ from shuffle_spec.reference.divergences import (
     privacy_profile,
     removal_ldp_ratio,
 )
-from shuffle_spec.reference.randomizers import binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response, k_randomized_response
 from strategies import distribution_pairs, e_eps_values, ldp_randomizers, randomizers
 
 

@@ -14,7 +14,7 @@ Lower-bound statements (exact.krr_pair_*, exact.shuffled_binary_rr.pair, compose
 at edge points (eps0 up to 100, delta = 1e-300, n up to 1e12), below the certified truth's upper end
 (exact.shuffled_binary_rr, BBGN19.Lem5.3.exact_krr) and below every upper bound of their mechanism, with the
 value `eval` shows being their certified lower end.
-Outside the documented range (`reference.limits.RANGES`) every bound refuses with a ParameterError.
+Outside the documented range (`shuffle_spec.reference.core.limits.RANGES`) every bound refuses with a ParameterError.
 
 Cost: the window-based bounds (clone counts, exact binary RR) take O(sqrt n) time, seconds at n >= 1e8;
 they are evaluated here at n <= 1e4 on the whole grid and at n = 1e8, 1e12 where eps0 >= 50 (no clones:
@@ -29,13 +29,13 @@ import math
 
 import mpmath
 import pytest
-from shuffle_spec.proofs_checks.amplification import (
+from shuffle_spec.interface.amplification import (
     EXACT_BINARY_RR_ID,
     amplification_statements,
 )
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
-from shuffle_spec.reference.limits import RANGES
-from shuffle_spec.reference.results import BoundValue
+from shuffle_spec.reference.core.errors import HypothesisViolation, ParameterError
+from shuffle_spec.reference.core.limits import RANGES
+from shuffle_spec.reference.core.results import BoundValue
 
 STATEMENTS = {s.id: s for s in amplification_statements(None)}
 EPS0_GRID = (1e-6, 0.01, 1.0, 10.0, 50.0, 187.0, 200.0, 400.0)
@@ -115,7 +115,7 @@ def exact_binary_rr():
     """Certified lower ends of exact.shuffled_binary_rr at small n (cached per point)."""
     function = reference_function(EXACT_BINARY_RR_ID) if EXACT_BINARY_RR_ID in STATEMENTS else None
     if function is None:
-        module, name = "reference.exact_binary_rr", "shuffled_binary_rr"
+        module, name = "shuffle_spec.reference.exact.binary_rr", "shuffled_binary_rr"
         function = getattr(importlib.import_module(f"shuffle_spec.{module}"), name)
     cache: dict = {}
 
@@ -195,7 +195,7 @@ def test_bound_refuses_outside_its_documented_range(statement_id):
 def test_the_event_lower_bound_is_below_exact_values():
     """The independent truth used above is itself checked: below the certified upper end of the exact
     shuffled binary RR epsilon (where computed) and below eps0 (shuffled eps0-LDP is eps0-DP)."""
-    module = importlib.import_module("shuffle_spec.reference.exact_binary_rr")
+    module = importlib.import_module("shuffle_spec.reference.exact.binary_rr")
     for eps0, n, delta in ((1.0, 10, 1e-3), (3.0, 50, 1e-6), (8.0, 1000, 1e-9), (0.5, 2, 0.1)):
         exact = module.shuffled_binary_rr(eps0=eps0, n=n, delta=delta)
         assert event_lower_bound("binary_rr", eps0, n, delta) <= exact.upper
@@ -242,7 +242,7 @@ def _too_slow(statement_id: str, eps0: float, n: int, delta: float) -> bool:
 @pytest.fixture(scope="module")
 def registered():
     """Statements by id from the catalog (no SymPy registry build: this test stays cheap)."""
-    from shuffle_spec.proofs_checks.catalog import resolve
+    from shuffle_spec.spec.catalog import resolve
 
     class ById(dict):
         def __missing__(self, statement_id):

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from shuffle_spec.proofs_checks.api import ShuffleBound, calibrate_epsilon0, shuffled_delta, shuffled_epsilon
+from shuffle_spec.interface.api import ShuffleBound, calibrate_epsilon0, shuffled_delta, shuffled_epsilon
 from shuffle_spec.proofs_checks.bridge import evaluate
-from shuffle_spec.proofs_checks.catalog import entry, resolve
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.reference.errors import HypothesisViolation
+from shuffle_spec.spec.catalog import entry, resolve
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.reference.core.errors import HypothesisViolation
 from shuffle_spec.spec.registry import get_statement, registry
 
 SEED, FOCS = "FMT21.Prop2.2", "FMT21.Prop2.2.focs"

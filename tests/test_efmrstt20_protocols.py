@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shuffle_spec.reference.divergences import ldp_ratio
+from shuffle_spec.reference.finite.divergences import ldp_ratio
 from shuffle_spec.reference.protocols.attribute_fragmenting import (
     attribute_fragmenting_estimate,
     attribute_fragmenting_report,
@@ -34,7 +34,7 @@ from shuffle_spec.reference.protocols.report_deletion import (
     released_counts_distribution,
     report_deletion_delta,
 )
-from shuffle_spec.reference.divergences import removal_ldp_ratio
+from shuffle_spec.reference.finite.divergences import removal_ldp_ratio
 
 # ---------------------------------------------------------------- attribute fragmenting
 

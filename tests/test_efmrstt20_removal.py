@@ -7,11 +7,11 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import ldp_ratio, removal_ldp_ratio
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import ldp_ratio, removal_ldp_ratio
 from shuffle_spec.reference.protocols.attribute_fragmenting import k_rappor_absent_reference, k_rappor_randomizer
-from shuffle_spec.reference.randomizers import Randomizer, binary_randomized_response, k_randomized_response
-from shuffle_spec.reference.removal_ldp import (
+from shuffle_spec.reference.finite.randomizers import Randomizer, binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.finite.removal_ldp import (
     binary_rr_removal_epsilon,
     is_generalized_removal_dp,
     is_removal_ldp,

@@ -8,8 +8,8 @@ import mpmath
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import hockey_stick_divergence, ldp_ratio, removal_ldp_ratio
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import hockey_stick_divergence, ldp_ratio, removal_ldp_ratio
 from shuffle_spec.reference.protocols.report_fragmenting import (
     binary_reduction,
     chain_randomizers,
@@ -19,8 +19,8 @@ from shuffle_spec.reference.protocols.report_fragmenting import (
     report_fragment_randomizer,
     report_fragmenting_bits,
 )
-from shuffle_spec.reference.randomizers import Randomizer, binary_randomized_response
-from shuffle_spec.reference.rounding import round_up
+from shuffle_spec.reference.finite.randomizers import Randomizer, binary_randomized_response
+from shuffle_spec.reference.core.rounding import round_up
 from strategies import ldp_randomizers, randomizers
 
 E_VALUES = st.fractions(min_value=Fraction(11, 10), max_value=6, max_denominator=10)

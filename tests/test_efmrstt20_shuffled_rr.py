@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.stats import binom
 
-from shuffle_spec.reference.bounds.composition_bun_steinke import advanced_composition_epsilon, advanced_composition_largest_eps
+from shuffle_spec.reference.composition.bun_steinke import advanced_composition_epsilon, advanced_composition_largest_eps
 from shuffle_spec.reference.bounds.shuffled_rr_cheu import (
     lemma_ii5_hypotheses_hold,
     shuffled_rr_epsilon,
@@ -18,10 +18,10 @@ from shuffle_spec.reference.bounds.shuffled_rr_cheu import (
     shuffled_rr_largest_eps0,
     shuffled_rr_max_eps0,
 )
-from shuffle_spec.reference.errors import HypothesisViolation
+from shuffle_spec.reference.core.errors import HypothesisViolation
 from shuffle_spec.reference.protocols.attribute_fragmenting import att_frag_central_epsilon
-from shuffle_spec.reference.randomizers import binary_randomized_response
-from shuffle_spec.reference.shuffling import exact_shuffled_delta
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta
 
 
 def _shuffled_rr_delta(n: int, e_eps0: float, eps: float) -> float:

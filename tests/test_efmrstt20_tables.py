@@ -15,7 +15,7 @@ import pytest
 from shuffle_spec.reference.bounds.shuffled_rr_cheu import shuffled_rr_epsilon, shuffled_rr_largest_eps0
 from shuffle_spec.reference.protocols.attribute_fragmenting import att_frag_central_epsilon, expected_reported_bits
 from shuffle_spec.reference.protocols.report_fragmenting import report_fragment_epsilon
-from shuffle_spec.reference.inversion import largest_argument_within
+from shuffle_spec.reference.numerics.inversion import largest_argument_within
 
 # Table II: respondents n (sums of luminosities; used as given), delta_c of the tables, one-hot domain size.
 DATASETS = {

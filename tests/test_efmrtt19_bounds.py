@@ -19,10 +19,10 @@ from shuffle_spec.reference.bounds.erlingsson import (
     swapping_v1_epsilon,
     swapping_v2_epsilon,
 )
-from shuffle_spec.reference.errors import HypothesisViolation
-from shuffle_spec.reference.randomizers import binary_randomized_response, k_randomized_response
-from shuffle_spec.reference.rounding import round_up
-from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.reference.core.errors import HypothesisViolation
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.core.rounding import round_up
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_e_eps
 from shuffle_spec.spec.registry import get_statement
 
 V1 = {"Thm7": erlingsson_v1_epsilon, "Thm8": swapping_v1_epsilon, "Cor9": shuffled_reports_v1_epsilon}
@@ -128,7 +128,7 @@ SHUFFLED = [
 
 @pytest.mark.parametrize("randomizer, e, n", SHUFFLED, ids=lambda v: str(v) if not hasattr(v, "items") else "R")
 def test_amplification_bounds_are_above_exact_shuffled_epsilon(randomizer, e, n):
-    # Exact central (eps, delta) of the shuffled randomizer (reference.shuffling) vs every EFMRTT19 bound
+    # Exact central (eps, delta) of the shuffled randomizer (shuffle_spec.reference.finite.shuffling) vs every EFMRTT19 bound
     # whose hypotheses admit the point. eps0 is log(e) rounded up, at which the randomizer is eps0-LDP.
     eps0 = round_up(math.log(e), 2)
     checked = 0

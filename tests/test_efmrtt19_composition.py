@@ -8,17 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.bounds.advanced_composition import (
+from shuffle_spec.reference.composition.advanced import (
     advanced_composition_delta,
     advanced_composition_epsilon,
     advanced_composition_per_step_epsilon,
 )
-from shuffle_spec.reference.composition import compose_adaptively, compose_randomizers
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import is_close, ldp_ratio, min_e_eps_for_delta
-from shuffle_spec.reference.randomizers import Randomizer, binary_randomized_response
-from shuffle_spec.reference.rounding import round_up
-from shuffle_spec.reference.subsampling import subsample_mixture, subsampled_delta, subsampled_e_eps, subsampled_epsilon
+from shuffle_spec.reference.finite.operations import compose_adaptively, compose_randomizers
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import is_close, ldp_ratio, min_e_eps_for_delta
+from shuffle_spec.reference.finite.randomizers import Randomizer, binary_randomized_response
+from shuffle_spec.reference.core.rounding import round_up
+from shuffle_spec.reference.finite.subsampling import subsample_mixture, subsampled_delta, subsampled_e_eps, subsampled_epsilon
 from strategies import distribution_pairs, ldp_randomizers, small_probabilities
 
 DELTA_PRIMES = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 2))

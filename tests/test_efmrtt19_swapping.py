@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from shuffle_spec.reference.bounds.erlingsson import erlingsson_v2_epsilon, swapping_v2_epsilon
-from shuffle_spec.reference.composition import mixture
-from shuffle_spec.reference.divergences import min_e_eps_for_delta
+from shuffle_spec.reference.finite.operations import mixture
+from shuffle_spec.reference.finite.divergences import min_e_eps_for_delta
 from shuffle_spec.reference.protocols.swapping import (
     fixed_randomizers,
     index_neighbour_laws,
@@ -26,9 +26,9 @@ from shuffle_spec.reference.protocols.swapping import (
     swapped_responses,
     swapped_responses_distribution,
 )
-from shuffle_spec.reference.randomizers import binary_randomized_response, k_randomized_response
-from shuffle_spec.reference.rounding import round_up
-from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.core.rounding import round_up
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_e_eps
 
 DELTAS = (Fraction(1, 1000), Fraction(1, 100), Fraction(1, 10), Fraction(1, 2), Fraction(9, 10))
 
@@ -93,7 +93,7 @@ def test_thm7_reduction_to_thm8_is_an_identity_of_laws(name, n):
 @pytest.mark.parametrize("n", [2, 3])
 def test_cor9_shuffled_reports_equal_shuffled_data_for_one_randomizer(e, n):
     # Sec. 4.1: with one fixed randomizer, shuffling the responses equals shuffling the data first;
-    # and the exact privacy of Alg. 4 equals the shuffle model's (reference.shuffling, count vectors).
+    # and the exact privacy of Alg. 4 equals the shuffle model's (shuffle_spec.reference.finite.shuffling, count vectors).
     randomizer = k_randomized_response(3, e)
     protocol = fixed_randomizers(randomizer)
     for data in itertools.product(range(3), repeat=n):

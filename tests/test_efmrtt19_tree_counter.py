@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import ldp_ratio
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import ldp_ratio
 from shuffle_spec.reference.protocols.tree_counter import (
     TreeCounterClient,
     TreeCounterServer,

@@ -21,7 +21,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from shuffle_spec.reference import exact_binary_rr as ebr
+from shuffle_spec.reference.exact import binary_rr as ebr
 
 # A scale and tail as the pairs use them at delta = 1e-6 (windows are scaled by e^-(log_scale / 2)).
 DELTA = 1e-6

@@ -11,9 +11,9 @@ import pytest
 
 from brute_sums import float_scan_pairs
 
-import shuffle_spec.reference.exact_binary_rr as ebr
-from shuffle_spec.reference.errors import ParameterError
-from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon, shuffled_binary_rr, shuffled_binary_rr_pair, worst_case
+import shuffle_spec.reference.exact.binary_rr as ebr
+from shuffle_spec.reference.core.errors import ParameterError
+from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_epsilon, shuffled_binary_rr, shuffled_binary_rr_pair, worst_case
 
 UNIT = 2.0**-53
 

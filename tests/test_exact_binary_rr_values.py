@@ -10,8 +10,8 @@ import mpmath
 import pytest
 
 from brute_sums import float_scan_pairs
-from shuffle_spec.reference.divergences import hockey_stick_divergence
-from shuffle_spec.reference.exact_binary_rr import (
+from shuffle_spec.reference.finite.divergences import hockey_stick_divergence
+from shuffle_spec.reference.exact.binary_rr import (
     MAX_EPS0,
     binary_rr_pair_delta,
     binary_rr_pair_epsilon,
@@ -23,9 +23,9 @@ from shuffle_spec.reference.exact_binary_rr import (
     shuffled_binary_rr_pair,
     worst_case,
 )
-from shuffle_spec.reference.errors import ParameterError
-from shuffle_spec.reference.randomizers import binary_randomized_response
-from shuffle_spec.reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps, shuffled_distribution
+from shuffle_spec.reference.core.errors import ParameterError
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta, exact_shuffled_e_eps, shuffled_distribution
 
 mpmath.mp.dps = 50
 

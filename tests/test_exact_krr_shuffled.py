@@ -1,5 +1,5 @@
 """exact.shuffled_krr: the symmetry-reduced computation equals the full enumeration over all neighbouring
-datasets (reference.shuffling), the canonical configurations cover every orbit, and the float path brackets."""
+datasets (shuffle_spec.reference.finite.shuffling), the canonical configurations cover every orbit, and the float path brackets."""
 
 import itertools
 import math
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.exact_krr import canonical_rest_counts, exact_shuffled_krr_delta, exact_shuffled_krr_e_eps, exact_shuffled_krr_epsilon
-from shuffle_spec.reference.randomizers import k_randomized_response
-from shuffle_spec.reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
+from shuffle_spec.reference.exact.krr import canonical_rest_counts, exact_shuffled_krr_delta, exact_shuffled_krr_e_eps, exact_shuffled_krr_epsilon
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
 
 
 def _orbit_representative(counts):

@@ -1,6 +1,6 @@
 """`compare` and `bounds` with --randomizer binary_rr evaluate the certified worst case exact.shuffled_binary_rr
 (seconds at large n) ONCE per point: the table's exact row and the gap line share one evaluation
-(`proofs_checks/commands/compare.py`, `proofs_checks/commands/bounds.py`, `proofs_checks/tightest.py`).
+(`interface/cli/commands/compare.py`, `interface/cli/commands/bounds.py`, `interface/tightest.py`).
 Each test counts the calls of the reference function through the CLI entry in-process, and checks that the
 output is the one computed the old way (the gap evaluating the exact worst case itself)."""
 
@@ -8,13 +8,13 @@ import json
 
 import pytest
 
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID
+from shuffle_spec.interface.amplification import EXACT_BINARY_RR_ID
 from shuffle_spec.proofs_checks.bridge import Evaluation, evaluate
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.commands.bounds import rows_at
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.cli.commands.bounds import rows_at
 from shuffle_spec.proofs_checks.framework import CheckFailed
-from shuffle_spec.proofs_checks.tightest import gap_from_rows, tightest
-from shuffle_spec.reference import exact_binary_rr
+from shuffle_spec.interface.tightest import gap_from_rows, tightest
+from shuffle_spec.reference.exact import binary_rr as exact_binary_rr
 from shuffle_spec.spec.registry import registry
 
 # Two points where one evaluation of the certified worst case takes well under a second.
@@ -31,7 +31,7 @@ def calls(monkeypatch):
         seen.append(kwargs)
         return original(**kwargs)
 
-    # The bridge resolves "reference.exact_binary_rr:shuffled_binary_rr" by getattr at each call.
+    # The bridge resolves "shuffle_spec.reference.exact.binary_rr:shuffled_binary_rr" by getattr at each call.
     monkeypatch.setattr(exact_binary_rr, "shuffled_binary_rr", counting)
     return seen
 
@@ -97,7 +97,7 @@ def test_an_evaluation_at_another_point_is_refused():
         gap_from_rows("binary_rr", {**point, "k": 2}, [], exact_evaluation=elsewhere)
     with pytest.raises(CheckFailed, match="not exact.shuffled_binary_rr at"):
         tightest(randomizer="binary_rr", exact_evaluation=elsewhere, **point)
-    from shuffle_spec.proofs_checks.commands.compare import comparison
+    from shuffle_spec.interface.cli.commands.compare import comparison
 
     with pytest.raises(CheckFailed, match="not exact.shuffled_binary_rr at"):
         comparison(**point, evaluated=elsewhere)

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.interface.cli.main import main
 from shuffle_spec.reference.bounds import clone_closed_forms as cf
-from shuffle_spec.reference.errors import HypothesisViolation
+from shuffle_spec.reference.core.errors import HypothesisViolation
 from shuffle_spec.spec.registry import get_statement
 
 DELTA = 1e-6
@@ -93,7 +93,7 @@ def test_reported_value_is_an_upper_bound_at_a_tiny_eps0(eps0):
 @settings(max_examples=60)
 @given(points)
 def test_prefactor_ordering_focs_apple_seed(point):
-    # Exact ordering (proofs_checks/fmt21.py): focs <= apple <= seed at every point of the common regime.
+    # Exact ordering (proofs_checks/papers/fmt21.py): focs <= apple <= seed at every point of the common regime.
     eps0, n, delta = point
     if not _in_regime(eps0, n, delta, 4):
         return

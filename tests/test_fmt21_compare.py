@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.commands import compare
+from shuffle_spec.interface.amplification import EXACT_BINARY_RR_ID, evaluate_bounds
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.cli.commands import compare
 from shuffle_spec.spec.registry import registry
 
 

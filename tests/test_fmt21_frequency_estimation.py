@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from shuffle_spec.reference.bounds.clone_closed_forms import largest_eps0_for_epsilon, thm21_focs_epsilon
-from shuffle_spec.reference.divergences import ldp_ratio
+from shuffle_spec.reference.finite.divergences import ldp_ratio
 from shuffle_spec.reference.protocols import frequency_estimation as fe
-from shuffle_spec.reference.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
 
 
 @pytest.mark.parametrize("k", [2, 3, 5, 8])

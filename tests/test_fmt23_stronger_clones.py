@@ -13,10 +13,10 @@ from shuffle_spec.reference.bounds.stronger_clones import (
     stronger_clones_delta,
     stronger_clones_for_randomizer,
 )
-from shuffle_spec.reference.errors import HypothesisViolation
-from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon, shuffled_binary_rr
-from shuffle_spec.reference.randomizers import Randomizer, binary_randomized_response, k_randomized_response
-from shuffle_spec.reference.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
+from shuffle_spec.reference.core.errors import HypothesisViolation
+from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_epsilon, shuffled_binary_rr
+from shuffle_spec.reference.finite.randomizers import Randomizer, binary_randomized_response, k_randomized_response
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta, exact_shuffled_e_eps
 
 
 def test_krr_and_binary_rr_are_in_the_errata_class():

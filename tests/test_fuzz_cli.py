@@ -30,10 +30,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.limits import TimeLimitExceeded, time_limit
-from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.interface import api
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.limits import TimeLimitExceeded, time_limit
+from shuffle_spec.reference.core.errors import ParameterError
 
 PER_CALL_SECONDS = 60
 # Relative slack when comparing an upper bound with an exact value (both rounded outward already).

@@ -1,5 +1,5 @@
 """Fuzzing the files a user hands to the tool, and unit tests of the bounded reader behind them
-(`proofs_checks/input_files.py`).
+(`interface/input_files.py`).
 
 Surfaces: rounds files (`compose --rounds-file`), batch files and stdin (`eval --batch`), randomizer
 files (`audit randomizer`, `tightest --matrix`), vector directories (`audit bound --vectors`,
@@ -36,10 +36,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fuzz_cli import PER_CALL_SECONDS, call, check_outcome
 
-from shuffle_spec.proofs_checks import input_files
-from shuffle_spec.proofs_checks.api import composed_epsilon
+from shuffle_spec.interface import input_files
+from shuffle_spec.interface.api import composed_epsilon
 from shuffle_spec.proofs_checks.bridge import UsageError
-from shuffle_spec.proofs_checks.limits import time_limit
+from shuffle_spec.interface.limits import time_limit
 
 ROOT = Path(__file__).resolve().parents[1]
 # Address space of the child that opens the special files: the commands need about 0.8 GB to import
@@ -241,7 +241,7 @@ def test_read_lines_limited_bounds_the_total():
 _DRIVER = r"""
 import contextlib, io, json, sys, time
 from shuffle_spec.proofs_checks import vectors
-from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.interface.cli.main import main
 # `vectors check` compares with a fresh generation (about a minute): what is tested here is the reading.
 vectors.generate_all = lambda **_: {}
 for case in json.loads(sys.argv[1]):
@@ -369,7 +369,7 @@ LIMIT = 200
 
 
 def test_a_rounds_file_over_the_limit_is_refused(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks.commands import compose
+    from shuffle_spec.interface.cli.commands import compose
 
     monkeypatch.setattr(compose, "MAX_ROUNDS_FILE_BYTES", LIMIT)
     path = tmp_path / "rounds.json"
@@ -381,7 +381,7 @@ def test_a_rounds_file_over_the_limit_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_rounds_file_with_too_many_rounds_is_refused(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks.commands import compose
+    from shuffle_spec.interface.cli.commands import compose
 
     path = tmp_path / "rounds.json"
     path.write_text(json.dumps([{"eps0": 1, "n": 100}] * (compose.MAX_SCHEDULE_ENTRIES + 1)))
@@ -392,7 +392,7 @@ def test_a_rounds_file_with_too_many_rounds_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_batch_file_over_the_limit_is_refused(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks.commands import eval as eval_command
+    from shuffle_spec.interface.cli.commands import eval as eval_command
 
     monkeypatch.setattr(eval_command, "MAX_BATCH_BYTES", LIMIT)
     path = tmp_path / "batch.jsonl"
@@ -408,7 +408,7 @@ def _stdin(monkeypatch, data: bytes) -> None:
 
 
 def test_a_batch_line_over_the_line_limit_on_stdin_is_refused(monkeypatch):
-    from shuffle_spec.proofs_checks.commands import eval as eval_command
+    from shuffle_spec.interface.cli.commands import eval as eval_command
 
     monkeypatch.setattr(eval_command, "MAX_BATCH_LINE_BYTES", 64)
     _stdin(monkeypatch, b" " * 65 + b"\n")
@@ -419,7 +419,7 @@ def test_a_batch_line_over_the_line_limit_on_stdin_is_refused(monkeypatch):
 
 
 def test_batch_stdin_over_the_total_limit_is_refused_after_the_lines_before_it(monkeypatch):
-    from shuffle_spec.proofs_checks.commands import eval as eval_command
+    from shuffle_spec.interface.cli.commands import eval as eval_command
 
     line = json.dumps({"id": "FMT21.Thm2.1", "params": POINT}).encode() + b"\n"
     monkeypatch.setattr(eval_command, "MAX_BATCH_BYTES", 2 * len(line) + 10)
@@ -431,7 +431,7 @@ def test_batch_stdin_over_the_total_limit_is_refused_after_the_lines_before_it(m
 
 
 def test_a_randomizer_file_over_the_limit_is_refused(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks import audit
+    from shuffle_spec.interface.audit import randomizer as audit
 
     monkeypatch.setattr(audit, "MAX_FILE_BYTES", LIMIT)
     path = tmp_path / "m.json"
@@ -443,7 +443,7 @@ def test_a_randomizer_file_over_the_limit_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_bound_module_over_the_limit_is_refused_before_it_is_imported(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks import audit
+    from shuffle_spec.interface.audit import randomizer as audit
 
     monkeypatch.setattr(audit, "MAX_SOURCE_BYTES", LIMIT)
     marker = tmp_path / "imported"
@@ -459,7 +459,7 @@ def test_a_bound_module_over_the_limit_is_refused_before_it_is_imported(tmp_path
 
 
 def test_a_bound_module_that_is_not_a_regular_file_is_named_as_such(tmp_path):
-    from shuffle_spec.proofs_checks import audit
+    from shuffle_spec.interface.audit import randomizer as audit
 
     directory = tmp_path / "package.py"
     directory.mkdir()
@@ -468,7 +468,7 @@ def test_a_bound_module_that_is_not_a_regular_file_is_named_as_such(tmp_path):
 
 
 def test_a_vector_file_over_the_limit_is_refused(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks import vectors
+    from shuffle_spec.interface.vectors import files as vectors
 
     monkeypatch.setattr(vectors, "VECTOR_FILE_LIMIT", LIMIT)
     (tmp_path / "FMT21.Thm2.1.json").write_bytes(_padded('{"testGroups": []}', LIMIT + 1))
@@ -481,7 +481,7 @@ def test_a_vector_file_over_the_limit_is_refused(tmp_path, monkeypatch):
 
 
 def test_vectors_check_reports_a_file_over_the_limit(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks import vectors
+    from shuffle_spec.interface.vectors import files as vectors
 
     monkeypatch.setattr(vectors, "VECTOR_FILE_LIMIT", LIMIT)
     monkeypatch.setattr(vectors, "generate_all", lambda **_: {})  # the freshness comparison takes a minute
@@ -491,7 +491,7 @@ def test_vectors_check_reports_a_file_over_the_limit(tmp_path, monkeypatch):
 
 
 def test_vector_files_with_repeated_keys_are_refused(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks import vectors
+    from shuffle_spec.interface.vectors import files as vectors
 
     monkeypatch.setattr(vectors, "generate_all", lambda **_: {})
     (tmp_path / "twice.json").write_text('{"schema": "a", "schema": "b"}')

@@ -1,18 +1,18 @@
 """Issue 15 part 3 for k = 2: exact.shuffled_binary_rr is the certified worst case (an interval of relative
 width <= 1e-6 containing the true eps, issue 14), so its UPPER end competes as the tightest certified upper
 bound in `tightest` and `gap_from_rows` (`bounds`, `compare`, the `tightest` command), its lower end as a
-lower bound; where it refuses, the gap is the one of the other bounds (`proofs_checks/tightest.py`)."""
+lower bound; where it refuses, the gap is the one of the other bounds (`interface/tightest.py`)."""
 
 import dataclasses
 import json
 
 import pytest
 
-from shuffle_spec.proofs_checks import tightest as tightest_module
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.tightest import gap_from_rows, tightest
-from shuffle_spec.reference.exact_binary_rr import shuffled_binary_rr
+from shuffle_spec.interface import tightest as tightest_module
+from shuffle_spec.interface.amplification import EXACT_BINARY_RR_ID
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.tightest import gap_from_rows, tightest
+from shuffle_spec.reference.exact.binary_rr import shuffled_binary_rr
 
 # n = 1e3 and 1e4 at two eps0: each evaluation of the certified worst case is < 0.5 s there.
 POINTS = [
@@ -108,7 +108,7 @@ def test_lower_side_only_does_not_use_the_exact_upper_end():
 
 
 def test_ratio_format_keeps_the_excess_visible():
-    from shuffle_spec.proofs_checks.tightest import format_ratio
+    from shuffle_spec.interface.tightest import format_ratio
 
     assert format_ratio(1 + 9e-7) == "1 + 9.0e-07"
     assert format_ratio(1.0) == "1.0000" and format_ratio(1.4275) == "1.4275"
@@ -120,7 +120,7 @@ def test_a_binary_rr_matrix_gets_the_exact_interval_on_both_sides():
     upper end, labelled as an enumeration, i.e. a lower bound above what is certified) and its upper end as
     the upper side (before: FMT23.stronger_clones, 1.23x above)."""
     import shuffle_spec
-    from shuffle_spec.proofs_checks.audit import audit_matrix
+    from shuffle_spec.interface.audit.randomizer import audit_matrix
 
     matrix = [["3/4", "1/4"], ["1/4", "3/4"]]  # binary RR with e^eps0 = 3
     report = audit_matrix(matrix, n=10_000, delta=1e-6)

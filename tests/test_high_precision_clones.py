@@ -1,4 +1,4 @@
-"""High-precision paths of the clone bounds and the composed pairs (`reference.high_precision_clones`, the
+"""High-precision paths of the clone bounds and the composed pairs (`shuffle_spec.reference.bounds.clones_high_precision`, the
 `_mp` wrappers of `FMT21.clones_numeric`, `FMT23.stronger_clones`, `compose.*`).
 
 What is checked:
@@ -17,9 +17,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from shuffle_spec.proofs_checks.vectors import DIGITS, MP_PRECISIONS, _high_precision, canonical_decimal
-from shuffle_spec.reference import high_precision_clones as hp
-from shuffle_spec.reference import pld
+from shuffle_spec.interface.vectors.files import DIGITS, MP_PRECISIONS, _high_precision, canonical_decimal
+from shuffle_spec.reference.bounds import clones_high_precision as hp
+from shuffle_spec.reference.composition import shuffled_rounds as pld
 from shuffle_spec.reference.bounds.clones import clones_numeric, clones_numeric_mp
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones, stronger_clones_mp
 from shuffle_spec.spec.registry import get_statement
@@ -61,9 +61,9 @@ def test_clone_bounds_agree_at_40_and_80_digits_and_lie_in_the_float_interval(mp
 
 def test_the_float_answers_lie_in_the_acceptance_intervals_of_the_vectors():
     """The group as `vectors check` runs it: expected values from the _mp paths at the registered examples."""
-    from shuffle_spec.proofs_checks.vectors import generate_group
+    from shuffle_spec.interface.vectors.files import generate_group
     from shuffle_spec.proofs_checks.bridge import reference_function
-    from shuffle_spec.proofs_checks.verdicts import judge_group
+    from shuffle_spec.interface.audit.verdicts import judge_group
 
     for statement_id in ("compose.clones", "compose.exact_binary_rr"):
         statement = get_statement(statement_id)
@@ -75,7 +75,7 @@ def test_the_float_answers_lie_in_the_acceptance_intervals_of_the_vectors():
 
 
 def _brute_clone_delta(eps0, n, eps, q):
-    """sum over c and a of max(0, P - e^eps Q), P = Bin(c; n-1, q) P_c(a) (spec.fmt21.clones.pair_pmfs), in mpmath."""
+    """sum over c and a of max(0, P - e^eps Q), P = Bin(c; n-1, q) P_c(a) (shuffle_spec.spec.papers.fmt21.clones.pair_pmfs), in mpmath."""
     with mpmath.workdps(50):
         e0, x = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
         alpha = e0 / (e0 + 1)
@@ -255,7 +255,7 @@ SWEEP_COMPOSED = [
 
 @pytest.mark.parametrize("pair,point", SWEEP_COMPOSED)
 def test_the_float_pld_interval_contains_the_exact_composed_value_across_the_range(pair, point):
-    """An independent test of reference.pld (discretisation, FFT, Chernoff tails, clone blocks) against exact
+    """An independent test of shuffle_spec.reference.composition.shuffled_rounds (discretisation, FFT, Chernoff tails, clone blocks) against exact
     enumeration of the composed losses."""
     certified = pld.composed_epsilon([pld.Round(pair, point["eps0"], point["n"], point["rounds"])], delta=point["delta"])
     low, high = (_as_fraction(x) for x in hp.composed_epsilon_mp(pair, dps=40, seed=(certified.lower, certified.upper), **point))

@@ -1,6 +1,6 @@
-"""High-precision paths `<function>_mp` of the exact statements (issue 16 point 1; reference.high_precision_exact).
+"""High-precision paths `<function>_mp` of the exact statements (issue 16 point 1; shuffle_spec.reference.numerics.high_precision_exact).
 
-Each enclosure is compared with exact rational computations (reference.shuffling, reference.exact_krr) on tiny
+Each enclosure is compared with exact rational computations (shuffle_spec.reference.finite.shuffling, shuffle_spec.reference.exact.krr) on tiny
 instances, checked to agree at 40 and 80 digits, and shown to contain the float reference's certified interval
 point; planted errors are caught."""
 
@@ -12,15 +12,15 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from shuffle_spec.proofs_checks.vectors import canonical_decimal
-from shuffle_spec.reference import high_precision_exact as hp
-from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_epsilon, exact_blanket_krr_epsilon_mp
-from shuffle_spec.reference.divergences import _min_multiplier_one_way, min_e_eps_for_delta
-from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon, shuffled_binary_rr, shuffled_binary_rr_mp, shuffled_binary_rr_pair_mp
-from shuffle_spec.reference.exact_krr import exact_shuffled_krr_e_eps, exact_shuffled_krr_epsilon, exact_shuffled_krr_epsilon_mp
-from shuffle_spec.reference.lower_bounds import krr_pair_third_epsilon, krr_pair_third_epsilon_mp, krr_pair_x0_epsilon, krr_pair_x0_epsilon_mp
-from shuffle_spec.reference.randomizers import k_randomized_response
-from shuffle_spec.reference.shuffling import shuffled_distribution
+from shuffle_spec.interface.vectors.files import canonical_decimal
+from shuffle_spec.reference.numerics import high_precision_exact as hp
+from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon, exact_blanket_krr_epsilon_mp
+from shuffle_spec.reference.finite.divergences import _min_multiplier_one_way, min_e_eps_for_delta
+from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_epsilon, shuffled_binary_rr, shuffled_binary_rr_mp, shuffled_binary_rr_pair_mp
+from shuffle_spec.reference.exact.krr import exact_shuffled_krr_e_eps, exact_shuffled_krr_epsilon, exact_shuffled_krr_epsilon_mp
+from shuffle_spec.reference.lower_bounds.krr import krr_pair_third_epsilon, krr_pair_third_epsilon_mp, krr_pair_x0_epsilon, krr_pair_x0_epsilon_mp
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.shuffling import shuffled_distribution
 
 EPS0 = 1.0
 
@@ -89,7 +89,7 @@ def test_krr_pairs_match_exact_rationals():
 
 
 def _blanket_delta(e0: Fraction, e: Fraction, n: int, k: int) -> Fraction:
-    """BBGN19 Lemma 5.3's exact sum for k-RR (spec/blanket_exact.py's conclusion), in rationals."""
+    """BBGN19 Lemma 5.3's exact sum for k-RR (spec/derived/blanket_exact.py's conclusion), in rationals."""
     gamma = Fraction(k) / (e0 + k - 1)
     total = Fraction(0)
     for big_n in range(1, n + 1):
@@ -156,7 +156,7 @@ def test_precisions_agree_and_contain_the_float_reference(path, reference, point
 
 def test_krr_pair_x0_at_k2_is_the_binary_pair_to_20_digits():
     """Two independent computations of one quantity: the k-RR pair "others all at x0" for k = 2 (a lattice of
-    counts, reference.lower_bounds) is shuffled binary RR's pair with the others all at one bit (a convolution
+    counts, shuffle_spec.reference.lower_bounds.krr) is shuffled binary RR's pair with the others all at one bit (a convolution
     of two binomials)."""
     point = {"eps0": 1.5, "n": 300, "delta": 1e-6}
     lattice = krr_pair_x0_epsilon_mp(dps=40, k=2, **point)
@@ -224,7 +224,7 @@ def test_a_planted_dropped_tail_is_caught(monkeypatch):
 
 
 def test_invalid_dps_is_refused():
-    from shuffle_spec.reference.errors import ParameterError
+    from shuffle_spec.reference.core.errors import ParameterError
 
     with pytest.raises(ParameterError, match="dps"):
         hp.bits_for(3, 1e-6)

@@ -3,7 +3,7 @@ point 1): the enclosures the test vectors are written from.
 
 For each path, at registered examples and at an edge of the supported range (large eps0, n = 1e18,
 delta = 1e-300 where the root is still interior):
-- 40 and 80 digits give the same 20-digit strings (what `proofs_checks.vectors` requires) and a narrow
+- 40 and 80 digits give the same 20-digit strings (what `shuffle_spec.interface.vectors.files` requires) and a narrow
   bracket;
 - the float reference's answer lies in the acceptance window the vectors build around the enclosure
   (upper bounds: [low (1 - 1e-12), high (1 + rtol)]; lower bounds, the inverse statements: [low (1 - rtol),
@@ -23,9 +23,10 @@ import mpmath
 import pytest
 import sympy as sp
 
-from shuffle_spec.proofs_checks.vectors import DIGITS, canonical_decimal
-from shuffle_spec.reference.bounds import bennett, composition_bun_steinke, hoeffding, shuffled_rr_cheu
-from shuffle_spec.reference.errors import ParameterError
+from shuffle_spec.interface.vectors.files import DIGITS, canonical_decimal
+from shuffle_spec.reference.bounds import bennett, hoeffding, shuffled_rr_cheu
+from shuffle_spec.reference.composition import bun_steinke as composition_bun_steinke
+from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.spec.registry import get_statement
 from shuffle_spec.spec.statement import Direction
 

@@ -107,7 +107,7 @@ def test_the_import_graph_sees_the_package():
     assert len(graph) > 60
     # Edges it must see: an absolute import, and a `from package import module`.
     assert "shuffle_spec.proofs_checks.framework" in graph["shuffle_spec.proofs_checks.agreement"]
-    assert "shuffle_spec.reference.errors" in graph["shuffle_spec.reference.divergences"]
+    assert "shuffle_spec.reference.core.errors" in graph["shuffle_spec.reference.finite.divergences"]
 
 
 def test_no_import_cycles():

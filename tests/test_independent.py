@@ -18,7 +18,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from shuffle_spec.reference.bounds.advanced_composition import (
+from shuffle_spec.reference.composition.advanced import (
     advanced_composition_delta,
     advanced_composition_epsilon,
     advanced_composition_per_step_epsilon,
@@ -34,11 +34,11 @@ from shuffle_spec.reference.bounds.clones import (
 from shuffle_spec.reference.bounds.erlingsson import erlingsson_eps1
 from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_delta
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones, stronger_clones_delta
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import approximate_ldp_epsilon, epsilon_for_delta, ldp_epsilon, min_e_eps_for_delta, safe_log
-from shuffle_spec.reference.randomizers import k_randomized_response
-from shuffle_spec.reference.shuffling import exact_shuffled_delta
-from shuffle_spec.reference.subsampling import subsampled_delta, subsampled_e_eps, subsampled_epsilon
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import approximate_ldp_epsilon, epsilon_for_delta, ldp_epsilon, min_e_eps_for_delta, safe_log
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta
+from shuffle_spec.reference.finite.subsampling import subsampled_delta, subsampled_e_eps, subsampled_epsilon
 
 DPS = 50
 

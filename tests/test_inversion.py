@@ -5,7 +5,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.inversion import largest_argument_within, smallest_argument_within
+from shuffle_spec.reference.numerics.inversion import largest_argument_within, smallest_argument_within
 
 
 @given(st.floats(0.01, 10), st.floats(0.1, 5))

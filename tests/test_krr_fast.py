@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from brute_sums import brute_split
-from shuffle_spec.reference import lattice_sums
+from shuffle_spec.reference.numerics import lattice_sums
 
 
 def _law(p: float) -> lattice_sums.BinomialLaw:

@@ -3,8 +3,8 @@ truth), in every place that shows one: the composition API and the points `audit
 
 import pytest
 
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.proofs_checks.audit import _classify_point
+from shuffle_spec.interface import api
+from shuffle_spec.interface.audit.bound import _classify_point
 from shuffle_spec.spec.registry import get_statement
 from shuffle_spec.spec.terms import Direction
 
@@ -21,8 +21,8 @@ def test_composition_value_is_the_end_its_direction_allows(statement_id):
 def test_audit_expected_value_of_a_lower_bound_is_its_lower_end(monkeypatch):
     """The registered lower-bound references return their lower end on both sides, so a reference that
     returns a genuine interval is planted: the judged expected value must be the lower end."""
-    from shuffle_spec.proofs_checks import audit
-    from shuffle_spec.reference.results import BoundValue
+    from shuffle_spec.interface.audit import randomizer as audit
+    from shuffle_spec.reference.core.results import BoundValue
 
     statement = get_statement("compose.exact_binary_rr")
     assert statement.direction is Direction.LOWER_BOUND
@@ -36,8 +36,8 @@ def test_audit_expected_value_of_a_lower_bound_is_its_lower_end(monkeypatch):
 def test_krr_pair_x0_answers_at_the_top_of_its_range(eps0):
     """eps0 in (0, 50] is documented; from about 36 the backward direction's coefficient brackets overlap and
     the engine used to raise an internal 'coefficients out of range' error."""
-    from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_epsilon
-    from shuffle_spec.reference.lower_bounds import krr_pair_x0_epsilon
+    from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon
+    from shuffle_spec.reference.lower_bounds.krr import krr_pair_x0_epsilon
 
     lower = krr_pair_x0_epsilon(eps0=eps0, n=1000, delta=1e-6, k=3).value
     upper = exact_blanket_krr_epsilon(eps0=eps0, n=1000, delta=1e-6, k=3).value

@@ -15,10 +15,10 @@ import pytest
 
 from shuffle_spec.reference.bounds.clones import solve_epsilon
 from shuffle_spec.reference.bounds.stronger_clones import is_in_stronger_clone_class, stronger_clone_probabilities
-from shuffle_spec.reference.closeness import triangle_parameters
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import delta_for_epsilon, is_close, privacy_profile
-from shuffle_spec.reference.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.closeness import triangle_parameters
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import delta_for_epsilon, is_close, privacy_profile
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
 
 mpmath.mp.dps = 50
 

@@ -70,7 +70,7 @@ def test_the_install_creates_only_shuffle_spec(installed):
         assert wheel.read(top_level).decode().split() == ["shuffle_spec"]
         assert {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")} == {"shuffle_spec"}
         # The layers are inside the package, and the catalog travels with them.
-        for needed in ("shuffle_spec/spec/registry.py", "shuffle_spec/reference/errors.py", "shuffle_spec/proofs_checks/cli.py", "shuffle_spec/spec/catalog.json", "shuffle_spec/proofs_checks/vectors.schema.json"):
+        for needed in ("shuffle_spec/spec/registry.py", "shuffle_spec/reference/errors.py", "shuffle_spec/proofs_checks/cli.py", "shuffle_spec/spec/catalog.json", "shuffle_spec/interface/vectors/schema.json"):
             assert needed in names
 
 

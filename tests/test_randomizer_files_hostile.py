@@ -4,8 +4,8 @@ matrix --matrix FILE`, the API `audit_randomizer` / `tightest_randomizer`, `Rand
 The contract: a valid answer, or a one-line error (exit 2 on the command line, a `ValueError` naming the field
 in the API) within a stated time; never a row silently dropped or merged (a repeated label), never an eps0
 below the largest likelihood ratio of the rows given, never an upper bound below the exact value.
-The limits on the size of the numbers are those of `reference.limits` (MATRIX_ENTRY_MAX_DIGITS,
-MATRIX_DENOMINATOR_LCM_MAX_DIGITS) and `proofs_checks.limits` (EXACT_WORK_LIMIT).
+The limits on the size of the numbers are those of `shuffle_spec.reference.core.limits` (MATRIX_ENTRY_MAX_DIGITS,
+MATRIX_DENOMINATOR_LCM_MAX_DIGITS) and `shuffle_spec.interface.limits` (EXACT_WORK_LIMIT).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.limits import TimeLimitExceeded, time_limit
-from shuffle_spec.reference.randomizers import Randomizer
+from shuffle_spec.interface import api
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.limits import TimeLimitExceeded, time_limit
+from shuffle_spec.reference.finite.randomizers import Randomizer
 from shuffle_spec.spec.registry import list_statements
 from shuffle_spec.spec.statement import Direction
 
@@ -235,8 +235,8 @@ def test_a_fifty_byte_file_with_a_huge_exponent_is_refused_at_once(tmp_path):
     script = textwrap.dedent(
         f"""
         import contextlib, io
-        from shuffle_spec.proofs_checks.cli import main
-        from shuffle_spec.reference.randomizers import Randomizer
+        from shuffle_spec.interface.cli.main import main
+        from shuffle_spec.reference.finite.randomizers import Randomizer
         for argv in (["audit", "randomizer", {path!r}], ["tightest", "--randomizer", "matrix", "--matrix", {path!r}, "--n", "10", "--delta", "1e-6"]):
             err = io.StringIO()
             with contextlib.redirect_stderr(err):
@@ -271,12 +271,12 @@ def thousand_digit_matrix(seed: int = 1) -> list[list[str]]:
 def test_thousand_digit_denominators_skip_the_enumeration_with_a_reason(n):
     # Before: 95 s at n = 6, over 10 minutes at n = 10 (the work limit counted operations, not digits). The
     # enumeration is what `audit randomizer --n` runs first; the rest of the audit takes ~3 s here (the gap).
-    from shuffle_spec.proofs_checks.audit import exact_small_n_epsilon
+    from shuffle_spec.interface.audit.randomizer import exact_small_n_epsilon
 
     randomizer = Randomizer.from_matrix(thousand_digit_matrix())
     with time_limit(HANG_SECONDS):
         assert exact_small_n_epsilon(randomizer, n, 1e-3) is None
-    from shuffle_spec.proofs_checks.audit import exact_enumeration_refusal
+    from shuffle_spec.interface.audit.randomizer import exact_enumeration_refusal
 
     reason = exact_enumeration_refusal(randomizer, n)
     assert f"n = {n}" in reason and "digits" in reason and "EXACT_WORK_LIMIT" in reason, reason
@@ -304,7 +304,7 @@ def test_tiny_entries_do_not_stall_the_audit_and_give_a_sound_gap(tmp_path):
 
 
 def test_a_binomial_law_rounding_to_one_is_not_the_point_mass():
-    from shuffle_spec.reference.lattice_sums import binomial_law, binomial_window
+    from shuffle_spec.reference.numerics.lattice_sums import binomial_law, binomial_window
 
     with mpmath.workdps(40):
         law = binomial_law(1 - mpmath.mpf("2e-22"))
@@ -316,7 +316,7 @@ def test_a_binomial_law_rounding_to_one_is_not_the_point_mass():
 
 def test_the_blanket_bound_with_a_probability_rounding_to_one_is_above_the_exact_value():
     from shuffle_spec.reference.bounds.blanket_exact_randomizer import exact_blanket_randomizer_epsilon
-    from shuffle_spec.reference.shuffling import exact_shuffled_epsilon
+    from shuffle_spec.reference.finite.shuffling import exact_shuffled_epsilon
 
     exact = exact_shuffled_epsilon(Randomizer.from_matrix(NEAR_ONE), 4, Fraction(1, 10**6))
     bound = exact_blanket_randomizer_epsilon(matrix=NEAR_ONE, n=4, delta=1e-6)
@@ -328,8 +328,8 @@ def test_a_complement_below_the_working_precision_keeps_both_bounds_sound(n):
     # Rows (1e-45, 1 - 1e-45) and (2e-45, 1 - 2e-45): at 40 digits the group of probability 1 - 1e-45 was taken
     # for a sure one and the rare output vanished: upper bound 0.0 against the exact 0.405 (n = 2, delta = 1e-60).
     from shuffle_spec.reference.bounds.blanket_exact_randomizer import exact_blanket_randomizer_epsilon
-    from shuffle_spec.reference.lower_bounds_randomizer import best_randomizer_pair
-    from shuffle_spec.reference.shuffling import exact_shuffled_epsilon
+    from shuffle_spec.reference.lower_bounds.randomizer import best_randomizer_pair
+    from shuffle_spec.reference.finite.shuffling import exact_shuffled_epsilon
 
     tiny = Fraction(1, 10**45)
     rows = [[tiny, 1 - tiny], [2 * tiny, 1 - 2 * tiny]]
@@ -343,7 +343,7 @@ def test_a_complement_below_the_working_precision_keeps_both_bounds_sound(n):
 def test_entries_below_the_float_range_are_outside_the_finite_randomizer_bounds():
     # An entry of 1e-400 underflows in the certified float sums (before: ZeroDivisionError from the pair bound);
     # the two statements refuse it, and the audit still answers with the registered bounds and says why.
-    from shuffle_spec.reference.lower_bounds_randomizer import best_randomizer_pair
+    from shuffle_spec.reference.lower_bounds.randomizer import best_randomizer_pair
 
     tiny = Fraction(1, 10**400)
     rows = [[tiny, Fraction(1, 2) - tiny, Fraction(1, 2)], [2 * tiny, Fraction(1, 4) - 2 * tiny, Fraction(3, 4)]]
@@ -354,8 +354,8 @@ def test_entries_below_the_float_range_are_outside_the_finite_randomizer_bounds(
 
 
 def test_the_enumeration_cost_counts_the_digits():
-    from shuffle_spec.proofs_checks.audit import exact_enumeration_work
-    from shuffle_spec.proofs_checks.limits import EXACT_WORK_LIMIT
+    from shuffle_spec.interface.audit.randomizer import exact_enumeration_work
+    from shuffle_spec.interface.limits import EXACT_WORK_LIMIT
 
     small = Randomizer.from_matrix([["3/4", "1/4"], ["1/4", "3/4"]])
     tiny = Randomizer.from_matrix(NEAR_ONE)

@@ -5,7 +5,7 @@ import math
 import sys
 from pathlib import Path
 
-from shuffle_spec.proofs_checks.readme_table import replace_table
+from shuffle_spec.interface.cli.readme_table import replace_table
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -15,7 +15,7 @@ INSTALL_AND_TEST = "python3 -m pip install -e '.[test]' && python3 -m pytest"
 
 
 def test_statements_table_is_current():
-    assert replace_table(README) == README, "run `python -m proofs_checks.readme_table --write`"
+    assert replace_table(README) == README, "run `python -m shuffle_spec.interface.cli.readme_table --write`"
 
 
 def test_readme_gives_the_two_setup_commands():

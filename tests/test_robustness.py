@@ -31,10 +31,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements
+from shuffle_spec.interface.amplification import EXACT_BINARY_RR_ID, amplification_statements
 from shuffle_spec.proofs_checks.bridge import evaluate, reference_function
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
-from shuffle_spec.reference.exact_krr import exact_shuffled_krr_epsilon
+from shuffle_spec.reference.core.errors import HypothesisViolation, ParameterError
+from shuffle_spec.reference.exact.krr import exact_shuffled_krr_epsilon
 from shuffle_spec.spec.registry import get_statement, registry
 from shuffle_spec.spec.statement import Direction, HypothesisError
 

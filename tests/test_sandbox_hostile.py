@@ -1,4 +1,4 @@
-"""The audit sandbox (`proofs_checks/sandbox.py`) against audited code that misbehaves on purpose or by
+"""The audit sandbox (`interface/audit/sandbox.py`) against audited code that misbehaves on purpose or by
 accident: malformed messages on the result channel, prints that imitate a result, processes that outlive
 the audit (a `fork()` + `setsid()` grandchild, a double-forked daemon), signs that would tell the code it
 is being audited, resource limits, and Ctrl-C (one line, exit 130, no process left behind).
@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 import tool_fixtures as fx
-from shuffle_spec.proofs_checks.audit import audit_bound
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.sandbox import CallOutcome, Sandbox, _ProtocolViolation, _validated
-from shuffle_spec.proofs_checks.vectors import generate_group
-from shuffle_spec.proofs_checks.verdicts import BELOW_BOUND, CRASH, NON_NUMBER, PASS, judge
+from shuffle_spec.interface.audit.bound import audit_bound
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.audit.sandbox import CallOutcome, Sandbox, _ProtocolViolation, _validated
+from shuffle_spec.interface.vectors.files import generate_group
+from shuffle_spec.interface.audit.verdicts import BELOW_BOUND, CRASH, NON_NUMBER, PASS, judge
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the stand-ins and the process checks read /proc (Linux)")
 
@@ -460,7 +460,7 @@ def test_ctrl_c_on_a_long_command_is_one_line_and_exit_130(tmp_path):
     started = tmp_path / "started"
     driver = (
         "import sys\n"
-        "from shuffle_spec.proofs_checks.cli import main\n"
+        "from shuffle_spec.interface.cli.main import main\n"
         f"open({str(started)!r}, 'w').write('1')\n"
         "sys.argv = ['shuffle-spec', 'check']\n"
         "sys.exit(main())\n"
@@ -511,7 +511,7 @@ def test_ctrl_c_during_an_audit_kills_the_audited_process_tree(tmp_path):
 
 
 def test_interrupted_default_report_and_command_are_one_line(monkeypatch, capsys):
-    from shuffle_spec.proofs_checks import report
+    from shuffle_spec.interface.cli import report
 
     def interrupted() -> int:
         raise KeyboardInterrupt
@@ -525,6 +525,6 @@ def test_interrupted_default_report_and_command_are_one_line(monkeypatch, capsys
     monkeypatch.setattr(report, "run_default_report", interrupted)
     assert run([]) == 130
     assert capsys.readouterr().err.splitlines() == ["shuffle-spec: interrupted"]
-    monkeypatch.setattr("shuffle_spec.proofs_checks.commands.list.run", lambda args: interrupted())
+    monkeypatch.setattr("shuffle_spec.interface.cli.commands.list.run", lambda args: interrupted())
     assert run(["list"]) == 130
     assert capsys.readouterr().err.splitlines() == ["shuffle-spec list: interrupted"]

@@ -7,10 +7,10 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import ldp_ratio, min_e_eps_for_delta
-from shuffle_spec.reference.randomizers import binary_randomized_response
-from shuffle_spec.reference.shuffling import exact_shuffled_e_eps, neighbouring_datasets, shuffled_distribution
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import ldp_ratio, min_e_eps_for_delta
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_e_eps, neighbouring_datasets, shuffled_distribution
 from strategies import ldp_randomizers
 
 

@@ -1,8 +1,8 @@
 """Soundness of every registered amplification upper bound against the truth.
 
 - Small n: for eps0-LDP randomizers drawn at random (exact rationals), every generic bound whose hypotheses
-  hold is >= the exact central eps of the shuffled randomizer (`reference.shuffling`); k-RR-specific bounds
-  are compared on k-RR (`reference.exact_krr`), binary-RR-specific ones on binary RR.
+  hold is >= the exact central eps of the shuffled randomizer (`shuffle_spec.reference.finite.shuffling`); k-RR-specific bounds
+  are compared on k-RR (`shuffle_spec.reference.exact.krr`), binary-RR-specific ones on binary RR.
 - Moderate n: the same on exact shuffled binary RR and 3-RR computed with their symmetry (`exact.shuffled_krr`),
   where the FMT21 closed forms' regime is reachable.
 - Large n: every generic bound >= `exact.shuffled_binary_rr` on a grid (when that statement is registered).
@@ -21,11 +21,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.proofs_checks.amplification import EXACT_BINARY_RR_ID, amplification_statements, evaluate_bounds
+from shuffle_spec.interface.amplification import EXACT_BINARY_RR_ID, amplification_statements, evaluate_bounds
 from shuffle_spec.proofs_checks.bridge import evaluate
-from shuffle_spec.reference.exact_krr import exact_shuffled_krr_e_eps
-from shuffle_spec.reference.rounding import round_down, round_up
-from shuffle_spec.reference.shuffling import exact_shuffled_e_eps
+from shuffle_spec.reference.exact.krr import exact_shuffled_krr_e_eps
+from shuffle_spec.reference.core.rounding import round_down, round_up
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_e_eps
 from shuffle_spec.spec.registry import registry
 from shuffle_spec.spec.statement import Direction
 from strategies import ldp_randomizers

@@ -9,16 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.reference.blanket import blanket_multiset_divergence, lemma_5_3_divergence_bound
+from shuffle_spec.reference.finite.blanket import blanket_multiset_divergence, lemma_5_3_divergence_bound
 from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
-from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_delta, exact_blanket_krr_epsilon
+from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_delta, exact_blanket_krr_epsilon
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
-from shuffle_spec.reference.divergences import hockey_stick_divergence
-from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_delta
-from shuffle_spec.reference.exact_krr import exact_shuffled_krr_delta, exact_shuffled_krr_epsilon
-from shuffle_spec.reference.lower_bounds import krr_pair_delta, krr_pair_third_epsilon, krr_pair_x0_epsilon
-from shuffle_spec.reference.randomizers import k_randomized_response
-from shuffle_spec.reference.shuffling import shuffled_distribution
+from shuffle_spec.reference.finite.divergences import hockey_stick_divergence
+from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_delta
+from shuffle_spec.reference.exact.krr import exact_shuffled_krr_delta, exact_shuffled_krr_epsilon
+from shuffle_spec.reference.lower_bounds.krr import krr_pair_delta, krr_pair_third_epsilon, krr_pair_x0_epsilon
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.shuffling import shuffled_distribution
 
 REL = 1e-11  # float rounding of the exact-convolution references themselves
 

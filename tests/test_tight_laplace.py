@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from shuffle_spec.reference.bounds import blanket_exact_laplace as blanket
 from shuffle_spec.reference.bounds.bennett import bennett_laplace_delta, bennett_laplace_epsilon
 from shuffle_spec.reference.bounds.hoeffding import hoeffding_laplace_epsilon
-from shuffle_spec.reference.exact_binary_rr import binary_rr_pair_epsilon
-from shuffle_spec.reference import lower_bounds_laplace as pair
+from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_epsilon
+from shuffle_spec.reference.lower_bounds import laplace as pair
 
 REL = 1e-12
 
@@ -157,10 +157,10 @@ def test_binned_binary_rr_eps0_matches_the_flip_probability():
 
 def test_tightest_and_gap_for_laplace():
     from shuffle_spec.proofs_checks.bridge import UsageError
-    from shuffle_spec.proofs_checks.tightest import tightest
+    from shuffle_spec.interface.tightest import tightest
 
     gap = tightest(randomizer="laplace", eps0=1.0, n=1000, delta=1e-6)
-    # The worst-pair reduction is proven (proofs_checks/tight_laplace.py): the exact blanket bound is a certified
+    # The worst-pair reduction is proven (proofs_checks/derived/blanket_exact_laplace.py): the exact blanket bound is a certified
     # upper bound and, being Lemma 5.3 unrelaxed, below Bennett/Hoeffding, so it is the tightest one chosen.
     assert gap.upper_id == "BBGN19.Lem5.3.exact_laplace"
     assert gap.lower_id == "exact.laplace_pair_x0"
@@ -173,11 +173,11 @@ def test_tightest_and_gap_for_laplace():
         tightest(randomizer="laplace", eps0=1.0, n=1000, delta=1e-6, k=3)
 
 
-# The worst-pair reduction (proofs_checks/tight_laplace.py, module doc): J_t(x, x') = E[(L^{x,x'} - t)_+] <= J_t(0, 1)
+# The worst-pair reduction (proofs_checks/derived/blanket_exact_laplace.py, module doc): J_t(x, x') = E[(L^{x,x'} - t)_+] <= J_t(0, 1)
 # for every t and pair. Tested in the ORIGINAL variables (t of both signs, e = e^eps >= 1: the t < 0 reduction is
 # exercised too) on exact closed-form values, at points near the case boundaries of the proof.
 def _j_orig(eps0: float, eps: float, x: float, xp: float, t: float) -> mpmath.mpf:
-    from shuffle_spec.proofs_checks.tight_laplace import exact_j
+    from shuffle_spec.proofs_checks.derived.blanket_exact_laplace import exact_j
 
     # T = eps0 (w - 1/2): Lap(x, 1/eps0) -> Lap(eps0 (x - 1/2), 1), omega -> Lap(0, 1); J is invariant.
     return exact_j(mpmath.exp(mpmath.mpf(eps)), eps0 * (x - 0.5), eps0 * (xp - 0.5), t, dps=30)
@@ -231,7 +231,7 @@ def test_exact_j_against_quadrature_and_the_n1_profile():
 def test_edge_monotonicity_steps_of_the_proof():
     """Step 4 (J(-M, m') non-decreasing in m') and step 5 (J(m, M) non-increasing for m <= 0), for e above and
     below 1 (e < 1 is the t < 0 case after the swap) and t >= 0, on exact values."""
-    from shuffle_spec.proofs_checks.tight_laplace import exact_j
+    from shuffle_spec.proofs_checks.derived.blanket_exact_laplace import exact_j
 
     big_m = 2.0
     grid = [-big_m + k * big_m / 20 for k in range(41)]

@@ -1,7 +1,7 @@
 """Issue 15 for a finite randomizer given as a matrix: the exact blanket bound (BBGN19.Lem5.3.exact_randomizer),
 the pair lower bound (exact.randomizer_pair) and the gap in `audit randomizer` / the API.
 
-Soundness is checked against the exact central epsilon of the full shuffled distribution (reference.shuffling,
+Soundness is checked against the exact central epsilon of the full shuffled distribution (shuffle_spec.reference.finite.shuffling,
 Fractions); the count expectations against brute-force enumeration; the k-RR case against
 BBGN19.Lem5.3.exact_krr. Speed is not tested here (benchmarks/tight_randomizer.py)."""
 
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuffle_spec.proofs_checks.audit import audit_matrix
-from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_delta, exact_blanket_krr_epsilon
+from shuffle_spec.interface.audit.randomizer import audit_matrix
+from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_delta, exact_blanket_krr_epsilon
 from shuffle_spec.reference.bounds.blanket_exact_randomizer import (
     blanket_pair_delta,
     count_expectation,
@@ -28,12 +28,12 @@ from shuffle_spec.reference.bounds.blanket_exact_randomizer import (
     finite_randomizer,
     group_outputs,
 )
-from shuffle_spec.reference.divergences import hockey_stick_divergence
-from shuffle_spec.reference.errors import ParameterError
-from shuffle_spec.reference.lower_bounds_randomizer import best_randomizer_pair, randomizer_pair_delta
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.shuffling import exact_shuffled_delta, exact_shuffled_epsilon, shuffled_distribution
-from shuffle_spec.proofs_checks.catalog import resolve
+from shuffle_spec.reference.finite.divergences import hockey_stick_divergence
+from shuffle_spec.reference.core.errors import ParameterError
+from shuffle_spec.reference.lower_bounds.randomizer import best_randomizer_pair, randomizer_pair_delta
+from shuffle_spec.reference.finite.randomizers import Randomizer
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta, exact_shuffled_epsilon, shuffled_distribution
+from shuffle_spec.spec.catalog import resolve
 
 
 
@@ -263,7 +263,7 @@ def test_audit_reports_the_gap():
 
 
 def test_audit_cli_prints_the_gap(tmp_path, capsys):
-    from shuffle_spec.proofs_checks.cli import main
+    from shuffle_spec.interface.cli.main import main
 
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"matrix": [["3/4", "1/4"], ["1/3", "2/3"]]}))

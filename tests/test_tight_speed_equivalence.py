@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from scipy.special import gammaln
 
 from brute_sums import brute_split
-from shuffle_spec.reference import lattice_sums
-from shuffle_spec.reference.blanket import lemma_5_3_divergence_bound
-from shuffle_spec.reference.bounds import blanket_exact
-from shuffle_spec.reference.randomizers import k_randomized_response
+from shuffle_spec.reference.numerics import lattice_sums
+from shuffle_spec.reference.finite.blanket import lemma_5_3_divergence_bound
+from shuffle_spec.reference.bounds import blanket_exact_krr as blanket_exact
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
 
 REL = 1e-9  # the brute-force sums are float64 with gammaln (relative error far below this)
 

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from shuffle_spec.proofs_checks.api import tightest
+from shuffle_spec.interface.api import tightest
 from shuffle_spec.proofs_checks.bridge import UsageError
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.reference.bounds.blanket_exact import exact_blanket_krr_epsilon
-from shuffle_spec.reference.lower_bounds import krr_pair_third_epsilon, krr_pair_x0_epsilon
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon
+from shuffle_spec.reference.lower_bounds.krr import krr_pair_third_epsilon, krr_pair_x0_epsilon
 
 POINT = {"eps0": 2.0, "n": 200, "delta": 1e-4}
 

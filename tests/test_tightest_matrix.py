@@ -1,6 +1,6 @@
 """`shuffle-spec tightest --randomizer matrix --matrix FILE --n N --delta D [--json]` (issue 15 part 3): the gap
 of a finite randomizer on the command line, the same answer as the API `tightest_randomizer` and as the gap
-of `audit randomizer`; every misuse is a one-line error with exit 2 (`proofs_checks/commands/tightest.py`)."""
+of `audit randomizer`; every misuse is a one-line error with exit 2 (`interface/cli/commands/tightest.py`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import shuffle_spec
-from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.interface.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CIRCULANT = ROOT / "examples" / "circulant3.json"  # [[1/2, 3/10, 1/5], [1/5, 1/2, 3/10], [3/10, 1/5, 1/2]]

@@ -23,12 +23,12 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.proofs_checks.amplification import amplification_statements
+from shuffle_spec.interface import api
+from shuffle_spec.interface.amplification import amplification_statements
 from shuffle_spec.proofs_checks.bridge import evaluate
-from shuffle_spec.proofs_checks.catalog import all_statements
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
+from shuffle_spec.spec.catalog import all_statements
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.reference.core.errors import HypothesisViolation, ParameterError
 from shuffle_spec.spec.terms import HypothesisError
 
 # Every statement evaluated at (eps0, n, delta): the amplification bounds, the exact values and the lower
@@ -238,7 +238,7 @@ def test_closed_forms_at_tiny_eps0_are_at_least_their_exact_value(statement_id):
 def test_a_window_refusal_quotes_the_users_n(statement_id):
     """The binomial window is built for the ones (or zeros) among the others: its size refusal said
     "n = 999999999997" for n = 1e12. It names the parameter given, with its value and the advice."""
-    from shuffle_spec.proofs_checks.catalog import resolve
+    from shuffle_spec.spec.catalog import resolve
 
     params = {"eps0": 1e-6, "n": 10**12, "delta": 1e-300, **({"k": 2} if statement_id.endswith(".pair") else {})}
     result = evaluate(resolve(statement_id), params)

@@ -1,4 +1,4 @@
-"""The flat Python API (`proofs_checks.api`): evaluation and safe-side inversions.
+"""The flat Python API (`shuffle_spec.interface.api`): evaluation and safe-side inversions.
 
 The statements are our own (`tool_fixtures`), so the expected numbers come from one closed form:
 EFMRTT19 Thm 7 (v1), eps = 12 eps0 sqrt(log(1/delta)/n), whose inverses are
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tool_fixtures as fx
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError
+from shuffle_spec.interface import api
+from shuffle_spec.reference.core.errors import HypothesisViolation, ParameterError
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""`proofs_checks.audit`: randomizer files, LDP epsilons, blanket, exact small-n, third-party bounds."""
+"""`shuffle_spec.interface.audit.randomizer`: randomizer files, LDP epsilons, blanket, exact small-n, third-party bounds."""
 
 import json
 import math
@@ -10,13 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tool_fixtures as fx
-from shuffle_spec.proofs_checks import api
-from shuffle_spec.proofs_checks.audit import audit_bound, blanket, exact_small_n_epsilon, load_bound_function, optimal_removal_reference
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.divergences import ldp_ratio, removal_ldp_ratio
-from shuffle_spec.reference.randomizers import Randomizer, k_randomized_response
-from shuffle_spec.reference.shuffling import exact_shuffled_epsilon
+from shuffle_spec.interface import api
+from shuffle_spec.interface.audit.bound import audit_bound, load_bound_function
+from shuffle_spec.interface.audit.randomizer import blanket, exact_small_n_epsilon, optimal_removal_reference
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.reference.finite.distributions import Distribution
+from shuffle_spec.reference.finite.divergences import ldp_ratio, removal_ldp_ratio
+from shuffle_spec.reference.finite.randomizers import Randomizer, k_randomized_response
+from shuffle_spec.reference.finite.shuffling import exact_shuffled_epsilon
 from strategies import stochastic_matrices
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -199,7 +200,7 @@ def test_a_binary_file_is_named_in_the_error(tmp_path, capsys):
 
 
 def test_a_matrix_above_the_size_limit_is_refused_before_any_work(tmp_path, capsys):
-    from shuffle_spec.proofs_checks.audit import MAX_MATRIX_ENTRIES
+    from shuffle_spec.interface.audit.randomizer import MAX_MATRIX_ENTRIES
 
     side = int(math.isqrt(MAX_MATRIX_ENTRIES)) + 1
     path = tmp_path / "big.json"

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 import tool_fixtures as fx
-from shuffle_spec.proofs_checks.audit import audit_bound, grid_points
+from shuffle_spec.interface.audit.bound import audit_bound, grid_points
 from shuffle_spec.proofs_checks.bridge import UsageError
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.sandbox import CallOutcome, Sandbox
-from shuffle_spec.proofs_checks.vectors import generate_group
-from shuffle_spec.proofs_checks.verdicts import (
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.audit.sandbox import CallOutcome, Sandbox
+from shuffle_spec.interface.vectors.files import generate_group
+from shuffle_spec.interface.audit.verdicts import (
     ACCEPTS_INVALID,
     BELOW_BOUND,
     CRASH,
@@ -330,7 +330,7 @@ WANG_STANDIN = """
 
 
 def test_balle_adapters_build_the_right_objects(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks.audit import load_bound_function
+    from shuffle_spec.interface.audit.bound import load_bound_function
 
     for name, source in BALLE_STANDINS.items():
         _write(tmp_path, name, source)
@@ -343,7 +343,7 @@ def test_balle_adapters_build_the_right_objects(tmp_path, monkeypatch):
 
 
 def test_wang_adapters_use_the_readme_parameters(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks.audit import load_bound_function
+    from shuffle_spec.interface.audit.bound import load_bound_function
 
     _write(tmp_path, "unifiedamplification.py", WANG_STANDIN)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -360,7 +360,7 @@ def test_wang_adapters_use_the_readme_parameters(tmp_path, monkeypatch):
 
 
 def test_apple_adapters_reorder_the_arguments(tmp_path, monkeypatch):
-    from shuffle_spec.proofs_checks.audit import load_bound_function
+    from shuffle_spec.interface.audit.bound import load_bound_function
 
     _write(tmp_path, "computeamplification.py", """
         def closedformanalysis(n, epsorig, delta):

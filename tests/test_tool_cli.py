@@ -15,10 +15,10 @@ import pytest
 import sympy as sp
 
 import tool_fixtures as fx
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.commands.bounds import parse_grid
-from shuffle_spec.proofs_checks.commands.derive import derive, python_function
-from shuffle_spec.proofs_checks.commands.plot import MISSING_MATPLOTLIB
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.cli.commands.bounds import parse_grid
+from shuffle_spec.interface.cli.commands.derive import derive, python_function
+from shuffle_spec.interface.cli.commands.plot import MISSING_MATPLOTLIB
 from shuffle_spec.proofs_checks.bridge import UsageError
 
 

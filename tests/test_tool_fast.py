@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from shuffle_spec.proofs_checks.bridge import evaluate
-from shuffle_spec.proofs_checks.catalog import Entry, resolve
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.commands.eval import run_batch
+from shuffle_spec.spec.catalog import Entry, resolve
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.cli.commands.eval import run_batch
 from shuffle_spec.spec.registry import get_statement
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,10 +32,10 @@ def _fresh_python(code: str) -> str:
 @pytest.mark.parametrize(
     "call",
     [
-        "from shuffle_spec.proofs_checks.cli import main; main(['eval', 'FMT21.Thm2.1', '-p', 'eps0=1', '-p', 'n=10000', '-p', 'delta=1e-6', '--json'])",
+        "from shuffle_spec.interface.cli.main import main; main(['eval', 'FMT21.Thm2.1', '-p', 'eps0=1', '-p', 'n=10000', '-p', 'delta=1e-6', '--json'])",
         "import shuffle_spec; shuffle_spec.shuffled_epsilon('FMT21.Thm2.1', eps0=1.0, n=10_000, delta=1e-6)",
         "import shuffle_spec; shuffle_spec.ShuffleBound('BBGN19.Cor5.3.1', eps0=1.0, n=10_000).get_epsilon(1e-6)",
-        "from shuffle_spec.proofs_checks.cli import main; main(['list', '--json'])",
+        "from shuffle_spec.interface.cli.main import main; main(['list', '--json'])",
     ],
     ids=["cli-eval", "api-call", "shuffle-bound", "cli-list"],
 )

@@ -8,8 +8,8 @@ import pytest
 
 import tool_fixtures as fx
 from shuffle_spec.proofs_checks.bridge import reference_function
-from shuffle_spec.proofs_checks.cli import main
-from shuffle_spec.proofs_checks.vectors import DIGITS, SCHEMA_VERSION, check_vectors, generate_all, generate_group, validate_document, write_vectors
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.vectors.files import DIGITS, SCHEMA_VERSION, check_vectors, generate_all, generate_group, validate_document, write_vectors
 
 COMMITTED = Path(__file__).parent / "vectors"
 
@@ -111,7 +111,7 @@ def _value_first(reference_accepts):
     has a value at the first precision (what the freshness check generates at), and answers False without
     running the reference where it has none (the point would be dropped whatever the reference says). Where
     asking the value raises, the real question is asked, so that any error surfaces exactly as before."""
-    from shuffle_spec.proofs_checks import vectors
+    from shuffle_spec.interface.vectors import files as vectors
 
     skipped: list = []
 
@@ -133,7 +133,7 @@ def _value_first(reference_accepts):
 @pytest.fixture(scope="module")
 def fresh_generation():
     """One fresh generation at the first precision (as `check_vectors` makes), value first (see above)."""
-    from shuffle_spec.proofs_checks import vectors
+    from shuffle_spec.interface.vectors import files as vectors
 
     patch = pytest.MonkeyPatch()
     patch.setattr(vectors, "_reference_accepts", _value_first(vectors._reference_accepts))
@@ -145,7 +145,7 @@ def fresh_generation():
 
 def _check_against(monkeypatch, fresh, directory):
     """`check_vectors(directory, run_reference=False)` comparing with the shared fresh generation."""
-    from shuffle_spec.proofs_checks import vectors
+    from shuffle_spec.interface.vectors import files as vectors
 
     def generate_all_once(statements=None, *, one_precision=False):
         assert statements is None and one_precision, "check_vectors asked for another generation than the shared one"
@@ -167,7 +167,7 @@ def test_regenerating_the_committed_vectors_writes_the_same_bytes(fresh_generati
     sha256 are the hashes of those bytes. Only the vector files (and SCHEMA.md) are in the folder."""
     import hashlib
 
-    from shuffle_spec.proofs_checks.vectors import _dump
+    from shuffle_spec.interface.vectors.files import _dump
 
     written = {}
     for name, document in fresh_generation.items():
@@ -247,7 +247,7 @@ def v1_numeric(*, eps0, n, delta):
 
 
 def v1_numeric_mp(*, dps, eps0, n, delta):
-    """...with a high-precision path (the `<function>_mp` protocol of proofs_checks.vectors)."""
+    """...with a high-precision path (the `<function>_mp` protocol of shuffle_spec.interface.vectors.files)."""
     import mpmath
 
     with mpmath.workdps(dps):
@@ -260,7 +260,7 @@ def test_canonical_decimal_matches_the_decimal_module():
     import decimal
     from fractions import Fraction
 
-    from shuffle_spec.proofs_checks.vectors import canonical_decimal
+    from shuffle_spec.interface.vectors.files import canonical_decimal
 
     modes = {"nearest": decimal.ROUND_HALF_EVEN, "down": decimal.ROUND_FLOOR, "up": decimal.ROUND_CEILING}
     samples = [Fraction(1, 3), Fraction(-2, 7), Fraction(0.1), Fraction(6225, 10000), Fraction(999999, 10**6), Fraction(10**30 + 1, 7), Fraction(1, 10**40 - 3), Fraction(5, 2)]
@@ -296,7 +296,7 @@ class TestReproducibility:
     def test_the_high_precision_path_gives_the_expected_values(self):
         import mpmath
 
-        from shuffle_spec.proofs_checks.vectors import FROM_MP, canonical_decimal
+        from shuffle_spec.interface.vectors.files import FROM_MP, canonical_decimal
 
         group = generate_group(self.numeric)
         assert group["expected_from"] == FROM_MP
@@ -311,7 +311,7 @@ class TestReproducibility:
         """Reference floats are checked against the vectors, never written into them (issue 16 point 1)."""
         import test_tool_vectors as here
 
-        from shuffle_spec.proofs_checks.vectors import FROM_NONE
+        from shuffle_spec.interface.vectors.files import FROM_NONE
 
         with_path = generate_group(self.numeric)
         monkeypatch.delattr(here, "v1_numeric_mp")
@@ -340,7 +340,7 @@ class TestReproducibility:
         import mpmath
 
         import test_tool_vectors as here
-        from shuffle_spec.proofs_checks import vectors
+        from shuffle_spec.interface.vectors import files as vectors
 
         def widened(*, dps, eps0, n, delta):
             with mpmath.workdps(dps):
@@ -395,7 +395,7 @@ class TestReproducibility:
         reference accepts a boundary point (n = 1000 on n >= 1000) at which the `_mp` path declines. Same
         group, and the shortcut did skip that reference call; also where the `_mp` path answers everywhere."""
         import test_tool_vectors as here
-        from shuffle_spec.proofs_checks import vectors
+        from shuffle_spec.interface.vectors import files as vectors
 
         original = here.v1_numeric_mp
 
@@ -442,7 +442,7 @@ PENDING_HIGH_PRECISION: frozenset[str] = frozenset()
 
 def test_every_reference_only_statement_has_a_high_precision_path():
     """Without a closed form or a `<function>_mp` path a statement's vectors carry no values at all."""
-    from shuffle_spec.proofs_checks.vectors import has_high_precision_value
+    from shuffle_spec.interface.vectors.files import has_high_precision_value
     from shuffle_spec.spec.registry import list_statements
 
     lacking = {s.id for s in list_statements() if s.is_evaluable and not has_high_precision_value(s)}

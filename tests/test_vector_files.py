@@ -1,6 +1,6 @@
 """Vector files that commands read or write: `audit bound --vectors`, `vectors check`, `vectors generate`.
 
-- A vector file is used only when it matches the JSON Schema (`proofs_checks/vectors.schema.json`) and
+- A vector file is used only when it matches the JSON Schema (`interface/vectors/schema.json`) and
   a fresh generation from the spec: a forged file (intervals widened so that a wrong bound passes, a
   result flipped, tests removed) is refused in one line naming the file, the test and what differs.
 - Malformed JSON input (`[1, 2]`, `{"testGroups": []}`, a missing field, a wrong type) is a one-line
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import tool_fixtures as fx
-from shuffle_spec.proofs_checks.cli import main
+from shuffle_spec.interface.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = Path(__file__).parent / "vectors"
@@ -119,7 +119,7 @@ class TestMalformedVectorFiles:
 
     @pytest.mark.parametrize("what, text", MALFORMED, ids=[m[0] for m in MALFORMED])
     def test_vectors_check_reports_a_problem_without_failing_itself(self, tmp_path, what, text):
-        from shuffle_spec.proofs_checks.vectors import check_vectors, write_vectors
+        from shuffle_spec.interface.vectors.files import check_vectors, write_vectors
 
         write_vectors(tmp_path)
         (tmp_path / f"{fx.V1.id}.json").write_text(text)
@@ -155,7 +155,7 @@ class TestGenerateKeepsOtherFiles:
 
     def test_a_stale_file_listed_in_the_manifest_is_removed_only_while_unchanged(self, tmp_path, monkeypatch):
         notes: list[str] = []
-        from shuffle_spec.proofs_checks.vectors import write_vectors
+        from shuffle_spec.interface.vectors.files import write_vectors
 
         write_vectors(tmp_path, note=notes.append)
         index = json.loads((tmp_path / "index.json").read_text())
@@ -171,7 +171,7 @@ class TestGenerateKeepsOtherFiles:
         assert any(n.startswith(f"{fx.V1.id}.json: left alone") for n in notes), notes
 
     def test_an_unlisted_vector_file_is_reported_not_ours_and_kept(self, tmp_path, capsys):
-        from shuffle_spec.proofs_checks.vectors import write_vectors
+        from shuffle_spec.interface.vectors.files import write_vectors
 
         write_vectors(tmp_path)
         # A vector file the manifest does not list (copied in by hand): not deleted, named on stderr.
@@ -186,7 +186,7 @@ class TestGenerateKeepsOtherFiles:
         vector files: removal needs the manifest's hash AND a vector document."""
         import hashlib
 
-        from shuffle_spec.proofs_checks.vectors import write_vectors
+        from shuffle_spec.interface.vectors.files import write_vectors
 
         write_vectors(tmp_path)
         (tmp_path / "package.json").write_text(PACKAGE_JSON)
@@ -215,7 +215,7 @@ class TestGenerateKeepsOtherFiles:
             assert (tmp_path / "elsewhere.txt").read_text() == "keep me\n"
 
     def test_regenerating_is_byte_identical_manifest_included(self, tmp_path):
-        from shuffle_spec.proofs_checks.vectors import write_vectors
+        from shuffle_spec.interface.vectors.files import write_vectors
 
         write_vectors(tmp_path / "a")
         write_vectors(tmp_path / "b")
@@ -233,7 +233,7 @@ class TestGenerateKeepsOtherFiles:
 
 def test_the_committed_vectors_are_used_and_a_wrong_bound_fails_on_them():
     """The control of the forgery test: with the committed (fresh) file, 0.6 x FMT21.Thm2.1 fails."""
-    from shuffle_spec.proofs_checks.audit import audit_bound
+    from shuffle_spec.interface.audit.bound import audit_bound
     from shuffle_spec.reference.bounds.clone_closed_forms import thm21_seed_epsilon
 
     def wrong(eps0, n, delta):
@@ -249,13 +249,13 @@ class TestForgedFiles:
 
     @pytest.fixture(scope="class")
     def fresh(self):
-        from shuffle_spec.proofs_checks.vectors import fresh_document
+        from shuffle_spec.interface.vectors.files import fresh_document
         from shuffle_spec.spec.registry import get_statement
 
         return fresh_document(get_statement("FMT21.Thm2.1"))
 
     def _load(self, tmp_path, document, fresh):
-        from shuffle_spec.proofs_checks.vectors import load_vector_group
+        from shuffle_spec.interface.vectors.files import load_vector_group
         from shuffle_spec.spec.registry import get_statement
 
         path = tmp_path / "FMT21.Thm2.1.json"
@@ -300,7 +300,7 @@ class TestForgedFiles:
     def test_a_test_group_given_to_the_api_is_checked_test_by_test(self, fresh):
         """`audit_bound(vectors=group)`: a subset of the fresh tests is allowed; another value is not."""
         from shuffle_spec.proofs_checks.bridge import UsageError
-        from shuffle_spec.proofs_checks.vectors import checked_group
+        from shuffle_spec.interface.vectors.files import checked_group
         from shuffle_spec.spec.registry import get_statement
 
         statement = get_statement("FMT21.Thm2.1")
@@ -364,7 +364,7 @@ def mutated(draw, original):
     import copy
     from fractions import Fraction
 
-    from shuffle_spec.proofs_checks.vectors import canonical_decimal
+    from shuffle_spec.interface.vectors.files import canonical_decimal
 
     document = copy.deepcopy(original)
     for _ in range(draw(st.integers(1, 3))):
@@ -440,7 +440,7 @@ def mutated(draw, original):
 class TestFuzzedVectorFiles:
     @pytest.fixture(scope="class")
     def setup(self):
-        from shuffle_spec.proofs_checks.vectors import fresh_document
+        from shuffle_spec.interface.vectors.files import fresh_document
         from shuffle_spec.spec.registry import get_statement
 
         statement = get_statement(FUZZED)
@@ -451,7 +451,7 @@ class TestFuzzedVectorFiles:
 
     def test_every_mutated_file_is_refused_in_one_line_or_equal_to_a_fresh_generation(self, setup, tmp_path_factory):
         from shuffle_spec.proofs_checks.bridge import UsageError
-        from shuffle_spec.proofs_checks.vectors import load_vector_group
+        from shuffle_spec.interface.vectors.files import load_vector_group
 
         statement, original, fresh = setup
         directory = tmp_path_factory.mktemp("fuzzed")
@@ -484,7 +484,7 @@ class TestFuzzedVectorFiles:
     )
     def test_files_that_are_not_clean_json_are_refused_in_one_line(self, setup, tmp_path, text):
         from shuffle_spec.proofs_checks.bridge import UsageError
-        from shuffle_spec.proofs_checks.vectors import load_vector_group
+        from shuffle_spec.interface.vectors.files import load_vector_group
 
         statement, _, fresh = setup
         (tmp_path / f"{FUZZED}.json").write_text(text)
@@ -494,7 +494,7 @@ class TestFuzzedVectorFiles:
 
     def test_non_utf8_and_special_files_are_refused_in_one_line(self, setup, tmp_path):
         from shuffle_spec.proofs_checks.bridge import UsageError
-        from shuffle_spec.proofs_checks.vectors import load_vector_group
+        from shuffle_spec.interface.vectors.files import load_vector_group
 
         statement, _, fresh = setup
         path = tmp_path / f"{FUZZED}.json"
@@ -523,7 +523,7 @@ class TestFuzzedVectorDirectories:
         fx.install(monkeypatch, (fx.V1, fx.TRIVIAL))
 
     def test_every_changed_directory_is_reported_in_one_line_problems_or_fresh(self, tmp_path_factory, monkeypatch):
-        from shuffle_spec.proofs_checks import vectors
+        from shuffle_spec.interface.vectors import files as vectors
 
         template = tmp_path_factory.mktemp("template")
         vectors.write_vectors(template)

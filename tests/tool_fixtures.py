@@ -92,7 +92,7 @@ ALL = (V1, TRIVIAL, GAMMA, DELTA_OF_V1)
 
 def trivial_bound(*, eps0: float, n: int = 1, delta: float = 0.5) -> float:
     """eps = eps0 (TRIVIAL); refuses delta >= 1 and eps0 <= 0 like a reference does."""
-    from shuffle_spec.reference.errors import HypothesisViolation, require_integer, require_positive
+    from shuffle_spec.reference.core.errors import HypothesisViolation, require_integer, require_positive
 
     require_positive("eps0", eps0)
     require_integer("n", n)

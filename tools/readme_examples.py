@@ -72,7 +72,7 @@ def examples(lines: list[str]) -> list[Example]:
 
 def run(argv: list[str]) -> list[str]:
     """The command's output lines as a terminal shows them (stdout, then stderr), run from the root."""
-    from shuffle_spec.proofs_checks.cli import main
+    from shuffle_spec.interface.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     previous = os.getcwd()

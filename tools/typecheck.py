@@ -1,8 +1,9 @@
-"""Run mypy over the installed layout of the package: strict on `shuffle_spec.reference`, default elsewhere.
+"""Run mypy over the package: strict on `shuffle_spec.reference`, default elsewhere.
 
-mypy does not follow setuptools' `package-dir` mapping (the repository keeps `spec/`, `reference/` and
-`proofs_checks/` at the top level; the wheel puts them inside `shuffle_spec/`), so this script builds that
-layout from symbolic links in a temporary folder and checks it there. Exit status: mypy's.
+The repository root is the package `shuffle_spec` (pyproject.toml, `package-dir`), but mypy names a package
+after its folder: this script gives it a folder called `shuffle_spec` (a temporary directory holding a link
+to each of the package's own entries: the face and the code folders, not tests/ or tools/) and checks it
+there. Exit status: mypy's.
 
     python3 tools/typecheck.py
 """
@@ -16,10 +17,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("spec", "reference", "proofs_checks")
+# What the wheel holds (pyproject.toml): the face and the four code folders.
+PACKAGE_ENTRIES = ("__init__.py", "__main__.py", "py.typed", "spec", "reference", "proofs_checks", "interface")
 # (mypy arguments, what they check); strict on the independent reference implementation.
 RUNS = (
-    (["--strict", "-p", "shuffle_spec.reference"], "shuffle_spec.reference (strict)"),
+    # follow-imports=silent: the modules the reference imports through the face are checked in the second run.
+    (["--strict", "--follow-imports=silent", "-p", "shuffle_spec.reference"], "shuffle_spec.reference (strict)"),
     (["-p", "shuffle_spec"], "shuffle_spec (default)"),
 )
 
@@ -27,11 +30,8 @@ RUNS = (
 def build_layout(target: Path) -> None:
     package = target / "shuffle_spec"
     package.mkdir()
-    for entry in (ROOT / "shuffle_spec").iterdir():
-        if entry.name != "__pycache__":
-            os.symlink(entry, package / entry.name)
-    for layer in LAYERS:
-        os.symlink(ROOT / layer, package / layer)
+    for name in PACKAGE_ENTRIES:
+        os.symlink(ROOT / name, package / name)
     os.symlink(ROOT / "pyproject.toml", target / "pyproject.toml")
 
 

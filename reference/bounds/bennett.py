@@ -21,9 +21,9 @@ grow, the Bennett bound increases in b+ and c, and the expression decreases in g
 is safe in the prefactor and the binomial.
 
 `*_epsilon_mp(*, dps, ...)` encloses the exact value `*_epsilon` approximates, in mpmath at `dps` digits
-(the test vectors' high-precision path, `proofs_checks/vectors.py`), over the same search range.
+(the test vectors' high-precision path, `interface/vectors/files.py`), over the same search range.
 
-Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import mpmath
 
-from shuffle_spec.reference.blanket_parameters import (
+from .blanket_parameters import (
     DPS,
     AmplificationParameters,
     _check_amplification_inputs,
@@ -45,9 +45,9 @@ from shuffle_spec.reference.blanket_parameters import (
     _laplace_mp,
     _round_up,
 )
-from shuffle_spec.reference.bounds.hoeffding import _epsilon_for_delta_mp
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
-from shuffle_spec.reference.results import BoundValue
+from .hoeffding import _epsilon_for_delta_mp
+from ..core.errors import ParameterError, require_integer, require_positive
+from ..core.results import BoundValue
 
 __all__ = [
     "bennett_expectation_bound",
@@ -129,7 +129,7 @@ def _generic_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mp
 
 def bennett_generic_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """The smallest eps with the generic Bennett delta(eps) <= delta (BBGN19.bennett_generic), or eps0.
-    Supported range: reference.limits.RANGES['BBGN19.bennett_generic'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.bennett_generic'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     return _epsilon_for_delta(lambda e: bennett_generic_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 
@@ -159,7 +159,7 @@ def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmat
 
 def bennett_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """The smallest eps with the k-RR Bennett delta(eps) <= delta (BBGN19.bennett_krr), or eps0.
-    Supported range: reference.limits.RANGES['BBGN19.bennett_krr'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.bennett_krr'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     require_integer("k", k, minimum=2)
     return _epsilon_for_delta(
@@ -191,7 +191,7 @@ def _laplace_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mp
 
 def bennett_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """The smallest eps with the Laplace Bennett delta(eps) <= delta (BBGN19.bennett_laplace), or eps0.
-    Supported range: reference.limits.RANGES['BBGN19.bennett_laplace'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.bennett_laplace'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     return _epsilon_for_delta(
         lambda e: bennett_laplace_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0
@@ -205,7 +205,7 @@ def bennett_laplace_eps0(*, eps: float, n: int, delta: float) -> float:
     return _eps0_for_delta(lambda e0: bennett_laplace_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=True)
 
 
-# --- high-precision paths for the test vectors (`<function>_mp`, proofs_checks/vectors.py) ----------
+# --- high-precision paths for the test vectors (`<function>_mp`, interface/vectors/files.py) ----------
 
 
 def bennett_generic_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:

@@ -14,11 +14,11 @@ relax it; here it is evaluated to a certified interval.
 The pair. Everything below is for the extreme pair (x, x') = (0, 1) (and (1, 0), its mirror image: the same
 law of L). That it is the worst pair is the REDUCTION this statement relies on: E[(L^{x,x'} - t)_+] <=
 E[(L^{0,1} - t)_+] for every t (convex order, equal means 1 - e^eps), hence the same for sums of i.i.d.
-copies and for (.)_+. It is proven for every pair and every eps in `proofs_checks/tight_laplace.py` (module
+copies and for (.)_+. It is proven for every pair and every eps in `proofs_checks/derived/blanket_exact_laplace.py` (module
 doc: radial garbling by the self-decomposability of the Laplace law, derivative arguments on the edges of the
 square of pairs, closed forms on the last edge), each identity checked there in SymPy.
 
-The law of L for (0, 1) (c = e^{eps0/2}, e = e^eps; checked in proofs_checks/tight_laplace.py). With
+The law of L for (0, 1) (c = e^{eps0/2}, e = e^eps; checked in proofs_checks/derived/blanket_exact_laplace.py). With
 U = W - 1/2 ~ Lap(0, 1/eps0), the side (U < 0 or U > 0) has probability 1/2 each and X = e^{eps0 (2 min(|U|,
 1/2) - 1/2)} takes values in [1/c, c]: Pr[X >= x] = (c x)^{-1/2} on [1/c, c], an atom of mass 1/c at c
 (density f(x) = c^{-1/2} x^{-3/2} / 2 below it). Then L = X - e/c on the left side, L = 1/c - e X on the right.
@@ -39,7 +39,7 @@ FFT after an exponential tilt e^{theta s} (theta minimises the tilted mass, so t
 0, where (.)_+ has its kink, and every error is relative to the size of delta): with r_j = w_j e^{theta j h},
 Pr[S = kh] = e^{-theta k h} (r^{*n})_k, E[S_+] = h sum_{k>0} k e^{-theta k h} (r^{*n})_k. The convolution,
 its window, the Chernoff bounds on the mass outside it and the FFT round-off bound are those of
-`reference.pld.compose` (module doc items 3-4 there; the FFT accuracy is the assumption stated there). Masses
+`shuffle_spec.reference.composition.shuffled_rounds.compose` (module doc items 3-4 there; the FFT accuracy is the assumption stated there). Masses
 carry relative margins (upper end: every mass rounded up, the convolution of non-negative measures being
 monotone in each mass; lower end: down).
 
@@ -59,12 +59,12 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
-from shuffle_spec.reference.bounds.blanket_exact import check_eps0_n_delta
-from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
-from shuffle_spec.reference.errors import ParameterError, require_positive
-from shuffle_spec.reference.lattice_sums import solve_certified_epsilon
-from shuffle_spec.reference.pld import GridPLD, compose
-from shuffle_spec.reference.results import BoundValue
+from .blanket_exact_krr import check_eps0_n_delta
+from .clones import NO_AMPLIFICATION
+from ..core.errors import ParameterError, require_positive
+from ..numerics.lattice_sums import solve_certified_epsilon
+from ..numerics.pld import GridPLD, compose
+from ..core.results import BoundValue
 
 __all__ = [
     "check_laplace_inputs",
@@ -92,7 +92,7 @@ EPS_REL_TOL = 1e-3
 # Mass outside the FFT window (each side), relative to the tilted measure (total mass about 1).
 WINDOW_TAIL = 1e-30
 # Relative margins: closed-form cell masses (a few dozen roundings of positive numbers), exp / log (numpy's
-# are accurate to a few ulps; 1e-12 as in reference.lattice_sums).
+# are accurate to a few ulps; 1e-12 as in shuffle_spec.reference.numerics.lattice_sums).
 MASS_MARGIN = 64 * UNIT
 EXP_MARGIN = 1e-12
 
@@ -367,7 +367,7 @@ def _leftover_groups(mass: mpmath.mpf, mom: mpmath.mpf, final: mpmath.mpf, top: 
     exactly top h; h = hh): a fraction phi of the final group's law joins the leftover so that their mean is
     (t0 + 1) h (possible when top >= t0 + 2); the final group's rest keeps its mean top h. Otherwise the
     leftover is contracted to its mean and moved down to t0 h. Shared by the lower groups of this module and
-    of `reference.lower_bounds_laplace` (the pair's law)."""
+    of `shuffle_spec.reference.lower_bounds.laplace` (the pair's law)."""
     if mass <= 0:
         return [(final, top)]
     t0 = mpmath.floor(mom / mass / hh)
@@ -532,7 +532,7 @@ def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValu
 
 
 def _delta_at_edges(*, eps0: float, n: int, eps: float) -> BoundValue | None:
-    """The inputs of a delta(eps) of this module and of `reference.lower_bounds_laplace` validated (eps0, n as
+    """The inputs of a delta(eps) of this module and of `shuffle_spec.reference.lower_bounds.laplace` validated (eps0, n as
     in `check_laplace_inputs`, eps >= 0), and its value where it needs no lattice: [0, 0] for eps >= eps0 (every
     summand, L here or Z there, is <= 0: the positive part vanishes), [0, 1] at eps = 0 (a mixture of
     divergences, <= 1); None otherwise."""
@@ -547,7 +547,7 @@ def _delta_at_edges(*, eps0: float, n: int, eps: float) -> BoundValue | None:
 
 def single_report_epsilon(eps0: float, delta: float) -> BoundValue:
     """n = 1: Lemma 5.3's expression is E[L_+] = 1 - e^{(eps - eps0)/2} (the Laplace mechanism's own profile for
-    inputs 0 vs 1; proofs_checks/tight_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)), evaluated at 40
+    inputs 0 vs 1; proofs_checks/derived/blanket_exact_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)), evaluated at 40
     digits and bracketed outward. The lattice path gives an interval around the same value (tested)."""
     check_laplace_inputs(eps0, 1, delta)
     with mpmath.workdps(40):
@@ -574,7 +574,7 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
 
     hint = None
     try:
-        from shuffle_spec.reference.bounds.bennett import bennett_laplace_epsilon
+        from .bennett import bennett_laplace_epsilon
 
         hint = bennett_laplace_epsilon(eps0=eps0, n=n, delta=delta).value
     except ValueError:
@@ -586,7 +586,7 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
 def exact_blanket_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
     """High-precision value of BBGN19.Lem5.3.exact_laplace (COMMON protocol): at n = 1 Lemma 5.3's expression is
     E[L_+] = 1 - e^{(eps - eps0)/2} (E[(X - a)_+] = 2 - 2 sqrt(a/c) on [1/c, c]; the right side is never positive;
-    proofs_checks/tight_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the
+    proofs_checks/derived/blanket_exact_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the
     high-precision range) for n > 1."""
     return _single_report_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, statement=STATEMENT)
 

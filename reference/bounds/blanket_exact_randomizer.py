@@ -3,7 +3,7 @@
 The randomizer: a k x m row-stochastic matrix, mu_x(y) = matrix[x][y]. Decomposition (the best blanket):
 gamma = sum_y min_x mu_x(y), omega(y) = min_x mu_x(y) / gamma, so mu_x = gamma omega + (1 - gamma) nu_x with
 nu_x = (mu_x - gamma omega)/(1 - gamma) a probability distribution (non-negative because gamma omega <= mu_x;
-checked in `proofs_checks/tight_randomizer.py`). It is the largest gamma any decomposition can have (omega's
+checked in `proofs_checks/derived/blanket_exact_randomizer.py`). It is the largest gamma any decomposition can have (omega's
 mass at y is at most min_x mu_x(y) / gamma for every valid one). With it BBGN19 Lemma 5.3 gives, for user 1
 at x vs x' and any other n - 1 inputs,
 
@@ -20,22 +20,22 @@ Evaluation of D_N. Outputs whose (mu_x(y)/omega(y), mu_x'(y)/omega(y)) coincide 
 same l_y for every eps and are merged (the counts of a union of outputs of a multinomial are multinomial):
 k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N (1 - e^eps).
 - At most 3 groups (every randomizer with m <= 3 outputs): S is a function of the multinomial counts and D_N
-  is the certified lattice sum of `reference.lattice_sums` (one positive coefficient directly; two positive
+  is the certified lattice sum of `shuffle_spec.reference.numerics.lattice_sums` (one positive coefficient directly; two positive
   ones through (S)_+ = S + (-S)_+, E[S] exact).
 - More groups: randomized rounding to the grid h Z (h a power of 2): L' = h floor(l/h) + h B, B ~ Bernoulli(q),
   q >= (l - h floor(l/h))/h, so E[L' | L] >= L. For f increasing and convex (f(s) = s_+) and independent
   pairs, E f(sum L_i) <= E f(sum E[L'_i | L_i]) <= E f(sum L'_i) (monotonicity, then Jensen given the L_i):
   an upper bound whose error grows like N h^2 (a variance), not N h (the bias of rounding every L up). The
-  N-fold convolution of the grid masses (upper brackets) is `reference.pld.compose` (FFT with a proven
+  N-fold convolution of the grid masses (upper brackets) is `shuffle_spec.reference.composition.shuffled_rounds.compose` (FFT with a proven
   round-off bound and Chernoff tails); E[S'_+] adds the round-off (Cauchy-Schwarz), the mass above the
   window times N max l and below it times the window's lowest point. The lower end is 0 on this path.
 
-The N-sum is blocked on a grid as in `reference.bounds.blanket_exact` (D_N non-increasing in N).
+The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N).
 
 Supported range: k (rows) in [2, 16], m (outputs) in [2, 64], the randomizer's eps0 in (0, 50] (eps0 = 0: the
 output ignores the input, eps = 0 is returned), n in [1, 10^8], delta in [1e-300, 1), every positive entry at
 least MIN_ENTRY = 1e-200 (after the all-zero columns are dropped). Entries: numbers,
-Fractions or decimal strings in [0, 1], of at most `reference.limits.MATRIX_ENTRY_MAX_DIGITS` digits in numerator
+Fractions or decimal strings in [0, 1], of at most `shuffle_spec.reference.core.limits.MATRIX_ENTRY_MAX_DIGITS` digits in numerator
 and denominator (strings checked before a number is built), the denominators' least common multiple of at most
 MATRIX_DENOMINATOR_LCM_MAX_DIGITS digits; each row must sum to 1 within 1e-9 (it is then divided by its exact
 sum: the randomizer analysed is the normalised one).
@@ -52,14 +52,21 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from shuffle_spec.reference.bounds.blanket_exact import _n_offsets, bracket
-from shuffle_spec.reference.distributions import exact_number_from_text
-from shuffle_spec.reference.randomizers import check_common_denominator, check_exact_size
-from shuffle_spec.reference.bounds.clones import NO_AMPLIFICATION
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.lattice_sums import U1, Coefficients, binomial_law, binomial_window, positive_part_expectation, solve_certified_epsilon
-from shuffle_spec.reference.limits import DELTA_MIN
-from shuffle_spec.reference.results import BoundValue
+from .blanket_exact_krr import _n_offsets, bracket
+from ..finite.distributions import exact_number_from_text
+from ..finite.randomizers import check_common_denominator, check_exact_size
+from .clones import NO_AMPLIFICATION
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..numerics.lattice_sums import (
+    U1,
+    Coefficients,
+    binomial_law,
+    binomial_window,
+    positive_part_expectation,
+    solve_certified_epsilon,
+)
+from ..core.limits import DELTA_MIN
+from ..core.results import BoundValue
 
 __all__ = [
     "FiniteRandomizer",
@@ -126,7 +133,7 @@ def _entry(value: object, i: int, j: int) -> Fraction:
     where = f"matrix[{i}][{j}]"
     if isinstance(value, bool):
         raise ParameterError(where, value, "a probability in [0, 1] (number, Fraction or decimal string)")
-    if isinstance(value, str):  # size-checked before the number is built (reference.limits)
+    if isinstance(value, str):  # size-checked before the number is built (shuffle_spec.reference.core.limits)
         x = exact_number_from_text(value, where)
         if not 0 <= x <= 1:
             raise ParameterError(where, value, "a probability in [0, 1]")
@@ -174,7 +181,7 @@ def finite_randomizer(matrix: object, *, max_k: int = MAX_K, max_m: int = MAX_M)
         elif len(row) != width:
             raise ParameterError(f"matrix[{i}]", f"{len(row)} entries", f"{width} entries (every row has one per output)")
         parsed.append([_entry(v, i, j) for j, v in enumerate(row)])
-    check_common_denominator(parsed, "matrix")  # before any sum (reference.limits)
+    check_common_denominator(parsed, "matrix")  # before any sum (shuffle_spec.reference.core.limits)
     rows: list[list[Fraction]] = []
     for i, entries in enumerate(parsed):
         total = sum(entries, Fraction(0))
@@ -329,8 +336,8 @@ def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1
 def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30) -> float:
     """BBGN19.Lem5.3.exact_randomizer: an upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of
     groups: randomized rounding to
-    a power-of-2 grid (convex order, module doc) and the certified FFT convolution of `reference.pld`."""
-    from shuffle_spec.reference.pld import GridPLD, compose
+    a power-of-2 grid (convex order, module doc) and the certified FFT convolution of `shuffle_spec.reference.composition.shuffled_rounds`."""
+    from ..numerics.pld import GridPLD, compose
 
     require_integer("N", big_n, minimum=1)
     big_n = int(big_n)
@@ -441,7 +448,7 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
 
 def _blanket_sum(n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float) -> BoundValue:
     """sum_N Pr[Bin(n-1, gamma) = N-1] D_N blocked on a grid (D_N non-increasing in N, as in
-    `reference.bounds.blanket_exact`); gamma exact (rows within 1e-45 of each other give gamma = 1 - 1e-45)."""
+    `shuffle_spec.reference.bounds.blanket_exact_krr`); gamma exact (rows within 1e-45 of each other give gamma = 1 - 1e-45)."""
     law_n = binomial_law(gamma)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     window = binomial_window(n - 1, law_n, tail)
@@ -486,7 +493,7 @@ def _check_common(n: int, delta: float) -> None:
         raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e}")
     require_probability("delta", delta)
     if delta < DELTA_MIN:
-        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1 (reference.limits)")
+        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1 (shuffle_spec.reference.core.limits)")
 
 
 def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:

@@ -9,11 +9,11 @@ F is 1 - e^{-2 eps0} in the seed (FMT21.Thm2.1), (e^eps0 - 1)/(e^eps0 + 1) in th
 `closedformanalysis` (FMT21.Thm2.1.apple, regime log(4/delta) instead of log(2/delta)).
 
 Soundness: every value is computed with mpmath at 128 bits (relative error far below 1e-30) and then
-moved to the next double outward (`reference.rounding.mpf_to_float_up`), whose margin of at least half
+moved to the next double outward (`shuffle_spec.reference.core.rounding.mpf_to_float_up`), whose margin of at least half
 an ulp dominates that error; so the returned float is >= the exact real value of the formula. The
 regime hypothesis is decided at rising precision and refused when undecidable (the safe side).
 
-Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
@@ -23,11 +23,11 @@ import math
 
 import mpmath
 
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.inversion import largest_argument_within
-from shuffle_spec.reference.limits import check_range
-from shuffle_spec.reference.results import BoundValue
-from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..numerics.inversion import largest_argument_within
+from ..core.limits import check_range
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
     "thm21_seed_epsilon",
@@ -106,20 +106,20 @@ def _thm21(variant: str, numerator: int, eps0: float, n: int, delta: float) -> B
 
 def thm21_seed_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """FMT21.Thm2.1 (seed eq. (1)): log(1 + (1 - e^{-2 eps0}) G), for eps0 <= log(n/(16 log(2/delta))).
-    Supported range: reference.limits.RANGES['FMT21.Thm2.1'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['FMT21.Thm2.1'] (module docstring); refused outside it."""
     return _thm21(SEED, 2, eps0, n, delta)
 
 
 def thm21_focs_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """FMT21.Thm2.1.focs (full version Thm 3.1): log(1 + (e^eps0 - 1)/(e^eps0 + 1) G), same regime.
-    Supported range: reference.limits.RANGES['FMT21.Thm2.1.focs'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['FMT21.Thm2.1.focs'] (module docstring); refused outside it."""
     return _thm21(FOCS, 2, eps0, n, delta)
 
 
 def thm21_apple_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """FMT21.Thm2.1.apple (Apple `closedformanalysis`): log(1 + (1 - e^-eps0)/(1 + e^{-eps0-eps1}) G),
     eps1 = log(1 + G), for eps0 <= log(n/(16 log(4/delta))) (Apple's stricter regime check).
-    Supported range: reference.limits.RANGES['FMT21.Thm2.1.apple'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['FMT21.Thm2.1.apple'] (module docstring); refused outside it."""
     return _thm21(APPLE, 4, eps0, n, delta)
 
 
@@ -131,14 +131,14 @@ def _prop22_validate(statement: str, eps0: float, delta0: float, n: int, delta: 
 
 def prop22_seed_epsilon(*, eps0: float, delta0: float, n: int, delta: float) -> BoundValue:
     """FMT21.Prop2.2 (seed): the central eps for (eps0, delta0)-LDP reports, equation (1) (seed prefactor).
-    Supported range: reference.limits.RANGES['FMT21.Prop2.2'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['FMT21.Prop2.2'] (module docstring); refused outside it."""
     _prop22_validate("FMT21.Prop2.2", eps0, delta0, n, delta)
     return _closed_form(SEED, eps0, n, delta)
 
 
 def prop22_focs_epsilon(*, eps0: float, delta0: float, n: int, delta: float) -> BoundValue:
     """FMT21.Prop2.2.focs (full version Thm 3.8): the central eps, Thm 3.1's form (prefactor tanh(eps0/2)).
-    Supported range: reference.limits.RANGES['FMT21.Prop2.2.focs'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['FMT21.Prop2.2.focs'] (module docstring); refused outside it."""
     _prop22_validate("FMT21.Prop2.2.focs", eps0, delta0, n, delta)
     return _closed_form(FOCS, eps0, n, delta)
 
@@ -188,7 +188,7 @@ def largest_eps0_for_epsilon(*, eps: float, n: int, delta: float, variant: str =
     """The largest local eps0 whose FMT21 Thm 2.1 bound (variant "seed", "focs" or "apple") is <= eps.
 
     Used to calibrate a shuffled protocol to a central target (FMT21 Thm 2.3 sets eps0 this way). The
-    answer is a point where the bound was evaluated and found <= eps (`reference.inversion`), inside
+    answer is a point where the bound was evaluated and found <= eps (`shuffle_spec.reference.numerics.inversion`), inside
     the theorem's regime. Raises ParameterError when no eps0 > 0 in the regime meets the target."""
     require_positive("eps", eps)
     require_integer("n", n, minimum=1)

@@ -18,8 +18,8 @@ grow under post-processing (used only to cap B where its floats underflow).
 
 Certified evaluation (round 2): B(c) for every count c of the central Bin(n-1, q) window, by a walk in c
 that updates b_c(t_c) and F_c(t_c - 1) with exact identities (`_walk`), from anchors computed in
-interval arithmetic (`reference.binomial.certified_half_binomial`); every float carries a proven error
-bound (model and derivation in `reference.binomial`). The window's pmf is certified the same way, the
+interval arithmetic (`shuffle_spec.reference.numerics.binomial.certified_half_binomial`); every float carries a proven error
+bound (model and derivation in `shuffle_spec.reference.numerics.binomial`). The window's pmf is certified the same way, the
 Chernoff tail is added to the upper end (B <= 1), and the bisection for eps keeps both bracket ends
 verified (lower end: certified delta above target; upper end: certified delta at most target). The
 interval returned contains the exact value of the bound. Work: O(window) = O(sqrt(n log(1/delta))) per
@@ -36,9 +36,9 @@ certified values if the root was missed, and falls back to bisection. Typically 
 evaluations instead of ~15. The estimate decides only WHERE delta is certified; every returned end is
 verified, so the interval is exactly as sound as with bisection alone.
 
-Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 700, 1 <= n <= 1e12, 1e-300 <= delta < 1. Memory: the clone-count window is streamed in blocks of
-at most `reference.binomial.BLOCK` counts, ~0.5 GB peak whatever n; time O(sqrt(n log(1/delta))), about a
+at most `shuffle_spec.reference.numerics.binomial.BLOCK` counts, ~0.5 GB peak whatever n; time O(sqrt(n log(1/delta))), about a
 minute at n = 1e12. Below delta ~ 1e-280 the certified float arithmetic (subnormal caps) widens the
 returned interval: still sound, less tight, and slower (more certified evaluations).
 """
@@ -54,7 +54,7 @@ import numpy as np
 # scipy.special only: scipy.stats and scipy.optimize cost seconds to import, and the uncertified estimate
 # needs neither (the binomial pmf by log-gamma, the root by the bracketed search below).
 from scipy.special import betainc, gammaln
-from shuffle_spec.reference.binomial import (
+from ..numerics.binomial import (
     BLOCK,
     TINY,
     UNIT,
@@ -69,16 +69,11 @@ from shuffle_spec.reference.binomial import (
     window_blocks,
     window_edges,
 )
-from shuffle_spec.reference.errors import (
-    ParameterError,
-    require_integer,
-    require_positive,
-    require_probability,
-)
-from shuffle_spec.reference.inversion import largest_argument_within
-from shuffle_spec.reference.limits import RANGES
-from shuffle_spec.reference.results import BoundValue
-from shuffle_spec.reference.rounding import round_down, round_up
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..numerics.inversion import largest_argument_within
+from ..core.limits import RANGES
+from ..core.results import BoundValue
+from ..core.rounding import round_down, round_up
 
 __all__ = [
     "clone_pair_delta",
@@ -212,7 +207,7 @@ def _walk_once(c0: int, t: np.ndarray, alt: np.ndarray, a1: tuple[float, float],
       t -> t+1: u_{c+1} = u_c (c+1)/(2(t+1)),    F_{c+1} = F_c + u_c/2;
     and at the alternative cutoff t+1: b_c(t+1) = u_c (c-t)/(t+1), F_c(t) = F_c + u_c (2 roundings, 1).
     Returns the brackets and how many leading entries to keep (the walk stops where F's error grows).
-    Errors (module doc of reference.binomial for the model): u after j steps has relative error
+    Errors (module doc of shuffle_spec.reference.numerics.binomial for the model): u after j steps has relative error
     <= expm1(b_rel + (2j + 1) u') <= 1.01 (b_rel + (2j + 2) u'); each increment adds 2 roundings; the running sum (np.cumsum, sequential) has absolute error
     <= u' sum_i |F_i| + sum_i rel_i |incr_i| + the anchor's error. Once u falls below 1e-280 the rest is
     bounded by monotonicity of B in c (B(c) <= the upper end of B at the last c with a good u)."""
@@ -736,7 +731,7 @@ def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:
     delta_clones(eps) = sum_c Bin(c; n-1, e^-eps0) D_{e^eps}(P_c || Q_c) (see the module docstring);
     valid for every eps0-LDP local randomizer (FMT21, reduction to the clone pair). Returns eps0 with a
     note when no eps < eps0 is certified.
-    Supported range: reference.limits.RANGES['FMT21.clones_numeric'] (module docstring); refused outside it.
+    Supported range: shuffle_spec.reference.core.limits.RANGES['FMT21.clones_numeric'] (module docstring); refused outside it.
     """
     _validate_amplification(eps0, n, delta)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt21")
@@ -763,10 +758,10 @@ def clones_eps0_for_eps(*, eps: float, n: int, delta: float, eps0_max: float = 3
 
 def clones_numeric_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[Any, Any]:
     """FMT21.clones_numeric in high precision (test vectors): a certified enclosure (lower, upper), mpmath
-    numbers, of the exact value at `dps` digits (`reference.high_precision_clones.clone_epsilon_mp`; the float
+    numbers, of the exact value at `dps` digits (`shuffle_spec.reference.bounds.clones_high_precision.clone_epsilon_mp`; the float
     answer of `clones_numeric` only seeds Newton's iteration). Supported: 0 < eps0 <= 30, 1 <= n <= 2e5,
     1e-200 <= delta < 1; ValueError ("outside the high-precision range") elsewhere."""
-    from shuffle_spec.reference.high_precision_clones import clone_epsilon_mp  # lazy: keeps imports fast
+    from .clones_high_precision import clone_epsilon_mp  # lazy: keeps imports fast
 
     _validate_amplification(eps0, n, delta)
     return clone_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, kind="fmt21", seed=lambda: clones_numeric(eps0=eps0, n=n, delta=delta).upper)

@@ -14,7 +14,7 @@ The v2 forms are evaluated in 60-digit mpmath and rounded outward; when a bound 
 proves no amplification (every eps0-LDP protocol is eps0-DP after shuffling), which the returned
 `BoundValue.note` says, and the value returned is eps0 (the bound is min(expression, eps0)).
 
-Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
@@ -24,10 +24,10 @@ import math
 
 import mpmath
 
-from shuffle_spec.reference.errors import HypothesisViolation, require_integer, require_positive, require_probability
-from shuffle_spec.reference.limits import check_range
-from shuffle_spec.reference.results import BoundValue
-from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up, round_up
+from ..core.errors import HypothesisViolation, require_integer, require_positive, require_probability
+from ..core.limits import check_range
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up, round_up
 
 __all__ = [
     "erlingsson_v1_epsilon",
@@ -49,7 +49,7 @@ NO_AMPLIFICATION = (
 def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7") -> float:
     """12 eps0 sqrt(log(1/delta)/n): EFMRTT19 Thm 7 (v1) = BBGN19 Thm 5.1; rounded up by 8 ulps
     (four correctly rounded operations, each off by at most half an ulp).
-    Supported range: reference.limits.RANGES['EFMRTT19.Thm7'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRTT19.Thm7'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
     require_probability("delta", delta)
@@ -108,7 +108,7 @@ def _general_v2_mp(eps0: float, n: int, delta: float) -> mpmath.mpf:
 def erlingsson_v2_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7.v2") -> BoundValue:
     """eps1 sqrt(2 n log(1/delta)) + n eps1 (e^eps1 - 1), eps1 = 2 e^{2 eps0}(e^eps0 - 1)/n:
     EFMRTT19.Thm7.v2 (general bound, every integer n > 1, eps0 > 0, delta in (0, 1)).
-    Supported range: reference.limits.RANGES['EFMRTT19.Thm7.v2'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRTT19.Thm7.v2'] (module docstring); refused outside it."""
     _validate_v2(eps0, n, delta, statement)
     with mpmath.workdps(_DIGITS):
         # Fast exit (issue 11: 15-40 s at eps0 ~ 3000, spent in e^eps1 with eps1 ~ e^(3 eps0)/n): since
@@ -124,7 +124,7 @@ def erlingsson_v2_epsilon(*, eps0: float, n: int, delta: float, statement: str =
 def erlingsson_v2_refined_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """e^{2 eps0}(e^eps0 - 1) sqrt(8 log(1/delta)/n) + 6 e^{4 eps0}(e^eps0 - 1)^2 / n for
     eps0 <= log(n/4)/3: EFMRTT19.Thm7.v2_refined (the "in particular" form of v2).
-    Supported range: reference.limits.RANGES['EFMRTT19.Thm7.v2_refined'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRTT19.Thm7.v2_refined'] (module docstring); refused outside it."""
     statement = "EFMRTT19.Thm7.v2_refined"
     _validate_v2(eps0, n, delta, statement)
     with mpmath.workdps(_DIGITS):
@@ -151,5 +151,5 @@ def swapping_v2_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
 def shuffled_reports_v1_epsilon(*, eps0: float, n: int, delta: float) -> float:
     """12 eps0 sqrt(log(1/delta)/|S|) at every index of S, for reports shuffled after local
     randomization, |S| = n users sharing one randomizer: EFMRTT19.Cor9 (v1).
-    Supported range: reference.limits.RANGES['EFMRTT19.Cor9'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRTT19.Cor9'] (module docstring); refused outside it."""
     return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta, statement="EFMRTT19.Cor9")

@@ -12,9 +12,9 @@ For generic randomizers b is Lemma 5.4's width at gamma = 1 and the prefactor us
 `*_delta` is evaluated in mpmath and rounded up; `*_epsilon` is the smallest eps whose delta is at most
 the target, verified at the returned point; `*_eps0` the largest eps0 whose delta is at most the target.
 `*_epsilon_mp(*, dps, ...)` encloses the exact value `*_epsilon` approximates, in mpmath at `dps` digits
-(the test vectors' high-precision path, `proofs_checks/vectors.py`).
+(the test vectors' high-precision path, `interface/vectors/files.py`).
 
-Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
@@ -24,7 +24,7 @@ from typing import Callable
 
 import mpmath
 
-from shuffle_spec.reference.blanket_parameters import (
+from .blanket_parameters import (
     DPS,
     _check_amplification_inputs,
     _check_inverse_inputs,
@@ -37,9 +37,9 @@ from shuffle_spec.reference.blanket_parameters import (
     _laplace_mp,
     _round_up,
 )
-from shuffle_spec.reference.errors import require_integer, require_positive
-from shuffle_spec.reference.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
-from shuffle_spec.reference.results import BoundValue
+from ..core.errors import require_integer, require_positive
+from ..numerics.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
+from ..core.results import BoundValue
 
 __all__ = [
     "hoeffding_expectation_bound",
@@ -94,7 +94,7 @@ def _generic_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mp
 
 def hoeffding_generic_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """The smallest eps with Theorem 5.3's delta(eps) <= delta (BBGN19.Thm5.3), or eps0 when none.
-    Supported range: reference.limits.RANGES['BBGN19.Thm5.3'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.Thm5.3'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     return _epsilon_for_delta(lambda e: hoeffding_generic_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 
@@ -124,7 +124,7 @@ def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmat
 
 def hoeffding_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """The smallest eps with the k-RR Hoeffding delta(eps) <= delta (BBGN19.hoeffding_krr), or eps0.
-    Supported range: reference.limits.RANGES['BBGN19.hoeffding_krr'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.hoeffding_krr'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     require_integer("k", k, minimum=2)
     return _epsilon_for_delta(lambda e: hoeffding_krr_delta(eps=e, eps0=eps0, n=n, k=k), eps0=eps0, delta=delta, eps_max=eps0)
@@ -155,7 +155,7 @@ def _laplace_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mp
 
 def hoeffding_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """The smallest eps with the Laplace Hoeffding delta(eps) <= delta (BBGN19.hoeffding_laplace), or eps0.
-    Supported range: reference.limits.RANGES['BBGN19.hoeffding_laplace'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.hoeffding_laplace'] (module docstring); refused outside it."""
     _check_amplification_inputs(eps0, n, delta)
     return _epsilon_for_delta(lambda e: hoeffding_laplace_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 
@@ -167,7 +167,7 @@ def hoeffding_laplace_eps0(*, eps: float, n: int, delta: float) -> float:
     return _eps0_for_delta(lambda e0: hoeffding_laplace_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=False)
 
 
-# --- high-precision paths for the test vectors (`<function>_mp`, proofs_checks/vectors.py) ----------
+# --- high-precision paths for the test vectors (`<function>_mp`, interface/vectors/files.py) ----------
 
 
 def _epsilon_for_delta_mp(

@@ -1,7 +1,7 @@
 """Bounds BBGN19 restates or derives in closed form: Thm 5.1 (EFMRTT19's bound, randomize-then-shuffle)
 and Cor 5.3.1 (the asymptotic form of Thm 5.3, with an explicit constant certified by Thm 5.3).
 
-Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
@@ -11,11 +11,11 @@ import math
 
 import mpmath
 
-from shuffle_spec.reference.bounds.erlingsson import erlingsson_v1_epsilon
-from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_delta
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive
-from shuffle_spec.reference.limits import check_range
-from shuffle_spec.reference.rounding import round_up
+from .erlingsson import erlingsson_v1_epsilon
+from .hoeffding import hoeffding_generic_delta
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive
+from ..core.limits import check_range
+from ..core.rounding import round_up
 
 __all__ = ["bbgn19_theorem_5_1_epsilon", "corollary_5_3_1_epsilon", "COROLLARY_5_3_1_CONSTANT"]
 
@@ -42,7 +42,7 @@ def _corollary_regime_holds(eps0: float, n: int, delta: float) -> bool:
 def bbgn19_theorem_5_1_epsilon(*, eps0: float, n: int, delta: float) -> float:
     """12 eps0 sqrt(log(1/delta)/n) for eps0 < 1/2, n >= 1000, delta < 1/100 (BBGN19.Thm5.1, restating
     EFMRTT19 Thm 7 for randomize-then-shuffle); errors name BBGN19.Thm5.1.
-    Supported range: reference.limits.RANGES['BBGN19.Thm5.1'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.Thm5.1'] (module docstring); refused outside it."""
     return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta, statement="BBGN19.Thm5.1")
 
 
@@ -50,7 +50,7 @@ def corollary_5_3_1_epsilon(*, eps0: float, n: int, delta: float) -> float:
     """eps = 4 min(eps0, 1) e^eps0 sqrt(log(1/delta)/n) for eps0 <= log(n/log(1/delta))/2 (BBGN19.Cor5.3.1),
     returned only where it is a proven bound: either eps >= eps0 (trivial) or Thm 5.3's delta at eps is at
     most delta (checked here, rounded up); otherwise HypothesisViolation. Rounded up by 16 ulps.
-    Supported range: reference.limits.RANGES['BBGN19.Cor5.3.1'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.Cor5.3.1'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
     require_positive("delta", delta)

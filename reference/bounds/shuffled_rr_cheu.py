@@ -11,11 +11,11 @@ Soundness in floating point: Eq. (1) is evaluated in mpmath at 60 significant di
 error of a dozen operations is then below 1e-50) and the result rounded up to the next double.
 The hypotheses are decided at the same precision. Eq. (1) is increasing in eps0 (m decreases in
 lambda's decrease: dm/dlambda = 1 - sqrt(log(2/delta) / (2 lambda)) > 0 since lambda > log(2/delta)),
-so the largest eps0 for a target eps is found by the verified bisection of `reference.inversion`;
+so the largest eps0 for a target eps is found by the verified bisection of `shuffle_spec.reference.numerics.inversion`;
 `shuffled_rr_largest_eps0_mp(*, dps, ...)` encloses the exact largest eps0 in mpmath at `dps` digits (the
-test vectors' high-precision path, `proofs_checks/vectors.py`).
+test vectors' high-precision path, `interface/vectors/files.py`).
 
-Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 1e4, 1 <= n <= 1e18, 1e-300 <= delta < 1 (eps <= 1e4 for the inversions).
 """
 
@@ -25,12 +25,12 @@ import math
 
 import mpmath
 
-from shuffle_spec.reference.bounds.restated import _corollary_regime_holds
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.inversion import largest_argument_within
-from shuffle_spec.reference.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
-from shuffle_spec.reference.limits import check_range
-from shuffle_spec.reference.rounding import mpf_to_float_down, mpf_to_float_up
+from .restated import _corollary_regime_holds
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..numerics.inversion import largest_argument_within
+from ..numerics.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
+from ..core.limits import check_range
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
     "shuffled_rr_epsilon_for_lambda",
@@ -77,7 +77,7 @@ def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> float:
     """Central eps of n shuffled reports of binary randomized response with local epsilon eps0
     (EFMRSTT20.LemII.6 with lambda = 2n/(1 + e^eps0)); rounded up. Refuses (HypothesisViolation)
     when lambda < 14 log(4/delta), i.e. e^eps0 > 2n/(14 log(4/delta)) - 1.
-    Supported range: reference.limits.RANGES['EFMRSTT20.LemII.6'] (module docstring); refused outside it."""
+    Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRSTT20.LemII.6'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
     _check_common(n, delta)
     check_range(STATEMENT, eps0=eps0)

@@ -12,9 +12,9 @@ the sufficient condition for the decomposition R(x) = Q0/(e^eps0+1) + Q1/(e^eps0
 and y = x0); a generic eps0-LDP randomizer need not (Laplace on [0, 1], x = 0, x0 = 1, x1 = 0.99, y -> inf).
 The scalar (eps0, n, delta) entry point is therefore registered for k-RR only (mechanism "krr").
 
-Supported range (`reference.limits.RANGES`, refused with ParameterError before any work outside it):
+Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
 0 < eps0 <= 700, 1 <= n <= 1e12, 1e-300 <= delta < 1. Memory: the clone-count window is streamed in blocks of
-at most `reference.binomial.BLOCK` counts, ~0.5 GB peak whatever n; time O(sqrt(n log(1/delta))), about a
+at most `shuffle_spec.reference.numerics.binomial.BLOCK` counts, ~0.5 GB peak whatever n; time O(sqrt(n log(1/delta))), about a
 minute at n = 1e12. Below delta ~ 1e-280 the certified float arithmetic (subnormal caps) widens the
 returned interval: still sound, less tight, and slower (more certified evaluations).
 """
@@ -25,22 +25,11 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from shuffle_spec.reference.bounds.clones import (
-    _check_eps0,
-    _check_n,
-    _validate_amplification,
-    clone_pair_delta,
-    clone_pair_epsilon,
-)
-from shuffle_spec.reference.divergences import ldp_ratio
-from shuffle_spec.reference.errors import (
-    HypothesisViolation,
-    ParameterError,
-    require_integer,
-    require_probability,
-)
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.results import BoundValue
+from .clones import _check_eps0, _check_n, _validate_amplification, clone_pair_delta, clone_pair_epsilon
+from ..finite.divergences import ldp_ratio
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_probability
+from ..finite.randomizers import Randomizer
+from ..core.results import BoundValue
 
 __all__ = [
     "is_in_stronger_clone_class",
@@ -65,7 +54,7 @@ def is_in_stronger_clone_class(randomizer: Randomizer, e_eps0: Fraction | float 
     """Whether R(x)(y) >= (R(x0)(y) + R(x1)(y)) / (e^eps0 + 1) for all x, x0 != x1, y (FMT23.stronger_clones,
     ERRATA class). `e_eps0` defaults to the randomizer's own LDP ratio; exact for exact randomizers."""
     if not isinstance(randomizer, Randomizer):
-        raise ParameterError("randomizer", randomizer, "a reference.randomizers.Randomizer")
+        raise ParameterError("randomizer", randomizer, "a shuffle_spec.reference.finite.randomizers.Randomizer")
     e = ldp_ratio(randomizer) if e_eps0 is None else e_eps0
     if isinstance(e, bool) or not isinstance(e, (int, float, Fraction)) or not e >= 1:
         raise ParameterError("e_eps0", e_eps0, "a multiplier e^eps0 >= 1")
@@ -94,8 +83,8 @@ def stronger_clones(*, eps0: float, n: int, delta: float, k: int = 2) -> BoundVa
     the smallest eps with delta_sc(eps) <= delta, as a certified interval;
     delta_sc(eps) = sum_c Bin(c; n-1, 2/(e^eps0+1)) D_{e^eps}(P_c || Q_c). k-RR is in the ERRATA class,
     so the bound does not depend on k.
-    Supported range: reference.limits.RANGES['FMT23.stronger_clones'] (module docstring); refused outside it."""
-    _validate_amplification(eps0, n, delta)  # the range of reference.limits (same as FMT21.clones_numeric)
+    Supported range: shuffle_spec.reference.core.limits.RANGES['FMT23.stronger_clones'] (module docstring); refused outside it."""
+    _validate_amplification(eps0, n, delta)  # the range of shuffle_spec.reference.core.limits (same as FMT21.clones_numeric)
     require_integer("k", k, minimum=2)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt23")
 
@@ -104,7 +93,7 @@ def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: flo
     """FMT23.stronger_clones for a given finite randomizer: its eps0 is its exact LDP ratio; refused
     (HypothesisViolation) unless it is in the ERRATA class R(x) >= (R(x0) + R(x1))/(e^eps0 + 1)."""
     if not isinstance(randomizer, Randomizer):
-        raise ParameterError("randomizer", randomizer, "a reference.randomizers.Randomizer")
+        raise ParameterError("randomizer", randomizer, "a shuffle_spec.reference.finite.randomizers.Randomizer")
     _check_n(n)
     require_probability("delta", delta)
     ratio = ldp_ratio(randomizer)
@@ -126,10 +115,10 @@ def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: flo
 
 def stronger_clones_mp(*, dps: int, eps0: float, n: int, delta: float, k: int = 2) -> tuple[Any, Any]:
     """FMT23.stronger_clones in high precision (test vectors): a certified enclosure (lower, upper), mpmath
-    numbers, of the exact value at `dps` digits (`reference.high_precision_clones.clone_epsilon_mp`, kind
+    numbers, of the exact value at `dps` digits (`shuffle_spec.reference.bounds.clones_high_precision.clone_epsilon_mp`, kind
     "fmt23"; the float answer only seeds Newton's iteration). Supported: 0 < eps0 <= 30, 1 <= n <= 2e5,
     1e-200 <= delta < 1, k >= 2; ValueError ("outside the high-precision range") elsewhere."""
-    from shuffle_spec.reference.high_precision_clones import clone_epsilon_mp  # lazy: keeps imports fast
+    from .clones_high_precision import clone_epsilon_mp  # lazy: keeps imports fast
 
     _validate_amplification(eps0, n, delta)
     require_integer("k", k, minimum=2)

@@ -19,10 +19,10 @@ from typing import Sequence
 import mpmath
 import numpy as np
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.rounding import mpf_to_float_up
+from ..finite.distributions import Distribution
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..finite.randomizers import Randomizer
+from ..core.rounding import mpf_to_float_up
 
 __all__ = [
     "k_rappor_randomizer",

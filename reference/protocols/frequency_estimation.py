@@ -25,10 +25,10 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shuffle_spec.reference.bounds.clone_closed_forms import largest_eps0_for_epsilon
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.randomizers import Randomizer
+from ..bounds.clone_closed_forms import largest_eps0_for_epsilon
+from ..finite.distributions import Distribution
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..finite.randomizers import Randomizer
 
 __all__ = [
     "FrequencyEstimate",

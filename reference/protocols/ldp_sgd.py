@@ -23,11 +23,11 @@ from typing import Callable, Sequence, TypeAlias
 
 import numpy as np
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.results import BoundValue
-from shuffle_spec.reference.rounding import round_up
+from ..finite.distributions import Distribution
+from ..core.errors import ParameterError, require_integer, require_positive
+from ..finite.randomizers import Randomizer
+from ..core.results import BoundValue
+from ..core.rounding import round_up
 
 # A vector of floats: a sequence or a 1-d numpy array (np.asarray reads either).
 Vector: TypeAlias = Sequence[float] | np.ndarray
@@ -213,8 +213,8 @@ def ldp_sgd_epsilon(*, eps0: float, n: int, delta: float, T: int) -> BoundValue:
     """EFMRSTT20.ThmVI.1's privacy re-accounted with a number (issue 13): the central eps after T epochs of
     shuffled LDP-SGD (each epoch: one eps0-LDP report per user, shuffled; the client of Alg. 4 is eps0-LDP
     whatever its gradient, so adaptive epochs are covered) by the FMT21 clone pair composed T times
-    (compose.clones, certified interval; reference.pld). Thm VI.1 itself uses Thm A.3 + advanced
+    (compose.clones, certified interval; shuffle_spec.reference.composition.shuffled_rounds). Thm VI.1 itself uses Thm A.3 + advanced
     composition and has no constants. Supported: 0 < eps0 <= 30, 1 <= n <= 1e9, 0 < delta < 1, 1 <= T <= 1e6."""
-    from shuffle_spec.reference.pld import compose_clones
+    from ..composition.shuffled_rounds import compose_clones
 
     return compose_clones(eps0=eps0, n=n, delta=delta, rounds=T)

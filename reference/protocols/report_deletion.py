@@ -20,8 +20,8 @@ from typing import Any, Sequence
 import mpmath
 import numpy as np
 
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.rounding import mpf_to_float_up
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.rounding import mpf_to_float_up
 
 __all__ = [
     "randomized_report_deletion",

@@ -16,11 +16,11 @@ from typing import Hashable, Sequence
 import mpmath
 import numpy as np
 
-from shuffle_spec.reference.composition import compose_randomizers
-from shuffle_spec.reference.distributions import Distribution, Probability
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_multiplier, require_positive
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.rounding import mpf_to_float_up
+from ..finite.operations import compose_randomizers
+from ..finite.distributions import Distribution, Probability
+from ..core.errors import ParameterError, require_integer, require_multiplier, require_positive
+from ..finite.randomizers import Randomizer
+from ..core.rounding import mpf_to_float_up
 
 _DIGITS = 60
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.rounding import round_down, round_up
+from ..finite.distributions import Distribution
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..finite.randomizers import Randomizer
+from ..core.rounding import round_down, round_up
 
 __all__ = ["blanket_krr_randomizer", "theorem_3_1_gamma", "theorem_3_1_eps0"]
 

@@ -16,9 +16,9 @@ from typing import cast
 
 import numpy as np
 
-from shuffle_spec.reference.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.protocols.shuffled_krr import theorem_3_1_gamma
-from shuffle_spec.reference.rounding import round_up
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from .shuffled_krr import theorem_3_1_gamma
+from ..core.rounding import round_up
 
 __all__ = [
     "randomized_rounding",

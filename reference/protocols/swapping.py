@@ -21,11 +21,11 @@ from typing import Any, Callable, Hashable, Sequence, cast
 
 import numpy as np
 
-from shuffle_spec.reference.composition import mixture
-from shuffle_spec.reference.distributions import Distribution, Probability
-from shuffle_spec.reference.divergences import ldp_ratio, min_e_eps_for_delta
-from shuffle_spec.reference.errors import ParameterError, require_integer
-from shuffle_spec.reference.randomizers import Randomizer
+from ..finite.operations import mixture
+from ..finite.distributions import Distribution, Probability
+from ..finite.divergences import ldp_ratio, min_e_eps_for_delta
+from ..core.errors import ParameterError, require_integer
+from ..finite.randomizers import Randomizer
 
 __all__ = [
     "AdaptiveRandomizers",
@@ -55,7 +55,7 @@ MAX_EXACT_PERMUTED_N = 7
 def fixed_randomizers(randomizer: Randomizer) -> AdaptiveRandomizers:
     """The protocol that applies the same `randomizer` at every step, whatever the previous outputs."""
     if not isinstance(randomizer, Randomizer):
-        raise ParameterError("randomizer", randomizer, "a reference.randomizers.Randomizer")
+        raise ParameterError("randomizer", randomizer, "a shuffle_spec.reference.finite.randomizers.Randomizer")
     return lambda i, prefix: randomizer
 
 

@@ -31,11 +31,11 @@ import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shuffle_spec.reference.distributions import Distribution
-from shuffle_spec.reference.errors import ParameterError, require_integer, require_positive, require_probability
-from shuffle_spec.reference.randomizers import Randomizer
-from shuffle_spec.reference.results import BoundValue
-from shuffle_spec.reference.rounding import mpf_to_float_up
+from ..finite.distributions import Distribution
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..finite.randomizers import Randomizer
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_up
 
 __all__ = [
     "Report",
@@ -476,7 +476,7 @@ def shuffled_tree_counter_epsilon(*, eps: float, n: int, delta: float) -> BoundV
     the multiset of transcripts). The FMT21 clone bound at eps0 = eps (FMT21.clones_numeric, certified
     interval) therefore covers every period at once; composing T per-period bounds would be loose by ~sqrt(T).
     Supported: 0 < eps <= 700, n >= 1, 0 < delta < 1."""
-    from shuffle_spec.reference.bounds.clones import clones_numeric
+    from ..bounds.clones import clones_numeric
 
     require_positive("eps", eps)
     return clones_numeric(eps0=eps, n=n, delta=delta)

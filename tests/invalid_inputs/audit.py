@@ -2,14 +2,14 @@
 
 from fractions import Fraction
 
-from shuffle_spec.proofs_checks import audit, sandbox
-from shuffle_spec.reference import distributions, randomizers
+from shuffle_spec.interface.audit import randomizer as audit, sandbox
+from shuffle_spec.reference.finite import distributions, randomizers
 
 from invalid_inputs import Case
 
 TOO_BIG = [["1/501"] * 501] * 501  # 251,001 entries > audit.MAX_MATRIX_ENTRIES
 # Rows over 11 different 1000-digit primes-to-be: the least common multiple of the denominators has ~11,000
-# digits, over reference.limits.MATRIX_DENOMINATOR_LCM_MAX_DIGITS.
+# digits, over shuffle_spec.reference.core.limits.MATRIX_DENOMINATOR_LCM_MAX_DIGITS.
 MANY_DENOMINATORS = [[Fraction(1, 10**999 + 2 * i + 1)] for i in range(11)]
 
 CASES = [

@@ -6,11 +6,13 @@ from fractions import Fraction
 import numpy as np
 
 from invalid_inputs import Case
-from shuffle_spec.reference import blanket, blanket_parameters as bp, summation_lower_bound as slb
+from shuffle_spec.reference.finite import blanket
+from shuffle_spec.reference.bounds import blanket_parameters as bp
+from shuffle_spec.reference.protocols import summation_lower_bound as slb
 from shuffle_spec.reference.bounds import bennett, hoeffding, restated
-from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.finite.distributions import Distribution
 from shuffle_spec.reference.protocols import shuffled_krr, summation
-from shuffle_spec.reference.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
 
 RR3 = k_randomized_response(3, Fraction(3))
 DISJOINT = shuffled_krr.blanket_krr_randomizer(2, Fraction(0))  # gamma = 0: no blanket

@@ -1,8 +1,8 @@
-"""Invalid inputs of the many-round composition (reference.pld, reference.protocols.ldp_sgd.ldp_sgd_epsilon)."""
+"""Invalid inputs of the many-round composition (shuffle_spec.reference.composition.shuffled_rounds, reference.protocols.ldp_sgd.ldp_sgd_epsilon)."""
 
 from invalid_inputs import Case
-from shuffle_spec.reference import pld
-from shuffle_spec.reference.pld import Round
+from shuffle_spec.reference.composition import shuffled_rounds as pld
+from shuffle_spec.reference.composition.shuffled_rounds import Round
 from shuffle_spec.reference.protocols import ldp_sgd
 
 CASES = [

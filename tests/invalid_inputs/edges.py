@@ -1,7 +1,8 @@
 """Invalid inputs at the edges of the supported ranges (issue 11): streamed binomial windows, the
-range table of reference.limits, and out-of-range eps0 / n / delta for the amplification bounds."""
+range table of shuffle_spec.reference.core.limits, and out-of-range eps0 / n / delta for the amplification bounds."""
 
-from shuffle_spec.reference import binomial, limits
+from shuffle_spec.reference.numerics import binomial
+from shuffle_spec.reference.core import limits
 from shuffle_spec.reference.bounds import (
     bennett,
     clone_closed_forms,

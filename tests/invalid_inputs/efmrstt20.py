@@ -4,15 +4,15 @@ composition, attribute / report fragmenting, report deletion, LDP-SGD."""
 from fractions import Fraction
 
 from invalid_inputs import Case
-from shuffle_spec.reference import removal_ldp
-from shuffle_spec.reference.bounds import composition_bun_steinke as bs
+from shuffle_spec.reference.finite import removal_ldp
+from shuffle_spec.reference.composition import bun_steinke as bs
 from shuffle_spec.reference.bounds import shuffled_rr_cheu as cheu
-from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.finite.distributions import Distribution
 from shuffle_spec.reference.protocols import attribute_fragmenting as af
 from shuffle_spec.reference.protocols import ldp_sgd
 from shuffle_spec.reference.protocols import report_deletion as rd
 from shuffle_spec.reference.protocols import report_fragmenting as rf
-from shuffle_spec.reference.randomizers import binary_randomized_response
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response
 
 RR = binary_randomized_response(Fraction(3))
 HALF = Distribution({0: Fraction(1, 2), 1: Fraction(1, 2)})

@@ -6,12 +6,12 @@ from fractions import Fraction
 import numpy as np
 
 from invalid_inputs import Case
-from shuffle_spec.reference import subsampling
-from shuffle_spec.reference.bounds import advanced_composition as ac
+from shuffle_spec.reference.finite import subsampling
+from shuffle_spec.reference.composition import advanced as ac
 from shuffle_spec.reference.bounds import erlingsson
-from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.finite.distributions import Distribution
 from shuffle_spec.reference.protocols import swapping, tree_counter
-from shuffle_spec.reference.randomizers import binary_randomized_response
+from shuffle_spec.reference.finite.randomizers import binary_randomized_response
 
 P = Distribution({0: Fraction(1, 2), 1: Fraction(1, 2)})
 RR = swapping.fixed_randomizers(binary_randomized_response(Fraction(3)))

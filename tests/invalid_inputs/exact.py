@@ -1,7 +1,7 @@
 """Invalid inputs of the certified exact binary RR (exact.shuffled_binary_rr, exact.shuffled_binary_rr.pair)."""
 
 from invalid_inputs import Case
-from shuffle_spec.reference import exact_binary_rr as rr
+from shuffle_spec.reference.exact import binary_rr as rr
 
 CASES = [
     Case(rr.worst_case, (), {"eps0": 1.0, "n": 100, "delta": 1e-6, "rel_tol": 0.0}, fragment="rel_tol"),

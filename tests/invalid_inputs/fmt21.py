@@ -5,7 +5,7 @@ from fractions import Fraction
 import numpy as np
 
 from invalid_inputs import Case
-from shuffle_spec.reference import exact_krr
+from shuffle_spec.reference.exact import krr as exact_krr
 from shuffle_spec.reference.bounds import clone_closed_forms as cf
 from shuffle_spec.reference.protocols import frequency_estimation as fe
 

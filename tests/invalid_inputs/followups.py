@@ -1,9 +1,10 @@
-"""Invalid inputs of the shared multiplier check (`reference.errors.require_multiplier`, which the
+"""Invalid inputs of the shared multiplier check (`shuffle_spec.reference.core.errors.require_multiplier`, which the
 e_eps checks of divergences, removal_ldp, blanket, subsampling and report_fragmenting now call)."""
 
 from fractions import Fraction
 
-from shuffle_spec.reference import divergences, errors, removal_ldp, subsampling
+from shuffle_spec.reference.finite import divergences, removal_ldp, subsampling
+from shuffle_spec.reference.core import errors
 
 from invalid_inputs import Case
 

@@ -5,8 +5,16 @@ from fractions import Fraction
 import numpy as np
 
 from invalid_inputs import Case
-from shuffle_spec.reference import closeness, composition, distributions, divergences, errors, randomizers, rounding, shuffling
-from shuffle_spec.reference.distributions import Distribution
+from shuffle_spec.reference.finite import (
+    closeness,
+    operations as composition,
+    distributions,
+    divergences,
+    randomizers,
+    shuffling,
+)
+from shuffle_spec.reference.core import errors, rounding
+from shuffle_spec.reference.finite.distributions import Distribution
 
 P = Distribution({0: Fraction(1, 2), 1: Fraction(1, 2)})
 RR = randomizers.binary_randomized_response(Fraction(3))
@@ -57,23 +65,23 @@ CASES = [
 
 # Public functions with nothing to validate (their inputs are already-validated objects).
 EXEMPT = {
-    "shuffle_spec.reference.composition.product",
-    "shuffle_spec.reference.composition.post_process",
-    "shuffle_spec.reference.composition.compose_adaptively",
-    "shuffle_spec.reference.distributions.point_mass",
-    "shuffle_spec.reference.divergences.ldp_ratio",
-    "shuffle_spec.reference.divergences.ldp_epsilon",
-    "shuffle_spec.reference.divergences.removal_ldp_ratio",
-    "shuffle_spec.reference.divergences.removal_ldp_epsilon",
-    "shuffle_spec.reference.divergences.safe_log",
-    "shuffle_spec.reference.rounding.round_up",
-    "shuffle_spec.reference.rounding.round_down",
-    "shuffle_spec.reference.rounding.mpf_to_float_up",
-    "shuffle_spec.reference.rounding.mpf_to_float_down",
+    "shuffle_spec.reference.finite.operations.product",
+    "shuffle_spec.reference.finite.operations.post_process",
+    "shuffle_spec.reference.finite.operations.compose_adaptively",
+    "shuffle_spec.reference.finite.distributions.point_mass",
+    "shuffle_spec.reference.finite.divergences.ldp_ratio",
+    "shuffle_spec.reference.finite.divergences.ldp_epsilon",
+    "shuffle_spec.reference.finite.divergences.removal_ldp_ratio",
+    "shuffle_spec.reference.finite.divergences.removal_ldp_epsilon",
+    "shuffle_spec.reference.finite.divergences.safe_log",
+    "shuffle_spec.reference.core.rounding.round_up",
+    "shuffle_spec.reference.core.rounding.round_down",
+    "shuffle_spec.reference.core.rounding.mpf_to_float_up",
+    "shuffle_spec.reference.core.rounding.mpf_to_float_down",
 }
 del rounding
 
-from shuffle_spec.reference import inversion  # noqa: E402
+from shuffle_spec.reference.numerics import inversion  # noqa: E402
 
 CASES += [
     Case(inversion.largest_argument_within, (lambda x: x, 0.5, 1.0, 2.0), {"name": "eps0"}, fragment="eps0"),

@@ -1,11 +1,12 @@
 """Invalid inputs of the high-precision paths `<function>_mp` (the test vectors' enclosures) and of the
-mpmath bracketing they share (`reference/inversion_mp.py`)."""
+mpmath bracketing they share (`reference/numerics/inversion_mp.py`)."""
 
 import mpmath
 
 from invalid_inputs import Case
-from shuffle_spec.reference import inversion_mp
-from shuffle_spec.reference.bounds import bennett, composition_bun_steinke, hoeffding, shuffled_rr_cheu
+from shuffle_spec.reference.numerics import inversion_mp
+from shuffle_spec.reference.bounds import bennett, hoeffding, shuffled_rr_cheu
+from shuffle_spec.reference.composition import bun_steinke as composition_bun_steinke
 
 AMP = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
 

@@ -1,9 +1,9 @@
-"""Invalid inputs of the high-precision clone / composition paths (reference.high_precision_clones and the
-`_mp` wrappers of reference.bounds.clones, reference.bounds.stronger_clones, reference.pld)."""
+"""Invalid inputs of the high-precision clone / composition paths (shuffle_spec.reference.bounds.clones_high_precision and the
+`_mp` wrappers of reference.bounds.clones, reference.bounds.stronger_clones, shuffle_spec.reference.composition.shuffled_rounds)."""
 
 from invalid_inputs import Case
-from shuffle_spec.reference import high_precision_clones as hp
-from shuffle_spec.reference import pld
+from shuffle_spec.reference.bounds import clones_high_precision as hp
+from shuffle_spec.reference.composition import shuffled_rounds as pld
 from shuffle_spec.reference.bounds import clones, stronger_clones
 
 CASES = [

@@ -3,9 +3,10 @@
 from fractions import Fraction
 
 from invalid_inputs import Case
-from shuffle_spec.reference import exact_binary_rr, exact_krr, lower_bounds
-from shuffle_spec.reference import high_precision_exact as hp
-from shuffle_spec.reference.bounds import blanket_exact
+from shuffle_spec.reference.exact import binary_rr as exact_binary_rr, krr as exact_krr
+from shuffle_spec.reference.lower_bounds import krr as lower_bounds
+from shuffle_spec.reference.numerics import high_precision_exact as hp
+from shuffle_spec.reference.bounds import blanket_exact_krr as blanket_exact
 
 FP = hp.FixedPoint(128)
 POINT = {"eps0": 1.0, "n": 10, "delta": 1e-3, "dps": 40}

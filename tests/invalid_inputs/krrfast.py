@@ -1,7 +1,7 @@
 """Invalid inputs of the k-RR blanket speed work (issue 15 time targets): the slope hint of the root search."""
 
 from invalid_inputs import Case
-from shuffle_spec.reference import lattice_sums
+from shuffle_spec.reference.numerics import lattice_sums
 
 CASES = [
     Case(lattice_sums.normal_elasticity, (lambda eps: [(1.0, 0.5)],), {"n": 0, "eps": 0.1}, fragment="n"),

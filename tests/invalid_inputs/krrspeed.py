@@ -3,7 +3,7 @@
 import mpmath
 
 from invalid_inputs import Case
-from shuffle_spec.reference import lattice_sums
+from shuffle_spec.reference.numerics import lattice_sums
 
 LAW = lattice_sums.binomial_law(mpmath.mpf(1) / 3)
 GOOD = lattice_sums.Coefficients((1.0, 1.0), (-2.0, -2.0), (-0.5, -0.5))

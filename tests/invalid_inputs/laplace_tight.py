@@ -1,7 +1,7 @@
 """Invalid inputs of the Laplace exact blanket bound and the Laplace pair lower bound (issue 15)."""
 
 from invalid_inputs import Case
-from shuffle_spec.reference import lower_bounds_laplace as pair
+from shuffle_spec.reference.lower_bounds import laplace as pair
 from shuffle_spec.reference.bounds import blanket_exact_laplace as blanket
 
 CASES = [

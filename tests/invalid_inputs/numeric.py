@@ -3,9 +3,10 @@
 from fractions import Fraction
 
 from invalid_inputs import Case
-from shuffle_spec.reference import binomial, exact_binary_rr
+from shuffle_spec.reference.numerics import binomial
+from shuffle_spec.reference.exact import binary_rr as exact_binary_rr
 from shuffle_spec.reference.bounds import clones, stronger_clones
-from shuffle_spec.reference.randomizers import Randomizer, k_randomized_response
+from shuffle_spec.reference.finite.randomizers import Randomizer, k_randomized_response
 
 NOT_IN_CLASS = Randomizer.from_matrix(
     [[Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)], [Fraction(1, 8), Fraction(7, 8)]]
@@ -46,4 +47,4 @@ CASES = [
     Case(exact_binary_rr.shuffled_binary_rr, (), {"eps0": 0.0, "n": 10, "delta": 1e-3}, fragment="eps0"),
 ]
 
-EXEMPT = {"shuffle_spec.reference.binomial.iv_context", "shuffle_spec.reference.binomial.exp_upper"}  # no inputs / any float
+EXEMPT = {"shuffle_spec.reference.numerics.binomial.iv_context", "shuffle_spec.reference.numerics.binomial.exp_upper"}  # no inputs / any float

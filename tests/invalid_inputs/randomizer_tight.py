@@ -3,7 +3,7 @@
 from fractions import Fraction
 
 from invalid_inputs import Case
-from shuffle_spec.reference import lower_bounds_randomizer as pair
+from shuffle_spec.reference.lower_bounds import randomizer as pair
 from shuffle_spec.reference.bounds import blanket_exact_randomizer as blanket
 
 GOOD = [["1/2", "3/10", "1/5"], ["1/5", "1/2", "3/10"], ["3/10", "1/5", "1/2"]]
@@ -51,7 +51,7 @@ CASES = [
 ]
 
 # The API's gap for a matrix refuses a delta outside [1e-300, 1) (it used to return a gap with no side valid).
-from shuffle_spec.proofs_checks.api import tightest_randomizer  # noqa: E402
+from shuffle_spec.interface.api import tightest_randomizer  # noqa: E402
 
 CASES += [
     Case(tightest_randomizer, (GOOD,), {"n": 100, "delta": 2.0}, fragment="delta"),

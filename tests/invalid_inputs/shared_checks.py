@@ -1,8 +1,8 @@
 """Invalid inputs of the (eps0, n, delta) validator shared by the certified exact k-RR and Laplace bounds
-(`reference.bounds.blanket_exact.check_eps0_n_delta`)."""
+(`shuffle_spec.reference.bounds.blanket_exact_krr.check_eps0_n_delta`)."""
 
 from invalid_inputs import Case
-from shuffle_spec.reference.bounds.blanket_exact import check_eps0_n_delta
+from shuffle_spec.reference.bounds.blanket_exact_krr import check_eps0_n_delta
 
 LIMITS = {"max_eps0": 2.0, "max_n": 10}
 

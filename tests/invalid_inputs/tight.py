@@ -3,8 +3,9 @@
 import mpmath
 
 from invalid_inputs import Case
-from shuffle_spec.reference import lattice_sums, lower_bounds
-from shuffle_spec.reference.bounds import blanket_exact
+from shuffle_spec.reference.numerics import lattice_sums
+from shuffle_spec.reference.lower_bounds import krr as lower_bounds
+from shuffle_spec.reference.bounds import blanket_exact_krr as blanket_exact
 
 LAW = lattice_sums.binomial_law(mpmath.mpf(1) / 3)
 GOOD = lattice_sums.Coefficients((1.0, 1.0), (-2.0, -2.0), (-0.5, -0.5))

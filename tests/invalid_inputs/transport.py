@@ -1,9 +1,9 @@
-"""Invalid inputs of the transport bound of exact.shuffled_binary_rr (reference/exact_binary_rr_transport.py)."""
+"""Invalid inputs of the transport bound of exact.shuffled_binary_rr (reference/exact/binary_rr_transport.py)."""
 
 import math
 
 from invalid_inputs import Case
-from shuffle_spec.reference import exact_binary_rr_transport as transport
+from shuffle_spec.reference.exact import binary_rr_transport as transport
 
 P, Q = math.exp(1) / (1 + math.exp(1)), 1 / (1 + math.exp(1))
 BLOCK = {"eps0": 1.0, "p": P, "q": Q, "eps": 0.01, "m": 1000, "ones": 0, "width": 10, "tau": 0.01}

@@ -1,0 +1,929 @@
+"""The public Python API of shuffle-spec: one function per `shuffle-spec` command.
+
+    >>> import shuffle_spec
+    >>> shuffle_spec.shuffled_epsilon("EFMRTT19.Thm7", eps0=0.4, n=10_000, delta=1e-6)   # doctest: +SKIP
+    >>> shuffle_spec.calibrate_epsilon0("EFMRTT19.Thm7", eps=0.2, n=10_000, delta=1e-6).value   # doctest: +SKIP
+    >>> bound = shuffle_spec.ShuffleBound("FMT21.clones_numeric", eps0=1.0, n=10_000)   # doctest: +SKIP
+    >>> bound.get_epsilon(1e-6), bound.get_delta(0.1), bound.interval(1e-6)   # doctest: +SKIP
+
+Every function takes a statement id first and keyword-only parameters after it, named as everywhere
+else (`eps0` local epsilon, `eps` / `delta` central, `n` users, `k` domain size). A statement used
+outside its hypotheses raises `HypothesisViolation` (a `ValueError`; fields `statement_id`,
+`hypothesis` (its short name), `values`), a parameter outside its range `ParameterError` (fields
+`statement_id`, `name`, `value`, `allowed`): no function returns a number the statement does not certify.
+Statements are resolved through the catalog (`shuffle_spec.spec.catalog`), so a call on a closed form
+needs neither SymPy nor the registry.
+
+Inversions (`calibrate_*`, `shuffled_delta` by inversion) go through `shuffle_spec.reference.numerics.inversion`: the
+returned point is one at which the bound was evaluated and found within the target, so it is on the
+safe side whatever the tolerance; `bracket` is the final bracket, whose other end was evaluated and
+found outside the target (or is the edge of the search range). The target eps may be 0. Each inversion has
+an overall time budget (`time_budget=`, seconds, default INVERSION_TIME_BUDGET = 60; None: no limit): when
+it runs out, the best verified point found so far is returned with `stopped_early` and a note (the optimum
+lies in `bracket`), or `InversionTimeout` is raised when no point was verified yet.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Union, cast
+
+from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported
+from ..spec.catalog import Entry, all_statements, resolve
+from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
+from ..reference.core.errors import HypothesisViolation, ParameterError
+from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
+from ..spec.terms import Direction, HypothesisError
+
+if TYPE_CHECKING:  # SymPy is loaded only when a statement is not in the catalog
+    from ..spec.statement import Statement
+
+if TYPE_CHECKING:
+    from .tightest import Gap
+
+
+def tightest(
+    *, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True
+) -> Gap:
+    """The tightest certified upper bound, the largest certified lower bound on the central epsilon of n
+    shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k, or "binary_rr") at delta, and their
+    ratio (issue 15; `interface/tightest.py`). Loaded on first use: it needs the SymPy registry, which a
+    closed-form call must not pay for."""
+    from .tightest import tightest as compute_tightest
+
+    return compute_tightest(randomizer=randomizer, eps0=eps0, n=n, delta=delta, k=k, include_upper=include_upper)
+
+__all__ = [
+    "tightest_randomizer",
+    "Calibration",
+    "INVERSION_TIME_BUDGET",
+    "InversionTimeout",
+    "HypothesisViolation",
+    "ParameterError",
+    "ShuffleBound",
+    "tightest",
+    "StatementInfo",
+    "audit_randomizer",
+    "calibrate_epsilon0",
+    "calibrate_n",
+    "Composition",
+    "composed_delta",
+    "composed_epsilon",
+    "delta_provider",
+    "list_statements",
+    "shuffled_delta",
+    "shuffled_epsilon",
+    # "tightest",  # RESERVED: shuffle_spec.tightest(eps0=, n=, delta=, randomizer=), the "tight" work package
+]
+
+# A statement as the API takes it: its id, a SymPy `Statement`, or a catalog `Entry`.
+StatementLike = Union[str, "Statement", Entry]
+
+# Search ranges of the inversions. eps0 beyond 100 or n beyond 1e15 is outside every regime the
+# papers discuss; the answer then says it hit the edge rather than extrapolating.
+EPS0_SEARCH_MAX = min(100.0, EPS0_MAX)
+N_SEARCH_MAX = N_MAX  # the supported range (shuffle_spec.interface.limits)
+DELTA_SEARCH_MIN = 1e-300
+REL_TOL = 1e-9
+# shuffled_delta narrows log10(delta) to this relative width (delta itself to about 1e-9 relative).
+REL_TOL_LOG_DELTA = 1e-12
+# Every inversion stops after this many seconds by default (`time_budget=`, `--time-budget`): it then returns
+# the best certified answer found, marked `stopped_early`, or raises InversionTimeout when it has none.
+INVERSION_TIME_BUDGET = 60.0
+
+
+@dataclass(frozen=True)
+class StatementInfo:
+    """One registered statement, as `shuffle-spec list --json` prints it."""
+
+    id: str
+    kind: str
+    title: str
+    direction: str
+    paper: str
+    locator: str
+    version: str
+    confidence: str
+    parameters: tuple[str, ...]
+    mechanism: str
+    tags: tuple[str, ...]
+    reference: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "title": self.title,
+            "direction": self.direction,
+            "source": {"paper": self.paper, "locator": self.locator, "version": self.version, "confidence": self.confidence},
+            "parameters": list(self.parameters),
+            "mechanism": self.mechanism,
+            "tags": list(self.tags),
+            "reference": self.reference,
+        }
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The answer of an inversion: `value` is certified (`bound_at_value` is the bound there, within
+    the target); the true optimum lies in `bracket` (one end is `value`)."""
+
+    id: str
+    target: str
+    value: float | int
+    bracket: tuple[float | int, float | int]
+    bound_at_value: float
+    params: dict[str, float | int]
+    note: str = ""
+    method: str = "bisection (ITP steps, shuffle_spec.reference.numerics.inversion)"
+    extra: dict[str, Any] = field(default_factory=dict)
+    # True when the time budget ran out first: `value` is certified, the optimum lies in `bracket`.
+    stopped_early: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "id": self.id,
+            "target": self.target,
+            "value": self.value,
+            "bracket": list(self.bracket),
+            "bound_at_value": self.bound_at_value,
+            "params": self.params,
+            "method": self.method,
+            "note": self.note,
+            "stopped_early": self.stopped_early,
+        }
+        out.update(self.extra)
+        return out
+
+
+def list_statements(*, paper: str | None = None, tag: str | None = None) -> list[StatementInfo]:
+    """Every registered statement (optionally of one paper key, or with one tag such as "amplification")."""
+    found = []
+    for s in all_statements():
+        if (paper is None or s.paper == paper) and (tag is None or tag in s.tags):
+            found.append(
+                StatementInfo(
+                    s.id, s.kind.value, s.title, s.direction.value, s.source.paper, s.source.locator, s.source.version,
+                    s.source.confidence, s.input_names, s.mechanism or "", tuple(sorted(s.tags)), s.reference,
+                )
+            )
+    return found
+
+
+def _statement(statement_id: StatementLike) -> Statement | Entry:
+    """The fast catalog entry for an id (the SymPy statement when the catalog does not apply)."""
+    return resolve(statement_id) if isinstance(statement_id, str) else statement_id
+
+
+def refusal(evaluation: Evaluation, statement: Statement | Entry, params: Mapping[str, object]) -> ValueError:
+    """The typed error for a refused evaluation, built from the refusal's own fields (never parsed
+    from its message): `HypothesisViolation` (statement, hypothesis, values) for a failed hypothesis
+    on either side, `ParameterError` (name, value, allowed) for a parameter outside its range; both
+    carry `statement_id`."""
+    error = evaluation.error
+    typed: ValueError
+    if isinstance(error, HypothesisError):
+        typed = HypothesisViolation(statement.id, error.hypothesis, error.values)
+    elif isinstance(error, (HypothesisViolation, ParameterError)):
+        typed = error
+    else:  # a reference refusing with a plain ValueError: its message is the hypothesis it names
+        typed = HypothesisViolation(statement.id, evaluation.reason or str(error), dict(params))
+    typed.statement_id = statement.id  # type: ignore[union-attr]
+    return typed
+
+
+class AtLargerDelta(HypothesisViolation):
+    """The statement's value holds only at a delta' above the requested delta (FMT21 Prop 2.2 with delta0 > 0):
+    a function returning a bare epsilon refuses it (`ShuffleBound.evaluation` gives the pair, `shuffled_delta`
+    the total delta')."""
+
+
+def _require_value(evaluation: Evaluation, statement: Statement | Entry, params: Mapping[str, object]) -> float:
+    if not evaluation.valid or evaluation.value is None:
+        raise refusal(evaluation, statement, params)
+    if not evaluation.holds_at_requested_delta:
+        mark = getattr(statement, "effective_delta", None)
+        formula = mark.formula if mark is not None else "its effective delta"
+        raise AtLargerDelta(
+            statement.id,
+            f"delta' <= delta (its epsilon {evaluation.value!r} holds at {formula} = {evaluation.delta_effective!r}, above the requested "
+            f"delta = {params.get('delta')!r}; ShuffleBound(...).evaluation(delta) gives the pair, shuffled_delta / get_delta the total delta')",
+            dict(params),
+        )
+    return evaluation.value
+
+
+def _evaluation(statement: Statement | Entry, params: Mapping[str, object], *, with_effective_delta: bool = True) -> Evaluation:
+    for name, value in params.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParameterError(name, value, f"a finite number {name}", statement_id=statement.id)
+    try:
+        return evaluate(statement, params) if with_effective_delta else evaluate(statement, params, with_effective_delta=False)
+    except BadParameter as failure:  # names the parameter already; say which statement it was for
+        if failure.statement_id is None:
+            failure.statement_id = statement.id
+        raise
+    except UsageError as failure:
+        raise ParameterError("parameters", dict(params), str(failure), statement_id=statement.id) from None
+
+
+def _evaluate(statement: Statement | Entry, params: Mapping[str, object]) -> float:
+    return _require_value(_evaluation(statement, params), statement, params)
+
+
+def shuffled_epsilon(statement_id: StatementLike, *, eps0: float, n: int, delta: float, **params: float) -> float:
+    """The central epsilon the amplification bound `statement_id` gives at (eps0, n, delta) (+ mechanism
+    parameters such as k): an upper bound also in floating point (`shuffle-spec eval`)."""
+    statement = _statement(statement_id)
+    return _evaluate(statement, {"eps0": eps0, "n": n, "delta": delta, **params})
+
+
+def delta_provider(statement_id: StatementLike) -> Statement | Entry | None:
+    """The statement giving delta(eps) directly for the bound `statement_id`, if one is registered.
+
+    Convention: a statement whose output is `delta`, whose inputs contain `eps`, and which is either
+    the bound itself or registered as `<id>.delta` or tagged `delta_of:<id>`.
+    """
+    statement = _statement(statement_id)
+
+    def gives_delta(s: Statement | Entry) -> bool:
+        return s.output is not None and str(s.output) == "delta" and "eps" in s.input_names
+
+    if gives_delta(statement):
+        return statement
+    for s in all_statements():
+        if gives_delta(s) and (s.id == f"{statement.id}.delta" or f"delta_of:{statement.id}" in s.tags):
+            return s
+    return None
+
+
+class _BudgetSpent(Exception):
+    """Raised by `_Recorder` when an inversion's time budget is spent before a new evaluation."""
+
+
+class _Recorder:
+    """Wraps a bound for an inversion: +inf where it certifies nothing; remembers every evaluation so that
+    the final bracket (and, when the time budget runs out, the best verified point) is reported from points
+    actually evaluated; refuses to start a new evaluation once `deadline` (time.monotonic()) has passed; keeps
+    the first refusal because the value holds only at a larger delta' (`AtLargerDelta`), so that a search that
+    finds nothing says why."""
+
+    def __init__(self, function: Callable[[float], float], target: float, deadline: float | None = None):
+        self.function = function
+        self.target = target
+        self.deadline = deadline
+        self.cache: dict[float, float] = {}
+        self.at_larger_delta: AtLargerDelta | None = None
+
+    def __call__(self, x: float) -> float:
+        if x not in self.cache:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise _BudgetSpent
+            try:
+                self.cache[x] = self.function(x)
+            except AtLargerDelta as failure:  # certified only at a larger delta': nothing at the requested one
+                self.at_larger_delta = self.at_larger_delta or failure  # the first (at the search's start) says it best
+                self.cache[x] = math.inf
+            except ValueError:  # outside the hypotheses: nothing certified there
+                self.cache[x] = math.inf
+        return self.cache[x]
+
+    def explain(self, failure: ParameterError) -> ValueError:
+        """The error to raise when the search found nothing: the delta' refusal when there was one."""
+        return self.at_larger_delta if self.at_larger_delta is not None else failure
+
+    def verified(self) -> list[float]:
+        """The evaluated points where the bound was found within the target (the safe side)."""
+        return [p for p, v in self.cache.items() if v <= self.target]
+
+    def nearest_failing(self, x: float, *, above: bool) -> float | None:
+        """The evaluated point nearest to x on one side where the bound exceeded the target."""
+        side = [p for p, v in self.cache.items() if not v <= self.target and (p > x if above else p < x)]
+        if not side:
+            return None
+        return min(side) if above else max(side)
+
+
+class InversionTimeout(TimeLimitExceeded):
+    """An inversion (`calibrate_*`, `shuffled_delta`, `ShuffleBound.get_delta`) ran out of its time budget.
+
+    Fields: `statement_id`, `target` ("eps0", "n" or "delta"), `budget` (seconds) and `calibration`: the best
+    certified answer found before it stopped (a `Calibration` with `stopped_early`), or None when no point
+    had been verified yet. `shuffled_delta` and the `calibrate_*` functions return that answer rather than
+    raise when there is one; `ShuffleBound.get_delta`, whose float cannot carry the note, raises."""
+
+    def __init__(self, statement_id: str, target: str, budget: float, calibration: "Calibration | None" = None):
+        self.statement_id = statement_id
+        self.target = target
+        self.budget = budget
+        self.calibration = calibration
+        if calibration is None:
+            message = f"{statement_id}: the inversion for {target} ran out of its time budget ({budget:g} s) before any point was certified; allow more time (time_budget / --time-budget)"
+        else:
+            low, high = calibration.bracket
+            message = (
+                f"{statement_id}: the inversion for {target} stopped at its time budget ({budget:g} s): {target} = {calibration.value!r} is certified, "
+                f"the optimum lies in [{min(low, high)!r}, {max(low, high)!r}]"
+            )
+        super().__init__(message)
+
+
+def _stopped_note(budget: float) -> str:
+    return f"stopped early: the time budget of {budget:g} s ran out; the value is certified (evaluated within the target) and the optimum lies in the bracket"
+
+
+@contextmanager
+def _time_budget(budget: float | None) -> Iterator[float | None]:
+    """The deadline (time.monotonic()) of an inversion with `budget` seconds (None: no limit); in the main
+    thread a SIGALRM limit also interrupts an evaluation still running at the deadline (`limits.time_limit`),
+    elsewhere the budget is checked between evaluations only."""
+    if budget is None:
+        yield None
+        return
+    with time_limit(budget):
+        yield time.monotonic() + budget
+
+
+def _check_budget(time_budget: float | None) -> float | None:
+    """None (no limit) or a finite number of seconds > 0 (parsed as every number: `parse_number`)."""
+    if time_budget is None:
+        return None
+    value = _as_float("time_budget", parse_number("time_budget", time_budget))
+    if not (value > 0 and math.isfinite(value)):
+        raise ParameterError("time_budget", time_budget, "a finite number of seconds > 0 (or None: no limit)")
+    return value
+
+
+def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
+    """The largest local eps0 whose bound on the central epsilon is at most `eps` (eps >= 0; for bounds
+    non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps.
+    `time_budget` (seconds, default INVERSION_TIME_BUDGET; None: no limit): when it runs out, the largest
+    verified eps0 so far is returned with `stopped_early` and a note (InversionTimeout if there is none)."""
+    statement = _statement(statement_id)
+    eps = _nonnegative("eps", eps)
+    fixed = _fixed(n=n, delta=delta)
+    n, delta = int(fixed["n"]), float(fixed["delta"])
+    budget = _check_budget(time_budget)
+    given = {"eps": eps, "n": n, "delta": delta, **params}
+    recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps)
+    note = ""
+
+    def search() -> float:
+        nonlocal note
+        try:
+            lo, hi = _initial_bracket_increasing(recorder, start=min(eps, 1.0) if eps > 0 else 1.0, name="eps0")
+        except ParameterError as failure:
+            raise recorder.explain(failure) from None
+        if hi is None:
+            note = f"the bound stays <= eps up to eps0 = {EPS0_SEARCH_MAX:g}, the edge of the search range"
+            return EPS0_SEARCH_MAX
+        return largest_argument_within(recorder, eps, lo, hi, name="eps0", rel_tol=REL_TOL, interpolate=True)
+
+    stopped = _run_within_budget(search, recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "eps0", cast(float, budget))
+    value = max(good)  # the best verified point: a numeric bound is monotone only to its own tolerance
+    failing = recorder.nearest_failing(value, above=True)
+    upper_end = failing if failing is not None else EPS0_SEARCH_MAX
+    if stopped:
+        return Calibration(statement.id, "eps0", value, (value, upper_end), recorder.cache[value], given, _stopped_note(cast(float, budget)), stopped_early=True)
+    return Calibration(statement.id, "eps0", value, (value, upper_end), recorder.cache[value], given, note)
+
+
+def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
+    """The smallest number of users n whose bound on the central epsilon is at most `eps` (eps >= 0; for
+    bounds non-increasing in n). The returned n is verified: the bound evaluated there is <= eps. The search
+    doubles n from 1 (never evaluating far beyond the answer: the work of several bounds grows with n), then
+    narrows the last doubling. `time_budget` as in `calibrate_epsilon0` (the smallest verified n so far)."""
+    statement = _statement(statement_id)
+    eps = _nonnegative("eps", eps)
+    fixed = _fixed(eps0=eps0, delta=delta)
+    eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
+    budget = _check_budget(time_budget)
+    given = {"eps": eps, "eps0": eps0, "delta": delta, **params}
+    recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps)
+
+    def search() -> float:
+        hi = 1.0
+        while not recorder(hi) <= eps:  # doubling keeps the bracket tight and the evaluations cheap
+            if hi >= N_SEARCH_MAX:
+                raise recorder.explain(ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})"))
+            hi = min(hi * 2, float(N_SEARCH_MAX))
+        lo = max(1.0, hi / 2)
+        # Over reals with f(x) = bound(ceil(x)); widths below 1 are integers already decided.
+        return smallest_argument_within(recorder, eps, lo, hi, name="n", rel_tol=0.5 / hi, interpolate=True) if lo < hi else hi
+
+    stopped = _run_within_budget(search, recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "n", cast(float, budget))
+    x = min(good)  # the best verified point (see calibrate_epsilon0)
+    value = math.ceil(x)
+    below = recorder.nearest_failing(x, above=False)
+    failing = math.ceil(below) if below is not None else 0
+    if stopped:
+        return Calibration(statement.id, "n", value, (failing, value), recorder.cache[x], given, _stopped_note(cast(float, budget)), stopped_early=True)
+    note = "" if failing else "the bound is within the target already at n = 1"
+    return Calibration(statement.id, "n", value, (failing, value), recorder.cache[x], given, note)
+
+
+def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: int, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
+    """The delta for which `statement_id` certifies (eps, delta)-DP at (eps0, n), eps >= 0: read from a
+    statement giving delta(eps) where one is registered (`delta_provider`), otherwise the smallest delta whose
+    bound on epsilon is at most `eps`, found by a verified search on log10(delta): from delta just below 1
+    downwards in growing steps to a point outside the target, then ITP steps (`shuffle_spec.reference.numerics.inversion`) to
+    relative width 1e-12 of log10(delta) (delta to ~1e-9 relative). eps = 0 is answered where the bound
+    certifies (0, delta)-DP for some delta, refused (ParameterError naming eps) where it never reaches 0.
+    `time_budget` as in `calibrate_epsilon0` (the smallest verified delta so far).
+
+    Round trip: for a bound monotone in delta (closed forms, mpmath bisections), get_delta(get_epsilon(d))
+    <= d up to the search's tolerance (~1e-9 relative). A numeric bound whose own solver has a tolerance is
+    monotone in delta only up to it (BBGN19.Lem5.3.exact_krr: 3e-4 in eps, up to ~1% in delta; the clone
+    bounds: 1e-7 in eps, ~1e-8 in delta), and so is the round trip; the returned delta is verified either way."""
+    statement = _statement(statement_id)
+    eps = _nonnegative("eps", eps)
+    fixed = _fixed(eps0=eps0, n=n)
+    eps0, n = float(fixed["eps0"]), int(fixed["n"])
+    budget = _check_budget(time_budget)
+    base = {"eps": eps, "eps0": eps0, "n": n, **params}
+    mark = getattr(statement, "effective_delta", None)
+    if mark is not None:
+        return _total_delta(statement, mark, eps, eps0, n, params, base, budget)
+    provider = delta_provider(statement)
+    if provider is not None:
+        value = _evaluate(provider, {k: v for k, v in base.items() if k in provider.input_names})
+        return Calibration(statement.id, "delta", value, (value, value), eps, base, method=f"direct ({provider.id})")
+    used: dict[float, float] = {}
+
+    def bound_at(log10_delta: float) -> float:
+        d = 10.0**log10_delta
+        used[log10_delta] = d
+        return shuffled_epsilon(statement, eps0=eps0, n=n, delta=d, **params)
+
+    method = "bisection (ITP steps) on log10(delta) (shuffle_spec.reference.numerics.inversion)"
+    recorder = _Recorder(bound_at, eps)
+    stopped = _run_within_budget(lambda: _smallest_log10_delta(recorder, used, eps), recorder, budget)
+    good = recorder.verified()
+    if stopped and not good:
+        raise InversionTimeout(statement.id, "delta", cast(float, budget))
+    x = min(good)  # the best verified point (see calibrate_epsilon0)
+    below = recorder.nearest_failing(x, above=False)
+    bracket = (used[below] if below is not None else 0.0, used[x])
+    if stopped:
+        return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, _stopped_note(cast(float, budget)), method, stopped_early=True)
+    return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, method=method)
+
+
+def _run_within_budget(search: Callable[[], object], recorder: _Recorder, budget: float | None) -> bool:
+    """Run an inversion's search within `budget` seconds; True when it stopped early (the recorder refused a
+    new evaluation after the deadline, or the time limit interrupted one). Handled outside the time limit, so
+    a late alarm cannot fire while the answer is assembled from the recorder's verified points."""
+    try:
+        with _time_budget(budget) as deadline:
+            recorder.deadline = deadline
+            search()
+    except (_BudgetSpent, TimeLimitExceeded):
+        return True
+    finally:
+        recorder.deadline = None
+    return False
+
+
+def _smallest_log10_delta(f: _Recorder, used: dict[float, float], eps: float) -> float:
+    """The smallest x = log10(delta) in [log10(DELTA_SEARCH_MIN), 0) with f(x) <= eps (to REL_TOL_LOG_DELTA
+    relative), f non-increasing where the bound holds (+inf where its hypotheses fail, e.g. delta < 1/100).
+
+    From the largest delta below 1 downwards: first the largest valid x (a step down by decades while the
+    bound certifies nothing, then, only if the first valid decade is already outside the target, bisection on
+    validity between it and the invalid decade above); then steps down from the verified point, doubling
+    (1, 2, 4, ... decades), to a point outside the target (or the edge 1e-300); then ITP steps. Small deltas,
+    where the numeric bounds are slowest, are evaluated only as far as the answer needs."""
+    lo = math.log10(DELTA_SEARCH_MIN)
+    top = math.log10(math.nextafter(1.0, 0.0))  # the largest delta < 1 (10 ** top < 1)
+    while not 10.0**top < 1.0:
+        top = math.nextafter(top, -math.inf)
+    good: float | None = None
+    if math.isfinite(f(top)):
+        valid = top
+    else:
+        invalid, valid_or_none = top, None
+        x = -1.0
+        while x >= lo:
+            if math.isfinite(f(x)):
+                valid_or_none = x
+                break
+            invalid, x = x, x - 1
+        if valid_or_none is None:
+            raise ParameterError("eps", eps, "a target the bound reaches for some delta its hypotheses allow (none of delta = 10^-1, ..., 1e-300 is allowed)")
+        valid = valid_or_none
+        if not f(valid) <= eps:
+            # The answer may lie between this decade and the edge of validity above it.
+            for _ in range(60):
+                mid = valid + (invalid - valid) / 2
+                if not valid < mid < invalid:
+                    break
+                if math.isfinite(f(mid)):
+                    valid = mid
+                else:
+                    invalid = mid
+    if not f(valid) <= eps:
+        raise ParameterError("eps", eps, f"a target the bound reaches for some delta its hypotheses allow (largest such delta found: {used[valid]!r}, where the bound is {f(valid)!r})")
+    good = valid
+    step = 1.0
+    bad: float | None = None
+    while bad is None:
+        x = max(good - step, lo)
+        if f(x) <= eps:
+            good = x
+            if x <= lo:
+                return lo
+            step *= 2
+        else:
+            bad = x
+    return smallest_argument_within(f, eps, bad, good, name="delta", rel_tol=REL_TOL_LOG_DELTA, interpolate=True)
+
+
+GOLDEN_STEPS = 80  # golden-section steps on log10(input delta): the interval shrinks by 0.618^80 ~ 2e-17
+
+
+def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: float, n: int, params: Mapping[str, float], base: dict, budget: float | None) -> Calibration:
+    """`shuffled_delta` for a statement whose epsilon holds at a delta' other than its input delta (FMT21 Prop
+    2.2: delta' = delta + (e^eps + 1) c n delta0): the smallest TOTAL delta' found at which the target eps is
+    certified, never the input delta.
+
+    The input deltas whose epsilon is <= eps are found by the verified search on log10(delta) of any bound
+    (`_smallest_log10_delta`); delta'(input) is then minimised over them by a golden-section search on
+    log10(input delta) (for Prop 2.2 delta' = d + A (e^{eps(d)} + 1) is unimodal in d; every candidate is
+    evaluated, its epsilon checked <= eps and its delta' computed by the provider, so the answer is certified
+    whatever the shape). The bracket's lower end is the largest input delta found failing the target: every
+    certified total is above it (delta' >= its input delta, checked in proofs_checks/papers/fmt21.py). Refused
+    (`HypothesisViolation`) when the statement gives no provider or when the smallest total found is >= 1:
+    nothing is certified then. Within `budget` seconds: when it runs out, the smallest certified total so far
+    is returned with `stopped_early` (InversionTimeout when there is none)."""
+    values = dict(base)
+    if not mark.provider:
+        raise HypothesisViolation(statement.id, f"its epsilon holds at {mark.formula}, which cannot be computed from the inputs: no delta is certified", values)
+    provider = _statement(mark.provider)
+    used: dict[float, float] = {}
+
+    def point(log10_delta: float) -> dict[str, float | int]:
+        used[log10_delta] = 10.0**log10_delta
+        return {"eps0": eps0, "n": n, "delta": used[log10_delta], **params}
+
+    def eps_at(log10_delta: float) -> float:
+        inputs = point(log10_delta)
+        return _require_value(_evaluation(statement, inputs, with_effective_delta=False), statement, inputs)
+
+    recorder = _Recorder(eps_at, eps)
+    totals: dict[float, float] = {}
+
+    def total(x: float) -> float:
+        if x not in totals:
+            totals[x] = math.inf
+            if recorder(x) <= eps:  # the target eps is certified at this input delta
+                inputs = point(x)
+                try:
+                    totals[x] = _evaluate(provider, {name: inputs[name] for name in provider.input_names})
+                except ValueError:
+                    pass
+        return totals[x]
+
+    def search() -> None:
+        first = _smallest_log10_delta(recorder, used, eps)
+        hi = max(recorder.verified())  # the search starts at the largest valid input delta, verified
+        a, b = first, hi
+        ratio = (math.sqrt(5) - 1) / 2
+        c, d = b - ratio * (b - a), a + ratio * (b - a)
+        total(a), total(b)
+        for _ in range(GOLDEN_STEPS):
+            if total(c) <= total(d):
+                b, d = d, c
+                c = b - ratio * (b - a)
+            else:
+                a, c = c, d
+                d = a + ratio * (b - a)
+
+    stopped = _run_within_budget(search, recorder, budget)
+    finite = {x: t for x, t in totals.items() if math.isfinite(t)}
+    if stopped and not finite:
+        raise InversionTimeout(statement.id, "delta", cast(float, budget))
+    if not finite:
+        raise ParameterError("eps", eps, "a target the bound reaches for some delta its hypotheses allow")
+    best = min(finite, key=lambda x: (finite[x], x))
+    if not finite[best] < 1:
+        raise HypothesisViolation(
+            statement.id,
+            f"delta' < 1 (the smallest total delta' found at which it certifies eps = {eps!r} is {finite[best]!r}, by {provider.id}: "
+            f"{mark.formula}; nothing is certified)",
+            values,
+        )
+    below = recorder.nearest_failing(best, above=False)
+    return Calibration(
+        statement.id, "delta", finite[best], (used[below] if below is not None else 0.0, finite[best]), recorder.cache[best], base,
+        note=(_stopped_note(cast(float, budget)) + "; " if stopped else "") + f"the total delta' ({mark.formula}) at the statement's input delta = {used[best]!r}, not that input delta",
+        method=f"total delta' by {provider.id}, minimised over the input deltas whose eps <= target (ITP and golden-section steps on log10(delta))",
+        extra={"input_delta": used[best], "delta_effective_by": provider.id},
+        stopped_early=stopped,
+    )
+
+
+class ShuffleBound:
+    """One amplification bound at a fixed local eps0 and number of users n, in the style of
+    dp_accounting's accountants: ask for epsilon at a delta, or delta at an epsilon.
+
+        >>> bound = ShuffleBound("FMT21.clones_numeric", eps0=1.0, n=10_000)   # doctest: +SKIP
+        >>> bound.get_epsilon(1e-6)      # an upper bound on the central epsilon, also in floating point
+        >>> bound.get_delta(0.1)         # the delta at which eps = 0.1 is certified (safe side)
+        >>> bound.interval(1e-6)         # (lower, upper) around the statement's exact quantity
+        >>> bound.hypotheses             # the assumptions and hypotheses, by their short names
+
+    `statement_id` is an amplification bound: a statement with inputs eps0, n and delta (see
+    `list_statements(tag="amplification")`); mechanism parameters such as `k` are given as keywords.
+    Ranges: eps0 > 0 finite, n an integer >= 1, delta in (0, 1), eps > 0, and whatever the statement's
+    hypotheses require (a call outside them raises `HypothesisViolation`; the constructor already
+    refuses eps0 and n outside their ranges with `ParameterError`).
+    """
+
+    def __init__(self, statement_id: StatementLike, *, eps0: float, n: int, **params: float):
+        self.statement = _statement(statement_id)
+        self.statement_id: str = self.statement.id
+        names = set(self.statement.input_names)
+        if not {"eps0", "n", "delta"} <= names:
+            raise ParameterError("statement_id", self.statement_id, "an amplification bound with inputs eps0, n, delta (list_statements(tag='amplification'))", statement_id=self.statement_id)
+        takes = ", ".join(name for name in self.statement.input_names if name != "delta")
+        missing = [name for name in self.statement.input_names if name not in ("eps0", "n", "delta") and name not in params]
+        unknown = sorted(set(params) - names)
+        if missing:
+            raise ParameterError(missing[0], None, f"a value for {missing[0]} ({self.statement_id} takes {takes} here, delta or eps at the call)", statement_id=self.statement_id)
+        if unknown:
+            raise ParameterError(unknown[0], params[unknown[0]], f"no such parameter: {self.statement_id} takes {takes} here", statement_id=self.statement_id)
+        try:
+            _positive("eps0", eps0)
+        except ParameterError as failure:
+            failure.statement_id = self.statement_id
+            raise
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or not float(n).is_integer() or n < 1:
+            raise ParameterError("n", n, "an integer n >= 1", statement_id=self.statement_id)
+        self.eps0 = eps0
+        self.n = int(n)
+        self.params: dict[str, float] = dict(params)
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"ShuffleBound({self.statement_id!r}, eps0={self.eps0!r}, n={self.n!r}{extra})"
+
+    @property
+    def hypotheses(self) -> tuple[str, ...]:
+        """The symbols' assumptions and the statement's hypotheses, by their short names."""
+        statement = self.statement
+        if isinstance(statement, Entry):
+            own = statement.hypothesis_names
+            assumptions = tuple(
+                f"{p.name} integer >= 1" if p.is_integer and p.is_positive else f"{p.name} > 0" if p.is_positive else f"{p.name} >= 0" if p.is_nonnegative else f"{p.name} real"
+                for p in statement.inputs
+            )
+        else:
+            from ..spec.statement import assumption_text
+
+            own = tuple(statement.hypothesis_name(h) for h in statement.hypotheses)
+            assumptions = tuple(assumption_text(s) for s in statement.inputs)
+        return assumptions + own
+
+    def evaluation(self, delta: float) -> Evaluation:
+        """The full answer at `delta` (value, certified interval, note), refusals included (`valid`)."""
+        return _evaluation(self.statement, {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params})
+
+    def get_epsilon(self, delta: float) -> float:
+        """The central epsilon at `delta`: an upper bound, also in floating point (`shuffled_epsilon`)."""
+        return shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=delta, **self.params)
+
+    def get_delta(self, eps: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
+        """The delta at which the bound certifies `eps` >= 0 (`shuffled_delta`: on the safe side, verified).
+        Raises `InversionTimeout` when `time_budget` seconds (default INVERSION_TIME_BUDGET; None: no limit)
+        run out first: a bare float cannot say that it stopped early, so the best certified answer found is
+        given in the error (`calibration`) instead of returned."""
+        result = shuffled_delta(self.statement, eps=eps, eps0=self.eps0, n=self.n, time_budget=time_budget, **self.params)
+        if result.stopped_early:
+            raise InversionTimeout(self.statement_id, "delta", cast(float, _check_budget(time_budget)), result)
+        return result.value
+
+    def delta_calibration(self, eps: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
+        """`get_delta` with its bracket and note (`shuffled_delta`): when the time budget runs out, the best
+        certified answer with `stopped_early` set."""
+        return shuffled_delta(self.statement, eps=eps, eps0=self.eps0, n=self.n, time_budget=time_budget, **self.params)
+
+    def interval(self, delta: float) -> tuple[float, float]:
+        """(lower, upper): a certified enclosure of the statement's exact quantity at `delta` (for a
+        bound computed numerically, the exact epsilon of the bound's own formula lies inside); a
+        closed form evaluated with outward rounding gives a degenerate or ulp-wide interval."""
+        params = {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params}
+        evaluation = self.evaluation(delta)
+        value = _require_value(evaluation, self.statement, params)
+        return evaluation.interval if evaluation.interval is not None else (value, value)
+
+    def check(self, delta: float) -> None:
+        """Raise `HypothesisViolation` / `ParameterError` when the bound certifies nothing at `delta`."""
+        self.get_epsilon(delta)
+
+
+def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any], *, n: int, delta: float) -> "Any":
+    """The tightest certified upper bound and the largest certified lower bound on the central epsilon of n
+    shuffled reports of a finite randomizer given as a matrix (rows inputs, columns outputs), and their
+    ratio (issue 15): BBGN19.Lem5.3.exact_randomizer and every registered bound at the matrix's eps0 above,
+    exact.randomizer_pair (and the exact value when n is small) below. Returns a
+    `shuffle_spec.proofs_checks.derived.blanket_exact_randomizer.RandomizerGap` (fields upper_id, upper_eps, lower_id, lower_eps, ratio,
+    pair, rows; `to_json()`). The matrix is read as `audit_randomizer` reads it (labels, digit and work limits:
+    `shuffle_spec.interface.limits.MATRIX_LIMITS_TEXT`); a malformed one raises ValueError naming the field."""
+    from .audit.randomizer import audit_matrix
+    from .randomizer_gap import RandomizerGap
+
+    n = int(parse_number("n", n, integer=True))
+    delta = float(parse_number("delta", delta))
+    if not 1e-300 <= delta < 1:  # refused here, not reported as a gap with neither side valid
+        raise ParameterError("delta", delta, "1e-300 <= delta < 1")
+    audit = audit_matrix(matrix, n=n, delta=delta)  # every registered bound at the matrix's eps0, and the gap
+    if audit.gap is None:  # no finite eps0 > 0: nothing to bound (the audit says why)
+        return RandomizerGap(n, delta, audit.ldp_epsilon, rows=[{"reason": "; ".join(audit.problems)}])
+    return RandomizerGap.from_json(audit.gap)
+
+
+def audit_randomizer(
+    matrix: Sequence[Sequence[object]] | Mapping[str, Any],
+    *,
+    n: int | None = None,
+    delta: float | None = None,
+    removal_reference: Sequence[object] | None = None,
+) -> "Any":
+    """Audit a finite randomizer given as a row-stochastic matrix (rows inputs, columns outputs;
+    decimals or "p/q" strings) or as the JSON object of `shuffle-spec audit randomizer`: replacement
+    and removal LDP epsilon, blanket gamma and distribution, and (with n and delta) every applicable
+    shuffled bound plus the exact central epsilon when n is small. Returns a `RandomizerAudit`.
+    Labels (`inputs`, `outputs`) are strings or integers, one per row / column, all different (also as printed);
+    entries have at most 1000 digits in numerator and denominator, checked on their text before a number is built
+    (`shuffle_spec.interface.limits.MATRIX_LIMITS_TEXT`). A malformed matrix raises ValueError (ParameterError or
+    UsageError) naming the field: `inputs[2]`, `matrix[0][1]`, `removal_reference[1]`. The exact small-n value is
+    enumerated only within its work limit (operations times the size of the numbers); otherwise `exact` is None
+    and `exact_reason` says why."""
+    from .audit.randomizer import audit_matrix
+
+    n = None if n is None else int(parse_number("n", n, integer=True))  # numpy / Fraction / Decimal numbers too
+    delta = None if delta is None else float(parse_number("delta", delta))
+    return audit_matrix(matrix, n=n, delta=delta, removal_reference=removal_reference)
+
+
+def _fixed(**values: object) -> dict[str, float | int]:
+    """The parameters an inversion holds fixed, parsed (numpy, Fraction, Decimal accepted; None and
+    bool refused) and checked against the supported range before the search, so that a bad one is
+    named itself rather than blamed on the searched parameter."""
+    out: dict[str, float | int] = {}
+    for name, value in values.items():
+        number = parse_number(name, value, integer=name == "n")
+        out[name] = cast(int, number) if name == "n" else _as_float(name, number)  # integer=True for n: an int
+        require_supported(name, out[name])
+    return out
+
+
+def _nonnegative(name: str, value: object) -> float:
+    """`value` as a float, checked finite and >= 0 (a target epsilon: 0 asks for (0, delta)-DP)."""
+    number = parse_number(name, value)
+    if not number >= 0 or not math.isfinite(_as_float(name, number)):
+        raise ParameterError(name, value, f"a finite {name} >= 0")
+    return float(number)
+
+
+def _positive(name: str, value: object) -> float:
+    """`value` as a float, checked finite and > 0 (numpy, Fraction and Decimal numbers accepted)."""
+    number = parse_number(name, value)
+    if not number > 0 or not math.isfinite(_as_float(name, number)):
+        raise ParameterError(name, value, f"a finite {name} > 0")
+    return float(number)
+
+
+def _as_float(name: str, number: object) -> float:
+    try:
+        return float(number)  # type: ignore[arg-type]
+    except OverflowError:  # an int or Fraction beyond a double
+        raise ParameterError(name, number, "a number within the range of a double") from None
+
+
+def _initial_bracket_increasing(f: Callable[[float], float], *, start: float, name: str) -> tuple[float, float | None]:
+    """[lo, hi] with f(lo) <= target < f(hi) for f non-decreasing, searching by halving and doubling;
+    hi is None when f stays within the target up to the edge of the search range."""
+    target = f.target  # type: ignore[attr-defined]
+    x = start
+    if f(x) <= target:
+        lo = x
+        while lo < EPS0_SEARCH_MAX:
+            nxt = min(lo * 2, EPS0_SEARCH_MAX)
+            if not f(nxt) <= target:
+                return lo, nxt
+            lo = nxt
+        return lo, None
+    hi = x
+    for _ in range(200):
+        x /= 2
+        if f(x) <= target:
+            return x, hi
+        hi = x
+    raise ParameterError(name, x, f"a value whose bound is at most {target}; none found down to {name} = {x:g}")
+
+
+# Many rounds (issue 13): certified composition of shuffled rounds by privacy-loss distributions.
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A composed epsilon (`shuffle-spec compose`): `value` = the interval's upper end; for
+    compose.exact_binary_rr a lower bound on the worst case (see the statement's notes)."""
+
+    id: str
+    rounds: list[dict[str, Any]]
+    delta: float
+    value: float
+    interval: tuple[float, float]
+    valid: bool
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        total = sum(r["rounds"] for r in self.rounds)
+        params: dict[str, Any] = dict(self.rounds[0]) if len(self.rounds) == 1 else {"rounds": self.rounds}
+        params.pop("pair", None)
+        params.pop("rounds", None) if len(self.rounds) == 1 else None
+        params["delta"] = self.delta
+        return {"id": self.id, "rounds": total, "params": params, "value": self.value, "interval": list(self.interval), "valid": self.valid, "reason": self.reason}
+
+
+# The pairs whose composition certifies each compose.<pair> statement (README, "Which pair, which
+# relation"): the clone pair dominates every eps0-LDP round, so it also bounds the k-RR rounds of
+# stronger_clones; no other pair may stand in (the exact binary-RR pairs give a lower bound, so their
+# composition is no upper bound, and an upper bound's lower end is no lower bound).
+CERTIFYING_PAIRS = {"clones": ("clones",), "stronger_clones": ("stronger_clones", "clones"), "exact_binary_rr": ("exact_binary_rr",)}
+
+
+def _compose_pair(statement_id: str) -> str:
+    if not statement_id.startswith("compose."):
+        raise ParameterError("id", statement_id, "a compose.<pair> statement id (compose.clones, compose.stronger_clones, compose.exact_binary_rr)")
+    resolve(statement_id)  # KeyError with near matches when unknown
+    return statement_id.split(".", 1)[1]
+
+
+def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None) -> Composition:
+    """The certified epsilon after `rounds` shuffled rounds at (eps0, n) by the pair of `statement_id`
+    (compose.clones, compose.stronger_clones, compose.exact_binary_rr), or after the heterogeneous
+    `schedule` (a list of {"eps0", "n", "rounds"[, "pair"]}; pair defaults to the statement's and may
+    only be one of CERTIFYING_PAIRS[the statement's pair]). Parameters outside the supported range raise
+    ParameterError naming them."""
+    from ..reference.composition.shuffled_rounds import composed_epsilon as _composed, rounds_from_json
+
+    pair = _compose_pair(statement_id)
+    delta = _compose_delta(delta)
+    if schedule is None:
+        if rounds is None or eps0 is None or n is None:
+            raise ParameterError("rounds", rounds, "rounds, eps0 and n (or a schedule)")
+        schedule = [_compose_round(rounds=rounds, eps0=eps0, n=n)]
+    elif rounds is not None or eps0 is not None or n is not None:
+        raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n, not both")
+    allowed = CERTIFYING_PAIRS.get(pair, (pair,))
+    for item in schedule:
+        if isinstance(item, Mapping) and "pair" in item and item["pair"] not in allowed:
+            raise ParameterError("pair", item["pair"], f"{' or '.join(allowed)} in a round of {statement_id} (another pair's composition certifies another claim)")
+    parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
+    result = _composed(parsed, delta=delta)
+    listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds} for r in parsed]
+    # A lower-bound statement (compose.exact_binary_rr: the composition of explicit pairs) reports its
+    # certified lower end; an upper bound its upper end.
+    value = result.lower if resolve(statement_id).direction is Direction.LOWER_BOUND else result.upper
+    return Composition(statement_id, listed, float(delta), value, (result.lower, result.upper), True, result.note)
+
+
+def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float) -> tuple[float, float]:
+    """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`."""
+    from ..reference.composition.shuffled_rounds import Round, composed_delta as _delta
+
+    pair = _compose_pair(statement_id)
+    eps = _as_float("eps", parse_number("eps", eps))
+    value = _delta([Round(pair, **_compose_round(rounds=rounds, eps0=eps0, n=n))], eps=eps)
+    return value.lower, value.upper
+
+
+def _compose_round(*, rounds: object, eps0: object, n: object) -> dict[str, Any]:
+    """rounds, eps0 and n of one round group parsed as every command parses numbers (`parse_number`:
+    "1e3" and "1/2" are numbers, "1_0" and "0x10" are not); their ranges are the composition's own
+    (`shuffle_spec.reference.composition.shuffled_rounds`: 0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6), checked there."""
+    return {
+        "eps0": _as_float("eps0", parse_number("eps0", eps0)),
+        "n": parse_number("n", n, integer=True),
+        "rounds": parse_number("rounds", rounds, integer=True),
+    }
+
+
+def _compose_delta(delta: object) -> float:
+    """The central delta after all rounds, parsed (`parse_number`) and within the supported range
+    (1e-300 <= delta < 1, `shuffle_spec.interface.limits`)."""
+    value = _as_float("delta", parse_number("delta", delta))
+    require_supported("delta", value)
+    return value

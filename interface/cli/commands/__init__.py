@@ -1,0 +1,1 @@
+"""One module per `shuffle-spec` subcommand (discovered by `shuffle_spec.interface.cli.main`)."""

@@ -1,0 +1,114 @@
+"""`shuffle-spec compose ID --rounds T --eps0 E --n N --delta D [--json]`: epsilon after T shuffled rounds,
+certified by composing the pair of ID (compose.clones, compose.stronger_clones, compose.exact_binary_rr)
+with privacy-loss distributions (shuffle_spec.reference.composition.shuffled_rounds). Heterogeneous rounds: `--rounds-file FILE`, a JSON list
+of {"eps0", "n"[, "rounds", "pair"]} (or {"rounds": [...]}), with --delta. FILE is a regular file of at
+most MAX_ROUNDS_FILE_BYTES bytes and MAX_SCHEDULE_ENTRIES rounds, no key given twice; a round's "pair"
+must certify the statement (`shuffle_spec.interface.api.composed_epsilon`).
+
+JSON: {"id", "rounds" (total), "params", "value" (= epsilon, the interval's upper end), "interval", "valid",
+"reason"}. Parameters outside the supported range: exit 2 with a one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ...api import composed_epsilon
+from ....proofs_checks.bridge import UsageError
+from ...input_files import load_json_file
+from ...limits import DELTA_MIN
+from ..output import print_json
+from ....reference.core.limits import (
+    COMPOSE_EPS0_MAX as MAX_EPS0,
+    COMPOSE_N_MAX as MAX_N,
+    COMPOSE_ROUNDS_MAX as MAX_ROUNDS,
+    COMPOSE_SCHEDULE_MAX,
+)
+
+NAME = "compose"
+HELP = "epsilon after many shuffled rounds (certified PLD composition of a dominating pair)"
+
+# A round is about 50 bytes of JSON: 1 MiB holds far more rounds than are composed.
+MAX_ROUNDS_FILE_BYTES = 1 << 20
+# Every entry builds its own pair of privacy-loss distributions (about 0.1 s each at moderate n), so the
+# number of entries, not the rounds they repeat, is what costs: 1000 entries take minutes.
+MAX_SCHEDULE_ENTRIES = COMPOSE_SCHEDULE_MAX
+ROUND_FIELDS = ("eps0", "n", "rounds", "pair")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", help="compose.clones, compose.stronger_clones or compose.exact_binary_rr")
+    # Numbers are parsed by the project's one parser (`bridge.parse_number`, in `api.composed_epsilon`), as
+    # in every other command: "1e3" and "1/2" are numbers, "1_0" and "0x10" are not; ranges are checked there.
+    parser.add_argument("--rounds", help=f"number of rounds T, an integer 1 <= T <= {MAX_ROUNDS:.0e}")
+    parser.add_argument("--eps0", help=f"local epsilon of each round, 0 < eps0 <= {MAX_EPS0:g}")
+    parser.add_argument("--n", help=f"users per round, an integer 1 <= n <= {MAX_N:.0e}")
+    parser.add_argument("--delta", required=True, help=f"central delta after all rounds, {DELTA_MIN:g} <= delta < 1")
+    parser.add_argument("--rounds-file", help="JSON file of heterogeneous rounds: [{eps0, n, rounds[, pair]}, ...]")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.rounds_file is not None:
+        if args.rounds is not None or args.eps0 is not None or args.n is not None:
+            raise UsageError("give either --rounds-file or --rounds/--eps0/--n, not both")
+        schedule = read_rounds_file(args.rounds_file)
+        result = composed_epsilon(args.id, delta=args.delta, schedule=schedule)
+    else:
+        missing = [name for name in ("rounds", "eps0", "n") if getattr(args, name) is None]
+        if missing:
+            raise UsageError(f"compose needs --{', --'.join(missing)} (or --rounds-file)")
+        result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        print(repr(result.value))
+        print(f"interval: [{result.interval[0]!r}, {result.interval[1]!r}]")
+        if result.reason:
+            print(f"note: {result.reason}")
+    return 0
+
+
+def read_rounds_file(path: str) -> list[dict[str, Any]]:
+    """The rounds of `--rounds-file PATH`: a non-empty JSON list of objects with "eps0" and "n" (numbers)
+    and optionally "rounds" (a number) and "pair" (a string), or {"rounds": that list}. The shape is
+    checked here, with the round's index in the error; the ranges by `shuffle_spec.reference.composition.shuffled_rounds`."""
+    where = f"--rounds-file {path}"
+    document = load_json_file(path, what="--rounds-file", limit=MAX_ROUNDS_FILE_BYTES)
+    if isinstance(document, dict):
+        if set(document) != {"rounds"}:
+            found = ", ".join(sorted(map(repr, document))) or "no field"
+            raise UsageError(f"{where}: an object holds only \"rounds\" (the list of rounds); found {_short(found)}")
+        document = document["rounds"]
+    if not isinstance(document, list) or not document:
+        raise UsageError(f"{where}: expected a non-empty list of rounds [{{\"eps0\": ..., \"n\": ...[, \"rounds\": ..., \"pair\": ...]}}, ...], got {_kind(document)}")
+    if len(document) > MAX_SCHEDULE_ENTRIES:
+        raise UsageError(f"{where}: {len(document)} rounds listed; at most {MAX_SCHEDULE_ENTRIES} (give repeated rounds once, with \"rounds\": T)")
+    for index, item in enumerate(document):
+        if not isinstance(item, dict):
+            raise UsageError(f"{where}: round {index} is {_kind(item)}; expected an object {{\"eps0\": ..., \"n\": ...[, \"rounds\": ..., \"pair\": ...]}}")
+        unknown = sorted(set(item) - set(ROUND_FIELDS))
+        if unknown:
+            raise UsageError(f"{where}: round {index}: unknown field(s) {_short(', '.join(unknown))}; allowed: {', '.join(ROUND_FIELDS)}")
+        missing = [name for name in ("eps0", "n") if name not in item]
+        if missing:
+            raise UsageError(f"{where}: round {index}: missing {', '.join(missing)}")
+        for name in ("eps0", "n", "rounds"):
+            if name in item and (isinstance(item[name], bool) or not isinstance(item[name], (int, float))):
+                raise UsageError(f"{where}: round {index}: \"{name}\" is {_kind(item[name])}; expected a number")
+        if "pair" in item and not isinstance(item["pair"], str):
+            raise UsageError(f"{where}: round {index}: \"pair\" is {_kind(item['pair'])}; expected a pair name such as \"clones\"")
+    return document
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in the file's terms, with the value itself when it is short."""
+    if value is None:
+        return "null"
+    kind = {bool: "a boolean", dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number")
+    return f"{kind} ({_short(repr(value))})"
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,132 @@
+"""`shuffle-spec tightest --randomizer krr --k K --eps0 E --n N --delta D [--json]` (or `--randomizer laplace`,
+the Laplace mechanism on [0, 1], no --k; or `--randomizer matrix --matrix FILE --n N --delta D`, a finite
+randomizer): the tightest certified upper bound, the largest certified lower bound on the central epsilon and
+their ratio (issue 15).
+
+krr / binary_rr / laplace, JSON: {"randomizer", "params", "upper": {"id", "eps"} | null, "lower": {"id", "eps"} |
+null, "ratio", "bounds": [{"id", "direction", "eps", "valid", "reason", "interval"}]}: one row per statement and
+side it certifies ("direction" lower_bound or upper_bound; "eps" the certified end on that side; "interval" the
+certified interval or null). For k = 2 (krr --k 2, binary_rr) exact.shuffled_binary_rr, the certified worst
+case, has two rows from one evaluation: its lower end as a lower bound and its upper end as an upper bound.
+
+matrix: FILE is a randomizer file as `audit randomizer` reads it (`interface/audit/randomizer.py`: {"matrix": [[...],
+...]} or a bare list of rows, entries exact decimals or fractions, rows inputs, columns outputs); eps0 is the
+matrix's own LDP epsilon (no --eps0, no --k). Text: the gap line and the neighbouring pair behind the lower
+bound. JSON: `RandomizerGap.to_json()` (`proofs_checks/derived/blanket_exact_randomizer.py`, as the field "gap" of `audit
+randomizer --json`): {"n", "delta", "eps0" (the matrix's LDP epsilon), "upper": {"id", "eps"} | null (the
+tightest certified upper bound: BBGN19.Lem5.3.exact_randomizer or a registered bound valid at eps0), "lower":
+{"id", "eps"} | null (the largest certified lower end: exact.randomizer_pair, a registered lower bound, or
+"exact (enumeration)" at small n), "ratio" (upper / lower, or null), "pair": {"x", "x2", "z", "bins",
+"description"} | null (the pair behind exact.randomizer_pair), "bounds": [{"id", "direction", "eps",
+"interval", "valid", "reason", "seconds"}] (the two new statements' rows)}.
+The matrix's limits (`interface/limits.py`, MATRIX_LIMITS_TEXT, printed at the end of --help): entries,
+digits of each entry (checked on its text before a number is built), the least common multiple of the
+denominators; the exact small-n value is enumerated only within its work limit (operations times the size of
+the numbers), else "not computed" with the reason.
+Exit codes: 0 answered; 1 the matrix's audit found a problem (no finite eps0 > 0, or a certified lower bound
+above a certified upper bound), printed as PROBLEM lines (JSON: the gap as computed); 2 usage errors (one
+line): --matrix missing or given with another randomizer, --k or --eps0 with matrix, an unreadable or
+malformed file, a bad n or delta.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ....proofs_checks.bridge import UsageError, parse_number, require_supported
+from .compare import parse_params
+from ...limits import MATRIX_LIMITS_TEXT
+from ..output import print_json, print_table
+from ...tightest import RANDOMIZERS, tightest
+from ....reference.core.errors import ParameterError
+
+NAME = "tightest"
+HELP = "tightest certified upper bound, largest certified lower bound on the central eps of a randomizer, and their ratio"
+MATRIX = "matrix"  # a finite randomizer read from --matrix FILE (the `audit randomizer` format)
+EPILOG = (
+    "examples: `tightest --randomizer krr --k 10 --eps0 1 --n 1e4 --delta 1e-6`; `tightest --randomizer matrix "
+    "--matrix examples/circulant3.json --n 10000 --delta 1e-6` (a finite randomizer: the gap of `audit randomizer`, "
+    "eps0 from the matrix; --json prints its RandomizerGap: n, delta, eps0, upper, lower, ratio, pair, bounds). "
+    "For k = 2 the certified worst case exact.shuffled_binary_rr is on both sides (ratio = its width, ~1e-6). "
+    + MATRIX_LIMITS_TEXT
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--randomizer", default="krr", choices=RANDOMIZERS + (MATRIX,),
+                        help="the local randomizer (default krr; matrix: a finite randomizer read from --matrix FILE)")
+    parser.add_argument("--k", help="domain size of k-RR (k >= 2)")
+    parser.add_argument("--matrix", metavar="FILE", help="with --randomizer matrix: JSON randomizer file as `audit randomizer` reads "
+                        "({\"matrix\": [[\"3/4\", \"1/4\"], ...]}, rows inputs, columns outputs); eps0 is the matrix's LDP epsilon")
+    parser.add_argument("--eps0", help="local epsilon eps0 > 0 (required, except with --randomizer matrix)")
+    parser.add_argument("--n", required=True, help="number of users, an integer >= 1 (1e6 is accepted)")
+    parser.add_argument("--delta", required=True, help="central delta in (0, 1)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.randomizer == MATRIX:
+        return _run_matrix(args)
+    if args.matrix is not None:
+        raise UsageError(f"--matrix applies only to --randomizer matrix (got --randomizer {args.randomizer}); drop --matrix or use --randomizer matrix")
+    if args.eps0 is None:
+        raise UsageError(f"--randomizer {args.randomizer} needs --eps0 E (the local epsilon, eps0 > 0)")
+    params = parse_params(args.eps0, args.n, args.delta)
+    k = None if args.k is None else parse_number("k", args.k, integer=True)
+    gap = tightest(randomizer=args.randomizer, k=k, **params)
+    if args.json:
+        print_json(gap.to_json())
+        return 0
+    extra = f", k={gap.params['k']}" if "k" in gap.params else ""
+    print(f"{gap.randomizer}{extra}, eps0={params['eps0']:g}, n={params['n']}, delta={params['delta']:g}")
+    rows = [[r["id"], r["direction"], r["eps"], "valid" if r["valid"] else "not valid: " + r["reason"]] for r in gap.rows]
+    rows.sort(key=lambda r: (r[1], r[2] is None, r[2] if r[2] is not None else 0.0))
+    print_table(["statement", "direction", "certified eps (lower end for lower bounds, upper end for upper bounds)", "status"], rows)
+    print(gap.line())
+    return 0
+
+
+def _run_matrix(args: argparse.Namespace) -> int:
+    """--randomizer matrix: the gap of `audit randomizer FILE --n N --delta D` (same loader, same errors)."""
+    from ...audit.randomizer import audit_matrix, load_randomizer_file
+    from ...randomizer_gap import RandomizerGap
+
+    if args.matrix is None:
+        raise UsageError("--randomizer matrix needs --matrix FILE (a JSON randomizer file, as `audit randomizer` reads)")
+    if args.k is not None:
+        raise UsageError(f"--k {args.k!r} does not apply to --randomizer matrix (the matrix's rows are its inputs)")
+    if args.eps0 is not None:
+        raise UsageError(f"--eps0 {args.eps0!r} does not apply to --randomizer matrix (eps0 is the matrix's own LDP epsilon)")
+    n = parse_number("n", args.n, integer=True)
+    delta = float(parse_number("delta", args.delta))
+    require_supported("n", n)
+    require_supported("delta", delta)
+    document = load_randomizer_file(args.matrix)
+    try:
+        report = audit_matrix(document, n=n, delta=delta, name=Path(args.matrix).stem)
+    except ParameterError as failure:  # row/column errors of the matrix: a malformed file (as `audit randomizer`)
+        raise UsageError(f"{args.matrix}: {failure}") from None
+    if report.gap is not None:
+        gap = RandomizerGap.from_json(report.gap)
+    else:  # equal rows (eps = 0 exactly) or no finite eps0 > 0: no bound to compute (the audit says why)
+        reason = "; ".join(report.problems) or (report.exact or {}).get("method", "")
+        gap = RandomizerGap(n, delta, report.ldp_epsilon, rows=[{"reason": reason}] if reason else [])
+    if args.json:
+        print_json(gap.to_json())
+        return 1 if report.problems else 0
+    shape = f"{len(report.inputs)} inputs x {len(report.outputs)} outputs" + (f" ({report.mechanism}, k = {report.k})" if report.k else "")
+    print(f"randomizer {report.name}: {shape}, eps0={report.ldp_epsilon:.6g}, n={n}, delta={delta:g}")
+    if report.exact is not None and report.gap is None:
+        print(f"exact: eps = {report.exact['eps']!r} ({report.exact['method']})")
+    if report.exact is None and report.exact_reason:
+        print(f"exact (enumeration): {report.exact_reason}")
+    print(gap.line())
+    if gap.pair:
+        print(f"lower-bound pair: {gap.pair['description']}")
+    for row in gap.rows:
+        if "id" in row and not row.get("valid"):
+            print(f"  {row['id']}: not computed ({row['reason']})")
+    for problem in report.problems:
+        print(f"PROBLEM: {problem}")
+    return 1 if report.problems else 0

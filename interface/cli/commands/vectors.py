@@ -1,0 +1,46 @@
+"""`shuffle-spec vectors generate DIR` / `shuffle-spec vectors check DIR [--no-reference]`.
+
+generate: writes one JSON file of test vectors per evaluable statement plus `index.json` (schema in
+`tests/vectors/SCHEMA.md`, JSON Schema `interface/vectors/schema.json`; the index is also the
+manifest of what was written). It never deletes nor overwrites a file it did not write: a stale file is
+removed only while the manifest lists it with its current bytes; others are left alone (named on
+stderr when they look like vector files). check: every vector file must match the JSON Schema and equal
+a fresh generation (whatever its `schema` string), and the reference implementation must pass every
+vector. Exit 1 when check finds a problem, 2 on a usage error (e.g. generate into a directory where a
+name it writes is taken by a file that is not a vector file).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..output import print_json
+from ...vectors.files import check_vectors, write_vectors
+
+NAME = "vectors"
+HELP = "generate or check the versioned JSON test vectors (Wycheproof-like) of every evaluable statement"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=("generate", "check"), help="generate DIR or check DIR")
+    parser.add_argument("directory", help="where the vectors are (e.g. tests/vectors)")
+    parser.add_argument("--no-reference", action="store_true", help="check: skip running the reference over the vectors")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "generate":
+        written = write_vectors(args.directory)
+        if args.json:
+            print_json({"directory": args.directory, "files": [p.name for p in written]})
+        else:
+            print(f"wrote {len(written)} files to {args.directory}")
+        return 0
+    problems = check_vectors(args.directory, run_reference=not args.no_reference)
+    if args.json:
+        print_json({"directory": args.directory, "result": "fail" if problems else "pass", "problems": problems})
+    else:
+        for problem in problems:
+            print(problem)
+        print(f"{len(problems)} problem(s)" if problems else "vectors ok")
+    return 1 if problems else 0

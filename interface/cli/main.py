@@ -1,0 +1,149 @@
+"""The `shuffle-spec` command-line tool.
+
+Subcommands live in `interface/cli/commands/`, one module each, discovered at start-up: each defines
+`NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`. Stdout carries data only; errors go
+to stderr. Exit codes: 0 ok, 1 a check or audit failed, 2 usage error, 130 interrupted (Ctrl-C: one
+line on stderr, `shuffle-spec CMD: interrupted`; an audited child process is killed on the way out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import signal
+import sys
+from typing import Sequence
+
+from . import commands
+from ...proofs_checks.bridge import UsageError
+from ..limits import TimeLimitExceeded, limit_memory
+
+__all__ = ["main", "build_parser"]
+
+
+def _command_names() -> list[str]:
+    return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_"))
+
+
+def _command_modules(only: str | None = None):
+    # With a command named on the command line only its module is imported: the others pull in SymPy
+    # and the registry, which a fast `eval` must not pay for.
+    for name in _command_names():
+        if only is None or name == only:
+            yield importlib.import_module(f"{commands.__name__}.{name}")
+
+
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict]:
+    parser = argparse.ArgumentParser(
+        prog="shuffle-spec",
+        description="Formally-checked reference specification of privacy amplification by shuffling. "
+        "With no command: a short report for the default scenario.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    runners = {}
+    for module in _command_modules(only):
+        command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP, epilog=getattr(module, "EPILOG", None))
+        module.add_arguments(command_parser)
+        runners[module.NAME] = module.run
+    return parser, runners
+
+
+def _options(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
+    """(every option string of the parser and its subcommands, those of them that take a value)."""
+    every: set[str] = set()
+    valued: set[str] = set()
+    for action in parser._actions:  # noqa: SLF001 - argparse offers no public walk over its actions
+        every.update(action.option_strings)
+        if action.option_strings and action.nargs != 0:
+            valued.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for sub in action.choices.values():
+                sub_every, sub_valued = _options(sub)
+                every |= sub_every
+                valued |= sub_valued
+    return every, valued
+
+
+def _join_negative_values(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """`--delta -1e-6` -> `--delta=-1e-6` (likewise `--expr -eps0`): argparse would read a value that
+    starts with '-' as an unknown option ("expected one argument"); joined, it reaches the command,
+    which rejects a negative number with the parameter's range."""
+    every, valued = _options(parser)
+    out: list[str] = []
+    for token in argv:
+        previous = out[-1] if out else ""
+        if token.startswith("-") and token not in every and token != "--" and previous in valued:
+            out[-1] = f"{previous}={token}"
+        else:
+            out.append(token)
+    return out
+
+
+def _one_line(message: object) -> str:
+    return " ".join(str(message).split())
+
+
+INTERRUPTED = 130  # the shell's code for a program ended by SIGINT (128 + 2)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit code (0 ok, 1 a check or audit failed, 2 usage error, 130
+    interrupted). Never a traceback: any failure, and Ctrl-C, is one line on stderr."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    name = "shuffle-spec"
+    try:
+        if arguments and arguments[0] in _command_names():
+            name = f"shuffle-spec {arguments[0]}"
+        return _main(argv, arguments)
+    except KeyboardInterrupt:
+        if argv is None:  # a program about to exit: a second Ctrl-C must not cut this line short
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print(f"{name}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
+    if argv is None:  # run as a program (console script, python -m): bound its memory
+        limit_memory()
+    if not arguments:  # the main job: the default report needs no command module (nor SymPy)
+        from .report import run_default_report
+
+        try:
+            return run_default_report()
+        except BrokenPipeError:
+            sys.stderr.close()
+            return 0
+    named = arguments[0] if arguments[0] in _command_names() else None
+    parser, runners = build_parser(only=named) if named is not None else build_parser()
+    args = parser.parse_args(_join_negative_values(parser, arguments))
+    name = f"shuffle-spec {args.command or ''}".rstrip()
+    try:
+        if args.command is None:
+            from .report import run_default_report
+
+            return run_default_report()
+        return runners[args.command](args)
+    except (UsageError, KeyError) as failure:
+        message = failure.args[0] if failure.args else str(failure)
+        print(f"{name}: error: {_one_line(message)}", file=sys.stderr)
+        return 2
+    except ValueError as failure:
+        print(f"{name}: error: {_one_line(failure)}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not an error of ours
+        sys.stderr.close()
+        return 0
+    except TimeLimitExceeded as failure:
+        print(f"{name}: error: the computation took too long ({_one_line(failure)})", file=sys.stderr)
+        return 2
+    except (ArithmeticError, RecursionError, MemoryError, OSError) as failure:
+        print(f"{name}: error: cannot compute this ({type(failure).__name__}: {_one_line(failure)})", file=sys.stderr)
+        return 2
+    except Exception as failure:  # noqa: BLE001 - a bug of ours: still one line, and say so
+        print(f"{name}: internal error: {type(failure).__name__}: {_one_line(failure)} (please report this)", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

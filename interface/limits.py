@@ -1,0 +1,146 @@
+"""Limits of the command-line tool and the Python API: the supported parameter ranges, the largest
+sweeps, and a time limit for computations that may not end (SymPy, exact enumerations).
+
+Library code imports the time limit from here (never from a CLI command module). The supported
+parameter ranges are defined once, in `reference/core/limits.py`; every command states them in its `--help`
+and refuses a point outside them before doing any work (a one-line error naming the parameter, its value and
+the range).
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+from ..reference.core.limits import (
+    DELTA_MIN,
+    EPS0_MAX,
+    K_MAX,
+    MATRIX_DENOMINATOR_LCM_MAX_DIGITS,
+    MATRIX_ENTRY_MAX_CHARS,
+    MATRIX_ENTRY_MAX_DIGITS,
+    N_MAX,
+)
+
+__all__ = [
+    "DELTA_MIN",
+    "EPS0_MAX",
+    "K_MAX",
+    "MEMORY_LIMIT_BYTES",
+    "MAX_GRID_COUNT",
+    "MAX_POINTS",
+    "N_MAX",
+    "RANGES_TEXT",
+    "TimeLimitExceeded",
+    "limit_memory",
+    "time_limit",
+]
+
+
+# Sweeps: at most this many values on one axis (a list or LOW:HIGH:COUNT) and points in the product.
+MAX_GRID_COUNT = 1000
+MAX_POINTS = 1000
+
+RANGES_TEXT = (
+    f"supported ranges: 0 < eps0 <= {EPS0_MAX:g}, 1 <= n <= {N_MAX:.0e} (an integer), "
+    f"{DELTA_MIN:g} <= delta < 1, 2 <= k <= {K_MAX:.0e}; a sweep has at most {MAX_GRID_COUNT} values "
+    f"per parameter and {MAX_POINTS} points"
+)
+
+
+# Address space of one `shuffle-spec` process (set when it runs as a program, not when `cli.main` is
+# called in-process): a runaway allocation becomes a one-line MemoryError instead of swapping the
+# machine. Python + numpy + scipy + SymPy take about 1-2 GB of it.
+MEMORY_LIMIT_BYTES = 8 * 2**30
+
+
+def limit_memory(limit: int = MEMORY_LIMIT_BYTES) -> None:
+    """Lower this process's address-space limit (RLIMIT_AS) to `limit` bytes unless it is lower already
+    (no-op where the platform has no such limit)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft == resource.RLIM_INFINITY or soft > limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+class TimeLimitExceeded(Exception):
+    """A computation did not finish within its time limit."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise `TimeLimitExceeded` in the block after `seconds` of wall time (SIGALRM; only in the main
+    thread, where signals work: elsewhere the block runs without a limit).
+
+    Nests: an enclosing limit that expires first still fires (its remaining time is restored on exit).
+    A computation inside one C call (a huge integer power, say) is interrupted only when that call
+    returns: callers bound such operations before starting them.
+    """
+    if not seconds > 0 or not math.isfinite(seconds):
+        raise ValueError(f"seconds = {seconds!r} is out of range: expected a finite number > 0")
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):  # noqa: ARG001
+        raise TimeLimitExceeded(f"over {seconds:g} s")
+
+    start = time.monotonic()
+    previous_handler = signal.signal(signal.SIGALRM, expire)
+    outer_remaining, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    if outer_remaining and outer_remaining < seconds:  # the enclosing limit comes first
+        signal.setitimer(signal.ITIMER_REAL, outer_remaining)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if outer_remaining:
+            left = outer_remaining - (time.monotonic() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+
+
+# Finite randomizers given as matrices (`audit randomizer`, `tightest --randomizer matrix`, the API
+# `audit_randomizer` / `tightest_randomizer`). The digit limits are the reference's (`shuffle_spec.reference.core.limits`, enforced by
+# `shuffle_spec.reference.finite.randomizers.Randomizer.from_matrix` on the text of every entry before a number is built).
+# At most this many entries: exact Fraction arithmetic costs O(k m) per pass over the matrix with big-integer work
+# per entry; 250,000 entries (500 x 500) stay within about a minute.
+MAX_MATRIX_ENTRIES = 250_000
+# The exact small-n central epsilon of a matrix enumerates every pair of neighbouring datasets in exact
+# Fractions (`shuffle_spec.interface.audit.randomizer.exact_small_n_epsilon`). Its work is estimated before it starts, in units of
+# about 3 microseconds of one core: (pairs of datasets) x (shuffled support) x n x (outputs), the Fraction
+# operations, times the cost of one operation on numbers of B bits, 1 + w/8 + w^2/400 with w = B/64 words
+# (additions and products are linear in w, the gcd that reduces every result quadratic; fitted on 2 x 2 and
+# 3 x 3 matrices with denominators of 1 to 3000 digits). B = n x the bits of the least common multiple
+# of a row's denominators (every probability of n reports has a denominator dividing its n-th power), the
+# largest over the rows. Over EXACT_WORK_LIMIT units (about 15 s) the value is not computed and the report says
+# why; EXACT_ENUMERATION_SECONDS is a last guard on the wall time (a loaded machine), with the same outcome.
+EXACT_WORK_LIMIT = 5_000_000
+EXACT_ENUMERATION_SECONDS = 60.0
+MATRIX_LIMITS_TEXT = (
+    f"matrix limits: at most {MAX_MATRIX_ENTRIES} entries; each entry a number or a string such as \"0.25\", "
+    f"\"1e-3\" or \"1/4\" of at most {MATRIX_ENTRY_MAX_CHARS} characters whose numerator and denominator have at "
+    f"most {MATRIX_ENTRY_MAX_DIGITS} digits; the denominators' least common multiple at most "
+    f"{MATRIX_DENOMINATOR_LCM_MAX_DIGITS} digits; labels strings or integers, all different; the exact small-n value "
+    f"only within {EXACT_WORK_LIMIT:.0e} units of work (operations x size of the numbers, about 15 s), else "
+    "reported as not computed with the reason"
+)
+
+__all__ += [
+    "EXACT_ENUMERATION_SECONDS",
+    "EXACT_WORK_LIMIT",
+    "MATRIX_DENOMINATOR_LCM_MAX_DIGITS",
+    "MATRIX_ENTRY_MAX_CHARS",
+    "MATRIX_ENTRY_MAX_DIGITS",
+    "MATRIX_LIMITS_TEXT",
+    "MAX_MATRIX_ENTRIES",
+]

@@ -1,1 +1,0 @@
-"""One module per `shuffle-spec` subcommand (discovered by `proofs_checks.cli`)."""

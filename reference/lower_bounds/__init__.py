@@ -1,0 +1,1 @@
+"""reference/lower_bounds/."""

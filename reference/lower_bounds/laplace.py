@@ -1,0 +1,384 @@
+"""A certified lower bound on the central epsilon of the shuffled Laplace mechanism on [0, 1]: the exact
+epsilon of an explicit neighbouring pair (exact.laplace_pair_x0).
+
+The pair: user 1 holds 0 vs 1, the other n-1 users all hold 0; each reports x + Lap(1/eps0) (density
+mu_x(v) = (eps0/2) e^{-eps0 |v - x|}) and the analyzer sees the multiset of reports. Relative to mu_0^n the
+shuffled output has density (1/n) sum_i mu_x(v_i) / mu_0(v_i) (symmetrised over the n positions), so with
+R = mu_1(V) / mu_0(V), V ~ mu_0 (checked in proofs_checks/derived/blanket_exact_laplace.py),
+
+    D_{e^eps}(P_0 || P_1) = (1/n) E[(Z_1 + ... + Z_n)_+],   Z = 1 - e^eps R,
+    D_{e^eps}(P_1 || P_0) = (1/n) E[(Z'_1 + ... + Z'_n)_+], Z' = R - e^eps,
+
+i.i.d. copies, V ~ mu_0. This is the EXACT divergence of this pair of continuous shuffled outputs (no binning,
+no relaxation); its epsilon is at most the worst case's, so it is a LOWER bound on the truth that every valid
+upper bound must respect. (Binning the reports at 1/2 is a post-processing giving binary randomized response
+with flip probability e^{-eps0/2}/2, a weaker lower bound in general: see `binned_binary_rr_eps0`; the
+interval's lower end is the larger of the two, both certified lower bounds on this pair's eps.)
+
+The law of R (C = e^{eps0}): an atom 1/C of mass 1/2 (V <= 0), an atom C of mass 1/(2C) (V >= 1) and in
+between Pr[R >= r] = (1/2)(C r)^{-1/2}: R is 1/2 (atom at 1/C) + 1/2 X_C with X_C the law of
+`reference.bounds.blanket_exact_laplace` at parameter C (Pr[X_C >= x] = (C x)^{-1/2} on [1/C, C], atom 1/C at C).
+
+Certification: the same lattice machinery as BBGN19.Lem5.3.exact_laplace (module doc there): the lower end
+contracts mean-exact groups of Z's law to lattice points (a law dominated by Z in convex order, then moved
+down), the upper end spreads every lattice cell to its end points (dominating Z); the n-fold sum by tilted FFT
+with Chernoff window tails and the FFT round-off bound. The reported value is the LOWER end of the certified
+eps interval of the pair.
+
+Supported range: eps0 in (0, 8], n in [1, 10^6], delta in [1e-300, 1).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+
+from ..bounds.blanket_exact_laplace import (
+    EXP_MARGIN,
+    MASS_MARGIN,
+    MIN_EPS0,
+    TINY_EPS0,
+    UNIT,
+    _expectation,
+    _lattice_law,
+    _leftover_groups,
+    _x_mass,
+    check_laplace_inputs,
+    _delta_at_edges,
+    _lattice_step,
+    single_report_epsilon,
+    _single_report_epsilon_mp,
+)
+from ..core.errors import ParameterError, require_positive
+from ..exact.binary_rr import binary_rr_pair_epsilon
+from ..numerics.lattice_sums import solve_certified_epsilon
+from ..core.results import BoundValue
+
+__all__ = ["laplace_pair_delta", "laplace_pair_x0_epsilon", "laplace_pair_x0_interval", "laplace_pair_x0_epsilon_mp", "binned_binary_rr_eps0", "DIRECTIONS"]
+
+DIRECTIONS = ("forward", "backward")
+EPS_REL_TOL = 1e-3
+BISECTION_STEPS = 70
+
+
+@dataclass(frozen=True)
+class _PairLaw:
+    """Z = alpha + beta X_C on the weight-1/2 half (continuous part and X_C's atom at C), plus the atom of the
+    other half; floats for the upper spread, mpmath (30 digits) for the lower groups."""
+
+    alpha: float
+    beta: float
+    big_c: float
+    atom_value: float  # the other half's atom (mass 1/2)
+
+    @property
+    def values(self) -> tuple[float, float]:
+        """Z at X = 1/C and at X = C."""
+        return self.alpha + self.beta / self.big_c, self.alpha + self.beta * self.big_c
+
+
+def _shift(eps0: float, eps: float, direction: str) -> float:
+    """A float at most the heavy atom's exact value (1 - e^eps/C forward, 1/C - e^eps backward) and within a
+    few ulps of it: Z - shift has that atom at (or a hair above) the lattice point 0, so that the lower groups
+    need not smear it (the sum is then compared with -n shift instead of 0)."""
+    with mpmath.workdps(40):
+        big_c, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        exact = 1 - e / big_c if direction == "forward" else 1 / big_c - e
+        value = float(exact)
+        if value > exact:
+            value = math.nextafter(value, -math.inf)
+    return value
+
+
+def _cluster_shift(eps0: float, eps: float, direction: str, h: float) -> float:
+    """The shift that puts the mean of the heavy end of Z's law (the last step [z_max - h, z_max] forward, the
+    first [z_min, z_min + h] backward: the heavy atom and the dense mass next to it) on the lattice point 0, up to
+    a hair above it (a float at most that mean): the lower groups then contract that cluster in place instead of
+    dragging it a step (which would lose a mean of order h per user). It only decides tightness: every shift is
+    exact in the sum (the sum is compared with -n shift)."""
+    with mpmath.workdps(30):
+        law = _Groups(eps0, eps, direction)
+        hh = mpmath.mpf(h)
+        if direction == "forward":
+            z_max = law.atoms[-1][0]
+            f0, g0 = law.cumulative(z_max - hh)
+            f1, g1 = law.cumulative(z_max)
+        else:
+            z_min = law.atoms[0][0]
+            f0, g0 = mpmath.mpf(0), mpmath.mpf(0)
+            f1, g1 = law.cumulative(z_min + hh)
+        mean = (g1 - g0) / (f1 - f0)
+        value = float(mean)
+        if value > mean:
+            value = math.nextafter(value, -math.inf)
+    return value
+
+
+def _law(eps0: float, eps: float, direction: str, shift: float = 0.0) -> _PairLaw:
+    """Z - shift (floats)."""
+    big_c, e = math.exp(eps0), math.exp(eps)
+    if direction == "forward":  # Z = 1 - e R: the atom 1/C of R gives 1 - e/C (the top of Z's support)
+        return _PairLaw(1.0 - shift, -e, big_c, 1 - e / big_c - shift)
+    return _PairLaw(-e - shift, 1.0, big_c, 1 / big_c - e - shift)  # Z' = R - e: 1/C - e is the bottom
+
+
+def _moments(law: _PairLaw) -> float:
+    """Float variance of Z (uncertified: chooses the step)."""
+    c = law.big_c
+    ex, ex2 = 2 - 1 / c, c + (c - c**-2) / 3
+    half = law.alpha**2 + 2 * law.alpha * law.beta * ex + law.beta**2 * ex2
+    second = 0.5 * law.atom_value**2 + 0.5 * half
+    mean = 0.5 * law.atom_value + 0.5 * (law.alpha + law.beta * ex)
+    return max(second - mean * mean, 0.0)
+
+
+def _step(law: _PairLaw) -> float:
+    return _lattice_step(_moments(law))
+
+
+def _spread(law: _PairLaw, h: float) -> tuple[int, np.ndarray]:
+    """Mean-preserving spread of Z onto h Z, masses rounded up (as in blanket_exact_laplace)."""
+    c, beta = law.big_c, law.beta
+    z_lo, z_hi = sorted(law.values)
+    points = sorted([z_lo, z_hi, law.atom_value])
+    lo = math.floor(points[0] / h) - 1
+    hi = math.ceil(points[-1] / h) + 1
+    w = np.zeros(hi - lo + 2)
+    j0, j1 = math.floor(z_lo / h), math.floor(z_hi / h)
+    cuts = np.concatenate(([z_lo], np.arange(j0 + 1, j1 + 1, dtype=float) * h, [z_hi]))
+    cuts = cuts[np.concatenate(([True], np.diff(cuts) > 0))]
+    a_l, b_l = cuts[:-1], cuts[1:]
+    j = np.floor(a_l / h).astype(np.int64)
+    if beta > 0:
+        xa, xb = np.clip((a_l - law.alpha) / beta, 1 / c, c), np.clip((b_l - law.alpha) / beta, 1 / c, c)
+        xa[0], xb[-1] = 1 / c, c
+    else:
+        xa, xb = np.clip((b_l - law.alpha) / beta, 1 / c, c), np.clip((a_l - law.alpha) / beta, 1 / c, c)
+        xb[0], xa[-1] = c, 1 / c
+    mass, up_x, down_x = _x_mass(c, xa, xb)
+    size = abs(beta)
+    rise = size * (up_x if beta > 0 else down_x)  # int (Z - a_l) over the cell
+    fall = size * (down_x if beta > 0 else up_x)  # int (b_l - Z)
+    hi_w = 0.5 * (rise + mass * (a_l - j * h)) / h
+    lo_w = 0.5 * (fall + mass * ((j + 1) * h - b_l)) / h
+    np.add.at(w, j - lo, lo_w)
+    np.add.at(w, j + 1 - lo, hi_w)
+    for value, m in ((law.alpha + beta * c, 0.5 / c), (law.atom_value, 0.5)):
+        k = math.floor(value / h)
+        frac = value / h - k
+        w[k + 1 - lo] += m * frac
+        w[k - lo] += m * (1 - frac)
+    margin = MASS_MARGIN * (4 + (abs(points[0]) + abs(points[-1])) / h)
+    return lo, w * (1 + margin)
+
+
+class _Groups:
+    """Z's law in mpmath (30 digits) for the lower groups: cumulative mass F(z) = Pr[Z <= z] and moment
+    G(z) = E[Z; Z <= z] (atoms included at z), from the exact parameters e^{eps0}, e^eps."""
+
+    def __init__(self, eps0: float, eps: float, direction: str, shift: float = 0.0):
+        self.big_c = mpmath.exp(mpmath.mpf(eps0))
+        e = mpmath.exp(mpmath.mpf(eps))
+        sh = mpmath.mpf(shift)
+        if direction == "forward":
+            self.alpha, self.beta, self.other = 1 - sh, -e, 1 - e / self.big_c - sh
+        else:
+            self.alpha, self.beta, self.other = -e - sh, mpmath.mpf(1), 1 / self.big_c - e - sh
+        c = self.big_c
+        self.top_x = self.alpha + self.beta * c  # Z at X_C's atom
+        self.atoms = sorted([(self.other, mpmath.mpf(1) / 2), (self.top_x, 1 / (2 * c))])
+        ends = sorted([self.alpha + self.beta / c, self.top_x])
+        self.cont_lo, self.cont_hi = ends
+
+    def _x_of(self, z: mpmath.mpf) -> mpmath.mpf:
+        return (z - self.alpha) / self.beta
+
+    def cumulative(self, z: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
+        c, rc = self.big_c, mpmath.sqrt(self.big_c)
+        mass, mom = mpmath.mpf(0), mpmath.mpf(0)
+        for value, m in self.atoms:
+            if value <= z:
+                mass, mom = mass + m, mom + m * value
+        zz = min(max(z, self.cont_lo), self.cont_hi)
+        x = min(max(self._x_of(zz), 1 / c), c)
+        if self.beta > 0:  # Z <= z  <=>  X <= x
+            mx, ex = 1 - 1 / (rc * mpmath.sqrt(x)), (mpmath.sqrt(x) - 1 / rc) / rc
+        else:  # X >= x (continuous part, X < C)
+            mx, ex = 1 / (rc * mpmath.sqrt(x)) - 1 / c, (rc - mpmath.sqrt(x)) / rc
+        if z < self.cont_lo:
+            mx, ex = mpmath.mpf(0), mpmath.mpf(0)
+        return mass + mx / 2, mom + (self.alpha * mx + self.beta * ex) / 2
+
+
+def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: float = 0.0) -> tuple[int, np.ndarray]:
+    """A lattice law dominated by Z (convex order, then moved down; module doc of blanket_exact_laplace). Z's
+    law is an atom at each end of its support with a continuous part between (module doc), so: the top group
+    (z_last, z_max] (top atom included) has mean exactly the lattice point `top` below z_max (bisection); from
+    the bottom (bottom atom in the first group) groups with exact lattice means are cut by bisection on the
+    cumulative moments; the leftover below z_last joins a fraction of the top group."""
+    with mpmath.workdps(30):
+        law = _Groups(eps0, eps, direction, shift)
+        hh = mpmath.mpf(h)
+        z_min, z_max = law.atoms[0][0], law.atoms[-1][0]
+        tol = (abs(z_min) + abs(z_max) + 1) * mpmath.mpf(10) ** -25
+        if not (z_min <= law.cont_lo + tol and law.cont_hi <= z_max + tol):
+            raise ParameterError("pair law", float(z_min), "atoms at both ends of the support")
+        law.cont_lo, law.cont_hi = max(law.cont_lo, z_min), min(law.cont_hi, z_max)
+        f_all, g_all = law.cumulative(z_max)
+        top = mpmath.floor(z_max / hh)
+        target_top = top * hh
+        groups: list[tuple[mpmath.mpf, mpmath.mpf]] = []
+        if g_all >= target_top * f_all:  # one group: everything, contracted to its mean, moved down
+            groups.append((f_all, mpmath.floor(g_all / f_all / hh)))
+        else:
+            low, high = z_min, z_max  # mean of (z, z_max] is non-decreasing in z
+            for _ in range(BISECTION_STEPS):
+                mid = (low + high) / 2
+                fm, gm = law.cumulative(mid)
+                if (g_all - gm) >= target_top * (f_all - fm):
+                    high = mid
+                else:
+                    low = mid
+            z_last = high
+            f_last, g_last = law.cumulative(z_last)
+            final_mass, final_mom = f_all - f_last, g_all - g_last
+            if not final_mom >= target_top * final_mass:
+                raise ParameterError("lower lattice law", float(target_top), "a top group whose mean reaches its point")
+            f_b, g_b = mpmath.mpf(0), mpmath.mpf(0)  # cumulative at the current start (the first group: nothing)
+            b = z_min
+            t = mpmath.floor(z_min / hh)
+            if z_min - t * hh > hh * mpmath.mpf(10) ** -10:  # the bottom atom is not (nearly) on a lattice point
+                t += 1
+            first = True
+            while True:
+                target = t * hh
+                mass, mom = f_last - f_b, g_last - g_b
+                if mass <= 0 or mom < target * mass:  # the leftover below z_last
+                    groups.extend(_leftover_groups(mass, mom, final_mass, top, hh))
+                    break
+                high = _closed_form_end(law, b, target) if not first else None
+                if high is not None and high <= z_last:
+                    f_z, g_z = law.cumulative(high)  # reused below when the closed-form end is kept
+                    if not (g_z - g_b) >= target * (f_z - f_b):
+                        high = None
+                else:
+                    high = None
+                if high is None:
+                    low, high = b, z_last
+                    for _ in range(BISECTION_STEPS):
+                        mid = (low + high) / 2
+                        fm, gm = law.cumulative(mid)
+                        if (gm - g_b) >= target * (fm - f_b):
+                            high = mid
+                        else:
+                            low = mid
+                    f_z, g_z = law.cumulative(high)
+                first = False
+                mass, mom = f_z - f_b, g_z - g_b
+                if not mom >= target * mass:
+                    raise ParameterError("lower lattice law", float(target), "a group whose mean reaches its point")
+                groups.append((mass, t))
+                f_b, g_b, b = f_z, g_z, high
+                if b >= z_last:
+                    groups.append((final_mass, top))
+                    break
+                t = mpmath.floor(b / hh) + 1
+        lo, w = _lattice_law(groups)
+    return lo, w * (1 - MASS_MARGIN * 4)
+
+
+def _closed_form_end(law: "_Groups", b: mpmath.mpf, target: mpmath.mpf) -> mpmath.mpf | None:
+    """The end z of the group (b, z] inside the continuous part with mean exactly `target` (the conditional mean
+    of X on [x0, x1] is sqrt(x0 x1)), nudged so that the mean is >= target; None outside the continuous part."""
+    c = law.big_c
+    if not law.cont_lo <= b < law.cont_hi:
+        return None
+    x_b = (b - law.alpha) / law.beta
+    x_t = (target - law.alpha) / law.beta
+    if law.beta > 0:
+        x_end = x_t * x_t / x_b * (1 + mpmath.mpf(10) ** -24)
+    else:
+        x_end = x_t * x_t / x_b * (1 - mpmath.mpf(10) ** -24)
+    if not 1 / c <= x_end < c:
+        return None
+    return law.alpha + law.beta * x_end
+
+
+def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
+    """exact.laplace_pair_x0: a certified interval of max(D(P_0||P_1), D(P_1||P_0)) at e^eps for the pair "user 1
+    holds 0 vs 1, the other n-1 users hold 0" of n shuffled eps0-Laplace reports on [0, 1] (module doc).
+    Range: 0 < eps0 <= 8, 1 <= n <= 1e6, eps >= 0."""
+    edge = _delta_at_edges(eps0=eps0, n=n, eps=eps)
+    if edge is not None:
+        return edge
+    n = int(n)
+    log_n = math.log(n)
+    lower = upper = 0.0
+    for direction in DIRECTIONS:
+        h = _step(_law(eps0, eps, direction))
+        shift = _cluster_shift(eps0, eps, direction, h)
+        law = _law(eps0, eps, direction, shift)
+        offset, w_up = _spread(law, h)
+        log_up = _expectation(offset, w_up, (1.0, 1.0), h, n, True, eps0, shift)
+        offset_lo, w_lo = _lower_groups(eps0, eps, direction, h, shift)
+        log_lo = _expectation(offset_lo, w_lo, (1.0, 1.0), h, n, False, eps0, shift)
+        up = 1.0 if log_up - log_n >= 0 else min(1.0, math.exp(log_up - log_n + 4 * UNIT * log_n) * (1 + EXP_MARGIN))
+        low = 0.0 if log_lo == -math.inf else math.exp(log_lo - log_n - 4 * UNIT * log_n) * (1 - EXP_MARGIN)
+        lower, upper = max(lower, low), max(upper, up)
+    return BoundValue(min(lower, upper), upper)
+
+
+def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """A certified interval containing the exact eps of the pair "user 1 holds 0 vs 1, the other n-1 users hold
+    0" of n shuffled eps0-Laplace reports on [0, 1] (both directions; exact.laplace_pair_x0). Range: as
+    `laplace_pair_x0_epsilon`."""
+    check_laplace_inputs(eps0, n, delta)
+    if int(n) == 1:  # the pair is one report: both directions are the profile 1 - e^{(eps - eps0)/2}
+        return single_report_epsilon(eps0, delta)
+    if eps0 < MIN_EPS0:  # no lattice (module doc of reference.bounds.blanket_exact_laplace): eps in [0, eps0]
+        return BoundValue(0.0, float(eps0), f"{TINY_EPS0}: the pair's eps is only bracketed by [0, eps0]")
+
+    def bounds(eps: float) -> tuple[float, float]:
+        value = laplace_pair_delta(eps0=eps0, n=n, eps=eps)
+        return value.lower, value.upper
+
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL)
+    # Binning the reports at 1/2 is a post-processing of this same pair (binary RR, the others' bits all 0): its
+    # certified eps is also a lower bound on the pair's, and the better one where the lattice contraction is
+    # coarse (large eps0, eps near eps0).
+    binned = binary_rr_pair_epsilon(eps0=binned_binary_rr_eps0(eps0=eps0), n=int(n), delta=delta, k=0).lower
+    lower = min(max(lower, binned), upper)
+    return BoundValue(lower, upper, "" if found else "no eps < eps0 certified for this pair: eps0 is the upper end")
+
+
+def laplace_pair_x0_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
+    """exact.laplace_pair_x0 (direction lower_bound): the LOWER end of the certified interval of the pair's exact
+    eps (`laplace_pair_x0_interval`) as the value: a lower bound on the central eps of n shuffled eps0-Laplace
+    reports on [0, 1] at delta; the interval is in the note. Range: 0 < eps0 <= 8, 1 <= n <= 1e6,
+    1e-300 <= delta < 1."""
+    pair = laplace_pair_x0_interval(eps0=eps0, n=n, delta=delta)
+    note = f"exact eps of the pair (others at 0) in [{pair.lower!r}, {pair.upper!r}]; its lower end is a lower bound on the worst case"
+    return BoundValue(pair.lower, pair.lower, (pair.note + "; " + note) if pair.note else note)
+
+
+def laplace_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """High-precision value of exact.laplace_pair_x0 (COMMON protocol): at n = 1 the pair is the Laplace
+    mechanism itself, both directions have delta(eps) = 1 - e^{(eps - eps0)/2} (proofs_checks/derived/blanket_exact_laplace.py),
+    so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the high-precision range) for n > 1."""
+    return _single_report_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, statement="exact.laplace_pair_x0")
+
+
+def binned_binary_rr_eps0(*, eps0: float) -> float:
+    """The local epsilon of the binary randomized response obtained by binning eps0-Laplace reports on [0, 1]
+    at 1/2 (flip probability q = e^{-eps0/2}/2, so e^{eps0'} = (1 - q)/q = 2 e^{eps0/2} - 1), rounded DOWN (a
+    smaller eps0' is a post-processing of the binned randomizer, so lower bounds stay valid). Range eps0 > 0."""
+    require_positive("eps0", eps0)
+    with mpmath.workdps(40):
+        exact = mpmath.log(2 * mpmath.exp(mpmath.mpf(eps0) / 2) - 1)
+        value = float(exact)
+        if value > exact:
+            value = math.nextafter(value, 0.0)
+    return value

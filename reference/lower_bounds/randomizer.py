@@ -1,0 +1,205 @@
+"""Certified lower bounds on the central epsilon of a shuffled finite randomizer: the exact epsilon of
+explicit neighbouring pairs at large n (exact.randomizer_pair).
+
+The pair: user 1 holds x vs x', the other n - 1 users all hold z (each (x, x', z) is tried, z = x and
+z = x' included). The shuffled output is the histogram h of the n reports. With W = Mult(n; mu_z) the law
+of n draws from mu_z (every mu_z(y) > 0: a finite eps0 makes every kept column positive),
+
+    P_x(h) = W(h) sum_y mu_x(y) h_y / (n mu_z(y))     (the multinomial shift, proofs_checks/derived/blanket_exact_krr.py),
+
+so D_{e^eps}(P_x || P_x') = (1/n) E_W[(sum_y a_y h_y)_+], a_y = (mu_x(y) - e^eps mu_x'(y)) / mu_z(y): the
+same count expectation as one term of the blanket bound (`reference.bounds.blanket_exact_randomizer`,
+`count_expectation`), with mu_z for omega and N = n. It is certified exactly (lattice sums) when the
+coefficients take at most 3 distinct values: every randomizer with m <= 3 outputs (m = 2: a binary
+asymmetric mechanism, a 1-D sum) and those whose outputs group so.
+
+More outputs: merge them into 3 bins first. Merging is a post-processing of the randomizer, so the merged
+randomizer's pair epsilon is <= the original pair's, <= the central epsilon: still a lower bound. The bins
+tried are contiguous in the order of the likelihood ratio mu_x(y)/mu_x'(y) (where the optimal binary test
+cuts), at most MAX_SPLITS split pairs per (x, x'); the 2-bin cuts are tried too (for m = 3 as well): with one
+positive coefficient their lattice sum has no cancellation, which the 3-output sum with two positive
+coefficients suffers at large n.
+
+Search: the candidates (x, x', z, bins) are ranked by the chi-square distance of the merged pair w.r.t.
+mu_z (only decides the order); the first is solved; each later one is solved only when its certified
+delta's lower end at the current best eps exceeds delta (so that its eps is certainly larger). The result
+is a certified interval of the best pair's epsilon; its LOWER end is the certified lower bound.
+
+Supported range: as `reference.bounds.blanket_exact_randomizer` (k <= 16, m <= 64, eps0 <= 50),
+n in [1, 10^8], delta in [1e-300, 1).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..bounds.blanket_exact_randomizer import (
+    EPS_REL_TOL,
+    FiniteRandomizer,
+    _check_common,
+    count_expectation,
+    finite_randomizer,
+    group_outputs,
+)
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..numerics.lattice_sums import U1, solve_certified_epsilon
+from ..core.results import BoundValue
+
+__all__ = ["PairChoice", "randomizer_pair_delta", "randomizer_pair_epsilon", "best_randomizer_pair", "candidate_bins", "MAX_SPLITS"]
+
+PER_SD = 48
+MAX_SPLITS = 10
+MAX_CANDIDATES = 2000
+NOTE = "the certified lower bound on the truth is the interval's lower end"
+
+
+@dataclass(frozen=True)
+class PairChoice:
+    """The pair whose epsilon is reported: inputs x, x' (row indices), the others' input z, the output bins."""
+
+    x: int
+    x2: int
+    z: int
+    bins: tuple[tuple[int, ...], ...]
+
+    def describe(self) -> str:
+        merged = "" if all(len(b) == 1 for b in self.bins) else " outputs merged into " + " | ".join(",".join(map(str, b)) for b in self.bins)
+        return f"user 1 at input {self.x} vs {self.x2}, the other n-1 users at input {self.z}{merged}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"x": self.x, "x2": self.x2, "z": self.z, "bins": [list(b) for b in self.bins]}
+
+
+def _merged(row: Sequence[Fraction], bins: Sequence[Sequence[int]]) -> list[Fraction]:
+    return [sum((row[y] for y in b), Fraction(0)) for b in bins]
+
+
+def _check_bins(bins: object, m: int) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(bins, Sequence) or isinstance(bins, (str, bytes)) or not bins:
+        raise ParameterError("bins", bins, f"a partition of the outputs 0..{m - 1} into lists")
+    out = []
+    for b in bins:
+        if not isinstance(b, Sequence) or isinstance(b, (str, bytes)) or not b or not all(isinstance(y, int) and not isinstance(y, bool) for y in b):
+            raise ParameterError("bins", bins, f"a partition of the outputs 0..{m - 1} into non-empty lists of indices")
+        out.append(tuple(int(y) for y in b))
+    if sorted(y for b in out for y in b) != list(range(m)):
+        raise ParameterError("bins", bins, f"a partition of the outputs 0..{m - 1} (each exactly once)")
+    return tuple(out)
+
+
+def _pair_delta(randomizer: FiniteRandomizer, choice: PairChoice, n: int, eps: float, tail: float) -> BoundValue:
+    if eps >= randomizer.eps0 or choice.x == choice.x2:
+        return BoundValue(0.0, 0.0)
+    rows = randomizer.rows
+    groups = group_outputs(_merged(rows[choice.x], choice.bins), _merged(rows[choice.x2], choice.bins), _merged(rows[choice.z], choice.bins))
+    lo, hi = count_expectation(n, groups, eps, tail=tail, per_sd=PER_SD)
+    return BoundValue(min(lo / n / (1 + 2 * U1), min(1.0, hi / n * (1 + 2 * U1))), min(1.0, hi / n * (1 + 2 * U1)))
+
+
+def randomizer_pair_delta(*, matrix: object, n: int, eps: float, x: int, x2: int, z: int, bins: object = None, delta_hint: float = 1e-6) -> BoundValue:
+    """exact.randomizer_pair: a certified interval of D_{e^eps}(P_x || P_x') for n shuffled reports of `matrix`
+    (after merging the outputs into `bins`, a partition of the kept output indices; default: none merged),
+    user 1 at x vs x', the other n - 1 at z (module doc). The merged coefficients must take at most 3
+    distinct values. Range: see the module doc; eps >= 0."""
+    randomizer = finite_randomizer(matrix)
+    _check_common(n, 0.5)
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    for name, value in (("x", x), ("x2", x2), ("z", z)):
+        require_integer(name, value, minimum=0)
+        if value >= randomizer.k:
+            raise ParameterError(name, value, f"an input index in [0, {randomizer.k - 1}]")
+    chosen = tuple((y,) for y in range(randomizer.m)) if bins is None else _check_bins(bins, randomizer.m)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    return _pair_delta(randomizer, PairChoice(int(x), int(x2), int(z), chosen), int(n), float(eps), tail)
+
+
+def candidate_bins(randomizer: FiniteRandomizer, x: int, x2: int) -> list[tuple[tuple[int, ...], ...]]:
+    """exact.randomizer_pair: the output partitions tried for (x, x'): none merged when m <= 3, else 3 bins
+    contiguous in the order of mu_x(y)/mu_x'(y) (at most MAX_SPLITS split pairs, spread over the order); and
+    the 2-bin contiguous cuts (m >= 3)."""
+    if not isinstance(randomizer, FiniteRandomizer):
+        raise ParameterError("randomizer", repr(randomizer)[:40], "a FiniteRandomizer from finite_randomizer()")
+    for name, value in (("x", x), ("x2", x2)):
+        require_integer(name, value, minimum=0)
+        if value >= randomizer.k:
+            raise ParameterError(name, value, f"an input index in [0, {randomizer.k - 1}]")
+    m = randomizer.m
+    order = sorted(range(m), key=lambda y: randomizer.rows[x][y] / randomizer.rows[x2][y], reverse=True)
+    # Two bins (contiguous, every cut): one positive coefficient, so no cancellation in the lattice sum
+    # (three outputs with two positive coefficients lose digits through (S)_+ = S + (-S)_+).
+    Partition = tuple[tuple[int, ...], ...]
+    two: list[Partition] = []
+    for i in range(1, min(m, MAX_SPLITS + 1)):
+        two.append((tuple(order[:i]), tuple(order[i:])))
+    if m <= 3:
+        identity: list[Partition] = [tuple((y,) for y in range(m))]
+        return identity + (two if m == 3 else [])
+    splits = list(itertools.combinations(range(1, m), 2))
+    if len(splits) > MAX_SPLITS:
+        positions = sorted({max(1, min(m - 1, round(m * q))) for q in (0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9)} | {1, m - 1})
+        splits = [(i, j) for i, j in itertools.combinations(positions, 2)][: MAX_SPLITS * 2]
+    three: list[Partition] = [(tuple(order[:i]), tuple(order[i:j]), tuple(order[j:])) for i, j in splits]
+    return three + two
+
+
+def _chi_square(randomizer: FiniteRandomizer, choice: PairChoice) -> float:
+    px, px2, pz = (_merged(randomizer.rows[i], choice.bins) for i in (choice.x, choice.x2, choice.z))
+    return sum(float((a - b) ** 2 / c) for a, b, c in zip(px, px2, pz, strict=True))
+
+
+def best_randomizer_pair(*, matrix: object, n: int, delta: float) -> tuple[BoundValue, PairChoice | None]:
+    """exact.randomizer_pair: the best pair found (module doc) and the certified interval of its epsilon
+    (lower end: the certified lower bound on the central eps of n shuffled reports of `matrix` at delta).
+    Range: see the module doc."""
+    randomizer = finite_randomizer(matrix)
+    _check_common(n, delta)
+    n = int(n)
+    if randomizer.eps0 == 0 or randomizer.gamma == 1:
+        return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP"), None
+    tail = max(min(1e-30, delta * 1e-12), 1e-300)
+    candidates: list[tuple[float, int, PairChoice]] = []
+    seen = set()
+    for x in range(randomizer.k):
+        for x2 in range(randomizer.k):
+            if x == x2:
+                continue
+            for bins in candidate_bins(randomizer, x, x2):
+                for z in range(randomizer.k):
+                    choice = PairChoice(x, x2, z, bins)
+                    rows = randomizer.rows
+                    key = group_outputs(_merged(rows[x], bins), _merged(rows[x2], bins), _merged(rows[z], bins))
+                    if key in seen:
+                        continue  # the same coefficients and law: the same epsilon
+                    seen.add(key)
+                    candidates.append((-_chi_square(randomizer, choice), len(candidates), choice))
+    candidates.sort()
+    best: tuple[float, float, PairChoice] | None = None
+    for _, _, choice in candidates[:MAX_CANDIDATES]:
+        def bounds(eps: float, choice: PairChoice = choice) -> tuple[float, float]:
+            value = _pair_delta(randomizer, choice, n, eps, tail)
+            return value.lower, value.upper
+
+        if best is not None and bounds(best[0])[0] <= delta:
+            continue
+        try:
+            lower, upper, found = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL)
+        except ParameterError:
+            continue  # more than 3 distinct coefficients after merging (cannot happen with 3 bins)
+        if best is None or lower > best[0]:
+            best = (lower, max(upper, lower), choice)
+    if best is None:
+        return BoundValue(0.0, 0.0, NOTE), None
+    return BoundValue(best[0], best[1], f"{NOTE}; pair: {best[2].describe()}"), best[2]
+
+
+def randomizer_pair_epsilon(*, matrix: object, n: int, delta: float) -> BoundValue:
+    """exact.randomizer_pair: the certified interval of the epsilon of the best explicit neighbouring pair
+    found (module doc); its lower end is a lower bound on the central eps of n shuffled reports of `matrix`
+    at delta. Range: 2 <= k <= 16, 2 <= m <= 64, eps0 <= 50, 1 <= n <= 1e8, 1e-300 <= delta < 1."""
+    value, _ = best_randomizer_pair(matrix=matrix, n=n, delta=delta)
+    return value

@@ -1,0 +1,157 @@
+"""Many rounds: the composition of shuffled rounds by privacy-loss distributions (`compose.clones`,
+`compose.stronger_clones`, `compose.exact_binary_rr`).
+
+Neighbouring relation: replace one user's input, n fixed (as in every single-round statement). For a pair
+(P, Q) on a finite set the privacy-loss variable is L = log(P(Y)/Q(Y)), Y ~ P, and
+
+    D_{e^eps}(P || Q) = E[max(0, 1 - e^{eps - L})]   (the hockey-stick divergence, with L = +inf where Q = 0).
+
+The T-fold product pair (P^T, Q^T) has the loss S = L_1 + ... + L_T of independent copies, so
+delta_T(eps) = E[max(0, 1 - e^{eps - S})]. A pair dominates a round when every neighbouring pair of datasets
+is a post-processing of it (or has a smaller privacy profile at every eps); dominating pairs compose
+(Zhu, Dong, Wang 2022, Thm 10), adaptively chosen randomizers included when the pair does not depend on them.
+
+- `compose.clones`: the FMT21 clone pair (shuffle_spec.spec.papers.fmt21.clones.pair_pmfs with clone counts Bin(n-1, e^-eps0)),
+  a dominating pair of every shuffled eps0-LDP round (FMT21's reduction is one post-processing); symmetric
+  (swapping coordinates maps P to Q), so one direction of the loss suffices. Upper bound.
+- `compose.stronger_clones`: the FMT23 pair, clone counts Bin(n-1, 2/(e^eps0+1)), for k-RR (errata class). Upper bound.
+- `compose.exact_binary_rr`: the exact pair (P_m, Q_m) of shuffled binary RR for fixed datasets (m ones
+  among the other n-1 users), both directions, composed T times: the exact eps of T rounds on those
+  datasets, so a LOWER bound on the worst case of the composed mechanism.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .exact.binary_rr import pair_pmfs as binary_rr_pair_pmfs
+from ..papers.fmt21.clones import a, c, pair_pmfs as clone_pair_pmfs
+from ..statement import Direction, Kind, Source, Statement
+from ..symbols import delta, eps, eps0, m, n
+
+__all__ = [
+    "STATEMENTS",
+    "clone_loss",
+    "clone_loss_closed_form",
+    "composed_delta",
+    "hockey_stick_from_loss",
+    "rounds",
+]
+
+rounds = sp.Symbol("rounds", integer=True, positive=True)  # number of composed rounds T
+s_loss = sp.Symbol("s", real=True)  # a value of the (composed) privacy loss
+
+
+def hockey_stick_from_loss(loss: sp.Expr, epsilon: sp.Expr = eps) -> sp.Expr:
+    """The integrand of delta(eps) = E_P[max(0, 1 - e^{eps - L})] at loss value `loss`: non-decreasing in
+    the loss (the fact behind the pessimistic discretisation, checked in shuffle_spec.proofs_checks.derived.compose)."""
+    return sp.Max(0, 1 - sp.exp(epsilon - loss))
+
+
+def clone_loss(count: sp.Expr = c, at: sp.Expr = a) -> sp.Expr:
+    """log(P_c(a) / Q_c(a)) of the clone pair (the loss of one round, given c clones)."""
+    p_c, q_c = clone_pair_pmfs(count, at)
+    return sp.log(p_c / q_c)
+
+
+def clone_loss_closed_form(count: sp.Expr = c, at: sp.Expr = a) -> sp.Expr:
+    """The same loss without binomials: b_c(a-1)/b_c(a) = a/(c-a+1) gives
+    log((e^eps0 (c+1-a) + a) / ((c+1-a) + e^eps0 a)) (what the reference evaluates, mirrored a -> c+1-a)."""
+    e0 = sp.exp(eps0)
+    return sp.log((e0 * (count + 1 - at) + at) / ((count + 1 - at) + e0 * at))
+
+
+# delta_T(eps) of the product pair: E over T independent copies of the loss. SymPy has no T-fold sum of
+# symbolic length, so the T-fold expectation is stated through the composed-loss distribution's
+# defining property (an undefined function of its arguments, fixed by the notes and checked numerically).
+composed_delta = sp.Function("delta_T")(eps, rounds, eps0, n)
+
+
+def _statement(name: str, title: str, source: Source, direction: Direction, mechanism: str, notes: str, reference: str) -> Statement:
+    return Statement(
+        id=f"compose.{name}",
+        kind=Kind.PROCEDURE,
+        title=title,
+        source=source,
+        symbols=(eps0, n, delta, rounds, eps, m),
+        hypotheses=(sp.Lt(delta, 1),),
+        conclusion=(sp.Le(composed_delta, delta),),
+        direction=direction,
+        reference=reference,
+        inputs=(eps0, n, delta, rounds),
+        output=eps,
+        value=None,
+        mechanism=mechanism,
+        tags=frozenset({"composition"}),
+        examples=(
+            {"eps0": 1.0, "n": 200, "delta": 1e-6, "rounds": 5},
+            {"eps0": 4.0, "n": 1000, "delta": 1e-6, "rounds": 20},
+            # Small enough for the exact enumeration of shuffle_spec.reference.bounds.clones_high_precision (20-digit vectors).
+            {"eps0": 1.0, "n": 20, "delta": 1e-6, "rounds": 3},
+            {"eps0": 0.5, "n": 12, "delta": 1e-3, "rounds": 4},
+        ),
+        # The PLD reference is certified but only to its grid: its interval is ~1e-4 .. 1e-2 wide
+        # (shuffle_spec.reference.composition.shuffled_rounds GRID_FRACTION), so an implementation may be that far on its safe side.
+        rtol=1e-2,
+        invalid_examples=(
+            {"eps0": 1.0, "n": 100, "delta": 1.0, "rounds": 10},
+            {"eps0": -1.0, "n": 100, "delta": 1e-6, "rounds": 10},
+            {"eps0": 1.0, "n": 0, "delta": 1e-6, "rounds": 10},
+            {"eps0": 1.0, "n": 100, "delta": 1e-6, "rounds": 0},
+        ),
+        notes=notes,
+    )
+
+
+_COMMON = (
+    "eps(delta) = min{eps >= 0 : delta_T(eps) <= delta}, delta_T(eps) = E[max(0, 1 - e^{eps - (L_1 + ... + L_T)})] "
+    "with L_i independent copies of the one-round privacy loss of the pair (neighbouring relation: replace one "
+    "user, n fixed). The reference (shuffle_spec.reference.composition.shuffled_rounds) returns a certified interval: the upper end from a "
+    "pessimistic discretisation (losses rounded up to a power-of-2 grid, proven upper bounds on every "
+    "probability, truncated binomial tails on the infinite-loss atom, FFT round-off and aliasing bounded), "
+    "the lower end from the optimistic one. Never above rounds * eps0 (basic composition of the eps0-DP rounds), "
+    "returned with a note when nothing smaller is certified. Heterogeneous rounds (different eps0, n, pair): "
+    "`shuffle-spec compose --rounds-file` / shuffle_spec.reference.composition.shuffled_rounds.composed_epsilon."
+)
+
+COMPOSE_CLONES = _statement(
+    "clones",
+    "eps after T rounds of a shuffled eps0-LDP protocol: the FMT21 clone pair composed T times (PLD, certified)",
+    Source("FMT21", "clone reduction (Thm 3.2 / App. E) + dominating-pair composition (Zhu-Dong-Wang 2022 Thm 10)", "derived", "high"),
+    Direction.UPPER_BOUND,
+    "generic",
+    _COMMON + " Pair: shuffle_spec.spec.papers.fmt21.clones.pair_pmfs with clone counts Bin(n-1, e^-eps0), one loss "
+    "log(P_c(a)/Q_c(a)) = clone_loss_closed_form; the clone counts are grouped in blocks of relative width "
+    "2e-3 represented by their smallest count (a dominating pair: P_{c+1}, Q_{c+1} is a post-processing of "
+    "P_c, Q_c). Valid for every eps0-LDP randomizer, also chosen adaptively per round.",
+    "shuffle_spec.reference.composition.shuffled_rounds:compose_clones",
+)
+
+COMPOSE_STRONGER_CLONES = _statement(
+    "stronger_clones",
+    "eps after T rounds of shuffled k-RR: the FMT23 stronger-clone pair composed T times (PLD, certified)",
+    Source("FMT23", "stronger clones (Lemma 3.5 with the errata) + dominating-pair composition", "derived", "medium"),
+    Direction.UPPER_BOUND,
+    "krr",
+    _COMMON + " Pair: the clone pair with clone counts Bin(n-1, 2/(e^eps0+1)); valid for randomizers of the "
+    "FMT23 errata class (k-RR), as FMT23.stronger_clones.",
+    "shuffle_spec.reference.composition.shuffled_rounds:compose_stronger_clones",
+)
+
+COMPOSE_EXACT_BINARY_RR = _statement(
+    "exact_binary_rr",
+    "eps after T rounds of shuffled binary RR on fixed neighbouring datasets (exact pair composed T times)",
+    Source("BBGN19", "bbgn19.md section 8 pair, T-fold product", "derived", "high"),
+    Direction.LOWER_BOUND,
+    "binary_rr",
+    _COMMON + " Pair: shuffle_spec.spec.derived.exact.binary_rr.pair_pmfs(m) in both directions, for m in 0..(n-1)/2 when n <= 40, "
+    "else m in {0, 1, 2}; the value is the max over them: the exact eps of T rounds on those fixed datasets, "
+    "hence a LOWER bound on the composed mechanism's worst case (the worst single-round m need not be the worst "
+    "after composition; no dominating claim). Every composed upper bound must lie above it.",
+    "shuffle_spec.reference.composition.shuffled_rounds:compose_exact_binary_rr",
+)
+
+# The one-round pairs whose losses are composed (for the proof checks and the docs).
+PAIR_PMFS = {"clones": clone_pair_pmfs, "exact_binary_rr": binary_rr_pair_pmfs}
+
+STATEMENTS: tuple[Statement, ...] = (COMPOSE_CLONES, COMPOSE_STRONGER_CLONES, COMPOSE_EXACT_BINARY_RR)
