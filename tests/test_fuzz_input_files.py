@@ -431,7 +431,7 @@ def test_batch_stdin_over_the_total_limit_is_refused_after_the_lines_before_it(m
 
 
 def test_a_randomizer_file_over_the_limit_is_refused(tmp_path, monkeypatch):
-    from shuffle_spec.interface.audit import randomizer as audit
+    from shuffle_spec.interface.audit import bound as bound_audit
 
     monkeypatch.setattr(audit, "MAX_FILE_BYTES", LIMIT)
     path = tmp_path / "m.json"
@@ -443,7 +443,7 @@ def test_a_randomizer_file_over_the_limit_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_bound_module_over_the_limit_is_refused_before_it_is_imported(tmp_path, monkeypatch):
-    from shuffle_spec.interface.audit import randomizer as audit
+    from shuffle_spec.interface.audit import bound as bound_audit
 
     monkeypatch.setattr(audit, "MAX_SOURCE_BYTES", LIMIT)
     marker = tmp_path / "imported"
@@ -454,17 +454,17 @@ def test_a_bound_module_over_the_limit_is_refused_before_it_is_imported(tmp_path
     check_outcome(argv, code, out, err, seconds)
     assert code == 2 and f"larger than {LIMIT} bytes" in err and not marker.exists()
     with pytest.raises(UsageError, match=f"larger than {LIMIT} bytes"):
-        audit.load_bound_function(f"{path}:f")
+        bound_audit.load_bound_function(f"{path}:f")
     assert not marker.exists()
 
 
 def test_a_bound_module_that_is_not_a_regular_file_is_named_as_such(tmp_path):
-    from shuffle_spec.interface.audit import randomizer as audit
+    from shuffle_spec.interface.audit import bound as bound_audit
 
     directory = tmp_path / "package.py"
     directory.mkdir()
     with pytest.raises(UsageError, match="is a directory"):
-        audit.load_bound_function(f"{directory}:f")
+        bound_audit.load_bound_function(f"{directory}:f")
 
 
 def test_a_vector_file_over_the_limit_is_refused(tmp_path, monkeypatch):

@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from shuffle_spec.interface.audit import randomizer as audit, sandbox
+from shuffle_spec.interface.audit import bound, randomizer as audit, sandbox
 from shuffle_spec.reference.finite import distributions, randomizers
 
 from invalid_inputs import Case
@@ -18,11 +18,11 @@ CASES = [
     Case(sandbox.Sandbox, ("math:sqrt",), {"memory_mb": 1}, fragment="memory_mb"),
     Case(sandbox.Sandbox, ("math:sqrt",), {"cpu_seconds": 0}, fragment="cpu_seconds"),
     Case(sandbox.Sandbox, ("math:sqrt",), {"file_mb": 0.5}, fragment="file_mb"),
-    Case(audit.audit_bound, ("math:sqrt", "EFMRTT19.Def1"), fragment="nothing to audit"),
-    Case(audit.audit_bound, ("math:sqrt", "NOPE.Thm1"), fragment="unknown statement id"),
-    Case(audit.audit_bound, ("no colon", "FMT21.Thm2.1"), fragment="MODULE:FUNCTION"),
-    Case(audit.audit_bound, ("math:sqrt", "FMT21.Thm2.1"), {"rtol": -1.0}, fragment="rtol"),
-    Case(audit.audit_bound, ("math:sqrt", "FMT21.Thm2.1"), {"total_time_limit": 0.0}, fragment="total time limit"),
+    Case(bound.audit_bound, ("math:sqrt", "EFMRTT19.Def1"), fragment="nothing to audit"),
+    Case(bound.audit_bound, ("math:sqrt", "NOPE.Thm1"), fragment="unknown statement id"),
+    Case(bound.audit_bound, ("no colon", "FMT21.Thm2.1"), fragment="MODULE:FUNCTION"),
+    Case(bound.audit_bound, ("math:sqrt", "FMT21.Thm2.1"), {"rtol": -1.0}, fragment="rtol"),
+    Case(bound.audit_bound, ("math:sqrt", "FMT21.Thm2.1"), {"total_time_limit": 0.0}, fragment="total time limit"),
     Case(audit.audit_matrix, (TOO_BIG,), fragment="entries"),
     Case(audit.audit_matrix, ({"matrix": [["1/2", "1/2"], ["1", "0"]], "inputs": ["a", "a"]},), fragment="inputs[1]"),
     Case(audit.audit_matrix, ([["1e-999999999", "1"], ["1", "0"]],), fragment="matrix[0][0]"),
