@@ -116,7 +116,8 @@ import sympy as sp
 assert False, "not reached under -O"  # proves the asserts really are stripped in this process
 sys.path.insert(0, sys.argv[1])
 from test_checks_negative import HELPER_CASES
-from shuffle_spec.proofs_checks import agreement, efmrtt19
+from shuffle_spec.proofs_checks import agreement
+from shuffle_spec.proofs_checks.papers import efmrtt19
 from shuffle_spec.proofs_checks.framework import ProofCheck, all_checks, run_check
 
 out = {"optimize": sys.flags.optimize, "planted": {}, "real": {}, "real_planted_wrong": {}, "real_planted_high": {}}

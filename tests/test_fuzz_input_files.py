@@ -431,7 +431,7 @@ def test_batch_stdin_over_the_total_limit_is_refused_after_the_lines_before_it(m
 
 
 def test_a_randomizer_file_over_the_limit_is_refused(tmp_path, monkeypatch):
-    from shuffle_spec.interface.audit import bound as bound_audit
+    from shuffle_spec.interface.audit import randomizer as audit
 
     monkeypatch.setattr(audit, "MAX_FILE_BYTES", LIMIT)
     path = tmp_path / "m.json"
@@ -445,7 +445,7 @@ def test_a_randomizer_file_over_the_limit_is_refused(tmp_path, monkeypatch):
 def test_a_bound_module_over_the_limit_is_refused_before_it_is_imported(tmp_path, monkeypatch):
     from shuffle_spec.interface.audit import bound as bound_audit
 
-    monkeypatch.setattr(audit, "MAX_SOURCE_BYTES", LIMIT)
+    monkeypatch.setattr(bound_audit, "MAX_SOURCE_BYTES", LIMIT)
     marker = tmp_path / "imported"
     path = tmp_path / "bound.py"
     path.write_bytes(_padded(f"open({str(marker)!r}, 'w').close()\n" + BOUND_SOURCE, LIMIT + 1))
