@@ -14,6 +14,7 @@ import re
 from decimal import Decimal
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, overload
 
 from ..reference.core.limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX
@@ -68,15 +69,18 @@ class Evaluation:
         return effective is None or requested is None or effective <= requested
 
 
+def reference_module(statement: Statement | Entry) -> ModuleType:
+    """The module of a statement's reference implementation: `statement.reference` is "module:function", the
+    module's importable name (`shuffle_spec.reference.bounds.clones:clones_numeric`)."""
+    module_name, _, _ = statement.reference.partition(":")
+    return importlib.import_module(module_name)
+
+
 def reference_function(statement: Statement | Entry) -> Callable:
-    module_name, _, function_name = statement.reference.partition(":")
-    # Registered statements name their reference relative to the package (`reference.bounds.clones:...`);
-    # any other module name (a test's own statements) is imported as it is.
-    if module_name.split(".")[0] == "reference":
-        module_name = f"shuffle_spec.{module_name}"
-    module = importlib.import_module(module_name)
+    """The reference implementation of a statement (the function its `reference` names)."""
+    function_name = statement.reference.partition(":")[2]
     try:
-        return getattr(module, function_name)
+        return getattr(reference_module(statement), function_name)
     except AttributeError:
         raise LookupError(f"{statement.id}: reference {statement.reference} does not exist") from None
 

@@ -50,7 +50,7 @@ EVENT_MECHANISM = {"generic": "binary_rr", "krr": "binary_rr", "binary_rr": "bin
 
 def reference_function(statement_id: str):
     module, name = STATEMENTS[statement_id].reference.split(":")
-    return getattr(importlib.import_module(f"shuffle_spec.{module}"), name)
+    return getattr(importlib.import_module(module), name)
 
 
 def extra_inputs(statement_id: str) -> dict:
@@ -116,7 +116,7 @@ def exact_binary_rr():
     function = reference_function(EXACT_BINARY_RR_ID) if EXACT_BINARY_RR_ID in STATEMENTS else None
     if function is None:
         module, name = "shuffle_spec.reference.exact.binary_rr", "shuffled_binary_rr"
-        function = getattr(importlib.import_module(f"shuffle_spec.{module}"), name)
+        function = getattr(importlib.import_module(module), name)
     cache: dict = {}
 
     def lower_end(eps0: float, n: int, delta: float) -> float:
@@ -132,7 +132,7 @@ def exact_binary_rr():
 
 
 def test_every_registered_amplification_bound_has_a_documented_range():
-    missing = [s for s in STATEMENTS if s not in RANGES and not STATEMENTS[s].reference.startswith("reference.protocols")]
+    missing = [s for s in STATEMENTS if s not in RANGES and not STATEMENTS[s].reference.startswith("shuffle_spec.reference.protocols")]
     assert not missing
     # n up to 1e12 for every bound but the certified lattice sums of issue 15, documented to stop at 1e8
     # (their work grows with n; they refuse beyond, and the window bounds answer there).

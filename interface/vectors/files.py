@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib
 import itertools
 import json
 import os
@@ -61,7 +60,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import sympy as sp
 
-from ...proofs_checks.bridge import UsageError, evaluate, reference_function
+from ...proofs_checks.bridge import UsageError, evaluate, reference_function, reference_module
 from ..input_files import load_json_file, loads_json, read_limited
 from ..cli.output import progress
 from ...spec.registry import list_statements
@@ -223,11 +222,10 @@ def _agreeing(values: list[_Digits], what: str) -> _Digits:
 
 
 def _mp_path(statement: Statement) -> Callable[..., Any] | None:
-    module_name, _, function_name = statement.reference.partition(":")
-    if module_name.split(".")[0] == "reference":
-        module_name = f"shuffle_spec.{module_name}"
+    """The high-precision path `<function>_mp` of a statement's reference, where it has one."""
+    function_name = statement.reference.partition(":")[2]
     try:
-        return getattr(importlib.import_module(module_name), f"{function_name}_mp", None)
+        return getattr(reference_module(statement), f"{function_name}_mp", None)
     except ImportError:
         return None
 

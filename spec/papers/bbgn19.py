@@ -719,7 +719,7 @@ BENNETT_GENERIC = _amplification(
     "Generic Bennett amplification bound (Lemmas 5.2, 5.3, 5.4, 5.6)",
     "Section 5.3 and Section 6, Figure 3 'Bennett, Generic'",
     BENNETT_GENERIC_DELTA,
-    "reference.bounds.bennett:bennett_generic_epsilon",
+    "shuffle_spec.reference.bounds.bennett:bennett_generic_epsilon",
     "gamma = e^-eps0 in the prefactor and binomial (the expression decreases in gamma), b+ = e^eps0 (1 - e^{eps-2eps0}) "
     "(Lemma 5.4(2) at gamma = 1), c = e^eps0 (e^2eps+1) - 2 e^{eps-3eps0} (the authors' code; >= Lemma 5.4(3) for all "
     "gamma in [e^-eps0, 1]); Bennett increases in b+ and c. The m >= 1 binomial sum is in closed form "
@@ -734,7 +734,7 @@ HOEFFDING_KRR = _amplification(
     "Hoeffding amplification bound for k-ary randomized response (Lemmas 5.3, 5.5, 5.7)",
     "Section 5.3 and Section 6, Figure 3",
     HOEFFDING_KRR_DELTA,
-    "reference.bounds.hoeffding:hoeffding_krr_epsilon",
+    "shuffle_spec.reference.bounds.hoeffding:hoeffding_krr_epsilon",
     "gamma = k/(e^eps0+k-1) (Lemma 5.1), b = (1-gamma) k (e^eps+1) (Lemma 5.7(1)).",
     mechanism="krr",
     strict=False,
@@ -745,7 +745,7 @@ BENNETT_KRR = _amplification(
     "Bennett amplification bound for k-ary randomized response (Lemmas 5.3, 5.6, 5.7)",
     "Section 5.3 and Section 6, Figure 3",
     BENNETT_KRR_DELTA,
-    "reference.bounds.bennett:bennett_krr_epsilon",
+    "shuffle_spec.reference.bounds.bennett:bennett_krr_epsilon",
     "gamma = k/(e^eps0+k-1), b+ = gamma(1-e^eps) + (1-gamma)k, c = gamma(2-gamma)(e^eps-1)^2 + (1-gamma)^2 k (e^2eps+1) "
     "(Lemma 5.7, exact second moment). b+ > 0 needs eps < eps0. Corrected Lemma 5.6.",
     mechanism="krr",
@@ -757,7 +757,7 @@ HOEFFDING_LAPLACE = _amplification(
     "Hoeffding amplification bound for the Laplace mechanism on [0, 1] (Lemmas 5.3, 5.5, 5.8)",
     "Section 5.3 and Section 6, Figure 3",
     HOEFFDING_LAPLACE_DELTA,
-    "reference.bounds.hoeffding:hoeffding_laplace_epsilon",
+    "shuffle_spec.reference.bounds.hoeffding:hoeffding_laplace_epsilon",
     "gamma = e^{-eps0/2} (Lemma 5.1), b = (e^eps+1)(e^{eps0/2} - e^{-eps0/2}) (Lemma 5.8(1)).",
     mechanism="laplace",
     strict=False,
@@ -768,7 +768,7 @@ BENNETT_LAPLACE = _amplification(
     "Bennett amplification bound for the Laplace mechanism on [0, 1] (Lemmas 5.3, 5.6, 5.8)",
     "Section 5.3 and Section 6, Figure 3",
     BENNETT_LAPLACE_DELTA,
-    "reference.bounds.bennett:bennett_laplace_epsilon",
+    "shuffle_spec.reference.bounds.bennett:bennett_laplace_epsilon",
     "gamma = e^{-eps0/2}, b+ = e^{eps0/2}(1 - e^{eps-eps0}), c = (e^2eps+1)/3 (2e^{eps0/2} + e^-eps0) - "
     "2e^eps (2e^{-eps0/2} - e^-eps0) (Lemma 5.8). Corrected Lemma 5.6.",
     mechanism="laplace",

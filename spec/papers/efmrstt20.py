@@ -466,7 +466,7 @@ ALG_2 = Statement(
         "x' = R_b(x; eps_b) once (backstop), then tau fragments y_i = R_f(x'; eps_f), fragment i to shuffler S_i. For "
         "histograms both are binary RR on each one-hot coordinate (flip probabilities 1/(1+e^eps_b), 1/(1+e^eps_f), the "
         "conclusion), giving the tau x k matrix M(x). Exact randomizer of t fragments: "
-        "reference.protocols.report_fragmenting.report_fragment_randomizer."
+        "shuffle_spec.reference.protocols.report_fragmenting.report_fragment_randomizer."
     ),
 )
 

@@ -191,21 +191,21 @@ FOCS_DELTA = EffectiveDelta("FMT21.Prop2.2.focs_delta_prime", "delta' = delta + 
 
 PROP2_2 = _prop(
     "FMT21.Prop2.2", "Amplification for (eps0, delta0)-LDP randomizers: central eps (seed)", SEED_PROP, eps, EPS_SEED,
-    "reference.bounds.clone_closed_forms:prop22_seed_epsilon",
+    "shuffle_spec.reference.bounds.clone_closed_forms:prop22_seed_epsilon",
     PROP_SEED_NOTE + " This id gives eps; delta' is FMT21.Prop2.2.delta_prime." + PROP_REPORTED, AMPLIFICATION, SEED_DELTA,
 )
 PROP2_2_DELTA_PRIME = _prop(
     "FMT21.Prop2.2.delta_prime", "Amplification for (eps0, delta0)-LDP randomizers: central delta' (seed)", SEED_PROP, delta_prime,
-    DELTA_PRIME_SEED, "reference.bounds.clone_closed_forms:prop22_seed_delta_prime", PROP_SEED_NOTE, frozenset(),
+    DELTA_PRIME_SEED, "shuffle_spec.reference.bounds.clone_closed_forms:prop22_seed_delta_prime", PROP_SEED_NOTE, frozenset(),
 )
 PROP2_2_FOCS = _prop(
     "FMT21.Prop2.2.focs", "Amplification for (eps0, delta0)-LDP randomizers: central eps (full version Thm 3.8)", FULL_PROP, eps,
-    EPS_FOCS, "reference.bounds.clone_closed_forms:prop22_focs_epsilon",
+    EPS_FOCS, "shuffle_spec.reference.bounds.clone_closed_forms:prop22_focs_epsilon",
     PROP_FOCS_NOTE + " delta' is FMT21.Prop2.2.focs_delta_prime." + PROP_REPORTED, AMPLIFICATION, FOCS_DELTA,
 )
 PROP2_2_FOCS_DELTA_PRIME = _prop(
     "FMT21.Prop2.2.focs_delta_prime", "Amplification for (eps0, delta0)-LDP randomizers: central delta' (full version Thm 3.8)",
-    FULL_PROP, delta_prime, DELTA_PRIME_FOCS, "reference.bounds.clone_closed_forms:prop22_focs_delta_prime", PROP_FOCS_NOTE, frozenset(),
+    FULL_PROP, delta_prime, DELTA_PRIME_FOCS, "shuffle_spec.reference.bounds.clone_closed_forms:prop22_focs_delta_prime", PROP_FOCS_NOTE, frozenset(),
 )
 
 THM2_3 = Statement(
