@@ -240,7 +240,7 @@ def test_read_lines_limited_bounds_the_total():
 
 _DRIVER = r"""
 import contextlib, io, json, sys, time
-from shuffle_spec.proofs_checks import vectors
+from shuffle_spec.interface.vectors import files as vectors
 from shuffle_spec.interface.cli.main import main
 # `vectors check` compares with a fresh generation (about a minute): what is tested here is the reading.
 vectors.generate_all = lambda **_: {}

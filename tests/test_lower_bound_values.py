@@ -21,7 +21,7 @@ def test_composition_value_is_the_end_its_direction_allows(statement_id):
 def test_audit_expected_value_of_a_lower_bound_is_its_lower_end(monkeypatch):
     """The registered lower-bound references return their lower end on both sides, so a reference that
     returns a genuine interval is planted: the judged expected value must be the lower end."""
-    from shuffle_spec.interface.audit import randomizer as audit
+    from shuffle_spec.interface.audit import bound as audit
     from shuffle_spec.reference.core.results import BoundValue
 
     statement = get_statement("compose.exact_binary_rr")

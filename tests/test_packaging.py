@@ -69,9 +69,27 @@ def test_the_install_creates_only_shuffle_spec(installed):
         top_level = next(n for n in names if n.endswith(".dist-info/top_level.txt"))
         assert wheel.read(top_level).decode().split() == ["shuffle_spec"]
         assert {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")} == {"shuffle_spec"}
-        # The layers are inside the package, and the catalog travels with them.
-        for needed in ("shuffle_spec/spec/registry.py", "shuffle_spec/reference/errors.py", "shuffle_spec/proofs_checks/cli.py", "shuffle_spec/spec/catalog.json", "shuffle_spec/interface/vectors/schema.json"):
+        # The code folders are inside the package, the data files travel with them, and nothing else does
+        # (the repository root is the package: tests/, tools/, benchmarks/, docs/ and examples/ are not in it).
+        for needed in ("shuffle_spec/__init__.py", "shuffle_spec/py.typed", "shuffle_spec/spec/registry.py", "shuffle_spec/reference/core/errors.py",
+                       "shuffle_spec/interface/cli/main.py", "shuffle_spec/spec/catalog.json", "shuffle_spec/interface/vectors/schema.json"):
             assert needed in names
+        inside = {n.split("/")[1] for n in names if n.startswith("shuffle_spec/") and n.count("/") >= 1}
+        assert inside == {"__init__.py", "__main__.py", "py.typed", "spec", "reference", "proofs_checks", "interface"}, inside
+
+
+def test_every_code_folder_is_a_listed_package():
+    """pyproject.toml lists the packages by hand (the root is the package: a search would also take tests/):
+    every folder of the code with an __init__.py is listed, and nothing else."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {"shuffle_spec"} | {
+        "shuffle_spec." + ".".join(init.parent.relative_to(ROOT).parts)
+        for top in ("spec", "reference", "proofs_checks", "interface")
+        for init in (ROOT / top).rglob("__init__.py")
+    }
+    assert listed == found
 
 
 def test_the_installed_package_runs_from_outside_the_checkout(installed):
