@@ -6,7 +6,7 @@ returns normally when the step holds and raises `CheckFailed` saying what failed
 
 No check depends on `assert`: `python -O` strips assert statements, and a checker that `-O` turns into
 "everything passes" would be no checker. A step is written `require(condition, message)` or through
-the helpers below, which raise `CheckFailed` explicitly (tests/test_checks_negative.py runs planted
+the helpers below, which raise `CheckFailed` explicitly (tests/checks/test_checker_fails_false_statements.py runs planted
 false statements under `python -O`).
 
 Modules that generate checks (the spec-vs-reference agreement) hand a generator to

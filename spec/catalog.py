@@ -14,7 +14,7 @@ hypotheses are checked from the catalog's mpmath expressions (`spec/registry.py`
 - anything not decided this way (a near tie, floor/ceiling, equalities) is decided by the SymPy
   statement itself (`Statement.check_hypotheses`), built on demand.
 
-So an `Entry` refuses exactly where its statement does: `tests/test_catalog.py` checks this over every
+So an `Entry` refuses exactly where its statement does: `tests/spec/test_catalog.py` checks this over every
 registered example and invalid example. The catalog is used only while it matches the spec's sources
 (`spec.registry.catalog`); otherwise `resolve` returns the SymPy statement.
 """

@@ -9,7 +9,7 @@ Building every statement costs seconds of SymPy, so nothing builds more than it 
 `spec/catalog.json`. The catalog is generated from the statements (`python3 -m shuffle_spec.spec.registry`
 rewrites it) and records a digest of the spec's source files: when the sources have changed since, it
 is stale and is not used (everything is then built from the sources, slower but never wrong), and
-`tests/test_catalog.py` fails saying to regenerate it. Adding a paper module: append it to
+`tests/spec/test_catalog.py` fails saying to regenerate it. Adding a paper module: append it to
 `PAPER_MODULES` and regenerate the catalog.
 
 The catalog also carries what the fast evaluation path needs without SymPy (`shuffle_spec.spec.catalog`):

@@ -1,7 +1,7 @@
 """The README's table of statements, generated from the registry.
 
 `python -m shuffle_spec.interface.cli.readme_table --write` rewrites the table between the markers in README.md;
-`tests/test_readme.py` fails when the committed table is not current.
+`tests/project/test_readme.py` fails when the committed table is not current.
 """
 
 from __future__ import annotations

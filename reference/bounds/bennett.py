@@ -9,7 +9,7 @@ E[L_i] = -a < 0 and E[L_i^2] <= c,
 
 This is the form of the authors' code after commit 7994ad3 ("Fixed typo in Bennett bounds", 2020). The
 2019 release divided by an extra factor m a / b+; that version is below the true expectation (it is not
-a bound; tests/test_bbgn19_bounds.py shows it on exact k-RR instances) and is not implemented.
+a bound; tests/reference/bounds/test_bbgn19_bounds.py shows it on exact k-RR instances) and is not implemented.
 
 With Lemma 5.3 the sum over M ~ Bin(n, gamma), M >= 1, has a closed form:
 

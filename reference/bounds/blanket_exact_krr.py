@@ -16,7 +16,7 @@ Pr[Bin(n-1, gamma) = N-1] / N,
     D_N = (gamma / N) E[((e0 - e) a - (e e0 - 1) b - (e - 1) R)_+].
 
 D_N is also exactly BBGN19's D_{e^eps}(Y_{N-1} || Y'_{N-1}) (Lemma A.3 holds with equality when mu_x << omega,
-checked on exact instances in tests/test_tight_krr.py), the divergence of "one user's report plus N-1
+checked on exact instances in tests/reference/bounds/test_blanket_exact_krr.py), the divergence of "one user's report plus N-1
 blanket draws". Adding an independent blanket draw is a post-processing, so D_N is non-increasing in N: the
 N-sum is blocked on a grid (upper end: each block at its smallest N; lower end: at its largest), the mass
 outside a Chernoff window counted as 1 (upper) or dropped (lower). Each D_N is the certified lattice sum of

@@ -122,7 +122,7 @@ def cover(t: int, *, T: int, levels: int | None = None) -> tuple[tuple[int, int]
     if t > T:
         raise ParameterError("t", t, f"1 <= t <= T = {T}")
     # Merging level by level is one order of the loop's merges; C does not depend on the order
-    # (seed, proof of Thm 6; tests/test_efmrtt19_tree_counter.py merges in random orders). At each
+    # (seed, proof of Thm 6; tests/reference/protocols/test_tree_counter.py merges in random orders). At each
     # level the nodes of C form the prefix T_h[1..count]; siblings (2i-1, 2i) merge, an odd last stays.
     nodes: list[tuple[int, int]] = []
     count = int(t)

@@ -244,7 +244,7 @@ def _laplace_range() -> tuple[sp.Basic, ...]:
 
 # Examples at n = 1: the high-precision path is exact there (the Laplace profile; the reference's epsilon uses
 # the same closed form at n = 1, its lattice path is tested on it); the boundary n = 1e6 is run by the float
-# reference only (the vectors' generation time). Larger n are exercised by tests/test_tight_laplace.py and the benchmark.
+# reference only (the vectors' generation time). Larger n are exercised by tests/reference/bounds/test_blanket_exact_laplace.py and the benchmark.
 LAPLACE_EXAMPLES = ({"eps0": 0.5, "n": 1, "delta": 0.1}, {"eps0": 0.25, "n": 1, "delta": 0.05})
 LAPLACE_INVALID = (
     {"eps0": 1.0, "n": 1_000, "delta": 1.5},

@@ -205,7 +205,7 @@ THM3_1 = Statement(
         "the theorem implicitly needs gamma <= 1 (a hypothesis here). The value is the sufficient gamma; the "
         "reference rounds it up (a larger gamma is a post-processing of a smaller one, so it is private too). "
         "The 27k/((n-1)eps) term handles the +1 in N_1 + 1. Checked against the exact shuffled k-RR for k = 2 "
-        "at the smallest n where gamma <= 1 (tests/test_bbgn19_protocols.py): very conservative."
+        "at the smallest n where gamma <= 1 (tests/reference/protocols/test_bbgn19_protocols.py): very conservative."
     ),
 )
 

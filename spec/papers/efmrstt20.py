@@ -53,7 +53,7 @@ LAMBDA_OF_EPS0 = 2 * n / (1 + E0)
 _T_A = (
     "Table reproduction (statements file §T-A): the eps_l_inf of attribute fragmenting in Tables I, III rows 2-3, IV, "
     "VIII, IX and X rows 2-3 are the inverse of this Eq. (1) at lambda = 2n/(1+e^eps_l) with the table's n and delta_c "
-    "(all within 0.012 of the printed values; tests/test_efmrstt20_tables.py)."
+    "(all within 0.012 of the printed values; tests/checks/test_efmrstt20_tables.py)."
 )
 
 # ---------------------------------------------------------------- Section II: definitions
@@ -141,7 +141,7 @@ REMOVAL_REPLACEMENT = Statement(
     notes=(
         "For a randomizer with replacement epsilon eps_rep and optimal removal epsilon eps_rem (over all R_0): "
         "eps_rem <= eps_rep <= 2 eps_rem (Sec. VII-C: eps_Add/Remove <= eps_Replace <= 2 eps_Add/Remove). Both ends "
-        "are attained: k-RR with k -> infinity, and the 3-output randomizer of tests/test_efmrstt20_removal.py."
+        "are attained: k-RR with k -> infinity, and the 3-output randomizer of tests/reference/finite/test_removal_ldp.py."
     ),
 )
 
@@ -371,7 +371,7 @@ ALG_1_BITS = Statement(
     notes=(
         "p (k-1) + (1-p), p = 1/(1+e^eps0): the k-1 zero bits each flip to 1 w.p. p, the one bit stays 1 w.p. 1-p. "
         "k is the domain size for one-hot reports and 65,536 for the count-mean-sketch reports. Reproduces all 23 "
-        "#bits of Tables I and III (tests/test_efmrstt20_tables.py); Table III row 1 uses per-bit eps 2.0 for #bits."
+        "#bits of Tables I and III (tests/checks/test_efmrstt20_tables.py); Table III row 1 uses per-bit eps 2.0 for #bits."
     ),
 )
 

@@ -82,7 +82,7 @@ LEM3_TRIANGLE = Statement(
     notes=(
         "mu1 ~(eps1,delta1) mu2 and mu2 ~(eps2,delta2) mu3 imply mu1 ~(eps1+eps2, delta') mu3. The seed most "
         "likely prints delta' = delta1 + delta2, which is false in general for two-sided closeness (a "
-        "counterexample is found by tests/test_closeness.py); the valid value, implemented here, is "
+        "counterexample is found by tests/reference/finite/test_closeness.py); the valid value, implemented here, is "
         "delta' = delta1 + e^eps1 delta2. Both coincide for delta1 = delta2 = 0, the only case the paper's "
         "proofs use."
     ),
@@ -249,7 +249,7 @@ THM5 = Statement(
         "Proof: timing depends only on h; fixing j and h, two inputs differ in at most two level-h nodes, "
         "each by one. For the reconstruction the exact LDP level is a = eps/2: a node going 0 -> +-1 "
         "changes a probability by at most 2e^a/(1+e^a), the other node by at most (1+e^a)/2, product e^a "
-        "(checked by exhaustive enumeration in tests/test_efmrtt19_tree_counter.py); Thm 5's eps is "
+        "(checked by exhaustive enumeration in tests/reference/protocols/test_tree_counter.py); Thm 5's eps is "
         "valid and 2x loose. The conclusion's r is the max probability ratio over outputs and input pairs."
     ),
 )
@@ -305,7 +305,7 @@ THM6_EXPLICIT = Statement(
         "Y_i in {-1, 0, 1} (a user reports at one level; C(t) has at most one node per level), "
         "Var Y_i <= |C(t)|/L <= log2(T)/L, |Y_i - E Y_i| <= 2; Bernstein at level beta/T and a union bound "
         "over t. It is O(c_eps k log T sqrt(n log(T/beta))), within the paper's rate. Checked by a "
-        "vectorised simulation (tests/test_efmrtt19_tree_counter.py)."
+        "vectorised simulation (tests/reference/protocols/test_tree_counter.py)."
     ),
     inputs=(n, T, k, eps_ldp, beta),
     output=err,
@@ -522,7 +522,7 @@ THM8_V2 = Statement(
     reference="shuffle_spec.reference.bounds.erlingsson:swapping_v2_epsilon",
     notes=H_NOTES + SWAP_NOTES + "v2: the general expression, every integer n > 1, eps0 > 0, delta in (0, 1); "
     "checked against the exact law of A_swap for small n and binary randomizers "
-    "(tests/test_efmrtt19_swapping.py)." + VERSIONS_NOTE,
+    "(tests/reference/protocols/test_swapping.py)." + VERSIONS_NOTE,
     inputs=(eps0, n, delta_pos),
     output=eps_prime,
     value=sp.Min(V2_VALUE, eps0),

@@ -1,4 +1,4 @@
-"""Tables of invalid inputs, one module per area; `tests/test_invalid_inputs.py` runs their union.
+"""Tables of invalid inputs, one module per area; `tests/invalid_inputs/test_invalid_inputs.py` runs their union.
 
 Each module defines CASES: a list of `Case(function, args, kwargs, fragment)`: calling
 `function(*args, **kwargs)` must raise ValueError whose message contains `fragment` (the parameter's

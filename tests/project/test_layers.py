@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from support.paths import ROOT
 CODE = ("reference", "spec", "proofs_checks", "interface")
 # Floors, lowest first: a module may import from its own floor and the floors below.
 FLOORS = (

@@ -1,0 +1,90 @@
+"""The README is current: its statements table matches the registry, its two set-up commands are
+the ones `.ci/run` runs."""
+
+import math
+import sys
+
+from shuffle_spec.interface.cli.readme_table import replace_table
+
+from support.paths import ROOT
+README = (ROOT / "README.md").read_text()
+
+INSTALL_AND_RUN = "python3 -m pip install -e . && shuffle-spec"
+INSTALL_AND_TEST = "python3 -m pip install -e '.[test]' && python3 -m pytest"
+
+
+def test_statements_table_is_current():
+    assert replace_table(README) == README, "run `python -m shuffle_spec.interface.cli.readme_table --write`"
+
+
+def test_readme_gives_the_two_setup_commands():
+    assert f"\n{INSTALL_AND_RUN}\n" in README
+    assert f"\n{INSTALL_AND_TEST}\n" in README
+
+
+def test_ci_runs_the_readme_test_command():
+    assert INSTALL_AND_TEST in (ROOT / ".ci" / "run").read_text()
+
+
+def _readme_examples():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_examples", ROOT / "tools" / "readme_examples.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["readme_examples"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_example_outputs_are_what_the_commands_print_today():
+    """Every `$ shuffle-spec ...` example with output is run; each line shown must be printed today with
+    the same numbers (regenerate with `python3 tools/readme_examples.py --write`)."""
+    tool = _readme_examples()
+    lines = README.split("\n")
+    found = tool.examples(lines)
+    assert len(found) >= 10  # the tour, eval, bounds, calibrate, audit and derive examples
+    regenerated, problems = tool.regenerate(README)
+    assert problems == [], problems
+    new_lines = regenerated.split("\n")
+    stale = [
+        (number + 1, old, new)
+        for number, (old, new) in enumerate(zip(lines, new_lines, strict=True))
+        if not _same_numbers(tool.numbers(old), tool.numbers(new))
+    ]
+    assert stale == [], f"stale README numbers (line, shown, printed today): {stale[:5]}"
+
+
+def _same_numbers(shown: list[str], printed: list[str]) -> bool:
+    """Equal up to 1e-9 relative: the full-precision doubles that `eval --json` prints may differ in their
+    last digits between machines (libm), far below any bound's certified tolerance; a stale figure
+    differs by much more."""
+    if len(shown) != len(printed):
+        return False
+    for a, b in zip(shown, printed, strict=True):
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            if a != b:
+                return False
+            continue
+        if not math.isclose(x, y, rel_tol=1e-9, abs_tol=0.0) and x != y:
+            return False
+    return True
+
+
+def test_readme_example_tool_keeps_a_selection_and_replaces_whole_outputs():
+    tool = _readme_examples()
+    text = "\n".join([
+        "```", "$ shuffle-spec bounds --x", "a.b  kind  0.5  True", "...", "c.d  kind  9  False  # why", "```",
+        "```", "$ shuffle-spec eval x", "old 1", "```",
+    ])
+    outputs = {"bounds": ["a.b  kind  0.25  True", "z  kind  1", "c.d  kind  7  False"], "eval": ["new 2", "more 3"]}
+    new, problems = tool.regenerate(text, runner=lambda argv: outputs[argv[0]])
+    assert problems == []
+    assert new.split("\n") == [
+        "```", "$ shuffle-spec bounds --x", "a.b  kind  0.25  True", "...", "c.d  kind  7  False  # why", "```",
+        "```", "$ shuffle-spec eval x", "new 2", "more 3", "```",
+    ]
+    assert tool.numbers("FMT21.Thm2.1  eps0=1.0 got 0.25, [1e-06]") == ["1.0", "0.25", "1e-06"]
+    _, problems = tool.regenerate(text, runner=lambda argv: ["nothing like it"])
+    assert len(problems) == 2
