@@ -22,7 +22,7 @@ precisions must give the same three strings (else generation fails: raise the pr
 byte written is computed from those strings alone (the acceptance interval in exact rational
 arithmetic from the two rounded ends, then rounded outward). So a generation at the first precision
 alone writes the same files as one at both whenever the latter succeeds: the freshness check
-(`check_vectors`, `tests/vectors/test_generation.py`) regenerates at the first precision only (40 digits for
+(`check_vectors`, `tests/interface/vectors/test_generation.py`) regenerates at the first precision only (40 digits for
 `_mp` paths, 50 for closed forms), which halves its cost; `generate` keeps requiring agreement.
 
 Each test's `interval` is the acceptance interval: a conforming implementation returns a number inside

@@ -28,7 +28,7 @@ from shuffle_spec.proofs_checks.framework import (
     run_check,
 )
 
-from support.paths import ROOT
+from support.paths import ROOT, child_environment
 x = sp.Symbol("x", nonnegative=True)
 y = sp.Symbol("y", positive=True)
 
@@ -153,7 +153,7 @@ def test_planted_false_checks_fail_under_python_O():
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
+        env=child_environment(Path(__file__).parent),
         check=False,
         timeout=300,
     )

@@ -1,6 +1,6 @@
 """The flat Python API (`shuffle_spec.interface.api`): evaluation and safe-side inversions.
 
-The statements are our own (`tool_fixtures`), so the expected numbers come from one closed form:
+The statements are our own (`tests/support/statements.py`), so the expected numbers come from one closed form:
 EFMRTT19 Thm 7 (v1), eps = 12 eps0 sqrt(log(1/delta)/n), whose inverses are
 eps0 = eps / (12 sqrt(log(1/delta)/n)), n = 144 eps0^2 log(1/delta) / eps^2 and
 delta = exp(-n (eps / (12 eps0))^2).

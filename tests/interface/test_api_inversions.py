@@ -130,7 +130,7 @@ def counted(monkeypatch):
 def test_shuffled_delta_evaluates_no_delta_far_below_the_answer(monkeypatch, counted):
     fx.install(monkeypatch, (fx.V1,))
     result = api.shuffled_delta(fx.V1.id, eps=0.1, eps0=0.25, n=100_000)
-    exact = math.exp(-100_000 * (0.1 / (12 * 0.25)) ** 2)  # V1 inverted (tool_fixtures): ~5.6e-49
+    exact = math.exp(-100_000 * (0.1 / (12 * 0.25)) ** 2)  # V1 inverted (tests/support/statements.py): ~5.6e-49
     assert exact <= result.value <= exact * (1 + 1e-9)
     # The steps down double (1, 2, 4, ... decades) from delta ~ 1: the smallest delta evaluated is at most
     # one doubling beyond the answer (here 1e-64), never the search edge 1e-300 (where the numeric bounds are
@@ -142,7 +142,7 @@ def test_shuffled_delta_evaluates_no_delta_far_below_the_answer(monkeypatch, cou
 def test_calibrate_n_evaluates_no_n_far_beyond_the_answer(monkeypatch, counted):
     fx.install(monkeypatch, (fx.V1,))
     result = api.calibrate_n(fx.V1.id, eps=0.1, eps0=0.25, delta=1e-6)
-    assert result.value == math.ceil(144 * 0.25**2 * math.log(1e6) / 0.1**2)  # V1 inverted (tool_fixtures)
+    assert result.value == math.ceil(144 * 0.25**2 * math.log(1e6) / 0.1**2)  # V1 inverted (tests/support/statements.py)
     # Doubling from n = 1: at most twice the answer (it evaluated n = 1e12 first: a minute for window bounds).
     assert max(call["n"] for call in counted) <= 2 * result.value
 

@@ -41,7 +41,7 @@ from shuffle_spec.interface.api import composed_epsilon
 from shuffle_spec.proofs_checks.bridge import UsageError
 from shuffle_spec.interface.limits import time_limit
 
-from support.paths import ROOT
+from support.paths import child_environment
 # Address space of the child that opens the special files: the commands need about 0.8 GB to import
 # numpy and scipy; reading /dev/zero whole would pass this within a second.
 SPECIAL_MEMORY_BYTES = 1536 * 2**20
@@ -318,7 +318,7 @@ def special_answers(tmp_path_factory):
     cases = _special_cases(root)
     assert sorted(cases) == SPECIAL_CASE_NAMES
     plan = [{"name": name, "argv": case["argv"], "stdin": case["stdin"]} for name, case in cases.items()]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    env = child_environment()
     started = time.monotonic()
     try:
         done = subprocess.run(

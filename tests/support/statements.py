@@ -11,6 +11,8 @@ e^{-eps0/2}. `DELTA_OF_V1` gives delta(eps) for V1 directly: delta = exp(-n (eps
 
 from __future__ import annotations
 
+import math
+
 import sys
 from types import MappingProxyType
 
@@ -48,7 +50,7 @@ TRIVIAL = Statement(
     hypotheses=(sp.Lt(delta, 1),),
     conclusion=(sp.Le(eps, eps0),),
     direction=Direction.UPPER_BOUND,
-    reference="tool_fixtures:trivial_bound",
+    reference="support.statements:trivial_bound",
     inputs=(eps0, n, delta),
     output=eps,
     value=eps0,
@@ -66,7 +68,7 @@ GAMMA = Statement(
     hypotheses=(),
     conclusion=(sp.Eq(gamma, 2 * sp.Integral(eps0 / 2 * sp.exp(-eps0 * (1 - y)), (y, -sp.oo, sp.Rational(1, 2)))),),
     direction=Direction.EXACT,
-    reference="tool_fixtures:trivial_bound",
+    reference="support.statements:trivial_bound",
     inputs=(eps0,),
     output=gamma,
     value=2 * sp.Integral(eps0 / 2 * sp.exp(-eps0 * (1 - y)), (y, -sp.oo, sp.Rational(1, 2))),
@@ -81,7 +83,7 @@ DELTA_OF_V1 = Statement(
     hypotheses=(sp.Lt(eps0, sp.Rational(1, 2)), sp.Ge(n, 1000)),
     conclusion=(sp.Eq(delta, sp.exp(-n * (eps / (12 * eps0)) ** 2)),),
     direction=Direction.UPPER_BOUND,
-    reference="tool_fixtures:v1_delta",
+    reference="support.statements:v1_delta",
     inputs=(eps0, n, eps),
     output=delta,
     value=sp.exp(-n * (eps / (12 * eps0)) ** 2),
@@ -118,3 +120,30 @@ def install(monkeypatch, statements=ALL, *, only: bool = True) -> None:
     base.update({s.id: s for s in statements})
     frozen = MappingProxyType(base)
     monkeypatch.setattr(module, "registry", lambda: frozen)
+
+
+# References of statements made inside single tests (each names its function as support.statements:NAME).
+
+
+def v1_numeric(*, eps0, n, delta):
+    """V1 without its closed form on the spec side: a float reference (V1's own, refusals included)..."""
+    from shuffle_spec.reference.bounds.erlingsson import erlingsson_v1_epsilon
+
+    return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta)
+
+
+def v1_numeric_mp(*, dps, eps0, n, delta):
+    """...with a high-precision path (the `<function>_mp` protocol of shuffle_spec.interface.vectors.files)."""
+    import mpmath
+
+    with mpmath.workdps(dps):
+        value = 12 * mpmath.mpf(eps0) * mpmath.sqrt(mpmath.log(1 / mpmath.mpf(delta)) / n)
+        return (value, value)
+
+
+def overflowing_reference(*, eps0, n, delta):
+    raise OverflowError("too many digits in integer")
+
+
+def non_finite_reference(*, eps0, n, delta):
+    return math.inf if eps0 > 0.3 else math.nan

@@ -34,7 +34,7 @@ from shuffle_spec.interface.audit.verdicts import (
 )
 from shuffle_spec.spec.registry import get_statement, list_statements
 
-from support.paths import ROOT
+from support.paths import ROOT, TESTS
 ADAPTERS = ROOT / "docs" / "audits" / "adapters"
 
 
@@ -48,7 +48,7 @@ def _write(directory: Path, name: str, source: str) -> Path:
 def _pythonpath(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
     """The child process sees the stand-ins first, then this checkout (stand-ins import shuffle_spec)."""
     existing = os.environ.get("PYTHONPATH", "")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*(str(f) for f in folders), str(ROOT), existing]))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*(str(f) for f in folders), str(TESTS), existing]))
 
 
 # A stand-in for apple/ml-shuffling-amplification's closed form: FMT21.Thm2.1.apple's formula as the

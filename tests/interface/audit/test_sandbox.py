@@ -27,13 +27,13 @@ from shuffle_spec.interface.cli.main import main
 from shuffle_spec.interface.audit.sandbox import CallOutcome, Sandbox, _ProtocolViolation, _validated
 from shuffle_spec.interface.vectors.files import generate_group
 from shuffle_spec.interface.audit.verdicts import BELOW_BOUND, CRASH, NON_NUMBER, PASS, judge
-from support.paths import ROOT
+from support.paths import child_environment
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the stand-ins and the process checks read /proc (Linux)")
 
 POINT = {"eps0": 0.25, "n": 10_000, "delta": 1e-6}
 ORDER = ["eps0", "n", "delta"]
-# The V1 test statement's value at POINT: 12 eps0 sqrt(log(1/delta)/n) (`tool_fixtures.V1`).
+# The V1 test statement's value at POINT: 12 eps0 sqrt(log(1/delta)/n) (`support.statements.V1`).
 V1_AT_POINT = 12 * 0.25 * math.sqrt(math.log(1 / 1e-6) / 10_000)
 
 
@@ -445,7 +445,7 @@ def test_the_audited_module_cannot_easily_tell_it_is_audited(tmp_path):
 # -- Ctrl-C -----------------------------------------------------------------------------------------
 
 def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return child_environment()
 
 
 def _interrupt(process: subprocess.Popen[bytes]) -> tuple[int, str]:

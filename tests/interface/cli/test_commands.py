@@ -1,6 +1,6 @@
 """The tool's commands: bounds (sweeps, CSV, JSON), calibrate, derive and plot.
 
-Expected numbers come from the test statements' closed forms (see `tool_fixtures`):
+Expected numbers come from the test statements' closed forms (see `tests/support/statements.py`):
 V1: eps = 12 eps0 sqrt(log(1/delta)/n); GAMMA: 2 * integral_{-oo}^{1/2} eps0/2 e^{-eps0 (1 - y)} dy,
 whose closed form is e^{-eps0/2} (BBGN19 Lemma 5.1, Laplace).
 """
@@ -128,7 +128,7 @@ def test_derive_says_plainly_when_sympy_cannot_solve(capsys, monkeypatch):
         hypotheses=(),
         conclusion=(sp.Eq(fx.eps, value),),
         direction=fx.Direction.UPPER_BOUND,
-        reference="tool_fixtures:trivial_bound",
+        reference="support.statements:trivial_bound",
         inputs=(fx.eps0,),
         output=fx.eps,
         value=value,

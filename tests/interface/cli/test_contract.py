@@ -6,7 +6,6 @@ console script to prove the entry point works.
 
 import dataclasses
 import json
-import math
 import subprocess
 import sys
 import time
@@ -15,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from support.paths import ROOT
+from support.paths import ROOT, child_environment
 import sympy as sp
 
 from shuffle_spec.interface import api
@@ -92,7 +91,6 @@ def test_console_script_entry_point():
     """
     import importlib
     import importlib.metadata
-    import os
     import sysconfig
     import tomllib
     from pathlib import Path
@@ -102,7 +100,7 @@ def test_console_script_entry_point():
     assert target == "shuffle_spec.interface.cli.main:main"
     module_name, function_name = target.split(":")
     assert getattr(importlib.import_module(module_name), function_name) is main
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    env = child_environment()
     wrapper = f"import sys; from {module_name} import {function_name}; sys.argv[0] = 'shuffle-spec'; sys.exit({function_name}())"
     done = subprocess.run([sys.executable, "-c", wrapper, "list", "--json"], capture_output=True, text=True, check=False, env=env)
     assert done.returncode == 0 and any(row["id"] == "EFMRTT19.Def1" for row in json.loads(done.stdout))
@@ -254,18 +252,10 @@ def test_item9_huge_eps0_is_refused_in_one_line(capsys, command, eps0):
     assert f"{EPS0_MAX:g}" in line
 
 
-def overflowing_reference(*, eps0, n, delta):
-    raise OverflowError("too many digits in integer")
-
-
-def non_finite_reference(*, eps0, n, delta):
-    return math.inf if eps0 > 0.3 else math.nan
-
-
 def test_item9_a_failing_reference_is_a_row_reason_not_a_traceback():
     base = get_statement("EFMRTT19.Thm7")
     for function, needle in (("overflowing_reference", "OverflowError"), ("non_finite_reference", "not a finite number")):
-        statement = dataclasses.replace(base, reference=f"test_cli:{function}")
+        statement = dataclasses.replace(base, reference=f"support.statements:{function}")
         for eps0 in (0.1, 0.4):
             result = evaluate(statement, {"eps0": eps0, "n": 10**6, "delta": 1e-6})
             assert not result.valid and result.value is None and needle in result.reason

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 
@@ -17,12 +16,12 @@ from shuffle_spec.interface.cli.main import main
 from shuffle_spec.interface.cli.commands.eval import run_batch
 from shuffle_spec.spec.registry import get_statement
 
-from support.paths import ROOT
+from support.paths import ROOT, child_environment
 POINT = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
 
 
 def _fresh_python(code: str) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = child_environment()
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     return result.stdout

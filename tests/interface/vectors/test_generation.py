@@ -238,22 +238,6 @@ def test_a_forged_committed_file_fails_the_check_whatever_its_schema_string(monk
 # --- bit-reproducible vectors (issue 16, point 1) ------------------------------------------------------
 
 
-def v1_numeric(*, eps0, n, delta):
-    """V1 without its closed form on the spec side: a float reference (V1's own, refusals included)..."""
-    from shuffle_spec.reference.bounds.erlingsson import erlingsson_v1_epsilon
-
-    return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta)
-
-
-def v1_numeric_mp(*, dps, eps0, n, delta):
-    """...with a high-precision path (the `<function>_mp` protocol of shuffle_spec.interface.vectors.files)."""
-    import mpmath
-
-    with mpmath.workdps(dps):
-        value = 12 * mpmath.mpf(eps0) * mpmath.sqrt(mpmath.log(1 / mpmath.mpf(delta)) / n)
-        return (value, value)
-
-
 def test_canonical_decimal_matches_the_decimal_module():
     """An independent computation: Python's decimal module with the matching rounding modes."""
     import decimal
@@ -279,7 +263,7 @@ class TestReproducibility:
     def registry(self, monkeypatch):
         import dataclasses
 
-        numeric = dataclasses.replace(fx.V1, id="EFMRTT19.Thm96", value=None, reference="test_tool_vectors:v1_numeric")
+        numeric = dataclasses.replace(fx.V1, id="EFMRTT19.Thm96", value=None, reference="support.statements:v1_numeric")
         self.numeric = numeric
         fx.install(monkeypatch, (fx.V1, numeric))
 
@@ -308,7 +292,7 @@ class TestReproducibility:
 
     def test_a_statement_without_a_high_precision_path_gets_invalid_tests_only(self, monkeypatch):
         """Reference floats are checked against the vectors, never written into them (issue 16 point 1)."""
-        import test_tool_vectors as here
+        from support import statements as here
 
         from shuffle_spec.interface.vectors.files import FROM_NONE
 
@@ -338,7 +322,7 @@ class TestReproducibility:
         the same group at 40 digits alone, at 80 alone and at both; a difference at the 20th digit fails."""
         import mpmath
 
-        import test_tool_vectors as here
+        from support import statements as here
         from shuffle_spec.interface.vectors import files as vectors
 
         def widened(*, dps, eps0, n, delta):
@@ -364,7 +348,7 @@ class TestReproducibility:
             generate_group(self.numeric)
 
     def test_a_declining_high_precision_path_leaves_the_point_out(self, monkeypatch):
-        import test_tool_vectors as here
+        from support import statements as here
 
         original = here.v1_numeric_mp
 
@@ -393,7 +377,7 @@ class TestReproducibility:
         """The freshness check's shortcut (`_value_first`) against the real generation, where it matters: the
         reference accepts a boundary point (n = 1000 on n >= 1000) at which the `_mp` path declines. Same
         group, and the shortcut did skip that reference call; also where the `_mp` path answers everywhere."""
-        import test_tool_vectors as here
+        from support import statements as here
         from shuffle_spec.interface.vectors import files as vectors
 
         original = here.v1_numeric_mp

@@ -22,7 +22,7 @@ import pytest
 from support import statements as fx
 from shuffle_spec.interface.cli.main import main
 
-from support.paths import ROOT
+from support.paths import TESTS
 from support.paths import VECTORS as COMMITTED
 
 
@@ -35,7 +35,7 @@ def _write(path: Path, text: str) -> Path:
 def _pythonpath(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
     """The audited child process imports this checkout (the stand-ins below import shuffle_spec)."""
     existing = os.environ.get("PYTHONPATH", "")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*(str(f) for f in folders), str(ROOT), existing]))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*(str(f) for f in folders), str(TESTS), existing]))
 
 
 # A wrong implementation of FMT21.Thm2.1: 0.6 times the reference's own value. It is above the exact
