@@ -7,8 +7,11 @@ name, so the message says which parameter is wrong).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)
@@ -20,5 +23,7 @@ class Case:
 
     @property
     def label(self) -> str:
-        shown = ", ".join([repr(a)[:30] for a in self.args] + [f"{k}={v!r}"[:30] for k, v in self.kwargs.items()])
+        # Without memory addresses (a lambda's repr has one): the ids must be the same in every process, or
+        # pytest-xdist's workers would collect different tests.
+        shown = ", ".join([_ADDRESS.sub("", repr(a))[:30] for a in self.args] + [_ADDRESS.sub("", f"{k}={v!r}")[:30] for k, v in self.kwargs.items()])
         return f"{self.function.__module__}.{self.function.__name__}({shown})"

@@ -24,7 +24,6 @@ import ast
 import inspect
 import json
 import math
-import os
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -44,7 +43,6 @@ from shuffle_spec.interface.audit.verdicts import BELOW_BOUND, BELOW_BOUND_ROUND
 from shuffle_spec.spec.registry import get_statement, list_statements
 from support.paths import VECTORS
 
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 
 
 def run_cli(capsys, *argv):
@@ -301,8 +299,7 @@ def exportable_ids() -> list[str]:
     return [s.id for s in list_statements() if s.value is not None and s.is_evaluable and not exportable_problem(s)]
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not THOROUGH, reason="audits every export over the whole grid (~17 minutes): thorough profile")
+@pytest.mark.deep  # every export audited over the whole grid: ~17 minutes (by hand, HYPOTHESIS_PROFILE=thorough)
 @pytest.mark.parametrize("statement_id", exportable_ids())
 def test_every_export_passes_the_audit_over_the_grid(tmp_path, statement_id):
     statement = get_statement(statement_id)

@@ -9,7 +9,6 @@ certifies a block whose largest pair is above delta, and certifies it once delta
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -167,10 +166,9 @@ def test_small_variance_falls_back_to_the_removal_sweep():
     assert result.upper - result.lower <= 1e-6 * result.upper
 
 
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 
 
-@pytest.mark.skipif(not THOROUGH, reason="randomized block soundness against full float scans: thorough profile (the two fixed cases above run in ci)")
+@pytest.mark.deep  # randomized block soundness against full float scans: ~3.5 min (the two fixed cases above run by default)
 @settings(max_examples=40, deadline=None)
 @given(
     eps0=st.sampled_from([0.05, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0]),
