@@ -1,4 +1,4 @@
-"""House-keeping that helps the next maintainer (issue 16 point 8), checked statically with `ast`:
+"""House-keeping that helps the next maintainer, checked statically with `ast`:
 
 - no import cycles among the package's modules (every `import`, also inside functions: a cycle hidden
   in a function body is still two modules that need each other; `importlib.import_module` by name is
@@ -15,16 +15,18 @@ from pathlib import Path
 
 
 from support.paths import ROOT
-# Folder -> package name (pyproject.toml, [tool.setuptools.package-dir]).
-LAYERS = {"shuffle_spec": "shuffle_spec", "spec": "shuffle_spec.spec", "reference": "shuffle_spec.reference", "proofs_checks": "shuffle_spec.proofs_checks"}
-
-# Known cycle, being broken by the "audit" work package (issue 16 point 8): the lead removes this entry
-# (and the xfail below) after merging it.
-KNOWN_CYCLE_EDGES: set[tuple[str, str]] = set()  # import edges allowed to close a cycle: none
+# Folder -> package name: the repository root is the package `shuffle_spec` (pyproject.toml,
+# [tool.setuptools.package-dir]); its code lives in these four folders (and the root's __init__/__main__).
+LAYERS = {
+    "spec": "shuffle_spec.spec",
+    "reference": "shuffle_spec.reference",
+    "proofs_checks": "shuffle_spec.proofs_checks",
+    "interface": "shuffle_spec.interface",
+}
 
 
 def _modules() -> dict[str, Path]:
-    modules = {}
+    modules = {"shuffle_spec": ROOT / "__init__.py", "shuffle_spec.__main__": ROOT / "__main__.py"}
     for folder, package in LAYERS.items():
         for path in sorted((ROOT / folder).rglob("*.py")):
             parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
@@ -108,16 +110,12 @@ def test_the_import_graph_sees_the_package():
     # Edges it must see: an absolute import, and a `from package import module`.
     assert "shuffle_spec.proofs_checks.framework" in graph["shuffle_spec.proofs_checks.agreement"]
     assert "shuffle_spec.reference.core.errors" in graph["shuffle_spec.reference.finite.divergences"]
+    # ... and the interface on top, down to the face.
+    assert "shuffle_spec.interface.cli.main" in graph["shuffle_spec.__main__"]
+    assert any(name.startswith("shuffle_spec.interface.audit") for name in graph)
 
 
 def test_no_import_cycles():
-    graph = _graph()
-    for source, target in KNOWN_CYCLE_EDGES:
-        graph.get(source, set()).discard(target)
-    assert _cycles(graph) == []
-
-
-def test_no_import_cycles_without_the_allow_list():
     assert _cycles(_graph()) == []
 
 
@@ -139,8 +137,8 @@ def test_every_test_module_has_tests():
 _BACKTICKED = re.compile(r"`([^`\s]+)`")
 _EXTENSION = re.compile(r"\.(py|md|toml|json|jsonl|txt|cfg|ini|yml|yaml|csv|png|svg)$")
 _PLACEHOLDER = re.compile(r"[<>*{}$|]|://|^path/to/|^\.\.\.|^[\d/.]+$")
-# Seed material (paper texts, statement notes) kept outside this repository; cited as sources.
-EXTERNAL_PREFIXES = ("shared/",)
+# Nothing outside the repository is cited by path: a user has only the repository and the papers.
+EXTERNAL_PREFIXES: tuple[str, ...] = ()
 
 
 def _cited_paths() -> list[tuple[str, str, Path]]:

@@ -1,4 +1,4 @@
-"""Tests that kill the planted bugs a mutation run found undetected (issues 16 point 7 and 17).
+"""Tests that kill the planted bugs a mutation run found undetected.
 
 Each test names the mutant it kills (see `tools/mutate.py`, which plants them and reruns these tests).
 Expected values come from the formula they check or from an independent computation (mpmath at 50
@@ -117,7 +117,7 @@ def test_stronger_clone_probability_is_the_kRR_decomposition_weight(k, e_eps0):
             assert abs(float(randomizer(x)[x0]) - q / 2 * float(randomizer(x0)[x0] + randomizer(x1)[x0])) <= 1e-15
 
 
-# Issue 16 point 7: EFMRTT19 Lemma 3's triangle inequality returning max(eps1, eps2) instead of eps1 + eps2.
+# EFMRTT19 Lemma 3's triangle inequality returning max(eps1, eps2) instead of eps1 + eps2.
 def test_triangle_parameters_add_the_epsilons():
     eps, delta = triangle_parameters(0.3, 0.01, 0.2, 0.02)
     assert eps == 0.3 + 0.2
