@@ -192,14 +192,30 @@ class Outcome:
 
 
 def _copy_tree(destination: Path) -> Path:
-    tree = destination / "tree"
+    """A copy of the repository at `destination/shuffle_spec`: the repository root is the package, so the copy
+    is imported as `shuffle_spec` when `destination` comes first on the path (see `_environment`)."""
+    tree = destination / "shuffle_spec"
     shutil.copytree(ROOT, tree, ignore=IGNORED)
     return tree
 
 
+def _environment(tree: Path) -> dict[str, str]:
+    # The copy's parent first on the path: `import shuffle_spec` then finds the (mutated) copy before any
+    # installed or editable shuffle_spec (an editable install's finder comes after the path's).
+    return {**os.environ, "PYTHONPATH": str(tree.parent), "PYTHONDONTWRITEBYTECODE": "1", "HYPOTHESIS_PROFILE": "ci"}
+
+
+def _check_the_copy_is_imported(tree: Path) -> None:
+    """Refuse to run if `import shuffle_spec` would not load the copy: every mutant would 'survive'."""
+    probe = [sys.executable, "-c", "import shuffle_spec, sys; sys.stdout.write(shuffle_spec.__file__)"]
+    done = subprocess.run(probe, cwd=tree, env=_environment(tree), capture_output=True, text=True, check=False)
+    if done.returncode != 0 or Path(done.stdout).resolve().parent != tree.resolve():
+        raise SystemExit(f"the copy is not what `import shuffle_spec` loads ({done.stdout or done.stderr.strip()}): mutants would test the original")
+
+
 def _pytest(tree: Path, arguments: list[str], timeout: float) -> tuple[int, str]:
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1", "HYPOTHESIS_PROFILE": "ci"}
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *arguments]
+    env = _environment(tree)
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", *arguments]  # -x stops a serial run only
     try:
         done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -246,6 +262,7 @@ def run(mutants: tuple[Mutant, ...], *, full: bool, timeout: float, baseline: bo
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="shuffle-spec-mutants-") as scratch:
         tree = _copy_tree(Path(scratch))
+        _check_the_copy_is_imported(tree)
         if baseline:
             files = sorted({t for m in mutants for t in m.tests if t.startswith("tests/") and "::" not in t})
             code, last = _pytest(tree, files, timeout * 4)
