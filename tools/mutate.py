@@ -12,7 +12,7 @@ left out of the kill rate: a mutant that only breaks collection says nothing abo
 Usage (from the repository root; the machine is shared, so be nice):
 
     nice -n 10 python3 tools/mutate.py                # every mutant, related tests only
-    nice -n 10 python3 tools/mutate.py --only 17.1 L3  # some mutants, by id
+    nice -n 10 python3 tools/mutate.py --only div.half_eps close.triangle  # some mutants, by id
     python3 tools/mutate.py --list                    # the mutants, without running anything
     nice -n 10 python3 tools/mutate.py --full          # survivors of the related tests get the full suite
 
@@ -54,23 +54,23 @@ IND = "tests/properties/test_independent.py"
 EFF = "tests/interface/test_effective_delta.py"
 
 MUTANTS: tuple[Mutant, ...] = (
-    # --- the seven survivors of the earlier mutation runs (issues 16 point 7 and 17) ---
-    Mutant("17.1", "reference/finite/divergences.py", "    return float(privacy_profile(p, q, math.exp(eps)))",
+    # --- the seven survivors of earlier mutation runs, each now killed by a test in tests/project/test_mutants.py ---
+    Mutant("div.half_eps", "reference/finite/divergences.py", "    return float(privacy_profile(p, q, math.exp(eps)))",
            "    return float(privacy_profile(p, q, math.exp(eps / 2)))", (MUT, "tests/reference/finite/test_divergences.py"), "delta_for_epsilon at e^{eps/2}"),
-    Mutant("17.2", "proofs_checks/framework.py", "    difference = sp.simplify(sp.expand(lhs - rhs))",
+    Mutant("fw.simplify", "proofs_checks/framework.py", "    difference = sp.simplify(sp.expand(lhs - rhs))",
            "    return", (NEG,), "assert_identity returns without checking"),
     # The certified worst case replaced the scan of k <= 16: its analogue of "only k = 0" is skipping the
     # branch and bound over the other counts (the guided pairs alone).
-    Mutant("17.3", "reference/exact/binary_rr.py",
+    Mutant("ebr.transport", "reference/exact/binary_rr.py",
            "    eps_u, tolerance = min(results)",
            "    eps_u, tolerance = (best_upper, rel_tol)", ("tests/reference/exact/test_binary_rr_values.py",), "exact binary RR certifies only the guided pairs, not every k"),
-    Mutant("17.4", "reference/bounds/clones.py", '        if d_up <= delta and x < ends["high"]:',
+    Mutant("cl.accept_up", "reference/bounds/clones.py", '        if d_up <= delta and x < ends["high"]:',
            '        if d_low <= delta and x < ends["high"]:', (MUT, "tests/reference/bounds/test_clones.py"), "solve_epsilon accepts on delta's lower bracket end"),
-    Mutant("17.5", "reference/bounds/stronger_clones.py", "    return 2.0 * r / (1.0 + r), -math.expm1(-eps0) / (1.0 + r)",
+    Mutant("sc.weight", "reference/bounds/stronger_clones.py", "    return 2.0 * r / (1.0 + r), -math.expm1(-eps0) / (1.0 + r)",
            "    return 2.0 * r / (1.0 + 2.0 * r), -math.expm1(-eps0) / (1.0 + r)", (MUT, "tests/reference/bounds/test_stronger_clones.py"), "stronger clone weight 2/(e^eps0 + 2)"),
-    Mutant("16.tail", "reference/bounds/clones.py", "        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + self.edges.dropped + terms * _SUBNORMAL_SLACK",
+    Mutant("cl.tail", "reference/bounds/clones.py", "        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + self.edges.dropped + terms * _SUBNORMAL_SLACK",
            "        upper = upper_sum * (1.0 + 1.001 * terms * UNIT) + terms * _SUBNORMAL_SLACK", (IND, "tests/reference/bounds/test_clones.py", "tests/reference/numerics/test_binomial.py"), "clone delta drops the Chernoff tail mass"),
-    Mutant("16.L3", "reference/finite/closeness.py", "    return eps1 + eps2, delta1 + math.exp(eps1) * delta2",
+    Mutant("close.triangle", "reference/finite/closeness.py", "    return eps1 + eps2, delta1 + math.exp(eps1) * delta2",
            "    return max(eps1, eps2), delta1 + math.exp(eps1) * delta2", (MUT, "tests/reference/finite/test_closeness.py"), "Lemma 3 triangle with max(eps1, eps2)"),
     # --- the checker ---
     Mutant("fw.nonneg", "proofs_checks/framework.py", "    if verdict is not True:",

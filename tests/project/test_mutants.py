@@ -41,7 +41,7 @@ def _mp_privacy_profile(p: dict, q: dict, eps: float) -> mpmath.mpf:
     return max(one_way(p, q), one_way(q, p))
 
 
-# Mutant 17.1: delta_for_epsilon computing privacy_profile(p, q, exp(eps / 2)).
+# Mutant div.half_eps: delta_for_epsilon computing privacy_profile(p, q, exp(eps / 2)).
 @pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 1.7])
 def test_delta_for_epsilon_matches_an_independent_hockey_stick_sum(eps):
     p = {"a": Fraction(6, 10), "b": Fraction(3, 10), "c": Fraction(1, 10)}
@@ -61,7 +61,7 @@ def test_privacy_profile_is_exact_at_a_rational_multiplier():
     assert privacy_profile(p, q, Fraction(2)) == Fraction(4, 10)
 
 
-# Mutant 17.4: solve_epsilon accepting the upper end when delta's *lower* bracket end is within the target.
+# Mutant cl.accept_up: solve_epsilon accepting the upper end when delta's *lower* bracket end is within the target.
 def _wide_brackets(eps0: float):
     """A non-increasing delta(eps) = (1 - eps/eps0)^3 / 2 with deliberately wide certified brackets
     [delta/2, min(2 delta, 1)] (a correct solver must still return an eps whose whole bracket is <= target)."""
@@ -87,7 +87,7 @@ def test_solve_epsilon_certifies_the_whole_delta_bracket(delta, guess):
     assert result.lower <= pessimistic_root <= result.upper * (1 + 1e-12)
 
 
-# Mutant 17.5: stronger_clone_probabilities returning 2/(e^eps0 + 2).
+# Mutant sc.weight: stronger_clone_probabilities returning 2/(e^eps0 + 2).
 @pytest.mark.parametrize("eps0", [1e-6, 0.1, 1.0, 2.5, 10.0, 40.0, 700.0])
 def test_stronger_clone_probabilities_match_the_formula(eps0):
     q, rest = stronger_clone_probabilities(eps0)
