@@ -136,3 +136,20 @@ def test_triangle_parameters_are_needed_and_sufficient_on_exact_distributions():
     assert delta == 0 and abs(eps - math.log(Fraction(9, 4))) <= 1e-15
     assert is_close(p, r, e1 * e2, 0)  # what the lemma promises holds
     assert not is_close(p, r, max(e1, e2), 0)  # max(eps1, eps2) would claim what is false
+
+
+def test_every_mutant_of_the_mutation_table_still_finds_its_line():
+    """A refactor that moves or rewrites a mutant's line must re-point the mutant (`tools/mutate.py`):
+    otherwise the mutation run reports it as unrunnable and the kill rate silently loses it."""
+    import importlib.util
+
+    from support.paths import ROOT
+
+    spec = importlib.util.spec_from_file_location("mutate", ROOT / "tools" / "mutate.py")
+    assert spec is not None and spec.loader is not None
+    mutate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mutate)
+    assert len(mutate.MUTANTS) >= 47
+    assert mutate.check_mutants(mutate.MUTANTS) == []
+    planted = mutate.Mutant("planted", "reference/core/rounding.py", "no such line anywhere", "x", ())
+    assert mutate.check_mutants((planted,)) != []
