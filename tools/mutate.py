@@ -192,7 +192,7 @@ class Outcome:
 
 
 def _copy_tree(destination: Path) -> Path:
-    """A copy of the repository at `destination/shuffle_spec`: the repository root is the package, so the copy
+    """A copy of the repository in the folder shuffle_spec under `destination`: the repository root is the package, so the copy
     is imported as `shuffle_spec` when `destination` comes first on the path (see `_environment`)."""
     tree = destination / "shuffle_spec"
     shutil.copytree(ROOT, tree, ignore=IGNORED)

@@ -1,1 +1,1 @@
-"""interface/cli/."""
+"""The `shuffle-spec` command line: the entry point, one module per subcommand in `commands/`, output and report helpers."""

@@ -1,1 +1,1 @@
-"""proofs_checks/papers/."""
+"""Proof-step checks of the papers' statements, one module per paper."""

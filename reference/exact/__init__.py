@@ -1,1 +1,1 @@
-"""reference/exact/."""
+"""Exact truths: the certified worst-case central epsilon of shuffled binary RR and of k-RR on small inputs."""
