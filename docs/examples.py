@@ -95,7 +95,7 @@ def console_problems(path: Path, text: str, tool: ModuleType) -> tuple[str, list
         for offset, line in enumerate(body):
             if line.startswith("$ "):
                 command = line
-            elif command is not None and not command.startswith(tool.PROMPT + " "):
+            elif command is not None and command != tool.PROMPT and not command.startswith(tool.PROMPT + " "):
                 problems.append(f"{name}:{first + offset}: output shown for {command!r}, which is not run: show none")
                 command = None
     regenerated, found = tool.regenerate(text)
