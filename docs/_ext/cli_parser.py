@@ -23,7 +23,8 @@ def _literal(text: str) -> str:
 
 
 def _keep_layout(parser: argparse.ArgumentParser) -> None:
-    if issubclass(parser.formatter_class, argparse.RawDescriptionHelpFormatter):
+    formatter = parser.formatter_class
+    if isinstance(formatter, type) and issubclass(formatter, argparse.RawDescriptionHelpFormatter):
         if parser.description and "\n" in parser.description:
             parser.description = _literal(parser.description)
         if parser.epilog and "\n" in parser.epilog:
