@@ -18,9 +18,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .interface.version import __version__
-
+# No import runs at the top of this file: a test runner may execute it on its own, as the __init__.py of the
+# folder it collects from (a clone in a folder whose name is not a Python name), where a relative import has
+# no package to start from. Everything, `__version__` included, is loaded on first use (`__getattr__`).
 if TYPE_CHECKING:  # the names as type checkers see them; at run time each is loaded on first use (below)
+    from .interface.version import __version__
     from .interface.api import (
         INVERSION_TIME_BUDGET,
         Calibration,
@@ -70,7 +72,8 @@ def __getattr__(name: str) -> Any:
     """The public API, loaded on first use (PEP 562): importing one layer (`shuffle_spec.reference...`) does
     not pay for the API, the catalog and the command line."""
     if name in __all__:
-        value = getattr(importlib.import_module(".interface.api", __name__), name)
+        module = ".interface.version" if name == "__version__" else ".interface.api"
+        value = getattr(importlib.import_module(module, __name__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -181,3 +181,16 @@ def test_a_missing_cited_path_is_noticed():
     assert not _exists("spec/exact.py", ROOT, names)  # spec/exact is a package now
     assert not _exists("reference/nonexistent.py", ROOT, names)
     assert _exists("reference/bounds/clones.py", ROOT, names) and _exists("agreement.py", ROOT, names)
+
+
+def test_the_face_can_be_executed_on_its_own():
+    """A test runner collecting from a clone in a folder whose name is not a Python name (`shuffle-spec`,
+    `my-clone`) executes the root `__init__.py` as a module without a package: it must not fail there (a
+    relative import at its top made every test of such a clone an error)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("not-a-package-name", ROOT / "__init__.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert "shuffled_epsilon" in module.__all__ and "__version__" in module.__all__
