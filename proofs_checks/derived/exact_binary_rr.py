@@ -1,6 +1,6 @@
 """Proof checks for exact.shuffled_binary_rr: the bit-flip symmetry of the pair, the monotone likelihood
 ratio that makes a threshold set optimal, the spec's sums against the reference at small n, and the
-removal step of the certified worst case (issue 14): removing users is post-processing, so the population
+removal step of the certified worst case: removing users is post-processing, so the population
 of n - B users with K ones bounds every pair with k in [K, K + B] ones."""
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ def _thinned_exact_instances() -> None:
     require(sharper > 0, "the thinned bound is never sharper than removal on this instance")
 
 
-# ---------------------------------------------------------------- transport bound (issue 14, the flat regime)
+# ---------------------------------------------------------------- transport bound (the flat regime)
 
 _pp = sp.Symbol("p", positive=True)  # keep probability, 1/2 <= p < 1; q = 1 - p
 _u = sp.Symbol("u")

@@ -66,7 +66,7 @@ def test_fast_hypothesis_checks_agree_with_sympy(statement):
 
 @pytest.mark.parametrize("statement", STATEMENTS, ids=lambda s: s.id)
 def test_reasons_are_short_and_readable(statement):
-    """Point 6 of issue 16: a refusal names the hypothesis briefly, never as a raw SymPy Piecewise."""
+    """A refusal names the hypothesis briefly, never as a raw SymPy Piecewise."""
     for point in statement.invalid_examples:
         for subject in (statement, fast.entry(statement.id)):
             evaluation = evaluate(subject, {k: v for k, v in point.items() if k in statement.input_names})
