@@ -44,6 +44,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "shuffle_spec.proofs_checks.papers.fmt21_clones",
     "shuffle_spec.proofs_checks.papers.fmt23",
     "shuffle_spec.proofs_checks.papers.efmrstt20",
+    "shuffle_spec.proofs_checks.derived.exact_finite",
     "shuffle_spec.proofs_checks.derived.exact_binary_rr",
     "shuffle_spec.proofs_checks.derived.compose",
     "shuffle_spec.proofs_checks.derived.blanket_exact_krr",

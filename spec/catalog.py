@@ -213,7 +213,7 @@ class Entry:
             if verdict is False:
                 return h.name
         if undecided:
-            # SymPy decides (and its answer is the reference for the fast path's agreement test).
+            # SymPy decides (and its answer is the reference for the SymPy-free path's agreement test).
             try:
                 self.statement().check_hypotheses(values)
             except HypothesisError as failure:
@@ -287,7 +287,7 @@ def entry(statement_id: str) -> Entry | None:
 
 
 def resolve(statement_id: str) -> Entry | Statement:
-    """The fast `Entry` when the catalog applies, else the SymPy statement (`KeyError` for an unknown id)."""
+    """The SymPy-free `Entry` when the catalog applies, else the SymPy statement (`KeyError` for an unknown id)."""
     found = entries()
     if found is not None:
         if statement_id in found:

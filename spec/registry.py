@@ -12,7 +12,7 @@ is stale and is not used (everything is then built from the sources, slower but 
 `tests/spec/test_catalog.py` fails saying to regenerate it. Adding a paper module: append it to
 `PAPER_MODULES` and regenerate the catalog.
 
-The catalog also carries what the fast evaluation path needs without SymPy (`shuffle_spec.spec.catalog`):
+The catalog also carries what the SymPy-free evaluation path needs (`shuffle_spec.spec.catalog`):
 each statement's inputs with their assumptions, and each hypothesis's short name and its two sides as
 mpmath expressions (`sympy.printing.pycode.MpmathPrinter`), with SymPy deciding whatever they cannot.
 """
@@ -58,7 +58,7 @@ PAPER_MODULES: tuple[str, ...] = (
 SPEC_DIR = Path(__file__).resolve().parent
 CATALOG_PATH = SPEC_DIR / "catalog.json"
 CATALOG_FORMAT = "shuffle-spec-catalog/1"
-REGENERATE = "PYTHONPATH=. python3 -m shuffle_spec.spec.registry"
+REGENERATE = "python3 -m shuffle_spec.spec.registry"
 
 
 @lru_cache(maxsize=1)
@@ -191,7 +191,7 @@ def _hypothesis_record(statement: Statement, hypothesis: Any) -> dict[str, Any]:
     op = ops.get(type(hypothesis))
     if not {str(x) for x in hypothesis.free_symbols} <= set(names):
         # It speaks of a symbol that is not an input: substituting the inputs leaves it open, so
-        # `Statement.failed_hypotheses` never lists it; neither does the fast path.
+        # `Statement.failed_hypotheses` never lists it; neither does the SymPy-free path.
         record["op"] = "open"
     elif op is not None:
         lhs, rhs = _compiled_side(hypothesis.lhs, names), _compiled_side(hypothesis.rhs, names)

@@ -1,4 +1,4 @@
-"""Proof checks for the exact blanket bound and the k-RR pair lower bounds (issue 15): the rewriting of
+"""Proof checks for the exact blanket bound and the k-RR pair lower bounds: the rewriting of
 Lemma 5.3 as a sum over N with Pr[Bin(n-1, gamma) = N-1]/N, the k-RR amplification variable as a function
 of the blanket counts, the multinomial identity behind the pair formula, the coefficient orders that make
 the b-blocking monotone, and the spec's finite sums against the reference at small n."""
@@ -40,7 +40,7 @@ def _krr_sum_of_l() -> None:
     value = {w: k * (mu[w] - e * mu2[w]) for w in mu}  # L = (mu_x - e mu_x')/omega, omega = 1/k
     total = a * value["x"] + b * value["x2"] + r * value["other"]
     assert_identity(total, k / d * ((e0 - e) * a - (e * e0 - 1) * b - (e - 1) * r), "sum of L")
-    # The form of the issue: (e0-1)(a - e b) - (e-1) N with N = a + b + r.
+    # The same sum written with the number of blanket draws N = a + b + r: (e0-1)(a - e b) - (e-1) N.
     assert_identity((e0 - 1) * (a - e * b) - (e - 1) * (a + b + r), (e0 - e) * a - (e * e0 - 1) * b - (e - 1) * r, "(e0-1)(a-eb)-(e-1)N")
     assert_identity(k / d, spec.GAMMA, "k/D = gamma")
 
@@ -123,7 +123,7 @@ def _spec_vs_reference_x0() -> None:
         require(got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got} (k = {kk})")
 
 
-# --- The faster lattice sums (issue 15 speed work): the facts `reference/numerics/lattice_sums.py` rests on. ---
+# --- The split and shifted-row lattice sums: the facts `reference/numerics/lattice_sums.py` rests on. ---
 
 MM, jj = sp.symbols("M j", integer=True, positive=True)
 x_pos = sp.Symbol("x", nonnegative=True)

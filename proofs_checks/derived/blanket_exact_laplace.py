@@ -1,10 +1,10 @@
-"""Proof checks for the exact blanket bound and the pair lower bound of the shuffled Laplace mechanism on [0, 1]
-(issue 15): the blanket and gamma, the law of the amplification variable L of the pair (0, 1), the law of the
+"""Proof checks for the exact blanket bound and the pair lower bound of the shuffled Laplace mechanism on
+[0, 1]: the blanket and gamma, the law of the amplification variable L of the pair (0, 1), the law of the
 pair ratio R, the closed forms used by the lattice discretisations (cell masses and moments, group means), the
 mean-preserving spread, the worst-pair reduction (proven for every pair and every eps: below), and the spec
 against the reference at n = 1.
 
-The worst-pair reduction (PROVEN, every pair, every eps; issue 15). Lemma 5.3 holds for every pair (x, x'); the
+The worst-pair reduction (PROVEN, every pair, every eps). Lemma 5.3 holds for every pair (x, x'); the
 statement evaluates the pair (0, 1). Since E[L^{x,x'}] = 1 - e^eps for every pair, it suffices that
 J_t(x, x') = E[(L^{x,x'} - t)_+] = int (mu_x - e mu_x' - t omega)_+ <= J_t(0, 1) for every real t (then
 L^{x,x'} <=_cx L^{0,1}, sums of independent copies and the Bernoulli mixtures B_i L_i keep the order, and (.)_+ is

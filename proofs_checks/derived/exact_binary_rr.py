@@ -1,6 +1,6 @@
 """Proof checks for exact.shuffled_binary_rr: the bit-flip symmetry of the pair, the monotone likelihood
 ratio that makes a threshold set optimal, the spec's sums against the reference at small n, and the
-removal step of the certified worst case (issue 14): removing users is post-processing, so the population
+removal step of the certified worst case: removing users is post-processing, so the population
 of n - B users with K ones bounds every pair with k in [K, K + B] ones."""
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from typing import cast
 from ..framework import assert_identity, proof_check, require
 
 from ...reference.finite.divergences import hockey_stick_divergence
-from ...reference.exact.binary_rr import binary_rr_pair_delta, block_delta_bound
+from ...reference.exact.binary_rr import binary_rr_pair_delta, block_delta_bound, shuffled_binary_rr_pair
 from ...reference.finite.randomizers import binary_randomized_response
 from ...reference.finite.shuffling import shuffled_distribution
 from ...spec.derived.exact import binary_rr as spec
 from ...spec.symbols import eps0, n
 
 ID = "exact.shuffled_binary_rr"
+PAIR_ID = "exact.shuffled_binary_rr.pair"
 r = sp.Symbol("r", positive=True)  # f(s-1)/f(s), non-decreasing in s for the log-concave S_m
 
 
@@ -69,6 +70,33 @@ def _spec_matches_reference() -> None:
         got = binary_rr_pair_delta(eps0=2.0, n=size, k=ones, eps=0.5)
         require(got.lower <= float(exact) * (1 + 1e-14) + 1e-300 and float(exact) * (1 - 1e-14) <= got.upper, f"m={ones}: {exact} not in [{got.lower}, {got.upper}]")
         require(math.isfinite(float(exact)), f"m={ones}: exact delta {exact} is not finite")
+
+
+
+def _spec_pair_delta(size: int, ones: int, e0: sp.Expr, e_eps: sp.Expr) -> sp.Float:
+    """max(D(P_m||Q_m), D(Q_m||P_m)) of the spec's pmfs at 40 digits (n = size, m = ones, e^eps0 = e0)."""
+    p_m, q_m = spec.pair_pmfs(sp.Integer(ones), spec.s)
+    point = {n: size, eps0: sp.log(e0)}
+    p_values = [sp.N(_expand_finite_sums(p_m.subs(point).subs(spec.s, at)), 40) for at in range(size + 1)]
+    q_values = [sp.N(_expand_finite_sums(q_m.subs(point).subs(spec.s, at)), 40) for at in range(size + 1)]
+    forward = sum(max(a - e_eps * b, 0) for a, b in zip(p_values, q_values, strict=True))
+    backward = sum(max(b - e_eps * a, 0) for a, b in zip(p_values, q_values, strict=True))
+    return max(forward, backward)
+
+
+@proof_check(PAIR_ID, "the pair's value is a lower bound on its exact eps and within 1e-6 of it: the spec's pair divergence is "
+             ">= delta at the value and <= delta 1e-6 above it (n = 6, m = 0..5, eps0 = 2, delta = 1e-2)")
+def _pair_value_brackets_the_spec() -> None:
+    size, delta_target = 6, 0.01
+    for ones in range(size):
+        value = float(shuffled_binary_rr_pair(eps0=2.0, n=size, delta=delta_target, k=ones).value)
+        at_value = _spec_pair_delta(size, ones, sp.exp(2), sp.N(sp.exp(sp.Float(value, 40)), 40))
+        if value > 0:
+            require(at_value >= delta_target * (1 - 1e-12), f"m={ones}: spec delta {at_value} < {delta_target} at the value {value}: above the exact eps")
+        else:
+            require(at_value <= delta_target, f"m={ones}: value 0 but the spec delta at eps = 0 is {at_value} > {delta_target}")
+        above = _spec_pair_delta(size, ones, sp.exp(2), sp.N(sp.exp(sp.Float(value * (1 + 1e-6) + 1e-12, 40)), 40))
+        require(above <= delta_target, f"m={ones}: spec delta {above} > {delta_target} just above the value {value}: not tight")
 
 
 def _expand_finite_sums(expr: sp.Expr) -> sp.Expr:
@@ -181,7 +209,7 @@ def _thinned_exact_instances() -> None:
     require(sharper > 0, "the thinned bound is never sharper than removal on this instance")
 
 
-# ---------------------------------------------------------------- transport bound (issue 14, the flat regime)
+# ---------------------------------------------------------------- transport bound (the flat regime)
 
 _pp = sp.Symbol("p", positive=True)  # keep probability, 1/2 <= p < 1; q = 1 - p
 _u = sp.Symbol("u")

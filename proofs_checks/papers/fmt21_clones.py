@@ -14,7 +14,7 @@ ID = "FMT21.clones_numeric"
 x = sp.Symbol("x", nonnegative=True)  # b_c(a-1)/b_c(a) = a/(c-a+1)
 
 
-@proof_check(ID, "beta = 1/(e^eps_q + 1) (the statements file's cutoff, simplified)")
+@proof_check(ID, "beta = 1/(e^eps_q + 1) (the cutoff of Algorithm B, simplified)")
 def _beta_is_the_eps_q_cutoff() -> None:
     assert_identity(spec.beta_cutoff, 1 / (sp.exp(spec.eps_q) + 1), "beta_+ = 1/(e^eps_q+1)")
 

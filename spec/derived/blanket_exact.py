@@ -1,10 +1,14 @@
-"""The exact blanket bound and certified pair lower bounds for shuffled k-ary randomized response (issue 15).
+"""An upper bound (BBGN19 Lemma 5.3 evaluated exactly) and certified pair lower bounds on the central eps of
+shuffled k-ary randomized response and of the shuffled Laplace mechanism on [0, 1]; derived here, proofs in
+`proofs_checks/derived/blanket_exact_krr.py` and `proofs_checks/derived/blanket_exact_laplace.py`.
 
 - `BBGN19.Lem5.3.exact_krr`: BBGN19 Lemma 5.3's (1/(gamma n)) E[(L_1 + ... + L_M)_+], M ~ Bin(n, gamma),
   evaluated exactly for k-RR instead of relaxed by Hoeffding (Thm 5.3) or Bennett (Lemma 5.6): an upper
   bound on the central delta(eps) of n shuffled k-RR reports.
 - `exact.krr_pair_third`, `exact.krr_pair_x0`: the divergence of explicit neighbouring pairs (the others all at
   a third value, or all at x0), lower bounds on the worst case.
+- `BBGN19.Lem5.3.exact_laplace` (upper bound) and `exact.laplace_pair_x0` (lower bound): the same two sides for
+  the Laplace mechanism on [0, 1] (below, with their own notes).
 
 The conclusions are written as the finite sums they are (e0 = e^eps0, e = e^eps, D = e0 + k - 1):
 
@@ -135,7 +139,7 @@ def _procedure(mechanism: str, *, examples: tuple, invalid_examples: tuple, **fi
 EXACT_KRR = _procedure(
     "krr",
     id="BBGN19.Lem5.3.exact_krr",
-    title="Exact blanket bound for k-ary randomized response (Lemma 5.3 without the Hoeffding/Bennett relaxation), certified",
+    title="Upper bound: the blanket bound for k-ary randomized response computed exactly (Lemma 5.3 without the Hoeffding/Bennett relaxation), certified",
     source=Source("BBGN19", "Lemma 5.3 and Section 5.2 (privacy amplification random variable), evaluated exactly", "v2", "high"),
     hypotheses=_range(2),
     conclusion=(sp.Le(blanket_krr_delta(), delta), sp.Le(eps, eps0)),
@@ -161,8 +165,13 @@ EXACT_KRR = _procedure(
 PAIR_THIRD = _procedure(
     "krr",
     id="exact.krr_pair_third",
-    title="Certified lower bound: k-RR pair with the other users all at a third value (counts of x0, x1, rest)",
-    source=Source("BBGN19", "issue 15 construction (neighbouring pair x0 vs x1, others at z)", "derived", "high"),
+    title="Lower bound (certified): k-RR pair with the other users all at a third value (counts of x0, x1, rest)",
+    source=Source(
+        "BBGN19",
+        "neighbouring pair x0 vs x1 with the n - 1 others at a third value z (exact divergence of the kept counts; derived here, proof in proofs_checks/derived/blanket_exact_krr.py)",
+        "derived",
+        "high",
+    ),
     hypotheses=_range(3),
     conclusion=(sp.Le(pair_third_delta(), delta),),
     direction=Direction.LOWER_BOUND,
@@ -181,8 +190,13 @@ PAIR_THIRD = _procedure(
 PAIR_X0 = _procedure(
     "krr",
     id="exact.krr_pair_x0",
-    title="Certified lower bound: k-RR pair with the other users all at x0 (both directions)",
-    source=Source("BBGN19", "issue 15 construction (neighbouring pair x0 vs x1, others at x0)", "derived", "high"),
+    title="Lower bound (certified): k-RR pair with the other users all at x0 (both directions)",
+    source=Source(
+        "BBGN19",
+        "neighbouring pair x0 vs x1 with the n - 1 others at x0 (exact divergence of the kept counts, both directions; derived here, proof in proofs_checks/derived/blanket_exact_krr.py)",
+        "derived",
+        "high",
+    ),
     hypotheses=_range(2),
     conclusion=tuple(sp.Le(direction, delta) for direction in pair_x0_delta()),
     direction=Direction.LOWER_BOUND,
@@ -197,7 +211,7 @@ PAIR_X0 = _procedure(
     ),
 )
 
-# --- the Laplace mechanism on [0, 1] (issue 15) ---------------------------------------------------------
+# --- the Laplace mechanism on [0, 1] ----------------------------------------------------------------------
 # c = e^{eps0/2}; X on [1/c, c]: density c^{-1/2} x^{-3/2}/2 below c, an atom 1/c at c (Pr[X >= x] = (c x)^{-1/2}).
 # Blanket amplification variable of the pair (0, 1): L = X - e/c (left side) or 1/c - e X (right side), each
 # w.p. 1/2. Pair (others at 0): R = mu_1/mu_0 (V ~ mu_0) is 1/2 atom at 1/C + 1/2 X_C (C = e^{eps0}).
@@ -256,7 +270,7 @@ LAPLACE_INVALID = (
 EXACT_LAPLACE = _procedure(
     "laplace",
     id="BBGN19.Lem5.3.exact_laplace",
-    title="Exact blanket bound for the Laplace mechanism on [0, 1] (Lemma 5.3 without the Hoeffding/Bennett relaxation), certified",
+    title="Upper bound: the blanket bound for the Laplace mechanism on [0, 1] computed exactly (Lemma 5.3 without the Hoeffding/Bennett relaxation), certified",
     source=Source("BBGN19", "Lemma 5.3 with Lemma 5.1 (2) (Laplace blanket), evaluated exactly", "v2", "medium-high"),
     hypotheses=_laplace_range(),
     conclusion=(sp.Le(blanket_laplace_delta(), delta), sp.Le(eps, eps0)),
@@ -283,8 +297,13 @@ EXACT_LAPLACE = _procedure(
 LAPLACE_PAIR_X0 = _procedure(
     "laplace",
     id="exact.laplace_pair_x0",
-    title="Certified lower bound: shuffled Laplace on [0, 1], user 1 holds 0 vs 1, the other users all hold 0",
-    source=Source("BBGN19", "issue 15 construction (exact divergence of an explicit neighbouring pair, continuous outputs)", "derived", "high"),
+    title="Lower bound (certified): shuffled Laplace on [0, 1], user 1 holds 0 vs 1, the other users all hold 0",
+    source=Source(
+        "BBGN19",
+        "neighbouring pair: user 1 holds 0 vs 1, the n - 1 others hold 0 (exact divergence of the continuous outputs; derived here, proof in proofs_checks/derived/blanket_exact_laplace.py)",
+        "derived",
+        "high",
+    ),
     hypotheses=_laplace_range(),
     conclusion=(sp.Le(laplace_pair_delta(), delta),),
     direction=Direction.LOWER_BOUND,

@@ -1,4 +1,5 @@
-"""The exact blanket bound and certified pair lower bounds for any finite randomizer given as a matrix (issue 15).
+"""An upper bound (BBGN19 Lemma 5.3 evaluated exactly) and a certified pair lower bound on the central eps of any
+shuffled finite randomizer given as a matrix; derived here, proofs in `proofs_checks/derived/blanket_exact_randomizer.py`.
 
 The randomizer is a k x m row-stochastic matrix mu[x, y] (rows inputs, columns outputs, every column all
 positive or all zero: a finite eps0). These statements take the matrix as input, not scalars: they are
@@ -66,7 +67,7 @@ RANGE_NAMES = ("delta < 1", "k >= 2 inputs", f"k <= {MAX_K} inputs", "m >= 2 out
 EXACT_RANDOMIZER = Statement(
     id="BBGN19.Lem5.3.exact_randomizer",
     kind=Kind.PROCEDURE,
-    title="Exact blanket bound for any finite randomizer (Lemma 5.3 unrelaxed, best blanket decomposition), certified",
+    title="Upper bound: the blanket bound for any finite randomizer computed exactly (Lemma 5.3 unrelaxed, best blanket decomposition), certified",
     source=Source("BBGN19", "Lemma 5.3 and Section 5.1 (blanket decomposition), evaluated exactly for a matrix", "v2", "high"),
     symbols=(n, delta, k, m, eps, x, x2),
     hypotheses=RANGE,
@@ -93,8 +94,13 @@ EXACT_RANDOMIZER = Statement(
 RANDOMIZER_PAIR = Statement(
     id="exact.randomizer_pair",
     kind=Kind.PROCEDURE,
-    title="Certified lower bound: explicit neighbouring pair of a finite randomizer (others at one input, outputs merged to 3 bins)",
-    source=Source("BBGN19", "issue 15 construction (x vs x', the n - 1 others at z; output merging is a post-processing)", "derived", "high"),
+    title="Lower bound (certified): explicit neighbouring pair of a finite randomizer (others at one input, outputs merged to 3 bins)",
+    source=Source(
+        "BBGN19",
+        "neighbouring pair: user 1 holds x vs x', the n - 1 others hold z (output merging is a post-processing; derived here, proof in proofs_checks/derived/blanket_exact_randomizer.py)",
+        "derived",
+        "high",
+    ),
     symbols=(n, delta, k, m, eps, x, x2, z),
     hypotheses=RANGE,
     hypothesis_names=RANGE_NAMES,

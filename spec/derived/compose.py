@@ -140,8 +140,13 @@ COMPOSE_STRONGER_CLONES = _statement(
 
 COMPOSE_EXACT_BINARY_RR = _statement(
     "exact_binary_rr",
-    "eps after T rounds of shuffled binary RR on fixed neighbouring datasets (exact pair composed T times)",
-    Source("BBGN19", "bbgn19.md section 8 pair, T-fold product", "derived", "high"),
+    "Lower bound: eps after T rounds of shuffled binary RR on fixed neighbouring datasets (one pair's exact eps, composed T times)",
+    Source(
+        "BBGN19",
+        "the neighbouring pair of exact.shuffled_binary_rr.pair, T-fold product; derived here, proof in proofs_checks/derived/compose.py",
+        "derived",
+        "high",
+    ),
     Direction.LOWER_BOUND,
     "binary_rr",
     _COMMON + " Pair: shuffle_spec.spec.derived.exact.binary_rr.pair_pmfs(m) in both directions, for m in 0..(n-1)/2 when n <= 40, "

@@ -1,8 +1,8 @@
 """BBGN19: Balle, Bell, Gascon, Nissim, "The privacy blanket of the shuffle model" (CRYPTO 2019,
 arXiv:1903.02837).
 
-Seeds: `shared/seeds/BBGN19-privacy-blanket-v1.txt` (v1, ids `BBGN19v1.*` where it differs) and
-`...-v2.txt` (v2 = CRYPTO, ids `BBGN19.*`). Recovered statements: `shared/statements/bbgn19.md`.
+Versions: arXiv 1903.02837v1 (ids `BBGN19v1.*` where it differs; version label "seed 001") and v2 (= CRYPTO 2019,
+ids `BBGN19.*`; version label "seed 002"); "the seed" in a note is the version its statement cites.
 """
 
 from __future__ import annotations

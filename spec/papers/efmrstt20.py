@@ -1,8 +1,7 @@
 """EFMRSTT20: Erlingsson, Feldman, Mironov, Raghunathan, Song, Talwar, Thakurta, "Encode, Shuffle,
 Analyze Privacy Revisited: Formalizations and Empirical Evaluation" (arXiv:2001.03618).
 
-Seed: `shared/seeds/EFMRSTT20-esa-revisited.txt` (arXiv v1, 10 Jan 2020; no later version compared,
-so no version differences are known). Recovered statements: `shared/statements/esa_revisited.md`;
+Version: arXiv 2001.03618v1 (10 Jan 2020; no later version compared, so no version differences are known);
 each statement's source records its confidence. The paper's eps_l is `eps0` here, eps_c is `eps`.
 """
 
@@ -51,7 +50,7 @@ def _eq1(lam_expr: sp.Expr) -> sp.Expr:
 LAMBDA_OF_EPS0 = 2 * n / (1 + E0)
 
 _T_A = (
-    "Table reproduction (statements file §T-A): the eps_l_inf of attribute fragmenting in Tables I, III rows 2-3, IV, "
+    "Table reproduction: the eps_l_inf of attribute fragmenting in Tables I, III rows 2-3, IV, "
     "VIII, IX and X rows 2-3 are the inverse of this Eq. (1) at lambda = 2n/(1+e^eps_l) with the table's n and delta_c "
     "(all within 0.012 of the printed values; tests/checks/test_efmrstt20_tables.py)."
 )
@@ -489,7 +488,7 @@ THM_IV_1 = Statement(
         "The fragments y_J, |J| = t, of r-frag with an eps_b-DP backstop and eps_f-DP fragments form an eps-DP local "
         "randomizer, eps = ln((e^{eps_b + t eps_f} + 1)/(e^{eps_b} + e^{t eps_f})) <= min(eps_b, t eps_f) (Cor A.2 with "
         "eps1 = eps_b, eps2 = t eps_f, since t fragments of R_f form a (t eps_f)-DP randomizer of x'). Replacement DP; "
-        "removal if R_b is removal DP. t <= tau (t = tau: the tables' eps_l_inf; t = 1: eps_l1). Tables (§T-E): "
+        "removal if R_b is removal DP. t <= tau (t = tau: the tables' eps_l_inf; t = 1: eps_l1). Tables: "
         "eps_b = the attribute-fragmenting eps_l_inf of the same eps_c; eps_f is not stated; eps_f = eps_b - ln(tau) "
         "reproduces eps_l1 within 0.01 wherever eps_l1 >= 2.4."
     ),
@@ -559,7 +558,7 @@ COR_A_2 = Statement(
         "For replacement eps1-DP R_1: X -> Y and eps2-DP R_2: Y -> Z, R_2 o R_1 is replacement eps-DP with "
         "eps = ln((e^{eps1+eps2}+1)/(e^{eps1}+e^{eps2})); removal eps-DP if R_1 is removal eps1-DP (R_0 -> R_2(R_0)). "
         "Tight: binary RR with eps1 and eps2 attains it. The paper remarks (e^{eps1+eps2}+1)/(e^{eps1}+e^{eps2}) <= "
-        "min(e^{eps1}, e^{eps2}), i.e. eps <= min(eps1, eps2) (the second conclusion; the issue's '<= min of the two'); "
+        "min(e^{eps1}, e^{eps2}), i.e. eps <= min(eps1, eps2) (the second conclusion); "
         "eps = O(eps1 eps2) for eps1, eps2 <= 1."
     ),
 )

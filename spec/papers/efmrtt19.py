@@ -1,8 +1,9 @@
 """EFMRTT19: Erlingsson, Feldman, Mironov, Raghunathan, Talwar, Thakurta, "Amplification by shuffling:
 from local to central differential privacy via anonymity" (SODA 2019; arXiv:1811.12469).
 
-Seed: `shared/seeds/EFMRTT19-amplification-by-shuffling.txt` (v1 = SODA, formulas lost in extraction).
-Recovered statements: `shared/statements/efmrtt19.md`; each statement's source records its confidence.
+Versions: v1 (arXiv 1811.12469v1 = SODA 2019; the text these statements were recovered from had lost its
+formulas, so several are reconstructions, said so in their notes; the notes call that text "the seed", its version
+label "seed 000") and arXiv 1811.12469v2 (ids marked "arXiv v2"); each statement's source records its confidence.
 """
 
 from __future__ import annotations
@@ -184,9 +185,9 @@ T_POWER_OF_TWO = sp.Eq(2 ** sp.floor(sp.log(T, 2)), T)
 C_A = (sp.exp(a) + 1) / (sp.exp(a) - 1)
 RR_KEEP = sp.exp(a) / (1 + sp.exp(a))
 TREE_NOTES = (
-    " Reconstruction (seed lost every formula of Sec. 3; shared/statements/efmrtt19.md Sec. 2): "
+    " Reconstruction (the recovered text of v1 lost every formula of Sec. 3): "
     "levels L = log2(T) + 1 (leaves are level 1, the root [1, T] is level L) for both client and server "
-    "scale, which makes the estimate unbiased (the third-party S-jc scales by log2 T while sampling log2 T + 1 "
+    "scale, which makes the estimate unbiased (the third-party implementation github.com/jcraver1021/dp-shuffle, longitudinal.py, scales by log2 T while sampling log2 T + 1 "
     "levels, which is biased; not copied); per-node randomized response a = eps/2; x[0] = 0, so the "
     "j-th change has sign (-1)^(j+1)."
 )

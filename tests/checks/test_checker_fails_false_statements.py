@@ -1,6 +1,6 @@
 """The checker is checked: false statements are reported as failures, also under `python -O`.
 
-Issue 16 point 5 and issue 17 point 2: a checker whose helpers return without checking (or whose
+Why: a checker whose helpers return without checking (or whose
 failures are `assert`s that `python -O` strips) would "prove" everything. Each check helper gets a
 planted false statement (it must raise `CheckFailed`) and a true one (it must not: the negative test
 alone would pass for a helper that always raises). The subprocess test repeats this with `-O`.

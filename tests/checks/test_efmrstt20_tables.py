@@ -1,8 +1,8 @@
 """EFMRSTT20 (arXiv v1) table values that follow from a formula, each test citing table and row.
 
-Source of the printed numbers: the seed's Tables I, III, IV, VIII, IX, X (heavy-hitter = Table I,
+Source of the printed numbers: arXiv 2001.03618v1, Tables I, III, IV, VIII, IX, X (heavy-hitter = Table I,
 Horse = Table IV, Map = Table VIII, Child = Table IX; Table III rows 2-3 and Table X rows 2-3 repeat
-their eps_c = 0.05 and 1.0 columns). Tolerances follow `shared/statements/esa_revisited.md` §T.
+their eps_c = 0.05 and 1.0 columns). Each test states its tolerance and why (printed rounding, the paper's own slack).
 Not reproduced (no formula or missing parameters; not hard-coded here): Table X row 1, all RMSEs,
 Table XI(a), the upper bounds of Table XI(b), Tables XII-XIV, and report-fragmenting eps_l1 cells
 where the unstated eps_f rule fails (low eps).
@@ -39,7 +39,7 @@ ATTRIBUTE_FRAGMENTING = [
 @pytest.mark.parametrize("dataset, table, eps_c, printed", ATTRIBUTE_FRAGMENTING, ids=lambda v: str(v))
 def test_attribute_fragmenting_eps_l_inf_is_the_inverse_of_lemma_ii6(dataset, table, eps_c, printed):
     # Table <table>, attribute-fragmenting column, row eps_c: eps_l_inf = largest eps0 with Eq. (1) at
-    # lambda = 2n/(1+e^eps0) <= eps_c (§T-A). Tolerance 0.0125: the printed values are within 0.012 of the
+    # lambda = 2n/(1+e^eps0) <= eps_c. Tolerance 0.0125: the printed values are within 0.012 of the
     # inverse (largest gap Map eps_c = 0.25: 10.56 vs 10.548), and Eq. (1) at the printed value is within
     # 0.7% of eps_c (rounding of eps_l_inf to 2-3 decimals moves eps_c by up to ~0.6%).
     n, delta, _ = DATASETS[dataset]
@@ -49,7 +49,7 @@ def test_attribute_fragmenting_eps_l_inf_is_the_inverse_of_lemma_ii6(dataset, ta
 
 
 def test_thm_iii1_closed_form_is_not_what_the_tables_use():
-    # §T-A says the closed form of Thm III.1 at the printed eps_l_inf gives 1.8-2.2x the target eps_c; the
+    # The closed form of Thm III.1 at the printed eps_l_inf gives about twice the target eps_c; the
     # computed range is 1.77x (eps_c = 1) to 2.61x (Heavy-hitter eps_c = 0.0025): never the target.
     for dataset, _, eps_c, printed in ATTRIBUTE_FRAGMENTING:
         n, delta, _ = DATASETS[dataset]
@@ -66,7 +66,7 @@ def test_thm_iii1_closed_form_is_not_what_the_tables_use():
 def test_table_iii_row1_eps_c_uses_per_bit_eps_one(dataset, printed):
     # Table III row 1 ("LDP reports with eps_l = 2.0"): eps_c = Eq. (1) with per-bit RR at eps = 1.0 (the
     # replacement eps of the one-hot report is 2 x 1.0), to the printed 4 decimals (tolerance 0.00005 + the
-    # last printed digit's half-unit); per-bit 2.0 would give 2.5x larger values (§T-B).
+    # last printed digit's half-unit); per-bit 2.0 would give 2.5x larger values.
     n, delta, _ = DATASETS[dataset]
     assert abs(shuffled_rr_epsilon(eps0=1.0, n=n, delta=delta) - printed) <= 0.00005
     assert shuffled_rr_epsilon(eps0=2.0, n=n, delta=delta) > 2 * printed
@@ -143,7 +143,7 @@ CELLS = [
     for (dataset, table), rows in REPORT_FRAGMENTING.items()
     for eps_c, (eps_b, cells) in rows.items()
     for tau, (einf, e1) in cells.items()
-    # Not determined (§T-E), so not tested: Heavy-hitter eps_c = 0.0025 (eps_b = 1.78 < 2.94 and eps_l1 < 2.4:
+    # Not determined, so not tested: Heavy-hitter eps_c = 0.0025 (eps_b = 1.78 < 2.94 and eps_l1 < 2.4:
     # the eps_f rule fails and eps_l1's rounding to 0.47/0.13/0.01 prevents recovering eps_b).
     if eps_b >= 2.94 or e1 >= 2.4
 ]
@@ -153,21 +153,21 @@ CELLS = [
 def test_report_fragmenting_cells(dataset, table, eps_c, eps_b, tau, einf, e1):
     # Thm IV.1 with eps_b = eps_l_inf of attribute fragmenting. The paper does not state eps_f.
     if eps_b >= 2.94:
-        # (a) internal consistency, every cell with eps_b >= 2.94 (§T-E): eps_f backed out of the printed
+        # (a) internal consistency, every cell with eps_b >= 2.94: eps_f backed out of the printed
         # eps_l1 (t = 1) reproduces the printed eps_l_inf (t = tau) to its rounding (0.005) plus the effect of
         # eps_l1's rounding (eps_l_inf is flatter in eps_f than eps_l1 here; slack 0.01 total).
         eps_f = largest_argument_within(lambda f: report_fragment_epsilon(eps_b=eps_b, eps_f=f, t=1), e1, 1e-9, 60.0, name="eps_f", rel_tol=1e-13)
         assert abs(report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=tau) - einf) <= 0.01
     if e1 >= 2.4:
         # (b) the reconstructed rule eps_f = eps_b - ln(tau) (equal variance of backstop and fragments,
-        # variance ~ e^-eps) reproduces eps_l1 within 0.01 wherever eps_l1 >= 2.4 (§T-E); not stated in
+        # variance ~ e^-eps) reproduces eps_l1 within 0.01 wherever eps_l1 >= 2.4; not stated in
         # the paper, so this documents a reconstruction, not a formula of the paper.
         eps_f = eps_b - math.log(tau)
         assert abs(report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=1) - e1) <= 0.01
 
 
 def _paper_gaussian_sigma(eps: float, delta: float) -> float:
-    """The "No LDP" Gaussian sigma of Tables I, IV, VIII, IX, AS IN THE PAPER (fitted rule, §T-D):
+    """The "No LDP" Gaussian sigma of Tables I, IV, VIII, IX, AS IN THE PAPER (a rule fitted to the printed values):
     sigma = (c + sqrt(c^2 + 2 eps))/(2 eps), c = sqrt(ln(1/(2 delta))). NOT a valid (eps, delta)
     calibration of the Gaussian mechanism; kept only to document the tables, never as a DP bound."""
     c = math.sqrt(math.log(1 / (2 * delta)))
@@ -185,7 +185,7 @@ SIGMA = [  # (table, delta_c, eps_c, printed sigma)
 @pytest.mark.parametrize("table, delta, eps, printed", SIGMA, ids=lambda v: str(v))
 def test_no_ldp_gaussian_sigma_as_in_the_paper_not_a_valid_calibration(table, delta, eps, printed):
     # Table <table>, "No LDP" column: reproduced to 2 decimals by the fitted rule, which is NOT a valid
-    # (eps, delta) Gaussian calibration (e.g. the analytic Gaussian needs sigma = 5.61 at (1, 5e-10), §T-D).
+    # (eps, delta) Gaussian calibration (e.g. the analytic Gaussian needs sigma = 5.61 at (1, 5e-10)).
     assert abs(round(_paper_gaussian_sigma(eps, delta), 2) - printed) <= 0.011
 
 

@@ -1,7 +1,7 @@
-"""The catalog (`spec/catalog.json`, `shuffle_spec.spec.catalog`): current with the sources, and its fast
+"""The catalog (`spec/catalog.json`, `shuffle_spec.spec.catalog`): current with the sources, and its SymPy-free
 hypothesis checks refuse exactly where the SymPy statements do, with short readable reasons.
 
-If `test_catalog_is_current` fails: regenerate with `PYTHONPATH=. python3 -m shuffle_spec.spec.registry`.
+If `test_catalog_is_current` fails: regenerate with `python3 -m shuffle_spec.spec.registry`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from shuffle_spec.spec import catalog as fast
+from shuffle_spec.spec import catalog as sympy_free
 from shuffle_spec.proofs_checks.bridge import evaluate
 from shuffle_spec.spec import registry as reg
 from shuffle_spec.spec.terms import HypothesisError
@@ -26,7 +26,7 @@ def test_catalog_is_current():
 
 
 def test_catalog_lists_every_statement_of_every_paper_module():
-    entries = fast.entries()
+    entries = sympy_free.entries()
     assert entries is not None, "the catalog does not apply (stale?): regenerate it"
     assert list(entries) == [s.id for s in reg.list_statements()]
     for statement in reg.list_statements():
@@ -54,8 +54,8 @@ def _points(statement):
 
 
 @pytest.mark.parametrize("statement", STATEMENTS, ids=lambda s: s.id)
-def test_fast_hypothesis_checks_agree_with_sympy(statement):
-    entry = fast.entry(statement.id)
+def test_sympy_free_hypothesis_checks_agree_with_sympy(statement):
+    entry = sympy_free.entry(statement.id)
     assert entry is not None
     for point in _points(statement):
         values = {k: point[k] for k in statement.input_names if k in point}
@@ -66,9 +66,9 @@ def test_fast_hypothesis_checks_agree_with_sympy(statement):
 
 @pytest.mark.parametrize("statement", STATEMENTS, ids=lambda s: s.id)
 def test_reasons_are_short_and_readable(statement):
-    """Point 6 of issue 16: a refusal names the hypothesis briefly, never as a raw SymPy Piecewise."""
+    """A refusal names the hypothesis briefly, never as a raw SymPy Piecewise."""
     for point in statement.invalid_examples:
-        for subject in (statement, fast.entry(statement.id)):
+        for subject in (statement, sympy_free.entry(statement.id)):
             evaluation = evaluate(subject, {k: v for k, v in point.items() if k in statement.input_names})
             assert not evaluation.valid
             assert len(evaluation.reason) <= MAX_REASON and "Piecewise" not in evaluation.reason, evaluation.reason
@@ -79,7 +79,7 @@ def test_reasons_are_short_and_readable(statement):
 
 def test_a_named_hypothesis_is_reported_by_its_name():
     statement = reg.get_statement("BBGN19.Cor5.3.1")
-    evaluation = evaluate(fast.entry(statement.id), {"eps0": 4, "n": 1e6, "delta": 1e-6})
+    evaluation = evaluate(sympy_free.entry(statement.id), {"eps0": 4, "n": 1e6, "delta": 1e-6})
     assert not evaluation.valid and "Piecewise" not in evaluation.reason
     assert any(name in evaluation.reason for name in statement.hypothesis_names)
 
@@ -88,12 +88,12 @@ def test_a_stale_catalog_is_not_used(monkeypatch):
     monkeypatch.setattr(reg, "source_digest", lambda: "0" * 64)
     reg.catalog.cache_clear()
     try:
-        assert reg.catalog() is None and fast.entries() is None
-        assert fast.resolve("FMT21.Thm2.1") is reg.get_statement("FMT21.Thm2.1")  # the SymPy statement
+        assert reg.catalog() is None and sympy_free.entries() is None
+        assert sympy_free.resolve("FMT21.Thm2.1") is reg.get_statement("FMT21.Thm2.1")  # the SymPy statement
     finally:
         monkeypatch.undo()
         reg.catalog.cache_clear()
-    assert fast.entries() is not None
+    assert sympy_free.entries() is not None
 
 
 def test_an_edited_catalog_is_reported_stale(tmp_path, monkeypatch):
@@ -111,28 +111,28 @@ def test_near_ties_are_left_to_sympy(monkeypatch):
     import mpmath
 
     # log(e^x) = x: equal, but not to every bit in floating point.
-    assert fast._decide("<=", (lambda a: mpmath.log(mpmath.exp(a)), lambda a: a), [1.5]) is None
-    assert fast._decide("<=", (lambda a: a, lambda a: a + 1), [1.5]) is True
-    assert fast._decide("<", (lambda a: mpmath.log(-a), lambda a: a), [1.5]) is False  # complex side fails
-    entry = fast.entry("FMT21.Thm2.1")
+    assert sympy_free._decide("<=", (lambda a: mpmath.log(mpmath.exp(a)), lambda a: a), [1.5]) is None
+    assert sympy_free._decide("<=", (lambda a: a, lambda a: a + 1), [1.5]) is True
+    assert sympy_free._decide("<", (lambda a: mpmath.log(-a), lambda a: a), [1.5]) is False  # complex side fails
+    entry = sympy_free.entry("FMT21.Thm2.1")
     calls = []
-    original = fast.Entry.statement
+    original = sympy_free.Entry.statement
 
     def spy(self):
         calls.append(self.id)
         return original(self)
 
-    monkeypatch.setattr(fast.Entry, "statement", spy)
+    monkeypatch.setattr(sympy_free.Entry, "statement", spy)
     point = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
     assert entry.failed_hypothesis(point) is None and calls == []
-    monkeypatch.setattr(fast, "_decide", lambda op, sides, values: None)  # every transcendental side a tie
+    monkeypatch.setattr(sympy_free, "_decide", lambda op, sides, values: None)  # every transcendental side a tie
     assert entry.failed_hypothesis(point) is None and calls == ["FMT21.Thm2.1"]
     assert entry.failed_hypothesis({**point, "eps0": 10.0}) == "eps0 <= log(n/(16*log(2/delta)))"
 
 
 def test_rational_hypotheses_are_decided_exactly_at_their_boundary(monkeypatch):
-    monkeypatch.setattr(fast.Entry, "statement", lambda self: pytest.fail("SymPy was needed"))
-    entry = fast.entry("BBGN19.Lem4.3")
+    monkeypatch.setattr(sympy_free.Entry, "statement", lambda self: pytest.fail("SymPy was needed"))
+    entry = sympy_free.entry("BBGN19.Lem4.3")
     statement = reg.get_statement("BBGN19.Lem4.3")
     for k in (1, 2, 3):
         assert entry.failed_hypothesis({"k": k}) == _spec_verdict(statement, {"k": k})
@@ -140,7 +140,7 @@ def test_rational_hypotheses_are_decided_exactly_at_their_boundary(monkeypatch):
 
 def test_power_of_two_is_decided_exactly_and_agrees_with_sympy():
     statement = reg.get_statement("EFMRTT19.Thm6.explicit")
-    entry = fast.entry(statement.id)
+    entry = sympy_free.entry(statement.id)
     base = dict(statement.examples[0])
     for t in (2, 3, 8, 12, 1024, 2**40, 2**40 + 2):
         values = {**base, "T": t}

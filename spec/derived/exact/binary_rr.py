@@ -1,4 +1,5 @@
-"""Exact privacy of shuffled binary randomized response (`exact.shuffled_binary_rr`), bbgn19.md section 8.
+"""Exact privacy of shuffled binary randomized response (`exact.shuffled_binary_rr`) and a lower bound from one
+neighbouring pair (`exact.shuffled_binary_rr.pair`); derived here, proofs in `proofs_checks/derived/exact_binary_rr.py`.
 
 Binary RR keeps the bit w.p. p = e^eps0/(e^eps0+1). With m ones among the other n-1 users,
 S_m = Bin(m, p) + Bin(n-1-m, 1-p), P_m = Bern(p) + S_m, Q_m = Bern(1-p) + S_m, and the exact privacy curve is
@@ -53,7 +54,12 @@ SHUFFLED_BINARY_RR = Statement(
     id="exact.shuffled_binary_rr",
     kind=Kind.PROCEDURE,
     title="Exact central eps of n shuffled binary randomized-response reports",
-    source=Source("BBGN19", "bbgn19.md section 8 (Cheu et al. 2019 setting; FMT21 Fig. 1 '2RR, exact')", "derived", "high"),
+    source=Source(
+        "BBGN19",
+        "hockey-stick divergence (Theorem 5.2) of the shuffled count, worst over the neighbouring pairs (the setting of Cheu et al. EUROCRYPT 2019, arXiv 1808.01394; FMT21 arXiv 2012.12803 Fig. 1 '2RR, exact'); derived here, proof in proofs_checks/derived/exact_binary_rr.py",
+        "derived",
+        "high",
+    ),
     symbols=(eps0, n, delta, m, eps),
     hypotheses=(sp.Lt(delta, 1), sp.Le(m, n - 1)),
     conclusion=(sp.Le(pair_divergence(m), delta),),
@@ -83,18 +89,18 @@ SHUFFLED_BINARY_RR = Statement(
         "each m = number of ones among the other n-1 users; direction exact). The bit flip maps P_m, Q_m to "
         "Q_{n-1-m}, P_{n-1-m}, so D(Q_m||P_m) = D(P_{n-1-m}||Q_{n-1-m}): the worst case is the max over m of the "
         "one-direction divergence D(P_m||Q_m). The worst m is often far from 0 (eps0=6, n=1e5: m=89 mirrored; "
-        "eps0=8, n=1e6: m~300). The reference CERTIFIES the max over every m (issue 14): removal of users is "
+        "eps0=8, n=1e6: m~300). The reference CERTIFIES the max over every m: removal of users is "
         "post-processing (`removal_bound`: for m in [K, K+B] the pair divergence is at most that of the population "
         "of n-B users with K ones), so one evaluation bounds a block; branch and bound over blocks at the upper "
         "end. Where every pair is almost equally private (large n: the count's variance (n-1)pq does not depend on m) a "
         "transport bound certifies a whole block against its two end pairs instead: the ends shifted by the mean transport "
-        "j(p-q), mixed, plus an error bounded by tilted Fourier inversion (proof checks 'transport'). It returns the interval's upper end as the value; the interval [lower, upper] (relative width <= "
+        "j(p-q), mixed, plus an error bounded by tilted Fourier inversion (the transport checks of proofs_checks/derived/exact_binary_rr.py). It returns the interval's upper end as the value; the interval [lower, upper] (relative width <= "
         "1e-6, stated in the note with the worst m found) contains the exact worst-case eps. Soundness tests must "
         "use the LOWER end (a bound below it is unsound), tightness ratios the upper end. Supported: 0 < eps0 <= "
         "100, 1 <= n <= 1e12, 1e-300 <= delta < 1, within the time and memory limits stated in the reference "
         "(MAX_WINDOW; an evaluation budget that widens the interval, stated in the note, up to MAX_TOLERANCE = 1%); outside, it refuses with the reason. Checks: eps0=6, n=1e5, "
-        "delta=1e-6: 0.26784003; eps0=8, n=1e6: 0.2250117; eps0=1, n=1e4, delta=1e-300: 0.43636; N10: n=1e4, "
-        "eps0=1, delta=1e-6: 0.0357; n=1e4, eps0=4: 0.315; n=1e5, eps0=2: 0.0247."
+        "delta=1e-6: 0.26784003; eps0=8, n=1e6: 0.2250117; eps0=1, n=1e4, delta=1e-300: 0.43636; at delta=1e-6, n=1e4, "
+        "eps0=1: 0.0357; n=1e4, eps0=4: 0.315; n=1e5, eps0=2: 0.0247."
     ),
 )
 
@@ -104,8 +110,14 @@ k_ones = sp.Symbol("k", integer=True, nonnegative=True)
 SHUFFLED_BINARY_RR_PAIR = Statement(
     id="exact.shuffled_binary_rr.pair",
     kind=Kind.PROCEDURE,
-    title="Exact central eps of one neighbouring pair of shuffled binary RR (k ones among the others): a lower bound on the worst case",
-    source=Source("BBGN19", "bbgn19.md section 8 (one neighbouring pair)", "derived", "high"),
+    title="Lower bound: the central eps of one neighbouring pair of shuffled binary RR (k ones among the others), exact for that pair",
+    source=Source(
+        "BBGN19",
+        "hockey-stick divergence (Theorem 5.2) of the shuffled count of one neighbouring pair; derived here, proof in "
+        "proofs_checks/derived/exact_binary_rr.py",
+        "derived",
+        "high",
+    ),
     symbols=(eps0, n, delta, k_ones, eps),
     hypotheses=(sp.Lt(delta, 1), sp.Le(k_ones, n - 1)),
     conclusion=(sp.Le(pair_divergence(k_ones), delta),),
@@ -129,8 +141,8 @@ SHUFFLED_BINARY_RR_PAIR = Statement(
     notes=(
         "The smallest eps with max(D(P_k||Q_k), D(Q_k||P_k)) <= delta for the ONE neighbouring pair with k ones "
         "among the other n-1 users (its mirror n-1-k is the other direction), certified to 1e-7 relative. This is "
-        "exact for that pair and a LOWER bound on the worst case `exact.shuffled_binary_rr` (it was that id's value "
-        "above n = 400 before issue 14: the scan k <= 16). k is required here; the Python reference defaults to "
+        "exact for that pair and a LOWER bound on the worst case `exact.shuffled_binary_rr` (the worst k "
+        "is often far from 0, so a scan of the pairs with small k is not the worst case). k is required here; the Python reference defaults to "
         "k = 0. Not tagged as an amplification bound: it bounds the truth from below."
     ),
 )

@@ -13,7 +13,10 @@ import sympy as sp
 from ...statement import Direction, Kind, Source, Statement
 from ...symbols import delta, eps, eps0, k, n
 
-SOURCE_NOTE = "derived (shared/statements/fmt21.md, checks F4-F5; BBGN19 Thm 5.2 for the hockey-stick form)"
+SOURCE_NOTE = (
+    "derived here (hockey-stick form: BBGN19 Thm 5.2; compared with a brute force over every neighbouring dataset in "
+    "proofs_checks/derived/exact_finite.py)"
+)
 
 # Hockey-stick divergence of the worst neighbouring pair of shuffled outputs at multiplier e^eps.
 worst_profile = sp.Function("delta_shuffled")
@@ -63,8 +66,8 @@ SHUFFLED_KRR = Statement(
         "at a larger one). Moderate n only: the reference enumerates EVERY canonical configuration of the others' "
         "counts (so it is the exact worst case, not a scan) while n C(n+k-2, k-1) C(n+k-1, k-1)/2 <= 1.5e5 (k = 2: n <= 66; "
         "k = 3: n <= 15; k = 4: n <= 8; a few seconds per call) and refuses beyond (for k = 2 at any n, exact.shuffled_binary_rr); a removal-based branch and bound over the count vectors "
-        "(as for exact.shuffled_binary_rr) is not implemented (issue 14 item 3: stated limit). No closed form: "
-        "proofs_checks/papers/fmt21.py compares it with a brute-force SymPy evaluation over all neighbouring datasets."
+        "(as for exact.shuffled_binary_rr) is not implemented (a stated limit). No closed form: "
+        "proofs_checks/derived/exact_finite.py compares it with a brute-force SymPy evaluation over all neighbouring datasets."
     ),
     inputs=(eps0, n, delta, k),
     output=eps,

@@ -1,6 +1,6 @@
 """FMT21: the numerical clone bound (`FMT21.clones_numeric`), Appendix E of the full version.
 
-The reduction pair (`shared/statements/fmt21.md`, "Reduction behind Clones, empirical"): C ~ Bin(n-1, q)
+The reduction pair (the extended abstract's Sec. 3 "Clones, empirical"; full version Appendix E): C ~ Bin(n-1, q)
 clones, A | C ~ Bin(C, 1/2), Delta ~ Bern(alpha0); P = (A+Delta, C-A+1-Delta), Q = (A+1-Delta, C-A+Delta).
 Given C = c the first coordinate a has P_c(a) = alpha0 b_c(a) + (1-alpha0) b_c(a-1) and
 Q_c(a) = (1-alpha0) b_c(a) + alpha0 b_c(a-1), b_c the Bin(c, 1/2) pmf. The per-c hockey-stick divergence
@@ -31,7 +31,8 @@ c = sp.Symbol("c", integer=True, nonnegative=True)  # number of clones
 a = sp.Symbol("a", integer=True)  # first coordinate of the pair
 
 alpha0 = sp.exp(eps0) / (sp.exp(eps0) + 1)
-# The statements file's eps_q and beta_+ = 1/(e^eps_q + 1); beta_cutoff is its simplified form.
+# The cutoff of Algorithm B (full version Appendix E; `onestep` in the authors' code): eps_q and
+# beta_+ = 1/(e^eps_q + 1); beta_cutoff is its simplified form.
 eps_q = sp.log(((sp.exp(eps) + 1) * alpha0 - 1) / ((sp.exp(eps) + 1) * alpha0 - sp.exp(eps)))
 beta_cutoff = (sp.exp(eps0) - sp.exp(eps)) / ((sp.exp(eps) + 1) * (sp.exp(eps0) - 1))
 cutoff = sp.floor(beta_cutoff * (c + 1))
@@ -76,7 +77,13 @@ CLONES_NUMERIC = Statement(
     id="FMT21.clones_numeric",
     kind=Kind.PROCEDURE,
     title="Numerical clone bound: eps with sum_c Bin(c; n-1, e^-eps0) D_{e^eps}(P_c||Q_c) <= delta",
-    source=Source("FMT21", "full version (arXiv 2012.12803) Appendix E; S003 Sec. 3 'Clones, empirical'", "S003 + APPLE/SMARTNOISE code", "medium"),
+    source=Source(
+        "FMT21",
+        "full version (arXiv 2012.12803) Appendix E; extended abstract Sec. 3 'Clones, empirical'",
+        "extended abstract (seed 003) + the authors' code github.com/apple/ml-shuffling-amplification (computeamplification.py, "
+        "commit 993d285) and opendp/smartnoise-core (utilities/shuffling.rs)",
+        "medium",
+    ),
     symbols=(eps0, n, delta, eps),
     hypotheses=(sp.Lt(delta, 1),),
     conclusion=(sp.Le(DELTA_CLONES, delta),),
@@ -104,8 +111,8 @@ CLONES_NUMERIC = Statement(
         "Every eps0-LDP randomizer (adaptive too): the shuffled output is (eps, delta)-DP for the smallest eps in "
         "[0, eps0] with delta_clones(eps) <= delta (the conclusion, with the Sum over clone counts c). Per c, "
         "P_c(a)/Q_c(a) is non-increasing in a, so D_{e^eps}(P_c||Q_c) is the cutoff formula with "
-        "t = floor(beta (c+1)), beta = (e^eps0 - e^eps)/((e^eps+1)(e^eps0-1)) = 1/(e^eps_q + 1) (the statements "
-        "file's eps_q; shuffle_spec.proofs_checks.papers.fmt21_clones checks the identity); D(P||Q) = D(Q||P) since Q is the "
+        "t = floor(beta (c+1)), beta = (e^eps0 - e^eps)/((e^eps+1)(e^eps0-1)) = 1/(e^eps_q + 1) (Algorithm B's "
+        "eps_q; shuffle_spec.proofs_checks.papers.fmt21_clones checks the identity); D(P||Q) = D(Q||P) since Q is the "
         "coordinate swap of P; for eps >= eps0 it is 0. B(c) is non-increasing in c (one more clone is a common "
         "post-processing of both sides). The reference sums only the central Bin(n-1, e^-eps0) window, adds the "
         "Chernoff-bounded tail mass to delta (B <= 1), evaluates B at EVERY count of the window by a certified "
@@ -115,7 +122,8 @@ CLONES_NUMERIC = Statement(
         "uncertified float estimate (scipy pmf / incomplete beta), which never enters the returned ends; "
         "eps0 with a note when no eps < "
         "eps0 is certified. The statement's theorem number in the full version is not verified (medium). "
-        "Reproduces the APPLE README example n=1e5, eps0=4, delta=1e-6: 0.16977 (check F3)."
+        "Reproduces the example of the README of github.com/apple/ml-shuffling-amplification, n=1e5, eps0=4, "
+        "delta=1e-6: 0.16977."
     ),
 )
 

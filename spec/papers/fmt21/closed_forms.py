@@ -1,8 +1,8 @@
 """FMT21 closed forms: Definitions 1.1-1.2, Theorem 2.1 (three printed prefactors), Proposition 2.2 (seed and
 full version) and Theorem 2.3 (frequency estimation).
 
-Sources: seed `shared/seeds/FMT21-hiding-among-the-clones.md` (extended abstract, "S003"); recovered
-statements and the full version's numbering: `shared/statements/fmt21.md`.
+Sources: the extended abstract (version "seed 003"; the notes call it "the seed") and the full version,
+arXiv 2012.12803 (FOCS 2021), whose numbering the full-version ids cite.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ SETUP = (
 )
 
 VARIANTS_NOTE = (
-    "Prefactor variants (shared/statements/fmt21.md): seed eq. (1) prints 1 - e^{-2 eps0} (FMT21.Thm2.1); the full "
-    "version Thm 3.1 has (e^eps0 - 1)/(e^eps0 + 1) (FMT21.Thm2.1.focs; from SMARTNOISE 'theorem 3.1' and "
+    "Prefactor variants: seed eq. (1) prints 1 - e^{-2 eps0} (FMT21.Thm2.1); the full "
+    "version Thm 3.1 has (e^eps0 - 1)/(e^eps0 + 1) (FMT21.Thm2.1.focs; from opendp/smartnoise-core utilities/shuffling.rs, which cites 'theorem 3.1', and "
     "third-party notes, medium-high); Apple's code uses (1 - e^-eps0)/(1 + e^{-eps0-eps1}), eps1 = log(1+G) "
     "(FMT21.Thm2.1.apple). Exact ordering, proved in proofs_checks/papers/fmt21.py: focs <= apple <= 1 - e^-eps0 <= seed, "
     "so the seed's form is the loosest and remains valid wherever the full version's is. The abstract's "
@@ -173,7 +173,7 @@ SEED_PROP = Source(PAPER, "Proposition 2.2", SEED, "high")
 FULL_PROP = Source(PAPER, "Theorem 3.8 (full version; Proposition 2.2 of the seed)", FULL, "medium")
 PROP_SEED_NOTE = "Seed: eps as in eq. (1) (prefactor 1 - e^{-2 eps0}), delta' = delta + (e^eps + 1)(1 + e^{-eps0}) n delta0."
 PROP_FOCS_NOTE = (
-    "Full version Thm 3.8 (from SMARTNOISE `compose_delta`, 'theorem 3.8'): eps as in Thm 3.1 (prefactor "
+    "Full version Thm 3.8 (from opendp/smartnoise-core utilities/shuffling.rs `compose_delta`, 'theorem 3.8'): eps as in Thm 3.1 (prefactor "
     "(e^eps0-1)/(e^eps0+1)), delta' = delta + (e^eps + 1)(1 + e^{-eps0}/2) n delta0: smaller than the seed's."
 )
 
