@@ -58,7 +58,7 @@ from ...reference.finite.randomizers import Randomizer, check_exact_size, check_
 from ...reference.core.rounding import round_down
 from ...reference.finite.enumeration import enumeration_work, exact_shuffled_e_eps_enumerated
 from ...spec.registry import get_statement, list_statements
-from ...spec.statement import Direction
+from ...spec.terms import Direction
 
 __all__ = [
     "RandomizerAudit",
