@@ -475,7 +475,7 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
 
 
 def _with_gap(audit: RandomizerAudit, randomizer: Randomizer, n: int, delta: float, eps0: float) -> None:
-    """The gap between the tightest certified upper and the largest certified lower bound (issue 15):
+    """The gap between the tightest certified upper and the largest certified lower bound:
     the exact blanket bound and the pair lower bound of the matrix next to the registered rows."""
     from ..randomizer_gap import randomizer_gap
 
