@@ -13,7 +13,7 @@ The enumeration costs, in exact `Fraction` operations, (pairs) x (shuffled suppo
 meets have denominators of up to n x B bits, B the bits of the least common multiple of a row's
 denominators (a product of n reports' probabilities). `enumeration_work` turns that into units of about
 WORK_UNIT_SECONDS of one core each, so that a caller can refuse before starting (the audit of a randomizer
-matrix: `shuffle_spec.interface.audit.randomizer`, within `shuffle_spec.interface.limits.EXACT_WORK_LIMIT`).
+matrix does, within its own work limit).
 """
 
 from __future__ import annotations
