@@ -15,7 +15,6 @@ from fractions import Fraction
 
 import pytest
 
-from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.finite.enumeration import (
     enumeration_work,
     exact_shuffled_e_eps_enumerated,
@@ -117,18 +116,3 @@ def test_over_the_limit_the_size_of_the_numbers_is_not_counted():
     assert work.bits == 0 and work.units == work.operations > 10
     huge = enumeration_work(rr, 10**12, limit=10)  # estimated in logarithms: no million-bit binomials
     assert huge.units > 10**30
-
-
-@pytest.mark.parametrize(
-    "call, fragment",
-    [
-        (lambda: exact_shuffled_e_eps_enumerated([[1, 0], [0, 1]], 2, 0.1), "randomizer"),
-        (lambda: exact_shuffled_e_eps_enumerated(k_randomized_response(2, Fraction(3)), 0, 0.1), "n"),
-        (lambda: exact_shuffled_e_eps_enumerated(k_randomized_response(2, Fraction(3)), 2, 1.5), "delta"),
-        (lambda: enumeration_work(k_randomized_response(2, Fraction(3)), 2, limit=0), "limit"),
-        (lambda: neighbouring_pair_count(0, 2), "inputs"),
-    ],
-)
-def test_bad_inputs_name_the_parameter(call, fragment):
-    with pytest.raises(ParameterError, match=fragment):
-        call()
