@@ -1,4 +1,4 @@
-"""Call-time benchmark (issue 16, point 4): what one command-line call or the first API call costs.
+"""Call-time benchmark: what one command-line call or the first API call costs.
 
 Run from the repository root:  python3 benchmarks/calls.py [--repeat 5] [--root DIR] [--write]
 

@@ -1,4 +1,4 @@
-"""Issue-13 benchmark and README table: epsilon after many shuffled rounds.
+"""Benchmark and README table: epsilon after many shuffled rounds.
 
 Run from the repository root:
     python3 benchmarks/compose.py            timings (T = 1000 and 10000 at n = 1e6) and the 10x-finer-grid check

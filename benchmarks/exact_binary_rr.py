@@ -1,4 +1,4 @@
-"""Issue-14 benchmark: the certified worst case of shuffled binary RR (`exact.shuffled_binary_rr`).
+"""Benchmark of the certified worst case of shuffled binary RR (`exact.shuffled_binary_rr`).
 
 Run from the repository root:  python3 benchmarks/exact_binary_rr.py [--n 1e7,1e10] [--timeout 120]
 

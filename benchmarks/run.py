@@ -1,4 +1,4 @@
-"""Issue-8 benchmark: time per eps(delta) evaluation and the eps / ratio-to-exact table.
+"""Benchmark: time per eps(delta) evaluation and the eps / ratio-to-exact table.
 
 Run from the repository root:  python3 benchmarks/run.py [--skip-exact]   (writes benchmarks/RESULTS.md too)
 
@@ -11,7 +11,7 @@ Table 1: median wall-clock time of one eps(delta) evaluation (root finding inclu
 eps0 in {0.1, 0.5, 1, 2, 4, 6, 8} x delta in {1e-6, 1e-8}, at n = 1e7 and 1e9, for the numerical clone,
 stronger clone and exact binary RR computations and every other amplification bound in the registry.
 Table 2: eps and its ratio to exact binary RR at eps0 in {1, 4, 8}, n in {1e4, 1e6, 1e8}, delta = 1e-6.
-Table 3 (the issue-8 closing table): the same grid with eps, ratio and median time per evaluation for
+Table 3 (the ratio table): the same grid with eps, ratio and median time per evaluation for
 every registered amplification bound (amplification_statements(None)) plus exact binary RR.
 Timings are measurements on this machine, never asserted by tests.
 """
@@ -124,7 +124,7 @@ def _median_ms(statement, params, runs: int = 3) -> float:
 
 
 def closing_table(statements) -> list[str]:
-    """The issue-8 closing table: eps, ratio to exact binary RR and median ms per evaluation, for every
+    """The ratio table: eps, ratio to exact binary RR and median ms per evaluation, for every
     registered amplification bound plus the exact one, eps0 in {1, 4, 8}, n in {1e4, 1e6, 1e8}, delta = 1e-6."""
     header = [f"eps0={e:g}, n=1e{int(math.log10(n))}" for e in TABLE_EPS0 for n in TABLE_N]
     lines = ["| bound | " + " | ".join(header) + " |", "|---|" + "---|" * len(header)]
@@ -196,7 +196,7 @@ def main() -> None:
     t1 = timing_table(statements, skip_exact=args.skip_exact)
     print("\nTable 2: eps at delta = 1e-6 (ratio to exact binary RR)")
     t2 = eps_table(statements)
-    print("\nTable 3 (issue-8 closing table): eps (ratio to exact binary RR, median ms of 3 runs), delta = 1e-6")
+    print("\nTable 3 (the ratio table): eps (ratio to exact binary RR, median ms of 3 runs), delta = 1e-6")
     t3 = closing_table(statements)
     text = "\n".join(
         [
@@ -222,7 +222,7 @@ def main() -> None:
             "",
             *t2,
             "",
-            "## Issue-8 closing table: eps (ratio to exact binary RR, median ms per evaluation over 3 runs), delta = 1e-6",
+            "## The ratio table: eps (ratio to exact binary RR, median ms per evaluation over 3 runs), delta = 1e-6",
             "",
             *t3,
             "",

@@ -1,4 +1,4 @@
-"""Issue 15 benchmark: tightest certified upper bound / largest certified lower bound on the central eps of
+"""Benchmark of the certified gap for k-RR: tightest certified upper bound / largest certified lower bound on the central eps of
 shuffled k-RR, and the time per epsilon, over a grid; prints a Markdown table (README "Tight bounds" section).
 
     PYTHONPATH=. python3 benchmarks/tight.py [--k 3,10,100] [--eps0 1,4] [--n 1e3,1e4] [--delta 1e-6] [--out FILE]
@@ -9,7 +9,7 @@ exact.krr_pair_third / exact.krr_pair_x0 (k = 2: exact.shuffled_binary_rr) and t
 BBGN19.bennett_krr); the ratio min(upper) / max(lower). k = 2 has its own table: exact.shuffled_binary_rr is the
 certified worst case, evaluated once, its interval [lower, upper] on both sides of the gap (as `tightest` does);
 it shows the relaxed bounds' ratio to the largest lower end (the old column) and the gap's ratio. Timing is wall clock per epsilon (root search
-included) on this machine (load average recorded at the start of each block). The default grid is issue 15's.
+included) on this machine (load average recorded at the start of each block). The default grid is k in {2, 3, 10, 100} as in benchmarks/TIGHT_RESULTS.md.
 """
 
 from __future__ import annotations

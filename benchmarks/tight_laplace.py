@@ -1,4 +1,4 @@
-"""Issue 15 benchmark, the Laplace mechanism on [0, 1]: tightest certified upper bound / largest certified lower
+"""Benchmark of the certified gap, the Laplace mechanism on [0, 1]: tightest certified upper bound / largest certified lower
 bound on the central eps and the time per epsilon, over a grid; prints a Markdown table (README "Tight bounds:
 the Laplace mechanism" section, benchmarks/TIGHT_LAPLACE_RESULTS.md).
 

@@ -1,4 +1,4 @@
-"""Issue 15 benchmark for a finite randomizer given as a matrix: BBGN19.Lem5.3.exact_randomizer (upper) and
+"""Benchmark of the certified gap for a finite randomizer given as a matrix: BBGN19.Lem5.3.exact_randomizer (upper) and
 exact.randomizer_pair (lower), time and ratio, on k-RR as a matrix, a random 3 x 3 and a 4-output randomizer.
 
     PYTHONPATH=. python3 benchmarks/tight_randomizer.py [--n 1e3,1e4,1e5,1e6] [--delta 1e-6] [--out FILE.md]

@@ -43,6 +43,8 @@ class BoundRow:
     seconds: float
     delta_effective: float | None = None
     delta_effective_formula: str = ""
+    # The statement's direction (`spec.terms.Direction` value): upper_bound, lower_bound or exact.
+    direction: str = ""
 
     def to_json(self) -> dict:
         out = {
@@ -56,6 +58,7 @@ class BoundRow:
         }
         if self.delta_effective_formula:  # only for statements whose epsilon holds at another delta
             out.update(delta_effective=self.delta_effective, delta_effective_formula=self.delta_effective_formula)
+        out["direction"] = self.direction
         return out
 
 
@@ -86,6 +89,7 @@ def evaluate_bounds(eps0: float, n: int, delta: float, *, mechanism: str | None 
             BoundRow(
                 statement.id, statement.mechanism or GENERIC, result.value, result.holds_at_requested_delta, result.reason, result.interval,
                 time.perf_counter() - start, result.delta_effective, result.extra.get("delta_effective_formula", ""),
+                statement.direction.value,
             )
         )
     return rows

@@ -50,7 +50,7 @@ def tightest(
 ) -> Gap:
     """The tightest certified upper bound, the largest certified lower bound on the central epsilon of n
     shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k, or "binary_rr") at delta, and their
-    ratio (issue 15; `interface/tightest.py`). Loaded on first use: it needs the SymPy registry, which a
+    ratio (`interface/tightest.py`). Loaded on first use: it needs the SymPy registry, which a
     closed-form call must not pay for."""
     from .tightest import tightest as compute_tightest
 
@@ -76,7 +76,7 @@ __all__ = [
     "list_statements",
     "shuffled_delta",
     "shuffled_epsilon",
-    # "tightest",  # RESERVED: shuffle_spec.tightest(eps0=, n=, delta=, randomizer=), the "tight" work package
+    # "tightest",  # RESERVED: shuffle_spec.tightest(eps0=, n=, delta=, randomizer=), the certified gap at the face
 ]
 
 # A statement as the API takes it: its id, a SymPy `Statement`, or a catalog `Entry`.
@@ -733,7 +733,7 @@ class ShuffleBound:
 def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any], *, n: int, delta: float) -> "Any":
     """The tightest certified upper bound and the largest certified lower bound on the central epsilon of n
     shuffled reports of a finite randomizer given as a matrix (rows inputs, columns outputs), and their
-    ratio (issue 15): BBGN19.Lem5.3.exact_randomizer and every registered bound at the matrix's eps0 above,
+    ratio: BBGN19.Lem5.3.exact_randomizer and every registered bound at the matrix's eps0 above,
     exact.randomizer_pair (and the exact value when n is small) below. Returns a
     `shuffle_spec.proofs_checks.derived.blanket_exact_randomizer.RandomizerGap` (fields upper_id, upper_eps, lower_id, lower_eps, ratio,
     pair, rows; `to_json()`). The matrix is read as `audit_randomizer` reads it (labels, digit and work limits:
@@ -832,7 +832,7 @@ def _initial_bracket_increasing(f: Callable[[float], float], *, start: float, na
     raise ParameterError(name, x, f"a value whose bound is at most {target}; none found down to {name} = {x:g}")
 
 
-# Many rounds (issue 13): certified composition of shuffled rounds by privacy-loss distributions.
+# Many rounds: certified composition of shuffled rounds by privacy-loss distributions.
 
 
 @dataclass(frozen=True)

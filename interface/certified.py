@@ -20,7 +20,7 @@ from typing import Literal
 
 from ..reference.core.errors import ParameterError
 from ..reference.core.rounding import round_down, round_up
-from ..spec.statement import Direction
+from ..spec.terms import Direction
 
 __all__ = ["Candidate", "best_certified", "certified_end"]
 

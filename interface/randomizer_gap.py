@@ -21,7 +21,7 @@ from ..reference.bounds.blanket_exact_randomizer import exact_blanket_randomizer
 from ..reference.core.rounding import round_down
 from ..reference.lower_bounds.randomizer import best_randomizer_pair
 from ..spec.registry import get_statement
-from ..spec.statement import Direction
+from ..spec.terms import Direction
 from .audit.sandbox import InProcessTimeout, in_process_time_limit
 
 __all__ = ["LOWER_ID", "UPPER_ID", "RandomizerGap", "randomizer_gap"]

@@ -1,5 +1,5 @@
 """The gap between the tightest certified upper bound and the largest certified lower bound on the central
-epsilon of a shuffled randomizer (issue 15): `tightest(...)`, used by `shuffle-spec tightest` and the gap
+epsilon of a shuffled randomizer: `tightest(...)`, used by `shuffle-spec tightest` and the gap
 lines of `bounds`, `compare` and `calibrate --randomizer`.
 
 Upper bounds: every registered amplification statement with direction upper_bound that applies to the
@@ -10,7 +10,7 @@ lower_bound for the mechanism (k-RR: exact.krr_pair_third, exact.krr_pair_x0); e
 of its certified interval. ratio = upper / lower (>= 1 whenever both are sound).
 
 k = 2 (binary RR, = k-RR with k = 2): exact.shuffled_binary_rr is the CERTIFIED worst case over every
-neighbouring pair (direction exact, issue 14): an interval [lower, upper] of relative width <= 1e-6 (or the
+neighbouring pair (direction exact): an interval [lower, upper] of relative width <= 1e-6 (or the
 wider one stated in its note when its work budget widened it) that contains the true eps. It is evaluated
 once and competes on BOTH sides: its lower end as a lower bound, its upper end as an upper bound, so the
 ratio there is at most 1 / (1 - the stated width). Where it refuses (outside its range or work budget), both

@@ -330,6 +330,7 @@ class BoundAudit:
             "seconds": round(self.seconds, 2),
             "summary": self.summary(),
             "findings": [f.to_json() for f in self.findings],
+            "direction": get_statement(self.statement_id).direction.value,
         }
 
 

@@ -53,12 +53,12 @@ from .sandbox import (
 from ...reference.finite.blanket import blanket_distribution, total_variation_similarity
 from ...reference.finite.distributions import Distribution, as_probability
 from ...reference.core.errors import ParameterError
-from ...reference.finite.divergences import ldp_ratio, min_e_eps_for_delta, removal_ldp_ratio, safe_log
+from ...reference.finite.divergences import ldp_ratio, removal_ldp_ratio, safe_log
 from ...reference.finite.randomizers import Randomizer, check_exact_size, check_labels
 from ...reference.core.rounding import round_down
-from ...reference.finite.shuffling import neighbouring_datasets, shuffled_distribution
+from ...reference.finite.enumeration import enumeration_work, exact_shuffled_e_eps_enumerated
 from ...spec.registry import get_statement, list_statements
-from ...spec.statement import Direction
+from ...spec.terms import Direction
 
 __all__ = [
     "RandomizerAudit",
@@ -67,7 +67,7 @@ __all__ = [
     "exact_enumeration_work",
     "exact_small_n_epsilon",
     "load_randomizer_file",
-    "optimal_removal_reference",
+    "smallest_removal_ratio",
 ]
 
 # The size limits of a matrix (entries, digits, the exact enumeration's work) are in `shuffle_spec.interface.limits`
@@ -269,9 +269,13 @@ def _sqrt_at_least(x: Fraction) -> Fraction:
     return Fraction(units, scale)
 
 
-def optimal_removal_reference(randomizer: Randomizer) -> tuple[Fraction | float, Distribution | None]:
-    """The smallest removal-LDP ratio over all reference distributions R_0, and a witness R_0 whose
-    ratio is at most a rational just above it (None when every reference gives infinity)."""
+def smallest_removal_ratio(randomizer: Randomizer) -> tuple[Fraction | float, Distribution | None]:
+    """The smallest removal-LDP ratio over all reference distributions R_0 (EFMRSTT20 Def II.4), and a
+    witness R_0 whose ratio is at most a rational just above it (None when every reference gives infinity).
+
+    The ratio itself (not its square, as `shuffle_spec.reference.finite.removal_ldp.optimal_removal_e_eps_squared`),
+    as the float square root or the exact linear term, with the witness built at a rational a >= a*; an
+    output that no input produces (a zero column) constrains nothing here (r(y) = 0)."""
     outputs = randomizer.outputs
     big = {y: max(d[y] for _, d in randomizer.items()) for y in outputs}
     small = {y: min(d[y] for _, d in randomizer.items()) for y in outputs}
@@ -317,66 +321,40 @@ def detect_mechanism(randomizer: Randomizer) -> tuple[str, int | None]:
     return ("binary_rr", 2) if k == 2 else ("krr", k)
 
 
-def _enumeration_size(randomizer: Randomizer, n: int) -> tuple[int, int]:
-    """(Fraction operations of the enumeration, bits B of the largest denominator it can meet): pairs of
-    neighbouring datasets x their shuffled support x n reports x m outputs, and n x the bits of the least
-    common multiple of a row's denominators, the largest over the rows (`shuffle_spec.interface.limits.EXACT_WORK_LIMIT`)."""
-    k, m = len(randomizer.inputs), len(randomizer.outputs)
-    n = max(int(n), 1)
-
-    def log_comb(a: int, b: int) -> float:
-        return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
-
-    # In logs first: at n = 1e12 with 10^5 inputs the exact binomial has millions of bits (seconds to build).
-    log_operations = log_comb(n + k - 2, k - 1) + math.log(max(math.comb(k, 2), 1)) + log_comb(n + m - 1, m - 1) + math.log(n * max(m, 1))
-    if log_operations > math.log(EXACT_WORK_LIMIT) + 10:
-        return int(math.exp(min(log_operations, 690.0))), 0
-    pairs = math.comb(n - 1 + k - 1, k - 1) * math.comb(k, 2)
-    operations = pairs * math.comb(n + m - 1, m - 1) * n * max(m, 1)
-    if operations > EXACT_WORK_LIMIT:  # no need for the size of the numbers (nor the cost of finding it)
-        return operations, 0
-    row_bits = 0
-    for _, distribution in randomizer.items():
-        if distribution.is_exact:
-            row_bits = max(row_bits, math.lcm(*(p.denominator for p in distribution.values())).bit_length())  # type: ignore[union-attr]
-    return operations, n * row_bits
-
-
 def exact_enumeration_work(randomizer: Randomizer, n: int) -> int:
-    """The estimated work of `exact_small_n_epsilon` at n, in the units of `shuffle_spec.interface.limits.EXACT_WORK_LIMIT`
-    (about 3 microseconds of one core each): operations x (1 + w/8 + w^2/400), w = B/64 the words of the largest numbers."""
-    operations, bits = _enumeration_size(randomizer, n)
-    words = -(-bits // 64)
-    return operations * (3200 + 400 * words + 8 * words * words) // 3200
+    """The estimated work of `exact_small_n_epsilon` at n >= 1, in the units of
+    `shuffle_spec.interface.limits.EXACT_WORK_LIMIT` (about 3 microseconds of one core each; the estimate is
+    `shuffle_spec.reference.finite.enumeration.enumeration_work`)."""
+    return enumeration_work(randomizer, n, limit=EXACT_WORK_LIMIT).units
 
 
 def exact_enumeration_refusal(randomizer: Randomizer, n: int) -> str:
     """"" when `exact_small_n_epsilon` would run at n, else the reason it does not (one line, for reports)."""
-    operations, bits = _enumeration_size(randomizer, n)
-    work = exact_enumeration_work(randomizer, n)
-    if work <= EXACT_WORK_LIMIT:
+    work = enumeration_work(randomizer, n, limit=EXACT_WORK_LIMIT)
+    if work.units <= EXACT_WORK_LIMIT:
         return ""
-    count = f"{operations:.3g}" if operations < 10**299 else "more than 1e+299"
+    count = f"{work.operations:.3g}" if work.operations < 10**299 else "more than 1e+299"
     head = f"not computed: enumerating every pair of neighbouring datasets at n = {n} takes {count} exact operations"
-    if not bits:  # the operations alone are over the limit (the size of the numbers was not needed)
+    if not work.bits:  # the operations alone are over the limit (the size of the numbers was not needed)
         return f"{head}, over the limit of {EXACT_WORK_LIMIT:.0e} units of work (shuffle_spec.interface.limits.EXACT_WORK_LIMIT)"
-    return (f"{head} on numbers of up to {int(bits * 0.30103) + 1} digits, about {work:.2g} units of work (operations x "
+    return (f"{head} on numbers of up to {int(work.bits * 0.30103) + 1} digits, about {work.units:.2g} units of work (operations x "
             f"size of the numbers); the limit is {EXACT_WORK_LIMIT:.0e} (shuffle_spec.interface.limits.EXACT_WORK_LIMIT)")
 
 
 def _enumerate_exact(randomizer: Randomizer, n: int, delta: float) -> tuple[dict[str, Any] | None, str]:
-    """(the exact value or None, the reason it is None): `exact_small_n_epsilon` with its reason."""
+    """(the exact value or None, the reason it is None): `exact_small_n_epsilon` with its reason. The
+    enumeration itself is the reference's (`shuffle_spec.reference.finite.enumeration`); the audit adds the
+    refusal before it starts, the time limit and the progress line."""
     refusal = exact_enumeration_refusal(randomizer, n)
     if refusal:
         return None, refusal
-    target = Fraction(delta)
-    worst: Fraction | float = Fraction(1)
-    all_pairs = list(neighbouring_datasets(randomizer.inputs, n))
+
+    def report(done: int, total: int) -> None:
+        progress(done, total, "exact: neighbouring datasets")
+
     try:
         with time_limit(EXACT_ENUMERATION_SECONDS):
-            for index, (d, d2) in enumerate(all_pairs, start=1):
-                worst = max(worst, min_e_eps_for_delta(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), target))
-                progress(index, len(all_pairs), "exact: neighbouring datasets")
+            worst = exact_shuffled_e_eps_enumerated(randomizer, n, Fraction(delta), progress=report)
     except TimeLimitExceeded:
         return None, f"not computed: the enumeration ran over {EXACT_ENUMERATION_SECONDS:g} s (shuffle_spec.interface.limits.EXACT_ENUMERATION_SECONDS)"
     method = "enumeration of all neighbouring datasets (shuffle_spec.reference.finite.shuffling)"
@@ -429,7 +407,7 @@ def audit_matrix(
         kind = "given in the file"
         removal = safe_log(removal_ldp_ratio(randomizer, reference_distribution))
     else:
-        _, witness = optimal_removal_reference(randomizer)
+        _, witness = smallest_removal_ratio(randomizer)
         kind = "optimal (smallest removal epsilon over all reference distributions; see shuffle_spec.interface.audit.randomizer)"
         reference_distribution = witness
         removal = math.inf if witness is None else safe_log(removal_ldp_ratio(randomizer, witness))
@@ -497,7 +475,7 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
 
 
 def _with_gap(audit: RandomizerAudit, randomizer: Randomizer, n: int, delta: float, eps0: float) -> None:
-    """The gap between the tightest certified upper and the largest certified lower bound (issue 15):
+    """The gap between the tightest certified upper and the largest certified lower bound:
     the exact blanket bound and the pair lower bound of the matrix next to the registered rows."""
     from ..randomizer_gap import randomizer_gap
 

@@ -1,4 +1,4 @@
-"""Verdicts of a bound audit, by consequence (issue 12): what one call of an audited bound function
+"""Verdicts of a bound audit, by consequence: what one call of an audited bound function
 means for someone who relies on it.
 
 | verdict           | when                                                                 | severity |
@@ -327,7 +327,7 @@ def _judge_outside(statement: Statement, inputs: Mapping[str, Any], outcome: Cal
     eps0_value = float(eps0_given) if isinstance(eps0_given, (int, float)) and not isinstance(eps0_given, bool) else math.nan
     if got < 0:
         if eps0_value < 0 and got >= eps0_value:
-            # Issue 12's rule: not below eps0, so it claims nothing about any real randomizer (none is
+            # The rule for negative answers: not below eps0, so it claims nothing about any real randomizer (none is
             # eps0-LDP for eps0 < 0); still shown, since a negative epsilon must never reach an accountant.
             severity = "failure" if strict else "warning"
             return Finding(verdict=ACCEPTS_INVALID, severity=severity, reason=f"negative epsilon {got!r} {outside}: vacuous (no randomizer is eps0-LDP for eps0 < 0), but it would lower a composed budget", **base)

@@ -6,23 +6,25 @@ import csv
 import json
 import math
 import sys
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
-__all__ = ["print_json", "print_table", "print_csv", "progress", "format_number"]
+__all__ = ["jsonable", "print_json", "print_table", "print_csv", "progress", "format_number"]
 
 
-def _jsonable(value):
+def jsonable(value: Any) -> Any:
+    """`value` with every non-finite float (at any depth of dicts, lists and tuples) written as the string
+    "inf", "-inf" or "nan": the JSON the CLI prints is strict JSON, which has no such numbers."""
     if isinstance(value, float) and not math.isfinite(value):
         return "inf" if value > 0 else ("-inf" if value < 0 else "nan")
     if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k: jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     return value
 
 
 def print_json(obj) -> None:
-    json.dump(_jsonable(obj), sys.stdout, indent=2, sort_keys=False)
+    json.dump(jsonable(obj), sys.stdout, indent=2, sort_keys=False)
     sys.stdout.write("\n")
 
 

@@ -29,7 +29,7 @@ def replace_table(readme_text: str) -> str:
 
 
 def main() -> int:
-    readme = Path(__file__).resolve().parent.parent / "README.md"
+    readme = Path(__file__).resolve().parents[2] / "README.md"  # interface/cli/ -> the repository root
     updated = replace_table(readme.read_text())
     if "--write" in sys.argv:
         readme.write_text(updated)

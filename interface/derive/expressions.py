@@ -2,7 +2,7 @@
 never `sympify` of user text.
 
 SymPy's `sympify` / `parse_expr` evaluate Python, so `__import__('os').system(...)` in an argument
-would run (issue 11, item 5). Here the text is only *parsed* by Python's own parser (`ast.parse`,
+would run (a command-line argument must never execute). Here the text is only *parsed* by Python's own parser (`ast.parse`,
 which evaluates nothing), every node is checked against a small grammar, and the SymPy object is
 built from the checked tree by this module:
 

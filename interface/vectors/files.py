@@ -374,8 +374,8 @@ def generate_group(statement: Statement, *, one_precision: bool = False) -> dict
     as the freshness check does (the same group whenever the full generation succeeds; module doc)."""
     tests: list[dict[str, Any]] = []
     seen: set[str] = set()
-    # Without a closed form or an `_mp` path there is no value to write: invalid tests only (issue 16:
-    # reference floats are checked against the vectors, never written into them).
+    # Without a closed form or an `_mp` path there is no value to write: invalid tests only (vectors are
+    # bit-reproducible: reference floats are checked against the vectors, never written into them).
     has_values = has_high_precision_value(statement)
 
     def add(point: Mapping[str, Any], result: str, comment: str) -> None:

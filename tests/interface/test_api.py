@@ -116,7 +116,7 @@ def test_calibrated_eps0_never_exceeds_the_target(eps, n, delta):
     assert result.value < 0.5
 
 
-# --- ShuffleBound and typed errors (issue 16, point 3) -----------------------------------------------
+# --- ShuffleBound and typed errors -------------------------------------------------------------------
 
 
 def test_shuffle_bound_answers_like_the_functions():
@@ -180,7 +180,7 @@ def test_the_package_exposes_the_api_and_reserves_tightest():
     assert shuffle_spec.HypothesisViolation is HypothesisViolation and shuffle_spec.ParameterError is ParameterError
     assert "ShuffleBound" in dir(shuffle_spec)
     source = (Path(api.__file__)).read_text()
-    assert '# "tightest",  # RESERVED' in source  # the place kept for the "tight" work package
+    assert '# "tightest",  # RESERVED' in source  # the place kept for the certified gap at the face
     assert "re.search" not in source and "import re\n" not in source
 
 

@@ -1,4 +1,4 @@
-"""Fuzzing the command-line surface and the Python API (issue 11, "What must hold").
+"""Fuzzing the command-line surface and the Python API: every answer is a number, a one-line refusal or a row reason, never a traceback.
 
 Hypothesis draws arguments for every command: numbers of every kind and size (huge, tiny, negative,
 NaN/inf, hex, `1_0`, fractions, junk text), statement ids, expressions, paths. Every call must end

@@ -1,5 +1,5 @@
-"""Issue 15 part 3 for k = 2: exact.shuffled_binary_rr is the certified worst case (an interval of relative
-width <= 1e-6 containing the true eps, issue 14), so its UPPER end competes as the tightest certified upper
+"""The certified gap for k = 2: exact.shuffled_binary_rr is the certified worst case (an interval of relative
+width <= 1e-6 containing the true eps), so its UPPER end competes as the tightest certified upper
 bound in `tightest` and `gap_from_rows` (`bounds`, `compare`, the `tightest` command), its lower end as a
 lower bound; where it refuses, the gap is the one of the other bounds (`interface/tightest.py`)."""
 

@@ -1,4 +1,4 @@
-"""Invalid inputs of the exact blanket bound, the k-RR pair lower bounds and their lattice-sum engine (issue 15)."""
+"""Invalid inputs of the exact blanket bound, the k-RR pair lower bounds and their lattice-sum engine."""
 
 import mpmath
 

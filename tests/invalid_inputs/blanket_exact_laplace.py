@@ -1,4 +1,4 @@
-"""Invalid inputs of the Laplace exact blanket bound and the Laplace pair lower bound (issue 15)."""
+"""Invalid inputs of the Laplace exact blanket bound and the Laplace pair lower bound."""
 
 from invalid_inputs import Case
 from shuffle_spec.reference.lower_bounds import laplace as pair

@@ -1,4 +1,4 @@
-"""Invalid inputs of the exact blanket bound and the pair lower bound for a finite randomizer (issue 15)."""
+"""Invalid inputs of the exact blanket bound and the pair lower bound for a finite randomizer."""
 
 from fractions import Fraction
 

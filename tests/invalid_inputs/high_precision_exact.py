@@ -1,4 +1,4 @@
-"""Invalid inputs of the high-precision paths (`<function>_mp`) of the exact statements (issue 16 point 1)."""
+"""Invalid inputs of the high-precision paths (`<function>_mp`) of the exact statements."""
 
 from fractions import Fraction
 

@@ -1,4 +1,4 @@
-"""Invalid inputs of the batched lattice sums (issue 15 speed work)."""
+"""Invalid inputs of the batched lattice sums."""
 
 import mpmath
 

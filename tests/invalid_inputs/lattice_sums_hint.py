@@ -1,4 +1,4 @@
-"""Invalid inputs of the k-RR blanket speed work (issue 15 time targets): the slope hint of the root search."""
+"""Invalid inputs of the k-RR exact blanket bound's root search: the slope hint of the root search."""
 
 from invalid_inputs import Case
 from shuffle_spec.reference.numerics import lattice_sums

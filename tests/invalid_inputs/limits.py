@@ -1,4 +1,4 @@
-"""Invalid inputs at the edges of the supported ranges (issue 11): streamed binomial windows, the
+"""Invalid inputs at the edges of the supported ranges: streamed binomial windows, the
 range table of shuffle_spec.reference.core.limits, and out-of-range eps0 / n / delta for the amplification bounds."""
 
 from shuffle_spec.reference.numerics import binomial

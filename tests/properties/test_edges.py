@@ -1,4 +1,4 @@
-"""Every registered amplification bound at the edges of its range (issue 11, "What must hold").
+"""Every registered amplification bound at the edges of its range: a certified value or a one-line refusal, never a crash or a number below the truth.
 
 At a grid of extreme points (eps0 from 1e-6 to the documented maximum, n from 2 to 1e12, delta from
 1e-300 to 0.5) each bound either refuses clearly (one line: a hypothesis of the statement, or a parameter
@@ -134,7 +134,7 @@ def exact_binary_rr():
 def test_every_registered_amplification_bound_has_a_documented_range():
     missing = [s for s in STATEMENTS if s not in RANGES and not STATEMENTS[s].reference.startswith("shuffle_spec.reference.protocols")]
     assert not missing
-    # n up to 1e12 for every bound but the certified lattice sums of issue 15, documented to stop at 1e8
+    # n up to 1e12 for every bound but the certified lattice sums of the gap, documented to stop at 1e8
     # (their work grows with n; they refuse beyond, and the window bounds answer there).
     lattice = {"BBGN19.Lem5.3.exact_krr", "exact.krr_pair_third", "exact.krr_pair_x0"}
     laplace_fft = {"BBGN19.Lem5.3.exact_laplace", "exact.laplace_pair_x0"}  # documented to stop at 1e6
@@ -206,7 +206,7 @@ def test_the_event_lower_bound_is_below_exact_values():
     assert event_lower_bound("binary_rr", 200.0, 10**4, 1e-6) > 200.0 - 1e-5
 
 
-# --- Lower bounds at the edge points (follow-up of issue 11: "lower bound <= the truth's upper end") ---
+# --- Lower bounds at the edge points ("lower bound <= the truth's upper end") ---
 # Points at the edges the lower-bound statements support: delta tiny, n huge (1e8 is the lattice sums'
 # limit, 1e12 the binary RR pair's and the window bounds'), eps0 large (50 is the lattice sums' limit, 100
 # exact binary RR's).

@@ -1,6 +1,6 @@
 """Public functions of `reference/` that compute a divergence, a delta or an epsilon, each compared with
 an independent computation (mpmath at 40+ digits from the paper's formula, or exact `Fraction`s) at a
-point where a wrong constant would show (issue 17).
+point where a wrong constant would show.
 
 Functions registered as a statement's reference with a closed-form `value` and `examples` are already
 compared with the SymPy closed form (an independent 30-digit computation) by the generated agreement

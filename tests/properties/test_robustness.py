@@ -47,9 +47,9 @@ DELTA_EXTREMES = (1e-30, 1e-12, 1e-6, 0.5)
 EXTRA = {"k": 4, "delta0": 1e-8}
 
 CLONE_SUMS = ("FMT21.clones_numeric", "FMT23.stronger_clones")
-# Issue 15's exact lattice sums (seconds per point): the reduced grids here, their own tests in test_tight_*.
+# The exact lattice sums of the certified gap (seconds per point): the reduced grids here, their own tests in test_tight_*.
 LATTICE_SUMS = ("BBGN19.Lem5.3.exact_krr", "exact.krr_pair_third", "exact.krr_pair_x0")
-# The Laplace lattice FFTs (issue 15): seconds per call, 5-15 s at eps0 near their limit 8 (outside their
+# The Laplace lattice FFTs: seconds per call, 5-15 s at eps0 near their limit 8 (outside their
 # range at 10 and 30, refused at once); monotonicity is tested in tests/reference/bounds/test_blanket_exact_laplace.py.
 LAPLACE_FFT = ("BBGN19.Lem5.3.exact_laplace", "exact.laplace_pair_x0")
 EXPENSIVE = CLONE_SUMS + ("BBGN19.Cor5.3.1",) + LATTICE_SUMS + LAPLACE_FFT

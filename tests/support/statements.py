@@ -1,7 +1,7 @@
 """Fixtures (no tests here): statements of our own for the tool's tests, so they do not depend on which papers have landed.
 
 `V1` is EFMRTT19 Thm 7 (v1) as restated in BBGN19 Thm 5.1: eps = 12 eps0 sqrt(log(1/delta)/n) for
-eps0 < 1/2, n >= 1000, delta < 1/100 (shared/statements/efmrtt19.md, source S-BB), with its existing
+eps0 < 1/2, n >= 1000, delta < 1/100 (BBGN19 Thm 5.1), with its existing
 reference `reference.bounds.erlingsson:erlingsson_v1_epsilon`. `TRIVIAL` is the trivial bound eps = eps0
 (every eps0-LDP protocol is eps0-DP after shuffling: post-processing), valid at every n, so small-n
 vectors can be checked against the exact truth. `GAMMA` is BBGN19 Lemma 5.1's Laplace blanket written

@@ -50,6 +50,7 @@ from ...limits import MATRIX_LIMITS_TEXT
 from ..output import format_number, print_json, print_table
 from ...audit.sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
 from ....reference.core.errors import ParameterError
+from ....spec.registry import get_statement
 
 NAME = "audit"
 HELP = "audit a finite randomizer (matrix file) or a third-party bound function against the spec"
@@ -128,16 +129,16 @@ def print_local_privacy(report: Any) -> None:
 
 def print_shuffled_bounds(report: Any) -> None:
     print(f"\nshuffled, n = {report.n}, delta = {report.delta:g}, eps0 = {report.ldp_epsilon:.6g}:")
-    rows = [[b["id"], b["mechanism"], b["eps"], b["reason"]] for b in sorted(report.bounds, key=lambda b: (not b["valid"], b["eps"] or 0.0))]
+    rows = [[b["id"], b["direction"], b["mechanism"], b["eps"], b["reason"]] for b in sorted(report.bounds, key=lambda b: (not b["valid"], b["eps"] or 0.0))]
     if report.exact is not None:
-        rows.append(["exact", report.mechanism, report.exact["eps"], report.exact["method"]])
+        rows.append(["exact", "exact", report.mechanism, report.exact["eps"], report.exact["method"]])
     else:
-        rows.append(["exact", report.mechanism, None, getattr(report, "exact_reason", "") or "not computed: n too large for enumeration"])
-    print_table(["id", "mechanism", "eps", "note"], rows)
+        rows.append(["exact", "exact", report.mechanism, None, getattr(report, "exact_reason", "") or "not computed: n too large for enumeration"])
+    print_table(["id", "direction", "mechanism", "eps", "note"], rows)
 
 
 def print_gap(report: Any) -> None:
-    """The gap line (issue 15): tightest certified upper bound, largest certified lower bound, their ratio,
+    """The gap line: tightest certified upper bound, largest certified lower bound, their ratio,
     and the neighbouring pair behind the lower bound (`proofs_checks/derived/blanket_exact_randomizer.py`)."""
     gap = getattr(report, "gap", None)
     if not gap:
@@ -201,7 +202,7 @@ def format_finding(finding: Any) -> str:
 
 
 def print_bound_report(report: BoundAudit, *, show_all: bool = False) -> None:
-    print(f"{report.function} as {report.statement_id}")
+    print(f"{report.function} as {report.statement_id} ({get_statement(report.statement_id).direction.value})")
     for severity in ("failure", "warning") + (("pass",) if show_all else ()):
         for finding in report.by_severity(severity):
             print(format_finding(finding))

@@ -47,7 +47,7 @@ _EXACT_TIMED_OUT: dict[str, int] = {}
 MAX_GRID_CHARS = 20_000
 
 
-GAP_RANDOMIZERS = ("krr", "binary_rr", "laplace")  # randomizers with registered certified lower bounds (issue 15)
+GAP_RANDOMIZERS = ("krr", "binary_rr", "laplace")  # randomizers with registered certified lower bounds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -203,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
             {
                 "eps0": r["eps0"], "n": r["n"], "delta": r["delta"],
                 "bounds": [dict(row.to_json(), direction=get_statement(row.id).direction.value) for row in r["bounds"]],
-                "exact": r["exact"],
+                "exact": [dict(e, direction=Direction.EXACT.value) for e in r["exact"]],
                 **({"gap": _gap(args.randomizer, r, extra).to_json()} if args.randomizer in GAP_RANDOMIZERS else {}),
             }
             for r in results
@@ -220,10 +220,12 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         print_csv(headers, flat)
         return 0
+    # The fifth column is each row's direction (upper_bound / lower_bound / exact); the CSV keeps its header "kind".
+    shown = headers[:4] + ["direction"] + headers[5:]
     if len(points) == 1:
-        print_table(headers[3:], [row[3:] for row in flat])
+        print_table(shown[3:], [row[3:] for row in flat])
     else:
-        print_table(headers, flat)
+        print_table(shown, flat)
     if not flat:
         print("(no amplification bound registered applies)")
     if args.randomizer in GAP_RANDOMIZERS:
@@ -236,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _gap(randomizer: str, result: dict, extra: dict[str, Any]):
-    """Issue 15: tightest certified upper, largest certified lower bound and their ratio at one point. The
+    """The certified gap: tightest certified upper, largest certified lower bound and their ratio at one point. The
     exact worst case for k = 2 is the one already evaluated for the exact rows when it completed (else
     gap_from_rows evaluates it: it had timed out or was skipped there)."""
     params = {"eps0": result["eps0"], "n": result["n"], "delta": result["delta"], **extra}

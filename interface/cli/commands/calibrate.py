@@ -39,7 +39,7 @@ NEEDS = {"eps0": ("eps", "n", "delta"), "n": ("eps", "eps0", "delta"), "delta": 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", nargs="?", help="an amplification bound's statement id (see `shuffle-spec list`); omit with --randomizer")
-    parser.add_argument("--randomizer", choices=("krr", "binary_rr", "laplace"), help="pick the tightest certified bound for this randomizer automatically (issue 15; laplace: the Laplace mechanism on [0, 1], no --k)")
+    parser.add_argument("--randomizer", choices=("krr", "binary_rr", "laplace"), help="pick the tightest certified bound for this randomizer automatically (laplace: the Laplace mechanism on [0, 1], no --k)")
     parser.add_argument("--target", choices=tuple(NEEDS), default="eps0", help="what to solve for (default eps0)")
     parser.add_argument("--eps", help="target central epsilon, a finite eps >= 0")
     parser.add_argument("--eps0", help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g} (for --target n or delta)")
@@ -85,10 +85,10 @@ def run(args: argparse.Namespace) -> int:
     given, eps = _given_values(args)
     result = _calibrate(statement, args.target, given, eps, extra, _budget(args))
     if args.json:
-        print_json(result.to_json())
+        print_json(dict(result.to_json(), direction=statement.direction.value))
         return 0
     low, high = result.bracket
-    print(f"{result.target} = {result.value!r}")
+    print(f"{result.target} = {result.value!r}  ({statement.id}, {statement.direction.value})")
     if "input_delta" in result.extra:  # an epsilon that holds at a delta' other than its input delta (FMT21 Prop 2.2)
         print(f"  (the total delta' at which eps is certified, by {result.extra['delta_effective_by']}; the statement's input delta there is {result.extra['input_delta']!r})")
     print(f"bound there: eps = {result.bound_at_value!r} (target {eps!r})")
@@ -124,7 +124,7 @@ def _calibrate(statement, target: str, given: dict, eps: float, extra: dict, bud
 
 
 def _run_best(args: argparse.Namespace) -> int:
-    """Issue 15: calibrate with every certified numeric upper bound that applies to the randomizer and keep
+    """Calibrate with every certified numeric upper bound that applies to the randomizer and keep
     the best answer (largest eps0, smallest n, smallest delta); each candidate's answer is verified."""
     from ...tightest import candidate_upper_bounds
 
@@ -157,21 +157,23 @@ def _run_best(args: argparse.Namespace) -> int:
             failures.append(f"{statement.id}: no point certified within the time budget of {budget:g} s")
     if not answers:
         raise UsageError("no certified bound answers: " + "; ".join(failures))
+    directions = {s.id: s.direction.value for s in candidates}
     if args.target == "eps0":
         best = max(answers, key=lambda r: r.value)
     else:
         best = min(answers, key=lambda r: r.value)
     if args.json:
-        print_json(dict(best.to_json(), candidates=[{"id": r.id, "value": r.value, "stopped_early": r.stopped_early} for r in answers], refused=failures))
+        print_json(dict(best.to_json(), candidates=[{"id": r.id, "value": r.value, "stopped_early": r.stopped_early, "direction": directions[r.id]} for r in answers],
+                        refused=failures, direction=directions[best.id]))
         return 0
     low, high = best.bracket
-    print(f"{best.target} = {best.value!r}  (tightest certified bound for {args.randomizer}{'' if k is None else f', k={k}'}: {best.id})")
+    print(f"{best.target} = {best.value!r}  (tightest certified bound for {args.randomizer}{'' if k is None else f', k={k}'}: {best.id}, {directions[best.id]})")
     print(f"bound there: eps = {best.bound_at_value!r} (target {eps!r})")
     print(f"bracket: [{min(low, high)!r}, {max(low, high)!r}]  ({best.method})")
     if best.note:
         print(f"note: {best.note}")
     for r in answers:
-        print(f"candidate {r.id}: {best.target} = {r.value!r}{' (stopped early)' if r.stopped_early else ''}")
+        print(f"candidate {r.id} ({directions[r.id]}): {best.target} = {r.value!r}{' (stopped early)' if r.stopped_early else ''}")
     for failure in failures:
         print(f"not used: {failure}")
     return 0

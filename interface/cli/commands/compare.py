@@ -3,7 +3,7 @@ eps0-LDP randomizers, next to the exact central eps of shuffled binary randomize
 
 Binary RR is itself an eps0-LDP randomizer, so no valid generic bound may be below its exact value; the
 ratio bound / exact says how loose each bound is (>= 1 for every sound bound). The tightest valid bound is
-marked. JSON: {"params", "bounds": [{"id", "eps", "valid", "reason", "ratio_to_exact"}], "exact": {"id", "eps", "interval"}}
+marked. JSON: {"params", "bounds": [{"id", "eps", "valid", "reason", "ratio_to_exact", "direction"}], "exact": {"id", "eps", "interval"}}
 (exact "eps" is the upper end of the certified interval, used for the ratios; "interval" is [lower, upper])
 with `exact` null (and every ratio null) when `exact.shuffled_binary_rr` is not registered or refuses the point.
 Bounds are listed valid first, by increasing eps, so the first one is the tightest.
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eps0", required=True, help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g}")
     parser.add_argument("--n", required=True, help=f"number of users, an integer 1 <= n <= {N_MAX:.0e} (1e6 is accepted)")
     parser.add_argument("--delta", required=True, help=f"central delta, {DELTA_MIN:g} <= delta < 1")
-    parser.add_argument("--randomizer", choices=("krr", "binary_rr"), help="also the certified gap for this randomizer (issue 15)")
+    parser.add_argument("--randomizer", choices=("krr", "binary_rr"), help="also the certified gap for this randomizer (tightest upper, largest lower bound)")
     parser.add_argument("--k", help="domain size of k-RR, with --randomizer krr")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
@@ -86,7 +86,8 @@ def comparison(eps0: float, n: int, delta: float, *, exact_id: str | None = None
     # `valid`: certified at this delta (`BoundRow`); a statement whose eps holds at another delta also gives it.
     bounds = [
         {"id": r.id, "eps": r.eps, "valid": r.valid, "reason": r.reason, "ratio_to_exact": _ratio(r.eps if r.valid else None, exact_eps),
-         **({"delta_effective": r.delta_effective, "delta_effective_formula": r.delta_effective_formula} if r.delta_effective_formula else {})}
+         **({"delta_effective": r.delta_effective, "delta_effective_formula": r.delta_effective_formula} if r.delta_effective_formula else {}),
+         "direction": r.direction}
         for r in rows
     ]
     return {"params": {"eps0": eps0, "n": n, "delta": delta}, "bounds": bounds, "exact": exact}
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     result = comparison(**params, evaluated=evaluated)
     gap = None
     if getattr(args, "randomizer", None):
-        from ...tightest import tightest  # issue 15: the certified gap
+        from ...tightest import tightest  # the certified gap
 
         k = None if args.k is None else parse_number("k", args.k, integer=True)
         gap = tightest(randomizer=args.randomizer, k=k, exact_evaluation=evaluated, **params)
@@ -121,10 +122,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"exact ({exact['id']}): eps = {format_number(exact['eps'])}")
     rows = [
-        [("* " if b["id"] == best else "  ") + b["id"], b["eps"] if b["valid"] else None, b["ratio_to_exact"], "valid" if b["valid"] else "not valid: " + b["reason"]]
+        [("* " if b["id"] == best else "  ") + b["id"], b["direction"], b["eps"] if b["valid"] else None, b["ratio_to_exact"], "valid" if b["valid"] else "not valid: " + b["reason"]]
         for b in result["bounds"]
     ]
-    print_table(["bound (* tightest)", "eps", "ratio_to_exact", "status"], rows)
+    print_table(["bound (* tightest)", "direction", "eps", "ratio_to_exact", "status"], rows)
     if gap is not None:
         print(gap.line())
     return 0

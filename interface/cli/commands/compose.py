@@ -6,7 +6,7 @@ most MAX_ROUNDS_FILE_BYTES bytes and MAX_SCHEDULE_ENTRIES rounds, no key given t
 must certify the statement (`shuffle_spec.interface.api.composed_epsilon`).
 
 JSON: {"id", "rounds" (total), "params", "value" (= epsilon, the interval's upper end), "interval", "valid",
-"reason"}. Parameters outside the supported range: exit 2 with a one-line message.
+"reason", "direction" (the statement's: upper_bound, lower_bound or exact)}. Parameters outside the supported range: exit 2 with a one-line message.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ....proofs_checks.bridge import UsageError
 from ...input_files import load_json_file
 from ...limits import DELTA_MIN
 from ..output import print_json
+from ....spec.catalog import resolve
 from ....reference.core.limits import (
     COMPOSE_EPS0_MAX as MAX_EPS0,
     COMPOSE_N_MAX as MAX_N,
@@ -61,10 +62,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"compose needs --{', --'.join(missing)} (or --rounds-file)")
         result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta)
     if args.json:
-        print_json(result.to_json())
+        print_json(dict(result.to_json(), direction=resolve(result.id).direction.value))
     else:
         print(repr(result.value))
         print(f"interval: [{result.interval[0]!r}, {result.interval[1]!r}]")
+        print(f"direction: {resolve(result.id).direction.value}")
         if result.reason:
             print(f"note: {result.reason}")
     return 0

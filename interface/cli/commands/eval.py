@@ -31,7 +31,7 @@ from ....proofs_checks.bridge import UsageError, evaluate
 from ....spec.catalog import resolve
 from ...input_files import loads_json, read_limited, read_lines_limited
 from ...limits import RANGES_TEXT
-from ..output import print_json
+from ..output import jsonable, print_json
 
 NAME = "eval"
 EPILOG = RANGES_TEXT + "; a parameter is written as 0.5, 1e-6, 10000 or 1/3 and given once"
@@ -137,8 +137,6 @@ def _parse_line(text: str) -> Any:
 def run_batch(lines: Iterable[str | bytes], *, default_id: str | None = None, out: TextIO | None = None) -> int:
     """Answer every line of `lines` (text, or UTF-8 bytes; see the module docstring); 2 when any line
     was an error."""
-    from ..output import _jsonable
-
     out = sys.stdout if out is None else out
     status = 0
     for number, line in enumerate(lines, start=1):
@@ -155,7 +153,7 @@ def run_batch(lines: Iterable[str | bytes], *, default_id: str | None = None, ou
             if isinstance(failure, ArithmeticError):  # an overflow at an extreme point: that line's answer
                 message = f"cannot compute this ({type(failure).__name__}: {failure})"
             answer = {"line": number, "id": _line_id(text, default_id), "error": " ".join(str(message).split())}
-        out.write(json.dumps(_jsonable(answer), separators=(",", ":")) + "\n")
+        out.write(json.dumps(jsonable(answer), separators=(",", ":")) + "\n")
         out.flush()
     return status
 

@@ -1,7 +1,7 @@
 """`shuffle-spec tightest --randomizer krr --k K --eps0 E --n N --delta D [--json]` (or `--randomizer laplace`,
 the Laplace mechanism on [0, 1], no --k; or `--randomizer matrix --matrix FILE --n N --delta D`, a finite
 randomizer): the tightest certified upper bound, the largest certified lower bound on the central epsilon and
-their ratio (issue 15).
+their ratio.
 
 krr / binary_rr / laplace, JSON: {"randomizer", "params", "upper": {"id", "eps"} | null, "lower": {"id", "eps"} |
 null, "ratio", "bounds": [{"id", "direction", "eps", "valid", "reason", "interval"}]}: one row per statement and

@@ -171,7 +171,7 @@ class TestVerdicts:
         assert report.result == "warn", report.summary()
 
     def test_negative_epsilon_outside_the_hypotheses(self, v1, tmp_path):
-        # Issue 12's rule: a failure when below eps0 (eps0 > 0: claims more than anything certifies), a
+        # The rule for negative answers: a failure when below eps0 (eps0 > 0: claims more than anything certifies), a
         # warning when eps0 < 0 (no such randomizer; still reported: it would lower a composed budget).
         path = _write(tmp_path, "behaviours.py", BEHAVIOURS)
         report = audit_bound(f"{path}:negative", fx.V1.id, grid=True, grid_shape=(2, 2, 2), quiet=True)
@@ -211,6 +211,7 @@ class TestVerdicts:
         assert code == 0 and report["result"] in ("pass", "warn")
         assert report["calls"] == len(report["findings"]) > 0
         assert {"inputs", "got", "verdict", "severity", "reason"} <= set(report["findings"][0])
+        assert report["direction"] == fx.V1.direction.value  # which side of the truth the audited bound claims
 
     def test_judge_above_bound_is_a_warning_with_the_gap(self, v1):
         finding = judge(fx.V1, {"eps0": 0.25, "n": 10_000, "delta": 1e-6}, CallOutcome("value", 0.2), inside=True, expected="0.1", interval=["0.0999", "0.1001"], check_truth=False)
@@ -242,7 +243,7 @@ class TestImporting:
 
 
 def test_a_statement_without_scalar_vectors_is_not_a_pass(tmp_path, capsys):
-    # Issue 11 item 3: "0/0 vectors pass ... result: pass" was a false pass.
+    # A regression: "0/0 vectors pass ... result: pass" was a false pass.
     if not _real_registry_has("EFMRTT19.Def1"):
         pytest.skip("EFMRTT19.Def1 not registered")
     path = _write(tmp_path, "behaviours.py", BEHAVIOURS)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from support import statements as fx
 from shuffle_spec.interface import api
 from shuffle_spec.interface.audit.bound import audit_bound, load_bound_function
-from shuffle_spec.interface.audit.randomizer import blanket, exact_small_n_epsilon, optimal_removal_reference
+from shuffle_spec.interface.audit.randomizer import blanket, exact_small_n_epsilon, smallest_removal_ratio
 from shuffle_spec.interface.cli.main import main
 from shuffle_spec.reference.finite.distributions import Distribution
 from shuffle_spec.reference.finite.divergences import ldp_ratio, removal_ldp_ratio
@@ -33,15 +33,15 @@ def test_krr_blanket_is_bbgn19_lemma_5_1():
 def test_removal_epsilon_of_binary_rr():
     # Binary RR with e^eps0 = 3: rows (3/4, 1/4), (1/4, 3/4). M_y = 3/4, m_y = 1/4, so
     # a* = max(sqrt(3), sum M = 3/2, 1 / sum m = 2) = 2, reached by R_0 = (1/2, 1/2).
-    optimum, witness = optimal_removal_reference(k_randomized_response(2, Fraction(3)))
+    optimum, witness = smallest_removal_ratio(k_randomized_response(2, Fraction(3)))
     assert optimum == 2 and witness == Distribution({0: Fraction(1, 2), 1: Fraction(1, 2)})
 
 
 @settings(max_examples=25)
 @given(stochastic_matrices(max_inputs=3, max_outputs=4), st.data())
-def test_optimal_removal_reference_is_optimal_and_witnessed(rows, data):
+def test_smallest_removal_ratio_is_optimal_and_witnessed(rows, data):
     randomizer = Randomizer.from_matrix(rows)
-    optimum, witness = optimal_removal_reference(randomizer)
+    optimum, witness = smallest_removal_ratio(randomizer)
     achieved = removal_ldp_ratio(randomizer, witness)
     assert optimum <= achieved <= optimum * (1 + 1e-5)  # the witness is built at a rational a >= a*
     # No other reference does better: try random ones.
@@ -179,7 +179,7 @@ def test_the_wrong_example_bound_is_caught_on_the_real_statement(capsys):
     assert fixed == 0
 
 
-# Issue 11 items 8, 10, 12: hostile randomizer files are one-line usage errors, big matrices are fast or refused.
+# Hostile randomizer files are one-line usage errors, big matrices are fast or refused.
 
 
 def test_deeply_nested_json_is_a_usage_error(tmp_path, capsys):
@@ -240,7 +240,7 @@ def _brute_removal_ratio(randomizer, reference):
 
 @settings(max_examples=40)
 @given(stochastic_matrices(max_inputs=4, max_outputs=4), st.data())
-def test_fast_ldp_and_removal_ratios_equal_the_definitions(rows, data):
+def test_ldp_and_removal_ratios_equal_the_definitions_by_brute_force(rows, data):
     randomizer = Randomizer.from_matrix(rows)
     assert ldp_ratio(randomizer) == _brute_ldp_ratio(randomizer)
     weights = data.draw(st.lists(st.integers(0, 5), min_size=len(randomizer.outputs), max_size=len(randomizer.outputs)).filter(any))

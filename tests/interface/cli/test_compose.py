@@ -1,5 +1,5 @@
 """`shuffle-spec compose` (single and heterogeneous form), the API functions and the LDP-SGD
-re-accounting (issue 13)."""
+re-accounting."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def test_compose_json_fields_and_value(capsys):
     code, out, _ = _run(capsys, "compose", "compose.clones", "--rounds", "5", "--eps0", "1", "--n", "500", "--delta", "1e-6", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"id", "rounds", "params", "value", "interval", "valid", "reason"}
+    assert set(data) == {"id", "rounds", "params", "value", "interval", "valid", "reason", "direction"}
+    assert data["direction"] == "upper_bound"
     assert data["id"] == "compose.clones" and data["rounds"] == 5 and data["valid"] is True
     assert data["params"] == {"eps0": 1.0, "n": 500, "delta": 1e-6}
     direct = composed_epsilon([Round("clones", 1.0, 500, 5)], delta=1e-6)

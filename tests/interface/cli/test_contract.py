@@ -117,7 +117,7 @@ def test_module_entry_point():
     assert done.returncode == 0 and "EFMRTT19.Def1" in done.stdout
 
 
-# --- Issue 11: hostile input and extreme parameters at the CLI / API surface ------------------------------
+# --- Hostile input and extreme parameters at the CLI / API surface -----------------------------------------
 
 
 # FMT21 Thm 2.1 has a closed form: fast at every point, so these tests cost little.
@@ -166,7 +166,7 @@ def test_parse_number_refuses_what_is_not_one_number(value, integer, needle):
     assert message.startswith("eps0 = ") and needle in message and "\n" not in message
 
 
-def test_item4_no_silent_rounding_or_reading_of_numbers(capsys):
+def test_no_silent_rounding_or_reading_of_numbers(capsys):
     # n = 1.5 was computed at n = 2 by bounds; eps0=1_0 was read as 10; a repeated --param took one of them.
     one_line_error(*run_cli(capsys, "bounds", "--eps0", "1", "--n", "1.5", "--delta", "1e-6"), "n = '1.5'", "integer")
     one_line_error(*run_cli(capsys, "compare", "--eps0", "1", "--n", "1.5", "--delta", "1e-6"), "n = '1.5'")
@@ -176,7 +176,7 @@ def test_item4_no_silent_rounding_or_reading_of_numbers(capsys):
     one_line_error(*run_cli(capsys, "bounds", "--eps0", "1_0", "--n", "1e4", "--delta", "1e-6"), "eps0 = '1_0'")
 
 
-def test_item5_derive_never_executes_arguments(capsys, tmp_path):
+def test_derive_never_executes_arguments(capsys, tmp_path):
     marker = tmp_path / "PWNED"
     payloads = [
         f"__import__('os').system('touch {marker}')",
@@ -200,7 +200,7 @@ def test_item5_derive_never_executes_arguments(capsys, tmp_path):
     assert not marker.exists()
 
 
-def test_item8_derive_refuses_huge_powers_at_once(capsys):
+def test_derive_refuses_huge_powers_at_once(capsys):
     for expression in ("9**9**9**9", "9^9^9^9", "(10**999)**1000", "eps0**(10**9)", "1" * 60, "(" * 60 + "1" + ")" * 60, "eps0+" * 200 + "1"):
         with time_limit(30):  # a regression must fail the test, not hang it
             start = time.monotonic()
@@ -235,7 +235,7 @@ def test_time_limit_is_a_library_helper_that_nests():
             pass
 
 
-def test_item8_sweeps_are_capped_before_any_work(capsys, monkeypatch):
+def test_sweeps_are_capped_before_any_work(capsys, monkeypatch):
     from shuffle_spec.interface.cli.commands import bounds
 
     monkeypatch.setattr(bounds, "rows_at", lambda *a, **k: pytest.fail("computed before refusing"))
@@ -247,12 +247,12 @@ def test_item8_sweeps_are_capped_before_any_work(capsys, monkeypatch):
 
 @pytest.mark.parametrize("command", ["bounds", "compare"])
 @pytest.mark.parametrize("eps0", ["1e308", "1e16", "1e20", str(EPS0_MAX * 2)])
-def test_item9_huge_eps0_is_refused_in_one_line(capsys, command, eps0):
+def test_huge_eps0_is_refused_in_one_line(capsys, command, eps0):
     line = one_line_error(*run_cli(capsys, command, "--eps0", eps0, "--n", "1e4", "--delta", "1e-6"), "eps0", "supported range")
     assert f"{EPS0_MAX:g}" in line
 
 
-def test_item9_a_failing_reference_is_a_row_reason_not_a_traceback():
+def test_a_failing_reference_is_a_row_reason_not_a_traceback():
     base = get_statement("EFMRTT19.Thm7")
     for function, needle in (("overflowing_reference", "OverflowError"), ("non_finite_reference", "not a finite number")):
         statement = dataclasses.replace(base, reference=f"support.statements:{function}")
@@ -261,7 +261,7 @@ def test_item9_a_failing_reference_is_a_row_reason_not_a_traceback():
             assert not result.valid and result.value is None and needle in result.reason
 
 
-def test_item10_plot_checks_the_output_path_before_computing(capsys, monkeypatch, tmp_path):
+def test_plot_checks_the_output_path_before_computing(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(plot_command, "series", lambda *a, **k: pytest.fail("computed before checking -o"))
     (tmp_path / "folder.png").mkdir()
     for target, needle in (("/nonexistent/dir/x.png", "does not exist"), (str(tmp_path / "folder.png"), "directory"), (str(tmp_path / "x.txt"), ".png")):
@@ -292,7 +292,7 @@ def _as(kind, value):
 
 
 @pytest.mark.parametrize("function", sorted(API_FUNCTIONS))
-def test_item11_api_takes_numpy_fraction_and_decimal_numbers(function):
+def test_api_takes_numpy_fraction_and_decimal_numbers(function):
     call, point = API_FUNCTIONS[function], API_POINTS[function]
     expected = call(**point)
     for kind in ("numpy", "fraction", "decimal"):
@@ -300,7 +300,7 @@ def test_item11_api_takes_numpy_fraction_and_decimal_numbers(function):
 
 
 @pytest.mark.parametrize("function", sorted(API_FUNCTIONS))
-def test_item11_api_refuses_none_and_bool_naming_the_parameter(function):
+def test_api_refuses_none_and_bool_naming_the_parameter(function):
     call, point = API_FUNCTIONS[function], API_POINTS[function]
     for name in point:
         for bad in (None, True, "1_0", float("nan")):
@@ -309,7 +309,7 @@ def test_item11_api_refuses_none_and_bool_naming_the_parameter(function):
             assert str(raised.value).startswith(f"{name} = "), str(raised.value)
 
 
-def test_item11_api_audit_randomizer_and_list_statements_take_numbers():
+def test_api_audit_randomizer_and_list_statements_take_numbers():
     matrix = [["3/4", "1/4"], ["1/4", "3/4"]]
     def numbers(audit):  # timings differ from call to call; the numbers must not
         data = audit.to_json()
@@ -322,7 +322,7 @@ def test_item11_api_audit_randomizer_and_list_statements_take_numbers():
     assert [s.id for s in api.list_statements(paper="FMT21")] and api.list_statements(paper="NOPE") == []
 
 
-def test_item12_messages_name_the_right_parameter(capsys):
+def test_messages_name_the_right_parameter(capsys):
     line = one_line_error(*run_cli(capsys, "calibrate", CLOSED, "--target", "n", "--eps", "0.1", "--eps0", "0", "--delta", "1e-6"), "eps0 = ")
     assert not line.split("error: ")[1].startswith("eps =")
     one_line_error(*run_cli(capsys, "calibrate", CLOSED, "--eps", "0.1", "--n", "100000", "--delta", "0"), "delta = ")
@@ -335,7 +335,7 @@ def test_item12_messages_name_the_right_parameter(capsys):
     assert all(paper in line for paper in ("BBGN19", "EFMRTT19", "FMT21"))
 
 
-def test_item12_root_finder_message_is_never_shown_as_a_hypothesis():
+def test_root_finder_message_is_never_shown_as_a_hypothesis():
     from shuffle_spec.reference.bounds.clones import clones_numeric
 
     try:  # below the CLI's range, straight into the reference: no sign change for the root finder there

@@ -1,4 +1,4 @@
-"""Fast calls (issue 16, point 4): the closed-form paths need no SymPy, and `eval --batch` answers
+"""Fast calls: the closed-form paths need no SymPy, and `eval --batch` answers
 JSON lines exactly as single `eval` calls do. Times are measured by `benchmarks/calls.py`, not here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15 tooling: `tightest` (API and command), the gap lines of `bounds` / `compare`, `calibrate --randomizer`,
+"""The certified gap's tooling: `tightest` (API and command), the gap lines of `bounds` / `compare`, `calibrate --randomizer`,
 and monotonicity of the new lattice-sum bounds on a small grid."""
 
 import itertools
@@ -43,7 +43,7 @@ def test_tightest_for_binary_rr_uses_the_exact_value():
 
 def test_tightest_refuses_bad_randomizer_and_k():
     with pytest.raises(UsageError, match="randomizer"):
-        tightest(randomizer="gaussian", **POINT)  # laplace is supported since issue 15 (Laplace rows)
+        tightest(randomizer="gaussian", **POINT)  # laplace is supported (its Laplace rows)
     with pytest.raises(UsageError, match="k"):
         tightest(randomizer="krr", k=1, **POINT)
 

@@ -1,4 +1,4 @@
-"""`shuffle-spec tightest --randomizer matrix --matrix FILE --n N --delta D [--json]` (issue 15 part 3): the gap
+"""`shuffle-spec tightest --randomizer matrix --matrix FILE --n N --delta D [--json]`: the gap
 of a finite randomizer on the command line, the same answer as the API `tightest_randomizer` and as the gap
 of `audit randomizer`; every misuse is a one-line error with exit 2 (`interface/cli/commands/tightest.py`)."""
 

@@ -235,7 +235,7 @@ def test_a_forged_committed_file_fails_the_check_whatever_its_schema_string(monk
         assert any(p.startswith(f"{name}: ") for p in problems), (schema, problems)
 
 
-# --- bit-reproducible vectors (issue 16, point 1) ------------------------------------------------------
+# --- bit-reproducible vectors ---------------------------------------------------------------------------
 
 
 def test_canonical_decimal_matches_the_decimal_module():
@@ -291,7 +291,7 @@ class TestReproducibility:
                 assert test["expected"] == canonical_decimal(exact, DIGITS)
 
     def test_a_statement_without_a_high_precision_path_gets_invalid_tests_only(self, monkeypatch):
-        """Reference floats are checked against the vectors, never written into them (issue 16 point 1)."""
+        """Reference floats are checked against the vectors, never written into them (vectors are bit-reproducible)."""
         from support import statements as here
 
         from shuffle_spec.interface.vectors.files import FROM_NONE
