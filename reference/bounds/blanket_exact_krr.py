@@ -50,7 +50,6 @@ import mpmath
 import numpy as np
 
 from .bennett import bennett_krr_epsilon
-from .clones import NO_AMPLIFICATION
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import DELTA_MIN
 from ..numerics.lattice_sums import (
@@ -66,7 +65,7 @@ from ..numerics.lattice_sums import (
     normal_guess,
     normal_elasticity,
 )
-from ..core.results import BoundValue
+from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..core.rounding import mpf_to_float_up
 
 __all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K", "MIN_EPS0"]

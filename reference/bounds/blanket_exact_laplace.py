@@ -60,11 +60,10 @@ import mpmath
 import numpy as np
 
 from .blanket_exact_krr import check_eps0_n_delta
-from .clones import NO_AMPLIFICATION
 from ..core.errors import ParameterError, require_positive
 from ..numerics.lattice_sums import solve_certified_epsilon
 from ..numerics.pld import GridPLD, compose
-from ..core.results import BoundValue
+from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = [
     "check_laplace_inputs",

@@ -55,7 +55,6 @@ import numpy as np
 from .blanket_exact_krr import _n_offsets, bracket
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
-from .clones import NO_AMPLIFICATION
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..numerics.lattice_sums import (
     U1,
@@ -66,7 +65,7 @@ from ..numerics.lattice_sums import (
     solve_certified_epsilon,
 )
 from ..core.limits import DELTA_MIN
-from ..core.results import BoundValue
+from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = [
     "FiniteRandomizer",

@@ -72,7 +72,7 @@ from ..numerics.binomial import (
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..numerics.inversion import largest_argument_within
 from ..core.limits import RANGES
-from ..core.results import BoundValue
+from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..core.rounding import round_down, round_up
 
 __all__ = [
@@ -108,7 +108,6 @@ GUESS_ROUNDS = 3
 MAX_CERTIFIED_EVALUATIONS = 400
 MIN_CERTIFIED_EVALUATIONS = 24
 CERTIFIED_WORK = 5e8
-NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 
 def _check_eps0(eps0: float) -> None:

@@ -26,7 +26,7 @@ import mpmath
 
 from ..core.errors import HypothesisViolation, require_integer, require_positive, require_probability
 from ..core.limits import check_range
-from ..core.results import BoundValue
+from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..core.rounding import mpf_to_float_down, mpf_to_float_up, round_up
 
 __all__ = [
@@ -40,10 +40,6 @@ __all__ = [
 ]
 
 _DIGITS = 60
-NO_AMPLIFICATION = (
-    "no amplification at these parameters: the bound exceeds eps0, and every eps0-LDP protocol is "
-    "already eps0-DP after shuffling"
-)
 
 
 def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7") -> float:

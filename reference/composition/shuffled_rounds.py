@@ -59,7 +59,7 @@ from ..numerics.binomial import (
 from ..bounds.clones import _check_eps0, solve_epsilon
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
-from ..core.results import BoundValue
+from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
 
 __all__ = [
@@ -94,7 +94,6 @@ EPS_REL_TOL = 1e-6
 MAX_EPS0 = COMPOSE_EPS0_MAX
 MAX_N = COMPOSE_N_MAX
 MAX_ROUNDS = COMPOSE_ROUNDS_MAX
-NO_AMPLIFICATION = "nothing below sum of eps0 over the rounds certified: basic composition's sum of eps0 is returned"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -378,7 +377,7 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
     results = [_solve(c, delta, int(refine)) for c in _composer(rounds, tail)]
     worst = max(results, key=lambda r: r.upper)
     lower = max(r.lower for r in results)
-    note = worst.note.replace("the local eps0 is returned", "the sum of eps0 over the rounds is returned")
+    note = worst.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)
     if rounds[0].pair == "exact_binary_rr":
         extra = f"exact pairs k in {list(binary_rr_counts(rounds[0].n))}, both directions: a lower bound on the worst case"
         note = f"{note}; {extra}" if note else extra

@@ -75,7 +75,7 @@ from ..numerics.binomial import ProbabilityPair, iv_context, log_binomial_pmf_in
 from . import binary_rr_transport as transport
 from ..bounds.clones import solve_epsilon
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..core.results import BoundValue
+from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = [
     "MAX_EPS0",
@@ -130,7 +130,6 @@ COARSE_TOLERANCE = 1e-2
 REFINE_MIN = 1.0
 # Counts stepped one by one past the bisection's bracket before `_Pair._ambiguous_range` takes over.
 AMBIGUOUS_STEPS = 64
-NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 # ---------------------------------------------------------------- certified scaled binomial windows
 
