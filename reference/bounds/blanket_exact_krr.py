@@ -29,7 +29,7 @@ E[((c0 - c1) a + c1 s - (e - 1) R)_+]: `shuffle_spec.reference.numerics.lattice_
 blocking. Both evaluations are certified; the cheaper one (by the array work each needs) is used, and the
 tests force each against exact Lemma 5.3 convolutions and against the other.
 
-The root search (`shuffle_spec.reference.numerics.lattice_sums.solve_certified_epsilon`) starts at the eps where the normal
+The root search (`shuffle_spec.reference.numerics.solver.solve_certified_epsilon`) starts at the eps where the normal
 approximation of the same expectation equals delta (Bennett's eps when it finds none).
 
 Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1); larger n are refused
@@ -53,7 +53,6 @@ from .bennett import bennett_krr_epsilon
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import DELTA_MIN
 from ..numerics.lattice_sums import (
-    solve_certified_epsilon,
     U1,
     BinomialLaw,
     Coefficients,
@@ -65,6 +64,7 @@ from ..numerics.lattice_sums import (
     normal_guess,
     normal_elasticity,
 )
+from ..numerics.solver import solve_certified_epsilon
 from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..core.rounding import mpf_to_float_up
 

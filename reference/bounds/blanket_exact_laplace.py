@@ -61,7 +61,7 @@ import numpy as np
 
 from .blanket_exact_krr import check_eps0_n_delta
 from ..core.errors import ParameterError, require_positive
-from ..numerics.lattice_sums import solve_certified_epsilon
+from ..numerics.solver import solve_certified_epsilon
 from ..numerics.pld import GridPLD, compose
 from ..core.results import NO_AMPLIFICATION, BoundValue
 

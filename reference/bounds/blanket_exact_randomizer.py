@@ -56,14 +56,8 @@ from .blanket_exact_krr import _n_offsets, bracket
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..numerics.lattice_sums import (
-    U1,
-    Coefficients,
-    binomial_law,
-    binomial_window,
-    positive_part_expectation,
-    solve_certified_epsilon,
-)
+from ..numerics.lattice_sums import U1, Coefficients, binomial_law, binomial_window, positive_part_expectation
+from ..numerics.solver import solve_certified_epsilon
 from ..core.limits import DELTA_MIN
 from ..core.results import NO_AMPLIFICATION, BoundValue
 

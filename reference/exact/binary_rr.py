@@ -73,7 +73,7 @@ import numpy as np
 
 from ..numerics.binomial import ProbabilityPair, iv_context, log_binomial_pmf_interval
 from . import binary_rr_transport as transport
-from ..bounds.clones import solve_epsilon
+from ..numerics.solver import solve_epsilon
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.results import NO_AMPLIFICATION, BoundValue
 

@@ -39,14 +39,8 @@ from ..bounds.blanket_exact_krr import (
     _tiny_eps0_delta_bound,
 )
 from ..core.errors import ParameterError, require_positive
-from ..numerics.lattice_sums import (
-    solve_certified_epsilon,
-    U1,
-    BinomialLaw,
-    Coefficients,
-    binomial_law,
-    positive_part_expectation,
-)
+from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, binomial_law, positive_part_expectation
+from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
 __all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "PAIRS"]

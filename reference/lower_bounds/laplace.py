@@ -54,7 +54,7 @@ from ..bounds.blanket_exact_laplace import (
 )
 from ..core.errors import ParameterError, require_positive
 from ..exact.binary_rr import binary_rr_pair_epsilon
-from ..numerics.lattice_sums import solve_certified_epsilon
+from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
 __all__ = ["laplace_pair_delta", "laplace_pair_x0_epsilon", "laplace_pair_x0_interval", "laplace_pair_x0_epsilon_mp", "binned_binary_rr_eps0", "DIRECTIONS"]

@@ -46,7 +46,8 @@ from ..bounds.blanket_exact_randomizer import (
     group_outputs,
 )
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..numerics.lattice_sums import U1, solve_certified_epsilon
+from ..numerics.lattice_sums import U1
+from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
 __all__ = ["PairChoice", "randomizer_pair_delta", "randomizer_pair_epsilon", "best_randomizer_pair", "candidate_bins", "MAX_SPLITS"]
