@@ -95,7 +95,7 @@ def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_
     # q = 1 - gamma + gamma e^-s = 1 - u with u = gamma (1 - e^-s), and q - (1 - gamma) = gamma e^-s =: v q.
     # Both u and v are formed as products (no subtraction), because gamma ~ e^-eps0 is far below the
     # working precision at large eps0: the naive q^n - (1-gamma)^n cancels to 0 or a negative number
-    # there (issue 11: eps0 * 1e-12 was returned above eps0 ~ 187).
+    # there (computed naively, eps0 * 1e-12 was returned above eps0 ~ 187).
     #   q^n - (1-gamma)^n = q^n (1 - (1 - v)^n) = exp(n log1p(-u)) * -expm1(n log1p(-v)).
     # q itself is a sum of two non-negative terms (1 - gamma comes from the caller without cancellation).
     u = gamma * -mpmath.expm1(-s)

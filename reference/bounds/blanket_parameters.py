@@ -38,6 +38,7 @@ __all__ = [
     "generic_tv_similarity_lower_bound",
     "generic_amplification_parameters",
     "krr_amplification_parameters",
+    "krr_blanket_delta_cap",
     "laplace_amplification_parameters",
 ]
 
@@ -173,6 +174,17 @@ def laplace_amplification_parameters(*, eps: float, eps0: float) -> tuple[float,
     with mpmath.workdps(DPS):
         p = laplace_parameters_mp(eps, eps0)
         return float(p.gamma), float(p.lower), float(p.upper), float(p.second_moment)
+
+
+def krr_blanket_delta_cap(eps0: float, k: int) -> float:
+    """A float >= gamma (e^eps0 - 1) = k (e^eps0 - 1)/(e^eps0 + k - 1) >= Lemma 5.3's delta(eps) for k-RR at
+    every eps >= 0 (`shuffle_spec.reference.bounds.blanket_exact_krr` module doc, "Tiny eps0"), at 40 digits without
+    cancellation, rounded up. Range: eps0 > 0, k >= 2."""
+    check_eps0(eps0)
+    require_integer("k", k, minimum=2)
+    with mpmath.workdps(40):
+        e0m1 = mpmath.expm1(mpmath.mpf(eps0))
+        return min(mpf_to_float_up(k * e0m1 / (e0m1 + k) * (1 + mpmath.mpf(10) ** -30)), 1.0)
 
 
 # --- shared machinery of the Hoeffding and Bennett amplification bounds ---------------------------

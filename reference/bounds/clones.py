@@ -1,6 +1,6 @@
 """The FMT21 numerical clone bound (`FMT21.clones_numeric`), certified, with work O(sqrt(n)).
 
-Reduction (FMT21 full version, Appendix E; `shared/statements/fmt21.md`): with C ~ Bin(n-1, q) clones
+Reduction (FMT21 full version, arXiv:2012.12803, Appendix E): with C ~ Bin(n-1, q) clones
 (q = e^-eps0), A | C ~ Bin(C, 1/2), Delta ~ Bern(alpha0), alpha0 = e^eps0/(e^eps0+1), the pair
 P = (A+Delta, C-A+1-Delta), Q = (A+1-Delta, C-A+Delta) dominates every shuffled eps0-LDP protocol, and
 
@@ -16,7 +16,7 @@ B is non-increasing in c: P_{c+1}, Q_{c+1} are the same Markov kernel (one more 
 choosing the coordinate it adds to) applied to P_c, Q_c, and the hockey-stick divergence cannot
 grow under post-processing (used only to cap B where its floats underflow).
 
-Certified evaluation (round 2): B(c) for every count c of the central Bin(n-1, q) window, by a walk in c
+Certified evaluation: B(c) for every count c of the central Bin(n-1, q) window, by a walk in c
 that updates b_c(t_c) and F_c(t_c - 1) with exact identities (`_walk`), from anchors computed in
 interval arithmetic (`shuffle_spec.reference.numerics.binomial.certified_half_binomial`); every float carries a proven error
 bound (model and derivation in `shuffle_spec.reference.numerics.binomial`). The window's pmf is certified the same way, the
@@ -27,11 +27,11 @@ delta evaluation. The walk follows the lower candidate cutoff; where the floor o
 ambiguous in floats, the other candidate t+1 is evaluated from the same walk (b_c(t+1) = b_c(t)(c-t)/(t+1),
 F_c(t) = F_c(t-1) + b_c(t)), so one walk per evaluation.
 
-Speed (round 3): the certified evaluations are placed by an UNcertified float estimate of delta(eps)
+Speed: the certified evaluations are placed by an UNcertified float estimate of delta(eps)
 (`_ClonePair.estimate`: B(c) from scipy's binomial pmf and regularised incomplete beta, at every count
 by a chunked float walk, or from SAMPLED_FROM_COUNT clones on at two adjacent counts per block of the
 window, where B(c) is smooth in c), whose root (Brent's method, ~10 estimates of ~1 ms) is the guess
-for `solve_epsilon`: it certifies guess (1 +- 0.4 EPS_REL_TOL), re-centres by a secant step through the
+for `shuffle_spec.reference.numerics.solver.solve_epsilon`: it certifies guess (1 +- 0.4 EPS_REL_TOL), re-centres by a secant step through the
 certified values if the root was missed, and falls back to bisection. Typically 2 certified
 evaluations instead of ~15. The estimate decides only WHERE delta is certified; every returned end is
 verified, so the interval is exactly as sound as with bisection alone.

@@ -107,7 +107,7 @@ def erlingsson_v2_epsilon(*, eps0: float, n: int, delta: float, statement: str =
     Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRTT19.Thm7.v2'] (module docstring); refused outside it."""
     _validate_v2(eps0, n, delta, statement)
     with mpmath.workdps(_DIGITS):
-        # Fast exit (issue 11: 15-40 s at eps0 ~ 3000, spent in e^eps1 with eps1 ~ e^(3 eps0)/n): since
+        # Fast exit (without it 15-40 s at eps0 ~ 3000, spent in e^eps1 with eps1 ~ e^(3 eps0)/n): since
         # e^x - 1 >= x, the expression is >= n eps1^2; when that alone exceeds eps0 (with a relative
         # margin far above the 60-digit rounding error) the answer is eps0, without computing e^eps1.
         eps1 = _eps1_mp(eps0, n)

@@ -25,7 +25,7 @@ import math
 
 import mpmath
 
-from .restated import _corollary_regime_holds
+from .restated import corollary_5_3_1_regime_holds
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from ..numerics.inversion import largest_argument_within
 from ..numerics.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
@@ -162,4 +162,4 @@ def lemma_ii5_hypotheses_hold(*, eps0: float, n: int, delta: float) -> bool:
     require_integer("n", n, minimum=1)
     require_probability("delta", delta)
     # Decided exactly (the same regime as BBGN19.Cor5.3.1): in doubles, eps0 a few ulps above the edge passed.
-    return _corollary_regime_holds(eps0, n, delta)
+    return corollary_5_3_1_regime_holds(eps0, n, delta)

@@ -1,5 +1,5 @@
 """FMT23 stronger clones (`FMT23.stronger_clones`): the FMT21 clone pair with clone probability
-2/(e^eps0 + 1) instead of e^-eps0 (Feldman, McMillan, Talwar, SODA 2023; `shared/statements/fmt21.md`).
+2/(e^eps0 + 1) instead of e^-eps0 (Feldman, McMillan, Talwar, SODA 2023).
 
 ERRATA restriction: FMT23's general upper bounds (Thm 3.1, 3.2, Cor 4.3, Thm 5.2) were published with
 an error in the proof of Lemma 3.5 (the case p < 1/(e^eps0+1)); the corrected paper states them for a

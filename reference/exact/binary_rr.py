@@ -10,7 +10,7 @@ privacy curve is
     delta(eps) = max_{0 <= k <= n-1} d_k(eps),   d_k(eps) = D_{e^eps}(P_k || Q_k),
     eps(delta) = min{eps : delta(eps) <= delta} = max_k eps_k(delta).
 
-Certified worst case (issue 14; proof in `proofs_checks/derived/exact_binary_rr.py`):
+Certified worst case (proof in `proofs_checks/derived/exact_binary_rr.py`):
 - Removal (post-processing): for every k in a block [K, K+B], S_k = S' + R with S' the count of a
   population of K ones and n-1-K-B zeros and R = Bin(k-K, p) + Bin(K+B-k, q) independent of user 1. Adding
   R is the same Markov kernel on both P' and Q', so d_k <= d'_K, the divergence of the pair of population
@@ -53,7 +53,7 @@ O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta
 Certified arithmetic: both binomials are certified windows (interval anchor + ratio recurrence with the
 floating-point model of `shuffle_spec.reference.numerics.binomial`, tails by Chernoff in interval arithmetic), computed SCALED
 by e^{-L/2} each (L = log(delta) clamped to [-690, 0]) so that every value that matters for a delta of
-order e^L is a normal float: delta down to 1e-300 stays certified (issue 11 item 2). Dot products of
+order e^L is a normal float: delta down to 1e-300 stays certified. Dot products of
 non-negative terms have relative error <= (terms) u whatever the order; every dropped tail is added to
 the upper end.
 """
@@ -118,7 +118,7 @@ LEVEL_SHARE = 0.3
 EVALUATION_WORK = 20_000
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
-# Coarse-first (issue 14, round 3): the guide may spend GUIDE_SHARE of the budget; a sweep at COARSE_TOLERANCE
+# Coarse-first: the guide may spend GUIDE_SHARE of the budget; a sweep at COARSE_TOLERANCE
 # certifies an interval first (cheap: few, wide blocks), then the sweep at the requested tolerance refines it
 # if the work left is at least REFINE_MIN times what was spent so far.
 GUIDE_SHARE = 0.1
@@ -1418,7 +1418,7 @@ def counts_evaluated(n: int) -> tuple[int, ...]:
     return tuple(range(int(n)))
 
 
-# ---------------------------------------------------------------- high-precision path (issue 16 point 1)
+# ---------------------------------------------------------------- high-precision path (bit-reproducible test vectors)
 
 # The certified worst case at high precision: the float branch and bound only EXCLUDES counts (its bounds are
 # certified); at most MP_MAX_CANDIDATES counts remain and are evaluated exactly (shuffle_spec.reference.numerics.high_precision_exact).

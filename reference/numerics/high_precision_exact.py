@@ -1,4 +1,4 @@
-"""High-precision certified enclosures of exact shuffled epsilons (issue 16 point 1: bit-reproducible vectors).
+"""High-precision certified enclosures of exact shuffled epsilons (for bit-reproducible test vectors).
 
 The engine behind the `<function>_mp(*, dps, **inputs) -> (lower, upper)` paths of `exact.shuffled_binary_rr`,
 `exact.shuffled_binary_rr.pair`, `exact.shuffled_krr`, `BBGN19.Lem5.3.exact_krr`, `exact.krr_pair_third` and

@@ -91,9 +91,12 @@ from scipy.special import gammaln
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from .solver import solve_certified_epsilon  # the certified epsilon solver; re-exported where it was first defined
 
-__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "normal_elasticity", "solve_certified_epsilon"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "normal_elasticity", "solve_certified_epsilon", "N_STEP_LOG", "blocking_offsets", "search_start"]
 
 UNIT = 2.0**-53
+# The blocking grid (`blocking_offsets`): steps of N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta
+# near N_STEP_LOG (here 3%, about 0.1% in eps).
+N_STEP_LOG = 0.03
 U1 = 1.001 * UNIT
 LOG_MARGIN = 1e-13
 EXP_MARGIN = 1e-12
@@ -1196,3 +1199,50 @@ def _normal_delta(terms: Callable[[float], list[tuple[float, float]]], n: int, e
     sd = math.sqrt(var)
     z = mean / sd
     return (mean * 0.5 * math.erfc(-z / math.sqrt(2)) + sd * math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)) / n
+
+
+def blocking_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.ndarray:
+    """Grid offsets (from lo) of a blocked sum over a binomial count N in [lo, hi] with the given mean and sd
+    (the exact blanket bounds of k-RR and of finite randomizers): steps of N_STEP_LOG * N / log(1/delta) (D_N falls by about
+    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG) within 4 sd of the
+    mean, four times that beyond (where little mass is); a block reaching into the central zone is at most
+    one zone step long. The grid only decides how tight the certified
+    upper end is, never whether it is an upper bound."""
+    require_probability("delta", delta)
+    slack_step = N_STEP_LOG * max(mean, 1.0) / max(math.log(1.0 / delta), 1.0)
+    points = [lo]
+    x = float(lo)
+    zone_lo, zone_hi = mean - 4 * sd, mean + 4 * sd
+    big_step = 4 * slack_step
+    while x < hi:
+        if x < zone_lo:  # below the central zone: big steps, but a block reaching into it is a zone block
+            target = x + big_step
+            if target > zone_lo:
+                target = min(target, max(zone_lo, x + slack_step))
+        elif x < zone_hi:
+            target = x + slack_step
+        else:
+            target = x + big_step
+        x = max(x + 1.0, math.floor(target))
+        points.append(min(int(x), hi))
+    return np.array(sorted(set(points)), dtype=np.int64) - lo
+
+
+def search_start(
+    terms: Callable[[float], list[tuple[float, float]]], *, eps0: float, n: int, delta: float, fallback: Callable[[], float]
+) -> tuple[float | None, float | None]:
+    """(hint, slope): where the certified eps search of a k-RR expectation E[(sum of n draws of `terms`(eps))_+]
+    starts (`shuffle_spec.reference.bounds.blanket_exact_krr` and `shuffle_spec.reference.lower_bounds.krr`; it only decides
+    where delta is evaluated, never the answer). The eps at which the normal approximation of the same expectation equals delta, and its local slope
+    (d log delta / d log eps): the approximation's slope is within a few percent of the exact one where its root
+    is close (measured), so 3 evaluations usually settle both ends. Where it finds none, `fallback()` (the callers
+    give Bennett's k-RR eps, BBGN19.bennett_krr, an upper bound on the blanket bound, hence on every pair) and no
+    slope; None when the fallback refuses too (ValueError). Range: n >= 1, eps0 > 0, 0 < delta < 1."""
+    hint = normal_guess(terms, n=n, eps0=eps0, delta=delta)
+    slope = normal_elasticity(terms, n=n, eps=hint) if hint is not None else None
+    if hint is None:
+        try:
+            hint = fallback()
+        except ValueError:
+            hint = None
+    return hint, slope

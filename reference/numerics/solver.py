@@ -239,7 +239,7 @@ def solve_certified_epsilon(
     looser bound's), each aimed rel_tol/4 beyond the predicted root on the side being certified, so that
     usually 3-4 evaluations settle both ends; `tight` = "upper" / "lower" / "both" says which end must be
     within rel_tol of its root (the other is the best evaluated point). If that does not settle within
-    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far (the previous method) finishes.
+    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far finishes.
     `slope` (d log delta / d log eps near the root, negative; e.g. `normal_elasticity` at the hint) replaces
     the Gaussian-tail model in the step from a single evaluated point: usually one evaluation fewer."""
     require_positive("eps0", eps0)
@@ -446,6 +446,9 @@ def closed_form_epsilon(delta_of_eps: Callable[[float], float], *, eps0: float, 
     in eps): the point returned is one where delta(eps) <= delta was evaluated (bisection,
     `shuffle_spec.reference.numerics.inversion.smallest_argument_within`, to CLOSED_FORM_REL_TOL). Range:
     0 < delta < 1, 0 < eps_max <= eps0 (the BBGN19 Hoeffding and Bennett bounds)."""
+    require_positive("eps0", eps0)
+    require_probability("delta", delta)
+    require_positive("eps_max", eps_max)
     if not delta_of_eps(eps_max) <= delta:
         return BoundValue(eps0, eps0, NO_AMPLIFICATION)
     lo = eps_max * 1e-12
@@ -459,6 +462,8 @@ def closed_form_largest_eps0(delta_of_eps0: Callable[[float], float], *, eps: fl
     when none above it is (an eps-LDP randomizer is trivially (eps, 0)-DP after shuffling). Searched in
     [eps, eps + EPS0_SEARCH_SPAN] (above eps itself with `strict`, for bounds whose hypothesis is eps < eps0),
     delta(eps, eps0) a float upper bound non-decreasing in eps0."""
+    require_positive("eps", eps)
+    require_probability("delta", delta)
     lo = eps * (1 + 1e-12) if strict else eps
     hi = eps + EPS0_SEARCH_SPAN
     if not delta_of_eps0(lo) <= delta:
