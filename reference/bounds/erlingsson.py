@@ -25,6 +25,7 @@ import math
 import mpmath
 
 from ..core.errors import HypothesisViolation, require_integer, require_positive, require_probability
+from ..core.parameters import check_amplification_inputs
 from ..core.limits import check_range
 from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..core.rounding import mpf_to_float_down, mpf_to_float_up, round_up
@@ -61,10 +62,7 @@ def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str =
 
 
 def _validate_v2(eps0: float, n: int, delta: float, statement: str) -> None:
-    require_positive("eps0", eps0)
-    require_integer("n", n, minimum=1)
-    require_probability("delta", delta)
-    check_range(statement, eps0=eps0, n=n, delta=delta)
+    check_amplification_inputs(eps0, n, delta, statement=statement)
     if not n > 1:
         raise HypothesisViolation(statement, "n > 1", {"eps0": eps0, "n": n, "delta": delta})
 

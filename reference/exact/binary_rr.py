@@ -75,6 +75,7 @@ from ..numerics.binomial import ProbabilityPair, iv_context, log_binomial_pmf_in
 from . import binary_rr_transport as transport
 from ..numerics.solver import solve_epsilon
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.parameters import check_delta, check_eps0, check_n
 from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = [
@@ -803,16 +804,10 @@ class _Pair:
 
 
 def _validate(eps0: float, n: int, delta: float | None = None) -> None:
-    require_positive("eps0", eps0)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g} (the supported range of the certified computation)")
-    require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"an integer 1 <= n <= {MAX_N:.0e}")
+    check_eps0(eps0, maximum=MAX_EPS0, why="the supported range of the certified computation")
+    check_n(n, maximum=MAX_N)
     if delta is not None:
-        require_probability("delta", delta)
-        if delta < MIN_DELTA:
-            raise ParameterError("delta", delta, f"{MIN_DELTA:g} <= delta < 1")
+        check_delta(delta, minimum=MIN_DELTA)
 
 
 def _log_scale(delta: float) -> float:
