@@ -108,6 +108,8 @@ def check_eps_within_eps0(eps: float, eps0: float, *, statement: str, strict: bo
 
 
 def generic_parameters_mp(eps: float, eps0: float, gamma: mpmath.mpf) -> AmplificationParameters:
+    """BBGN19 Lemma 5.4 in mpmath at the caller's precision (`generic_amplification_parameters`): range, and a
+    bound on the second moment, of L for an eps0-LDP randomizer with TV similarity gamma; 0 <= eps <= eps0."""
     eps, eps0 = mpmath.mpf(eps), mpmath.mpf(eps0)  # exponents such as eps - 2 eps0 in mpmath, not rounded as floats
     e, e0 = mpmath.exp(eps), mpmath.exp(eps0)
     lower = -gamma * e0 * (e - mpmath.exp(-2 * eps0))
@@ -131,6 +133,8 @@ def generic_amplification_parameters(*, eps: float, eps0: float, gamma: float) -
 
 
 def krr_parameters_mp(eps: float, eps0: float, k: int) -> AmplificationParameters:
+    """BBGN19 Lemma 5.7 in mpmath at the caller's precision (`krr_amplification_parameters`): gamma, range and
+    second moment of L for k-RR; 0 <= eps, eps0 > 0, k >= 2."""
     gamma = _krr_gamma_mp(eps0, k)
     e = mpmath.exp(eps)
     # 1 - gamma = (e^eps0 - 1)/(e^eps0 + k - 1), computed without cancellation.
@@ -154,6 +158,8 @@ def krr_amplification_parameters(*, eps: float, eps0: float, k: int) -> tuple[fl
 
 
 def laplace_parameters_mp(eps: float, eps0: float) -> AmplificationParameters:
+    """BBGN19 Lemma 5.8 in mpmath at the caller's precision (`laplace_amplification_parameters`): gamma, range and
+    a bound on the second moment of L for the Laplace mechanism on [0, 1]; 0 <= eps, eps0 > 0."""
     gamma = mpmath.exp(-mpmath.mpf(eps0) / 2)
     e = mpmath.exp(eps)
     lower = mpmath.exp(-mpmath.mpf(eps0) / 2) - mpmath.exp(eps + mpmath.mpf(eps0) / 2)
