@@ -51,7 +51,7 @@ import numpy as np
 from .bennett import bennett_krr_epsilon
 from .blanket_parameters import krr_blanket_delta_cap
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..core.limits import DELTA_MIN
+from ..core.limits import DELTA_MIN, RANGES
 from ..numerics.lattice_sums import (
     U1,
     BinomialLaw,
@@ -70,8 +70,9 @@ from ..core.results import NO_AMPLIFICATION, BoundValue
 __all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K", "MIN_EPS0"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_krr"
-MAX_N = 10**8
-MAX_EPS0 = 50.0
+# The supported range, from its one source (`shuffle_spec.reference.core.limits.RANGES`): n <= 1e8, eps0 <= 50.
+MAX_N = RANGES[STATEMENT].n_max
+MAX_EPS0 = RANGES[STATEMENT].eps0_max
 MAX_K = 10**6
 # Relative tolerance of the eps bracket; the returned upper end is verified whatever it is.
 EPS_REL_TOL = 3e-4

@@ -71,6 +71,7 @@ from ..numerics.tilted_lattice import (
     leftover_groups,
     log_positive_part_expectation,
 )
+from ..core.limits import RANGES
 from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = [
@@ -88,8 +89,9 @@ __all__ = [
 ]
 
 STATEMENT = "BBGN19.Lem5.3.exact_laplace"
-MAX_N = 10**6
-MAX_EPS0 = 8.0
+# The supported range, from its one source (`shuffle_spec.reference.core.limits.RANGES`): n <= 1e6, eps0 <= 8.
+MAX_N = RANGES[STATEMENT].n_max
+MAX_EPS0 = RANGES[STATEMENT].eps0_max
 # Below it the lattice is not built (module doc, "Tiny eps0"): it worked down to 2e-8 and failed at 1e-8.
 MIN_EPS0 = 1e-7
 TINY_EPS0 = f"eps0 < {MIN_EPS0:g}: the lattice of L does not resolve a privacy loss this small"

@@ -75,6 +75,7 @@ from ..numerics.binomial import ProbabilityPair, iv_context, log_binomial_pmf_in
 from . import binary_rr_transport as transport
 from ..numerics.solver import solve_epsilon
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.limits import RANGES
 from ..core.parameters import check_delta, check_eps0, check_n
 from ..core.results import NO_AMPLIFICATION, BoundValue
 
@@ -98,9 +99,11 @@ STATEMENT = "exact.shuffled_binary_rr"
 PAIR_STATEMENT = "exact.shuffled_binary_rr.pair"
 UNIT = 2.0**-53
 TINY = 1e-280
-MIN_DELTA = 1e-300
-MAX_EPS0 = 100.0
-MAX_N = 10**12
+# The supported range, from its one source (`shuffle_spec.reference.core.limits.RANGES`): eps0 <= 100, n <= 1e12,
+# delta >= 1e-300.
+MIN_DELTA = RANGES[STATEMENT].delta_min
+MAX_EPS0 = RANGES[STATEMENT].eps0_max
+MAX_N = RANGES[STATEMENT].n_max
 # Largest binomial window (points) held in memory: 8 arrays of this many floats, ~ 0.5 GB at most.
 MAX_WINDOW = 8_000_000
 DEFAULT_REL_TOL = 1e-6
