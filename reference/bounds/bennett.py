@@ -33,19 +33,17 @@ import mpmath
 
 from .blanket_parameters import (
     DPS,
+    SHARED_RANGE,
     AmplificationParameters,
-    _check_amplification_inputs,
-    _check_eps,
-    _check_inverse_inputs,
-    _delta_bound,
-    _eps0_for_delta,
-    _epsilon_for_delta,
-    _generic_mp,
-    _krr_mp,
-    _laplace_mp,
-    _round_up,
+    check_eps_within_eps0,
+    delta_rounded_up,
+    generic_parameters_mp,
+    krr_parameters_mp,
+    laplace_parameters_mp,
+    round_up_with_margin,
 )
-from .hoeffding import _epsilon_for_delta_mp
+from ..core.parameters import check_amplification_inputs, check_inverse_inputs
+from ..numerics.solver import closed_form_epsilon, closed_form_epsilon_mp, closed_form_largest_eps0
 from ..core.errors import ParameterError, require_integer, require_positive
 from ..core.results import BoundValue
 
@@ -87,7 +85,7 @@ def bennett_expectation_bound(*, a: float, b_plus: float, c: float, m: int) -> f
     with mpmath.workdps(DPS):
         a_, b_, c_ = mpmath.mpf(a), mpmath.mpf(b_plus), mpmath.mpf(c)
         beta = a_ * b_ / c_
-        return _round_up(b_ / mpmath.log1p(beta) * mpmath.exp(-m * c_ / b_**2 * _phi(beta)))
+        return round_up_with_margin(b_ / mpmath.log1p(beta) * mpmath.exp(-m * c_ / b_**2 * _phi(beta)))
 
 
 def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_plus: mpmath.mpf, c: mpmath.mpf, eps: float | mpmath.mpf, n: int) -> mpmath.mpf:
@@ -97,7 +95,7 @@ def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_
     # q = 1 - gamma + gamma e^-s = 1 - u with u = gamma (1 - e^-s), and q - (1 - gamma) = gamma e^-s =: v q.
     # Both u and v are formed as products (no subtraction), because gamma ~ e^-eps0 is far below the
     # working precision at large eps0: the naive q^n - (1-gamma)^n cancels to 0 or a negative number
-    # there (issue 11: eps0 * 1e-12 was returned above eps0 ~ 187).
+    # there (computed naively, eps0 * 1e-12 was returned above eps0 ~ 187).
     #   q^n - (1-gamma)^n = q^n (1 - (1 - v)^n) = exp(n log1p(-u)) * -expm1(n log1p(-v)).
     # q itself is a sum of two non-negative terms (1 - gamma comes from the caller without cancellation).
     u = gamma * -mpmath.expm1(-s)
@@ -107,7 +105,7 @@ def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_
 
 
 def _generic_bennett_parameters(eps: float | mpmath.mpf, eps0: float) -> AmplificationParameters:
-    at_one = _generic_mp(eps, eps0, mpmath.mpf(1))
+    at_one = generic_parameters_mp(eps, eps0, mpmath.mpf(1))
     c = mpmath.exp(eps0) * (mpmath.exp(2 * eps) + 1) - 2 * mpmath.exp(eps - 3 * mpmath.mpf(eps0))
     return AmplificationParameters(mpmath.exp(-eps0), at_one.lower, at_one.upper, c)
 
@@ -115,10 +113,10 @@ def _generic_bennett_parameters(eps: float | mpmath.mpf, eps0: float) -> Amplifi
 def bennett_generic_delta(*, eps: float, eps0: float, n: int, statement: str = "BBGN19.bennett_generic") -> float:
     """Lemmas 5.2-5.4 + 5.6 for a generic eps0-LDP randomizer, 0 < eps <= eps0 (BBGN19.bennett_generic);
     rounded up."""
-    _check_amplification_inputs(eps0, n, 0.5)
-    _check_eps(eps, eps0, statement=statement, strict=False)
+    check_amplification_inputs(eps0, n, 0.5, statement=SHARED_RANGE)
+    check_eps_within_eps0(eps, eps0, statement=statement, strict=False)
 
-    return _delta_bound(lambda: _generic_delta_mp(eps, eps0, n), eps, eps0)
+    return delta_rounded_up(lambda: _generic_delta_mp(eps, eps0, n), eps, eps0)
 
 
 def _generic_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
@@ -130,29 +128,29 @@ def _generic_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mp
 def bennett_generic_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """The smallest eps with the generic Bennett delta(eps) <= delta (BBGN19.bennett_generic), or eps0.
     Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.bennett_generic'] (module docstring); refused outside it."""
-    _check_amplification_inputs(eps0, n, delta)
-    return _epsilon_for_delta(lambda e: bennett_generic_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
+    return closed_form_epsilon(lambda e: bennett_generic_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 
 
 def bennett_generic_eps0(*, eps: float, n: int, delta: float) -> float:
     """The largest eps0 (>= eps) for which the generic Bennett bound certifies (eps, delta)-DP
     (BBGN19.bennett_generic)."""
-    _check_inverse_inputs(eps, n, delta)
-    return _eps0_for_delta(lambda e0: bennett_generic_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=False)
+    check_inverse_inputs(eps, n, delta, statement=SHARED_RANGE)
+    return closed_form_largest_eps0(lambda e0: bennett_generic_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=False)
 
 
 def bennett_krr_delta(*, eps: float, eps0: float, n: int, k: int, statement: str = "BBGN19.bennett_krr") -> float:
     """Lemmas 5.3 + 5.6 + 5.7 for eps0-LDP k-ary RR, 0 < eps < eps0 (BBGN19.bennett_krr); rounded up."""
-    _check_amplification_inputs(eps0, n, 0.5)
+    check_amplification_inputs(eps0, n, 0.5, statement=SHARED_RANGE)
     require_integer("k", k, minimum=2)
-    _check_eps(eps, eps0, statement=statement, strict=True)
+    check_eps_within_eps0(eps, eps0, statement=statement, strict=True)
 
-    return _delta_bound(lambda: _krr_delta_mp(eps, eps0, n, k), eps, eps0)
+    return delta_rounded_up(lambda: _krr_delta_mp(eps, eps0, n, k), eps, eps0)
 
 
 def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmath.mpf:
     """The k-RR Bennett delta(eps) in the current mpmath context (not rounded)."""
-    p = _krr_mp(eps, eps0, int(k))
+    p = krr_parameters_mp(eps, eps0, int(k))
     one_minus = mpmath.expm1(eps0) / (mpmath.exp(eps0) + int(k) - 1)
     return _bennett_amplification_mp(p.gamma, one_minus, p.upper, p.second_moment, eps, int(n))
 
@@ -160,40 +158,40 @@ def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmat
 def bennett_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """The smallest eps with the k-RR Bennett delta(eps) <= delta (BBGN19.bennett_krr), or eps0.
     Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.bennett_krr'] (module docstring); refused outside it."""
-    _check_amplification_inputs(eps0, n, delta)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
     require_integer("k", k, minimum=2)
-    return _epsilon_for_delta(
+    return closed_form_epsilon(
         lambda e: bennett_krr_delta(eps=e, eps0=eps0, n=n, k=k), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0
     )
 
 
 def bennett_krr_eps0(*, eps: float, n: int, delta: float, k: int) -> float:
     """The largest eps0 (> eps) for which the k-RR Bennett bound certifies (eps, delta)-DP (BBGN19.bennett_krr)."""
-    _check_inverse_inputs(eps, n, delta)
+    check_inverse_inputs(eps, n, delta, statement=SHARED_RANGE)
     require_integer("k", k, minimum=2)
-    return _eps0_for_delta(lambda e0: bennett_krr_delta(eps=eps, eps0=e0, n=n, k=k), eps=eps, delta=delta, strict=True)
+    return closed_form_largest_eps0(lambda e0: bennett_krr_delta(eps=eps, eps0=e0, n=n, k=k), eps=eps, delta=delta, strict=True)
 
 
 def bennett_laplace_delta(*, eps: float, eps0: float, n: int, statement: str = "BBGN19.bennett_laplace") -> float:
     """Lemmas 5.3 + 5.6 + 5.8 for the eps0-LDP Laplace mechanism on [0, 1], 0 < eps < eps0
     (BBGN19.bennett_laplace); rounded up."""
-    _check_amplification_inputs(eps0, n, 0.5)
-    _check_eps(eps, eps0, statement=statement, strict=True)
+    check_amplification_inputs(eps0, n, 0.5, statement=SHARED_RANGE)
+    check_eps_within_eps0(eps, eps0, statement=statement, strict=True)
 
-    return _delta_bound(lambda: _laplace_delta_mp(eps, eps0, n), eps, eps0)
+    return delta_rounded_up(lambda: _laplace_delta_mp(eps, eps0, n), eps, eps0)
 
 
 def _laplace_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
     """The Laplace Bennett delta(eps) in the current mpmath context (not rounded)."""
-    p = _laplace_mp(eps, eps0)
+    p = laplace_parameters_mp(eps, eps0)
     return _bennett_amplification_mp(p.gamma, -mpmath.expm1(-mpmath.mpf(eps0) / 2), p.upper, p.second_moment, eps, int(n))
 
 
 def bennett_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """The smallest eps with the Laplace Bennett delta(eps) <= delta (BBGN19.bennett_laplace), or eps0.
     Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.bennett_laplace'] (module docstring); refused outside it."""
-    _check_amplification_inputs(eps0, n, delta)
-    return _epsilon_for_delta(
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
+    return closed_form_epsilon(
         lambda e: bennett_laplace_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0
     )
 
@@ -201,8 +199,8 @@ def bennett_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
 def bennett_laplace_eps0(*, eps: float, n: int, delta: float) -> float:
     """The largest eps0 (> eps) for which the Laplace Bennett bound certifies (eps, delta)-DP
     (BBGN19.bennett_laplace)."""
-    _check_inverse_inputs(eps, n, delta)
-    return _eps0_for_delta(lambda e0: bennett_laplace_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=True)
+    check_inverse_inputs(eps, n, delta, statement=SHARED_RANGE)
+    return closed_form_largest_eps0(lambda e0: bennett_laplace_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=True)
 
 
 # --- high-precision paths for the test vectors (`<function>_mp`, interface/vectors/files.py) ----------
@@ -212,17 +210,17 @@ def bennett_generic_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -
     """Enclosure (low, high) at `dps` digits of the smallest eps in (0, eps0] with the generic Bennett
     delta(eps) <= delta, or eps0 when none (BBGN19.bennett_generic; what `bennett_generic_epsilon` returns
     to 1e-9). Same inputs and refusals as `bennett_generic_epsilon`; dps an integer >= 20."""
-    _check_amplification_inputs(eps0, n, delta)
-    return _epsilon_for_delta_mp(lambda e: _generic_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
+    return closed_form_epsilon_mp(lambda e: _generic_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
 
 
 def bennett_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     """Enclosure (low, high) at `dps` digits of the smallest eps in (0, eps0 (1 - 1e-12)] with the k-RR
     Bennett delta(eps) <= delta, or eps0 when none (BBGN19.bennett_krr; what `bennett_krr_epsilon` returns
     to 1e-9, over its search range). Same inputs and refusals as `bennett_krr_epsilon`; dps an integer >= 20."""
-    _check_amplification_inputs(eps0, n, delta)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
     require_integer("k", k, minimum=2)
-    return _epsilon_for_delta_mp(lambda e: _krr_delta_mp(e, eps0, n, k), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0, dps=dps)
+    return closed_form_epsilon_mp(lambda e: _krr_delta_mp(e, eps0, n, k), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0, dps=dps)
 
 
 def bennett_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
@@ -230,5 +228,5 @@ def bennett_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -
     Bennett delta(eps) <= delta, or eps0 when none (BBGN19.bennett_laplace; what `bennett_laplace_epsilon`
     returns to 1e-9, over its search range). Same inputs and refusals as `bennett_laplace_epsilon`; dps an
     integer >= 20."""
-    _check_amplification_inputs(eps0, n, delta)
-    return _epsilon_for_delta_mp(lambda e: _laplace_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0, dps=dps)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
+    return closed_form_epsilon_mp(lambda e: _laplace_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0 * _BELOW_EPS0, dps=dps)

@@ -29,7 +29,7 @@ E[((c0 - c1) a + c1 s - (e - 1) R)_+]: `shuffle_spec.reference.numerics.lattice_
 blocking. Both evaluations are certified; the cheaper one (by the array work each needs) is used, and the
 tests force each against exact Lemma 5.3 convolutions and against the other.
 
-The root search (`shuffle_spec.reference.numerics.lattice_sums.solve_certified_epsilon`) starts at the eps where the normal
+The root search (`shuffle_spec.reference.numerics.solver.solve_certified_epsilon`) starts at the eps where the normal
 approximation of the same expectation equals delta (Bennett's eps when it finds none).
 
 Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1); larger n are refused
@@ -37,24 +37,22 @@ Supported range: eps0 in (0, 50], k in [2, 10^6], n in [1, 10^8], delta in (0, 1
 
 Tiny eps0 (below MIN_EPS0 = 1e-12) is answered without the lattice, from two facts about the same lemma: at
 eps = 0 every L is at most k (e0 - 1)/D, and E[M] = gamma n, so delta(0) <= k (e0 - 1)/D = gamma (e0 - 1)
-(`_tiny_eps0_delta_bound`); and at eps = eps0 every L is <= 0, so delta(eps0) = 0. The answer is eps = 0 when
+(`krr_blanket_delta_cap`); and at eps = eps0 every L is <= 0, so delta(eps0) = 0. The answer is eps = 0 when
 that bound is within the target, else eps0 (with the usual note): both certified, the second loose.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Callable
 
 import mpmath
 import numpy as np
 
 from .bennett import bennett_krr_epsilon
-from .clones import NO_AMPLIFICATION
+from .blanket_parameters import krr_blanket_delta_cap
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..core.limits import DELTA_MIN
+from ..core.limits import DELTA_MIN, RANGES
 from ..numerics.lattice_sums import (
-    solve_certified_epsilon,
     U1,
     BinomialLaw,
     Coefficients,
@@ -63,23 +61,22 @@ from ..numerics.lattice_sums import (
     positive_part_expectations,
     split_cost,
     split_positive_part,
-    normal_guess,
-    normal_elasticity,
+    blocking_offsets,
+    search_start,
 )
-from ..core.results import BoundValue
-from ..core.rounding import mpf_to_float_up
+from ..numerics.solver import solve_certified_epsilon
+from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K", "MIN_EPS0"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_krr"
-MAX_N = 10**8
-MAX_EPS0 = 50.0
+# The supported range, from its one source (`shuffle_spec.reference.core.limits.RANGES`): n <= 1e8, eps0 <= 50.
+MAX_N = RANGES[STATEMENT].n_max
+MAX_EPS0 = RANGES[STATEMENT].eps0_max
 MAX_K = 10**6
 # Relative tolerance of the eps bracket; the returned upper end is verified whatever it is.
 EPS_REL_TOL = 3e-4
 # Blocking of the N-sum: D_N varies like exp(-c N) with c N ~ log(1/delta); grid steps of
-# N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta near N_STEP_LOG (here 3%, about 0.1% in eps).
-N_STEP_LOG = 0.03
 PER_SD = 4
 # The unblocked split sum (module doc, "small n") is used while it touches at most this many array elements.
 SPLIT_COST_MAX = 4e7
@@ -140,34 +137,10 @@ def _blanket_laws(eps0: float, k: int) -> tuple[BinomialLaw, BinomialLaw, Binomi
         return binomial_law(gamma), binomial_law(mpmath.mpf(1) / k), binomial_law(mpmath.mpf(1) / (k - 1)), bracket(gamma)
 
 
-def _n_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.ndarray:
-    """Grid offsets (from lo) for the N-blocking: steps of N_STEP_LOG * N / log(1/delta) (D_N falls by about
-    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG) within 4 sd of the
-    mean, four times that beyond (where little mass is); a block reaching into the central zone is at most
-    one zone step long. The grid only decides how tight the certified
-    upper end is, never whether it is an upper bound."""
-    slack_step = N_STEP_LOG * max(mean, 1.0) / max(math.log(1.0 / delta), 1.0)
-    points = [lo]
-    x = float(lo)
-    zone_lo, zone_hi = mean - 4 * sd, mean + 4 * sd
-    big_step = 4 * slack_step
-    while x < hi:
-        if x < zone_lo:  # below the central zone: big steps, but a block reaching into it is a zone block
-            target = x + big_step
-            if target > zone_lo:
-                target = min(target, max(zone_lo, x + slack_step))
-        elif x < zone_hi:
-            target = x + slack_step
-        else:
-            target = x + big_step
-        x = max(x + 1.0, math.floor(target))
-        points.append(min(int(x), hi))
-    return np.array(sorted(set(points)), dtype=np.int64) - lo
-
 
 def _split_is_cheaper(cost_split: float, cost_n: float, k: int = 3) -> bool:
-    """Whether the split sum is used: whenever its arrays stay within SPLIT_COST_MAX (measured on issue 15's
-    grid at n <= 1e5, with its r summed in segments it was the faster of the two in every cell within that
+    """Whether the split sum is used: whenever its arrays stay within SPLIT_COST_MAX (measured on a grid of
+    k, eps0 and n <= 1e5: with its r summed in segments it was the faster of the two in every cell within that
     size, up to 50x the N grid's estimate; and it has no blocking slack), else when it is the cheaper by
     the estimates; both are exact evaluations of the same sum."""
     if k == 2:  # a | b is degenerate there: the N grid has no rows to sum and is the cheaper unless n is small
@@ -197,13 +170,6 @@ def _blanket_delta_split(eps0: float, n: int, eps: float, laws: tuple[BinomialLa
     return BoundValue(max(0.0, min(lo / n / (1 + 2 * U1), upper)), upper)
 
 
-def _tiny_eps0_delta_bound(eps0: float, k: int) -> float:
-    """A float >= gamma (e^eps0 - 1) = k (e^eps0 - 1)/(e^eps0 + k - 1) >= Lemma 5.3's delta(eps) for k-RR at
-    every eps >= 0 (module doc, "Tiny eps0"), at 40 digits without cancellation, rounded up."""
-    with mpmath.workdps(40):
-        e0m1 = mpmath.expm1(mpmath.mpf(eps0))
-        return min(mpf_to_float_up(k * e0m1 / (e0m1 + k) * (1 + mpmath.mpf(10) ** -30)), 1.0)
-
 
 def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: a certified interval of Lemma 5.3's delta(eps) for k-RR, evaluated exactly
@@ -216,7 +182,7 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     if eps >= eps0:
         return BoundValue(0.0, 0.0)  # L <= 0 everywhere: the positive part vanishes
     if eps0 < MIN_EPS0:
-        return BoundValue(0.0, _tiny_eps0_delta_bound(eps0, k), TINY_EPS0)
+        return BoundValue(0.0, krr_blanket_delta_cap(eps0, k), TINY_EPS0)
     law_n, law_b, law_a, gamma = _blanket_laws(eps0, k)
     coefficients = _krr_coefficients(eps0, eps)
     # Each tail mass left out costs at most about tail * max(1, k) in delta (D_N <= 1; gamma c0 <= k; the split
@@ -224,7 +190,7 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     tail = max(min(1e-18, delta_hint * 1e-12), 1e-300)
     # The N window keeps the 1e-30 tail: it places the blocking grid (its slack moves with the grid's origin).
     window = binomial_window(n - 1, law_n, max(min(1e-30, delta_hint * 1e-12), 1e-300))  # the law of N - 1
-    offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
+    offsets = blocking_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
     # Two exact evaluations of the same sum; the cheaper one (by the array elements each touches) is used.
     split = _split_setup(eps0, k)
     p_r = split[2].p if split[2] is not None else 0.0
@@ -251,23 +217,6 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0))
 
 
-def _search_start(terms: Callable[[float], list[tuple[float, float]]], *, eps0: float, n: int, delta: float, k: int) -> tuple[float | None, float | None]:
-    """(hint, slope): where the certified eps search of a k-RR expectation E[(sum of n draws of `terms`(eps))_+]
-    starts (this module and `shuffle_spec.reference.lower_bounds.krr`; it only decides where delta is evaluated, never the
-    answer). The eps at which the normal approximation of the same expectation equals delta, and its local slope
-    (d log delta / d log eps): the approximation's slope is within a few percent of the exact one where its root
-    is close (measured), so 3 evaluations usually settle both ends. Where it finds none, Bennett's k-RR eps
-    (BBGN19.bennett_krr, an upper bound on the blanket bound, hence on every pair) and no slope; None when
-    Bennett refuses too."""
-    hint = normal_guess(terms, n=n, eps0=eps0, delta=delta)
-    slope = normal_elasticity(terms, n=n, eps=hint) if hint is not None else None
-    if hint is None:
-        try:
-            hint = bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
-        except ValueError:
-            hint = None
-    return hint, slope
-
 
 def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
@@ -275,7 +224,7 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     none below eps0 is. Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
     check_krr_inputs(eps0, n, delta, k)
     if eps0 < MIN_EPS0:
-        if _tiny_eps0_delta_bound(eps0, int(k)) <= delta:
+        if krr_blanket_delta_cap(eps0, int(k)) <= delta:
             return BoundValue(0.0, 0.0, f"delta(0) <= gamma (e^eps0 - 1) <= delta: eps = 0 ({TINY_EPS0})")
         return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})")
 
@@ -292,12 +241,12 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     def terms(x: float) -> list[tuple[float, float]]:
         return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
 
-    hint, slope = _search_start(terms, eps0=eps0, n=n, delta=delta, k=k)
+    hint, slope = search_start(terms, eps0=eps0, n=n, delta=delta, fallback=lambda: bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value)
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
 
 
-# ---------------------------------------------------------------- high-precision path (issue 16 point 1)
+# ---------------------------------------------------------------- high-precision path (bit-reproducible test vectors)
 
 
 def exact_blanket_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[object, object]:

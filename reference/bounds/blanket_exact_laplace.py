@@ -60,11 +60,19 @@ import mpmath
 import numpy as np
 
 from .blanket_exact_krr import check_eps0_n_delta
-from .clones import NO_AMPLIFICATION
 from ..core.errors import ParameterError, require_positive
-from ..numerics.lattice_sums import solve_certified_epsilon
-from ..numerics.pld import GridPLD, compose
-from ..core.results import BoundValue
+from ..numerics.solver import solve_certified_epsilon
+from ..numerics.tilted_lattice import (
+    EXP_MARGIN,
+    UNIT,
+    lattice_law,
+    lattice_step,
+    laplace_x_masses,
+    leftover_groups,
+    log_positive_part_expectation,
+)
+from ..core.limits import RANGES
+from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = [
     "check_laplace_inputs",
@@ -72,29 +80,24 @@ __all__ = [
     "exact_blanket_laplace_delta",
     "exact_blanket_laplace_epsilon",
     "exact_blanket_laplace_epsilon_mp",
+    "laplace_delta_at_edges",
     "single_report_epsilon",
+    "single_report_epsilon_mp",
     "MAX_N",
     "MAX_EPS0",
     "MIN_EPS0",
 ]
 
 STATEMENT = "BBGN19.Lem5.3.exact_laplace"
-MAX_N = 10**6
-MAX_EPS0 = 8.0
+# The supported range, from its one source (`shuffle_spec.reference.core.limits.RANGES`): n <= 1e6, eps0 <= 8.
+MAX_N = RANGES[STATEMENT].n_max
+MAX_EPS0 = RANGES[STATEMENT].eps0_max
 # Below it the lattice is not built (module doc, "Tiny eps0"): it worked down to 2e-8 and failed at 1e-8.
 MIN_EPS0 = 1e-7
 TINY_EPS0 = f"eps0 < {MIN_EPS0:g}: the lattice of L does not resolve a privacy loss this small"
-UNIT = 2.0**-53
-# Lattice steps per standard deviation of L: the spread adds at most h^2/4 to L's variance (1/(4 STEPS^2)
-# relative, about 0.1% on eps at STEPS = 8); it decides tightness, never validity.
-STEPS = 8
 EPS_REL_TOL = 1e-3
-# Mass outside the FFT window (each side), relative to the tilted measure (total mass about 1).
-WINDOW_TAIL = 1e-30
-# Relative margins: closed-form cell masses (a few dozen roundings of positive numbers), exp / log (numpy's
-# are accurate to a few ulps; 1e-12 as in shuffle_spec.reference.numerics.lattice_sums).
+# Relative margin of the closed-form cell masses (a few dozen roundings of positive numbers).
 MASS_MARGIN = 64 * UNIT
-EXP_MARGIN = 1e-12
 
 
 def check_laplace_inputs(eps0: float, n: int, delta: float) -> None:
@@ -149,15 +152,6 @@ def laplace_l_law(*, eps0: float, eps: float) -> dict[str, float]:
 # --- the lattice laws --------------------------------------------------------------------------------
 
 
-def _x_mass(c: float, xa: np.ndarray, xb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For X's density f on [xa, xb] (xa <= xb inside [1/c, c]): (int f, int (x - xa) f, int (xb - x) f), each
-    a product / quotient of positive numbers (module doc)."""
-    ra, rb = np.sqrt(xa), np.sqrt(xb)
-    d = (xb - xa) / (ra + rb)  # sqrt xb - sqrt xa without cancellation
-    k = 1 / math.sqrt(c)
-    return k * d / (ra * rb), k * d * d / rb, k * d * d / ra
-
-
 def _spread_masses(law: _Law, h: float) -> tuple[int, np.ndarray]:
     """(offset, w): the mean-preserving spread of L onto h Z, w[i] the mass at (offset + i) h, every mass
     rounded UP (margins), including the two atoms. Sums to 1 up to the margins."""
@@ -169,7 +163,7 @@ def _spread_masses(law: _Law, h: float) -> tuple[int, np.ndarray]:
 
     def add_cells(a_l: np.ndarray, b_l: np.ndarray, xa: np.ndarray, xb: np.ndarray, increasing: bool, j: np.ndarray) -> None:
         """Cells [a_l, b_l] of L (lattice cell j: [jh, (j+1)h] contains it) with X in [xa, xb]."""
-        mass, up_x, down_x = _x_mass(c, xa, xb)
+        mass, up_x, down_x = laplace_x_masses(c, xa, xb)
         # Mean-preserving spread of the part on [a_l, b_l] to jh and (j+1)h: weight at (j+1)h = int (L - jh)/h.
         # L - jh = (L - a_l) + (a_l - jh); on the left side L - a_l = x - xa, on the right side e (xb - x).
         rise = up_x if increasing else e * down_x
@@ -329,7 +323,7 @@ def _lower_masses(law: _Law, h: float, eps0: float, eps: float) -> tuple[int, np
                 if x_last >= c:
                     groups.extend(last_groups(tot_mass, tot_mom))
                 else:
-                    groups.extend(_leftover_groups(tot_mass, tot_mom, final_mass, top, hh))
+                    groups.extend(leftover_groups(tot_mass, tot_mom, final_mass, top, hh))
                 break
             if rest_mass == 0:
                 tx = target + e / c  # mean of X on [xl, x1] is sqrt(xl x1)
@@ -358,161 +352,23 @@ def _lower_masses(law: _Law, h: float, eps0: float, eps: float) -> tuple[int, np
                     groups.append((final_mass, top))
                 break
             t = next_point(x1 - e / c)
-        lo, w = _lattice_law(groups)
+        lo, w = lattice_law(groups)
     return lo, w * (1 - MASS_MARGIN)
-
-
-def _leftover_groups(mass: mpmath.mpf, mom: mpmath.mpf, final: mpmath.mpf, top: mpmath.mpf, hh: mpmath.mpf) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
-    """The leftover (mass, moment; mean mu in [t0 h, (t0+1) h)) below the final group (mass `final`, mean
-    exactly top h; h = hh): a fraction phi of the final group's law joins the leftover so that their mean is
-    (t0 + 1) h (possible when top >= t0 + 2); the final group's rest keeps its mean top h. Otherwise the
-    leftover is contracted to its mean and moved down to t0 h. Shared by the lower groups of this module and
-    of `shuffle_spec.reference.lower_bounds.laplace` (the pair's law)."""
-    if mass <= 0:
-        return [(final, top)]
-    t0 = mpmath.floor(mom / mass / hh)
-    if top >= t0 + 2:
-        part = (mass * (t0 + 1) * hh - mom) / ((top - t0 - 1) * hh) * (1 + mpmath.mpf(10) ** -20)
-        if 0 <= part <= final and mom + part * top * hh >= (t0 + 1) * hh * (mass + part):
-            return [(mass + part, t0 + 1), (final - part, top)]
-    return [(mass, t0), (final, top)]
-
-
-def _lattice_law(groups: list[tuple[mpmath.mpf, mpmath.mpf]]) -> tuple[int, np.ndarray]:
-    """(offset, w) with w[p - offset] the total float mass of the groups at lattice point p (groups: (mass,
-    point index)); the caller rounds the masses down by its margin. A negative group mass is refused: the lower
-    law would not be a law dominated by L."""
-    points = [int(p) for _, p in groups]
-    lo = min(points)
-    w = np.zeros(max(points) - lo + 1)
-    for (mass, _), p in zip(groups, points, strict=True):
-        if mass < 0:
-            raise ParameterError("lower lattice law", float(mass), "non-negative group masses")
-        w[p - lo] += float(mass)
-    return lo, w
 
 
 # --- the tilted convolution ---------------------------------------------------------------------------
 
 
-def _tilt(offset: int, w: np.ndarray, gamma: float, h: float, shift: float = 0.0) -> float:
-    """theta >= 0 (nearly) minimising sum_j v_j e^{theta (j h + shift)}, v = (1 - gamma) delta_0 + gamma w (Newton
-    on the convex log-mgf, in log space; uncertified: it only chooses the tilt)."""
-    positive = w > 0
-    s = (offset + np.nonzero(positive)[0]) * h + shift
-    logs = np.log(gamma * w[positive])
-    if gamma < 1:
-        s = np.append(s, shift)
-        logs = np.append(logs, math.log(1 - gamma))
-
-    def slope(theta: float) -> float:  # d/dtheta of the log-mgf: the tilted mean, non-decreasing in theta
-        a = logs + theta * s
-        p = np.exp(a - np.max(a))
-        return float(np.sum(p * s)) / float(np.sum(p))
-
-    if slope(0.0) >= 0:
-        return 0.0
-    cap = 600.0 / max(float(np.max(np.abs(s))), 1e-300)
-    low, high = 0.0, min(1.0 / max(float(np.std(s)), 1e-300), cap)
-    while slope(high) < 0 and high < cap:
-        low, high = high, min(2 * high, cap)
-    for _ in range(60):
-        mid = 0.5 * (low + high)
-        if slope(mid) < 0:
-            low = mid
-        else:
-            high = mid
-    return high
-
-
-def _expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: float, n: int, upper: bool, eps0: float, shift: float = 0.0) -> float:
-    """A certified upper (upper=True, w upper masses) or lower (w lower masses) bound on log E[(S + n shift)_+] of
-    S = sum of n i.i.d. copies of (1 - gamma) delta_0 + gamma sum_j w_j delta_{jh} (module doc); -inf if 0.
-    `gamma` = (lower, upper) bracket: each mass of the per-user law is bounded on the requested side. `shift`
-    (a float, exact as given) moves every user's value: with T = n shift (bracketed), E[(S + T)_+] =
-    e^{theta T} sum_k (kh + T)_+ e^{-theta (kh + T)} (r^{*n})_k."""
-    g_lo, g_hi = gamma
-    lo = min(offset, 0)
-    size = max(offset + len(w), 1) - lo
-    v = np.zeros(size)
-    v[offset - lo: offset - lo + len(w)] += (g_hi if upper else g_lo) * w
-    v[-lo] += (1 - g_lo) if upper else (1 - g_hi)
-    v *= (1 + 4 * UNIT) if upper else (1 - 4 * UNIT)
-    theta = _tilt(offset, w, g_hi, h, shift)
-    shift_total = n * shift
-    t_err = 2 * UNIT * abs(shift_total)
-    shift_total = shift_total + t_err if upper else shift_total - t_err  # (s + T)_+ is non-decreasing in T
-    s = (lo + np.arange(size)) * h
-    positive = v > 0
-    logs = np.full(size, -np.inf)
-    logs[positive] = np.log(v[positive]) + theta * s[positive]
-    top = float(np.max(logs))
-    log_c = top + math.log(float(np.sum(np.exp(logs - top))))
-    a = np.exp(logs - log_c)
-    # Relative error of each a_j: the exponent's absolute error (each of log, product, sums, subtraction within
-    # a few ulps of its magnitude) plus exp's; and of log_c (a sum of positives).
-    exponent_err = 4 * UNIT * (np.abs(np.where(positive, np.log(np.where(positive, v, 1.0)), 0.0)) + 2 * np.abs(theta * s) + abs(log_c) + abs(top)) + EXP_MARGIN
-    log_c_err = 4 * UNIT * (abs(log_c) + abs(top)) + size * 1.001 * UNIT + EXP_MARGIN
-    if upper:
-        a = a * (1 + exponent_err) * (1 + 2 * UNIT)
-        log_scale = n * (log_c + log_c_err)
-    else:
-        a = a * (1 - exponent_err) * (1 - 2 * UNIT)
-        log_scale = n * (log_c - log_c_err)
-    keep = a > 0
-    first, last = int(np.argmax(keep)), len(a) - int(np.argmax(keep[::-1]))
-    grid = GridPLD(h, lo + first, a[first:last], 0.0, upper, eps0)
-    composed = compose([grid], [n], tail=WINDOW_TAIL)
-    values = composed.values
-    k = composed.start + np.arange(len(values))
-    sk = k * h + shift_total
-    pos = sk > 0
-    kk = sk[pos]
-    g = kk * np.exp(-theta * kk)  # (kh + T)_+ e^{-theta (kh + T)}
-    vals = values[pos]
-    log_scale += theta * shift_total
-    if upper:
-        log_scale += 4 * UNIT * abs(theta * shift_total)
-    else:
-        log_scale -= 4 * UNIT * abs(theta * shift_total)
-    total = float(np.sum(g * vals))
-    abs_total = float(np.sum(np.abs(g * vals)))
-    slack = abs_total * (EXP_MARGIN + (len(vals) + 4) * 1.001 * UNIT) * 2
-    slack += float(np.sqrt(np.sum(g * g))) * (1 + 1e-12) * composed.error_2norm
-    # Largest g beyond the window's top: g(s) = s e^{-theta s} is decreasing for s > 1/theta.
-    top_s = (composed.start + len(values)) * h + shift_total
-    g_max = 1 / (math.e * theta) if theta > 0 else math.inf
-    g_beyond = top_s * math.exp(-theta * top_s) * (1 + EXP_MARGIN) if theta * top_s >= 1 else g_max
-    if upper:
-        value = total + slack + g_beyond * composed.tail_above
-        if not math.isfinite(value) or value <= 0:
-            return math.inf if not math.isfinite(value) else -math.inf
-        return log_scale + math.log(value) + 1e-12
-    # Cyclic values exceed the linear ones by the aliased mass (outside the window), at most
-    # tail_above + tail_below, each point weighted by at most g_max.
-    window_g = float(np.max(g)) if len(g) else 0.0
-    value = total - slack - min(window_g, g_max) * (composed.tail_above + composed.tail_below)
-    if value <= 0:
-        return -math.inf
-    return log_scale + math.log(value) - 1e-12
-
-
 def _step(law: _Law) -> float:
     """The lattice step for L."""
-    return _lattice_step(law.moments()[1])
-
-
-def _lattice_step(variance: float) -> float:
-    """The lattice step: a power of 2 near sd / STEPS (float, uncertified: it decides tightness only)."""
-    sd = math.sqrt(max(variance, 1e-300))
-    return 2.0 ** math.floor(math.log2(sd / STEPS))
+    return lattice_step(law.moments()[1])
 
 
 def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """BBGN19.Lem5.3.exact_laplace: a certified interval of Lemma 5.3's delta(eps) for n shuffled reports of
     the Laplace mechanism on [0, 1] (pair (0, 1), module doc), evaluated without relaxation. Range: see the
     module doc; 0 <= eps."""
-    edge = _delta_at_edges(eps0=eps0, n=n, eps=eps)
+    edge = laplace_delta_at_edges(eps0=eps0, n=n, eps=eps)
     if edge is not None:
         return edge
     n = int(n)
@@ -523,15 +379,15 @@ def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValu
     log_norm_hi = -math.log(gamma_lo * n) + 4 * UNIT * abs(math.log(gamma_lo * n))
     log_norm_lo = -math.log(gamma_hi * n) - 4 * UNIT * abs(math.log(gamma_hi * n))
     offset, w_up = _spread_masses(law, h)
-    log_up = _expectation(offset, w_up, (gamma_lo, gamma_hi), h, n, True, eps0)
+    log_up = log_positive_part_expectation(offset, w_up, (gamma_lo, gamma_hi), h, n, True, eps0)
     offset_lo, w_lo = _lower_masses(law, h, eps0, eps)
-    log_lo = _expectation(offset_lo, w_lo, (gamma_lo, gamma_hi), h, n, False, eps0)
+    log_lo = log_positive_part_expectation(offset_lo, w_lo, (gamma_lo, gamma_hi), h, n, False, eps0)
     upper = 1.0 if log_up + log_norm_hi >= 0 else min(1.0, math.exp(log_up + log_norm_hi) * (1 + EXP_MARGIN))
     lower = 0.0 if log_lo == -math.inf else math.exp(log_lo + log_norm_lo) * (1 - EXP_MARGIN)
     return BoundValue(min(lower, upper), upper)
 
 
-def _delta_at_edges(*, eps0: float, n: int, eps: float) -> BoundValue | None:
+def laplace_delta_at_edges(*, eps0: float, n: int, eps: float) -> BoundValue | None:
     """The inputs of a delta(eps) of this module and of `shuffle_spec.reference.lower_bounds.laplace` validated (eps0, n as
     in `check_laplace_inputs`, eps >= 0), and its value where it needs no lattice: [0, 0] for eps >= eps0 (every
     summand, L here or Z there, is <= 0: the positive part vanishes), [0, 1] at eps = 0 (a mixture of
@@ -588,10 +444,10 @@ def exact_blanket_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: fl
     E[L_+] = 1 - e^{(eps - eps0)/2} (E[(X - a)_+] = 2 - 2 sqrt(a/c) on [1/c, c]; the right side is never positive;
     proofs_checks/derived/blanket_exact_laplace.py), so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the
     high-precision range) for n > 1."""
-    return _single_report_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, statement=STATEMENT)
+    return single_report_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, statement=STATEMENT)
 
 
-def _single_report_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, statement: str) -> tuple[mpmath.mpf, mpmath.mpf]:
+def single_report_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, statement: str) -> tuple[mpmath.mpf, mpmath.mpf]:
     """eps = max(0, eps0 + 2 log(1 - delta)) at `dps` digits, exact (a point interval): the eps of one Laplace report
     on [0, 1] (profile 1 - e^{(eps - eps0)/2}), the n = 1 value of `statement` (this module's and
     exact.laplace_pair_x0's high-precision path); ValueError (outside the high-precision range) for n > 1."""

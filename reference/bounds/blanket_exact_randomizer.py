@@ -52,21 +52,15 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from .blanket_exact_krr import _n_offsets, bracket
+from .blanket_exact_krr import bracket
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
-from .clones import NO_AMPLIFICATION
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..numerics.lattice_sums import (
-    U1,
-    Coefficients,
-    binomial_law,
-    binomial_window,
-    positive_part_expectation,
-    solve_certified_epsilon,
-)
+from ..numerics.lattice_sums import U1, Coefficients, binomial_law, binomial_window, blocking_offsets, positive_part_expectation
+from ..numerics.solver import solve_certified_epsilon
 from ..core.limits import DELTA_MIN
-from ..core.results import BoundValue
+from ..core.parameters import check_delta, check_n
+from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = [
     "FiniteRandomizer",
@@ -78,6 +72,7 @@ __all__ = [
     "exact_blanket_randomizer_delta",
     "exact_blanket_randomizer_epsilon",
     "MAX_N",
+    "check_count_and_delta",
     "MAX_K",
     "MAX_M",
     "MAX_EPS0",
@@ -421,9 +416,7 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
         require_integer(name, value, minimum=0)
         if value >= randomizer.k:
             raise ParameterError(name, value, f"an input index in [0, {randomizer.k - 1}]")
-    require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e}")
+    check_n(n, maximum=MAX_N)
     require_positive("eps", eps, allow_zero=True)
     require_probability("delta_hint", delta_hint)
     n = int(n)
@@ -452,7 +445,7 @@ def _blanket_sum(n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, floa
     law_n = binomial_law(gamma)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     window = binomial_window(n - 1, law_n, tail)
-    offsets = _n_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt(max((n - 1) * law_n.p * (1 - law_n.p), 0.0)), delta_hint)
+    offsets = blocking_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt(max((n - 1) * law_n.p * (1 - law_n.p), 0.0)), delta_hint)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
     d_lo = np.empty(len(offsets))
     d_hi = np.empty(len(offsets))
@@ -487,13 +480,11 @@ def _pair_order(randomizer: FiniteRandomizer, weight: Sequence[Fraction]) -> lis
     return out
 
 
-def _check_common(n: int, delta: float) -> None:
-    require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e}")
-    require_probability("delta", delta)
-    if delta < DELTA_MIN:
-        raise ParameterError("delta", delta, f"{DELTA_MIN:g} <= delta < 1 (shuffle_spec.reference.core.limits)")
+def check_count_and_delta(n: int, delta: float) -> None:
+    """The inputs shared by the finite-randomizer bounds (this module and `shuffle_spec.reference.lower_bounds.randomizer`):
+    n an integer in [1, MAX_N], delta in [DELTA_MIN, 1) (`shuffle_spec.reference.core.limits`)."""
+    check_n(n, maximum=MAX_N)
+    check_delta(delta, minimum=DELTA_MIN, why="shuffle_spec.reference.core.limits")
 
 
 def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
@@ -501,7 +492,7 @@ def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_
     ordered pairs of inputs, an upper bound on the central delta(eps) of n shuffled reports of `matrix`
     (module doc). Range: see the module doc; eps >= 0."""
     randomizer = finite_randomizer(matrix)
-    _check_common(n, 0.5)
+    check_count_and_delta(n, 0.5)
     require_positive("eps", eps, allow_zero=True)
     lower = upper = 0.0
     if randomizer.gamma == 1:
@@ -547,7 +538,7 @@ def exact_blanket_randomizer_epsilon(*, matrix: object, n: int, delta: float, hi
     Range: 2 <= k <= 16, 2 <= m <= 64, eps0 <= 50, 1 <= n <= 1e8, 1e-300 <= delta < 1. `hint` (optional, e.g.
     a little above a known lower bound) only narrows the first bracket of the root search."""
     randomizer = finite_randomizer(matrix)
-    _check_common(n, delta)
+    check_count_and_delta(n, delta)
     if hint is not None and not (isinstance(hint, (int, float)) and math.isfinite(hint)):
         raise ParameterError("hint", hint, "a finite eps (or None)")
     n = int(n)

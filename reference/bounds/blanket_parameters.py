@@ -20,19 +20,25 @@ from typing import Callable
 import mpmath
 
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive
-from ..core.limits import RANGES
-from ..numerics.inversion import largest_argument_within, smallest_argument_within
-from ..core.results import BoundValue
+from ..core.parameters import check_eps, check_eps0
 from ..core.rounding import mpf_to_float_up
 
 __all__ = [
     "AmplificationParameters",
+    "SHARED_RANGE",
+    "check_eps_within_eps0",
+    "delta_rounded_up",
+    "generic_parameters_mp",
+    "krr_parameters_mp",
+    "laplace_parameters_mp",
+    "round_up_with_margin",
     "krr_tv_similarity",
     "laplace_tv_similarity",
     "gaussian_tv_similarity",
     "generic_tv_similarity_lower_bound",
     "generic_amplification_parameters",
     "krr_amplification_parameters",
+    "krr_blanket_delta_cap",
     "laplace_amplification_parameters",
 ]
 
@@ -41,10 +47,9 @@ __all__ = [
 # RELATIVE_MARGIN, which is added before rounding up to a float.
 DPS = 80
 RELATIVE_MARGIN = mpmath.mpf(10) ** -40
-# Relative tolerance of the bisections; the returned point is always one where the bound was verified.
-INVERSION_REL_TOL = 1e-9
-# Largest eps0 the eps0-inversions search (e^40 is far beyond any useful local epsilon).
-EPS0_SEARCH_SPAN = 40.0
+# The range the Hoeffding and Bennett bounds share (`shuffle_spec.reference.core.limits.RANGES`); their delta forms are
+# checked at delta = 0.5, which checks eps0 and n against it.
+SHARED_RANGE = "BBGN19.Thm5.3"
 
 
 @dataclass(frozen=True)
@@ -62,17 +67,13 @@ class AmplificationParameters:
         return self.upper - self.lower
 
 
-def _eps0_value(eps0: object) -> None:
-    require_positive("eps0", eps0)
-
-
 def _krr_gamma_mp(eps0: float, k: int) -> mpmath.mpf:
     return mpmath.mpf(k) / (mpmath.exp(eps0) + k - 1)
 
 
 def krr_tv_similarity(*, eps0: float, k: int) -> float:
     """gamma = k / (e^eps0 + k - 1) of eps0-LDP k-ary randomized response (BBGN19.Lem5.1.krr)."""
-    _eps0_value(eps0)
+    check_eps0(eps0)
     require_integer("k", k, minimum=2)
     with mpmath.workdps(DPS):
         return float(_krr_gamma_mp(eps0, int(k)))
@@ -80,7 +81,7 @@ def krr_tv_similarity(*, eps0: float, k: int) -> float:
 
 def laplace_tv_similarity(*, eps0: float) -> float:
     """gamma = e^{-eps0/2} of the Laplace mechanism x + Lap(1/eps0) on [0, 1] (BBGN19.Lem5.1.laplace)."""
-    _eps0_value(eps0)
+    check_eps0(eps0)
     return math.exp(-eps0 / 2)
 
 
@@ -93,17 +94,22 @@ def gaussian_tv_similarity(*, sigma: float) -> float:
 
 def generic_tv_similarity_lower_bound(*, eps0: float) -> float:
     """e^{-eps0}: every eps0-LDP randomizer has gamma >= e^{-eps0} (BBGN19.Lem5.2)."""
-    _eps0_value(eps0)
+    check_eps0(eps0)
     return math.exp(-eps0)
 
 
-def _check_eps(eps: float, eps0: float, *, statement: str, strict: bool) -> None:
-    require_positive("eps", eps)
+def check_eps_within_eps0(eps: float, eps0: float, *, statement: str, strict: bool) -> None:
+    """The hypothesis 0 < eps <= eps0 (eps < eps0 with `strict`) of the delta forms of the Hoeffding and Bennett
+    bounds (BBGN19 Lemma 5.3 at eps <= eps0): ParameterError for eps not a positive real, HypothesisViolation
+    of `statement` otherwise."""
+    check_eps(eps)
     if (eps >= eps0) if strict else (eps > eps0):
         raise HypothesisViolation(statement, "eps < eps0" if strict else "eps <= eps0", {"eps": eps, "eps0": eps0})
 
 
-def _generic_mp(eps: float, eps0: float, gamma: mpmath.mpf) -> AmplificationParameters:
+def generic_parameters_mp(eps: float, eps0: float, gamma: mpmath.mpf) -> AmplificationParameters:
+    """BBGN19 Lemma 5.4 in mpmath at the caller's precision (`generic_amplification_parameters`): range, and a
+    bound on the second moment, of L for an eps0-LDP randomizer with TV similarity gamma; 0 <= eps <= eps0."""
     eps, eps0 = mpmath.mpf(eps), mpmath.mpf(eps0)  # exponents such as eps - 2 eps0 in mpmath, not rounded as floats
     e, e0 = mpmath.exp(eps), mpmath.exp(eps0)
     lower = -gamma * e0 * (e - mpmath.exp(-2 * eps0))
@@ -117,16 +123,18 @@ def generic_amplification_parameters(*, eps: float, eps0: float, gamma: float) -
     -gamma e^eps0 (e^eps - e^{-2 eps0}) <= L <= gamma e^eps0 (1 - e^{eps - 2 eps0}) and
     E[L^2] <= gamma e^eps0 (e^{2 eps} + 1) - 2 gamma^2 e^{eps - 2 eps0}  (BBGN19.Lem5.4).
     Returns (lower, upper, second_moment_bound)."""
-    _eps0_value(eps0)
+    check_eps0(eps0)
     require_positive("eps", eps, allow_zero=True)
     if not (isinstance(gamma, (int, float)) and not isinstance(gamma, bool) and math.exp(-eps0) * (1 - 1e-12) <= gamma <= 1):
         raise ParameterError("gamma", gamma, "the TV similarity of an eps0-LDP randomizer, in [e^-eps0, 1] (Lemma 5.2)")
     with mpmath.workdps(DPS):
-        p = _generic_mp(eps, eps0, mpmath.mpf(gamma))
+        p = generic_parameters_mp(eps, eps0, mpmath.mpf(gamma))
         return float(p.lower), float(p.upper), float(p.second_moment)
 
 
-def _krr_mp(eps: float, eps0: float, k: int) -> AmplificationParameters:
+def krr_parameters_mp(eps: float, eps0: float, k: int) -> AmplificationParameters:
+    """BBGN19 Lemma 5.7 in mpmath at the caller's precision (`krr_amplification_parameters`): gamma, range and
+    second moment of L for k-RR; 0 <= eps, eps0 > 0, k >= 2."""
     gamma = _krr_gamma_mp(eps0, k)
     e = mpmath.exp(eps)
     # 1 - gamma = (e^eps0 - 1)/(e^eps0 + k - 1), computed without cancellation.
@@ -141,15 +149,17 @@ def krr_amplification_parameters(*, eps: float, eps0: float, k: int) -> tuple[fl
     """Lemma 5.7, k-RR with gamma = k/(e^eps0 + k - 1): gamma(1 - e^eps) - (1-gamma) k e^eps <= L <=
     gamma(1 - e^eps) + (1-gamma) k and E[L^2] = gamma(2-gamma)(e^eps-1)^2 + (1-gamma)^2 k (e^{2eps}+1)
     (BBGN19.Lem5.7). Returns (gamma, lower, upper, second_moment)."""
-    _eps0_value(eps0)
+    check_eps0(eps0)
     require_positive("eps", eps, allow_zero=True)
     require_integer("k", k, minimum=2)
     with mpmath.workdps(DPS):
-        p = _krr_mp(eps, eps0, int(k))
+        p = krr_parameters_mp(eps, eps0, int(k))
         return float(p.gamma), float(p.lower), float(p.upper), float(p.second_moment)
 
 
-def _laplace_mp(eps: float, eps0: float) -> AmplificationParameters:
+def laplace_parameters_mp(eps: float, eps0: float) -> AmplificationParameters:
+    """BBGN19 Lemma 5.8 in mpmath at the caller's precision (`laplace_amplification_parameters`): gamma, range and
+    a bound on the second moment of L for the Laplace mechanism on [0, 1]; 0 <= eps, eps0 > 0."""
     gamma = mpmath.exp(-mpmath.mpf(eps0) / 2)
     e = mpmath.exp(eps)
     lower = mpmath.exp(-mpmath.mpf(eps0) / 2) - mpmath.exp(eps + mpmath.mpf(eps0) / 2)
@@ -165,17 +175,28 @@ def laplace_amplification_parameters(*, eps: float, eps0: float) -> tuple[float,
     e^{-eps0/2} - e^{eps + eps0/2} <= L <= e^{eps0/2}(1 - e^{eps - eps0}) and
     E[L^2] <= (e^{2eps}+1)/3 (2 e^{eps0/2} + e^{-eps0}) - 2 e^eps (2 e^{-eps0/2} - e^{-eps0})
     (BBGN19.Lem5.8). Returns (gamma, lower, upper, second_moment_bound)."""
-    _eps0_value(eps0)
+    check_eps0(eps0)
     require_positive("eps", eps, allow_zero=True)
     with mpmath.workdps(DPS):
-        p = _laplace_mp(eps, eps0)
+        p = laplace_parameters_mp(eps, eps0)
         return float(p.gamma), float(p.lower), float(p.upper), float(p.second_moment)
+
+
+def krr_blanket_delta_cap(eps0: float, k: int) -> float:
+    """A float >= gamma (e^eps0 - 1) = k (e^eps0 - 1)/(e^eps0 + k - 1) >= Lemma 5.3's delta(eps) for k-RR at
+    every eps >= 0 (`shuffle_spec.reference.bounds.blanket_exact_krr` module doc, "Tiny eps0"), at 40 digits without
+    cancellation, rounded up. Range: eps0 > 0, k >= 2."""
+    check_eps0(eps0)
+    require_integer("k", k, minimum=2)
+    with mpmath.workdps(40):
+        e0m1 = mpmath.expm1(mpmath.mpf(eps0))
+        return min(mpf_to_float_up(k * e0m1 / (e0m1 + k) * (1 + mpmath.mpf(10) ** -30)), 1.0)
 
 
 # --- shared machinery of the Hoeffding and Bennett amplification bounds ---------------------------
 
 
-def _round_up(value: mpmath.mpf) -> float:
+def round_up_with_margin(value: mpmath.mpf) -> float:
     """A float >= value: the relative margin covers the mpmath evaluation error (see DPS)."""
     return mpf_to_float_up(value * (1 + RELATIVE_MARGIN))
 
@@ -189,45 +210,7 @@ def _working_dps(*small: float) -> int:
     return DPS + (2 * math.ceil(-math.log10(smallest)) if smallest < 1 else 0)
 
 
-def _delta_bound(delta_mp: Callable[[], mpmath.mpf], *small: float) -> float:
+def delta_rounded_up(delta_mp: Callable[[], mpmath.mpf], *small: float) -> float:
     """delta_mp() rounded up, evaluated at `_working_dps(*small)` digits (small: the bound's eps, eps0)."""
     with mpmath.workdps(_working_dps(*small)):
-        return _round_up(delta_mp())
-
-
-def _epsilon_for_delta(delta_of_eps: Callable[[float], float], *, eps0: float, delta: float, eps_max: float) -> BoundValue:
-    """The smallest eps in (0, eps_max] at which the bound's delta(eps) <= delta, verified there; eps0
-    with a note when none is (no amplification provable: a shuffled eps0-LDP randomizer is eps0-DP)."""
-    if not delta_of_eps(eps_max) <= delta:
-        return BoundValue(eps0, eps0, "no amplification provable at these parameters: the local eps0 is returned")
-    lo = eps_max * 1e-12
-    eps = smallest_argument_within(delta_of_eps, delta, lo, eps_max, name="eps", rel_tol=INVERSION_REL_TOL)
-    lower = lo if eps == lo else max(lo, eps - INVERSION_REL_TOL * max(1.0, eps))
-    return BoundValue(min(lower, eps), eps)
-
-
-def _eps0_for_delta(delta_of_eps0: Callable[[float], float], *, eps: float, delta: float, strict: bool) -> float:
-    """The largest eps0 >= eps at which the bound's delta(eps, eps0) <= delta, verified there; eps itself
-    when none above it is (an eps-LDP randomizer is trivially (eps, 0)-DP after shuffling)."""
-    lo = eps * (1 + 1e-12) if strict else eps
-    hi = eps + EPS0_SEARCH_SPAN
-    if not delta_of_eps0(lo) <= delta:
-        return eps
-    return largest_argument_within(delta_of_eps0, delta, lo, hi, name="eps0", rel_tol=INVERSION_REL_TOL)
-
-
-def _check_inverse_inputs(eps: float, n: int, delta: float) -> None:
-    require_positive("eps", eps)
-    _check_amplification_inputs(1.0, n, delta)
-    RANGES["BBGN19.Thm5.3"].check(eps=eps)
-
-
-def _check_amplification_inputs(eps0: float, n: int, delta: float) -> None:
-    _eps0_value(eps0)
-    require_integer("n", n, minimum=1)
-    require_positive("delta", delta)
-    if not delta < 1:
-        raise ParameterError("delta", delta, "delta in (0, 1)")
-    # The Hoeffding and Bennett bounds share one supported range (shuffle_spec.reference.core.limits); the delta forms
-    # are called with delta = 0.5, so this checks eps0 and n there.
-    RANGES["BBGN19.Thm5.3"].check(eps0=eps0, n=n, delta=delta)
+        return round_up_with_margin(delta_mp())

@@ -24,8 +24,8 @@ import math
 import mpmath
 
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..core.parameters import check_amplification_inputs
 from ..numerics.inversion import largest_argument_within
-from ..core.limits import check_range
 from ..core.results import BoundValue
 from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
@@ -46,13 +46,6 @@ DECISION_BITS = (128, 512, 2048)
 
 SEED, FOCS, APPLE = "seed", "focs", "apple"
 VARIANT_IDS = {SEED: "FMT21.Thm2.1", FOCS: "FMT21.Thm2.1.focs", APPLE: "FMT21.Thm2.1.apple"}
-
-
-def _validate(eps0: float, n: int, delta: float) -> None:
-    require_positive("eps0", eps0)
-    require_integer("n", n, minimum=1)
-    require_probability("delta", delta, open_low=True, open_high=False)
-    check_range("FMT21.Thm2.1", eps0=eps0, n=n, delta=delta)  # the variants and Prop 2.2 share it
 
 
 def _regime_holds(eps0: float, n: int, delta: float, numerator: int) -> bool:
@@ -99,7 +92,7 @@ def _closed_form(variant: str, eps0: float, n: int, delta: float) -> BoundValue:
 
 
 def _thm21(variant: str, numerator: int, eps0: float, n: int, delta: float) -> BoundValue:
-    _validate(eps0, n, delta)
+    check_amplification_inputs(eps0, n, delta, statement="FMT21.Thm2.1", closed_high=True)  # the variants and Prop 2.2 share its range
     _require_regime(VARIANT_IDS[variant], eps0, n, delta, numerator, {"eps0": eps0, "n": n, "delta": delta})
     return _closed_form(variant, eps0, n, delta)
 
@@ -124,7 +117,7 @@ def thm21_apple_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
 
 
 def _prop22_validate(statement: str, eps0: float, delta0: float, n: int, delta: float) -> None:
-    _validate(eps0, n, delta)
+    check_amplification_inputs(eps0, n, delta, statement="FMT21.Thm2.1", closed_high=True)  # the variants and Prop 2.2 share its range
     require_probability("delta0", delta0, open_low=False, open_high=False)
     _require_regime(statement, eps0, n, delta, 2, {"eps0": eps0, "delta0": delta0, "n": n, "delta": delta})
 

@@ -1,6 +1,6 @@
 """The FMT21 numerical clone bound (`FMT21.clones_numeric`), certified, with work O(sqrt(n)).
 
-Reduction (FMT21 full version, Appendix E; `shared/statements/fmt21.md`): with C ~ Bin(n-1, q) clones
+Reduction (FMT21 full version, arXiv:2012.12803, Appendix E): with C ~ Bin(n-1, q) clones
 (q = e^-eps0), A | C ~ Bin(C, 1/2), Delta ~ Bern(alpha0), alpha0 = e^eps0/(e^eps0+1), the pair
 P = (A+Delta, C-A+1-Delta), Q = (A+1-Delta, C-A+Delta) dominates every shuffled eps0-LDP protocol, and
 
@@ -16,7 +16,7 @@ B is non-increasing in c: P_{c+1}, Q_{c+1} are the same Markov kernel (one more 
 choosing the coordinate it adds to) applied to P_c, Q_c, and the hockey-stick divergence cannot
 grow under post-processing (used only to cap B where its floats underflow).
 
-Certified evaluation (round 2): B(c) for every count c of the central Bin(n-1, q) window, by a walk in c
+Certified evaluation: B(c) for every count c of the central Bin(n-1, q) window, by a walk in c
 that updates b_c(t_c) and F_c(t_c - 1) with exact identities (`_walk`), from anchors computed in
 interval arithmetic (`shuffle_spec.reference.numerics.binomial.certified_half_binomial`); every float carries a proven error
 bound (model and derivation in `shuffle_spec.reference.numerics.binomial`). The window's pmf is certified the same way, the
@@ -27,11 +27,11 @@ delta evaluation. The walk follows the lower candidate cutoff; where the floor o
 ambiguous in floats, the other candidate t+1 is evaluated from the same walk (b_c(t+1) = b_c(t)(c-t)/(t+1),
 F_c(t) = F_c(t-1) + b_c(t)), so one walk per evaluation.
 
-Speed (round 3): the certified evaluations are placed by an UNcertified float estimate of delta(eps)
+Speed: the certified evaluations are placed by an UNcertified float estimate of delta(eps)
 (`_ClonePair.estimate`: B(c) from scipy's binomial pmf and regularised incomplete beta, at every count
 by a chunked float walk, or from SAMPLED_FROM_COUNT clones on at two adjacent counts per block of the
 window, where B(c) is smooth in c), whose root (Brent's method, ~10 estimates of ~1 ms) is the guess
-for `solve_epsilon`: it certifies guess (1 +- 0.4 EPS_REL_TOL), re-centres by a secant step through the
+for `shuffle_spec.reference.numerics.solver.solve_epsilon`: it certifies guess (1 +- 0.4 EPS_REL_TOL), re-centres by a secant step through the
 certified values if the root was missed, and falls back to bisection. Typically 2 certified
 evaluations instead of ~15. The estimate decides only WHERE delta is certified; every returned end is
 verified, so the interval is exactly as sound as with bisection alone.
@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Iterator, TypedDict
+from typing import Any, Iterator
 
 import numpy as np
 # scipy.special only: scipy.stats and scipy.optimize cost seconds to import, and the uncertified estimate
@@ -69,13 +69,16 @@ from ..numerics.binomial import (
     window_blocks,
     window_edges,
 )
-from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.errors import ParameterError, require_positive, require_probability
 from ..numerics.inversion import largest_argument_within
+from ..numerics.solver import DEFAULT_REL_TOL, MAX_CERTIFIED_EVALUATIONS, solve_epsilon, uncertified_root
 from ..core.limits import RANGES
+from ..core.parameters import check_delta, check_eps0, check_n
 from ..core.results import BoundValue
 from ..core.rounding import round_down, round_up
 
 __all__ = [
+    "check_clone_inputs",
     "clone_pair_delta",
     "clones_delta",
     "clones_eps0_for_eps",
@@ -95,30 +98,17 @@ DEFAULT_TAIL = 1e-30
 def window_tail(delta: float) -> float:
     """The tail mass the binomial window may drop when the target is `delta`."""
     return max(min(DEFAULT_TAIL, delta * TAIL_FRACTION), 1e-300)
-# Bisection stops when the eps bracket is this narrow relative to its upper end.
-EPS_REL_TOL = 1e-7
-# Secant re-centrings of the certified pair of points around an estimated root before bisecting.
-GUESS_ROUNDS = 3
+# The certified solve stops when the eps bracket is this narrow relative to its upper end.
+EPS_REL_TOL = DEFAULT_REL_TOL
 # Certified delta evaluations per solve: typical solves take 2-15, a bad guess up to ~100, and the
 # bisection's own limits allow ~300. Where the certified bracket of delta cannot resolve the target (delta
 # below ~1e-280, where subnormal caps dominate) it takes them all: minutes to hours at n = 1e12. So the
 # clone bounds bound the total work of a solve: at most CERTIFIED_WORK clone counts summed over the
 # evaluations, and at least MIN_CERTIFIED_EVALUATIONS evaluations (n = 1e12: ~24-40 evaluations of
 # ~10 s). The interval returned when the budget runs out has both ends verified, as always, only wider.
-MAX_CERTIFIED_EVALUATIONS = 400
+# (MAX_CERTIFIED_EVALUATIONS = 400: `shuffle_spec.reference.numerics.solver`.)
 MIN_CERTIFIED_EVALUATIONS = 24
 CERTIFIED_WORK = 5e8
-NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
-
-
-def _check_eps0(eps0: float) -> None:
-    require_positive("eps0", eps0)
-    RANGES[STATEMENT].check(eps0=eps0)  # eps0 <= 700: e^eps0 must be a finite float
-
-
-def _check_n(n: int) -> None:
-    require_integer("n", n, minimum=1)
-    RANGES[STATEMENT].check(n=n)  # n <= 1e12: work O(sqrt n) (memory is bounded by the block size)
 
 
 _SUBNORMAL_SLACK = 2.0**-1070
@@ -296,7 +286,7 @@ def _divergence_range(c_first: int, c_last: int, *, eps0: float, eps: float) -> 
 def per_count_divergence_bounds(c: np.ndarray, *, eps0: float, eps: float) -> tuple[np.ndarray, np.ndarray]:
     """Certified [lower, upper] of B(c) = D_{e^eps}(P_c || Q_c) for each clone count c (FMT21.clones_numeric,
     Algorithm B): the cutoff formula, evaluated by the certified walk over min(c)..max(c)."""
-    _check_eps0(eps0)
+    check_eps0(eps0, statement=STATEMENT)
     require_positive("eps", eps, allow_zero=True)
     cc = np.atleast_1d(np.asarray(c, dtype=float))
     if np.any(cc < 0) or np.any(cc != np.floor(cc)):
@@ -374,36 +364,6 @@ def _half_binomial_pmf(t: np.ndarray, c: np.ndarray) -> np.ndarray:
     at_edge = np.exp(-np.where(edge, c, 0.0) * math.log(2.0))
     return np.where(interior, value, np.where(edge, at_edge, 0.0))
 
-
-def _bracketed_root(function: Callable[[float], float], low: float, high: float, rtol: float) -> float:
-    """A root of `function` in [low, high] (function(low) > 0 >= function(high), decreasing) to relative
-    tolerance `rtol`, by regula falsi with the Illinois step and a bisection every third step.
-    Uncertified: it only places the certified search (`solve_epsilon`)."""
-    f_low, f_high = function(low), function(high)
-    if not (f_low > 0 >= f_high):
-        raise ValueError("no sign change in the bracket")
-    side = 0
-    for step in range(200):
-        if high - low <= rtol * abs(high):
-            break
-        if step % 3 == 2 or not (math.isfinite(f_low) and math.isfinite(f_high)) or f_low == f_high:
-            mid = 0.5 * (low + high)
-        else:
-            mid = high - f_high * (high - low) / (f_high - f_low)
-            if not low < mid < high:
-                mid = 0.5 * (low + high)
-        f_mid = function(mid)
-        if f_mid > 0:
-            low, f_low = mid, f_mid
-            if side == -1:
-                f_high *= 0.5
-            side = -1
-        else:
-            high, f_high = mid, f_mid
-            if side == 1:
-                f_low *= 0.5
-            side = 1
-    return 0.5 * (low + high)
 
 
 def _estimate_points(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndarray:
@@ -544,7 +504,7 @@ class _ClonePair:
                     break
                 high = low
         try:
-            return _bracketed_root(gap, low, high, 1e-3 * EPS_REL_TOL)
+            return uncertified_root(gap, low, high, 1e-3 * EPS_REL_TOL)
         except ValueError:  # no sign change (delta below what the estimate resolves): no estimate, and
             return None  # the certified bisection decides (its message, not the root finder's, is shown)
 
@@ -574,8 +534,8 @@ def _clone_pair(eps0: float, n: int, pair: ProbabilityPair, tail: float, block: 
 def clone_pair_delta(*, eps0: float, n: int, eps: float, kind: str = "fmt21", tail: float = DEFAULT_TAIL) -> BoundValue:
     """Certified delta(eps) of the clone pair with clone counts Bin(n-1, q): kind "fmt21" q = e^-eps0
     (FMT21.clones_numeric), "fmt23" q = 2/(e^eps0+1) (FMT23.stronger_clones)."""
-    _check_eps0(eps0)
-    _check_n(n)
+    check_eps0(eps0, statement=STATEMENT)
+    check_n(n, statement=STATEMENT)
     require_positive("eps", eps, allow_zero=True)
     if kind not in ("fmt21", "fmt23"):
         raise ParameterError("kind", kind, "'fmt21' or 'fmt23'")
@@ -587,135 +547,18 @@ def clone_pair_delta(*, eps0: float, n: int, eps: float, kind: str = "fmt21", ta
 
 def clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """Certified delta(eps) of the FMT21 numerical clone bound (FMT21.clones_numeric)."""
-    _check_eps0(eps0)
+    check_eps0(eps0, statement=STATEMENT)
     return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt21")
 
 
-class _Ends(TypedDict):
-    """`solve_epsilon`'s verified ends and log(delta/target) estimates there (None: not yet known)."""
 
-    low: float
-    high: float
-    f_low: float | None
-    f_high: float | None
-
-
-class _BudgetSpent(Exception):
-    """Raised inside `solve_epsilon` when MAX_CERTIFIED_EVALUATIONS have been used."""
-
-
-def solve_epsilon(
-    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float = EPS_REL_TOL, guess: float | None = None,
-    max_evaluations: int = MAX_CERTIFIED_EVALUATIONS,
-) -> BoundValue:
-    """The certified interval of min{eps in [0, eps0] : delta(eps) <= delta} for a non-increasing
-    delta(eps) with delta(eps0) = 0, given certified brackets of delta(eps).
-
-    Both ends stay verified: delta's upper end <= target at `upper` (so the exact eps <= upper), delta's
-    lower end > target at `lower` (so the exact eps > lower), or lower = 0. With a `guess` (an
-    uncertified estimate of the root), first the two points guess (1 +- 0.4 rel_tol) are certified,
-    re-centred by a secant step through their certified values up to GUESS_ROUNDS times; whatever is
-    not settled then goes to bisection in eps, with steps placed by interpolating log delta once the
-    bracket is known on both sides. The guess only decides where delta is evaluated, never what is
-    returned: every end returned was verified by `delta_bounds`. At most MAX_CERTIFIED_EVALUATIONS
-    (`max_evaluations`) evaluations are made (bounded time); when they run out, the verified ends reached
-    so far are returned.
-    """
-    require_positive("eps0", eps0)
-    require_probability("delta", delta)
-    require_positive("rel_tol", rel_tol)
-    require_integer("max_evaluations", max_evaluations, minimum=1)
-    if guess is not None and not (isinstance(guess, (int, float)) and math.isfinite(guess)):
-        raise ParameterError("guess", guess, "None or a finite float")
-    log_target = math.log(delta)
-    ends: _Ends = {"low": 0.0, "high": float(eps0), "f_low": None, "f_high": None}
-    certify = delta_bounds
-    evaluations = [0]
-
-    def counted_bounds(x: float) -> tuple[float, float]:
-        if evaluations[0] >= max_evaluations:
-            raise _BudgetSpent
-        evaluations[0] += 1
-        return certify(x)
-
-    def probe(x: float) -> float:
-        """Certify delta at x, move the verified ends, return log(midpoint of delta's bracket / target)."""
-        d_low, d_up = counted_bounds(x)
-        estimate = math.log(max(0.5 * (d_low + d_up), 1e-300)) - log_target
-        if d_up <= delta and x < ends["high"]:
-            ends["high"], ends["f_high"] = x, estimate
-        elif d_low > delta and x > ends["low"]:
-            ends["low"], ends["f_low"] = x, estimate
-        return estimate
-
-    def narrow() -> bool:
-        return ends["high"] - ends["low"] <= rel_tol * ends["high"]
-
-    def result() -> BoundValue:
-        return BoundValue(ends["low"], ends["high"], NO_AMPLIFICATION if ends["high"] >= eps0 else "")
-
-    try:
-        if guess is not None and 0 < guess < eps0:
-            x = float(guess)
-            for _ in range(GUESS_ROUNDS):
-                half = 0.4 * rel_tol * x
-                above, below = min(x + half, float(eps0)), max(x - half, 0.0)
-                f_above, f_below = probe(above), probe(below)
-                if narrow():
-                    return result()
-                if not f_above < f_below:
-                    break  # no usable slope: leave it to the bisection
-                x = below - f_below * (above - below) / (f_above - f_below)  # secant root
-                if not ends["low"] < x < ends["high"]:
-                    break
-        if ends["f_low"] is None:
-            d_low0, d_up0 = counted_bounds(0.0)
-            if d_up0 <= delta:
-                return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
-            ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
-        side = 0
-        for _ in range(200):
-            low_end, high_end, f_low, f_high = ends["low"], ends["high"], ends["f_low"], ends["f_high"]
-            if f_low is None:  # cannot happen: set just before the loop and never cleared
-                raise RuntimeError("solve_epsilon: no estimate at the lower end")
-            width = high_end - low_end
-            if width <= rel_tol * high_end:
-                break
-            mid = low_end + 0.5 * width
-            if f_high is not None and f_low > 0 > f_high:
-                guess_step = low_end + width * f_low / (f_low - f_high)
-                # Keep the step inside the bracket's middle and push it a little past the estimated root
-                # alternately, so that both ends move (the Illinois idea).
-                nudge = 0.25 * rel_tol * high_end * (1 if side <= 0 else -1)
-                mid = min(max(guess_step + nudge, low_end + 0.02 * width), high_end - 0.02 * width)
-            probe(mid)
-            if ends["high"] == mid:
-                side = 1 if side <= 0 else side + 1
-            elif ends["low"] == mid:
-                side = -1 if side >= 0 else side - 1
-            else:
-                # Ambiguous at mid: delta's bracket straddles the target; tighten each side separately.
-                step = 0.25 * (high_end - low_end)
-                for _ in range(40):
-                    if step <= 0.5 * rel_tol * ends["high"]:
-                        break
-                    probe_up, probe_low = mid + step, mid - step
-                    if probe_up < ends["high"] and counted_bounds(probe_up)[1] <= delta:
-                        ends["high"] = probe_up
-                    if probe_low > ends["low"] and counted_bounds(probe_low)[0] > delta:
-                        ends["low"] = probe_low
-                    step *= 0.5
-                break
-    except _BudgetSpent:
-        pass  # both ends are verified: a wider, still sound interval
-    return result()
-
-
-def _validate_amplification(eps0: float, n: int, delta: float) -> None:
-    _check_eps0(eps0)
-    _check_n(n)
-    require_probability("delta", delta)
-    RANGES[STATEMENT].check(delta=delta)
+def check_clone_inputs(eps0: float, n: int, delta: float, *, statement: str = STATEMENT) -> None:
+    """The inputs of a clone bound, each against `statement`'s supported range (`shuffle_spec.reference.core.limits`):
+    eps0 <= 700 (e^eps0 a finite float), n <= 1e12 (work O(sqrt n), memory bounded by the block size),
+    delta in [1e-300, 1)."""
+    check_eps0(eps0, statement=statement)
+    check_n(n, statement=statement)
+    check_delta(delta, statement=statement)
 
 
 def clone_pair_epsilon(eps0: float, n: int, delta: float, kind: str) -> BoundValue:
@@ -733,7 +576,7 @@ def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:
     note when no eps < eps0 is certified.
     Supported range: shuffle_spec.reference.core.limits.RANGES['FMT21.clones_numeric'] (module docstring); refused outside it.
     """
-    _validate_amplification(eps0, n, delta)
+    check_clone_inputs(eps0, n, delta)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt21")
 
 
@@ -741,7 +584,7 @@ def clones_eps0_for_eps(*, eps: float, n: int, delta: float, eps0_max: float = 3
     """FMT21.clones_numeric inverted: the largest eps0 (to 1e-9 relative) whose clone bound certifies
     (eps, delta)-DP, i.e. whose certified delta_clones(eps) is at most delta; verified at the returned point."""
     require_positive("eps", eps)
-    _check_n(n)
+    check_n(n, statement=STATEMENT)
     require_probability("delta", delta)
     RANGES[STATEMENT].check(delta=delta)
     require_positive("eps0_max", eps0_max)
@@ -763,5 +606,5 @@ def clones_numeric_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[A
     1e-200 <= delta < 1; ValueError ("outside the high-precision range") elsewhere."""
     from .clones_high_precision import clone_epsilon_mp  # lazy: keeps imports fast
 
-    _validate_amplification(eps0, n, delta)
+    check_clone_inputs(eps0, n, delta)
     return clone_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, kind="fmt21", seed=lambda: clones_numeric(eps0=eps0, n=n, delta=delta).upper)

@@ -54,7 +54,8 @@ from typing import Any, Callable, Sequence
 import mpmath
 from mpmath.ctx_iv import MPIntervalContext
 
-from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.errors import ParameterError, require_integer, require_positive
+from ..core.parameters import check_delta, check_dps, check_eps0, check_n
 
 __all__ = [
     "COMPOSED_MAX",
@@ -110,17 +111,10 @@ def _ceil_div(a: int, b: int) -> int:
     return -((-a) // b)
 
 
-def _check_dps(dps: int) -> int:
-    require_integer("dps", dps, minimum=DPS_RANGE[0])
-    if dps > DPS_RANGE[1]:
-        raise ParameterError("dps", dps, f"{DPS_RANGE[0]} <= dps <= {DPS_RANGE[1]}")
-    return int(dps)
-
-
 def _check_common(eps0: float, n: int, delta: float) -> None:
-    require_positive("eps0", eps0)
-    require_integer("n", n, minimum=1)
-    require_probability("delta", delta)
+    check_eps0(eps0)
+    check_n(n)
+    check_delta(delta)
     if eps0 > EPS0_MAX_MP:
         raise _outside(f"eps0 = {eps0!r} > {EPS0_MAX_MP}")
     if delta < DELTA_MIN_MP:
@@ -310,7 +304,7 @@ def clone_delta_bounds_mp(*, dps: int, eps0: float, n: int, eps: float, kind: st
     """Certified [lower, upper] of the clone pair's delta(eps) (FMT21.clones_numeric, kind "fmt21";
     FMT23.stronger_clones, kind "fmt23"), the full sum over clone counts; width ~ 10^-dps of delta (1e-6 assumed
     for the precision). Supported: eps0 <= 30, n <= 1e6, eps >= 0."""
-    dps = _check_dps(dps)
+    dps = check_dps(dps, low=DPS_RANGE[0], high=DPS_RANGE[1])
     _check_common(eps0, n, 0.5)
     require_positive("eps", eps, allow_zero=True)
     if kind not in ("fmt21", "fmt23"):
@@ -371,7 +365,7 @@ def clone_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, kind: str, 
     inputs are validated) only starts Newton's iteration.
     Supported: 0 < eps0 <= 30, 1 <= n <= 2e5, 1e-200 <= delta < 1; outside, ValueError (outside the
     high-precision range)."""
-    dps = _check_dps(dps)
+    dps = check_dps(dps, low=DPS_RANGE[0], high=DPS_RANGE[1])
     _check_common(eps0, n, delta)
     if kind not in ("fmt21", "fmt23"):
         raise ParameterError("kind", kind, "'fmt21' or 'fmt23'")
@@ -605,7 +599,7 @@ def binary_rr_counts_mp(n: int) -> tuple[int, ...]:
 
 
 def _check_composed(pair: str, eps0: float, n: int, delta: float, rounds: int, dps: int) -> int:
-    dps = _check_dps(dps)
+    dps = check_dps(dps, low=DPS_RANGE[0], high=DPS_RANGE[1])
     if pair not in COMPOSED_N_MAX:
         raise ParameterError("pair", pair, "'clones', 'stronger_clones' or 'exact_binary_rr'")
     _check_common(eps0, n, delta)

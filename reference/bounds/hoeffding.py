@@ -20,25 +20,22 @@ Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with Param
 
 from __future__ import annotations
 
-from typing import Callable
 
 import mpmath
 
 from .blanket_parameters import (
     DPS,
-    _check_amplification_inputs,
-    _check_inverse_inputs,
-    _check_eps,
-    _delta_bound,
-    _eps0_for_delta,
-    _epsilon_for_delta,
-    _generic_mp,
-    _krr_mp,
-    _laplace_mp,
-    _round_up,
+    SHARED_RANGE,
+    check_eps_within_eps0,
+    delta_rounded_up,
+    generic_parameters_mp,
+    krr_parameters_mp,
+    laplace_parameters_mp,
+    round_up_with_margin,
 )
+from ..core.parameters import check_amplification_inputs, check_inverse_inputs
+from ..numerics.solver import closed_form_epsilon, closed_form_epsilon_mp, closed_form_largest_eps0
 from ..core.errors import require_integer, require_positive
-from ..numerics.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
 from ..core.results import BoundValue
 
 __all__ = [
@@ -66,7 +63,7 @@ def hoeffding_expectation_bound(*, a: float, b: float, m: int) -> float:
     require_integer("m", m, minimum=1)
     with mpmath.workdps(DPS):
         a_, b_ = mpmath.mpf(a), mpmath.mpf(b)
-        return _round_up(b_**2 / (4 * a_) * mpmath.exp(-2 * m * a_**2 / b_**2))
+        return round_up_with_margin(b_**2 / (4 * a_) * mpmath.exp(-2 * m * a_**2 / b_**2))
 
 
 def _amplification_delta_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, width: mpmath.mpf, eps: float | mpmath.mpf, n: int) -> mpmath.mpf:
@@ -79,45 +76,45 @@ def hoeffding_generic_delta(*, eps: float, eps0: float, n: int, statement: str =
     """Theorem 5.3 (generic eps0-LDP): delta(eps) = e^eps0 (e^eps+1)^2 (e^eps0 - e^-eps0)^2 / (4 n (e^eps-1))
     * (1 - e^-eps0 (1 - exp(-2 (e^eps-1)^2 / ((e^eps+1)^2 (e^eps0-e^-eps0)^2))))^n, for 0 < eps <= eps0
     (BBGN19.Thm5.3); rounded up."""
-    _check_amplification_inputs(eps0, n, 0.5)
-    _check_eps(eps, eps0, statement=statement, strict=False)
+    check_amplification_inputs(eps0, n, 0.5, statement=SHARED_RANGE)
+    check_eps_within_eps0(eps, eps0, statement=statement, strict=False)
 
-    return _delta_bound(lambda: _generic_delta_mp(eps, eps0, n), eps, eps0)
+    return delta_rounded_up(lambda: _generic_delta_mp(eps, eps0, n), eps, eps0)
 
 
 def _generic_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
     """Theorem 5.3's delta(eps) in the current mpmath context (not rounded)."""
     gamma = mpmath.exp(-eps0)
-    width = _generic_mp(eps, eps0, mpmath.mpf(1)).width
+    width = generic_parameters_mp(eps, eps0, mpmath.mpf(1)).width
     return _amplification_delta_mp(gamma, -mpmath.expm1(-eps0), width, eps, int(n))
 
 
 def hoeffding_generic_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """The smallest eps with Theorem 5.3's delta(eps) <= delta (BBGN19.Thm5.3), or eps0 when none.
     Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.Thm5.3'] (module docstring); refused outside it."""
-    _check_amplification_inputs(eps0, n, delta)
-    return _epsilon_for_delta(lambda e: hoeffding_generic_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
+    return closed_form_epsilon(lambda e: hoeffding_generic_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 
 
 def hoeffding_generic_eps0(*, eps: float, n: int, delta: float) -> float:
     """The largest eps0 (>= eps) for which Theorem 5.3 certifies (eps, delta)-DP (BBGN19.Thm5.3)."""
-    _check_inverse_inputs(eps, n, delta)
-    return _eps0_for_delta(lambda e0: hoeffding_generic_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=False)
+    check_inverse_inputs(eps, n, delta, statement=SHARED_RANGE)
+    return closed_form_largest_eps0(lambda e0: hoeffding_generic_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=False)
 
 
 def hoeffding_krr_delta(*, eps: float, eps0: float, n: int, k: int, statement: str = "BBGN19.hoeffding_krr") -> float:
     """Lemma 5.3 + 5.5 + 5.7 for eps0-LDP k-ary RR: gamma = k/(e^eps0+k-1), b = (1-gamma) k (e^eps+1),
     0 < eps <= eps0 (BBGN19.hoeffding_krr); rounded up."""
-    _check_amplification_inputs(eps0, n, 0.5)
+    check_amplification_inputs(eps0, n, 0.5, statement=SHARED_RANGE)
     require_integer("k", k, minimum=2)
-    _check_eps(eps, eps0, statement=statement, strict=False)
+    check_eps_within_eps0(eps, eps0, statement=statement, strict=False)
 
-    return _delta_bound(lambda: _krr_delta_mp(eps, eps0, n, k), eps, eps0)
+    return delta_rounded_up(lambda: _krr_delta_mp(eps, eps0, n, k), eps, eps0)
 
 
 def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmath.mpf:
     """The k-RR Hoeffding delta(eps) in the current mpmath context (not rounded)."""
-    p = _krr_mp(eps, eps0, int(k))
+    p = krr_parameters_mp(eps, eps0, int(k))
     one_minus = mpmath.expm1(eps0) / (mpmath.exp(eps0) + int(k) - 1)
     return _amplification_delta_mp(p.gamma, one_minus, p.width, eps, int(n))
 
@@ -125,97 +122,72 @@ def _krr_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int, k: int) -> mpmat
 def hoeffding_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     """The smallest eps with the k-RR Hoeffding delta(eps) <= delta (BBGN19.hoeffding_krr), or eps0.
     Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.hoeffding_krr'] (module docstring); refused outside it."""
-    _check_amplification_inputs(eps0, n, delta)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
     require_integer("k", k, minimum=2)
-    return _epsilon_for_delta(lambda e: hoeffding_krr_delta(eps=e, eps0=eps0, n=n, k=k), eps0=eps0, delta=delta, eps_max=eps0)
+    return closed_form_epsilon(lambda e: hoeffding_krr_delta(eps=e, eps0=eps0, n=n, k=k), eps0=eps0, delta=delta, eps_max=eps0)
 
 
 def hoeffding_krr_eps0(*, eps: float, n: int, delta: float, k: int) -> float:
     """The largest eps0 (>= eps) for which the k-RR Hoeffding bound certifies (eps, delta)-DP
     (BBGN19.hoeffding_krr)."""
-    _check_inverse_inputs(eps, n, delta)
+    check_inverse_inputs(eps, n, delta, statement=SHARED_RANGE)
     require_integer("k", k, minimum=2)
-    return _eps0_for_delta(lambda e0: hoeffding_krr_delta(eps=eps, eps0=e0, n=n, k=k), eps=eps, delta=delta, strict=False)
+    return closed_form_largest_eps0(lambda e0: hoeffding_krr_delta(eps=eps, eps0=e0, n=n, k=k), eps=eps, delta=delta, strict=False)
 
 
 def hoeffding_laplace_delta(*, eps: float, eps0: float, n: int, statement: str = "BBGN19.hoeffding_laplace") -> float:
     """Lemma 5.3 + 5.5 + 5.8 for the eps0-LDP Laplace mechanism on [0, 1]: gamma = e^{-eps0/2},
     b = (e^eps+1)(e^{eps0/2} - e^{-eps0/2}), 0 < eps <= eps0 (BBGN19.hoeffding_laplace); rounded up."""
-    _check_amplification_inputs(eps0, n, 0.5)
-    _check_eps(eps, eps0, statement=statement, strict=False)
+    check_amplification_inputs(eps0, n, 0.5, statement=SHARED_RANGE)
+    check_eps_within_eps0(eps, eps0, statement=statement, strict=False)
 
-    return _delta_bound(lambda: _laplace_delta_mp(eps, eps0, n), eps, eps0)
+    return delta_rounded_up(lambda: _laplace_delta_mp(eps, eps0, n), eps, eps0)
 
 
 def _laplace_delta_mp(eps: float | mpmath.mpf, eps0: float, n: int) -> mpmath.mpf:
     """The Laplace Hoeffding delta(eps) in the current mpmath context (not rounded)."""
-    p = _laplace_mp(eps, eps0)
+    p = laplace_parameters_mp(eps, eps0)
     return _amplification_delta_mp(p.gamma, -mpmath.expm1(-mpmath.mpf(eps0) / 2), p.width, eps, int(n))
 
 
 def hoeffding_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """The smallest eps with the Laplace Hoeffding delta(eps) <= delta (BBGN19.hoeffding_laplace), or eps0.
     Supported range: shuffle_spec.reference.core.limits.RANGES['BBGN19.hoeffding_laplace'] (module docstring); refused outside it."""
-    _check_amplification_inputs(eps0, n, delta)
-    return _epsilon_for_delta(lambda e: hoeffding_laplace_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
+    return closed_form_epsilon(lambda e: hoeffding_laplace_delta(eps=e, eps0=eps0, n=n), eps0=eps0, delta=delta, eps_max=eps0)
 
 
 def hoeffding_laplace_eps0(*, eps: float, n: int, delta: float) -> float:
     """The largest eps0 (>= eps) for which the Laplace Hoeffding bound certifies (eps, delta)-DP
     (BBGN19.hoeffding_laplace)."""
-    _check_inverse_inputs(eps, n, delta)
-    return _eps0_for_delta(lambda e0: hoeffding_laplace_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=False)
+    check_inverse_inputs(eps, n, delta, statement=SHARED_RANGE)
+    return closed_form_largest_eps0(lambda e0: hoeffding_laplace_delta(eps=eps, eps0=e0, n=n), eps=eps, delta=delta, strict=False)
 
 
 # --- high-precision paths for the test vectors (`<function>_mp`, interface/vectors/files.py) ----------
 
-
-def _epsilon_for_delta_mp(
-    delta_of_eps: Callable[[mpmath.mpf], mpmath.mpf], *, eps0: float, delta: float, eps_max: float, dps: int
-) -> tuple[mpmath.mpf, mpmath.mpf]:
-    """An enclosure (low, high), in mpmath at `dps` digits, of the quantity `_epsilon_for_delta`
-    approximates: the smallest eps in (0, eps_max] with delta(eps) <= delta (delta(eps) decreases in eps),
-    or eps0 when delta(eps_max) > delta. The same search range as the float inversion (eps_max is the
-    same double): a root below its floor eps_max 1e-12, where the float returns the floor, is declined
-    (ValueError) rather than enclosed. Shared with `reference.bounds.bennett`."""
-    tolerance = relative_tolerance_mp(dps)  # validates dps
-    with mpmath.workdps(int(dps)):
-        target = mpmath.mpf(delta)
-        top = mpmath.mpf(eps_max)
-        if not delta_of_eps(top) <= target:
-            value = mpmath.mpf(eps0)  # no amplification provable: the statement's value is eps0 itself
-            return value, value
-        floor = mpmath.mpf(eps_max * 1e-12)  # the float inversion's lower end, the same double
-        if delta_of_eps(floor) <= target:
-            raise ValueError(
-                f"eps0 = {eps0!r}: the smallest eps lies below the search floor eps0 * 1e-12, outside the high-precision range"
-            )
-        low, high = bracket_boundary_mp(lambda e: delta_of_eps(e) <= target, top, floor, dps=int(dps))
-        if not high - low <= tolerance * high:
-            raise ValueError(f"eps0 = {eps0!r}: the bracket did not narrow, outside the high-precision range")
-        return low, high
 
 
 def hoeffding_generic_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
     """Enclosure (low, high) at `dps` digits of the smallest eps with Theorem 5.3's delta(eps) <= delta,
     or eps0 when none (BBGN19.Thm5.3; what `hoeffding_generic_epsilon` returns to 1e-9). Same inputs and
     refusals as `hoeffding_generic_epsilon`; dps an integer >= 20."""
-    _check_amplification_inputs(eps0, n, delta)
-    return _epsilon_for_delta_mp(lambda e: _generic_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
+    return closed_form_epsilon_mp(lambda e: _generic_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
 
 
 def hoeffding_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     """Enclosure (low, high) at `dps` digits of the smallest eps with the k-RR Hoeffding delta(eps) <= delta,
     or eps0 when none (BBGN19.hoeffding_krr; what `hoeffding_krr_epsilon` returns to 1e-9). Same inputs
     and refusals as `hoeffding_krr_epsilon`; dps an integer >= 20."""
-    _check_amplification_inputs(eps0, n, delta)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
     require_integer("k", k, minimum=2)
-    return _epsilon_for_delta_mp(lambda e: _krr_delta_mp(e, eps0, n, k), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
+    return closed_form_epsilon_mp(lambda e: _krr_delta_mp(e, eps0, n, k), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
 
 
 def hoeffding_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:
     """Enclosure (low, high) at `dps` digits of the smallest eps with the Laplace Hoeffding delta(eps) <=
     delta, or eps0 when none (BBGN19.hoeffding_laplace; what `hoeffding_laplace_epsilon` returns to 1e-9).
     Same inputs and refusals as `hoeffding_laplace_epsilon`; dps an integer >= 20."""
-    _check_amplification_inputs(eps0, n, delta)
-    return _epsilon_for_delta_mp(lambda e: _laplace_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)
+    check_amplification_inputs(eps0, n, delta, statement=SHARED_RANGE)
+    return closed_form_epsilon_mp(lambda e: _laplace_delta_mp(e, eps0, n), eps0=eps0, delta=delta, eps_max=eps0, dps=dps)

@@ -17,7 +17,7 @@ from ..core.errors import HypothesisViolation, ParameterError, require_integer, 
 from ..core.limits import check_range
 from ..core.rounding import round_up
 
-__all__ = ["bbgn19_theorem_5_1_epsilon", "corollary_5_3_1_epsilon", "COROLLARY_5_3_1_CONSTANT"]
+__all__ = ["bbgn19_theorem_5_1_epsilon", "corollary_5_3_1_epsilon", "corollary_5_3_1_regime_holds", "COROLLARY_5_3_1_CONSTANT"]
 
 # The O(.) constant of Cor 5.3.1 is not in the seed; 4 is the smallest round constant for which the closed
 # form is certified by Thm 5.3 on the whole region eps0 <= 1 of a scan (worst ratio found: 2.39).
@@ -26,7 +26,7 @@ COROLLARY_5_3_1_CONSTANT = 4
 _DECISION_BITS = (128, 512, 2048)
 
 
-def _corollary_regime_holds(eps0: float, n: int, delta: float) -> bool:
+def corollary_5_3_1_regime_holds(eps0: float, n: int, delta: float) -> bool:
     """Whether eps0 <= log(n/log(1/delta))/2, i.e. log(1/delta) e^{2 eps0} <= n (which implies
     n > log(1/delta)), decided exactly for the binary inputs: the gap is evaluated at rising precision
     and a gap too close to 0 to be signed counts as a failure (refusing is the safe side). A double
@@ -59,7 +59,7 @@ def corollary_5_3_1_epsilon(*, eps0: float, n: int, delta: float) -> float:
     check_range("BBGN19.Cor5.3.1", eps0=eps0, n=n, delta=delta)
     values = {"eps0": eps0, "n": n, "delta": delta}
     log_inv_delta = -math.log(delta)
-    if not _corollary_regime_holds(eps0, n, delta):
+    if not corollary_5_3_1_regime_holds(eps0, n, delta):
         raise HypothesisViolation("BBGN19.Cor5.3.1", "eps0 <= log(n/log(1/delta))/2", values)
     eps = round_up(COROLLARY_5_3_1_CONSTANT * min(eps0, 1.0) * math.exp(eps0) * math.sqrt(log_inv_delta / n), 16)
     if eps >= eps0 or hoeffding_generic_delta(eps=eps, eps0=eps0, n=n) <= delta:

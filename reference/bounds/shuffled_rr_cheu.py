@@ -25,8 +25,9 @@ import math
 
 import mpmath
 
-from .restated import _corollary_regime_holds
+from .restated import corollary_5_3_1_regime_holds
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..core.parameters import check_delta, check_n
 from ..numerics.inversion import largest_argument_within
 from ..numerics.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
 from ..core.limits import check_range
@@ -45,12 +46,6 @@ _DIGITS = 60
 STATEMENT = "EFMRSTT20.LemII.6"
 
 
-def _check_common(n: int, delta: float) -> None:
-    require_integer("n", n, minimum=1)
-    require_probability("delta", delta, open_high=False)
-    check_range(STATEMENT, n=n, delta=delta)
-
-
 def _eq1(lam: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:
     l4 = mpmath.log(4 / mpmath.mpf(delta))
     l2 = mpmath.log(2 / mpmath.mpf(delta))
@@ -62,7 +57,8 @@ def shuffled_rr_epsilon_for_lambda(*, lam: float, n: int, delta: float) -> float
     """Eq. (1) of EFMRSTT20.LemII.6.lam: central eps of the count of n bits each flipped w.p. lam/(2n),
     for 14 log(4/delta) <= lam <= n; rounded up to the next double."""
     require_positive("lam", lam)
-    _check_common(n, delta)
+    check_n(n, statement=STATEMENT)
+    check_delta(delta, statement=STATEMENT, closed_high=True)
     values = {"lam": lam, "n": n, "delta": delta}
     with mpmath.workdps(_DIGITS):
         lam_mp = mpmath.mpf(lam)
@@ -79,7 +75,8 @@ def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> float:
     when lambda < 14 log(4/delta), i.e. e^eps0 > 2n/(14 log(4/delta)) - 1.
     Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRSTT20.LemII.6'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
-    _check_common(n, delta)
+    check_n(n, statement=STATEMENT)
+    check_delta(delta, statement=STATEMENT, closed_high=True)
     check_range(STATEMENT, eps0=eps0)
     values = {"eps0": eps0, "n": n, "delta": delta}
     with mpmath.workdps(_DIGITS):
@@ -92,7 +89,8 @@ def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> float:
 def shuffled_rr_max_eps0(*, n: int, delta: float) -> float:
     """The largest eps0 inside Lemma II.6's range, log(2n/(14 log(4/delta)) - 1), rounded down
     (EFMRSTT20.LemII.6). HypothesisViolation when no eps0 > 0 is inside the range."""
-    _check_common(n, delta)
+    check_n(n, statement=STATEMENT)
+    check_delta(delta, statement=STATEMENT, closed_high=True)
     with mpmath.workdps(_DIGITS):
         e_max = 2 * mpmath.mpf(int(n)) / (14 * mpmath.log(4 / mpmath.mpf(delta))) - 1
         if not e_max > 1:
@@ -107,7 +105,8 @@ def shuffled_rr_largest_eps0(*, eps: float, n: int, delta: float) -> float:
     ParameterError when even eps0 -> 0 gives a central epsilon above `eps`.
     """
     require_positive("eps", eps)
-    _check_common(n, delta)
+    check_n(n, statement=STATEMENT)
+    check_delta(delta, statement=STATEMENT, closed_high=True)
     hi = shuffled_rr_max_eps0(n=n, delta=delta)
     # Rounding down may leave hi a hair outside the range where the lambda test is decided exactly.
     while True:
@@ -134,7 +133,8 @@ def shuffled_rr_largest_eps0_mp(*, dps: int, eps: float, n: int, delta: float) -
     is below `eps` there. Same inputs and refusals as `shuffled_rr_largest_eps0` (its ParameterError when
     Eq. (1) exceeds `eps` at its lowest search point eps0 = 1e-9); dps an integer >= 20."""
     require_positive("eps", eps)
-    _check_common(n, delta)
+    check_n(n, statement=STATEMENT)
+    check_delta(delta, statement=STATEMENT, closed_high=True)
     tolerance = relative_tolerance_mp(dps)  # validates dps
     with mpmath.workdps(int(dps)):
         e_max = 2 * mpmath.mpf(int(n)) / (14 * mpmath.log(4 / mpmath.mpf(delta))) - 1
@@ -162,4 +162,4 @@ def lemma_ii5_hypotheses_hold(*, eps0: float, n: int, delta: float) -> bool:
     require_integer("n", n, minimum=1)
     require_probability("delta", delta)
     # Decided exactly (the same regime as BBGN19.Cor5.3.1): in doubles, eps0 a few ulps above the edge passed.
-    return _corollary_regime_holds(eps0, n, delta)
+    return corollary_5_3_1_regime_holds(eps0, n, delta)

@@ -1,5 +1,5 @@
 """FMT23 stronger clones (`FMT23.stronger_clones`): the FMT21 clone pair with clone probability
-2/(e^eps0 + 1) instead of e^-eps0 (Feldman, McMillan, Talwar, SODA 2023; `shared/statements/fmt21.md`).
+2/(e^eps0 + 1) instead of e^-eps0 (Feldman, McMillan, Talwar, SODA 2023).
 
 ERRATA restriction: FMT23's general upper bounds (Thm 3.1, 3.2, Cor 4.3, Thm 5.2) were published with
 an error in the proof of Lemma 3.5 (the case p < 1/(e^eps0+1)); the corrected paper states them for a
@@ -25,7 +25,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .clones import _check_eps0, _check_n, _validate_amplification, clone_pair_delta, clone_pair_epsilon
+from .clones import check_clone_inputs, clone_pair_delta, clone_pair_epsilon
+from ..core.parameters import check_eps0, check_n
 from ..finite.divergences import ldp_ratio
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_probability
 from ..finite.randomizers import Randomizer
@@ -44,7 +45,7 @@ STATEMENT = "FMT23.stronger_clones"
 
 def stronger_clone_probabilities(eps0: float) -> tuple[float, float]:
     """q = 2/(e^eps0 + 1) and 1 - q = (e^eps0 - 1)/(e^eps0 + 1), both to full relative precision."""
-    _check_eps0(eps0)
+    check_eps0(eps0, statement=STATEMENT)
     # 2/(e^eps0+1) = 1 - tanh(eps0/2); computed from e^-eps0 to avoid overflow at large eps0.
     r = math.exp(-eps0)
     return 2.0 * r / (1.0 + r), -math.expm1(-eps0) / (1.0 + r)
@@ -73,8 +74,8 @@ def is_in_stronger_clone_class(randomizer: Randomizer, e_eps0: Fraction | float 
 
 def stronger_clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """Certified delta(eps) of the stronger-clone pair, clone counts Bin(n-1, 2/(e^eps0+1)) (FMT23.stronger_clones)."""
-    _check_eps0(eps0)
-    _check_n(n)
+    check_eps0(eps0, statement=STATEMENT)
+    check_n(n, statement=STATEMENT)
     return clone_pair_delta(eps0=eps0, n=n, eps=eps, kind="fmt23")
 
 
@@ -84,7 +85,7 @@ def stronger_clones(*, eps0: float, n: int, delta: float, k: int = 2) -> BoundVa
     delta_sc(eps) = sum_c Bin(c; n-1, 2/(e^eps0+1)) D_{e^eps}(P_c || Q_c). k-RR is in the ERRATA class,
     so the bound does not depend on k.
     Supported range: shuffle_spec.reference.core.limits.RANGES['FMT23.stronger_clones'] (module docstring); refused outside it."""
-    _validate_amplification(eps0, n, delta)  # the range of shuffle_spec.reference.core.limits (same as FMT21.clones_numeric)
+    check_clone_inputs(eps0, n, delta, statement=STATEMENT)  # the range of shuffle_spec.reference.core.limits (same as FMT21.clones_numeric)
     require_integer("k", k, minimum=2)
     return clone_pair_epsilon(eps0, int(n), delta, "fmt23")
 
@@ -94,7 +95,7 @@ def stronger_clones_for_randomizer(randomizer: Randomizer, *, n: int, delta: flo
     (HypothesisViolation) unless it is in the ERRATA class R(x) >= (R(x0) + R(x1))/(e^eps0 + 1)."""
     if not isinstance(randomizer, Randomizer):
         raise ParameterError("randomizer", randomizer, "a shuffle_spec.reference.finite.randomizers.Randomizer")
-    _check_n(n)
+    check_n(n, statement=STATEMENT)
     require_probability("delta", delta)
     ratio = ldp_ratio(randomizer)
     if ratio == math.inf or ratio <= 1:
@@ -120,6 +121,6 @@ def stronger_clones_mp(*, dps: int, eps0: float, n: int, delta: float, k: int = 
     1e-200 <= delta < 1, k >= 2; ValueError ("outside the high-precision range") elsewhere."""
     from .clones_high_precision import clone_epsilon_mp  # lazy: keeps imports fast
 
-    _validate_amplification(eps0, n, delta)
+    check_clone_inputs(eps0, n, delta, statement=STATEMENT)
     require_integer("k", k, minimum=2)
     return clone_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, kind="fmt23", seed=lambda: stronger_clones(eps0=eps0, n=n, delta=delta, k=k).upper)

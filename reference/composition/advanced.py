@@ -16,6 +16,7 @@ import math
 import mpmath
 
 from ..core.errors import require_integer, require_positive, require_probability
+from ..core.parameters import check_delta, check_eps
 from ..numerics.inversion import largest_argument_within
 from ..core.rounding import mpf_to_float_up
 
@@ -29,9 +30,9 @@ _DIGITS = 60
 
 
 def _validate(eps: float, k: int, delta_prime: float) -> None:
-    require_positive("eps", eps, allow_zero=True)
-    require_integer("k", k, minimum=1)
-    require_probability("delta_prime", delta_prime)
+    check_eps(eps, allow_zero=True)
+    require_integer("k", k, minimum=1)  # any number of compositions (no domain-size range here)
+    check_delta(delta_prime, name="delta_prime")
 
 
 def _composed_epsilon_mp(eps: float, k: int, delta_prime: float) -> mpmath.mpf:

@@ -23,7 +23,7 @@ the adaptive composition of mechanisms dominated by (P_r, Q_r) is dominated by t
 Composition: each round's pair is turned into its privacy-loss distribution on certified windows
 (`PairPLD`), discretised on one grid pessimistically and optimistically, and the rounds are composed by the
 certified FFT engine of `reference/numerics/pld.py` (its module doc gives the argument step by step). Then
-eps(delta) by `reference.bounds.clones.solve_epsilon` on the certified [lower, upper] delta brackets: the
+eps(delta) by `reference.numerics.solver.solve_epsilon` on the certified [lower, upper] delta brackets: the
 returned upper end has certified upper delta <= target. The result's interval contains the exact composed
 eps of the pair (pessimistic end upper, optimistic end lower).
 Every eps0-LDP round is eps0-DP centrally (post-processing), so T rounds are T eps0-DP: the search runs on
@@ -56,10 +56,11 @@ from ..numerics.binomial import (
     iv_context,
     probability_pair,
 )
-from ..bounds.clones import _check_eps0, solve_epsilon
+from ..numerics.solver import solve_epsilon
+from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
-from ..core.results import BoundValue
+from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
 
 __all__ = [
@@ -94,7 +95,6 @@ EPS_REL_TOL = 1e-6
 MAX_EPS0 = COMPOSE_EPS0_MAX
 MAX_N = COMPOSE_N_MAX
 MAX_ROUNDS = COMPOSE_ROUNDS_MAX
-NO_AMPLIFICATION = "nothing below sum of eps0 over the rounds certified: basic composition's sum of eps0 is returned"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -263,12 +263,8 @@ class Round:
 def _validate_round(pair: str, eps0: float, n: int) -> None:
     if pair not in PAIRS:
         raise ParameterError("pair", pair, f"one of {', '.join(PAIRS)}")
-    _check_eps0(eps0)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g} (composition)")
-    require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"1 <= n <= {MAX_N:.0e} (composition)")
+    check_eps0(eps0, maximum=MAX_EPS0, why="composition")
+    check_n(n, maximum=MAX_N, why="composition")
 
 
 def _validate_rounds(rounds: Sequence[Round]) -> list[Round]:
@@ -281,9 +277,7 @@ def _validate_rounds(rounds: Sequence[Round]) -> list[Round]:
         if not isinstance(r, Round):
             raise ParameterError("rounds", r, "Round(pair, eps0, n, rounds) entries")
         _validate_round(r.pair, r.eps0, r.n)
-        require_integer("rounds", r.rounds, minimum=1)
-        if r.rounds > MAX_ROUNDS:
-            raise ParameterError("rounds", r.rounds, f"1 <= rounds <= {MAX_ROUNDS:.0e}")
+        check_rounds(r.rounds, maximum=MAX_ROUNDS)
         out.append(Round(r.pair, float(r.eps0), int(r.n), int(r.rounds)))
     if sum(r.rounds for r in out) > MAX_ROUNDS:
         raise ParameterError("rounds", sum(r.rounds for r in out), f"a total of at most {MAX_ROUNDS:.0e} rounds")
@@ -378,7 +372,7 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
     results = [_solve(c, delta, int(refine)) for c in _composer(rounds, tail)]
     worst = max(results, key=lambda r: r.upper)
     lower = max(r.lower for r in results)
-    note = worst.note.replace("the local eps0 is returned", "the sum of eps0 over the rounds is returned")
+    note = worst.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)
     if rounds[0].pair == "exact_binary_rr":
         extra = f"exact pairs k in {list(binary_rr_counts(rounds[0].n))}, both directions: a lower bound on the worst case"
         note = f"{note}; {extra}" if note else extra

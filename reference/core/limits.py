@@ -1,4 +1,4 @@
-"""The parameter ranges the numeric amplification bounds support, in one place (issue 11).
+"""The parameter ranges the numeric amplification bounds support, in one place.
 
 Inside its range a bound answers with a sound value (an upper bound also in floating point) within
 seconds and bounded memory; outside it, it raises `ParameterError` naming the parameter, its value and
@@ -119,21 +119,21 @@ def _is_number(value: object) -> TypeGuard[SupportsFloat | SupportsIndex]:
 _MPMATH = SupportedRange(EPS0_MAX, N_MAX_CLOSED, DELTA_MIN, "closed form evaluated in mpmath")
 _FLOAT_CLOSED = SupportedRange(EPS0_MAX, N_MAX_CLOSED, DELTA_MIN, "closed form evaluated in floats with outward rounding")
 _WINDOW = SupportedRange(EPS0_MAX_FLOAT, N_MAX_WINDOW, DELTA_MIN, "certified binomial window: e^eps0 a finite double, work O(sqrt n)")
-# The certified worst case of exact binary RR (shuffle_spec.reference.exact.binary_rr.MAX_EPS0 = 100, enforced there):
+# The certified worst case of exact binary RR (`shuffle_spec.reference.exact.binary_rr` reads MAX_EPS0, MAX_N, MIN_DELTA from here):
 # windows of its pairs are refused above their own size limit, and a call whose work budget runs out
 # widens its interval (stated in the note) or refuses.
 _EXACT_WINDOW = SupportedRange(
     100.0, N_MAX_WINDOW, DELTA_MIN, "certified worst case over every pair: windows of bounded size, a deterministic work budget"
 )
 
-# The certified lattice sums of issue 15 (exact blanket bound and k-RR pair lower bounds,
+# The certified lattice sums (exact blanket bound and k-RR pair lower bounds,
 # `shuffle_spec.reference.numerics.lattice_sums`): work grows with n and with e^eps0 (the blanket mass shrinks like e^-eps0).
-# Enforced by their modules (`shuffle_spec.reference.bounds.blanket_exact_krr.MAX_N`, `shuffle_spec.reference.lower_bounds.krr`).
+# `shuffle_spec.reference.bounds.blanket_exact_krr` reads MAX_N and MAX_EPS0 from here (and `shuffle_spec.reference.lower_bounds.krr` from it).
 _LATTICE = SupportedRange(50.0, 10**8, DELTA_MIN, "certified lattice sums: work grows with n and e^eps0")
 
 # Statement id -> its supported range; every numeric amplification bound of reference/bounds and
-# reference/exact_* (the exact ones are enforced by their modules' owners; listed here for the CLI).
-# The Laplace mechanism's exact blanket bound and pair lower bound (issue 15; enforced by
+# reference/exact (each module reads its own range from here and enforces it; the CLI lists them).
+# The Laplace mechanism's exact blanket bound and pair lower bound (read and enforced by
 # `reference.bounds.blanket_exact_laplace.check_laplace_inputs`): one tilted FFT of a lattice whose size grows
 # with n and e^eps0.
 _LAPLACE_FFT = SupportedRange(8.0, 10**6, DELTA_MIN, "lattice FFT of the Laplace amplification variable: work grows with n and e^eps0")

@@ -9,7 +9,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["BoundValue"]
+__all__ = ["NO_AMPLIFICATION", "NO_COMPOSITION_GAIN", "BoundValue"]
+
+# The note of a bound that certifies nothing below eps0: every eps0-LDP protocol is eps0-DP after shuffling,
+# so eps0 itself is the answer (EFMRTT19, the post-processing remark before Thm 7).
+NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
+# The same for a composition of shuffled rounds: basic composition's sum of the rounds' eps0 is the answer.
+NO_COMPOSITION_GAIN = "no amplification provable at these parameters: the sum of eps0 over the rounds is returned"
 
 
 @dataclass(frozen=True)

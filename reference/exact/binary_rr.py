@@ -10,7 +10,7 @@ privacy curve is
     delta(eps) = max_{0 <= k <= n-1} d_k(eps),   d_k(eps) = D_{e^eps}(P_k || Q_k),
     eps(delta) = min{eps : delta(eps) <= delta} = max_k eps_k(delta).
 
-Certified worst case (issue 14; proof in `proofs_checks/derived/exact_binary_rr.py`):
+Certified worst case (proof in `proofs_checks/derived/exact_binary_rr.py`):
 - Removal (post-processing): for every k in a block [K, K+B], S_k = S' + R with S' the count of a
   population of K ones and n-1-K-B zeros and R = Bin(k-K, p) + Bin(K+B-k, q) independent of user 1. Adding
   R is the same Markov kernel on both P' and Q', so d_k <= d'_K, the divergence of the pair of population
@@ -53,7 +53,7 @@ O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta
 Certified arithmetic: both binomials are certified windows (interval anchor + ratio recurrence with the
 floating-point model of `shuffle_spec.reference.numerics.binomial`, tails by Chernoff in interval arithmetic), computed SCALED
 by e^{-L/2} each (L = log(delta) clamped to [-690, 0]) so that every value that matters for a delta of
-order e^L is a normal float: delta down to 1e-300 stays certified (issue 11 item 2). Dot products of
+order e^L is a normal float: delta down to 1e-300 stays certified. Dot products of
 non-negative terms have relative error <= (terms) u whatever the order; every dropped tail is added to
 the upper end.
 """
@@ -73,9 +73,11 @@ import numpy as np
 
 from ..numerics.binomial import ProbabilityPair, iv_context, log_binomial_pmf_interval
 from . import binary_rr_transport as transport
-from ..bounds.clones import solve_epsilon
+from ..numerics.solver import solve_epsilon
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..core.results import BoundValue
+from ..core.limits import RANGES
+from ..core.parameters import check_delta, check_eps0, check_n
+from ..core.results import NO_AMPLIFICATION, BoundValue
 
 __all__ = [
     "MAX_EPS0",
@@ -97,9 +99,11 @@ STATEMENT = "exact.shuffled_binary_rr"
 PAIR_STATEMENT = "exact.shuffled_binary_rr.pair"
 UNIT = 2.0**-53
 TINY = 1e-280
-MIN_DELTA = 1e-300
-MAX_EPS0 = 100.0
-MAX_N = 10**12
+# The supported range, from its one source (`shuffle_spec.reference.core.limits.RANGES`): eps0 <= 100, n <= 1e12,
+# delta >= 1e-300.
+MIN_DELTA = RANGES[STATEMENT].delta_min
+MAX_EPS0 = RANGES[STATEMENT].eps0_max
+MAX_N = RANGES[STATEMENT].n_max
 # Largest binomial window (points) held in memory: 8 arrays of this many floats, ~ 0.5 GB at most.
 MAX_WINDOW = 8_000_000
 DEFAULT_REL_TOL = 1e-6
@@ -118,7 +122,7 @@ LEVEL_SHARE = 0.3
 EVALUATION_WORK = 20_000
 TOLERANCE_GROWTH = 4.0
 MAX_TOLERANCE = 0.01
-# Coarse-first (issue 14, round 3): the guide may spend GUIDE_SHARE of the budget; a sweep at COARSE_TOLERANCE
+# Coarse-first: the guide may spend GUIDE_SHARE of the budget; a sweep at COARSE_TOLERANCE
 # certifies an interval first (cheap: few, wide blocks), then the sweep at the requested tolerance refines it
 # if the work left is at least REFINE_MIN times what was spent so far.
 GUIDE_SHARE = 0.1
@@ -130,7 +134,6 @@ COARSE_TOLERANCE = 1e-2
 REFINE_MIN = 1.0
 # Counts stepped one by one past the bisection's bracket before `_Pair._ambiguous_range` takes over.
 AMBIGUOUS_STEPS = 64
-NO_AMPLIFICATION = "no amplification provable at these parameters: the local eps0 is returned"
 
 # ---------------------------------------------------------------- certified scaled binomial windows
 
@@ -804,16 +807,10 @@ class _Pair:
 
 
 def _validate(eps0: float, n: int, delta: float | None = None) -> None:
-    require_positive("eps0", eps0)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"0 < eps0 <= {MAX_EPS0:g} (the supported range of the certified computation)")
-    require_integer("n", n, minimum=1)
-    if n > MAX_N:
-        raise ParameterError("n", n, f"an integer 1 <= n <= {MAX_N:.0e}")
+    check_eps0(eps0, maximum=MAX_EPS0, why="the supported range of the certified computation")
+    check_n(n, maximum=MAX_N)
     if delta is not None:
-        require_probability("delta", delta)
-        if delta < MIN_DELTA:
-            raise ParameterError("delta", delta, f"{MIN_DELTA:g} <= delta < 1")
+        check_delta(delta, minimum=MIN_DELTA)
 
 
 def _log_scale(delta: float) -> float:
@@ -1419,7 +1416,7 @@ def counts_evaluated(n: int) -> tuple[int, ...]:
     return tuple(range(int(n)))
 
 
-# ---------------------------------------------------------------- high-precision path (issue 16 point 1)
+# ---------------------------------------------------------------- high-precision path (bit-reproducible test vectors)
 
 # The certified worst case at high precision: the float branch and bound only EXCLUDES counts (its bounds are
 # certified); at most MP_MAX_CANDIDATES counts remain and are evaluated exactly (shuffle_spec.reference.numerics.high_precision_exact).

@@ -1,5 +1,5 @@
 """Transport bound: every pair of a block [K, K+B] of shuffled binary RR against the two pairs at its ends
-(issue 14, the flat regime; used by `shuffle_spec.reference.exact.binary_rr`; proof checks "transport" in
+(the flat regime; used by `shuffle_spec.reference.exact.binary_rr`; proof checks "transport" in
 `proofs_checks/derived/exact_binary_rr.py`).
 
 Notation (module doc of `shuffle_spec.reference.exact.binary_rr`): m = n - 1 other users, S_k = Bin(k, p) + Bin(m - k, q)

@@ -193,7 +193,7 @@ def exact_shuffled_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> 
     return BoundValue(min(lower, upper), upper)
 
 
-# ---------------------------------------------------------------- high-precision path (issue 16 point 1)
+# ---------------------------------------------------------------- high-precision path (bit-reproducible test vectors)
 
 # Exact rational enumeration with a bracket of e^eps0 at dps digits: slower than the float-bracket reference
 # (longer rationals); refused above this much work (C(n+k-2, k-1) C(n+k-1, k-1) / 2).

@@ -164,10 +164,13 @@ class Distribution(Mapping[Outcome, Probability]):
 
 
 def point_mass(outcome: Outcome) -> Distribution:
+    """The distribution putting probability 1 (an exact Fraction) on `outcome` (any hashable outcome)."""
     return Distribution({outcome: Fraction(1)})
 
 
 def uniform(outcomes: Sequence[Outcome]) -> Distribution:
+    """The uniform distribution on a non-empty sequence of outcomes, exact Fractions 1/len (a repeated outcome
+    gets the sum of its shares); ParameterError for an empty sequence."""
     if len(outcomes) == 0:
         raise ParameterError("outcomes", outcomes, "a non-empty sequence")
     share = Fraction(1, len(outcomes))

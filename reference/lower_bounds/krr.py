@@ -33,20 +33,14 @@ import mpmath
 from ..bounds.blanket_exact_krr import (
     MIN_EPS0,
     TINY_EPS0,
-    _search_start,
     bracket,
     check_krr_inputs,
-    _tiny_eps0_delta_bound,
 )
 from ..core.errors import ParameterError, require_positive
-from ..numerics.lattice_sums import (
-    solve_certified_epsilon,
-    U1,
-    BinomialLaw,
-    Coefficients,
-    binomial_law,
-    positive_part_expectation,
-)
+from ..bounds.bennett import bennett_krr_epsilon
+from ..bounds.blanket_parameters import krr_blanket_delta_cap
+from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, binomial_law, positive_part_expectation, search_start
+from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
 __all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "PAIRS"]
@@ -98,7 +92,7 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
     if eps0 < MIN_EPS0:
         # The divergence is at most the total variation of the pair, at most that of the one report that differs
         # (post-processing), (e^eps0 - 1)/(e^eps0 + k - 1) <= the blanket bound's gamma (e^eps0 - 1).
-        return BoundValue(0.0, _tiny_eps0_delta_bound(eps0, int(k)), TINY_EPS0)
+        return BoundValue(0.0, krr_blanket_delta_cap(eps0, int(k)), TINY_EPS0)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     lower = upper = 0.0
     for law_b, law_a, coefficients in _setups(pair, eps0, int(k), eps):
@@ -125,7 +119,9 @@ def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> Bound
         return value.lower, value.upper
 
     # The normal approximation's root and slope, else Bennett's eps (it only decides where delta is evaluated).
-    hint, slope = _search_start(lambda x: _terms(pair, eps0, k, x), eps0=eps0, n=n, delta=delta, k=k)
+    hint, slope = search_start(
+        lambda x: _terms(pair, eps0, k, x), eps0=eps0, n=n, delta=delta, fallback=lambda: bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
+    )
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
     # A lower-bound statement's value must be at most the truth (vectors judge the value): the LOWER end is
     # returned as the value, the pair's certified interval is in the note (as exact.shuffled_binary_rr.pair).
@@ -149,7 +145,7 @@ def krr_pair_x0_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundVa
     return _pair_epsilon("x0", eps0, n, delta, k)
 
 
-# ---------------------------------------------------------------- high-precision paths (issue 16 point 1)
+# ---------------------------------------------------------------- high-precision paths (bit-reproducible test vectors)
 
 
 def krr_pair_third_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Any, Any]:

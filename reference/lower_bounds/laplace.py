@@ -37,24 +37,26 @@ import mpmath
 import numpy as np
 
 from ..bounds.blanket_exact_laplace import (
-    EXP_MARGIN,
     MASS_MARGIN,
     MIN_EPS0,
     TINY_EPS0,
-    UNIT,
-    _expectation,
-    _lattice_law,
-    _leftover_groups,
-    _x_mass,
     check_laplace_inputs,
-    _delta_at_edges,
-    _lattice_step,
+    laplace_delta_at_edges,
     single_report_epsilon,
-    _single_report_epsilon_mp,
+    single_report_epsilon_mp,
+)
+from ..numerics.tilted_lattice import (
+    EXP_MARGIN,
+    UNIT,
+    laplace_x_masses,
+    lattice_law,
+    lattice_step,
+    leftover_groups,
+    log_positive_part_expectation,
 )
 from ..core.errors import ParameterError, require_positive
 from ..exact.binary_rr import binary_rr_pair_epsilon
-from ..numerics.lattice_sums import solve_certified_epsilon
+from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
 __all__ = ["laplace_pair_delta", "laplace_pair_x0_epsilon", "laplace_pair_x0_interval", "laplace_pair_x0_epsilon_mp", "binned_binary_rr_eps0", "DIRECTIONS"]
@@ -136,7 +138,7 @@ def _moments(law: _PairLaw) -> float:
 
 
 def _step(law: _PairLaw) -> float:
-    return _lattice_step(_moments(law))
+    return lattice_step(_moments(law))
 
 
 def _spread(law: _PairLaw, h: float) -> tuple[int, np.ndarray]:
@@ -158,7 +160,7 @@ def _spread(law: _PairLaw, h: float) -> tuple[int, np.ndarray]:
     else:
         xa, xb = np.clip((b_l - law.alpha) / beta, 1 / c, c), np.clip((a_l - law.alpha) / beta, 1 / c, c)
         xb[0], xa[-1] = c, 1 / c
-    mass, up_x, down_x = _x_mass(c, xa, xb)
+    mass, up_x, down_x = laplace_x_masses(c, xa, xb)
     size = abs(beta)
     rise = size * (up_x if beta > 0 else down_x)  # int (Z - a_l) over the cell
     fall = size * (down_x if beta > 0 else up_x)  # int (b_l - Z)
@@ -257,7 +259,7 @@ def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: floa
                 target = t * hh
                 mass, mom = f_last - f_b, g_last - g_b
                 if mass <= 0 or mom < target * mass:  # the leftover below z_last
-                    groups.extend(_leftover_groups(mass, mom, final_mass, top, hh))
+                    groups.extend(leftover_groups(mass, mom, final_mass, top, hh))
                     break
                 high = _closed_form_end(law, b, target) if not first else None
                 if high is not None and high <= z_last:
@@ -286,7 +288,7 @@ def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: floa
                     groups.append((final_mass, top))
                     break
                 t = mpmath.floor(b / hh) + 1
-        lo, w = _lattice_law(groups)
+        lo, w = lattice_law(groups)
     return lo, w * (1 - MASS_MARGIN * 4)
 
 
@@ -311,7 +313,7 @@ def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """exact.laplace_pair_x0: a certified interval of max(D(P_0||P_1), D(P_1||P_0)) at e^eps for the pair "user 1
     holds 0 vs 1, the other n-1 users hold 0" of n shuffled eps0-Laplace reports on [0, 1] (module doc).
     Range: 0 < eps0 <= 8, 1 <= n <= 1e6, eps >= 0."""
-    edge = _delta_at_edges(eps0=eps0, n=n, eps=eps)
+    edge = laplace_delta_at_edges(eps0=eps0, n=n, eps=eps)
     if edge is not None:
         return edge
     n = int(n)
@@ -322,9 +324,9 @@ def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
         shift = _cluster_shift(eps0, eps, direction, h)
         law = _law(eps0, eps, direction, shift)
         offset, w_up = _spread(law, h)
-        log_up = _expectation(offset, w_up, (1.0, 1.0), h, n, True, eps0, shift)
+        log_up = log_positive_part_expectation(offset, w_up, (1.0, 1.0), h, n, True, eps0, shift)
         offset_lo, w_lo = _lower_groups(eps0, eps, direction, h, shift)
-        log_lo = _expectation(offset_lo, w_lo, (1.0, 1.0), h, n, False, eps0, shift)
+        log_lo = log_positive_part_expectation(offset_lo, w_lo, (1.0, 1.0), h, n, False, eps0, shift)
         up = 1.0 if log_up - log_n >= 0 else min(1.0, math.exp(log_up - log_n + 4 * UNIT * log_n) * (1 + EXP_MARGIN))
         low = 0.0 if log_lo == -math.inf else math.exp(log_lo - log_n - 4 * UNIT * log_n) * (1 - EXP_MARGIN)
         lower, upper = max(lower, low), max(upper, up)
@@ -368,7 +370,7 @@ def laplace_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -
     """High-precision value of exact.laplace_pair_x0 (COMMON protocol): at n = 1 the pair is the Laplace
     mechanism itself, both directions have delta(eps) = 1 - e^{(eps - eps0)/2} (proofs_checks/derived/blanket_exact_laplace.py),
     so eps = max(0, eps0 + 2 log(1 - delta)) exactly; ValueError (outside the high-precision range) for n > 1."""
-    return _single_report_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, statement="exact.laplace_pair_x0")
+    return single_report_epsilon_mp(dps=dps, eps0=eps0, n=n, delta=delta, statement="exact.laplace_pair_x0")
 
 
 def binned_binary_rr_eps0(*, eps0: float) -> float:

@@ -40,13 +40,14 @@ from typing import Any
 from ..bounds.blanket_exact_randomizer import (
     EPS_REL_TOL,
     FiniteRandomizer,
-    _check_common,
+    check_count_and_delta,
     count_expectation,
     finite_randomizer,
     group_outputs,
 )
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..numerics.lattice_sums import U1, solve_certified_epsilon
+from ..numerics.lattice_sums import U1
+from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
 __all__ = ["PairChoice", "randomizer_pair_delta", "randomizer_pair_epsilon", "best_randomizer_pair", "candidate_bins", "MAX_SPLITS"]
@@ -106,7 +107,7 @@ def randomizer_pair_delta(*, matrix: object, n: int, eps: float, x: int, x2: int
     user 1 at x vs x', the other n - 1 at z (module doc). The merged coefficients must take at most 3
     distinct values. Range: see the module doc; eps >= 0."""
     randomizer = finite_randomizer(matrix)
-    _check_common(n, 0.5)
+    check_count_and_delta(n, 0.5)
     require_positive("eps", eps, allow_zero=True)
     require_probability("delta_hint", delta_hint)
     for name, value in (("x", x), ("x2", x2), ("z", z)):
@@ -157,7 +158,7 @@ def best_randomizer_pair(*, matrix: object, n: int, delta: float) -> tuple[Bound
     (lower end: the certified lower bound on the central eps of n shuffled reports of `matrix` at delta).
     Range: see the module doc."""
     randomizer = finite_randomizer(matrix)
-    _check_common(n, delta)
+    check_count_and_delta(n, delta)
     n = int(n)
     if randomizer.eps0 == 0 or randomizer.gamma == 1:
         return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP"), None

@@ -27,7 +27,7 @@ Method and its bound, step by step (`certified_window`):
    Pr[X > hi] <= exp(-m KL((hi+1)/m || p)) (Chernoff), evaluated in interval arithmetic (upper end).
 The window is the O(sqrt(m p q log(1/tail))) central part, so the work grows like sqrt(m).
 
-Memory (issue 11): the window has O(sqrt(m log(1/tail))) counts, ~ 3.7e7 at m = 1e12 and tail 1e-300.
+Memory: the window has O(sqrt(m log(1/tail))) counts, ~ 3.7e7 at m = 1e12 and tail 1e-300.
 `window_edges` finds [lo, hi] and the tails without allocating anything; `certified_window_block` gives
 the proven values on any sub-range [a, b] (anchored in interval arithmetic at the point of [a, b] nearest
 the mode, so each block is independent and carries the bound above with j counted from its own anchor);

@@ -1,4 +1,4 @@
-"""High-precision certified enclosures of exact shuffled epsilons (issue 16 point 1: bit-reproducible vectors).
+"""High-precision certified enclosures of exact shuffled epsilons (for bit-reproducible test vectors).
 
 The engine behind the `<function>_mp(*, dps, **inputs) -> (lower, upper)` paths of `exact.shuffled_binary_rr`,
 `exact.shuffled_binary_rr.pair`, `exact.shuffled_krr`, `BBGN19.Lem5.3.exact_krr`, `exact.krr_pair_third` and
@@ -44,7 +44,8 @@ from typing import Any, Sequence
 
 from mpmath.ctx_iv import MPIntervalContext
 
-from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.errors import ParameterError, require_integer
+from ..core.parameters import check_delta, check_dps, check_eps0, check_n
 
 __all__ = [
     "FixedPoint",
@@ -91,20 +92,12 @@ def high_precision_context(bits: int) -> Any:
 
 def _check_inputs(eps0: float, n: int, delta: float, dps: int, k: int | None = None, min_k: int = 0) -> None:
     """The common inputs of the high-precision paths (ParameterError naming the parameter)."""
-    require_positive("eps0", eps0)
-    if eps0 > 700:
-        raise ParameterError("eps0", eps0, "0 < eps0 <= 700")
-    require_integer("n", n, minimum=1)
-    require_probability("delta", delta)
-    _check_dps(dps)
+    check_eps0(eps0, maximum=700)
+    check_n(n)
+    check_delta(delta)
+    check_dps(dps)
     if k is not None:
         require_integer("k", k, minimum=min_k)
-
-
-def _check_dps(dps: object) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 15 <= dps <= 400:
-        raise ParameterError("dps", dps, "an integer number of decimal digits, 15 <= dps <= 400")
-    return dps
 
 
 @dataclass(frozen=True)
@@ -256,7 +249,7 @@ def pair_e_eps(
         raise ParameterError("p_hi", len(p_hi), f"four bracket lists of the same length ({size})")
     if not (isinstance(delta, Fraction) and delta >= 0):
         raise ParameterError("delta", delta, "a Fraction >= 0 in the units of the brackets")
-    _check_dps(dps)
+    check_dps(dps)
     if size > MAX_POINTS:
         raise _outside_range(f"a pair with {size} outcomes (at most {MAX_POINTS})")
     # Outcomes of negligible P mass (together <= delta 10^-(dps+8)) are moved into the dropped P mass: the upper
@@ -342,7 +335,7 @@ def log_bracket(fp: FixedPoint, e_lo: Fraction, e_hi: Fraction) -> tuple[Fractio
 
 def bits_for(dps: int, delta: float) -> int:
     """Fixed-point bits for `dps` digits of a quantity measured against delta (module doc)."""
-    _check_dps(dps)
+    check_dps(dps)
     return int((dps + 16) * 3.33) + max(0, int(-math.log2(delta))) + 48
 
 

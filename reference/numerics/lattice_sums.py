@@ -89,10 +89,14 @@ import numpy as np
 from scipy.special import gammaln
 
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from .solver import solve_certified_epsilon  # the certified epsilon solver; re-exported where it was first defined
 
-__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "normal_elasticity", "solve_certified_epsilon"]
+__all__ = ["BinomialLaw", "Coefficients", "Window", "binomial_law", "binomial_window", "positive_part_expectation", "positive_part_expectations", "split_cost", "split_positive_part", "normal_guess", "normal_elasticity", "solve_certified_epsilon", "N_STEP_LOG", "blocking_offsets", "search_start"]
 
 UNIT = 2.0**-53
+# The blocking grid (`blocking_offsets`): steps of N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta
+# near N_STEP_LOG (here 3%, about 0.1% in eps).
+N_STEP_LOG = 0.03
 U1 = 1.001 * UNIT
 LOG_MARGIN = 1e-13
 EXP_MARGIN = 1e-12
@@ -1197,214 +1201,48 @@ def _normal_delta(terms: Callable[[float], list[tuple[float, float]]], n: int, e
     return (mean * 0.5 * math.erfc(-z / math.sqrt(2)) + sd * math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)) / n
 
 
-def solve_certified_epsilon(
-    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None,
-    tight: str = "both", slope: float | None = None,
-) -> tuple[float, float, bool]:
-    """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
-    bound is <= upper) and its lower end > delta at `lower` (or lower = 0). `found` is False when even eps0 is
-    not certified (then upper = eps0). Only evaluated points are returned, so the tolerance and the search
-    decide tightness, never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with
-    delta(eps0) = 0.
-
-    The search: secant steps on (log eps, log delta) from `hint` (an eps believed to be near the answer, e.g. a
-    looser bound's), each aimed rel_tol/4 beyond the predicted root on the side being certified, so that
-    usually 3-4 evaluations settle both ends; `tight` = "upper" / "lower" / "both" says which end must be
-    within rel_tol of its root (the other is the best evaluated point). If that does not settle within
-    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far (the previous method) finishes.
-    `slope` (d log delta / d log eps near the root, negative; e.g. `normal_elasticity` at the hint) replaces
-    the Gaussian-tail model in the step from a single evaluated point: usually one evaluation fewer."""
-    require_positive("eps0", eps0)
+def blocking_offsets(lo: int, hi: int, mean: float, sd: float, delta: float) -> np.ndarray:
+    """Grid offsets (from lo) of a blocked sum over a binomial count N in [lo, hi] with the given mean and sd
+    (the exact blanket bounds of k-RR and of finite randomizers): steps of N_STEP_LOG * N / log(1/delta) (D_N falls by about
+    that fraction of log(1/delta) per step: the blocking slack of delta near N_STEP_LOG) within 4 sd of the
+    mean, four times that beyond (where little mass is); a block reaching into the central zone is at most
+    one zone step long. The grid only decides how tight the certified
+    upper end is, never whether it is an upper bound."""
     require_probability("delta", delta)
-    require_positive("rel_tol", rel_tol)
-    if tight not in ("upper", "lower", "both"):
-        raise ParameterError("tight", tight, "'upper', 'lower' or 'both'")
-    cache: dict[float, tuple[float, float]] = {}
-
-    def at(x: float) -> tuple[float, float]:
-        if x not in cache:
-            cache[x] = delta_bounds(x)
-        return cache[x]
-
-    if at(float(eps0))[1] > delta:
-        return 0.0, float(eps0), False
-    if slope is not None and not (isinstance(slope, (int, float)) and math.isfinite(slope) and slope < 0):
-        raise ParameterError("slope", slope, "a finite negative number (d log delta / d log eps) or None")
-    settled = _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight, slope=slope)
-    if settled is not None:
-        return settled
-    return _bracketing_solve(delta_bounds, cache, eps0=eps0, delta=delta, rel_tol=rel_tol, max_evaluations=max_evaluations, hint=hint)
-
-
-FAST_EVALUATIONS = 8
-
-
-def _log(value: float) -> float:
-    return math.log(value) if value > 0 else -745.0
-
-
-def _secant_search(
-    at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str,
-    slope: float | None = None,
-) -> tuple[float, float, bool] | None:
-    """The fast path of solve_certified_epsilon; None when it does not settle (the caller then brackets)."""
-    log_target = math.log(delta)
-    x = float(hint) if hint is not None and math.isfinite(hint) and 0 < hint < eps0 else 0.5 * eps0
-    order: list[float] = []
-    for _ in range(FAST_EVALUATIONS):
-        at(x)
-        order.append(x)
-        # Upper side: points with hi <= delta; lower side: points with lo > delta.
-        up = [p for p, (_, hi) in cache.items() if hi <= delta]
-        down_hi = [p for p, (_, hi) in cache.items() if hi > delta]
-        low = [p for p, (lo, _) in cache.items() if lo > delta]
-        up_lo = [p for p, (lo, _) in cache.items() if lo <= delta]
-        x_up = min(up) if up else None
-        x_low = max(low) if low else None
-        root_hi, two_hi = _predict(cache, 1, log_target, max(down_hi) if down_hi else None, x_up, slope)
-        root_lo, two_lo = _predict(cache, 0, log_target, x_low, min(up_lo) if up_lo else None, slope)
-        close = x_up is not None and x_low is not None and x_up - x_low <= rel_tol * x_up
-        # A prediction settles an end only when it comes from two evaluated points and that end's own delta is
-        # a real evaluation (not the trivial delta(eps0) = 0).
-        done_up = x_up is not None and (close or (two_hi and root_hi is not None and cache[x_up][1] > 0 and x_up <= root_hi * (1 + rel_tol)))
-        done_low = x_low is not None and (close or (two_lo and root_lo is not None and x_low >= root_lo * (1 - rel_tol)))
-        need_up = tight in ("upper", "both")
-        need_low = tight in ("lower", "both")
-        if x_up is not None and (done_up or not need_up) and (done_low or not need_low):
-            lower = x_low if x_low is not None and x_low <= x_up else 0.0
-            return lower, x_up, True
-        # An end whose next aim would not improve on its best point (the point already lies within rel_tol/4 of
-        # its predicted root) waits for the other end's evaluation, which gives it a two-point prediction.
-        aim_up = need_up and not done_up and not (x_up is not None and root_hi is not None and root_hi * (1 + rel_tol / 4) >= x_up and need_low and not done_low)
-        if aim_up:
-            target, bracket_lo, bracket_hi, side = root_hi, (max(down_hi) if down_hi else 0.0), (x_up if x_up is not None else eps0), +1
+    slack_step = N_STEP_LOG * max(mean, 1.0) / max(math.log(1.0 / delta), 1.0)
+    points = [lo]
+    x = float(lo)
+    zone_lo, zone_hi = mean - 4 * sd, mean + 4 * sd
+    big_step = 4 * slack_step
+    while x < hi:
+        if x < zone_lo:  # below the central zone: big steps, but a block reaching into it is a zone block
+            target = x + big_step
+            if target > zone_lo:
+                target = min(target, max(zone_lo, x + slack_step))
+        elif x < zone_hi:
+            target = x + slack_step
         else:
-            target, bracket_lo, bracket_hi, side = root_lo, (x_low if x_low is not None else 0.0), (min(up_lo) if up_lo else eps0), -1
-        if target is None or not math.isfinite(target):
-            return None
-        x = target * (1 + side * rel_tol / 4)
-        # Stay strictly inside the bracket (a geometric or plain midpoint when the model points outside, or when
-        # the last two points fell on the same side of the target: the model is not converging there).
-        sides = [cache[p][1 if side > 0 else 0] > delta for p in order[-2:]]
-        stalled = len(sides) == 2 and sides[0] == sides[1] and bracket_lo > 0 and bracket_hi < eps0
-        if stalled:
-            x = 0.5 * (bracket_lo + bracket_hi)
-        elif not bracket_lo < x < bracket_hi:
-            x = math.sqrt(bracket_lo * bracket_hi) if bracket_lo > 0 else 0.5 * bracket_hi
-        if x in cache or not 0 < x < eps0:
-            return None
-    return None
+            target = x + big_step
+        x = max(x + 1.0, math.floor(target))
+        points.append(min(int(x), hi))
+    return np.array(sorted(set(points)), dtype=np.int64) - lo
 
 
-def _predict(
-    cache: dict[float, tuple[float, float]], side: int, log_target: float, below: float | None, above: float | None, slope: float | None = None
-) -> tuple[float | None, bool]:
-    """(predicted root of log delta_side(eps) = log_target, whether it rests on two or more points).
-    Three points nearest the target (in log delta): inverse quadratic interpolation of eps^2 in log delta,
-    kept when it falls inside the bracket [below, above]; two: a secant on (eps^2, log delta) (delta ~
-    exp(-c eps^2) has Gaussian tails); one: log delta = log delta(x1) + slope log(eps / x1) when `slope` is
-    given, else log delta = -c eps^2 through it."""
-    points = [p for p in cache if p > 0 and cache[p][side] > 0]
-    ranked = sorted(points, key=lambda p: abs(_log(cache[p][side]) - log_target))
-    lo_end = below if below is not None else 0.0
-    hi_end = above if above is not None else math.inf
-    if len(ranked) >= 3:
-        xs = ranked[:3]
-        ls = [_log(cache[x][side]) for x in xs]
-        if len(set(ls)) == 3:
-            y = 0.0
-            for i in range(3):
-                term = xs[i] * xs[i]
-                for j in range(3):
-                    if j != i:
-                        term *= (log_target - ls[j]) / (ls[i] - ls[j])
-                y += term
-            if y > 0 and lo_end < math.sqrt(y) < hi_end:
-                return math.sqrt(y), True
-    if len(ranked) >= 2:
-        pair = [below, above] if below is not None and above is not None and below in ranked and above in ranked else ranked[:2]
-        (x1, x2) = pair
-        l1, l2 = _log(cache[x1][side]), _log(cache[x2][side])
-        if x1 != x2 and l1 != l2:
-            slope = (l2 - l1) / (x2 * x2 - x1 * x1)
-            if slope < 0:
-                y = x2 * x2 + (log_target - l2) / slope
-                if y > 0:
-                    return math.sqrt(y), True
-        return None, False
-    if not ranked:
-        return None, False
-    x1 = ranked[0]
-    l1 = _log(cache[x1][side])
-    if slope is not None and l1 > -745.0:
-        return x1 * math.exp(max(min((log_target - l1) / slope, 5.0), -5.0)), False
-    if l1 >= 0 or log_target >= 0:
-        return None, False
-    return x1 * math.sqrt(log_target / l1), False
-
-
-def _bracketing_solve(
-    delta_bounds: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int, hint: float | None
-) -> tuple[float, float, bool]:
-    """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
-    bound is <= upper) and its lower end > delta at `lower` (or lower = 0): Illinois regula falsi on
-    log delta, first for the upper end, then for the lower end. `found` is False when even eps0 is not
-    certified (then upper = eps0). Only evaluated points are returned, so the tolerance decides tightness,
-    never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with delta(eps0) = 0.
-    `hint` (an eps believed to be above the answer, e.g. a looser bound's) narrows the first bracket to
-    [hint/2, hint] when both ends are verified on the right sides; it only decides where delta is evaluated."""
-    log_target = math.log(delta)
-
-    def at(x: float) -> tuple[float, float]:
-        if x not in cache:
-            cache[x] = delta_bounds(x)
-        return cache[x]
-
-    def f(x: float, side: int) -> float:
-        value = at(x)[side]
-        return (math.log(value) if value > 0 else -800.0) - log_target
-
-    def illinois(side: int, lo: float, hi: float) -> tuple[float, float]:
-        """[lo, hi] with f(lo) > 0 >= f(hi) narrowed to rel_tol; returns (lo, hi). Secant steps on log delta
-        (Illinois: the end kept twice in a row has its value halved); bisection while delta(hi) = 0."""
-        f_lo, f_hi = f(lo, side), f(hi, side)
-        last = 0
-        for _ in range(max_evaluations):
-            if hi - lo <= rel_tol * hi:
-                break
-            if at(hi)[side] <= 0:
-                x = 0.5 * (lo + hi)
-            else:
-                x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
-                x = min(max(x, lo + 1e-4 * (hi - lo)), hi - 1e-4 * (hi - lo))
-            fx = f(x, side)
-            if fx > 0:
-                lo, f_lo = x, fx
-                if last == +1:
-                    f_hi /= 2
-                last = +1
-            else:
-                hi, f_hi = x, fx
-                if last == -1:
-                    f_lo /= 2
-                last = -1
-        return lo, hi
-
-    if at(float(eps0))[1] > delta:
-        return 0.0, float(eps0), False
-    # The bracket of the upper end from the points already evaluated (the fast search's), else [0, eps0].
-    high_start = min(x for x, (_, d_hi) in cache.items() if d_hi <= delta)
-    below = [x for x, (_, d_hi) in cache.items() if d_hi > delta and x < high_start]
-    if below:
-        low_start = max(below)
-    else:
-        if at(0.0)[1] <= delta:
-            return 0.0, 0.0, True
-        low_start = 0.0
-    _, upper = illinois(1, low_start, high_start)
-    # The lower end: the largest evaluated point whose certified lower delta exceeds the target, refined.
-    candidates = [x for x, (d_lo, _) in cache.items() if d_lo > delta and x <= upper]
-    lower = max(candidates) if candidates else 0.0
-    if at(lower)[0] > delta:
-        lower, _ = illinois(0, lower, upper)
-    return lower, upper, True
+def search_start(
+    terms: Callable[[float], list[tuple[float, float]]], *, eps0: float, n: int, delta: float, fallback: Callable[[], float]
+) -> tuple[float | None, float | None]:
+    """(hint, slope): where the certified eps search of a k-RR expectation E[(sum of n draws of `terms`(eps))_+]
+    starts (`shuffle_spec.reference.bounds.blanket_exact_krr` and `shuffle_spec.reference.lower_bounds.krr`; it only decides
+    where delta is evaluated, never the answer). The eps at which the normal approximation of the same expectation equals delta, and its local slope
+    (d log delta / d log eps): the approximation's slope is within a few percent of the exact one where its root
+    is close (measured), so 3 evaluations usually settle both ends. Where it finds none, `fallback()` (the callers
+    give Bennett's k-RR eps, BBGN19.bennett_krr, an upper bound on the blanket bound, hence on every pair) and no
+    slope; None when the fallback refuses too (ValueError). Range: n >= 1, eps0 > 0, 0 < delta < 1."""
+    hint = normal_guess(terms, n=n, eps0=eps0, delta=delta)
+    slope = normal_elasticity(terms, n=n, eps=hint) if hint is not None else None
+    if hint is None:
+        try:
+            hint = fallback()
+        except ValueError:
+            hint = None
+    return hint, slope

@@ -47,7 +47,7 @@ from .binomial import UNIT
 
 __all__ = ["C_FFT", "MAX_FFT", "ComposedPLD", "GridPLD", "PairPLD", "compose"]
 
-# FFT error constant (module doc, item 4) and the largest FFT size.
+# FFT error constant (module doc, point 4: FFT round-off) and the largest FFT size.
 C_FFT = 16.0
 
 
@@ -148,7 +148,7 @@ class GridPLD:
 
 
 def _fft_power_product(spectra: list[np.ndarray], powers: list[int]) -> np.ndarray:
-    """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, item 4)."""
+    """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, point 4: FFT round-off)."""
     result = None
     for z, t in zip(spectra, powers, strict=True):
         base, acc = z, None
@@ -293,7 +293,7 @@ def compose(grids: Sequence[GridPLD], powers: Sequence[int], *, tail: float, max
     offset_sum = sum(g.offset * t for g, t in zip(grids, powers, strict=True))
     # cyclic[p] holds the mass at S-index offset_sum + p (mod size); window S-index lo_index + j.
     values = np.roll(cyclic, -((lo_index - offset_sum) % size))
-    # Round-off (module doc, item 4).
+    # Round-off (module doc, point 4: FFT round-off).
     eps_f = C_FFT * math.log2(size) * UNIT
     sqrt_n = math.sqrt(size)
     z_err = [eps_f * sqrt_n * n2 for n2 in a_norms2]  # 2-norm (hence entrywise) error of each spectrum

@@ -210,7 +210,7 @@ def shamir_zhang_bound(*, diam: float, c: float, G: float, T: int) -> float:
 
 
 def ldp_sgd_epsilon(*, eps0: float, n: int, delta: float, T: int) -> BoundValue:
-    """EFMRSTT20.ThmVI.1's privacy re-accounted with a number (issue 13): the central eps after T epochs of
+    """EFMRSTT20.ThmVI.1's privacy re-accounted with a number: the central eps after T epochs of
     shuffled LDP-SGD (each epoch: one eps0-LDP report per user, shuffled; the client of Alg. 4 is eps0-LDP
     whatever its gradient, so adaptive epochs are covered) by the FMT21 clone pair composed T times
     (compose.clones, certified interval; shuffle_spec.reference.composition.shuffled_rounds). Thm VI.1 itself uses Thm A.3 + advanced

@@ -470,7 +470,7 @@ def tree_counter_error_bound(*, n: int, T: int, k: int, eps: float, beta: float)
 
 def shuffled_tree_counter_epsilon(*, eps: float, n: int, delta: float) -> BoundValue:
     """The central eps of the tree counter run by n users through a shuffler, all T periods together
-    (issue 13 re-accounting). By EFMRTT19.Thm5 each user's WHOLE transcript is one eps-LDP randomizer, so the
+    (re-accounted with the shuffle model's bounds). By EFMRTT19.Thm5 each user's WHOLE transcript is one eps-LDP randomizer, so the
     T periods are not composed: shuffling the n transcripts is one shuffled round, and shuffling the reports
     of each period separately reveals a post-processing of it (each period's multiset of reports is read off
     the multiset of transcripts). The FMT21 clone bound at eps0 = eps (FMT21.clones_numeric, certified

@@ -170,7 +170,7 @@ def test_theorem_5_1_and_corollary_5_3_1():
         assert cor >= hoeffding.hoeffding_generic_epsilon(eps0=eps0, n=n, delta=delta).value or cor >= eps0
 
 
-# --- large eps0 (issue 11 item 1): the blanket probability gamma ~ e^-eps0 is far below the working
+# --- large eps0: the blanket probability gamma ~ e^-eps0 is far below the working
 # precision there, so the bracket (1 - gamma + gamma e^-s)^n - (1 - gamma)^n must not cancel. ---------
 
 
@@ -199,7 +199,7 @@ def _laplace_event_epsilon(eps0: float, n: int, delta: float) -> float:
 
 @pytest.mark.parametrize("eps0", [150.0, 188.0, 200.0, 400.0, 700.0])
 def test_epsilon_bounds_at_large_eps0_stay_above_an_event_lower_bound(eps0):
-    """Issue 11 item 1: above eps0 ~ 187 the Bennett bounds returned eps0 * 1e-12 (unsound)."""
+    """Above eps0 ~ 187 the Bennett bounds once returned eps0 * 1e-12 (unsound): the regression guard."""
     n, delta = 10_000, 1e-6
     truth = _binary_rr_event_epsilon(eps0, n, delta)
     assert truth > eps0 - 1e-3  # no one else flips: essentially no amplification

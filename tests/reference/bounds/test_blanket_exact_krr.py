@@ -1,4 +1,4 @@
-"""Issue 15, k-RR: the exact blanket bound (BBGN19.Lem5.3.exact_krr) and the certified pair lower bounds
+"""k-RR: the exact blanket bound (BBGN19.Lem5.3.exact_krr) and the certified pair lower bounds
 (exact.krr_pair_third, exact.krr_pair_x0) against exact small instances, each other and the registered bounds."""
 
 import itertools
@@ -100,12 +100,12 @@ def test_x0_pair_for_k2_is_the_binary_rr_pair(eps0, n, eps):
     assert ours.lower <= theirs.upper and theirs.lower <= ours.upper, (ours, theirs)
 
 
-# The issue's table (issue 15): exact eps of the pair "others at a third value" at delta = 1e-6.
-ISSUE_TABLE = [(100, 4.0, 1_000, 0.7587), (10, 1.0, 10_000, 0.02325)]
+# Exact eps of the pair "others at a third value" at delta = 1e-6 (independent high-precision values).
+THIRD_VALUE_PAIR_TABLE = [(100, 4.0, 1_000, 0.7587), (10, 1.0, 10_000, 0.02325)]
 
 
-@pytest.mark.parametrize("k, eps0, n, expected", ISSUE_TABLE)
-def test_large_n_ordering_and_the_issue_table(k, eps0, n, expected):
+@pytest.mark.parametrize("k, eps0, n, expected", THIRD_VALUE_PAIR_TABLE)
+def test_large_n_ordering_and_the_third_value_pair_table(k, eps0, n, expected):
     third = krr_pair_third_epsilon(eps0=eps0, n=n, delta=1e-6, k=k)
     x0 = krr_pair_x0_epsilon(eps0=eps0, n=n, delta=1e-6, k=k)
     blanket = exact_blanket_krr_epsilon(eps0=eps0, n=n, delta=1e-6, k=k)

@@ -1,4 +1,5 @@
-"""Issue 15 time targets (the k-RR blanket speed work): the new paths against independent computations.
+"""The faster evaluation paths of the exact k-RR blanket bound (split sums, batched rows, the search start) against
+independent computations.
 
 - The split sum now sums each row's r in segments (all r with the same crossing index at once, from the
   plan's sums of pmf and r pmf): against the exact sum over (a, b, R) term by term, in cases where the

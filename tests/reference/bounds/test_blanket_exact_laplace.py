@@ -1,4 +1,4 @@
-"""Issue 15, the Laplace mechanism on [0, 1]: the exact blanket bound (BBGN19.Lem5.3.exact_laplace) and the pair
+"""The Laplace mechanism on [0, 1]: the exact blanket bound (BBGN19.Lem5.3.exact_laplace) and the pair
 lower bound (exact.laplace_pair_x0) against exact values (n = 1: the Laplace profile 1 - e^{(eps - eps0)/2};
 n = 2: Lemma 5.3 by quadrature), against each other, BBGN19's relaxations and the binned binary RR lower bound,
 and the lattice laws' convex-order invariants."""

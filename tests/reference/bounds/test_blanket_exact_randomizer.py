@@ -1,4 +1,4 @@
-"""Issue 15 for a finite randomizer given as a matrix: the exact blanket bound (BBGN19.Lem5.3.exact_randomizer),
+"""A finite randomizer given as a matrix: the exact blanket bound (BBGN19.Lem5.3.exact_randomizer),
 the pair lower bound (exact.randomizer_pair) and the gap in `audit randomizer` / the API.
 
 Soundness is checked against the exact central epsilon of the full shuffled distribution (shuffle_spec.reference.finite.shuffling,

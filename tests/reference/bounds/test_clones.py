@@ -1,6 +1,7 @@
 """FMT21.clones_numeric: the per-count cutoff (check F1), the certified interval against a 50-digit
 mpmath recomputation, the APPLE / check F3 values, soundness against exact shuffled privacy,
-monotonicity, the eps0 inversion and robustness. Expected numbers: shared/statements/fmt21.md."""
+monotonicity, the eps0 inversion and robustness. Expected numbers: the statements' recorded cross-checks of FMT21
+(full version, arXiv:2012.12803: Thm 2.1 and the numerical bound of Appendix E), recomputed here where stated."""
 
 import math
 from fractions import Fraction
@@ -132,7 +133,7 @@ def test_robust_at_extreme_parameters(eps0, n, delta):
     assert math.isfinite(result.upper) and 0 <= result.lower <= result.upper <= eps0
 
 
-# ---- Round 3 (speed): one walk for both cutoff candidates, certified points placed by an estimate ----
+# ---- Speed: one walk for both cutoff candidates, certified points placed by an estimate ----
 
 from shuffle_spec.reference.numerics.binomial import probability_pair  # noqa: E402
 from shuffle_spec.reference.bounds.clones import _clone_pair, _coefficients, _cutoff_paths, solve_epsilon, window_tail  # noqa: E402
@@ -191,7 +192,7 @@ def test_the_uncertified_estimate_tracks_the_certified_value(kind, n, eps0, eps)
 
 @pytest.mark.parametrize("eps0", [0.5, 4.0])
 def test_at_most_four_certified_evaluations_at_n_1e7(eps0, monkeypatch):
-    # Work per eps(delta): the estimate's root is certified by 2 evaluations (issue 8; counted, not timed).
+    # Work per eps(delta): the estimate's root is certified by 2 evaluations (counted, not timed).
     import shuffle_spec.reference.bounds.clones as clones_module
 
     calls = []

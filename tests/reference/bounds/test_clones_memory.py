@@ -1,4 +1,4 @@
-"""Bounded memory for the clone bounds (issue 11 item 7) and the safe-side tail term (issue 16 point 7).
+"""Bounded memory for the clone bounds and the safe-side tail term of the clone-count window.
 
 The clone-count window is streamed in blocks (shuffle_spec.reference.numerics.binomial.window_blocks): streamed and one-piece
 evaluations must certify the same thing; memory per call stays bounded at n = 1e12 (checked in a
@@ -81,7 +81,7 @@ def test_streamed_evaluation_certifies_the_same_value_as_one_piece(kind, eps0, d
 
 
 def test_dropped_tail_mass_is_added_to_the_upper_end():
-    """Issue 16 point 7: with a deliberately wide tail (half the clone-count mass dropped), the window sum
+    """With a deliberately wide tail (half the clone-count mass dropped), the window sum
     alone is far below the exact delta; only the certified Chernoff tail term makes the upper end an upper
     bound. Fails if that term is dropped from `_ClonePair.delta_bounds`."""
     n, eps0, eps = 60, 1.0, 0.2
@@ -169,7 +169,7 @@ def test_streamed_solution_at_delta_1e_300_agrees_with_one_piece():
 
 
 def test_certified_evaluations_per_solve_are_bounded():
-    """Bounded time (issue 11 item 8): at delta = 1e-300 the certified bracket of delta cannot resolve the
+    """Bounded time: at delta = 1e-300 the certified bracket of delta cannot resolve the
     target (subnormal caps), and the bisection took ~50 evaluations here (hundreds at larger n, minutes at
     n = 1e12). With the budget the solve stops; the interval, both ends verified, contains the unbudgeted one
     (same deterministic sequence of probes, stopped earlier)."""

@@ -72,7 +72,7 @@ def test_monotone_in_n_eps0_and_delta(name):
 
 def test_v1_dominates_the_v2_general_bound_on_the_v1_region():
     # Thm 8's last step: on n >= 1000, eps0 < 1/2, delta < 1/100 the general bound is <= 12 eps0 sqrt(log(1/delta)/n)
-    # (statements file Sec. 5 item 1 found a max ratio 0.862).
+    # (a scan of the region found a max ratio 0.862).
     worst = 0.0
     for n in (1000, 1001, 2000, 10_000, 10**6, 10**9):
         for eps0 in [i / 200 for i in range(1, 100)] + [0.4999999]:

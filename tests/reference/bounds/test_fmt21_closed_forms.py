@@ -21,7 +21,7 @@ def _in_regime(eps0, n, delta, numerator=2):
     return eps0 <= math.log(n / (16 * math.log(numerator / delta))) - 1e-9
 
 
-# shared/statements/fmt21.md, check F3: columns V-FOCS, V-seed, V-apple (5 decimals).
+# The statements' cross-check F3 of FMT21 Thm 2.1: the FOCS, seed and Apple versions' values (5 decimals).
 F3_TABLE = [
     (100_000, 4.0, 1e-6, 0.53463, 0.54983, 0.53780),
     (10_000, 1.0, 1e-6, 0.21403, 0.36918, 0.23327),

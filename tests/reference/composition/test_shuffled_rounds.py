@@ -179,7 +179,7 @@ def test_clone_pair_is_symmetric():
 
 
 def test_fft_round_off_assumption_holds_with_margin():
-    """The FFT error model (module doc item 4): ||fl(F x) - F x||_2 <= C_FFT log2(N) u ||F x||_2, checked
+    """The FFT error model (module doc of reference/numerics/pld.py, point 4): ||fl(F x) - F x||_2 <= C_FFT log2(N) u ||F x||_2, checked
     against a long-double FFT (scipy.fft) on random non-negative vectors; the measured constant is far below."""
     scipy_fft = pytest.importorskip("scipy.fft")
     rng = np.random.default_rng(7)

@@ -1,4 +1,4 @@
-"""The transport bound of exact.shuffled_binary_rr (issue 14, the flat regime; reference/exact/binary_rr_transport.py).
+"""The transport bound of exact.shuffled_binary_rr (the flat regime; reference/exact/binary_rr_transport.py).
 
 Checked against independent float computations of the exact curves G(k, s) = a Pr[S_k >= s-1] - b Pr[S_k >= s]
 (scipy binomial pmfs, direct convolution): the error of both mixtures stays below the bound at every s and

@@ -1,7 +1,7 @@
-"""exact.shuffled_binary_rr: the certified worst case over every neighbouring pair (issue 14), checked against
+"""exact.shuffled_binary_rr: the certified worst case over every neighbouring pair, checked against
 the full shuffled distribution (Fractions) for small n, an independent float scan over every k at moderate n
-(issue 17 item 3), the issue's table, 50-digit mpmath pair values (also at delta = 1e-300, issue 11 item 2,
-and large eps0), the removal bound on exact instances, and exact.shuffled_binary_rr.pair."""
+(a scan of k = 0 alone had missed the worst pair), a table of worst pairs, 50-digit mpmath pair values (also
+at delta = 1e-300 and large eps0), the removal bound on exact instances, and exact.shuffled_binary_rr.pair."""
 
 import math
 from fractions import Fraction
@@ -55,7 +55,7 @@ def test_delta_matches_the_exact_shuffled_delta_at_rational_e_eps():
 
 @pytest.mark.parametrize("eps0, n, delta", [(4.0, 1000, 0.0044), (6.0, 4000, 1e-6), (8.0, 20_000, 1e-6), (1.0, 2000, 1e-6), (2.0, 401, 1e-3), (0.1, 3000, 1e-6)])
 def test_worst_case_agrees_with_an_independent_full_scan_over_k(eps0, n, delta):
-    # Issue 17 item 3: a scan of k = 0 only returned 0.49893 instead of 0.49985 at the first point. eps0 = 0.1:
+    # Regression guard: a scan of k = 0 only returned 0.49893 instead of 0.49985 at the first point. eps0 = 0.1:
     # the thinned removal is active (blocks remove ~10% of their users).
     result = worst_case(eps0=eps0, n=n, delta=delta)
     assert result.upper - result.lower <= 1e-6 * result.upper
@@ -67,8 +67,8 @@ def test_worst_case_agrees_with_an_independent_full_scan_over_k(eps0, n, delta):
     assert at_lower[result.worst_k] >= delta * (1 - 1e-9)
 
 
-def test_issue_14_table_eps0_6():
-    # Issue 14: eps0 = 6, n = 1e5, delta = 1e-6: worst k = 89 (all k scanned, 60 digits), eps >= 0.2678400294;
+def test_worst_pair_at_eps0_6_n_1e5():
+    # eps0 = 6, n = 1e5, delta = 1e-6: worst k = 89 (all k scanned, 60 digits), eps >= 0.2678400294;
     # the value under the old name (k <= 16) was 0.2677440809.
     result = worst_case(eps0=6.0, n=100_000, delta=1e-6)
     assert result.lower <= 0.2678400294 <= result.upper
@@ -79,8 +79,8 @@ def test_issue_14_table_eps0_6():
     assert shuffled_binary_rr_pair(eps0=6.0, n=100_000, delta=1e-6, k=0).upper < result.lower
 
 
-def test_issue_11_delta_1e_300_is_certified_not_eps0():
-    # Issue 11 item 2: eps0 = 1, n = 1e4, delta = 1e-300 returned eps0; an independent log-space computation
+def test_delta_1e_300_is_certified_not_eps0():
+    # Regression guard: eps0 = 1, n = 1e4, delta = 1e-300 returned eps0; an independent log-space computation
     # gives 0.4364. The 50-digit pair value at the reported worst k confirms the lower end.
     result = worst_case(eps0=1.0, n=10_000, delta=1e-300)
     assert abs(result.upper - 0.4364) < 5e-5 and result.upper - result.lower <= 1e-6 * result.upper

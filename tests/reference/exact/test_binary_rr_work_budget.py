@@ -1,4 +1,4 @@
-"""exact.shuffled_binary_rr within its deterministic work budget (issue 14, round 3): the coarse-first
+"""exact.shuffled_binary_rr within its deterministic work budget: the coarse-first
 certification returns a certified (widened) interval where the call used to refuse, checked against an
 independent float scan over every k, the pair values (exact.shuffled_binary_rr.pair) and the full-budget
 result; and the float anchors of the binomial windows against 50-digit mpmath."""
@@ -88,8 +88,8 @@ def test_float_anchored_window_agrees_with_the_interval_route(monkeypatch):
 
 @pytest.mark.parametrize("budget", [1_000_000, 1_600_000])
 def test_a_budget_that_refused_now_certifies_a_widened_interval(monkeypatch, budget):
-    # eps0 = 1, n = 4000, delta = 1e-6 with WORK_BUDGET = 1e6 or 1.6e6 (in round 2's units: EVALUATION_WORK =
-    # 5000): the fine-first sweep refused ("0.01 not reached") before round 3; the coarse-first one certifies
+    # eps0 = 1, n = 4000, delta = 1e-6 with WORK_BUDGET = 1e6 or 1.6e6 (in the units of EVALUATION_WORK =
+    # 5000): a fine-first sweep refused ("0.01 not reached"); the coarse-first one certifies
     # an interval within 1% (widened), containing the truth:
     # the independent scan has every pair within delta at its upper end and some pair above delta at its
     # lower end; the explicit pairs' exact eps are below its upper end; it intersects the full-budget result.
@@ -129,7 +129,7 @@ def test_guide_respects_its_work_limit():
 
 
 def test_n_1e10_eps0_6_is_certified_not_refused():
-    # Before round 3: "refused: 1% not reached within the work budget" (README table); now a certified
+    # A fine-first sweep refused ("1% not reached within the work budget"); the coarse-first one gives a certified
     # interval within 1%, above the exact eps of the worst pair found and of the pair k = 0 (both directions).
     eps0, n, delta = 6.0, 10**10, 1e-6
     result = worst_case(eps0=eps0, n=n, delta=delta)
@@ -143,7 +143,7 @@ def test_n_1e10_eps0_6_is_certified_not_refused():
 def test_an_interval_wider_than_max_tolerance_is_refused_not_returned(monkeypatch):
     # eps0 = 1, n = 1e10, delta = 1e-6 with each pmf value bounded by the WHOLE dropped mass (as before the
     # pointwise bound): the sweeps certify an upper end, but the best pair's lower end is ~10x below it (eps
-    # ~ 1e-5 is near 0 for the pair solver); a 93% wide interval was returned in a draft of round 3. The
+    # ~ 1e-5 is near 0 for the pair solver); a 93% wide interval was returned by an earlier draft. The
     # documented contract: refuse beyond MAX_TOLERANCE.
     monkeypatch.setattr(ebr._Pair, "_bounds_f", ebr._Pair._bounds)
     with pytest.raises(ParameterError, match="0.01 relative within the work budget"):

@@ -46,7 +46,7 @@ def test_equals_full_enumeration(case):
 
 
 def test_recovery_table_f4_deltas():
-    # shared/statements/fmt21.md, check F4: exact worst-case shuffled delta of k-RR, (k, eps0, n, eps).
+    # The statements' cross-check F4 (FMT21's k-RR example): exact worst-case shuffled delta of k-RR, (k, eps0, n, eps).
     for k, eps0, n, eps, expected in [(3, 2.0, 6, 0.3, 0.3818), (2, 1.5, 8, 0.2, 0.1913), (4, 3.0, 5, 0.5, 0.6632)]:
         got = float(exact_shuffled_krr_delta(k, math.exp(eps0), n, math.exp(eps)))
         assert got == pytest.approx(expected, abs=6e-5)

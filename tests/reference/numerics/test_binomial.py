@@ -43,7 +43,7 @@ def test_window_brackets_contain_the_mpmath_pmf(kind, eps0, m, tail):
         exact = mpmath.exp(mp_log_pmf(window.lo + int(i), m, p))
         assert window.lower[i] <= exact <= window.upper[i], (i, window.lo + i)
         if exact > 1e-250:
-            # the proven relative bound is far below the 1e-12 + 1e-13 sqrt(m) of round 1's measured budget
+            # the proven relative bound is far below the 1e-12 + 1e-13 sqrt(m) of the earlier measured (unproven) budget
             assert window.rel[i] <= 1e-8
 
 

@@ -1,4 +1,5 @@
-"""High-precision paths `<function>_mp` of the exact statements (issue 16 point 1; shuffle_spec.reference.numerics.high_precision_exact).
+"""High-precision paths `<function>_mp` of the exact statements (bit-reproducible test vectors;
+shuffle_spec.reference.numerics.high_precision_exact).
 
 Each enclosure is compared with exact rational computations (shuffle_spec.reference.finite.shuffling, shuffle_spec.reference.exact.krr) on tiny
 instances, checked to agree at 40 and 80 digits, and shown to contain the float reference's certified interval

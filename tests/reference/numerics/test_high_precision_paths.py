@@ -1,5 +1,5 @@
-"""The high-precision paths `<function>_mp(*, dps, ...)` of the eight root-finding statements (issue 16
-point 1): the enclosures the test vectors are written from.
+"""The high-precision paths `<function>_mp(*, dps, ...)` of the eight root-finding statements: the
+enclosures the test vectors are written from.
 
 For each path, at registered examples and at an edge of the supported range (large eps0, n = 1e18,
 delta = 1e-300 where the root is still interior):

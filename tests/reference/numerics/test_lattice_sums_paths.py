@@ -1,4 +1,4 @@
-"""Issue 15 speed work: the faster lattice sums against brute force and against each other.
+"""The faster lattice sums (batched rows, split sums) against brute force and against each other.
 
 - The batched engine (rows every few b, every b between them bounded by shifted rows and by E[g | b] plus a
   monotone negative part) against the exact trinomial sum computed term by term at sizes where the grid
