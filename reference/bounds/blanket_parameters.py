@@ -199,11 +199,11 @@ def _epsilon_for_delta(delta_of_eps: Callable[[float], float], *, eps0: float, d
     """The smallest eps in (0, eps_max] at which the bound's delta(eps) <= delta, verified there; eps0
     with a note when none is (no amplification provable: a shuffled eps0-LDP randomizer is eps0-DP)."""
     if not delta_of_eps(eps_max) <= delta:
-        return BoundValue(eps0, eps0, "no amplification provable at these parameters: the local eps0 is returned")
+        return BoundValue(eps0, eps0, "no amplification provable at these parameters: the local eps0 is returned", direction="upper_bound")
     lo = eps_max * 1e-12
     eps = smallest_argument_within(delta_of_eps, delta, lo, eps_max, name="eps", rel_tol=INVERSION_REL_TOL)
     lower = lo if eps == lo else max(lo, eps - INVERSION_REL_TOL * max(1.0, eps))
-    return BoundValue(min(lower, eps), eps)
+    return BoundValue(min(lower, eps), eps, direction="upper_bound")
 
 
 def _eps0_for_delta(delta_of_eps0: Callable[[float], float], *, eps: float, delta: float, strict: bool) -> float:

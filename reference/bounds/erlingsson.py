@@ -84,10 +84,10 @@ def _certified(value: mpmath.mpf, eps0: float, *, at_least: bool = False) -> Bou
     `at_least`, `value` is only a lower bound on the expression (enough to know it exceeds eps0)."""
     lower, upper = mpf_to_float_down(value), mpf_to_float_up(value)
     if upper <= eps0 and not at_least:
-        return BoundValue(lower=lower, upper=upper)
+        return BoundValue(lower=lower, upper=upper, direction="upper_bound")
     relation = "is above" if at_least else "is"
     note = f"{NO_AMPLIFICATION} (the theorem's expression {relation} {mpmath.nstr(value, 6)})"
-    return BoundValue(lower=min(lower, eps0), upper=eps0, note=note)
+    return BoundValue(lower=min(lower, eps0), upper=eps0, note=note, direction="upper_bound")
 
 
 def erlingsson_eps1(*, eps0: float, n: int) -> float:
