@@ -2,7 +2,7 @@
 
 `V1` is EFMRTT19 Thm 7 (v1) as restated in BBGN19 Thm 5.1: eps = 12 eps0 sqrt(log(1/delta)/n) for
 eps0 < 1/2, n >= 1000, delta < 1/100 (shared/statements/efmrtt19.md, source S-BB), with its existing
-reference `reference.bounds.erlingsson:erlingsson_v1_epsilon`. `TRIVIAL` is the trivial bound eps = eps0
+reference `shuffle_spec.reference.bounds.erlingsson:erlingsson_v1_epsilon`. `TRIVIAL` is the trivial bound eps = eps0
 (every eps0-LDP protocol is eps0-DP after shuffling: post-processing), valid at every n, so small-n
 vectors can be checked against the exact truth. `GAMMA` is BBGN19 Lemma 5.1's Laplace blanket written
 as the integral of the pointwise minimum density (by symmetry twice the left half), whose closed form is
@@ -32,7 +32,7 @@ V1 = Statement(
     hypotheses=(sp.Lt(eps0, sp.Rational(1, 2)), sp.Ge(n, 1000), sp.Lt(delta, sp.Rational(1, 100))),
     conclusion=(sp.Eq(eps, 12 * eps0 * sp.sqrt(sp.log(1 / delta) / n)),),
     direction=Direction.UPPER_BOUND,
-    reference="reference.bounds.erlingsson:erlingsson_v1_epsilon",
+    reference="shuffle_spec.reference.bounds.erlingsson:erlingsson_v1_epsilon",
     inputs=(eps0, n, delta),
     output=eps,
     value=12 * eps0 * sp.sqrt(sp.log(1 / delta) / n),
