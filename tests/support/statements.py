@@ -68,7 +68,7 @@ GAMMA = Statement(
     hypotheses=(),
     conclusion=(sp.Eq(gamma, 2 * sp.Integral(eps0 / 2 * sp.exp(-eps0 * (1 - y)), (y, -sp.oo, sp.Rational(1, 2)))),),
     direction=Direction.EXACT,
-    reference="support.statements:trivial_bound",
+    reference="support.statements:trivial_number",
     inputs=(eps0,),
     output=gamma,
     value=2 * sp.Integral(eps0 / 2 * sp.exp(-eps0 * (1 - y)), (y, -sp.oo, sp.Rational(1, 2))),
@@ -92,8 +92,17 @@ DELTA_OF_V1 = Statement(
 ALL = (V1, TRIVIAL, GAMMA, DELTA_OF_V1)
 
 
-def trivial_bound(*, eps0: float, n: int = 1, delta: float = 0.5) -> float:
-    """eps = eps0 (TRIVIAL); refuses delta >= 1 and eps0 <= 0 like a reference does."""
+def trivial_bound(*, eps0: float, n: int = 1, delta: float = 0.5):
+    """eps = eps0 (TRIVIAL), an amplification bound's result: the exact [eps0, eps0], direction upper_bound;
+    refuses delta >= 1 and eps0 <= 0 like a reference does."""
+    from shuffle_spec.reference.core.results import BoundValue
+
+    value = trivial_number(eps0=eps0, n=n, delta=delta)
+    return BoundValue(value, value, direction="upper_bound")
+
+
+def trivial_number(*, eps0: float, n: int = 1, delta: float = 0.5) -> float:
+    """eps0 as a plain number (GAMMA's reference: not an amplification bound); the refusals of trivial_bound."""
     from shuffle_spec.reference.core.errors import HypothesisViolation, require_integer, require_positive
 
     require_positive("eps0", eps0)
@@ -146,4 +155,7 @@ def overflowing_reference(*, eps0, n, delta):
 
 
 def non_finite_reference(*, eps0, n, delta):
-    return math.inf if eps0 > 0.3 else math.nan
+    """An amplification bound's result with a non-finite value (a NaN end is refused by BoundValue itself)."""
+    from shuffle_spec.reference.core.results import BoundValue
+
+    return BoundValue(math.inf, math.inf, direction="upper_bound") if eps0 > 0.3 else BoundValue(0.0, math.inf, direction="upper_bound")
