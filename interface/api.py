@@ -36,7 +36,7 @@ from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
-from ..spec.terms import Direction, HypothesisError
+from ..spec.terms import HypothesisError
 
 if TYPE_CHECKING:  # SymPy is loaded only when a statement is not in the catalog
     from ..spec.statement import Statement
@@ -894,10 +894,9 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
     result = _composed(parsed, delta=delta)
     listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds} for r in parsed]
-    # A lower-bound statement (compose.exact_binary_rr: the composition of explicit pairs) reports its
-    # certified lower end; an upper bound its upper end.
-    value = result.lower if resolve(statement_id).direction is Direction.LOWER_BOUND else result.upper
-    return Composition(statement_id, listed, float(delta), value, (result.lower, result.upper), True, result.note)
+    # The result's own direction is its pair's (the explicit binary-RR pairs: a lower bound, reported by its lower
+    # end; the clone pairs: an upper bound, by its upper end), the statement's by CERTIFYING_PAIRS.
+    return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, result.note)
 
 
 def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float) -> tuple[float, float]:
