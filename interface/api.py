@@ -36,7 +36,7 @@ from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
-from ..spec.terms import HypothesisError
+from ..spec.terms import Direction, HypothesisError
 
 if TYPE_CHECKING:  # SymPy is loaded only when a statement is not in the catalog
     from ..spec.statement import Statement
@@ -357,12 +357,24 @@ def _check_budget(time_budget: float | None) -> float | None:
     return value
 
 
+def _require_certifying(statement: Statement | Entry) -> None:
+    """Refuse to invert a lower bound: its value is at most the true epsilon, so where it meets a target the truth
+    may be larger, and the eps0, n or delta found certifies nothing (an upper bound's or an exact value's does)."""
+    if statement.direction is Direction.LOWER_BOUND:
+        raise ParameterError(
+            "statement_id", statement.id,
+            "an upper bound or an exact statement: this one is a lower bound on the true epsilon, and inverting it certifies no eps0, n or delta",
+            statement_id=statement.id,
+        )
+
+
 def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
     """The largest local eps0 whose bound on the central epsilon is at most `eps` (eps >= 0; for bounds
     non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps.
     `time_budget` (seconds, default INVERSION_TIME_BUDGET; None: no limit): when it runs out, the largest
     verified eps0 so far is returned with `stopped_early` and a note (InversionTimeout if there is none)."""
     statement = _statement(statement_id)
+    _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(n=n, delta=delta)
     n, delta = int(fixed["n"]), float(fixed["delta"])
@@ -400,6 +412,7 @@ def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: 
     doubles n from 1 (never evaluating far beyond the answer: the work of several bounds grows with n), then
     narrows the last doubling. `time_budget` as in `calibrate_epsilon0` (the smallest verified n so far)."""
     statement = _statement(statement_id)
+    _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(eps0=eps0, delta=delta)
     eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
@@ -445,6 +458,7 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     monotone in delta only up to it (BBGN19.Lem5.3.exact_krr: 3e-4 in eps, up to ~1% in delta; the clone
     bounds: 1e-7 in eps, ~1e-8 in delta), and so is the round trip; the returned delta is verified either way."""
     statement = _statement(statement_id)
+    _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(eps0=eps0, n=n)
     eps0, n = float(fixed["eps0"]), int(fixed["n"])
