@@ -357,12 +357,24 @@ def _check_budget(time_budget: float | None) -> float | None:
     return value
 
 
+def _require_certifying(statement: Statement | Entry) -> None:
+    """Refuse to invert a lower bound: its value is at most the true epsilon, so where it meets a target the truth
+    may be larger, and the eps0, n or delta found certifies nothing (an upper bound's or an exact value's does)."""
+    if statement.direction is Direction.LOWER_BOUND:
+        raise ParameterError(
+            "statement_id", statement.id,
+            "an upper bound or an exact statement: this one is a lower bound on the true epsilon, and inverting it certifies no eps0, n or delta",
+            statement_id=statement.id,
+        )
+
+
 def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
     """The largest local eps0 whose bound on the central epsilon is at most `eps` (eps >= 0; for bounds
     non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps.
     `time_budget` (seconds, default INVERSION_TIME_BUDGET; None: no limit): when it runs out, the largest
     verified eps0 so far is returned with `stopped_early` and a note (InversionTimeout if there is none)."""
     statement = _statement(statement_id)
+    _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(n=n, delta=delta)
     n, delta = int(fixed["n"]), float(fixed["delta"])
@@ -400,6 +412,7 @@ def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: 
     doubles n from 1 (never evaluating far beyond the answer: the work of several bounds grows with n), then
     narrows the last doubling. `time_budget` as in `calibrate_epsilon0` (the smallest verified n so far)."""
     statement = _statement(statement_id)
+    _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(eps0=eps0, delta=delta)
     eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
@@ -445,6 +458,7 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     monotone in delta only up to it (BBGN19.Lem5.3.exact_krr: 3e-4 in eps, up to ~1% in delta; the clone
     bounds: 1e-7 in eps, ~1e-8 in delta), and so is the round trip; the returned delta is verified either way."""
     statement = _statement(statement_id)
+    _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(eps0=eps0, n=n)
     eps0, n = float(fixed["eps0"]), int(fixed["n"])
@@ -894,10 +908,9 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
     result = _composed(parsed, delta=delta)
     listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds} for r in parsed]
-    # A lower-bound statement (compose.exact_binary_rr: the composition of explicit pairs) reports its
-    # certified lower end; an upper bound its upper end.
-    value = result.lower if resolve(statement_id).direction is Direction.LOWER_BOUND else result.upper
-    return Composition(statement_id, listed, float(delta), value, (result.lower, result.upper), True, result.note)
+    # The result's own direction is its pair's (the explicit binary-RR pairs: a lower bound, reported by its lower
+    # end; the clone pairs: an upper bound, by its upper end), the statement's by CERTIFYING_PAIRS.
+    return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, result.note)
 
 
 def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float) -> tuple[float, float]:

@@ -125,12 +125,12 @@ def randomizer_gap(
         return _registered(gap, bound_rows, exact, offer, lambda: (best_up, best_low))
     found, reason, seconds = _timed(best_randomizer_pair, matrix=randomizer, n=n, delta=delta)
     value, choice = (None, None) if found is None else found
-    lower_row = ({"id": LOWER_ID, "direction": "lower_bound", "eps": None if value is None else value.lower,
+    lower_row = ({"id": LOWER_ID, "direction": "lower_bound", "eps": None if value is None else value.value,
                      "interval": None if value is None else [value.lower, value.upper], "valid": value is not None,
                      "reason": reason, "seconds": round(seconds, 3)})
     if choice is not None:
         gap.pair = {**choice.to_json(), "description": choice.describe()}
-    offer(None if value is None else value.lower, LOWER_ID, True)
+    offer(None if value is None else value.value, LOWER_ID, True)
     # The pair first: a little above its eps is where the upper bound's root search starts (verified there).
     hint = 1.25 * value.lower if value is not None and value.lower > 0 else None
     upper, reason, seconds = _timed(exact_blanket_randomizer_epsilon, matrix=randomizer, n=n, delta=delta, hint=hint)

@@ -19,17 +19,23 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, overload
 
 from ..reference.core.limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX
 from ..reference.core.errors import HypothesisViolation, ParameterError
+from ..reference.core.results import BoundValue
 from ..spec.terms import EffectiveDelta, HypothesisError
 
 if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`shuffle_spec.spec.catalog`): SymPy only when needed
     from ..spec.catalog import Entry
     from ..spec.statement import Statement
 
-__all__ = ["BadParameter", "Evaluation", "UsageError", "check_supported_range", "coerce_params", "evaluate", "parse_number", "reference_function", "require_supported"]
+__all__ = ["BadParameter", "Evaluation", "ReferenceResultError", "UsageError", "check_supported_range", "coerce_params", "evaluate", "parse_number", "reference_function", "require_supported"]
 
 
 class UsageError(ValueError):
     """The call itself is wrong (unknown or missing parameter, non-number): exit code 2."""
+
+
+class ReferenceResultError(TypeError):
+    """A reference returned something other than its statement's result type (`reference_result`): a defect of
+    the project, never a refusal of the point, so it is raised, not turned into an answer `valid: false`."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +214,30 @@ def coerce_params(statement: Statement | Entry, raw: Mapping[str, object]) -> di
     return params
 
 
+def reference_result(statement: Statement | Entry, result: object) -> tuple[float, tuple[float, float] | None, str]:
+    """(value, interval, note) of what a statement's reference returned, by the one result type: a `BoundValue`
+    whose direction is the statement's (its `value`, the certified end in that direction, is the number shown;
+    its ends are the interval); it is required of every amplification bound. The other scalar statements
+    (protocol accuracy, inversions, similarities) may return a plain real number (int, float, Fraction), shown as
+    it is, without an interval. Anything else is a `ReferenceResultError`."""
+    direction = statement.direction.value
+    if isinstance(result, BoundValue):
+        if result.direction != direction:
+            raise ReferenceResultError(
+                f"{statement.id}: its reference {statement.reference} returned a {result.direction} result, but the statement is a {direction}"
+            )
+        return float(result.value), (float(result.lower), float(result.upper)), result.note
+    if "amplification" in statement.tags:
+        raise ReferenceResultError(
+            f"{statement.id}: its reference {statement.reference} returned a {type(result).__name__}, not a BoundValue (every amplification bound returns one)"
+        )
+    if isinstance(result, numbers.Real) and not isinstance(result, bool):
+        return float(result), None, ""
+    raise ReferenceResultError(
+        f"{statement.id}: its reference {statement.reference} returned a {type(result).__name__}, neither a BoundValue nor a real number"
+    )
+
+
 def _unusable(statement: Statement | Entry, value: float, interval: tuple[float, float] | None) -> str:
     """Why a number the reference returned cannot be shown as an answer ("" when it can)."""
     shown = [value] + (list(interval) if interval is not None else [])
@@ -237,14 +267,8 @@ def evaluate(statement: Statement | Entry, raw: Mapping[str, object], *, with_ef
         return Evaluation(statement.id, params, None, False, str(failure), error=failure)
     try:
         result = reference_function(statement)(**params)
-        if hasattr(result, "upper"):
-            # The value shown is the safe end of the certified interval: the upper end, except for a lower
-            # bound, whose claim is its lower end (as the vectors' expected value and `tightest` take it).
-            lower_bound = str(getattr(statement.direction, "value", statement.direction)) == "lower_bound"
-            value = float(result.lower) if lower_bound else float(result.upper)
-            interval, note = (float(result.lower), float(result.upper)), getattr(result, "note", "")
-        else:
-            value, interval, note = float(result), None, ""
+        # Inside the try: a Fraction beyond a double's range overflows here, a refusal like any overflow.
+        value, interval, note = reference_result(statement, result)
     except ValueError as failure:  # ParameterError / HypothesisViolation: the reference refuses
         return Evaluation(statement.id, params, None, False, str(failure), error=failure)
     except ArithmeticError as failure:  # overflow or the like inside the reference: a refusal, never a traceback

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from ...proofs_checks.bridge import UsageError, reference_function
+from ...proofs_checks.bridge import UsageError, reference_function, reference_result
 from ..input_files import read_limited
 from ..cli.output import progress
 from .sandbox import (
@@ -148,12 +148,10 @@ def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool,
         # The project's own reference failed here (a bug to report, not the audited code's fault): the
         # point is still judged against the truth and the certificates, without an expected value.
         return True, None, None, f"reference failed: {type(failure).__name__}"
-    if hasattr(result, "upper"):
-        low_exact, high_exact = float(result.lower), float(result.upper)
-        # A lower bound's value is its certified lower end (the upper end may exceed the truth).
-        value = low_exact if statement.direction is Direction.LOWER_BOUND else high_exact
-    else:
-        value = low_exact = high_exact = float(result)
+    # The one result type (`bridge.reference_result`): a lower bound's value is its certified lower end (the
+    # upper end may exceed the truth), an upper bound's or an exact value's its upper end.
+    value, interval, _ = reference_result(statement, result)
+    low_exact, high_exact = interval if interval is not None else (value, value)
     if not math.isfinite(value):
         return None
     scale = max(abs(low_exact), abs(high_exact))

@@ -167,7 +167,7 @@ def _blanket_delta_split(eps0: float, n: int, eps: float, laws: tuple[BinomialLa
     tail = max(tail / max(math.exp(eps0) * (1 + math.exp(eps0)), 1.0), 1e-300)
     lo, hi = split_positive_part(n, law_s, law_a, law_r, lam, kappa, (max(tau[0], 0.0), max(tau[1], 0.0)), tail=tail)
     upper = min(1.0, hi / n * (1 + 2 * U1))
-    return BoundValue(max(0.0, min(lo / n / (1 + 2 * U1), upper)), upper)
+    return BoundValue(max(0.0, min(lo / n / (1 + 2 * U1), upper)), upper, direction="upper_bound")
 
 
 
@@ -180,9 +180,9 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     require_probability("delta_hint", delta_hint)
     n, k = int(n), int(k)
     if eps >= eps0:
-        return BoundValue(0.0, 0.0)  # L <= 0 everywhere: the positive part vanishes
+        return BoundValue(0.0, 0.0, direction="upper_bound")  # L <= 0 everywhere: the positive part vanishes
     if eps0 < MIN_EPS0:
-        return BoundValue(0.0, krr_blanket_delta_cap(eps0, k), TINY_EPS0)
+        return BoundValue(0.0, krr_blanket_delta_cap(eps0, k), TINY_EPS0, direction="upper_bound")
     law_n, law_b, law_a, gamma = _blanket_laws(eps0, k)
     coefficients = _krr_coefficients(eps0, eps)
     # Each tail mass left out costs at most about tail * max(1, k) in delta (D_N <= 1; gamma c0 <= k; the split
@@ -214,7 +214,7 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
     upper = float(np.sum(block_hi * d_hi)) * (1 + (len(offsets) + 4) * U1) + window.below  # N below: D_N <= 1
     lower = float(np.sum(block_lo * d_lo)) / (1 + (len(offsets) + 4) * U1)
-    return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0))
+    return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0), direction="upper_bound")
 
 
 
@@ -225,8 +225,8 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     check_krr_inputs(eps0, n, delta, k)
     if eps0 < MIN_EPS0:
         if krr_blanket_delta_cap(eps0, int(k)) <= delta:
-            return BoundValue(0.0, 0.0, f"delta(0) <= gamma (e^eps0 - 1) <= delta: eps = 0 ({TINY_EPS0})")
-        return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})")
+            return BoundValue(0.0, 0.0, f"delta(0) <= gamma (e^eps0 - 1) <= delta: eps = 0 ({TINY_EPS0})", direction="upper_bound")
+        return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})", direction="upper_bound")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
@@ -243,7 +243,7 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
 
     hint, slope = search_start(terms, eps0=eps0, n=n, delta=delta, fallback=lambda: bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value)
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
-    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
+    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")
 
 
 # ---------------------------------------------------------------- high-precision path (bit-reproducible test vectors)

@@ -384,7 +384,7 @@ def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValu
     log_lo = log_positive_part_expectation(offset_lo, w_lo, (gamma_lo, gamma_hi), h, n, False, eps0)
     upper = 1.0 if log_up + log_norm_hi >= 0 else min(1.0, math.exp(log_up + log_norm_hi) * (1 + EXP_MARGIN))
     lower = 0.0 if log_lo == -math.inf else math.exp(log_lo + log_norm_lo) * (1 - EXP_MARGIN)
-    return BoundValue(min(lower, upper), upper)
+    return BoundValue(min(lower, upper), upper, direction="upper_bound")
 
 
 def laplace_delta_at_edges(*, eps0: float, n: int, eps: float) -> BoundValue | None:
@@ -395,9 +395,9 @@ def laplace_delta_at_edges(*, eps0: float, n: int, eps: float) -> BoundValue | N
     check_laplace_inputs(eps0, n, 0.5)
     require_positive("eps", eps, allow_zero=True)
     if eps >= eps0:
-        return BoundValue(0.0, 0.0)
+        return BoundValue(0.0, 0.0, direction="exact")
     if eps == 0 or eps0 < MIN_EPS0:
-        return BoundValue(0.0, 1.0)
+        return BoundValue(0.0, 1.0, direction="exact")
     return None
 
 
@@ -411,7 +411,7 @@ def single_report_epsilon(eps0: float, delta: float) -> BoundValue:
         value = float(exact)
         low = value if value <= exact else math.nextafter(value, -math.inf)
         high = value if value >= exact else math.nextafter(value, math.inf)
-    return BoundValue(max(low, 0.0), min(high, float(eps0)))
+    return BoundValue(max(low, 0.0), min(high, float(eps0)), direction="exact")
 
 
 def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -420,9 +420,9 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
     note when none below eps0 is. Range: 0 < eps0 <= 8, 1 <= n <= 1e6, 1e-300 <= delta < 1."""
     check_laplace_inputs(eps0, n, delta)
     if int(n) == 1:
-        return single_report_epsilon(eps0, delta)
+        return single_report_epsilon(eps0, delta).in_direction("upper_bound")
     if eps0 < MIN_EPS0:
-        return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})")
+        return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})", direction="upper_bound")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = exact_blanket_laplace_delta(eps0=eps0, n=n, eps=eps)
@@ -436,7 +436,7 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
     except ValueError:
         hint = None
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
-    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
+    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")
 
 
 def exact_blanket_laplace_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:

@@ -421,7 +421,7 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
     require_probability("delta_hint", delta_hint)
     n = int(n)
     if x == x2 or eps >= randomizer.eps0:
-        return BoundValue(0.0, 0.0)
+        return BoundValue(0.0, 0.0, direction="upper_bound")
     groups = _pair_groups(randomizer, x, x2)
     distinct = len(groups)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
@@ -435,7 +435,7 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
 
     if randomizer.gamma == 1:
         # Every row equal: the output ignores the input; D = 0 for eps >= 0 (L = 1 - e <= 0 surely).
-        return BoundValue(0.0, 0.0)
+        return BoundValue(0.0, 0.0, direction="upper_bound")
     return _blanket_sum(n, randomizer.gamma, d_n, delta_hint)
 
 
@@ -457,7 +457,7 @@ def _blanket_sum(n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, floa
     block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
     upper = float(np.sum(block_hi * d_hi)) * (1 + (len(offsets) + 4) * U1) + window.below
     lower = float(np.sum(block_lo * d_lo)) / (1 + (len(offsets) + 4) * U1)
-    return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0))
+    return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0), direction="upper_bound")
 
 
 def _pair_order(randomizer: FiniteRandomizer, weight: Sequence[Fraction]) -> list[tuple[int, int]]:
@@ -496,12 +496,12 @@ def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_
     require_positive("eps", eps, allow_zero=True)
     lower = upper = 0.0
     if randomizer.gamma == 1:
-        return BoundValue(0.0, 0.0)
+        return BoundValue(0.0, 0.0, direction="upper_bound")
     omega = [c / randomizer.gamma for c in randomizer.column_min()]
     for x, x2 in _pair_order(randomizer, omega):  # every ordered pair up to equal groups (equal deltas)
         value = blanket_pair_delta(randomizer, x, x2, n=n, eps=eps, delta_hint=delta_hint)
         lower, upper = max(lower, value.lower), max(upper, value.upper)
-    return BoundValue(lower, upper)
+    return BoundValue(lower, upper, direction="upper_bound")
 
 
 def solve_over_pairs(
@@ -543,11 +543,11 @@ def exact_blanket_randomizer_epsilon(*, matrix: object, n: int, delta: float, hi
         raise ParameterError("hint", hint, "a finite eps (or None)")
     n = int(n)
     if randomizer.eps0 == 0 or randomizer.gamma == 1:
-        return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP")
+        return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP", direction="upper_bound")
     omega = [c / randomizer.gamma for c in randomizer.column_min()]
 
     def pair_delta(x: int, x2: int, eps: float) -> BoundValue:
         return blanket_pair_delta(randomizer, x, x2, n=n, eps=eps, delta_hint=delta)
 
     lower, upper, found, _ = solve_over_pairs(_pair_order(randomizer, omega), pair_delta, eps0=randomizer.eps0, delta=delta, hint=hint)
-    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION)
+    return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")

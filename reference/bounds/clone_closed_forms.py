@@ -88,7 +88,7 @@ def _closed_form(variant: str, eps0: float, n: int, delta: float) -> BoundValue:
         e_eps0 = mpmath.exp(mpmath.mpf(eps0))
         g = _concentration_term(e_eps0, n, delta)
         eps = mpmath.log1p(_prefactor(variant, mpmath.mpf(eps0), e_eps0, g) * g)
-        return BoundValue(mpf_to_float_down(eps), mpf_to_float_up(eps))
+        return BoundValue(mpf_to_float_down(eps), mpf_to_float_up(eps), direction="upper_bound")
 
 
 def _thm21(variant: str, numerator: int, eps0: float, n: int, delta: float) -> BoundValue:
@@ -143,12 +143,12 @@ def _delta_prime(variant: str, eps0: float, delta0: float, n: int, delta: float,
     delta0 = 0 it is delta exactly (pure LDP, Thm 2.1), returned as such: the epsilon then holds at the delta
     asked for, not one ulp above it."""
     if delta0 == 0:
-        return BoundValue(float(delta), float(delta))
+        return BoundValue(float(delta), float(delta), direction="upper_bound")
     with mpmath.workprec(WORKING_BITS):
         e_neg = mpmath.exp(-mpmath.mpf(eps0))
         c = 1 + e_neg if variant == SEED else 1 + e_neg / 2
         value = mpmath.mpf(delta) + (mpmath.exp(mpmath.mpf(eps_upper)) + 1) * c * mpmath.mpf(n) * mpmath.mpf(delta0)
-        return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value))
+        return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
 
 
 def prop22_seed_delta_prime(*, eps0: float, delta0: float, n: int, delta: float) -> BoundValue:

@@ -542,7 +542,7 @@ def clone_pair_delta(*, eps0: float, n: int, eps: float, kind: str = "fmt21", ta
     require_probability("tail", tail)
     pair = _clone_pair(eps0, int(n), probability_pair(kind, eps0), tail)
     lower, upper = pair.delta_bounds(eps)
-    return BoundValue(lower, upper)
+    return BoundValue(lower, upper, direction="upper_bound")
 
 
 def clones_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
@@ -565,7 +565,9 @@ def clone_pair_epsilon(eps0: float, n: int, delta: float, kind: str) -> BoundVal
     """Certified eps(delta) of the clone pair with clone counts Bin(n-1, q), q of `kind` (clone_pair_delta)."""
     pair = _clone_pair(eps0, int(n), probability_pair(kind, eps0), window_tail(delta))
     budget = max(MIN_CERTIFIED_EVALUATIONS, min(MAX_CERTIFIED_EVALUATIONS, int(CERTIFIED_WORK / pair.edges.size)))
-    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta), max_evaluations=budget)
+    # The root encloses the clone pair's own eps; the clone pair dominates every eps0-LDP randomizer's, so it is
+    # an upper bound on the shuffled protocol's eps.
+    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta), max_evaluations=budget).in_direction("upper_bound")
 
 
 def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:

@@ -28,7 +28,7 @@ from ..core.errors import HypothesisViolation, require_integer, require_positive
 from ..core.parameters import check_amplification_inputs
 from ..core.limits import check_range
 from ..core.results import NO_AMPLIFICATION, BoundValue
-from ..core.rounding import mpf_to_float_down, mpf_to_float_up, round_up
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up, round_down, round_up
 
 __all__ = [
     "erlingsson_v1_epsilon",
@@ -43,9 +43,13 @@ __all__ = [
 _DIGITS = 60
 
 
-def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7") -> float:
-    """12 eps0 sqrt(log(1/delta)/n): EFMRTT19 Thm 7 (v1) = BBGN19 Thm 5.1; rounded up by 8 ulps
-    (four correctly rounded operations, each off by at most half an ulp).
+def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str = "EFMRTT19.Thm7") -> BoundValue:
+    """12 eps0 sqrt(log(1/delta)/n): EFMRTT19 Thm 7 (v1) = BBGN19 Thm 5.1, an upper bound (value = upper end).
+
+    Evaluated in doubles, then widened by 8 ulps each way, which encloses the exact expression: with u = 2^-53,
+    12 eps0 and float(n) are within u relative, log(delta) within 2u (libm's log is within one ulp), the
+    quotient within u + 2u + u = 4u, its square root (correctly rounded, halving the error) within 3u, and the
+    product within 5u of the truth; 8 ulps of the result are at least 8u of it (an ulp of x is > x u).
     Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRTT19.Thm7'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
     require_integer("n", n, minimum=1)
@@ -58,7 +62,8 @@ def erlingsson_v1_epsilon(*, eps0: float, n: int, delta: float, statement: str =
         raise HypothesisViolation(statement, "n >= 1000", values)
     if not delta < 0.01:
         raise HypothesisViolation(statement, "delta < 1/100", values)
-    return round_up(12.0 * eps0 * math.sqrt(-math.log(delta) / n), 8)
+    value = 12.0 * eps0 * math.sqrt(-math.log(delta) / n)
+    return BoundValue(round_down(value, 8), round_up(value, 8), direction="upper_bound")
 
 
 def _validate_v2(eps0: float, n: int, delta: float, statement: str) -> None:
@@ -78,10 +83,10 @@ def _certified(value: mpmath.mpf, eps0: float, *, at_least: bool = False) -> Bou
     `at_least`, `value` is only a lower bound on the expression (enough to know it exceeds eps0)."""
     lower, upper = mpf_to_float_down(value), mpf_to_float_up(value)
     if upper <= eps0 and not at_least:
-        return BoundValue(lower=lower, upper=upper)
+        return BoundValue(lower=lower, upper=upper, direction="upper_bound")
     relation = "is above" if at_least else "is"
     note = f"{NO_AMPLIFICATION} (the theorem's expression {relation} {mpmath.nstr(value, 6)})"
-    return BoundValue(lower=min(lower, eps0), upper=eps0, note=note)
+    return BoundValue(lower=min(lower, eps0), upper=eps0, note=note, direction="upper_bound")
 
 
 def erlingsson_eps1(*, eps0: float, n: int) -> float:
@@ -131,7 +136,7 @@ def erlingsson_v2_refined_epsilon(*, eps0: float, n: int, delta: float) -> Bound
         return _certified(value, eps0)
 
 
-def swapping_v1_epsilon(*, eps0: float, n: int, delta: float) -> float:
+def swapping_v1_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """12 eps0 sqrt(log(1/delta)/n) at index 1 for the one-swap algorithm A_swap: EFMRTT19.Thm8 (v1),
     same hypotheses n >= 1000, eps0 < 1/2, delta < 1/100 as Thm 7."""
     return erlingsson_v1_epsilon(eps0=eps0, n=n, delta=delta, statement="EFMRTT19.Thm8")
@@ -142,7 +147,7 @@ def swapping_v2_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     return erlingsson_v2_epsilon(eps0=eps0, n=n, delta=delta, statement="EFMRTT19.Thm8.v2")
 
 
-def shuffled_reports_v1_epsilon(*, eps0: float, n: int, delta: float) -> float:
+def shuffled_reports_v1_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """12 eps0 sqrt(log(1/delta)/|S|) at every index of S, for reports shuffled after local
     randomization, |S| = n users sharing one randomizer: EFMRTT19.Cor9 (v1).
     Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRTT19.Cor9'] (module docstring); refused outside it."""

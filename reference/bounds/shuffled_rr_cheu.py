@@ -31,6 +31,7 @@ from ..core.parameters import check_delta, check_n
 from ..numerics.inversion import largest_argument_within
 from ..numerics.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
 from ..core.limits import check_range
+from ..core.results import BoundValue
 from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
@@ -69,9 +70,11 @@ def shuffled_rr_epsilon_for_lambda(*, lam: float, n: int, delta: float) -> float
         return mpf_to_float_up(_eq1(lam_mp, int(n), delta))
 
 
-def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> float:
+def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """Central eps of n shuffled reports of binary randomized response with local epsilon eps0
-    (EFMRSTT20.LemII.6 with lambda = 2n/(1 + e^eps0)); rounded up. Refuses (HypothesisViolation)
+    (EFMRSTT20.LemII.6 with lambda = 2n/(1 + e^eps0)), an upper bound (value = upper end): Eq. (1) at 60
+    digits (relative error below 1e-50), enclosed by the doubles one step below and above the nearest (module
+    doc). Refuses (HypothesisViolation)
     when lambda < 14 log(4/delta), i.e. e^eps0 > 2n/(14 log(4/delta)) - 1.
     Supported range: shuffle_spec.reference.core.limits.RANGES['EFMRSTT20.LemII.6'] (module docstring); refused outside it."""
     require_positive("eps0", eps0)
@@ -83,7 +86,8 @@ def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> float:
         lam = 2 * mpmath.mpf(int(n)) / (1 + mpmath.exp(mpmath.mpf(eps0)))
         if not lam >= 14 * mpmath.log(4 / mpmath.mpf(delta)):
             raise HypothesisViolation(STATEMENT, "2n/(1 + e^eps0) >= 14 log(4/delta)", values)
-        return mpf_to_float_up(_eq1(lam, int(n), delta))
+        eps = _eq1(lam, int(n), delta)
+        return BoundValue(mpf_to_float_down(eps), mpf_to_float_up(eps), direction="upper_bound")
 
 
 def shuffled_rr_max_eps0(*, n: int, delta: float) -> float:
@@ -116,9 +120,9 @@ def shuffled_rr_largest_eps0(*, eps: float, n: int, delta: float) -> float:
         except HypothesisViolation:
             hi = math.nextafter(hi, 0.0)
     lo = min(1e-9, hi / 2)
-    if not shuffled_rr_epsilon(eps0=lo, n=n, delta=delta) <= eps:
-        raise ParameterError("eps", eps, f"a target at least Lemma II.6's value at eps0 -> 0 ({shuffled_rr_epsilon(eps0=lo, n=n, delta=delta)!r})")
-    return largest_argument_within(lambda e0: shuffled_rr_epsilon(eps0=e0, n=n, delta=delta), eps, lo, hi, name="eps0", rel_tol=1e-12)
+    if not shuffled_rr_epsilon(eps0=lo, n=n, delta=delta).value <= eps:
+        raise ParameterError("eps", eps, f"a target at least Lemma II.6's value at eps0 -> 0 ({shuffled_rr_epsilon(eps0=lo, n=n, delta=delta).value!r})")
+    return largest_argument_within(lambda e0: shuffled_rr_epsilon(eps0=e0, n=n, delta=delta).value, eps, lo, hi, name="eps0", rel_tol=1e-12)
 
 
 def _eq1_at_eps0(eps0: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:

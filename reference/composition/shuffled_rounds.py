@@ -60,7 +60,7 @@ from ..numerics.solver import solve_epsilon
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
-from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
+from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundDirection, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
 
 __all__ = [
@@ -359,6 +359,12 @@ def _solve(composer: _Composer, delta: float, refine: int) -> BoundValue:
     return solve_epsilon(bounds, eps0=eps_max, delta=delta, rel_tol=EPS_REL_TOL)
 
 
+def _direction(rounds: Sequence[Round]) -> BoundDirection:
+    """The claim of a composition: the clone pairs dominate every eps0-LDP round (an upper bound); the exact
+    binary-RR pairs are explicit neighbouring pairs (their composition is a lower bound on the worst case)."""
+    return "lower_bound" if rounds[0].pair == "exact_binary_rr" else "upper_bound"
+
+
 def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) -> BoundValue:
     """compose.<pair>: the certified eps(delta) of the composition of `rounds` (heterogeneous allowed),
     as an interval containing the exact composed eps of the pair (module doc): for the clone pairs the
@@ -376,7 +382,7 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
     if rounds[0].pair == "exact_binary_rr":
         extra = f"exact pairs k in {list(binary_rr_counts(rounds[0].n))}, both directions: a lower bound on the worst case"
         note = f"{note}; {extra}" if note else extra
-    return BoundValue(lower, worst.upper, note)
+    return BoundValue(lower, worst.upper, note, direction=_direction(rounds))
 
 
 def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> BoundValue:
@@ -391,7 +397,7 @@ def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> B
         step = composer.step_for(target, int(refine))
         ups.append(composer.composed(step, True).delta(eps))
         lows.append(composer.composed(step, False).delta(eps))
-    return BoundValue(max(lows), max(ups))
+    return BoundValue(max(lows), max(ups), direction=_direction(rounds))
 
 
 def rounds_from_json(data: object) -> list[Round]:
@@ -432,7 +438,7 @@ def compose_exact_binary_rr(*, eps0: float, n: int, delta: float, rounds: int) -
     (the PLD interval's upper end lies above it); the certified interval is in the note."""
     result = composed_epsilon([Round("exact_binary_rr", eps0, n, rounds)], delta=delta)
     note = f"exact composed eps of the pairs in [{result.lower!r}, {result.upper!r}]; {result.note}"
-    return BoundValue(result.lower, result.lower, note)
+    return BoundValue(result.lower, result.lower, note, direction="lower_bound")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1307,7 +1307,7 @@ def shuffled_binary_rr(*, eps0: float, n: int, delta: float) -> BoundValue:
         note += f" (widened from {DEFAULT_REL_TOL:g} to stay within the work budget)"
     if result.upper >= eps0:
         note = NO_AMPLIFICATION + "; " + note
-    return BoundValue(result.lower, result.upper, note)
+    return BoundValue(result.lower, result.upper, note, direction="exact")
 
 
 def shuffled_binary_rr_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
@@ -1319,7 +1319,7 @@ def shuffled_binary_rr_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
         raise ParameterError("n", n, "1 <= n <= 2000 (every pair is evaluated; use shuffled_binary_rr for eps at large n)")
     pairs = _Pairs(eps0, 1e-30)
     bounds = [pairs.bound(int(n), k, float(eps)) for k in range(int(n))]
-    return BoundValue(max(b[0] for b in bounds), max(b[1] for b in bounds))
+    return BoundValue(max(b[0] for b in bounds), max(b[1] for b in bounds), direction="exact")
 
 
 def one_direction_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:
@@ -1330,7 +1330,7 @@ def one_direction_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValu
         raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
     require_positive("eps", eps, allow_zero=True)
     pair = _Pair(float(eps0), int(k), int(n) - 1 - int(k), _tail_for(1e-30), 0.0)
-    return BoundValue(*pair.delta_bounds(float(eps)))
+    return BoundValue(*pair.delta_bounds(float(eps)), direction="exact")
 
 
 def block_delta_bound(*, eps0: float, n: int, start: int, width: int, eps: float) -> BoundValue:
@@ -1362,7 +1362,7 @@ def thinned_block_delta_bound(*, eps0: float, n: int, start: int, width: int, ep
         raise ParameterError("tail", tail, f"{MIN_DELTA:g} <= tail < 1")
     removed, extra = _thinned_removal(float(eps0), int(width), math.log(tail))
     value = one_direction_delta(eps0=eps0, n=int(n) - removed, k=start, eps=eps)
-    return BoundValue(value.lower, min((value.upper + extra) * (1 + 4 * UNIT), 1.0), f"population n - {removed} (thinned from {int(width)} removed), tail {extra:.1e}")
+    return BoundValue(value.lower, min((value.upper + extra) * (1 + 4 * UNIT), 1.0), f"population n - {removed} (thinned from {int(width)} removed), tail {extra:.1e}", direction="upper_bound")
 
 
 def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:
@@ -1374,7 +1374,7 @@ def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundVal
         raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
     a = one_direction_delta(eps0=eps0, n=n, k=k, eps=eps)
     b = one_direction_delta(eps0=eps0, n=n, k=int(n) - 1 - int(k), eps=eps)
-    return BoundValue(max(a.lower, b.lower), max(a.upper, b.upper))
+    return BoundValue(max(a.lower, b.lower), max(a.upper, b.upper), direction="exact")
 
 
 def binary_rr_pair_epsilon(*, eps0: float, n: int, delta: float, k: int = 0) -> BoundValue:
@@ -1393,7 +1393,7 @@ def binary_rr_pair_epsilon(*, eps0: float, n: int, delta: float, k: int = 0) -> 
             results.append(pairs.epsilon(n, mirror))
     lower, upper = max(r.lower for r in results), max(r.upper for r in results)
     note = NO_AMPLIFICATION if upper >= eps0 else ""
-    return BoundValue(lower, upper, note)
+    return BoundValue(lower, upper, note, direction="exact")
 
 
 def shuffled_binary_rr_pair(*, eps0: float, n: int, delta: float, k: int = 0) -> BoundValue:
@@ -1404,7 +1404,7 @@ def shuffled_binary_rr_pair(*, eps0: float, n: int, delta: float, k: int = 0) ->
     note = f"exact eps of the pair k = {int(k)} (and its mirror) in [{pair.lower!r}, {pair.upper!r}]; a lower bound on the worst case"
     if pair.note:
         note = pair.note + "; " + note
-    return BoundValue(pair.lower, pair.lower, note)
+    return BoundValue(pair.lower, pair.lower, note, direction="lower_bound")
 
 
 def counts_evaluated(n: int) -> tuple[int, ...]:

@@ -190,7 +190,7 @@ def exact_shuffled_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> 
     # log of the exact ratio in mpmath, rounded down (log(num) - log(den) of long integers cancels: it was 3e-16
     # above the truth at eps0 = 1, n = 6, k = 3; tests/reference/numerics/test_high_precision_exact.py).
     lower = 0.0 if lower_ratio <= 1 else max(0.0, _log_down(lower_ratio))
-    return BoundValue(min(lower, upper), upper)
+    return BoundValue(min(lower, upper), upper, direction="exact")
 
 
 # ---------------------------------------------------------------- high-precision path (bit-reproducible test vectors)

@@ -88,11 +88,11 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
     require_positive("eps", eps, allow_zero=True)
     require_positive("delta_hint", delta_hint)
     if eps >= eps0:
-        return BoundValue(0.0, 0.0)
+        return BoundValue(0.0, 0.0, direction="exact")
     if eps0 < MIN_EPS0:
         # The divergence is at most the total variation of the pair, at most that of the one report that differs
         # (post-processing), (e^eps0 - 1)/(e^eps0 + k - 1) <= the blanket bound's gamma (e^eps0 - 1).
-        return BoundValue(0.0, krr_blanket_delta_cap(eps0, int(k)), TINY_EPS0)
+        return BoundValue(0.0, krr_blanket_delta_cap(eps0, int(k)), TINY_EPS0, direction="exact")
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     lower = upper = 0.0
     for law_b, law_a, coefficients in _setups(pair, eps0, int(k), eps):
@@ -105,14 +105,14 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
             continue
         lo, hi = positive_part_expectation(int(n), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
         lower, upper = max(lower, lo / n / (1 + 2 * U1)), max(upper, hi / n * (1 + 2 * U1))
-    return BoundValue(min(lower, upper), min(upper, 1.0))
+    return BoundValue(min(lower, upper), min(upper, 1.0), direction="exact")
 
 
 def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> BoundValue:
     check_krr_inputs(eps0, n, delta, k, min_k=3 if pair == "third" else 2)
     if eps0 < MIN_EPS0:
         # Every epsilon is >= 0: a lower bound that needs no lattice (the pair's exact eps lies in [0, eps0]).
-        return BoundValue(0.0, 0.0, f"exact eps of the pair in [0.0, {float(eps0)!r}]; {TINY_EPS0}: 0 is returned, a lower bound on the truth")
+        return BoundValue(0.0, 0.0, f"exact eps of the pair in [0.0, {float(eps0)!r}]; {TINY_EPS0}: 0 is returned, a lower bound on the truth", direction="lower_bound")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair=pair, delta_hint=delta)
@@ -126,7 +126,7 @@ def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> Bound
     # A lower-bound statement's value must be at most the truth (vectors judge the value): the LOWER end is
     # returned as the value, the pair's certified interval is in the note (as exact.shuffled_binary_rr.pair).
     note = f"exact eps of the pair in [{lower!r}, {upper!r}]; the value is its lower end (a lower bound on the truth)"
-    return BoundValue(lower, lower, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note)
+    return BoundValue(lower, lower, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note, direction="lower_bound")
 
 
 def krr_pair_third_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:

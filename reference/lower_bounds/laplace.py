@@ -330,7 +330,7 @@ def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
         up = 1.0 if log_up - log_n >= 0 else min(1.0, math.exp(log_up - log_n + 4 * UNIT * log_n) * (1 + EXP_MARGIN))
         low = 0.0 if log_lo == -math.inf else math.exp(log_lo - log_n - 4 * UNIT * log_n) * (1 - EXP_MARGIN)
         lower, upper = max(lower, low), max(upper, up)
-    return BoundValue(min(lower, upper), upper)
+    return BoundValue(min(lower, upper), upper, direction="exact")
 
 
 def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -341,7 +341,7 @@ def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue
     if int(n) == 1:  # the pair is one report: both directions are the profile 1 - e^{(eps - eps0)/2}
         return single_report_epsilon(eps0, delta)
     if eps0 < MIN_EPS0:  # no lattice (module doc of reference.bounds.blanket_exact_laplace): eps in [0, eps0]
-        return BoundValue(0.0, float(eps0), f"{TINY_EPS0}: the pair's eps is only bracketed by [0, eps0]")
+        return BoundValue(0.0, float(eps0), f"{TINY_EPS0}: the pair's eps is only bracketed by [0, eps0]", direction="exact")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = laplace_pair_delta(eps0=eps0, n=n, eps=eps)
@@ -353,7 +353,7 @@ def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue
     # coarse (large eps0, eps near eps0).
     binned = binary_rr_pair_epsilon(eps0=binned_binary_rr_eps0(eps0=eps0), n=int(n), delta=delta, k=0).lower
     lower = min(max(lower, binned), upper)
-    return BoundValue(lower, upper, "" if found else "no eps < eps0 certified for this pair: eps0 is the upper end")
+    return BoundValue(lower, upper, "" if found else "no eps < eps0 certified for this pair: eps0 is the upper end", direction="exact")
 
 
 def laplace_pair_x0_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -363,7 +363,7 @@ def laplace_pair_x0_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     1e-300 <= delta < 1."""
     pair = laplace_pair_x0_interval(eps0=eps0, n=n, delta=delta)
     note = f"exact eps of the pair (others at 0) in [{pair.lower!r}, {pair.upper!r}]; its lower end is a lower bound on the worst case"
-    return BoundValue(pair.lower, pair.lower, (pair.note + "; " + note) if pair.note else note)
+    return BoundValue(pair.lower, pair.lower, (pair.note + "; " + note) if pair.note else note, direction="lower_bound")
 
 
 def laplace_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:

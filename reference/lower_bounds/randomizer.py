@@ -94,11 +94,11 @@ def _check_bins(bins: object, m: int) -> tuple[tuple[int, ...], ...]:
 
 def _pair_delta(randomizer: FiniteRandomizer, choice: PairChoice, n: int, eps: float, tail: float) -> BoundValue:
     if eps >= randomizer.eps0 or choice.x == choice.x2:
-        return BoundValue(0.0, 0.0)
+        return BoundValue(0.0, 0.0, direction="exact")
     rows = randomizer.rows
     groups = group_outputs(_merged(rows[choice.x], choice.bins), _merged(rows[choice.x2], choice.bins), _merged(rows[choice.z], choice.bins))
     lo, hi = count_expectation(n, groups, eps, tail=tail, per_sd=PER_SD)
-    return BoundValue(min(lo / n / (1 + 2 * U1), min(1.0, hi / n * (1 + 2 * U1))), min(1.0, hi / n * (1 + 2 * U1)))
+    return BoundValue(min(lo / n / (1 + 2 * U1), min(1.0, hi / n * (1 + 2 * U1))), min(1.0, hi / n * (1 + 2 * U1)), direction="exact")
 
 
 def randomizer_pair_delta(*, matrix: object, n: int, eps: float, x: int, x2: int, z: int, bins: object = None, delta_hint: float = 1e-6) -> BoundValue:
@@ -161,7 +161,7 @@ def best_randomizer_pair(*, matrix: object, n: int, delta: float) -> tuple[Bound
     check_count_and_delta(n, delta)
     n = int(n)
     if randomizer.eps0 == 0 or randomizer.gamma == 1:
-        return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP"), None
+        return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP", direction="lower_bound"), None
     tail = max(min(1e-30, delta * 1e-12), 1e-300)
     candidates: list[tuple[float, int, PairChoice]] = []
     seen = set()
@@ -194,8 +194,8 @@ def best_randomizer_pair(*, matrix: object, n: int, delta: float) -> tuple[Bound
         if best is None or lower > best[0]:
             best = (lower, max(upper, lower), choice)
     if best is None:
-        return BoundValue(0.0, 0.0, NOTE), None
-    return BoundValue(best[0], best[1], f"{NOTE}; pair: {best[2].describe()}"), best[2]
+        return BoundValue(0.0, 0.0, NOTE, direction="lower_bound"), None
+    return BoundValue(best[0], best[1], f"{NOTE}; pair: {best[2].describe()}", direction="lower_bound"), best[2]
 
 
 def randomizer_pair_epsilon(*, matrix: object, n: int, delta: float) -> BoundValue:

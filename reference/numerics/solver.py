@@ -166,7 +166,7 @@ def solve_epsilon(
         return ends["high"] - ends["low"] <= rel_tol * ends["high"]
 
     def result() -> BoundValue:
-        return BoundValue(ends["low"], ends["high"], NO_AMPLIFICATION if ends["high"] >= eps0 else "")
+        return BoundValue(ends["low"], ends["high"], NO_AMPLIFICATION if ends["high"] >= eps0 else "", direction="exact")
 
     try:
         if guess is not None and 0 < guess < eps0:
@@ -185,7 +185,7 @@ def solve_epsilon(
         if ends["f_low"] is None:
             d_low0, d_up0 = counted_bounds(0.0)
             if d_up0 <= delta:
-                return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0")
+                return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0", direction="exact")
             ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
         side = 0
         for _ in range(200):
@@ -450,11 +450,11 @@ def closed_form_epsilon(delta_of_eps: Callable[[float], float], *, eps0: float, 
     require_probability("delta", delta)
     require_positive("eps_max", eps_max)
     if not delta_of_eps(eps_max) <= delta:
-        return BoundValue(eps0, eps0, NO_AMPLIFICATION)
+        return BoundValue(eps0, eps0, NO_AMPLIFICATION, direction="upper_bound")
     lo = eps_max * 1e-12
     eps = smallest_argument_within(delta_of_eps, delta, lo, eps_max, name="eps", rel_tol=CLOSED_FORM_REL_TOL)
     lower = lo if eps == lo else max(lo, eps - CLOSED_FORM_REL_TOL * max(1.0, eps))
-    return BoundValue(min(lower, eps), eps)
+    return BoundValue(min(lower, eps), eps, direction="upper_bound")
 
 
 def closed_form_largest_eps0(delta_of_eps0: Callable[[float], float], *, eps: float, delta: float, strict: bool) -> float:

@@ -45,7 +45,7 @@ def test_attribute_fragmenting_eps_l_inf_is_the_inverse_of_lemma_ii6(dataset, ta
     n, delta, _ = DATASETS[dataset]
     inverse = shuffled_rr_largest_eps0(eps=eps_c, n=n, delta=delta)
     assert abs(inverse - printed) <= 0.0125
-    assert abs(shuffled_rr_epsilon(eps0=printed, n=n, delta=delta) / eps_c - 1) <= 0.007
+    assert abs(shuffled_rr_epsilon(eps0=printed, n=n, delta=delta).value / eps_c - 1) <= 0.007
 
 
 def test_thm_iii1_closed_form_is_not_what_the_tables_use():
@@ -55,7 +55,7 @@ def test_thm_iii1_closed_form_is_not_what_the_tables_use():
         n, delta, _ = DATASETS[dataset]
         if printed < 1:
             continue
-        ratio = att_frag_central_epsilon(eps0=printed, n=n, delta=delta) / eps_c
+        ratio = att_frag_central_epsilon(eps0=printed, n=n, delta=delta).value / eps_c
         assert 1.75 < ratio < 2.65
 
 
@@ -68,8 +68,8 @@ def test_table_iii_row1_eps_c_uses_per_bit_eps_one(dataset, printed):
     # replacement eps of the one-hot report is 2 x 1.0), to the printed 4 decimals (tolerance 0.00005 + the
     # last printed digit's half-unit); per-bit 2.0 would give 2.5x larger values.
     n, delta, _ = DATASETS[dataset]
-    assert abs(shuffled_rr_epsilon(eps0=1.0, n=n, delta=delta) - printed) <= 0.00005
-    assert shuffled_rr_epsilon(eps0=2.0, n=n, delta=delta) > 2 * printed
+    assert abs(shuffled_rr_epsilon(eps0=1.0, n=n, delta=delta).value - printed) <= 0.00005
+    assert shuffled_rr_epsilon(eps0=2.0, n=n, delta=delta).value > 2 * printed
 
 
 BITS = [  # (table, dataset, per-bit eps, K, printed #bits)

@@ -38,7 +38,7 @@ CASES = [
     Case(blanket.exact_blanket_randomizer_epsilon, (), {"matrix": GOOD, "n": 100, "delta": 1.0}, fragment="delta"),
     Case(blanket.exact_blanket_randomizer_epsilon, (), {"matrix": [[1, 0], [0, 1]], "n": 100, "delta": 1e-6}, fragment="column"),
     Case(blanket.exact_blanket_randomizer_epsilon, (), {"matrix": GOOD, "n": 100, "delta": 1e-6, "hint": float("nan")}, fragment="hint"),
-    Case(blanket.solve_over_pairs, ([(0, 1)], lambda x, y, e: blanket.BoundValue(0.0, 0.0)), {"eps0": 1.0, "delta": 2.0}, fragment="delta"),
+    Case(blanket.solve_over_pairs, ([(0, 1)], lambda x, y, e: blanket.BoundValue(0.0, 0.0, direction="upper_bound")), {"eps0": 1.0, "delta": 2.0}, fragment="delta"),
     Case(pair.randomizer_pair_delta, (), {"matrix": GOOD, "n": 10, "eps": 0.1, "x": 0, "x2": 1, "z": 5}, fragment="z"),
     Case(pair.randomizer_pair_delta, (), {"matrix": GOOD, "n": 10, "eps": 0.1, "x": 0, "x2": 1, "z": 2, "bins": [[0], [1]]}, fragment="bins"),
     Case(pair.randomizer_pair_delta, (), {"matrix": GOOD, "n": 10, "eps": 0.1, "x": 0, "x2": 1, "z": 2, "bins": "abc"}, fragment="bins"),

@@ -2,7 +2,7 @@
 
 `V1` is EFMRTT19 Thm 7 (v1) as restated in BBGN19 Thm 5.1: eps = 12 eps0 sqrt(log(1/delta)/n) for
 eps0 < 1/2, n >= 1000, delta < 1/100 (BBGN19 Thm 5.1), with its existing
-reference `reference.bounds.erlingsson:erlingsson_v1_epsilon`. `TRIVIAL` is the trivial bound eps = eps0
+reference `shuffle_spec.reference.bounds.erlingsson:erlingsson_v1_epsilon`. `TRIVIAL` is the trivial bound eps = eps0
 (every eps0-LDP protocol is eps0-DP after shuffling: post-processing), valid at every n, so small-n
 vectors can be checked against the exact truth. `GAMMA` is BBGN19 Lemma 5.1's Laplace blanket written
 as the integral of the pointwise minimum density (by symmetry twice the left half), whose closed form is
@@ -32,7 +32,7 @@ V1 = Statement(
     hypotheses=(sp.Lt(eps0, sp.Rational(1, 2)), sp.Ge(n, 1000), sp.Lt(delta, sp.Rational(1, 100))),
     conclusion=(sp.Eq(eps, 12 * eps0 * sp.sqrt(sp.log(1 / delta) / n)),),
     direction=Direction.UPPER_BOUND,
-    reference="reference.bounds.erlingsson:erlingsson_v1_epsilon",
+    reference="shuffle_spec.reference.bounds.erlingsson:erlingsson_v1_epsilon",
     inputs=(eps0, n, delta),
     output=eps,
     value=12 * eps0 * sp.sqrt(sp.log(1 / delta) / n),
@@ -68,7 +68,7 @@ GAMMA = Statement(
     hypotheses=(),
     conclusion=(sp.Eq(gamma, 2 * sp.Integral(eps0 / 2 * sp.exp(-eps0 * (1 - y)), (y, -sp.oo, sp.Rational(1, 2)))),),
     direction=Direction.EXACT,
-    reference="support.statements:trivial_bound",
+    reference="support.statements:trivial_number",
     inputs=(eps0,),
     output=gamma,
     value=2 * sp.Integral(eps0 / 2 * sp.exp(-eps0 * (1 - y)), (y, -sp.oo, sp.Rational(1, 2))),
@@ -92,8 +92,17 @@ DELTA_OF_V1 = Statement(
 ALL = (V1, TRIVIAL, GAMMA, DELTA_OF_V1)
 
 
-def trivial_bound(*, eps0: float, n: int = 1, delta: float = 0.5) -> float:
-    """eps = eps0 (TRIVIAL); refuses delta >= 1 and eps0 <= 0 like a reference does."""
+def trivial_bound(*, eps0: float, n: int = 1, delta: float = 0.5):
+    """eps = eps0 (TRIVIAL), an amplification bound's result: the exact [eps0, eps0], direction upper_bound;
+    refuses delta >= 1 and eps0 <= 0 like a reference does."""
+    from shuffle_spec.reference.core.results import BoundValue
+
+    value = trivial_number(eps0=eps0, n=n, delta=delta)
+    return BoundValue(value, value, direction="upper_bound")
+
+
+def trivial_number(*, eps0: float, n: int = 1, delta: float = 0.5) -> float:
+    """eps0 as a plain number (GAMMA's reference: not an amplification bound); the refusals of trivial_bound."""
     from shuffle_spec.reference.core.errors import HypothesisViolation, require_integer, require_positive
 
     require_positive("eps0", eps0)
@@ -146,4 +155,7 @@ def overflowing_reference(*, eps0, n, delta):
 
 
 def non_finite_reference(*, eps0, n, delta):
-    return math.inf if eps0 > 0.3 else math.nan
+    """An amplification bound's result with a non-finite value (a NaN end is refused by BoundValue itself)."""
+    from shuffle_spec.reference.core.results import BoundValue
+
+    return BoundValue(math.inf, math.inf, direction="upper_bound") if eps0 > 0.3 else BoundValue(0.0, math.inf, direction="upper_bound")

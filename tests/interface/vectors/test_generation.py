@@ -268,12 +268,18 @@ class TestReproducibility:
         fx.install(monkeypatch, (fx.V1, numeric))
 
     def test_closed_form_vectors_do_not_depend_on_the_reference_floats(self, monkeypatch):
+        import dataclasses
+
         import shuffle_spec.reference.bounds.erlingsson as module
 
         before = generate_group(fx.V1)
         original = module.erlingsson_v1_epsilon
         # Another machine's libm: the same reference, one ulp off.
-        monkeypatch.setattr(module, "erlingsson_v1_epsilon", lambda **kw: math.nextafter(float(original(**kw)), math.inf))
+        def one_ulp_off(**kw):
+            value = original(**kw)
+            return dataclasses.replace(value, upper=math.nextafter(value.upper, math.inf))
+
+        monkeypatch.setattr(module, "erlingsson_v1_epsilon", one_ulp_off)
         assert generate_group(fx.V1) == before
 
     def test_the_high_precision_path_gives_the_expected_values(self):

@@ -43,7 +43,7 @@ def test_lemma_ii6_against_exact_fractions_small_n():
     # n = 60, e^eps0 = 2, delta = 0.3: inside the range (lambda = 40 >= 14 log(4/0.3) = 36.3). The exact
     # delta of the shuffled RR at Lemma II.6's eps (exact Fractions, rational e^eps below the bound) <= delta.
     n, e, delta = 60, Fraction(2), 0.3
-    bound = shuffled_rr_epsilon(eps0=math.log(2), n=n, delta=delta)
+    bound = shuffled_rr_epsilon(eps0=math.log(2), n=n, delta=delta).value
     e_bound = Fraction(math.exp(bound) * (1 - 1e-12))  # a rational multiplier below e^bound: delta only grows
     assert exact_shuffled_delta(binary_randomized_response(e), n, e_bound) <= Fraction(delta)
 
@@ -57,7 +57,7 @@ def test_lemma_ii6_against_exact_fractions_small_n():
 def test_lemma_ii6_is_an_upper_bound_on_exact_shuffled_rr(n, e_eps0, log10_delta):
     delta = 10**log10_delta
     try:
-        eps = shuffled_rr_epsilon(eps0=math.log(e_eps0), n=n, delta=delta)
+        eps = shuffled_rr_epsilon(eps0=math.log(e_eps0), n=n, delta=delta).value
     except HypothesisViolation:
         return  # outside the lambda range: nothing is claimed
     assert _shuffled_rr_delta(n, e_eps0, eps) <= delta
@@ -76,8 +76,8 @@ def test_lemma_ii6_refuses_outside_the_lambda_range_and_accepts_its_edge():
 @given(eps0=st.floats(0.01, 8.0), n=st.integers(10**4, 10**9), delta=st.floats(1e-12, 1e-3))
 def test_lemma_ii6_is_increasing_in_eps0_and_the_lambda_form_agrees(eps0, n, delta):
     try:
-        low = shuffled_rr_epsilon(eps0=eps0, n=n, delta=delta)
-        high = shuffled_rr_epsilon(eps0=eps0 * 1.01, n=n, delta=delta)
+        low = shuffled_rr_epsilon(eps0=eps0, n=n, delta=delta).value
+        high = shuffled_rr_epsilon(eps0=eps0 * 1.01, n=n, delta=delta).value
     except HypothesisViolation:
         return
     assert low <= high
@@ -91,9 +91,9 @@ def test_inverse_is_certified_and_nearly_tight(eps, n, delta):
         eps0 = shuffled_rr_largest_eps0(eps=eps, n=n, delta=delta)
     except (HypothesisViolation, ValueError):
         return
-    assert shuffled_rr_epsilon(eps0=eps0, n=n, delta=delta) <= eps
+    assert shuffled_rr_epsilon(eps0=eps0, n=n, delta=delta).value <= eps
     if eps0 < shuffled_rr_max_eps0(n=n, delta=delta) * (1 - 1e-9):
-        assert shuffled_rr_epsilon(eps0=eps0 * (1 + 1e-9), n=n, delta=delta) > eps * (1 - 1e-6)
+        assert shuffled_rr_epsilon(eps0=eps0 * (1 + 1e-9), n=n, delta=delta).value > eps * (1 - 1e-6)
 
 
 @given(n=st.integers(10**3, 10**9), log10_delta=st.floats(-12, -2), u=st.floats(0, 1))
@@ -104,7 +104,7 @@ def test_thm_iii1_closed_form_dominates_eq1(n, log10_delta, u):
     if top <= 1:
         return
     eps0 = 1 + u * (top - 1) * (1 - 1e-9)
-    assert att_frag_central_epsilon(eps0=eps0, n=n, delta=delta) >= shuffled_rr_epsilon(eps0=eps0, n=n, delta=delta)
+    assert att_frag_central_epsilon(eps0=eps0, n=n, delta=delta).value >= shuffled_rr_epsilon(eps0=eps0, n=n, delta=delta).value
 
 
 def test_lemma_ii5_hypothesis():
