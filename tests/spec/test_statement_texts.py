@@ -9,7 +9,6 @@ import pytest
 from shuffle_spec.spec.registry import list_statements
 from shuffle_spec.spec.statement import Direction
 
-from support.paths import ROOT
 
 STATEMENTS = list_statements()
 
@@ -65,17 +64,3 @@ def test_the_internal_pattern_catches_what_it_is_for():
         assert INTERNAL.search(text), text
     for text in ("Lemma 5.3", "arXiv 2012.12803 Appendix E", "v2 (CRYPTO 2019), seed 002", "github.com/apple/ml-shuffling-amplification"):
         assert INTERNAL.search(text) is None, text
-
-
-@pytest.mark.parametrize("folder", ["spec", "proofs_checks", "tests/spec", "tests/checks"])
-def test_sources_name_no_work_item_or_internal_file(folder):
-    """Code, docstrings and comments too (the statements' texts above are only part of it)."""
-    pattern = re.compile(r"[Ii]ssue \d|[Ii]tem ?\d|shared/|seeds/|\bS00\d\b|checks F\d|work package|§T")
-    found = []
-    for path in sorted((ROOT / folder).rglob("*.py")):
-        if path.name == "test_statement_texts.py":
-            continue  # this file spells the patterns out
-        for number, line in enumerate(path.read_text().splitlines(), 1):
-            if pattern.search(line):
-                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
-    assert not found, "\n".join(found)
