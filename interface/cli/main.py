@@ -18,6 +18,7 @@ from typing import Sequence
 from . import commands
 from ...proofs_checks.bridge import UsageError
 from ..limits import TimeLimitExceeded, limit_memory
+from ..version import __version__
 
 __all__ = ["main", "build_parser"]
 
@@ -40,6 +41,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
         description="Formally-checked reference specification of privacy amplification by shuffling. "
         "With no command: a short report for the default scenario.",
     )
+    parser.add_argument("--version", action="version", version=f"shuffle-spec {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     runners = {}
     for module in _command_modules(only):
