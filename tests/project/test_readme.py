@@ -2,6 +2,7 @@
 of statements, its two set-up commands are the ones `.ci/run` runs, and every example output is what the
 command prints today."""
 
+import importlib.util
 import math
 import re
 import sys
@@ -42,8 +43,6 @@ def test_ci_runs_the_readme_test_command():
 
 
 def _readme_examples():
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location("readme_examples", ROOT / "tools" / "readme_examples.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules["readme_examples"] = module  # dataclasses look their module up there
@@ -67,6 +66,16 @@ def test_readme_example_outputs_are_what_the_commands_print_today():
         if not _same_numbers(tool.numbers(old), tool.numbers(new))
     ]
     assert stale == [], f"stale README numbers (line, shown, printed today): {stale[:5]}"
+
+
+def test_readme_python_session_is_what_the_api_returns_today():
+    """The README's Python session is run as a doctest (numbers equal to 1e-9 relative), by the docs' tool."""
+    spec = importlib.util.spec_from_file_location("docs_examples", ROOT / "docs" / "examples.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["docs_examples"] = module
+    spec.loader.exec_module(module)
+    assert ">>> " in README
+    assert module.python_problems(ROOT / "README.md", README) == []
 
 
 def _same_numbers(shown: list[str], printed: list[str]) -> bool:
