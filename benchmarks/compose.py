@@ -1,8 +1,9 @@
-"""Benchmark and README table: epsilon after many shuffled rounds.
+"""Benchmark and comparison table: epsilon after many shuffled rounds.
 
 Run from the repository root:
     python3 benchmarks/compose.py            timings (T = 1000 and 10000 at n = 1e6) and the 10x-finer-grid check
-    python3 benchmarks/compose.py --table    the README table (markdown on stdout) and the PLD / advanced ratios
+    python3 benchmarks/compose.py --table    the comparison table (markdown on stdout) and the PLD / advanced ratios;
+                                             kept in benchmarks/COMPOSE_RESULTS.md, which the docs include
 
 Table: epsilon after T in {1, 10, 100, 1000, 10000} rounds, eps0 in {0.5, 1, 4}, n in {1e4, 1e6},
 delta = 1e-6, by

@@ -8,7 +8,7 @@ among the other n-1 users; "mirror" = min(k, n-1-k), the issue's convention), th
 certified delta evaluations, the wall-clock and CPU time
 of one call (each cell in its own process with a time limit; "timeout" or the refusal's reason otherwise;
 on a shared machine the CPU time is the steadier figure).
-Prints a Markdown table (pasted into the README section "The exact truth"). Timings are measurements on
+Prints a Markdown table (the grid that `docs/exact_binary_rr.md` names for its timings). Timings are measurements on
 this machine, never asserted by tests.
 """
 

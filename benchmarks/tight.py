@@ -1,5 +1,6 @@
 """Benchmark of the certified gap for k-RR: tightest certified upper bound / largest certified lower bound on the central eps of
-shuffled k-RR, and the time per epsilon, over a grid; prints a Markdown table (README "Tight bounds" section).
+shuffled k-RR, and the time per epsilon, over a grid; prints a Markdown table (written to
+benchmarks/TIGHT_RESULTS.md, which the docs' tightness page includes).
 
     PYTHONPATH=. python3 benchmarks/tight.py [--k 3,10,100] [--eps0 1,4] [--n 1e3,1e4] [--delta 1e-6] [--out FILE]
 

@@ -1,6 +1,6 @@
 """Benchmark of the certified gap, the Laplace mechanism on [0, 1]: tightest certified upper bound / largest certified lower
-bound on the central eps and the time per epsilon, over a grid; prints a Markdown table (README "Tight bounds:
-the Laplace mechanism" section, benchmarks/TIGHT_LAPLACE_RESULTS.md).
+bound on the central eps and the time per epsilon, over a grid; prints a Markdown table (written to
+benchmarks/TIGHT_LAPLACE_RESULTS.md, which the docs' tightness page includes).
 
     PYTHONPATH=. nice python3 benchmarks/tight_laplace.py [--eps0 0.5,1,4,8] [--n 1e3,1e4,1e5,1e6] [--delta 1e-6,1e-9] [--out FILE]
 

@@ -3,7 +3,7 @@ exact.randomizer_pair (lower), time and ratio, on k-RR as a matrix, a random 3 x
 
     PYTHONPATH=. python3 benchmarks/tight_randomizer.py [--n 1e3,1e4,1e5,1e6] [--delta 1e-6] [--out FILE.md]
 
-Prints a markdown table (the README's section "Tight bounds for a finite randomizer" quotes it). Times are
+Prints a markdown table (written to benchmarks/TIGHT_RANDOMIZER_RESULTS.md, which the docs' tightness page includes). Times are
 wall-clock seconds on the shared machine (the load average is printed with the table).
 """
 

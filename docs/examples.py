@@ -1,6 +1,6 @@
 """Check (or regenerate) the examples of the documentation's guides against what the code does today.
 
-Pages checked: `docs/index.md` and `docs/guides/*.md`. (The worked audits in `docs/audits/` show other
+Pages checked: the pages at the top of `docs/` and `docs/guides/*.md`. (The worked audits in `docs/audits/` show other
 projects' code and their audit runs, the benchmark pages their scripts' tables: neither is run here.)
 
 - ```console blocks: every `$ shuffle-spec ARGS` line with output under it is run in-process from the
@@ -41,8 +41,8 @@ NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![
 
 
 def pages() -> list[Path]:
-    """The pages whose examples are run: the home page and every guide."""
-    return [DOCS / "index.md", *sorted((DOCS / "guides").glob("*.md"))]
+    """The pages whose examples are run: the pages at the top of the site and every guide."""
+    return [*sorted(DOCS.glob("*.md")), *sorted((DOCS / "guides").glob("*.md"))]
 
 
 def _readme_examples() -> ModuleType:

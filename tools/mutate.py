@@ -16,8 +16,8 @@ Usage (from the repository root; the machine is shared, so be nice):
     python3 tools/mutate.py --list                    # the mutants, without running anything
     nice -n 10 python3 tools/mutate.py --full          # survivors of the related tests get the full suite
 
-`--json FILE` writes the per-mutant results. The kill rate printed at the end is the one quoted in
-README.md (section "Testing"); survivors are listed there with the reason each is acceptable.
+`--json FILE` writes the per-mutant results. Survivors are listed in
+`docs/testing.md` ("Mutation testing") with the reason each is acceptable.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ SPECIAL_MEMORY_BYTES = 1536 * 2**20
 SPECIAL_SECONDS = 120
 POINT = {"eps0": 1, "n": 10000, "delta": 1e-6}
 
-# Where a pair's composition certifies a statement's claim (README, "Which pair, which relation"): the
+# Where a pair's composition certifies a statement's claim (`docs/composition.md`, "Which pair, which relation"): the
 # clone pair dominates every eps0-LDP round, so it also bounds the k-RR rounds of compose.stronger_clones.
 CERTIFYING_PAIRS = {
     "compose.clones": {"clones"},

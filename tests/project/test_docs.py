@@ -70,7 +70,8 @@ def site(tmp_path_factory) -> Path:
 
 def test_the_site_builds_with_warnings_as_errors(site):
     for page in ("index", "soundness", "guides/start", "guides/audit", "guides/vectors", "guides/derive", "guides/compose", "reference/statements",
-                 "reference/api", "reference/cli", "audits/README", "audits/balle", "benchmarks/tightness", "benchmarks/speed"):
+                 "reference/api", "reference/cli", "audits/README", "audits/balle", "benchmarks/tightness", "benchmarks/composition", "benchmarks/speed",
+                 "commands", "composition", "exact_binary_rr", "tight_bounds", "testing"):
         assert (site / f"{page}.html").is_file(), page
 
 

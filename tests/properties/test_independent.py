@@ -5,7 +5,7 @@ point where a wrong constant would show.
 Functions registered as a statement's reference with a closed-form `value` and `examples` are already
 compared with the SymPy closed form (an independent 30-digit computation) by the generated agreement
 checks (`proofs_checks/agreement.py`, run by tests/checks/test_proof_checks.py); this module covers the ones
-that have no such comparison. The audit table is in README.md (section "Testing").
+that have no such comparison. What is compared, and what not yet, is listed in `docs/testing.md` ("Independent computations").
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def test_generic_bounds_at_least_exact_binary_rr_large_n():
     for eps0, n, delta in GRID:
         # Soundness needs a LOWER bound on the truth: the certified worst case up to n = 1e3 (its lower end),
         # the exact pair k = 0 (exact.shuffled_binary_rr.pair, a lower bound on it) above, where the worst
-        # case's branch and bound costs seconds per point (README "The exact truth").
+        # case's branch and bound costs seconds per point (`docs/exact_binary_rr.md`).
         if n <= 1_000:
             truth = evaluate(exact_statement, {"eps0": eps0, "n": n, "delta": delta})
         else:

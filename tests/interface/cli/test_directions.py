@@ -5,7 +5,6 @@ import json
 
 import pytest
 
-from shuffle_spec.interface.cli import readme_table
 from shuffle_spec.spec.catalog import resolve
 from support.cli import call
 from support.paths import EXAMPLES
@@ -91,16 +90,3 @@ def test_show_and_list_keep_the_direction():
     assert "[Thm, upper_bound]" in _text(["show", "FMT21.Thm2.1"]).splitlines()[0]
     listing = _json(["list"])
     assert all(entry["direction"] == _direction_of(entry["id"]) for entry in listing)
-
-
-def test_the_readme_table_has_a_direction_column():
-    lines = readme_table.statements_table_markdown().splitlines()
-    assert lines[0].split("|")[3].strip() == "direction"
-    assert {line.split("|")[3].strip() for line in lines[2:]} == DIRECTIONS | {"definition"}
-
-
-def test_the_readme_table_generator_reads_the_repositorys_readme(monkeypatch, capsys):
-    # The generator sits two folders below the repository root (interface/cli/): it must find README.md there.
-    monkeypatch.setattr("sys.argv", ["readme_table"])
-    assert readme_table.main() == 0
-    assert capsys.readouterr().out.startswith("| id | kind | direction |")
