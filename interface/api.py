@@ -871,7 +871,7 @@ class Composition:
         return {"id": self.id, "rounds": total, "params": params, "value": self.value, "interval": list(self.interval), "valid": self.valid, "reason": self.reason}
 
 
-# The pairs whose composition certifies each compose.<pair> statement (README, "Which pair, which
+# The pairs whose composition certifies each compose.<pair> statement (docs/composition.md, "Which pair, which
 # relation"): the clone pair dominates every eps0-LDP round, so it also bounds the k-RR rounds of
 # stronger_clones; no other pair may stand in (the exact binary-RR pairs give a lower bound, so their
 # composition is no upper bound, and an upper bound's lower end is no lower bound).

@@ -41,7 +41,7 @@ _ID_PATTERN = re.compile(
 
 
 def is_valid_statement_id(statement_id: str) -> bool:
-    """Whether `statement_id` follows the public id scheme (see README, "Statement ids")."""
+    """Whether `statement_id` follows the public id scheme (see docs/commands.md, "Statement ids")."""
     match = _ID_PATTERN.match(statement_id)
     if match is None:
         return False
