@@ -60,9 +60,9 @@ def advanced(eps0: float, n: int, rounds: int) -> tuple[float, float]:
     for few rounds) nor T eps0."""
     single = clones_numeric(eps0=eps0, n=n, delta=DELTA / (2 * rounds)).upper
     basic = rounds * clones_numeric(eps0=eps0, n=n, delta=DELTA / rounds).upper
-    adv = advanced_composition_epsilon(eps=single, k=rounds, delta_prime=DELTA / 2)
+    adv = advanced_composition_epsilon(eps=single, k=rounds, delta_prime=DELTA / 2).value
     try:
-        bs = composition_bun_steinke.advanced_composition_epsilon(eps=single, k=rounds, delta_prime=DELTA / 2)
+        bs = composition_bun_steinke.advanced_composition_epsilon(eps=single, k=rounds, delta_prime=DELTA / 2).value
     except ParameterError:
         bs = math.inf
     return min(adv, basic, rounds * eps0), min(bs, basic, rounds * eps0)

@@ -217,9 +217,9 @@ def coerce_params(statement: Statement | Entry, raw: Mapping[str, object]) -> di
 def reference_result(statement: Statement | Entry, result: object) -> tuple[float, tuple[float, float] | None, str]:
     """(value, interval, note) of what a statement's reference returned, by the one result type: a `BoundValue`
     whose direction is the statement's (its `value`, the certified end in that direction, is the number shown;
-    its ends are the interval); it is required of every amplification bound. The other scalar statements
-    (protocol accuracy, inversions, similarities) may return a plain real number (int, float, Fraction), shown as
-    it is, without an interval. Anything else is a `ReferenceResultError`."""
+    its ends are the interval); it is required of every upper or lower bound. The other scalar statements (exact
+    values: protocol bit counts and variances, similarities that are equalities) may return a plain real number
+    (int, float, Fraction), shown as it is, without an interval. Anything else is a `ReferenceResultError`."""
     direction = statement.direction.value
     if isinstance(result, BoundValue):
         if result.direction != direction:
@@ -227,9 +227,9 @@ def reference_result(statement: Statement | Entry, result: object) -> tuple[floa
                 f"{statement.id}: its reference {statement.reference} returned a {result.direction} result, but the statement is a {direction}"
             )
         return float(result.value), (float(result.lower), float(result.upper)), result.note
-    if "amplification" in statement.tags:
+    if direction in ("upper_bound", "lower_bound") or "amplification" in statement.tags:
         raise ReferenceResultError(
-            f"{statement.id}: its reference {statement.reference} returned a {type(result).__name__}, not a BoundValue (every amplification bound returns one)"
+            f"{statement.id}: its reference {statement.reference} returned a {type(result).__name__}, not a BoundValue (every {direction.replace('_', ' ')} returns one)"
         )
     if isinstance(result, numbers.Real) and not isinstance(result, bool):
         return float(result), None, ""

@@ -40,7 +40,7 @@ from .blanket_parameters import (
     generic_parameters_mp,
     krr_parameters_mp,
     laplace_parameters_mp,
-    round_up_with_margin,
+    upper_bound_with_margin,
 )
 from ..core.parameters import check_amplification_inputs, check_inverse_inputs
 from ..numerics.solver import closed_form_epsilon, closed_form_epsilon_mp, closed_form_largest_eps0
@@ -71,10 +71,11 @@ def _phi(u: mpmath.mpf) -> mpmath.mpf:
     return (1 + u) * mpmath.log1p(u) - u
 
 
-def bennett_expectation_bound(*, a: float, b_plus: float, c: float, m: int) -> float:
+def bennett_expectation_bound(*, a: float, b_plus: float, c: float, m: int) -> BoundValue:
     """E[(L_1 + ... + L_m)_+] <= b+/log(1+beta) exp(-m alpha phi(beta)), alpha = c/b+^2,
     beta = a b+/c, for i.i.d. L_i <= b+ with mean -a < 0 and E[L^2] <= c (BBGN19.Lem5.6, corrected form);
-    rounded up."""
+    for a, b+, c > 0 with c >= a^2 and m >= 1. An upper bound: the 80-digit value enclosed with RELATIVE_MARGIN
+    on either side, `value` its upper end."""
     require_positive("a", a)
     require_positive("b_plus", b_plus)
     require_positive("c", c)
@@ -85,7 +86,7 @@ def bennett_expectation_bound(*, a: float, b_plus: float, c: float, m: int) -> f
     with mpmath.workdps(DPS):
         a_, b_, c_ = mpmath.mpf(a), mpmath.mpf(b_plus), mpmath.mpf(c)
         beta = a_ * b_ / c_
-        return round_up_with_margin(b_ / mpmath.log1p(beta) * mpmath.exp(-m * c_ / b_**2 * _phi(beta)))
+        return upper_bound_with_margin(b_ / mpmath.log1p(beta) * mpmath.exp(-m * c_ / b_**2 * _phi(beta)))
 
 
 def _bennett_amplification_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, b_plus: mpmath.mpf, c: mpmath.mpf, eps: float | mpmath.mpf, n: int) -> mpmath.mpf:

@@ -21,7 +21,8 @@ import mpmath
 
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive
 from ..core.parameters import check_eps, check_eps0
-from ..core.rounding import mpf_to_float_up
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
     "AmplificationParameters",
@@ -92,10 +93,14 @@ def gaussian_tv_similarity(*, sigma: float) -> float:
     return math.erfc(1.0 / (2.0 * math.sqrt(2.0) * sigma))
 
 
-def generic_tv_similarity_lower_bound(*, eps0: float) -> float:
-    """e^{-eps0}: every eps0-LDP randomizer has gamma >= e^{-eps0} (BBGN19.Lem5.2)."""
+def generic_tv_similarity_lower_bound(*, eps0: float) -> BoundValue:
+    """e^{-eps0}: every eps0-LDP randomizer has gamma >= e^{-eps0} (BBGN19.Lem5.2), for eps0 in the range of
+    `check_eps0`. A lower bound: evaluated at DPS digits and rounded to the doubles on either side, `value` the
+    one below (the double exp used before was rounded to nearest, so it could exceed e^{-eps0} by an ulp)."""
     check_eps0(eps0)
-    return math.exp(-eps0)
+    with mpmath.workdps(DPS):
+        value = mpmath.exp(-mpmath.mpf(eps0))
+        return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="lower_bound")
 
 
 def check_eps_within_eps0(eps: float, eps0: float, *, statement: str, strict: bool) -> None:
@@ -199,6 +204,12 @@ def krr_blanket_delta_cap(eps0: float, k: int) -> float:
 def round_up_with_margin(value: mpmath.mpf) -> float:
     """A float >= value: the relative margin covers the mpmath evaluation error (see DPS)."""
     return mpf_to_float_up(value * (1 + RELATIVE_MARGIN))
+
+
+def upper_bound_with_margin(value: mpmath.mpf) -> BoundValue:
+    """An upper bound enclosing the exact quantity that `value` approximates (see DPS): [the float below
+    value (1 - RELATIVE_MARGIN), `round_up_with_margin(value)`], the latter its `value`."""
+    return BoundValue(mpf_to_float_down(value * (1 - RELATIVE_MARGIN)), round_up_with_margin(value), direction="upper_bound")
 
 
 def _working_dps(*small: float) -> int:

@@ -31,7 +31,7 @@ from .blanket_parameters import (
     generic_parameters_mp,
     krr_parameters_mp,
     laplace_parameters_mp,
-    round_up_with_margin,
+    upper_bound_with_margin,
 )
 from ..core.parameters import check_amplification_inputs, check_inverse_inputs
 from ..numerics.solver import closed_form_epsilon, closed_form_epsilon_mp, closed_form_largest_eps0
@@ -55,15 +55,16 @@ __all__ = [
 ]
 
 
-def hoeffding_expectation_bound(*, a: float, b: float, m: int) -> float:
+def hoeffding_expectation_bound(*, a: float, b: float, m: int) -> BoundValue:
     """E[(L_1 + ... + L_m)_+] <= b^2/(4a) exp(-2 m a^2 / b^2) for i.i.d. L_i with mean -a < 0 and range
-    width b (BBGN19.Lem5.5); rounded up."""
+    width b (BBGN19.Lem5.5), for a, b > 0 and m >= 1. An upper bound: the 80-digit value enclosed with
+    RELATIVE_MARGIN on either side, `value` its upper end."""
     require_positive("a", a)
     require_positive("b", b)
     require_integer("m", m, minimum=1)
     with mpmath.workdps(DPS):
         a_, b_ = mpmath.mpf(a), mpmath.mpf(b)
-        return round_up_with_margin(b_**2 / (4 * a_) * mpmath.exp(-2 * m * a_**2 / b_**2))
+        return upper_bound_with_margin(b_**2 / (4 * a_) * mpmath.exp(-2 * m * a_**2 / b_**2))
 
 
 def _amplification_delta_mp(gamma: mpmath.mpf, one_minus_gamma: mpmath.mpf, width: mpmath.mpf, eps: float | mpmath.mpf, n: int) -> mpmath.mpf:

@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 _DIGITS = 60
+# The precision of the inversions' upper ends: the smallest the high-precision path accepts, far finer than a double.
+_ENCLOSURE_DIGITS = 20
 STATEMENT = "EFMRSTT20.LemII.6"
 
 
@@ -54,9 +56,10 @@ def _eq1(lam: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:
     return mpmath.sqrt(32 * l4 / m) * (1 - m / n)
 
 
-def shuffled_rr_epsilon_for_lambda(*, lam: float, n: int, delta: float) -> float:
+def shuffled_rr_epsilon_for_lambda(*, lam: float, n: int, delta: float) -> BoundValue:
     """Eq. (1) of EFMRSTT20.LemII.6.lam: central eps of the count of n bits each flipped w.p. lam/(2n),
-    for 14 log(4/delta) <= lam <= n; rounded up to the next double."""
+    for 14 log(4/delta) <= lam <= n. An upper bound: the high-precision value rounded to the doubles on
+    either side, `value` the next double above it."""
     require_positive("lam", lam)
     check_n(n, statement=STATEMENT)
     check_delta(delta, statement=STATEMENT, closed_high=True)
@@ -67,7 +70,8 @@ def shuffled_rr_epsilon_for_lambda(*, lam: float, n: int, delta: float) -> float
             raise HypothesisViolation("EFMRSTT20.LemII.6.lam", "lam >= 14 log(4/delta)", values)
         if not lam_mp <= n:
             raise HypothesisViolation("EFMRSTT20.LemII.6.lam", "lam <= n", values)
-        return mpf_to_float_up(_eq1(lam_mp, int(n), delta))
+        value = _eq1(lam_mp, int(n), delta)
+        return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
 
 
 def shuffled_rr_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -102,9 +106,13 @@ def shuffled_rr_max_eps0(*, n: int, delta: float) -> float:
         return mpf_to_float_down(mpmath.log(e_max))
 
 
-def shuffled_rr_largest_eps0(*, eps: float, n: int, delta: float) -> float:
+def shuffled_rr_largest_eps0(*, eps: float, n: int, delta: float) -> BoundValue:
     """The largest local eps0 (to rel. 1e-12) whose shuffled binary RR is certified (eps, delta)-DP by
-    Lemma II.6 (EFMRSTT20.LemII.6.inverse): the returned eps0 was checked with the forward bound.
+    Lemma II.6 (EFMRSTT20.LemII.6.inverse), for eps > 0 and n, delta in Lemma II.6's range. A lower bound: its
+    lower end (the `value`) is an eps0 checked with the forward bound (rounded up, so the exact Eq. (1) there
+    is at most `eps` too, and the largest eps0 is at least it); its upper end is the upper end of the
+    20-digit enclosure `shuffled_rr_largest_eps0_mp`, rounded up to a double (that bracket's high end is above the
+    root, by at most 1e-15 relative, and evaluated far below it).
 
     ParameterError when even eps0 -> 0 gives a central epsilon above `eps`.
     """
@@ -122,7 +130,9 @@ def shuffled_rr_largest_eps0(*, eps: float, n: int, delta: float) -> float:
     lo = min(1e-9, hi / 2)
     if not shuffled_rr_epsilon(eps0=lo, n=n, delta=delta).value <= eps:
         raise ParameterError("eps", eps, f"a target at least Lemma II.6's value at eps0 -> 0 ({shuffled_rr_epsilon(eps0=lo, n=n, delta=delta).value!r})")
-    return largest_argument_within(lambda e0: shuffled_rr_epsilon(eps0=e0, n=n, delta=delta).value, eps, lo, hi, name="eps0", rel_tol=1e-12)
+    lower = largest_argument_within(lambda e0: shuffled_rr_epsilon(eps0=e0, n=n, delta=delta).value, eps, lo, hi, name="eps0", rel_tol=1e-12)
+    _, high = shuffled_rr_largest_eps0_mp(dps=_ENCLOSURE_DIGITS, eps=eps, n=n, delta=delta)
+    return BoundValue(lower, mpf_to_float_up(high), direction="lower_bound")
 
 
 def _eq1_at_eps0(eps0: mpmath.mpf, n: int, delta: float) -> mpmath.mpf:

@@ -18,7 +18,8 @@ import mpmath
 from ..core.errors import require_integer, require_positive, require_probability
 from ..core.parameters import check_delta, check_eps
 from ..numerics.inversion import largest_argument_within
-from ..core.rounding import mpf_to_float_up
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
     "advanced_composition_epsilon",
@@ -41,11 +42,13 @@ def _composed_epsilon_mp(eps: float, k: int, delta_prime: float) -> mpmath.mpf:
         return mpmath.sqrt(2 * kk * mpmath.log(1 / dp)) * e + kk * e * mpmath.expm1(e)
 
 
-def advanced_composition_epsilon(*, eps: float, k: int, delta_prime: float) -> float:
+def advanced_composition_epsilon(*, eps: float, k: int, delta_prime: float) -> BoundValue:
     """eps' = sqrt(2k log(1/delta')) eps + k eps (e^eps - 1) of k-fold (adaptive) composition:
-    EFMRTT19.Thm2. Rounded up to the next double above the 60-digit value."""
+    EFMRTT19.Thm2, for eps >= 0, k >= 1, delta' in (0, 1). An upper bound: the 60-digit value (its error is
+    far below the 1-ulp step) rounded to the doubles on either side, `value` the next double above it."""
     _validate(eps, k, delta_prime)
-    return mpf_to_float_up(_composed_epsilon_mp(eps, k, delta_prime))
+    value = _composed_epsilon_mp(eps, k, delta_prime)
+    return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
 
 
 def advanced_composition_delta(*, delta: float, k: int, delta_prime: float) -> float:
@@ -68,7 +71,7 @@ def advanced_composition_per_step_epsilon(*, eps: float, k: int, delta_prime: fl
     require_probability("delta_prime", delta_prime)
 
     def composed(step: float) -> float:
-        return advanced_composition_epsilon(eps=step, k=k, delta_prime=delta_prime)
+        return advanced_composition_epsilon(eps=step, k=k, delta_prime=delta_prime).value
 
     # composed(x) >= k x (e^x - 1) >= x^2, so composed(x) <= eps forces x <= sqrt(eps).
     upper = max(eps, math.sqrt(eps)) + 1.0

@@ -20,11 +20,14 @@ import mpmath
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from ..numerics.inversion import largest_argument_within
 from ..numerics.inversion_mp import bracket_boundary_mp, relative_tolerance_mp
-from ..core.rounding import mpf_to_float_up
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = ["advanced_composition_epsilon", "advanced_composition_largest_eps", "advanced_composition_largest_eps_mp"]
 
 _DIGITS = 60
+# The precision of the inversion's upper end: the smallest the high-precision path accepts, far finer than a double.
+_ENCLOSURE_DIGITS = 20
 STATEMENT = "EFMRSTT20.ThmII.7"
 
 
@@ -37,10 +40,12 @@ def _check(k: int, delta_prime: float) -> None:
     require_probability("delta_prime", delta_prime)
 
 
-def advanced_composition_epsilon(*, eps: float, k: int, delta_prime: float) -> float:
+def advanced_composition_epsilon(*, eps: float, k: int, delta_prime: float) -> BoundValue:
     """eps_total of the k-fold adaptive composition of (eps, delta)-DP mechanisms at failure
-    probability delta' + k delta (EFMRSTT20.ThmII.7); rounded up. HypothesisViolation when
-    sqrt(pi k/2) eps < delta' (the log's argument is below 1)."""
+    probability delta' + k delta (EFMRSTT20.ThmII.7), for eps > 0, k >= 1, delta' in (0, 1). An upper
+    bound: the 60-digit value rounded to the doubles on either side (its error is far below the 1-ulp step),
+    `value` the next double above it. HypothesisViolation when sqrt(pi k/2) eps < delta' (the log's
+    argument is below 1)."""
     require_positive("eps", eps)
     _check(k, delta_prime)
     with mpmath.workdps(_DIGITS):
@@ -49,12 +54,16 @@ def advanced_composition_epsilon(*, eps: float, k: int, delta_prime: float) -> f
             raise HypothesisViolation(STATEMENT, "sqrt(pi k/2) eps >= delta_prime", {"eps": eps, "k": k, "delta_prime": delta_prime})
         e = mpmath.mpf(eps)
         value = int(k) * e**2 / 2 + mpmath.sqrt(int(k)) * e * mpmath.sqrt(2 * mpmath.log(argument))
-        return mpf_to_float_up(value)
+        return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
 
 
-def advanced_composition_largest_eps(*, eps_total: float, k: int, delta_prime: float) -> float:
+def advanced_composition_largest_eps(*, eps_total: float, k: int, delta_prime: float) -> BoundValue:
     """The largest per-mechanism eps (to rel. 1e-12) whose k-fold composition Thm II.7 certifies
-    (eps_total, delta' + k delta)-DP (EFMRSTT20.ThmII.7.inverse); verified with the forward bound.
+    (eps_total, delta' + k delta)-DP (EFMRSTT20.ThmII.7.inverse), for eps_total > 0, k >= 1, delta' in (0, 1).
+    A lower bound: its lower end (the `value`) is an eps verified with the forward bound (rounded up, so the
+    exact eps_total there is at most the target, and the largest eps is at least it); its upper end is the
+    upper end of the 20-digit enclosure `advanced_composition_largest_eps_mp`, rounded up to a double (that
+    bracket's high end is above the root, by at most 1e-15 relative, and evaluated far below it).
 
     ParameterError when even the smallest eps of the theorem's domain, delta'/sqrt(pi k/2), exceeds it.
     """
@@ -64,7 +73,7 @@ def advanced_composition_largest_eps(*, eps_total: float, k: int, delta_prime: f
         smallest = float(mpmath.mpf(delta_prime) / mpmath.sqrt(mpmath.pi * int(k) / 2))
     while True:  # the domain's smallest point, made exactly admissible after float rounding
         try:
-            at_smallest = advanced_composition_epsilon(eps=smallest, k=k, delta_prime=delta_prime)
+            at_smallest = advanced_composition_epsilon(eps=smallest, k=k, delta_prime=delta_prime).value
             break
         except HypothesisViolation:
             smallest = smallest * (1 + 2**-50)
@@ -72,9 +81,11 @@ def advanced_composition_largest_eps(*, eps_total: float, k: int, delta_prime: f
         raise ParameterError("eps_total", eps_total, f"at least {at_smallest!r}, Thm II.7's value at the smallest eps of its domain")
     # eps_total >= sqrt(k) eps sqrt(2 log(...)) >= ... and >= k eps^2/2, so eps <= sqrt(2 eps_total / k) brackets the root.
     hi = max(2 * smallest, (2 * eps_total / int(k)) ** 0.5 * 1.01)
-    return largest_argument_within(
-        lambda e: advanced_composition_epsilon(eps=e, k=k, delta_prime=delta_prime), eps_total, smallest, hi, name="eps", rel_tol=1e-12
+    lower = largest_argument_within(
+        lambda e: advanced_composition_epsilon(eps=e, k=k, delta_prime=delta_prime).value, eps_total, smallest, hi, name="eps", rel_tol=1e-12
     )
+    _, high = advanced_composition_largest_eps_mp(dps=_ENCLOSURE_DIGITS, eps_total=eps_total, k=k, delta_prime=delta_prime)
+    return BoundValue(lower, mpf_to_float_up(high), direction="lower_bound")
 
 
 def _eps_total_mp(eps: mpmath.mpf, k: int, delta_prime: float) -> mpmath.mpf:

@@ -14,19 +14,23 @@ import mpmath
 from .operations import mixture
 from .distributions import Distribution
 from ..core.errors import require_multiplier, require_positive, require_probability
-from ..core.rounding import mpf_to_float_up
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = ["subsampled_epsilon", "subsampled_delta", "subsampled_e_eps", "subsample_mixture"]
 
 _DIGITS = 50
 
 
-def subsampled_epsilon(*, eps: float, q: float) -> float:
-    """log(1 + q (e^eps - 1)): the eps of EFMRTT19.Lem4, from 50-digit mpmath rounded up."""
+def subsampled_epsilon(*, eps: float, q: float) -> BoundValue:
+    """log(1 + q (e^eps - 1)): the eps of EFMRTT19.Lem4, for eps >= 0 and q in [0, 1]. An upper bound: the
+    50-digit value (its error far below the 1-ulp step) rounded to the doubles on either side, `value` the
+    next double above it."""
     require_positive("eps", eps, allow_zero=True)
     require_probability("q", q, open_low=False, open_high=False)
     with mpmath.workdps(_DIGITS):
-        return mpf_to_float_up(mpmath.log1p(mpmath.mpf(q) * mpmath.expm1(mpmath.mpf(eps))))
+        value = mpmath.log1p(mpmath.mpf(q) * mpmath.expm1(mpmath.mpf(eps)))
+        return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
 
 
 def subsampled_delta(*, delta: float, q: float) -> float:

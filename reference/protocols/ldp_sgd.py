@@ -27,7 +27,7 @@ from ..finite.distributions import Distribution
 from ..core.errors import ParameterError, require_integer, require_positive
 from ..finite.randomizers import Randomizer
 from ..core.results import BoundValue
-from ..core.rounding import round_up
+from ..core.rounding import round_down, round_up
 
 # A vector of floats: a sequence or a 1-d numpy array (np.asarray reads either).
 Vector: TypeAlias = Sequence[float] | np.ndarray
@@ -198,15 +198,17 @@ def theorem_a3_hypotheses_hold(*, eps0: float, n: int) -> bool:
     return eps0 <= math.log(n) / 4
 
 
-def shamir_zhang_bound(*, diam: float, c: float, G: float, T: int) -> float:
+def shamir_zhang_bound(*, diam: float, c: float, G: float, T: int) -> BoundValue:
     """(|C|_2^2 / c + c G^2)(2 + log T)/sqrt(T): the bound on E[F(theta_T)] - min_C F of projected SGD
     with steps c/sqrt(t), unbiased gradients of second moment G^2, T > 1 (EFMRSTT20.ThmA.4, Shamir-Zhang
-    Thm 2). Not a privacy bound; rounded up by 8 ulps (six correctly rounded operations)."""
+    Thm 2), for diam, c, G > 0 and T >= 2. Not a privacy bound. An upper bound: the double evaluation (six
+    correctly rounded operations, libm's log within one ulp) widened by 8 ulps each way, `value` the upper end."""
     require_positive("diam", diam)
     require_positive("c", c)
     require_positive("G", G)
     require_integer("T", T, minimum=2)
-    return round_up((diam**2 / c + c * G**2) * (2 + math.log(T)) / math.sqrt(T), 8)
+    value = (diam**2 / c + c * G**2) * (2 + math.log(T)) / math.sqrt(T)
+    return BoundValue(round_down(value, 8), round_up(value, 8), direction="upper_bound")
 
 
 def ldp_sgd_epsilon(*, eps0: float, n: int, delta: float, T: int) -> BoundValue:

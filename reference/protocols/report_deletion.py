@@ -21,7 +21,8 @@ import mpmath
 import numpy as np
 
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..core.rounding import mpf_to_float_up
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
     "randomized_report_deletion",
@@ -118,12 +119,16 @@ def report_deletion_delta(counts: Sequence[int], counts2: Sequence[int], *, eps_
         return mpf_to_float_up(max(forward, backward))
 
 
-def deletion_bound(*, eps_cr: float, delta_cr: float, P: int) -> float:
+def deletion_bound(*, eps_cr: float, delta_cr: float, P: int) -> BoundValue:
     """(4/eps_cr) log(2P/delta_cr): with probability >= 1 - delta_cr no crowd loses more reports
-    (EFMRSTT20.ThmV.2)."""
+    (EFMRSTT20.ThmV.2), for eps_cr > 0, delta_cr in (0, 1), P >= 1. An upper bound: evaluated at 60 digits and
+    rounded to the doubles on either side, `value` the one above (a smaller number of lost reports would
+    not be certified; the double evaluation used before could fall an ulp or two below it)."""
     _check_privacy(eps_cr, delta_cr)
     require_integer("P", P, minimum=1)
-    return (4.0 / eps_cr) * math.log(2.0 * int(P) / delta_cr)
+    with mpmath.workdps(_DIGITS):
+        bound = 4 / mpmath.mpf(eps_cr) * mpmath.log(2 * int(P) / mpmath.mpf(delta_cr))
+        return BoundValue(mpf_to_float_down(bound), mpf_to_float_up(bound), direction="upper_bound")
 
 
 def deletion_bound_failure_probability(*, eps_cr: float, delta_cr: float, P: int) -> float:

@@ -20,7 +20,8 @@ from ..finite.operations import compose_randomizers
 from ..finite.distributions import Distribution, Probability
 from ..core.errors import ParameterError, require_integer, require_multiplier, require_positive
 from ..finite.randomizers import Randomizer
-from ..core.rounding import mpf_to_float_up
+from ..core.results import BoundValue
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 _DIGITS = 60
 
@@ -35,14 +36,16 @@ __all__ = [
 ]
 
 
-def composed_epsilon(*, eps1: float, eps2: float) -> float:
+def composed_epsilon(*, eps1: float, eps2: float) -> BoundValue:
     """ln((e^{eps1+eps2} + 1)/(e^{eps1} + e^{eps2})), the replacement LDP epsilon of R_2 o R_1 for an
     eps1-DP R_1 and an eps2-DP R_2 (EFMRSTT20.CorA.2); rounded up.
 
     In doubles, logaddexp(eps1 + eps2, 0) - logaddexp(eps1, eps2) cancels catastrophically for small
     arguments (the value is ~ eps1 eps2 / 2), so it is evaluated in mpmath at 60 digits as
     log1p(e^{-eps1-eps2}) + (eps1 + eps2) - logaddexp(eps1, eps2) with the difference taken exactly
-    enough, then rounded up to the next double."""
+    enough, then rounded to the doubles on either side: an upper bound whose `value` (the upper end) is the
+    next double above the 60-digit value. At 60 digits the three terms' evaluation error is far below the
+    1-ulp (2^-53 relative) step of the outward rounding, so [lower, upper] encloses the exact expression."""
     require_positive("eps1", eps1)
     require_positive("eps2", eps2)
     with mpmath.workdps(_DIGITS):
@@ -50,7 +53,7 @@ def composed_epsilon(*, eps1: float, eps2: float) -> float:
         big, small = max(a, b), min(a, b)
         # (e^{a+b} + 1)/(e^a + e^b) = e^{small} (1 + e^{-a-b}) / (1 + e^{small - big}); in log form:
         value = small + mpmath.log1p(mpmath.exp(-a - b)) - mpmath.log1p(mpmath.exp(small - big))
-        return mpf_to_float_up(value)
+        return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
 
 
 def composed_ratio(e_eps1: Fraction | float, e_eps2: Fraction | float) -> Probability:
@@ -79,10 +82,10 @@ def chain_randomizers(first: Randomizer, second: Randomizer) -> Randomizer:
     return Randomizer(table)
 
 
-def report_fragment_epsilon(*, eps_b: float, eps_f: float, t: int) -> float:
+def report_fragment_epsilon(*, eps_b: float, eps_f: float, t: int) -> BoundValue:
     """LDP epsilon of any t fragments of r-frag with an eps_b backstop and eps_f fragments
     (EFMRSTT20.ThmIV.1): Cor A.2 with eps1 = eps_b, eps2 = t eps_f; rounded up. t = tau gives the
-    paper's eps_l_inf, t = 1 its eps_l1."""
+    paper's eps_l_inf, t = 1 its eps_l1. An upper bound: Cor A.2's enclosure (`composed_epsilon`)."""
     require_positive("eps_b", eps_b)
     require_positive("eps_f", eps_f)
     require_integer("t", t, minimum=1)

@@ -13,6 +13,7 @@ from fractions import Fraction
 from ..finite.distributions import Distribution
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from ..finite.randomizers import Randomizer
+from ..core.results import BoundValue
 from ..core.rounding import round_down, round_up
 
 __all__ = ["blanket_krr_randomizer", "theorem_3_1_gamma", "theorem_3_1_eps0"]
@@ -39,28 +40,36 @@ def _check_theorem_3_1(eps: float, n: int, delta: float, k: int, statement: str)
         raise HypothesisViolation(statement, "eps <= 1", {"eps": eps, "n": n, "delta": delta, "k": k})
 
 
-def _gamma_unchecked(eps: float, n: int, delta: float, k: int) -> float:
+def _gamma_enclosure(eps: float, n: int, delta: float, k: int) -> tuple[float, float]:
     chernoff = 14 * k * math.log(2 / delta) / ((n - 1) * eps * eps)
     plus_one = 27 * k / ((n - 1) * eps)
-    # Each is a handful of correctly rounded operations: 8 ulps up covers them (a larger gamma is a
-    # post-processing of a smaller one, so rounding up is the safe side).
-    return round_up(max(chernoff, plus_one), 8)
+    # Each is a handful of correctly rounded operations (at most six, and libm's log within one ulp): 8 ulps
+    # either way covers them. The upper end is the gamma used (a larger gamma is a post-processing of a
+    # smaller one, so rounding up is the safe side).
+    gamma = max(chernoff, plus_one)
+    return round_down(gamma, 8), round_up(gamma, 8)
 
 
-def theorem_3_1_gamma(*, eps: float, n: int, delta: float, k: int, statement: str = "BBGN19.Thm3.1") -> float:
+def theorem_3_1_gamma(*, eps: float, n: int, delta: float, k: int, statement: str = "BBGN19.Thm3.1") -> BoundValue:
     """gamma = max{14 k log(2/delta) / ((n-1) eps^2), 27 k / ((n-1) eps)} makes the shuffled Algorithm 1
     (eps, delta)-DP for eps <= 1, delta in (0, 1] (BBGN19.Thm3.1); refused when this gamma exceeds 1.
-    Rounded up: any larger gamma is also private (post-processing)."""
+    An upper bound (any larger gamma is also private, by post-processing): the double evaluation widened by
+    8 ulps each way, `value` the upper end."""
     _check_theorem_3_1(eps, n, delta, k, statement)
-    gamma = _gamma_unchecked(eps, int(n), delta, int(k))
-    if gamma > 1:
+    lower, upper = _gamma_enclosure(eps, int(n), delta, int(k))
+    if upper > 1:
         raise HypothesisViolation(statement, "gamma <= 1 (n large enough)", {"eps": eps, "n": n, "delta": delta, "k": k})
-    return gamma
+    return BoundValue(lower, upper, direction="upper_bound")
 
 
-def theorem_3_1_eps0(*, eps: float, n: int, delta: float, k: int) -> float:
+def theorem_3_1_eps0(*, eps: float, n: int, delta: float, k: int) -> BoundValue:
     """eps0 = log(1 + k (1 - gamma)/gamma) = log(min{(n-1) eps^2/(14 log(2/delta)), (n-1) eps/27} - k + 1):
-    the local epsilon of Algorithm 1 with Theorem 3.1's gamma (BBGN19v1.Thm3.1). Rounded down, so that
-    k-RR run at the returned eps0 has a blanket probability at least Theorem 3.1's gamma."""
+    the local epsilon of Algorithm 1 with Theorem 3.1's gamma (BBGN19v1.Thm3.1). A lower bound: eps0 falls
+    as gamma grows, so its lower end (the `value`) is taken at gamma's upper end and rounded down, so that
+    k-RR run at the returned eps0 has a blanket probability at least Theorem 3.1's gamma; its upper end at
+    gamma's lower end, rounded up (8 ulps each: four correctly rounded operations and log1p)."""
     gamma = theorem_3_1_gamma(eps=eps, n=n, delta=delta, k=k, statement="BBGN19v1.Thm3.1")
-    return max(0.0, round_down(math.log1p(int(k) * (1 - gamma) / gamma), 8))
+    k = int(k)
+    lower = max(0.0, round_down(math.log1p(k * (1 - gamma.upper) / gamma.upper), 8))
+    upper = max(lower, round_up(math.log1p(k * (1 - gamma.lower) / gamma.lower), 8))
+    return BoundValue(lower, upper, direction="lower_bound")

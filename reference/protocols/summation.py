@@ -18,7 +18,8 @@ import numpy as np
 
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from .shuffled_krr import theorem_3_1_gamma
-from ..core.rounding import round_up
+from ..core.results import BoundValue
+from ..core.rounding import round_down, round_up
 
 __all__ = [
     "randomized_rounding",
@@ -85,7 +86,11 @@ def summation_protocol(x: object, *, gamma: float, k: int, rng: np.random.Genera
 def summation_gamma(*, eps: float, delta: float, n: int, k: int) -> float:
     """Theorem 3.1's gamma for the k + 1 message values of Algorithm 2 (BBGN19.Thm4.1's privacy choice)."""
     require_integer("k", k, minimum=1)
-    return theorem_3_1_gamma(eps=eps, n=n, delta=delta, k=int(k) + 1, statement="BBGN19.Thm4.1")
+    return theorem_3_1_gamma(eps=eps, n=n, delta=delta, k=int(k) + 1, statement="BBGN19.Thm4.1").value
+
+
+def _mse_unrounded(n: int, g: float, k: int) -> float:
+    return int(n) / (1 - g) ** 2 * (1 / (4 * int(k) ** 2) + g / 2)
 
 
 def summation_mse_bound(*, n: int, gamma: float, k: int) -> float:
@@ -94,20 +99,26 @@ def summation_mse_bound(*, n: int, gamma: float, k: int) -> float:
     require_integer("n", n, minimum=1)
     require_integer("k", k, minimum=1)
     g = _gamma(gamma)
-    return round_up(int(n) / (1 - g) ** 2 * (1 / (4 * int(k) ** 2) + g / 2), 8)
+    return round_up(_mse_unrounded(n, g, k), 8)
 
 
-def summation_accuracy_bound(*, eps: float, delta: float, n: int, k: int) -> float:
+def summation_accuracy_bound(*, eps: float, delta: float, n: int, k: int) -> BoundValue:
     """The MSE bound at the private gamma = summation_gamma(eps, delta, n, k) (BBGN19.Thm4.1); refused when
-    that gamma is not below 1."""
-    gamma = summation_gamma(eps=eps, delta=delta, n=n, k=k)
-    if not gamma < 1:
+    that gamma is not below 1. An upper bound: the MSE bound grows with gamma, so its upper end (the `value`,
+    `summation_mse_bound` at gamma's upper end) and its lower end (at gamma's lower end) are each evaluated in
+    doubles, six correctly rounded operations, and moved out by 8 ulps."""
+    require_integer("k", k, minimum=1)
+    gamma = theorem_3_1_gamma(eps=eps, n=n, delta=delta, k=int(k) + 1, statement="BBGN19.Thm4.1")
+    if not gamma.upper < 1:
         raise HypothesisViolation("BBGN19.Thm4.1", "gamma < 1", {"eps": eps, "delta": delta, "n": n, "k": k})
-    return summation_mse_bound(n=n, gamma=gamma, k=k)
+    upper = summation_mse_bound(n=n, gamma=gamma.upper, k=k)
+    return BoundValue(min(upper, round_down(_mse_unrounded(n, gamma.lower, k), 8)), upper, direction="upper_bound")
 
 
-def statistical_query_std_bound(*, eps: float, delta: float, n: int, k: int) -> float:
+def statistical_query_std_bound(*, eps: float, delta: float, n: int, k: int) -> BoundValue:
     """Standard deviation of the unbiased estimate of sum_i q(x_i), q: X -> [0, 1]: the square root of the
-    Theorem 4.1 MSE bound (BBGN19.Cor4.1.1); rounded up."""
+    Theorem 4.1 MSE bound (BBGN19.Cor4.1.1). An upper bound: the square roots of the MSE bound's ends, each a
+    correctly rounded sqrt moved out by 2 ulps; `value` the upper end."""
     require_positive("eps", eps)
-    return round_up(math.sqrt(summation_accuracy_bound(eps=eps, delta=delta, n=n, k=k)), 2)
+    mse = summation_accuracy_bound(eps=eps, delta=delta, n=n, k=k)
+    return BoundValue(round_down(math.sqrt(mse.lower), 2), round_up(math.sqrt(mse.upper), 2), direction="upper_bound")

@@ -7,6 +7,7 @@ p_{x,x'} = Pr[R(x) in I_x'] for a randomizer whose outputs are reals in [0, 1].
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import partial
 from typing import Hashable, Mapping, cast
@@ -14,6 +15,8 @@ from typing import Hashable, Mapping, cast
 from ..finite.distributions import Distribution, Probability
 from ..core.errors import ParameterError, require_integer
 from ..finite.randomizers import Randomizer
+from ..core.results import BoundValue
+from ..core.rounding import fraction_to_float_up
 
 __all__ = [
     "midpoints",
@@ -112,8 +115,14 @@ def lemma_4_4_bound(randomizer: Randomizer, k: int) -> Probability:
     return min(first, second)
 
 
-def lemma_4_5_cross_probability_floor(*, n: int) -> Fraction:
+def lemma_4_5_cross_probability_floor(*, n: int) -> BoundValue:
     """min{1/4, 1/(2(n-1))}: if S o R^n is (eps, delta)-DP with delta <= 1/8 and p_xx >= 1 - e^{-eps}/2,
-    then p_{x',x} >= this for every x' != x (BBGN19.Lem4.5, derived instantiation of inequality (1))."""
+    then p_{x',x} >= this for every x' != x (BBGN19.Lem4.5, derived instantiation of inequality (1)), for
+    n >= 2. A lower bound: the exact rational between the doubles on either side (equal when it is a double),
+    `value` the one below."""
     require_integer("n", n, minimum=2)
-    return min(Fraction(1, 4), Fraction(1, 2 * (int(n) - 1)))
+    floor = min(Fraction(1, 4), Fraction(1, 2 * (int(n) - 1)))
+    below = float(floor)
+    if Fraction(below) > floor:  # float() rounds to nearest: step down to the double below the rational
+        below = math.nextafter(below, -math.inf)
+    return BoundValue(below, fraction_to_float_up(floor), direction="lower_bound")

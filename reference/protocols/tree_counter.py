@@ -35,7 +35,7 @@ from ..finite.distributions import Distribution
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..finite.randomizers import Randomizer
 from ..core.results import BoundValue
-from ..core.rounding import mpf_to_float_up
+from ..core.rounding import mpf_to_float_down, mpf_to_float_up
 
 __all__ = [
     "Report",
@@ -442,7 +442,7 @@ def simulate_node_sums(states: ArrayLike, *, eps: float, k: int, rng: np.random.
     return node_sums
 
 
-def tree_counter_error_bound(*, n: int, T: int, k: int, eps: float, beta: float) -> float:
+def tree_counter_error_bound(*, n: int, T: int, k: int, eps: float, beta: float) -> BoundValue:
     """An explicit form of EFMRTT19.Thm6 for Algs 1-2 as reconstructed (EFMRTT19.Thm6.explicit):
     with probability >= 1 - beta, for all t in [T] simultaneously,
 
@@ -450,7 +450,8 @@ def tree_counter_error_bound(*, n: int, T: int, k: int, eps: float, beta: float)
 
     c_a = (e^a + 1)/(e^a - 1), a = eps/2, L = log2(T) + 1 (Bernstein's inequality on a sum of n
     independent terms in {-1, 0, 1} with variance at most |C(t)|/L <= log2(T)/L each, union bound
-    over t). Requires T >= 2 and every user with at most k changes. 60-digit mpmath, rounded up.
+    over t). Requires T >= 2 and every user with at most k changes. An upper bound: the 60-digit value
+    rounded to the doubles on either side (its error is far below the 1-ulp step), `value` the next double above.
     """
     require_integer("n", n, minimum=1)
     depth = tree_depth(T)
@@ -465,7 +466,7 @@ def tree_counter_error_bound(*, n: int, T: int, k: int, eps: float, beta: float)
         c = (mpmath.exp(a) + 1) / mpmath.expm1(a)
         ell = mpmath.log(2 * mpmath.mpf(int(T)) / mpmath.mpf(beta))
         bound = k * c * (mpmath.sqrt(2 * int(n) * L * depth * ell) + mpmath.mpf(4) / 3 * L * ell)
-        return mpf_to_float_up(bound)
+        return BoundValue(mpf_to_float_down(bound), mpf_to_float_up(bound), direction="upper_bound")
 
 
 def shuffled_tree_counter_epsilon(*, eps: float, n: int, delta: float) -> BoundValue:

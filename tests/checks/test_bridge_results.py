@@ -1,6 +1,6 @@
 """The bridge takes a reference's answer by its one result type: a `BoundValue` in the statement's direction (its
-`value` is what is shown, its ends the interval), required of every amplification bound; a plain real number
-from the other scalar statements; anything else, or a result claiming another direction than its statement's,
+`value` is what is shown, its ends the interval), required of every upper or lower bound; a plain real number
+from the other scalar statements (exact values); anything else, or a result claiming another direction than its statement's,
 is a typed error naming the statement and its reference, never a number shown."""
 
 from __future__ import annotations
@@ -44,10 +44,21 @@ def test_the_value_shown_is_the_results_value_and_the_interval_its_ends(monkeypa
 
 
 @pytest.mark.parametrize("number", [0.25, Fraction(1, 4)])
-def test_a_scalar_statement_that_is_no_amplification_bound_may_return_a_plain_number(monkeypatch, number) -> None:
+def test_an_exact_scalar_statement_may_return_a_plain_number(monkeypatch, number) -> None:
     _answering(monkeypatch, number)
-    answer = evaluate(fx.DELTA_OF_V1, {"eps0": 0.25, "n": 10_000, "eps": 0.1})
+    exact = dataclasses.replace(fx.DELTA_OF_V1, direction=Direction.EXACT)
+    answer = evaluate(exact, {"eps0": 0.25, "n": 10_000, "eps": 0.1})
     assert answer.valid and answer.value == 0.25 and answer.interval is None
+
+
+@pytest.mark.parametrize("direction", ["upper_bound", "lower_bound"])
+@pytest.mark.parametrize("number", [0.25, Fraction(1, 4), 1])
+def test_a_bound_that_is_no_amplification_bound_returning_a_plain_number_is_an_error(monkeypatch, direction, number) -> None:
+    _answering(monkeypatch, number)
+    bound = dataclasses.replace(fx.DELTA_OF_V1, direction=Direction(direction))
+    assert "amplification" not in bound.tags
+    with pytest.raises(ReferenceResultError, match=rf"EFMRTT19\.Thm97\.delta.*not a BoundValue \(every {direction.replace('_', ' ')} returns one\)"):
+        evaluate(bound, {"eps0": 0.25, "n": 10_000, "eps": 0.1})
 
 
 @pytest.mark.parametrize("wrong", ["0.25", None, True, (0.2, 0.3)])

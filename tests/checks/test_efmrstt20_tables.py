@@ -43,7 +43,7 @@ def test_attribute_fragmenting_eps_l_inf_is_the_inverse_of_lemma_ii6(dataset, ta
     # inverse (largest gap Map eps_c = 0.25: 10.56 vs 10.548), and Eq. (1) at the printed value is within
     # 0.7% of eps_c (rounding of eps_l_inf to 2-3 decimals moves eps_c by up to ~0.6%).
     n, delta, _ = DATASETS[dataset]
-    inverse = shuffled_rr_largest_eps0(eps=eps_c, n=n, delta=delta)
+    inverse = shuffled_rr_largest_eps0(eps=eps_c, n=n, delta=delta).value
     assert abs(inverse - printed) <= 0.0125
     assert abs(shuffled_rr_epsilon(eps0=printed, n=n, delta=delta).value / eps_c - 1) <= 0.007
 
@@ -110,7 +110,7 @@ def test_table_x_rows_2_and_3(dataset):
     # value here), i.e. the eps_l_inf of eps_c = 0.05 / 1.0: the Lemma II.6 inverse, tolerance as above.
     n, delta, _ = DATASETS[dataset]
     for eps_c, printed in zip((0.05, 1.0), TABLE_X_ROWS_2_3[dataset], strict=True):
-        assert abs(shuffled_rr_largest_eps0(eps=eps_c, n=n, delta=delta) - printed) <= 0.0125
+        assert abs(shuffled_rr_largest_eps0(eps=eps_c, n=n, delta=delta).value - printed) <= 0.0125
 
 
 # Report fragmenting (Thm IV.1), tau -> (eps_l_inf, eps_l1) per eps_c; eps_b = the attribute-fragmenting
@@ -156,14 +156,14 @@ def test_report_fragmenting_cells(dataset, table, eps_c, eps_b, tau, einf, e1):
         # (a) internal consistency, every cell with eps_b >= 2.94: eps_f backed out of the printed
         # eps_l1 (t = 1) reproduces the printed eps_l_inf (t = tau) to its rounding (0.005) plus the effect of
         # eps_l1's rounding (eps_l_inf is flatter in eps_f than eps_l1 here; slack 0.01 total).
-        eps_f = largest_argument_within(lambda f: report_fragment_epsilon(eps_b=eps_b, eps_f=f, t=1), e1, 1e-9, 60.0, name="eps_f", rel_tol=1e-13)
-        assert abs(report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=tau) - einf) <= 0.01
+        eps_f = largest_argument_within(lambda f: report_fragment_epsilon(eps_b=eps_b, eps_f=f, t=1).value, e1, 1e-9, 60.0, name="eps_f", rel_tol=1e-13)
+        assert abs(report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=tau).value - einf) <= 0.01
     if e1 >= 2.4:
         # (b) the reconstructed rule eps_f = eps_b - ln(tau) (equal variance of backstop and fragments,
         # variance ~ e^-eps) reproduces eps_l1 within 0.01 wherever eps_l1 >= 2.4; not stated in
         # the paper, so this documents a reconstruction, not a formula of the paper.
         eps_f = eps_b - math.log(tau)
-        assert abs(report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=1) - e1) <= 0.01
+        assert abs(report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=1).value - e1) <= 0.01
 
 
 def _paper_gaussian_sigma(eps: float, delta: float) -> float:

@@ -2,8 +2,8 @@
 returns a `BoundValue` whose `direction` is the statement's direction and whose `value` is its certified end in
 that direction (the upper end for an upper bound or an exact enclosure, the lower end for a lower bound).
 
-The references that still return a plain number are listed by id below: none is an amplification bound (a bound
-on the central epsilon of shuffled reports), and the list is checked both ways, so that converting one of them
+The references that still return a plain number are listed by id below: each is an exact value, none an upper or
+lower bound (nor an amplification bound), and the list is checked both ways, so that converting one of them
 means taking it off the list, and no new plain-number reference can appear unlisted.
 """
 
@@ -17,37 +17,18 @@ from shuffle_spec.proofs_checks.bridge import reference_function
 from shuffle_spec.reference.core.results import BoundValue
 from shuffle_spec.spec.registry import registry
 
-# Statements whose references return a plain real number (float, int or Fraction): protocol accuracy and
-# bit counts, blanket total-variation similarities, inversions (a largest eps0 or eps), delta(eps) of a
-# protocol. Not amplification bounds; each keeps its own rounding argument in its docstring.
+# Statements whose references return a plain real number (float, int or Fraction): every one is an exact value
+# (direction "exact"), never an upper or lower bound (the bridge refuses a plain number from a bound, and the
+# test below checks the directions); each keeps its own rounding argument in its docstring.
 PLAIN_NUMBER = frozenset({
-    "BBGN19.Cor4.1.1",
-    "BBGN19.Lem4.3",
-    "BBGN19.Lem4.5",
-    "BBGN19.Lem5.1.gaussian",
-    "BBGN19.Lem5.1.krr",
-    "BBGN19.Lem5.1.laplace",
-    "BBGN19.Lem5.2",
-    "BBGN19.Lem5.5",
-    "BBGN19.Lem5.6",
-    "BBGN19.Thm3.1",
-    "BBGN19.Thm4.1",
-    "BBGN19v1.Thm3.1",
-    "EFMRSTT20.Alg1.bits",
-    "EFMRSTT20.Alg1.variance",
-    "EFMRSTT20.Alg5",
-    "EFMRSTT20.CorA.2",
-    "EFMRSTT20.DefII.4.binary_rr",
-    "EFMRSTT20.LemII.6.inverse",
-    "EFMRSTT20.LemII.6.lam",
-    "EFMRSTT20.ThmA.4",
-    "EFMRSTT20.ThmII.7",
-    "EFMRSTT20.ThmII.7.inverse",
-    "EFMRSTT20.ThmIV.1",
-    "EFMRSTT20.ThmV.2",
-    "EFMRTT19.Lem4",
-    "EFMRTT19.Thm2",
-    "EFMRTT19.Thm6.explicit",
+    "BBGN19.Lem4.3",  # an exact rational minimum over the k midpoints (a Fraction), an equality
+    "BBGN19.Lem5.1.gaussian",  # the Gaussian mechanism's blanket TV similarity: an equality
+    "BBGN19.Lem5.1.krr",  # k-RR's blanket TV similarity: an equality
+    "BBGN19.Lem5.1.laplace",  # the Laplace mechanism's blanket TV similarity: an equality
+    "EFMRSTT20.Alg1.bits",  # the expected number of 1-bits in a k-RAPPOR report: an equality
+    "EFMRSTT20.Alg1.variance",  # the variance of one debiased bit: an equality
+    "EFMRSTT20.Alg5",  # the server scale B that makes LDP-SGD unbiased: a defining constant
+    "EFMRSTT20.DefII.4.binary_rr",  # binary RR's removal LDP epsilon: an exact value
 })
 
 
@@ -79,6 +60,11 @@ def test_plain_number_references_are_listed_and_not_amplification_bounds(stateme
 
 def test_plain_number_list_names_only_registered_evaluable_statements() -> None:
     assert PLAIN_NUMBER <= {s.id for s in _evaluable()}
+
+
+def test_no_upper_or_lower_bound_returns_a_plain_number() -> None:
+    bounds = {s.id for s in _evaluable() if s.direction.value in ("upper_bound", "lower_bound")}
+    assert not PLAIN_NUMBER & bounds, sorted(PLAIN_NUMBER & bounds)
 
 
 def test_every_amplification_bound_is_checked() -> None:

@@ -113,13 +113,19 @@ def trivial_number(*, eps0: float, n: int = 1, delta: float = 0.5) -> float:
     return float(eps0)
 
 
-def v1_delta(*, eps0: float, n: int, eps: float) -> float:
-    """exp(-n (eps / (12 eps0))^2), the delta at which V1 gives eps (DELTA_OF_V1)."""
-    import math
+def v1_delta(*, eps0: float, n: int, eps: float):
+    """exp(-n (eps / (12 eps0))^2), the delta at which V1 gives eps (DELTA_OF_V1), an upper bound like every
+    bound's reference: the 50-digit value between the doubles on either side, `value` the one above."""
+    import mpmath
+
+    from shuffle_spec.reference.core.results import BoundValue
+    from shuffle_spec.reference.core.rounding import mpf_to_float_down, mpf_to_float_up
 
     if not (0 < eps0 < 0.5 and n >= 1000):
         raise ValueError(f"eps0 = {eps0!r}, n = {n!r}: expected eps0 < 1/2 and n >= 1000")
-    return math.exp(-n * (eps / (12 * eps0)) ** 2)
+    with mpmath.workdps(50):
+        value = mpmath.exp(-int(n) * (mpmath.mpf(eps) / (12 * mpmath.mpf(eps0))) ** 2)
+    return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
 
 
 def install(monkeypatch, statements=ALL, *, only: bool = True) -> None:

@@ -78,7 +78,7 @@ def test_ldp_sgd_reaccounted_is_below_advanced_composition():
     eps0, n, delta, epochs = 1.0, 2000, 1e-6, 20
     value = ldp_sgd_epsilon(eps0=eps0, n=n, delta=delta, T=epochs)
     single = clones_numeric(eps0=eps0, n=n, delta=delta / (2 * epochs)).upper
-    assert value.upper <= advanced_composition_epsilon(eps=single, k=epochs, delta_prime=delta / 2)
+    assert value.upper <= advanced_composition_epsilon(eps=single, k=epochs, delta_prime=delta / 2).value
     assert value.upper >= clones_numeric(eps0=eps0, n=n, delta=delta).lower
 
 

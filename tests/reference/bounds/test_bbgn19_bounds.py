@@ -151,8 +151,9 @@ def test_lemma_5_5_and_fixed_lemma_5_6_bound_the_exact_expectation_and_the_2019_
     prefix_below_truth = False
     for m in (1, 2, 3, 4, 8, 16, 32):
         exact = float(expected_positive_part_of_sum(L, m))
-        assert exact <= hoeffding.hoeffding_expectation_bound(a=a, b=width, m=m)
-        fixed = bennett.bennett_expectation_bound(a=a, b_plus=b_plus, c=c, m=m)
+        hoeffding_bound = hoeffding.hoeffding_expectation_bound(a=a, b=width, m=m)
+        assert hoeffding_bound.direction == "upper_bound" and exact <= hoeffding_bound.value == hoeffding_bound.upper
+        fixed = bennett.bennett_expectation_bound(a=a, b_plus=b_plus, c=c, m=m).value
         assert exact <= fixed
         prefix_2019 = fixed / (m * a / b_plus)
         prefix_below_truth |= prefix_2019 < exact

@@ -82,15 +82,17 @@ def test_lemma_ii6_is_increasing_in_eps0_and_the_lambda_form_agrees(eps0, n, del
         return
     assert low <= high
     lam = 2 * n / (1 + math.exp(eps0))
-    assert math.isclose(shuffled_rr_epsilon_for_lambda(lam=lam, n=n, delta=delta), low, rel_tol=1e-9)
+    assert math.isclose(shuffled_rr_epsilon_for_lambda(lam=lam, n=n, delta=delta).value, low, rel_tol=1e-9)
 
 
 @given(eps=st.floats(0.01, 2.0), n=st.integers(10**4, 10**9), delta=st.floats(1e-12, 1e-4))
 def test_inverse_is_certified_and_nearly_tight(eps, n, delta):
     try:
-        eps0 = shuffled_rr_largest_eps0(eps=eps, n=n, delta=delta)
+        result = shuffled_rr_largest_eps0(eps=eps, n=n, delta=delta)
     except (HypothesisViolation, ValueError):
         return
+    assert result.direction == "lower_bound" and result.value == result.lower <= result.upper <= result.lower * (1 + 1e-11)
+    eps0 = result.value
     assert shuffled_rr_epsilon(eps0=eps0, n=n, delta=delta).value <= eps
     if eps0 < shuffled_rr_max_eps0(n=n, delta=delta) * (1 - 1e-9):
         assert shuffled_rr_epsilon(eps0=eps0 * (1 + 1e-9), n=n, delta=delta).value > eps * (1 - 1e-6)
@@ -132,7 +134,7 @@ def _composed_rr_delta(eps: float, k: int, eps_total: float) -> mpmath.mpf:
 def test_advanced_composition_is_sound_on_composed_rr(eps, k, log10_dp):
     delta_prime = 10**log10_dp
     try:
-        total = advanced_composition_epsilon(eps=eps, k=k, delta_prime=delta_prime)
+        total = advanced_composition_epsilon(eps=eps, k=k, delta_prime=delta_prime).value
     except HypothesisViolation:
         return
     assert _composed_rr_delta(eps, k, total) <= delta_prime
@@ -142,14 +144,14 @@ def test_advanced_composition_is_sound_on_composed_rr(eps, k, log10_dp):
 def test_advanced_composition_inverse_is_certified(eps_total, k, log10_dp):
     delta_prime = 10**log10_dp
     try:
-        eps = advanced_composition_largest_eps(eps_total=eps_total, k=k, delta_prime=delta_prime)
+        eps = advanced_composition_largest_eps(eps_total=eps_total, k=k, delta_prime=delta_prime).value
     except ValueError:
         return
-    assert advanced_composition_epsilon(eps=eps, k=k, delta_prime=delta_prime) <= eps_total
-    assert advanced_composition_epsilon(eps=eps * (1 + 1e-9), k=k, delta_prime=delta_prime) > eps_total * (1 - 1e-6)
+    assert advanced_composition_epsilon(eps=eps, k=k, delta_prime=delta_prime).value <= eps_total
+    assert advanced_composition_epsilon(eps=eps * (1 + 1e-9), k=k, delta_prime=delta_prime).value > eps_total * (1 - 1e-6)
 
 
 def test_advanced_composition_value():
     # Thm II.7 at eps = 0.1, k = 10, delta' = 1e-6: 10*0.01/2 + sqrt(10)*0.1*sqrt(2 log(sqrt(5 pi)*0.1/1e-6)).
     expected = 0.05 + math.sqrt(10) * 0.1 * math.sqrt(2 * math.log(math.sqrt(math.pi * 10 / 2) * 0.1 / 1e-6))
-    assert math.isclose(advanced_composition_epsilon(eps=0.1, k=10, delta_prime=1e-6), expected, rel_tol=1e-12)
+    assert math.isclose(advanced_composition_epsilon(eps=0.1, k=10, delta_prime=1e-6).value, expected, rel_tol=1e-12)

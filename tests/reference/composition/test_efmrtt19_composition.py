@@ -41,7 +41,7 @@ def _worst_pair_e_eps(randomizer: Randomizer, delta: Fraction) -> Fraction:
 def _assert_composition_within_thm2(composed: Randomizer, e: Fraction, k: int, step_delta: Fraction) -> None:
     for delta_prime in DELTA_PRIMES:
         exact = _worst_pair_e_eps(composed, k * step_delta + delta_prime)
-        bound = advanced_composition_epsilon(eps=_step_eps(e), k=k, delta_prime=float(delta_prime))
+        bound = advanced_composition_epsilon(eps=_step_eps(e), k=k, delta_prime=float(delta_prime)).value
         assert _log(exact) <= bound, (k, delta_prime, float(_log(exact)), bound)
 
 
@@ -99,8 +99,8 @@ def test_thm2_delta_is_k_delta_plus_delta_prime():
 @pytest.mark.parametrize("target, k, delta_prime", [(1.0, 10, 1e-5), (0.5, 1000, 1e-9), (3.0, 2, 0.3)])
 def test_per_step_inversion_is_certified_and_nearly_tight(target, k, delta_prime):
     step = advanced_composition_per_step_epsilon(eps=target, k=k, delta_prime=delta_prime)
-    assert advanced_composition_epsilon(eps=step, k=k, delta_prime=delta_prime) <= target
-    assert advanced_composition_epsilon(eps=step * (1 + 1e-8), k=k, delta_prime=delta_prime) > target
+    assert advanced_composition_epsilon(eps=step, k=k, delta_prime=delta_prime).value <= target
+    assert advanced_composition_epsilon(eps=step * (1 + 1e-8), k=k, delta_prime=delta_prime).value > target
 
 
 @pytest.mark.parametrize("eps, k, delta_prime", [(0.1, 10, 1e-5), (1.0, 3, 0.5), (0.01, 10_000, 1e-9)])
@@ -108,8 +108,10 @@ def test_thm2_epsilon_is_rounded_up_from_the_closed_form(eps, k, delta_prime):
     with mpmath.workdps(60):
         e = mpmath.mpf(eps)
         exact = mpmath.sqrt(2 * k * mpmath.log(1 / mpmath.mpf(delta_prime))) * e + k * e * mpmath.expm1(e)
-        got = advanced_composition_epsilon(eps=eps, k=k, delta_prime=delta_prime)
-        assert got >= exact and got <= exact * (1 + 1e-15)
+        result = advanced_composition_epsilon(eps=eps, k=k, delta_prime=delta_prime)
+        got = result.value
+        assert result.direction == "upper_bound" and got == result.upper
+        assert result.lower <= exact <= got <= exact * (1 + 1e-15)
 
 
 # ---------------------------------------------------------------- Lemma 4 (subsampling)
@@ -139,8 +141,10 @@ def test_lemma4_multiplier_is_attained_in_the_forward_direction(pair, q):
 def test_subsampled_epsilon_is_an_upper_bound_of_log1p(eps, q):
     with mpmath.workdps(60):
         exact = mpmath.log1p(mpmath.mpf(q) * mpmath.expm1(mpmath.mpf(eps)))
-        got = subsampled_epsilon(eps=eps, q=q)
-        assert got >= exact and got <= exact * (1 + 1e-15)
+        result = subsampled_epsilon(eps=eps, q=q)
+        got = result.value
+        assert result.direction == "upper_bound" and got == result.upper
+        assert result.lower <= exact <= got <= exact * (1 + 1e-15)
     # log(1 + q(e^eps - 1)) <= min(eps, q (e^eps - 1)).
     assert got <= round_up(eps, 1)
     assert subsampled_delta(delta=0.5, q=q) >= 0.5 * q

@@ -115,7 +115,7 @@ def test_monotone_in_rounds_and_below_basic_and_advanced_composition(clone_curve
     for t, value in clone_curve.items():
         assert value.upper <= t * 1.0
         single = clones_numeric(eps0=1.0, n=2000, delta=DELTA / (2 * t)).upper
-        assert value.upper <= advanced_composition_epsilon(eps=single, k=t, delta_prime=DELTA / 2)
+        assert value.upper <= advanced_composition_epsilon(eps=single, k=t, delta_prime=DELTA / 2).value
 
 
 def test_decreasing_in_n():

@@ -41,11 +41,15 @@ def test_theorem_3_1_against_exact_shuffled_binary_rr():
     for delta in (1.0, 0.5):
         # Smallest n with max{28 log(2/delta)/(n-1), 54/(n-1)} <= 1, plus one for the reference's upward rounding.
         n = next(n for n in range(2, 200) if 14 * 2 * math.log(2 / delta) / (n - 1) < 1 and 54 / (n - 1) < 1)
-        g = theorem_3_1_gamma(eps=1.0, n=n, delta=delta, k=2)
+        gamma_bound = theorem_3_1_gamma(eps=1.0, n=n, delta=delta, k=2)
+        assert gamma_bound.direction == "upper_bound" and gamma_bound.lower < gamma_bound.upper
+        g = gamma_bound.value
         gamma = Fraction(g).limit_denominator(100) + Fraction(1, 100)
         r = blanket_krr_randomizer(2, min(gamma, Fraction(1)))
         assert exact_shuffled_delta(r, n, Fraction(27, 10)) <= Fraction(delta)
-        eps0 = theorem_3_1_eps0(eps=1.0, n=n, delta=delta, k=2)
+        eps0_bound = theorem_3_1_eps0(eps=1.0, n=n, delta=delta, k=2)
+        assert eps0_bound.direction == "lower_bound" and eps0_bound.lower < eps0_bound.upper
+        eps0 = eps0_bound.value
         # eps0 = log(1 + k(1-gamma)/gamma) at the reference's gamma, rounded down.
         assert eps0 <= math.log1p(2 * (1 - g) / g) and math.isclose(eps0, math.log1p(2 * (1 - g) / g), rel_tol=1e-12)
 
@@ -138,4 +142,4 @@ def test_lemma_4_5_inequality_and_instantiation(case, n, delta):
         lhs = (1 - p[(xp, x)]) ** n
         assert lhs <= e_eps * (1 - p[(x, x)]) * (1 - p[(xp, x)]) ** (n - 1) + delta
         if p[(x, x)] >= 1 - 1 / (2 * e_eps):
-            assert p[(xp, x)] >= lemma_4_5_cross_probability_floor(n=n)
+            assert p[(xp, x)] >= lemma_4_5_cross_probability_floor(n=n).value

@@ -161,7 +161,7 @@ def test_thm_v2_exact_failure_probability_and_simulation():
     eps_cr, delta_cr, P = 1.0, 0.1, 5
     failure = deletion_bound_failure_probability(eps_cr=eps_cr, delta_cr=delta_cr, P=P)
     assert failure <= delta_cr
-    bound = deletion_bound(eps_cr=eps_cr, delta_cr=delta_cr, P=P)
+    bound = deletion_bound(eps_cr=eps_cr, delta_cr=delta_cr, P=P).value
     crowds = [list(range(c)) for c in (40, 50, 60, 70, 80)]
     violations = 0
     aborts = 0

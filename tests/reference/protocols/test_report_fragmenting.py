@@ -72,13 +72,15 @@ def test_binary_rr_attains_cor_a2(e1, e2):
 
 @given(st.floats(1e-4, 30), st.floats(1e-4, 30))
 def test_composed_epsilon_float_is_an_upper_bound_and_below_the_min(eps1, eps2):
-    value = composed_epsilon(eps1=eps1, eps2=eps2)
+    result = composed_epsilon(eps1=eps1, eps2=eps2)
+    assert result.direction == "upper_bound" and result.value == result.upper
+    value = result.value
     # e^eps is irrational, so compare with a 50-digit evaluation (the sum eps1 + eps2 taken in mpmath, not
     # in doubles): the float must not be below it.
     with mpmath.workdps(50):
         a, b = mpmath.mpf(eps1), mpmath.mpf(eps2)
         exact = mpmath.log((mpmath.exp(a + b) + 1) / (mpmath.exp(a) + mpmath.exp(b)))
-    assert value >= exact and value <= exact * (1 + 1e-14)
+    assert result.lower <= exact <= value <= exact * (1 + 1e-14)
     assert value <= min(eps1, eps2) * (1 + 1e-15)
 
 
@@ -111,7 +113,7 @@ def test_thm_iv1_on_exact_report_fragments(eb, ef, t):
     ratio = ldp_ratio(m_j)
     with mpmath.workdps(50):
         exact = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
-    assert report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=t) >= exact
+    assert report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=t).value >= exact
 
 
 def test_thm_iv1_one_fragment_is_tight():

@@ -244,7 +244,7 @@ def test_thm6_explicit_bound_holds_with_the_stated_probability():
     n, T, k, eps, beta, runs = 100_000, 16, 3, 1.0, 0.1, 60
     states = _population(n, T, k, rng)
     truth = states.sum(axis=0)
-    bound = tree_counter_error_bound(n=n, T=T, k=k, eps=eps, beta=beta)
+    bound = tree_counter_error_bound(n=n, T=T, k=k, eps=eps, beta=beta).value
     worst = np.empty(runs)
     for r in range(runs):
         sums = simulate_node_sums(states, eps=eps, k=k, rng=rng)
