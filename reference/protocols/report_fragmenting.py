@@ -49,11 +49,15 @@ def composed_epsilon(*, eps1: float, eps2: float) -> BoundValue:
     require_positive("eps1", eps1)
     require_positive("eps2", eps2)
     with mpmath.workdps(_DIGITS):
-        a, b = mpmath.mpf(eps1), mpmath.mpf(eps2)
-        big, small = max(a, b), min(a, b)
-        # (e^{a+b} + 1)/(e^a + e^b) = e^{small} (1 + e^{-a-b}) / (1 + e^{small - big}); in log form:
-        value = small + mpmath.log1p(mpmath.exp(-a - b)) - mpmath.log1p(mpmath.exp(small - big))
-        return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
+        return _composed_epsilon_enclosure(mpmath.mpf(eps1), mpmath.mpf(eps2))
+
+
+def _composed_epsilon_enclosure(a: mpmath.mpf, b: mpmath.mpf) -> BoundValue:
+    """Cor A.2's epsilon at mpmath arguments a, b (at the caller's precision), rounded to the doubles either side."""
+    big, small = max(a, b), min(a, b)
+    # (e^{a+b} + 1)/(e^a + e^b) = e^{small} (1 + e^{-a-b}) / (1 + e^{small - big}); in log form:
+    value = small + mpmath.log1p(mpmath.exp(-a - b)) - mpmath.log1p(mpmath.exp(small - big))
+    return BoundValue(mpf_to_float_down(value), mpf_to_float_up(value), direction="upper_bound")
 
 
 def composed_ratio(e_eps1: Fraction | float, e_eps2: Fraction | float) -> Probability:
@@ -89,7 +93,10 @@ def report_fragment_epsilon(*, eps_b: float, eps_f: float, t: int) -> BoundValue
     require_positive("eps_b", eps_b)
     require_positive("eps_f", eps_f)
     require_integer("t", t, minimum=1)
-    return composed_epsilon(eps1=eps_b, eps2=int(t) * eps_f)
+    # t eps_f is taken exactly (a double times an integer fits in 60 digits): the double product could round
+    # below it, and the epsilon grows with eps2, so the upper end computed from it could fall below the truth.
+    with mpmath.workdps(_DIGITS):
+        return _composed_epsilon_enclosure(mpmath.mpf(eps_b), mpmath.mpf(int(t)) * mpmath.mpf(eps_f))
 
 
 def report_fragment_randomizer(backstop: Randomizer, fragment: Randomizer, t: int) -> Randomizer:

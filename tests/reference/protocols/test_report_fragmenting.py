@@ -5,6 +5,7 @@ import math
 from fractions import Fraction
 
 import mpmath
+import pytest
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
@@ -137,3 +138,22 @@ def test_report_fragmenting_bits_flip_rates():
     # Two rows share the backstop: they agree with each other more often than independent RR would.
     same = float(np.mean(matrix[0] == matrix[1]))
     assert abs(same - ((1 - ff) ** 2 + ff**2)) < 0.02
+
+
+def _exact_fragment_epsilon(eps_b: float, eps_f: float, t: int) -> mpmath.mpf:
+    """EFMRSTT20 Thm IV.1 = Cor A.2 at eps1 = eps_b, eps2 = t eps_f, with t eps_f taken exactly (80 digits)."""
+    with mpmath.workdps(80):
+        a, b = mpmath.mpf(eps_b), mpmath.mpf(t) * mpmath.mpf(eps_f)
+        return mpmath.log((mpmath.exp(a + b) + 1) / (mpmath.exp(a) + mpmath.exp(b)))
+
+
+# Points where the double product t * eps_f rounds below the exact product by enough for the certified
+# upper end computed from it to fall below the exact value (found by a random search of 3,000 points).
+@pytest.mark.parametrize(
+    ("eps_b", "eps_f", "t"),
+    [(0.1142778377865289, 0.3397907452238996, 3), (2.349550026435957, 0.042483393643867697, 7), (2.1035152254305127, 0.2512491972004881, 5)],
+)
+def test_fragment_epsilon_takes_t_times_eps_f_exactly(eps_b, eps_f, t):
+    result = report_fragment_epsilon(eps_b=eps_b, eps_f=eps_f, t=t)
+    with mpmath.workdps(80):
+        assert mpmath.mpf(result.lower) <= _exact_fragment_epsilon(eps_b, eps_f, t) <= mpmath.mpf(result.upper)
