@@ -55,6 +55,7 @@ from ...reference.finite.distributions import Distribution, as_probability
 from ...reference.core.errors import ParameterError
 from ...reference.finite.divergences import ldp_ratio, removal_ldp_ratio, safe_log
 from ...reference.finite.randomizers import Randomizer, check_exact_size, check_labels
+from ...reference.finite.removal_ldp import optimal_removal_e_eps_squared, optimal_removal_reference
 from ...reference.core.rounding import round_down
 from ...reference.finite.enumeration import enumeration_work, exact_shuffled_e_eps_enumerated
 from ...spec.registry import get_statement, list_statements
@@ -269,40 +270,38 @@ def _sqrt_at_least(x: Fraction) -> Fraction:
     return Fraction(units, scale)
 
 
+def _exact_sqrt(x: Fraction) -> Fraction | None:
+    """sqrt(x) when it is rational (numerator and denominator perfect squares), else None."""
+    top, bottom = math.isqrt(x.numerator), math.isqrt(x.denominator)
+    return Fraction(top, bottom) if top * top == x.numerator and bottom * bottom == x.denominator else None
+
+
 def smallest_removal_ratio(randomizer: Randomizer) -> tuple[Fraction | float, Distribution | None]:
     """The smallest removal-LDP ratio over all reference distributions R_0 (EFMRSTT20 Def II.4), and a
     witness R_0 whose ratio is at most a rational just above it (None when every reference gives infinity).
 
-    The ratio itself (not its square, as `shuffle_spec.reference.finite.removal_ldp.optimal_removal_e_eps_squared`),
-    as the float square root or the exact linear term, with the witness built at a rational a >= a*; an
-    output that no input produces (a zero column) constrains nothing here (r(y) = 0)."""
-    outputs = randomizer.outputs
-    big = {y: max(d[y] for _, d in randomizer.items()) for y in outputs}
-    small = {y: min(d[y] for _, d in randomizer.items()) for y in outputs}
-    if any(small[y] == 0 < big[y] for y in outputs):
+    Both come from the reference (`shuffle_spec.reference.finite.removal_ldp`): the optimum's square
+    `optimal_removal_e_eps_squared` and the witness `optimal_removal_reference`, built at a multiplier a >= the
+    optimum: the optimum itself when it is rational, else the smallest multiple of 10^-6 above it (exact
+    randomizers), or the float square root moved up until it squares to at least the optimum's square (float
+    ones), so that the reference accepts it."""
+    square = optimal_removal_e_eps_squared(randomizer)
+    if square == math.inf:
         return math.inf, None
-    exact = randomizer.is_exact
-    one = Fraction(1) if exact else 1.0
-    square = max((big[y] / small[y] for y in outputs if big[y] > 0), default=one)
-    linear = max(sum(big.values(), 0 * one), one / sum(small.values(), 0 * one))
-    # a* = max(sqrt(square), linear); compare squares to stay exact.
-    if linear * linear >= square:
-        a: Fraction | float = linear
-        optimum: Fraction | float = linear
-    elif exact:
-        a = _sqrt_at_least(square)  # type: ignore[arg-type]  # exact: square is a Fraction
+    if isinstance(square, Fraction):
+        root = _exact_sqrt(square)
+        if root is not None:
+            return root, optimal_removal_reference(randomizer, root)
+        a = _sqrt_at_least(square)
         try:
-            optimum = math.sqrt(square)
+            optimum: Fraction | float = math.sqrt(square)
         except OverflowError:  # beyond the doubles (entries below 1e-308 next to large ones): the rational above it
             optimum = a
-    else:
-        optimum = a = math.sqrt(square)
-    lower = {y: big[y] / a for y in outputs}
-    upper = {y: a * small[y] for y in outputs}
-    total_low, total_high = sum(lower.values(), 0 * one), sum(upper.values(), 0 * one)
-    t = (one - total_low) / (total_high - total_low) if total_high > total_low else 0 * one
-    witness = Distribution({y: lower[y] + t * (upper[y] - lower[y]) for y in outputs})
-    return optimum, witness
+        return optimum, optimal_removal_reference(randomizer, a)
+    optimum = multiplier = math.sqrt(square)
+    while multiplier * multiplier < square:
+        multiplier = math.nextafter(multiplier, math.inf)
+    return optimum, optimal_removal_reference(randomizer, multiplier)
 
 
 def detect_mechanism(randomizer: Randomizer) -> tuple[str, int | None]:

@@ -102,5 +102,8 @@ def require_in_range(name: str, value: object, low: float, high: float) -> None:
 def require_multiplier(name: str, value: object, *, finite: bool = False) -> None:
     """`value` is a multiplier e^eps >= 1 (eps >= 0): an int, a float or a Fraction (not a bool), finite
     when asked. The one check behind every function taking an `e_eps`."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)) or not value >= 1 or (finite and not math.isfinite(value)):
+    # An int or a Fraction is finite however large: math.isfinite would convert it to a float and overflow
+    # above 1.8e308 (an exact multiplier of a matrix with 1e-999 entries).
+    infinite = isinstance(value, float) and not math.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)) or not value >= 1 or (finite and infinite):
         raise ParameterError(name, value, f"a {'finite ' if finite else ''}multiplier e^eps >= 1 (eps >= 0)")

@@ -149,3 +149,27 @@ def test_generalized_removal_dp_of_a_count_of_rr_bits():
     assert not is_generalized_removal_dp(generalized, mechanism, datasets, (1 + e) / 2 - Fraction(1, 100), 0)
     # Condition 1 is checked too: an extension that ignores the records is refused.
     assert not is_generalized_removal_dp(lambda d, i: _count_law([uniform] * len(d)), mechanism, datasets, Fraction(1000), 0)
+
+
+def test_an_output_no_input_produces_constrains_nothing():
+    """A zero column (an output no input produces) forces r(y) = 0 in EFMRSTT20 Def II.4 and bounds no ratio:
+    the optimum is that of the randomizer without the column (it was reported as infinity)."""
+    with_zero = Randomizer.from_matrix([[Fraction(3, 4), Fraction(1, 4), 0], [Fraction(1, 4), Fraction(3, 4), 0]])
+    without = Randomizer.from_matrix([[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]])
+    assert optimal_removal_e_eps_squared(with_zero) == optimal_removal_e_eps_squared(without) == 4
+    reference = optimal_removal_reference(with_zero, Fraction(2))
+    assert reference[2] == 0 and removal_ldp_ratio(with_zero, reference) == 2
+    # An output that one input produces and another never does still makes removal LDP impossible.
+    partial = Randomizer.from_matrix([[Fraction(1, 2), Fraction(1, 2)], [1, 0]])
+    assert optimal_removal_e_eps_squared(partial) == math.inf
+
+
+def test_a_multiplier_beyond_the_doubles_is_accepted_exactly():
+    """An exact randomizer with a 1e-999 entry next to 1/2 needs e^eps ~ 1e999, far beyond the doubles: the
+    reference builds its R_0 exactly (the finiteness check converted the Fraction to a float and overflowed)."""
+    d = 10**999 + 7
+    randomizer = Randomizer.from_matrix([[Fraction(1, d), 1 - Fraction(1, d)], [Fraction(1, 2), Fraction(1, 2)]])
+    square = optimal_removal_e_eps_squared(randomizer)
+    multiplier = Fraction(math.isqrt(square.numerator // square.denominator) + 1)
+    reference = optimal_removal_reference(randomizer, multiplier)
+    assert removal_ldp_ratio(randomizer, reference) <= multiplier
