@@ -602,7 +602,7 @@ def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: floa
                 inputs = point(x)
                 try:
                     totals[x] = _evaluate(provider, {name: inputs[name] for name in provider.input_names})
-                except ValueError:
+                except ValueError:  # the provider refuses this point: no total delta is certified, it stays inf
                     pass
         return totals[x]
 

@@ -96,13 +96,14 @@ def _randomized_rounding() -> None:
     omega = [Fraction(2, 10), Fraction(2, 10), Fraction(3, 10), Fraction(3, 10)]
     groups = group_outputs(mu_x, mu_x2, omega)
     for eps in (0.05, 0.4):
-        exact = _brute_force_expectation(6, groups, eps)
+        exact = brute_force_expectation(6, groups, eps)
         upper = fft_count_expectation_upper(6, groups, eps)
         require(exact <= upper <= exact * (1 + 1e-6) + 1e-12, f"FFT upper {upper} vs exact {exact} at eps {eps}")
 
 
-def _brute_force_expectation(big_n: int, groups: Any, eps: float) -> float:
-    """E[(sum_g l_g c_g)_+], c ~ Mult(N; p), by enumeration (float, for small N)."""
+def brute_force_expectation(big_n: int, groups: Any, eps: float) -> float:
+    """E[(sum_g l_g c_g)_+], c ~ Mult(N; p), by enumeration of the counts (float, for small N; independent of
+    the lattice and FFT engines it checks; the tests of the exact blanket bound use it too)."""
     e = math.exp(eps)
     coefficients = [float(a) - e * float(b) for a, b in zip(groups.alpha, groups.beta, strict=True)]
     probs = [float(p) for p in groups.p]

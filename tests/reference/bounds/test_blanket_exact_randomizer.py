@@ -7,7 +7,6 @@ BBGN19.Lem5.3.exact_krr. Speed is not tested here (benchmarks/tight_randomizer.p
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import random
@@ -34,6 +33,7 @@ from shuffle_spec.reference.lower_bounds.randomizer import best_randomizer_pair,
 from shuffle_spec.reference.finite.randomizers import Randomizer
 from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta, exact_shuffled_epsilon, shuffled_distribution
 from shuffle_spec.spec.catalog import resolve
+from shuffle_spec.proofs_checks.derived.blanket_exact_randomizer import brute_force_expectation
 
 
 
@@ -54,24 +54,6 @@ def krr_matrix(k: int, eps0: float) -> list[list[float]]:
 
 def as_randomizer(rows: list[list[Fraction]]) -> Randomizer:
     return Randomizer.from_matrix([[str(v) for v in row] for row in rows])
-
-
-def brute_expectation(big_n: int, groups, eps: float) -> float:
-    """E[(sum_g l_g c_g)_+], c ~ Mult(N; p), by enumeration of the counts (independent of the engines)."""
-    e = math.exp(eps)
-    coefficients = [float(a) - e * float(b) for a, b in zip(groups.alpha, groups.beta, strict=True)]
-    probs = [float(p) for p in groups.p]
-    total = 0.0
-    for counts in itertools.product(range(big_n + 1), repeat=len(probs) - 1):
-        rest = big_n - sum(counts)
-        if rest < 0:
-            continue
-        full = (*counts, rest)
-        weight = float(math.factorial(big_n))
-        for c, p in zip(full, probs, strict=True):
-            weight *= p**c / math.factorial(c)
-        total += weight * max(0.0, sum(c * x for c, x in zip(full, coefficients, strict=True)))
-    return total
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -134,7 +116,7 @@ def test_lemma_5_3_sum_is_evaluated_exactly_at_tiny_n():
     n, eps = 6, 0.1
     for x, x2 in ((0, 1), (2, 0)):
         groups = group_outputs(randomizer.rows[x], randomizer.rows[x2], omega)
-        value = sum(math.comb(n, big_n) * gamma**big_n * (1 - gamma) ** (n - big_n) * brute_expectation(big_n, groups, eps) for big_n in range(1, n + 1)) / (gamma * n)
+        value = sum(math.comb(n, big_n) * gamma**big_n * (1 - gamma) ** (n - big_n) * brute_force_expectation(big_n, groups, eps) for big_n in range(1, n + 1)) / (gamma * n)
         got = blanket_pair_delta(randomizer, x, x2, n=n, eps=eps)
         assert got.lower * (1 - 1e-9) <= value <= got.upper * (1 + 1e-9), (x, x2, value, got)
 
@@ -152,7 +134,7 @@ def test_lattice_count_expectation_matches_enumeration(big_n):
         groups = group_outputs(rows[0], rows[x2], omega)
         for eps in (0.02, 0.3):
             lo, hi = count_expectation(big_n, groups, eps)
-            exact = brute_expectation(big_n, groups, eps)
+            exact = brute_force_expectation(big_n, groups, eps)
             assert lo * (1 - 1e-9) - 1e-300 <= exact <= hi * (1 + 1e-9) + 1e-300, (x2, eps, lo, exact, hi)
             assert hi - lo <= 1e-3 * hi + 1e-12  # the complement path loses a few digits to cancellation
 
@@ -164,7 +146,7 @@ def test_fft_upper_bound_is_above_and_close_to_enumeration(big_n, eps):
     omega = [Fraction(2, 10), Fraction(2, 10), Fraction(3, 10), Fraction(3, 10)]
     groups = group_outputs(mu_x, mu_x2, omega)
     assert len(groups) == 4
-    exact = brute_expectation(big_n, groups, eps)
+    exact = brute_force_expectation(big_n, groups, eps)
     upper = fft_count_expectation_upper(big_n, groups, eps)
     assert exact <= upper <= exact * (1 + 2e-3) + 1e-10  # randomized rounding: a small variance increase
 
