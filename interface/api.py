@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Un
 from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported
 from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
+from .parameter_names import ParameterNameError, check_parameter_names
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
 from ..spec.terms import Direction, HypothesisError
@@ -238,7 +239,19 @@ def shuffled_epsilon(statement_id: StatementLike, *, eps0: float, n: int, delta:
     """The central epsilon the amplification bound `statement_id` gives at (eps0, n, delta) (+ mechanism
     parameters such as k): an upper bound also in floating point (`shuffle-spec eval`)."""
     statement = _statement(statement_id)
+    _check_names(statement, ("eps0", "n", "delta", *params), params)
     return _evaluate(statement, {"eps0": eps0, "n": n, "delta": delta, **params})
+
+
+def _check_names(statement: Statement | Entry, given: Sequence[str], values: Mapping[str, object], searched: str | None = None, caller: str = "") -> None:
+    """The call's parameter names against the statement's inputs, before any value is looked at
+    (`interface/parameter_names.py`): a missing or stray name is named as such, never blamed on a range."""
+    note = f"; {caller} searches {searched}" if searched else ""
+    for name in ("eps0", "n", "delta"):  # given explicitly (or searched): once more among the statement's extras is a mistake
+        if name in values:
+            where = f"{caller} searches {name}" if name == searched else "it is given at the call" if name == "delta" else f"{name} is a parameter of its own"
+            raise ParameterNameError(name, values[name], statement.input_names, missing=False, owner=statement.id, statement_id=statement.id, note=f"; {where}")
+    check_parameter_names(statement.id, statement.input_names, given, values=dict(values), statement_id=statement.id, extra_note=note)
 
 
 def delta_provider(statement_id: StatementLike) -> Statement | Entry | None:
@@ -271,12 +284,15 @@ class _Recorder:
     the first refusal because the value holds only at a larger delta' (`AtLargerDelta`), so that a search that
     finds nothing says why."""
 
-    def __init__(self, function: Callable[[float], float], target: float, deadline: float | None = None):
+    def __init__(self, function: Callable[[float], float], target: float, deadline: float | None = None, *, searched: str = ""):
         self.function = function
         self.target = target
         self.deadline = deadline
+        self.searched = searched
         self.cache: dict[float, float] = {}
         self.at_larger_delta: AtLargerDelta | None = None
+        # The first refusal of the searched parameter's own value (the statement's range ends there).
+        self.out_of_range: ParameterError | None = None
 
     def __call__(self, x: float) -> float:
         if x not in self.cache:
@@ -287,7 +303,15 @@ class _Recorder:
             except AtLargerDelta as failure:  # certified only at a larger delta': nothing at the requested one
                 self.at_larger_delta = self.at_larger_delta or failure  # the first (at the search's start) says it best
                 self.cache[x] = math.inf
-            except ValueError:  # outside the hypotheses: nothing certified there
+            except ParameterNameError:  # the call is wrong, not the point (checked first; kept as a guard)
+                raise
+            except ParameterError as failure:
+                if failure.name == "parameters":  # the call is wrong (bridge usage error), not the point
+                    raise
+                if failure.name == self.searched:  # the statement's range of the searched parameter ends here
+                    self.out_of_range = self.out_of_range or failure
+                self.cache[x] = math.inf  # outside a range that depends on the point: nothing certified here
+            except HypothesisViolation:  # outside the hypotheses: nothing certified there
                 self.cache[x] = math.inf
         return self.cache[x]
 
@@ -374,13 +398,14 @@ def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta
     `time_budget` (seconds, default INVERSION_TIME_BUDGET; None: no limit): when it runs out, the largest
     verified eps0 so far is returned with `stopped_early` and a note (InversionTimeout if there is none)."""
     statement = _statement(statement_id)
+    _check_names(statement, ("eps0", "n", "delta", *params), params, "eps0", "calibrate_epsilon0")
     _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(n=n, delta=delta)
     n, delta = int(fixed["n"]), float(fixed["delta"])
     budget = _check_budget(time_budget)
     given = {"eps": eps, "n": n, "delta": delta, **params}
-    recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps)
+    recorder = _Recorder(lambda e0: shuffled_epsilon(statement, eps0=e0, n=n, delta=delta, **params), eps, searched="eps0")
     note = ""
 
     def search() -> float:
@@ -412,17 +437,24 @@ def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: 
     doubles n from 1 (never evaluating far beyond the answer: the work of several bounds grows with n), then
     narrows the last doubling. `time_budget` as in `calibrate_epsilon0` (the smallest verified n so far)."""
     statement = _statement(statement_id)
+    _check_names(statement, ("eps0", "n", "delta", *params), params, "n", "calibrate_n")
     _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(eps0=eps0, delta=delta)
     eps0, delta = float(fixed["eps0"]), float(fixed["delta"])
     budget = _check_budget(time_budget)
     given = {"eps": eps, "eps0": eps0, "delta": delta, **params}
-    recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps)
+    recorder = _Recorder(lambda x: shuffled_epsilon(statement, eps0=eps0, n=math.ceil(x), delta=delta, **params), eps, searched="n")
 
     def search() -> float:
         hi = 1.0
         while not recorder(hi) <= eps:  # doubling keeps the bracket tight and the evaluations cheap
+            if recorder.out_of_range is not None:  # the statement's own range of n ends below hi: say so, not "inf"
+                tried = [p for p, v in recorder.cache.items() if math.isfinite(v)]
+                last = f"; at n = {math.ceil(max(tried))}, the largest n tried within it, it gives {recorder.cache[max(tried)]!r}" if tried else ""
+                raise recorder.explain(ParameterError(
+                    "eps", eps, f"a target {statement.id} reaches within its range of n ({recorder.out_of_range.allowed}; it refuses n = {math.ceil(hi)}{last})",
+                    statement_id=statement.id))
             if hi >= N_SEARCH_MAX:
                 raise recorder.explain(ParameterError("eps", eps, f"a target the bound reaches for some n <= {N_SEARCH_MAX:.0e} (at n = {N_SEARCH_MAX:.0e} it gives {recorder(float(N_SEARCH_MAX))})"))
             hi = min(hi * 2, float(N_SEARCH_MAX))
@@ -458,6 +490,7 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     monotone in delta only up to it (BBGN19.Lem5.3.exact_krr: 3e-4 in eps, up to ~1% in delta; the clone
     bounds: 1e-7 in eps, ~1e-8 in delta), and so is the round trip; the returned delta is verified either way."""
     statement = _statement(statement_id)
+    _check_names(statement, ("eps0", "n", "delta", *params), params, "delta", "shuffled_delta")
     _require_certifying(statement)
     eps = _nonnegative("eps", eps)
     fixed = _fixed(eps0=eps0, n=n)
@@ -479,7 +512,7 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
         return shuffled_epsilon(statement, eps0=eps0, n=n, delta=d, **params)
 
     method = "bisection (ITP steps) on log10(delta) (shuffle_spec.reference.numerics.inversion)"
-    recorder = _Recorder(bound_at, eps)
+    recorder = _Recorder(bound_at, eps, searched="delta")
     stopped = _run_within_budget(lambda: _smallest_log10_delta(recorder, used, eps), recorder, budget)
     good = recorder.verified()
     if stopped and not good:
@@ -592,7 +625,7 @@ def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: floa
         inputs = point(log10_delta)
         return _require_value(_evaluation(statement, inputs, with_effective_delta=False), statement, inputs)
 
-    recorder = _Recorder(eps_at, eps)
+    recorder = _Recorder(eps_at, eps, searched="delta")
     totals: dict[float, float] = {}
 
     def total(x: float) -> float:
@@ -668,13 +701,7 @@ class ShuffleBound:
         names = set(self.statement.input_names)
         if not {"eps0", "n", "delta"} <= names:
             raise ParameterError("statement_id", self.statement_id, "an amplification bound with inputs eps0, n, delta (list_statements(tag='amplification'))", statement_id=self.statement_id)
-        takes = ", ".join(name for name in self.statement.input_names if name != "delta")
-        missing = [name for name in self.statement.input_names if name not in ("eps0", "n", "delta") and name not in params]
-        unknown = sorted(set(params) - names)
-        if missing:
-            raise ParameterError(missing[0], None, f"a value for {missing[0]} ({self.statement_id} takes {takes} here, delta or eps at the call)", statement_id=self.statement_id)
-        if unknown:
-            raise ParameterError(unknown[0], params[unknown[0]], f"no such parameter: {self.statement_id} takes {takes} here", statement_id=self.statement_id)
+        _check_names(self.statement, ("eps0", "n", "delta", *params), params)
         try:
             _positive("eps0", eps0)
         except ParameterError as failure:
@@ -896,8 +923,9 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     pair = _compose_pair(statement_id)
     delta = _compose_delta(delta)
     if schedule is None:
-        if rounds is None or eps0 is None or n is None:
-            raise ParameterError("rounds", rounds, "rounds, eps0 and n (or a schedule)")
+        for name, given in (("rounds", rounds), ("eps0", eps0), ("n", n)):
+            if given is None:
+                raise ParameterNameError(name, None, ("rounds", "eps0", "n", "delta"), missing=True, owner=statement_id, statement_id=statement_id, note=" (or a schedule and delta)")
         schedule = [_compose_round(rounds=rounds, eps0=eps0, n=n)]
     elif rounds is not None or eps0 is not None or n is not None:
         raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n, not both")

@@ -19,11 +19,13 @@ of its rows say why and the gap is the one of the other bounds.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .amplification import EXACT_BINARY_RR_ID, amplification_statements
-from ..proofs_checks.bridge import Evaluation, UsageError, evaluate
+from .amplification import EXACT_BINARY_RR_ID, GENERIC, amplification_statements
+from ..proofs_checks.bridge import BadParameter, Evaluation, evaluate
+from .parameter_names import ParameterNameError
 from .certified import Candidate, best_certified, certified_end
 from ..proofs_checks.framework import require
 from ..spec.registry import registry
@@ -31,7 +33,7 @@ from ..spec.statement import Direction
 
 __all__ = ["Gap", "NOT_FULLY_PROVEN", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
 
-RANDOMIZERS = ("krr", "binary_rr", "laplace")
+RANDOMIZERS = ("krr", "binary_rr", "laplace", "generic")
 # Upper bounds whose certificate rests on a step that is only checked numerically, not proven: they stay
 # registered (eval, bounds, compare show them) but are never chosen as "the tightest certified" bound, so the
 # gap and `calibrate --randomizer` rely on proven bounds only (soundness first).
@@ -81,16 +83,22 @@ def format_ratio(ratio: float) -> str:
 
 
 def _mechanism(randomizer: str, k: int | None) -> tuple[str, dict]:
+    """(mechanism, its extra parameters). Errors name the Python parameter (`randomizer`, `k`), never a flag: the
+    command line shows them as they are (its parameters have the same names)."""
     if randomizer not in RANDOMIZERS:
-        raise UsageError(f"--randomizer {randomizer!r} is not supported: expected one of {', '.join(RANDOMIZERS)}")
+        raise BadParameter("randomizer", randomizer, f"one of {', '.join(repr(r) for r in RANDOMIZERS)}")
     if randomizer == "binary_rr":
+        if k is not None and k != 2:
+            raise ParameterNameError("k", k, ("eps0", "n", "delta"), missing=False, owner="randomizer 'binary_rr'", note=" (k = 2 by definition)")
         return "binary_rr", {"k": 2}
-    if randomizer == "laplace":  # the Laplace mechanism on [0, 1]: no domain size
+    if randomizer in ("laplace", "generic"):  # the Laplace mechanism on [0, 1], any eps0-LDP randomizer: no domain size
         if k is not None:
-            raise UsageError(f"--k {k!r} does not apply to --randomizer laplace (the Laplace mechanism on [0, 1])")
-        return "laplace", {}
-    if k is None or isinstance(k, bool) or int(k) != k or k < 2:
-        raise UsageError(f"--k {k!r} is out of range: expected an integer k >= 2 for --randomizer krr")
+            raise ParameterNameError("k", k, ("eps0", "n", "delta"), missing=False, owner=f"randomizer {randomizer!r}")
+        return randomizer, {}
+    if k is None:
+        raise ParameterNameError("k", None, ("eps0", "n", "delta", "k"), missing=True, owner="randomizer 'krr'", note=" (k: the domain size, an integer >= 2)")
+    if isinstance(k, bool) or not isinstance(k, numbers.Real) or int(k) != k or k < 2:
+        raise BadParameter("k", k, "an integer k >= 2 (the domain size of k-RR)")
     return "krr", {"k": int(k)}
 
 
@@ -112,6 +120,11 @@ def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
 
 
 def _lower_statements(mechanism: str, k: int | None) -> list:
+    if mechanism == GENERIC:
+        # Binary RR is an eps0-LDP randomizer, so its certified worst case is a lower bound on the worst case over
+        # every eps0-LDP randomizer (what a generic bound bounds): a mechanism-specific lower bound, used for its
+        # lower end only (its upper end bounds binary RR alone).
+        return [registry()[EXACT_BINARY_RR_ID]] if EXACT_BINARY_RR_ID in registry() else []
     out = [s for s in amplification_statements(mechanism) if s.direction is Direction.LOWER_BOUND and s.mechanism == mechanism]
     if k == 2 and EXACT_BINARY_RR_ID in registry():
         out.append(registry()[EXACT_BINARY_RR_ID])
@@ -155,6 +168,8 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
     evaluation of exact.shuffled_binary_rr at this (eps0, n, delta), used instead of evaluating it again."""
     mechanism, extra = _mechanism(randomizer, k)
     params = {"eps0": eps0, "n": n, "delta": delta, **extra}
+    # Generic: the exact binary-RR worst case is a lower bound only (its upper end holds for binary RR alone).
+    exact_upper = include_upper and mechanism != GENERIC
     rows = []
     evaluated: list[Candidate] = []
     uppers = candidate_upper_bounds(randomizer, k) if include_upper else []
@@ -164,8 +179,8 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
             continue
         if statement.direction is Direction.EXACT:  # k = 2: the certified worst case, both ends
             candidate, reason = _exact_k2(params, exact_evaluation)
-            evaluated.append(candidate if include_upper else candidate[:1] + (Direction.LOWER_BOUND,) + candidate[2:])
-            rows.extend(_exact_rows(candidate, reason, include_upper=include_upper))
+            evaluated.append(candidate if exact_upper else candidate[:1] + (Direction.LOWER_BOUND,) + candidate[2:])
+            rows.extend(_exact_rows(candidate, reason, include_upper=exact_upper))
             continue
         result = evaluate(statement, inputs)
         is_lower = statement.direction is not Direction.UPPER_BOUND

@@ -56,7 +56,7 @@ def test_tightest_command_json_and_text(capsys):
     code, out, _ = run(capsys, "tightest", "--k", "3", "--eps0", "2", "--n", "200", "--delta", "1e-4")
     assert code == 0 and "gap: tightest certified upper" in out
     code, _, err = run(capsys, "tightest", "--k", "1", "--eps0", "2", "--n", "200", "--delta", "1e-4")
-    assert code == 2 and "--k" in err
+    assert code == 2 and "k = 1" in err and "k >= 2" in err
 
 
 def test_bounds_prints_the_gap_for_krr(capsys):

@@ -169,7 +169,7 @@ def test_tightest_and_gap_for_laplace():
     others = [row["eps"] for row in gap.rows if row["valid"] and row["direction"] == "upper_bound" and row["id"] != gap.upper_id]
     assert all(exact_upper <= eps for eps in others)
     assert 1.0 <= gap.ratio < 1.25
-    with pytest.raises(UsageError, match="--k"):
+    with pytest.raises(UsageError, match="unexpected parameter k"):
         tightest(randomizer="laplace", eps0=1.0, n=1000, delta=1e-6, k=3)
 
 
