@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Union, cast
@@ -497,6 +498,8 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     eps0, n = float(fixed["eps0"]), int(fixed["n"])
     budget = _check_budget(time_budget)
     base = {"eps": eps, "eps0": eps0, "n": n, **params}
+    if statement.id.startswith("compose."):  # the composed PLD gives delta(eps) directly, certified (no search)
+        return _composed_delta_calibration(statement.id, eps=eps, eps0=eps0, n=n, rounds=params["rounds"], base=base)
     mark = getattr(statement, "effective_delta", None)
     if mark is not None:
         return _total_delta(statement, mark, eps, eps0, n, params, base, budget)
@@ -523,6 +526,19 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     if stopped:
         return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, _stopped_note(cast(float, budget)), method, stopped_early=True)
     return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, method=method)
+
+
+def _composed_delta_calibration(statement_id: str, *, eps: float, eps0: float, n: int, rounds: object, base: dict[str, Any]) -> Calibration:
+    """`shuffled_delta` of a compose.<pair> statement: the certified delta(eps) of the composed privacy-loss
+    distribution (`reference.composition.shuffled_rounds.composed_delta`: its upper end is from the pessimistic
+    discretisation, an upper bound on the pair's composed delta(eps)), read directly instead of inverting eps(delta)
+    by bisection (one PLD composition instead of tens). `bracket` is that [lower, upper]: the pair's exact composed
+    delta(eps) lies in it, and `value` is its upper end."""
+    lower, upper = composed_delta(statement_id, rounds=cast(int, rounds), eps0=eps0, n=n, eps=eps)
+    if not upper < 1:
+        raise ParameterError("eps", eps, f"a target {statement_id} certifies with some delta < 1 (its certified delta(eps) is {upper!r})", statement_id=statement_id)
+    method = "direct: certified delta(eps) of the composed privacy-loss distribution (shuffle_spec.reference.composition.shuffled_rounds.composed_delta)"
+    return Calibration(statement_id, "delta", float(upper), (float(lower), float(upper)), eps, base, method=method)
 
 
 def _run_within_budget(search: Callable[[], object], recorder: _Recorder, budget: float | None) -> bool:
@@ -678,6 +694,25 @@ def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: floa
     )
 
 
+# The composition statement that certifies T rounds of a randomizer the single-round statements of a mechanism
+# cover (`ShuffleBound.compose`; spec/derived/compose.py): the clone pair dominates every eps0-LDP round (FMT21),
+# the stronger clone pair every round of the FMT23 errata class, which contains k-RR (binary RR is 2-RR).
+COMPOSITION_OF_MECHANISM = {"generic": "compose.clones", "laplace": "compose.clones", "krr": "compose.stronger_clones", "binary_rr": "compose.stronger_clones"}
+
+
+def _renamed(method: str, name: str, value: float | None, old: str, old_value: float | None) -> float:
+    """The value of a parameter renamed to dp_accounting's name, given by its new name (positionally or not) or
+    by its old keyword (a DeprecationWarning), exactly once."""
+    if old_value is not None:
+        if value is not None:
+            raise ParameterNameError(old, old_value, (name,), missing=False, owner=f"ShuffleBound.{method}", note=f" (give {name} only; {old} is its old name)")
+        warnings.warn(f"ShuffleBound.{method}({old}=...) is deprecated: use {method}({name}=...) or pass it positionally", DeprecationWarning, stacklevel=3)
+        return old_value
+    if value is None:
+        raise ParameterNameError(name, None, (name,), missing=True, owner=f"ShuffleBound.{method}")
+    return value
+
+
 class ShuffleBound:
     """One amplification bound at a fixed local eps0 and number of users n, in the style of
     dp_accounting's accountants: ask for epsilon at a delta, or delta at an epsilon.
@@ -685,8 +720,12 @@ class ShuffleBound:
         >>> bound = ShuffleBound("FMT21.clones_numeric", eps0=1.0, n=10_000)   # doctest: +SKIP
         >>> bound.get_epsilon(1e-6)      # an upper bound on the central epsilon, also in floating point
         >>> bound.get_delta(0.1)         # the delta at which eps = 0.1 is certified (safe side)
+        >>> bound.compose(1000).get_epsilon(target_delta=1e-6)   # after 1000 rounds (compose.clones)
         >>> bound.interval(1e-6)         # (lower, upper) around the statement's exact quantity
         >>> bound.hypotheses             # the assumptions and hypotheses, by their short names
+
+    dp_accounting's names: `get_epsilon(target_delta)`, `get_delta(target_epsilon)` (the old keywords `delta=` and
+    `eps=` still work, with a DeprecationWarning), `compose(rounds)`.
 
     `statement_id` is an amplification bound: a statement with inputs eps0, n and delta (see
     `list_statements(tag="amplification")`); mechanism parameters such as `k` are given as keywords.
@@ -738,24 +777,62 @@ class ShuffleBound:
         """The full answer at `delta` (value, certified interval, note), refusals included (`valid`)."""
         return _evaluation(self.statement, {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params})
 
-    def get_epsilon(self, delta: float) -> float:
-        """The central epsilon at `delta`: an upper bound, also in floating point (`shuffled_epsilon`)."""
-        return shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=delta, **self.params)
+    def get_epsilon(self, target_delta: float | None = None, *, delta: float | None = None) -> float:
+        """The central epsilon at `target_delta` (dp_accounting's name): an upper bound, also in floating point
+        (`shuffled_epsilon`). `delta=` is the old keyword, still accepted (DeprecationWarning)."""
+        target_delta = _renamed("get_epsilon", "target_delta", target_delta, "delta", delta)
+        return shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=target_delta, **self.params)
 
-    def get_delta(self, eps: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
-        """The delta at which the bound certifies `eps` >= 0 (`shuffled_delta`: on the safe side, verified).
+    def get_delta(self, target_epsilon: float | None = None, *, eps: float | None = None, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
+        """The delta at which the bound certifies `target_epsilon` >= 0 (dp_accounting's name; `shuffled_delta`:
+        on the safe side, verified; for a compose.<pair> statement read directly from the composed privacy-loss
+        distribution, no search). `eps=` is the old keyword, still accepted (DeprecationWarning).
         Raises `InversionTimeout` when `time_budget` seconds (default INVERSION_TIME_BUDGET; None: no limit)
         run out first: a bare float cannot say that it stopped early, so the best certified answer found is
         given in the error (`calibration`) instead of returned."""
-        result = shuffled_delta(self.statement, eps=eps, eps0=self.eps0, n=self.n, time_budget=time_budget, **self.params)
+        target_epsilon = _renamed("get_delta", "target_epsilon", target_epsilon, "eps", eps)
+        result = shuffled_delta(self.statement, eps=target_epsilon, eps0=self.eps0, n=self.n, time_budget=time_budget, **self.params)
         if result.stopped_early:
             raise InversionTimeout(self.statement_id, "delta", cast(float, _check_budget(time_budget)), result)
         return result.value
 
-    def delta_calibration(self, eps: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
+    def delta_calibration(self, target_epsilon: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
         """`get_delta` with its bracket and note (`shuffled_delta`): when the time budget runs out, the best
         certified answer with `stopped_early` set."""
-        return shuffled_delta(self.statement, eps=eps, eps0=self.eps0, n=self.n, time_budget=time_budget, **self.params)
+        return shuffled_delta(self.statement, eps=target_epsilon, eps0=self.eps0, n=self.n, time_budget=time_budget, **self.params)
+
+    def compose(self, rounds: int) -> "ShuffleBound":
+        """A new `ShuffleBound` for `rounds` rounds of this one (dp_accounting's `compose`): each round n users
+        report once with the same eps0-LDP randomizer, composed adaptively. The T-round bound is a composition
+        statement, not T times this statement's number (docs/composition.md):
+
+        - a compose.<pair> statement: the same statement with `rounds` times its rounds;
+        - a generic or Laplace single-round statement: compose.clones (FMT21's clone pair dominates every
+          eps0-LDP round, so it certifies T rounds of any such randomizer);
+        - a k-RR or binary-RR statement: compose.stronger_clones (FMT23's stronger clone pair, for the errata
+          class that contains k-RR);
+        - a lower bound, or a statement of another mechanism: refused (`ParameterError` naming statement_id).
+
+        `rounds`: an integer >= 1; the composition's own range (rounds in total <= 1e6, n <= 1e9, eps0 <= 30) is
+        checked when a bound is asked for."""
+        count = parse_number("rounds", rounds, integer=True)
+        if count < 1:
+            raise ParameterError("rounds", rounds, "an integer rounds >= 1", statement_id=self.statement_id)
+        statement = self.statement
+        if statement.id.startswith("compose."):
+            params = dict(self.params)
+            params["rounds"] = int(params["rounds"]) * count
+            return ShuffleBound(statement.id, eps0=self.eps0, n=self.n, **params)
+        if statement.direction is Direction.LOWER_BOUND:
+            raise ParameterError("statement_id", statement.id, "an upper bound or an exact statement (composing a lower bound certifies no upper bound)", statement_id=statement.id)
+        target = COMPOSITION_OF_MECHANISM.get(statement.mechanism or "generic")
+        if target is None:
+            raise ParameterError(
+                "statement_id", statement.id,
+                f"a statement of a randomizer a composition statement covers ({', '.join(sorted(COMPOSITION_OF_MECHANISM))}); this one is for {statement.mechanism}",
+                statement_id=statement.id,
+            )
+        return ShuffleBound(target, eps0=self.eps0, n=self.n, rounds=count)
 
     def interval(self, delta: float) -> tuple[float, float]:
         """(lower, upper): a certified enclosure of the statement's exact quantity at `delta` (for a
