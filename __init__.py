@@ -25,9 +25,20 @@ if TYPE_CHECKING:  # the names as type checkers see them; at run time each is lo
     from .interface.version import __version__
     from .interface.api import (
         INVERSION_TIME_BUDGET,
+        KRR,
+        BinaryRR,
         Calibration,
         Composition,
+        DeltaInterval,
+        EpsilonBound,
+        FiniteMatrix,
+        Gap,
+        Generic,
         InversionTimeout,
+        Laplace,
+        ParameterNameError,
+        RandomizerAudit,
+        RandomizerGap,
         ShuffleBound,
         StatementInfo,
         audit_randomizer,
@@ -43,20 +54,35 @@ if TYPE_CHECKING:  # the names as type checkers see them; at run time each is lo
         tightest_randomizer,
     )
     from .reference.core.errors import HypothesisViolation, ParameterError
+    from .interface.certify import CandidateRow, Certification, certify
 
 __all__ = [
     "INVERSION_TIME_BUDGET",
+    "BinaryRR",
     "Calibration",
+    "CandidateRow",
+    "Certification",
     "Composition",
+    "DeltaInterval",
+    "EpsilonBound",
+    "FiniteMatrix",
+    "Gap",
+    "Generic",
     "HypothesisViolation",
     "InversionTimeout",
+    "KRR",
+    "Laplace",
     "ParameterError",
+    "ParameterNameError",
+    "RandomizerAudit",
+    "RandomizerGap",
     "ShuffleBound",
     "StatementInfo",
     "__version__",
     "audit_randomizer",
     "calibrate_epsilon0",
     "calibrate_n",
+    "certify",
     "composed_delta",
     "composed_epsilon",
     "delta_provider",
@@ -68,11 +94,16 @@ __all__ = [
 ]
 
 
+# Where a public name lives when not in the API module (the front door is built on the API's functions).
+_MODULES = {"__version__": ".interface.version", "certify": ".interface.certify", "Certification": ".interface.certify",
+            "CandidateRow": ".interface.certify"}
+
+
 def __getattr__(name: str) -> Any:
     """The public API, loaded on first use (PEP 562): importing one layer (`shuffle_spec.reference...`) does
     not pay for the API, the catalog and the command line."""
     if name in __all__:
-        module = ".interface.version" if name == "__version__" else ".interface.api"
+        module = _MODULES.get(name, ".interface.api")
         value = getattr(importlib.import_module(module, __name__), name)
         globals()[name] = value
         return value

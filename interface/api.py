@@ -36,6 +36,7 @@ from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluat
 from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
 from .parameter_names import ParameterNameError, check_parameter_names
+from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, result_direction, width_note
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
 from ..spec.terms import Direction, HypothesisError
@@ -43,22 +44,51 @@ from ..spec.terms import Direction, HypothesisError
 if TYPE_CHECKING:  # SymPy is loaded only when a statement is not in the catalog
     from ..spec.statement import Statement
 
+from .mechanisms import KRR, BinaryRR, FiniteMatrix, Generic, Laplace
+
 if TYPE_CHECKING:
+    from .audit.randomizer import RandomizerAudit
+    from .randomizer_gap import RandomizerGap
     from .tightest import Gap
+
+# Result types whose modules load the SymPy registry or the audit: loaded on first use (PEP 562). The front door
+# `certify` (`interface/certify.py`) is built on the functions here and imports this module, not the reverse.
+_LAZY_TYPES = {"Gap": ".tightest", "RandomizerGap": ".randomizer_gap", "RandomizerAudit": ".audit.randomizer"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_TYPES:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY_TYPES[name], __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def tightest(
     *, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True
 ) -> Gap:
     """The tightest certified upper bound, the largest certified lower bound on the central epsilon of n
-    shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k, or "binary_rr") at delta, and their
-    ratio (`interface/tightest.py`). Loaded on first use: it needs the SymPy registry, which a
-    closed-form call must not pay for."""
+    shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k, "binary_rr", "laplace" on [0, 1], or
+    "generic": any eps0-LDP randomizer, whose lower bound is binary RR's certified worst case) at delta, and their
+    ratio (`interface/tightest.py`); a `Gap` with the result fields (`value` the upper bound, `interval`,
+    `direction`, `statement_id`, `reason`, `neighbouring`). One round; `certify` is the front door that also
+    composes rounds. Loaded on first use: it needs the SymPy registry, which a closed-form call must not pay for."""
     from .tightest import tightest as compute_tightest
 
     return compute_tightest(randomizer=randomizer, eps0=eps0, n=n, delta=delta, k=k, include_upper=include_upper)
 
 __all__ = [
+    "BinaryRR",
+    "DeltaInterval",
+    "EpsilonBound",
+    "FiniteMatrix",
+    "Gap",
+    "Generic",
+    "KRR",
+    "Laplace",
+    "ParameterNameError",
+    "RandomizerAudit",
+    "RandomizerGap",
     "tightest_randomizer",
     "Calibration",
     "INVERSION_TIME_BUDGET",
@@ -144,6 +174,31 @@ class Calibration:
     extra: dict[str, Any] = field(default_factory=dict)
     # True when the time budget ran out first: `value` is certified, the optimum lies in `bracket`.
     stopped_early: bool = False
+
+    # The result fields (`interface/results.py`), from the attributes above.
+    @property
+    def statement_id(self) -> str:
+        return self.id
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The bracket, ordered: the optimum of the inversion lies in it."""
+        low, high = self.bracket
+        return (float(min(low, high)), float(max(low, high)))
+
+    @property
+    def direction(self) -> ResultDirection:
+        """"lower" for eps0 (`value` is at most the largest eps0 the statement certifies), "upper" for n and delta
+        (`value` is at least the smallest one)."""
+        return "lower" if self.target == "eps0" else "upper"
+
+    @property
+    def reason(self) -> str:
+        return join_reasons(self.note, width_note(*self.interval, what="bracket of the optimum"))
+
+    @property
+    def neighbouring(self) -> Neighbouring:
+        return neighbouring_of(self.id)
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -236,12 +291,27 @@ def _evaluate(statement: Statement | Entry, params: Mapping[str, object]) -> flo
     return _require_value(_evaluation(statement, params), statement, params)
 
 
-def shuffled_epsilon(statement_id: StatementLike, *, eps0: float, n: int, delta: float, **params: float) -> float:
+def shuffled_epsilon(statement_id: StatementLike, *, eps0: float, n: int, delta: float, **params: float) -> EpsilonBound:
     """The central epsilon the amplification bound `statement_id` gives at (eps0, n, delta) (+ mechanism
-    parameters such as k): an upper bound also in floating point (`shuffle-spec eval`)."""
+    parameters such as k; `rounds` for a compose.<pair> statement): an upper bound also in floating point
+    (`shuffle-spec eval`); for a lower-bound statement the lower end of its certified interval. Returns an
+    `EpsilonBound`: the float as before, carrying `interval`, `direction`, `statement_id`, `reason` and
+    `neighbouring` (`interface/results.py`). Ranges: eps0 > 0 finite, n an integer >= 1, 0 < delta < 1, and the
+    statement's hypotheses (`HypothesisViolation` outside them, `ParameterError` outside a range,
+    `ParameterNameError` for a missing or stray parameter)."""
     statement = _statement(statement_id)
     _check_names(statement, ("eps0", "n", "delta", *params), params)
-    return _evaluate(statement, {"eps0": eps0, "n": n, "delta": delta, **params})
+    params_all = {"eps0": eps0, "n": n, "delta": delta, **params}
+    evaluation = _evaluation(statement, params_all)
+    value = _require_value(evaluation, statement, params_all)
+    interval = evaluation.interval if evaluation.interval is not None else (value, value)
+    direction = result_direction(statement.direction.value)
+    try:
+        relation = neighbouring_of(statement.id)
+    except ParameterError:  # a statement object of a family not recorded (a test's own): the project's relation
+        relation = "replace-one"
+    return EpsilonBound(value, interval=interval, direction=direction, statement_id=statement.id,
+                        reason=join_reasons(evaluation.reason if evaluation.valid else "", width_note(*interval)), neighbouring=relation)
 
 
 def _check_names(statement: Statement | Entry, given: Sequence[str], values: Mapping[str, object], searched: str | None = None, caller: str = "") -> None:
@@ -848,7 +918,13 @@ class ShuffleBound:
         self.get_epsilon(delta)
 
 
-def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any], *, n: int, delta: float) -> "Any":
+def _rows(matrix: Any) -> Any:
+    """A numpy array as nested lists of Python numbers (`tolist()`: float64 entries become the same doubles, read
+    exactly), anything else as given."""
+    return matrix.tolist() if hasattr(matrix, "tolist") and hasattr(matrix, "shape") else matrix
+
+
+def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any] | Any, *, n: int, delta: float) -> RandomizerGap:
     """The tightest certified upper bound and the largest certified lower bound on the central epsilon of n
     shuffled reports of a finite randomizer given as a matrix (rows inputs, columns outputs), and their
     ratio: BBGN19.Lem5.3.exact_randomizer and every registered bound at the matrix's eps0 above,
@@ -863,23 +939,23 @@ def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any], 
     delta = float(parse_number("delta", delta))
     if not 1e-300 <= delta < 1:  # refused here, not reported as a gap with neither side valid
         raise ParameterError("delta", delta, "1e-300 <= delta < 1")
-    audit = audit_matrix(matrix, n=n, delta=delta)  # every registered bound at the matrix's eps0, and the gap
+    audit = audit_matrix(_rows(matrix), n=n, delta=delta)  # every registered bound at the matrix's eps0, and the gap
     if audit.gap is None:  # no finite eps0 > 0: nothing to bound (the audit says why)
         return RandomizerGap(n, delta, audit.ldp_epsilon, rows=[{"reason": "; ".join(audit.problems)}])
     return RandomizerGap.from_json(audit.gap)
 
 
 def audit_randomizer(
-    matrix: Sequence[Sequence[object]] | Mapping[str, Any],
+    matrix: Sequence[Sequence[object]] | Mapping[str, Any] | Any,
     *,
     n: int | None = None,
     delta: float | None = None,
     removal_reference: Sequence[object] | None = None,
-) -> "Any":
+) -> RandomizerAudit:
     """Audit a finite randomizer given as a row-stochastic matrix (rows inputs, columns outputs;
     decimals or "p/q" strings) or as the JSON object of `shuffle-spec audit randomizer`: replacement
     and removal LDP epsilon, blanket gamma and distribution, and (with n and delta) every applicable
-    shuffled bound plus the exact central epsilon when n is small. Returns a `RandomizerAudit`.
+    shuffled bound plus the exact central epsilon when n is small. Returns a `RandomizerAudit`. A numpy array is read as its rows.
     Labels (`inputs`, `outputs`) are strings or integers, one per row / column, all different (also as printed);
     entries have at most 1000 digits in numerator and denominator, checked on their text before a number is built
     (`shuffle_spec.interface.limits.MATRIX_LIMITS_TEXT`). A malformed matrix raises ValueError (ParameterError or
@@ -890,7 +966,7 @@ def audit_randomizer(
 
     n = None if n is None else int(parse_number("n", n, integer=True))  # numpy / Fraction / Decimal numbers too
     delta = None if delta is None else float(parse_number("delta", delta))
-    return audit_matrix(matrix, n=n, delta=delta, removal_reference=removal_reference)
+    return audit_matrix(_rows(matrix), n=n, delta=delta, removal_reference=_rows(removal_reference))
 
 
 def _fixed(**values: object) -> dict[str, float | int]:
@@ -966,6 +1042,20 @@ class Composition:
     valid: bool
     reason: str
 
+    # The result fields (`interface/results.py`) beside the attributes above.
+    @property
+    def statement_id(self) -> str:
+        return self.id
+
+    @property
+    def direction(self) -> ResultDirection:
+        """"upper" for the clone pairs, "lower" for compose.exact_binary_rr (`value` is then the lower end)."""
+        return "lower" if self.id == "compose.exact_binary_rr" else "upper"
+
+    @property
+    def neighbouring(self) -> Neighbouring:
+        return neighbouring_of(self.id)
+
     def to_json(self) -> dict[str, Any]:
         total = sum(r["rounds"] for r in self.rounds)
         params: dict[str, Any] = dict(self.rounds[0]) if len(self.rounds) == 1 else {"rounds": self.rounds}
@@ -1015,17 +1105,24 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds} for r in parsed]
     # The result's own direction is its pair's (the explicit binary-RR pairs: a lower bound, reported by its lower
     # end; the clone pairs: an upper bound, by its upper end), the statement's by CERTIFYING_PAIRS.
-    return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, result.note)
+    # An interval wider than 1% says so (`interface/results.py`): the value is its certified end, the rest is slack.
+    reason = join_reasons(result.note, width_note(float(result.lower), float(result.upper)))
+    return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, reason)
 
 
-def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float) -> tuple[float, float]:
-    """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`."""
+def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float) -> DeltaInterval:
+    """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`:
+    a `DeltaInterval`, the (lower, upper) tuple as before, carrying `value` (the upper end; the lower end for
+    compose.exact_binary_rr, a lower bound), `direction`, `statement_id`, `reason`, `neighbouring`. Ranges: those
+    of the composition (0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6), eps >= 0."""
     from ..reference.composition.shuffled_rounds import Round, composed_delta as _delta
 
     pair = _compose_pair(statement_id)
     eps = _as_float("eps", parse_number("eps", eps))
     value = _delta([Round(pair, **_compose_round(rounds=rounds, eps0=eps0, n=n))], eps=eps)
-    return value.lower, value.upper
+    lower, upper = float(value.lower), float(value.upper)
+    direction: ResultDirection = "lower" if pair == "exact_binary_rr" else "upper"
+    return DeltaInterval(lower, upper, direction=direction, statement_id=statement_id, reason=width_note(lower, upper), neighbouring=neighbouring_of(statement_id))
 
 
 def _compose_round(*, rounds: object, eps0: object, n: object) -> dict[str, Any]:

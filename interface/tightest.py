@@ -19,21 +19,23 @@ of its rows say why and the gap is the one of the other bounds.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
+
+from .results import Neighbouring, ResultDirection, join_reasons, width_note
 
 from .amplification import EXACT_BINARY_RR_ID, GENERIC, amplification_statements
 from ..proofs_checks.bridge import BadParameter, Evaluation, evaluate
-from .parameter_names import ParameterNameError
+from .mechanisms import MECHANISMS, describe
 from .certified import Candidate, best_certified, certified_end
 from ..proofs_checks.framework import require
+from ..spec.catalog import Entry, resolve
 from ..spec.registry import registry
-from ..spec.statement import Direction
+from ..spec.statement import Direction, Statement
 
 __all__ = ["Gap", "NOT_FULLY_PROVEN", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
 
-RANDOMIZERS = ("krr", "binary_rr", "laplace", "generic")
+RANDOMIZERS = tuple(MECHANISMS)  # the registry of interface/mechanisms.py
 # Upper bounds whose certificate rests on a step that is only checked numerically, not proven: they stay
 # registered (eval, bounds, compare show them) but are never chosen as "the tightest certified" bound, so the
 # gap and `calibrate --randomizer` rely on proven bounds only (soundness first).
@@ -57,6 +59,41 @@ class Gap:
         if self.upper_eps is None or self.lower_eps is None or not self.lower_eps > 0:
             return None
         return self.upper_eps / self.lower_eps
+
+    # The result fields (`interface/results.py`), from the attributes above.
+    @property
+    def value(self) -> float | None:
+        """The tightest certified upper bound (None when no statement certifies one here)."""
+        return self.upper_eps
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """(largest certified lower end, tightest certified upper end); a missing lower side is 0 (eps >= 0);
+        None when no upper bound is certified."""
+        if self.upper_eps is None:
+            return None
+        return (0.0 if self.lower_eps is None else self.lower_eps, self.upper_eps)
+
+    @property
+    def direction(self) -> ResultDirection:
+        return "interval" if self.lower_id is not None and self.upper_id is not None else "lower" if self.upper_id is None else "upper"
+
+    @property
+    def statement_id(self) -> str | None:
+        return self.upper_id
+
+    @property
+    def neighbouring(self) -> Neighbouring:
+        return "replace-one"  # every statement ranked here (`interface/results.py`, NEIGHBOURING)
+
+    @property
+    def reason(self) -> str:
+        """Which statements give the two ends, and how wide the interval between them is."""
+        if self.upper_id is None:
+            return "no registered statement certifies an upper bound here" + (f"; largest certified lower bound {self.lower_eps:.6g} ({self.lower_id})" if self.lower_id else "")
+        lower = f"lower end by {self.lower_id}" if self.lower_id else "no certified lower bound (lower end 0)"
+        interval = cast(tuple[float, float], self.interval)
+        return join_reasons(f"upper end by {self.upper_id}, {lower}", width_note(*interval, what="interval between the certified upper and lower bounds"))
 
     def to_json(self) -> dict:
         return {
@@ -83,23 +120,13 @@ def format_ratio(ratio: float) -> str:
 
 
 def _mechanism(randomizer: str, k: int | None) -> tuple[str, dict]:
-    """(mechanism, its extra parameters). Errors name the Python parameter (`randomizer`, `k`), never a flag: the
-    command line shows them as they are (its parameters have the same names)."""
-    if randomizer not in RANDOMIZERS:
-        raise BadParameter("randomizer", randomizer, f"one of {', '.join(repr(r) for r in RANDOMIZERS)}")
-    if randomizer == "binary_rr":
-        if k is not None and k != 2:
-            raise ParameterNameError("k", k, ("eps0", "n", "delta"), missing=False, owner="randomizer 'binary_rr'", note=" (k = 2 by definition)")
-        return "binary_rr", {"k": 2}
-    if randomizer in ("laplace", "generic"):  # the Laplace mechanism on [0, 1], any eps0-LDP randomizer: no domain size
-        if k is not None:
-            raise ParameterNameError("k", k, ("eps0", "n", "delta"), missing=False, owner=f"randomizer {randomizer!r}")
-        return randomizer, {}
-    if k is None:
-        raise ParameterNameError("k", None, ("eps0", "n", "delta", "k"), missing=True, owner="randomizer 'krr'", note=" (k: the domain size, an integer >= 2)")
-    if isinstance(k, bool) or not isinstance(k, numbers.Real) or int(k) != k or k < 2:
-        raise BadParameter("k", k, "an integer k >= 2 (the domain size of k-RR)")
-    return "krr", {"k": int(k)}
+    """(mechanism, its extra parameters) from the front door's registry (`interface/mechanisms.py`). Errors name the
+    Python parameter (`randomizer`, `k`), never a flag: the command line shows them as they are (its parameters
+    have the same names)."""
+    mechanism, extra = describe(randomizer, {} if k is None else {"k": k})
+    if mechanism == "matrix":  # a matrix has its own gap (`tightest_randomizer`, `interface/randomizer_gap.py`)
+        raise BadParameter("randomizer", "matrix", "a named randomizer here (a matrix: tightest_randomizer / certify)")
+    return mechanism, extra
 
 
 def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
@@ -119,15 +146,21 @@ def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
     return list(found.values())
 
 
+def _exact_statement() -> Entry | Statement:
+    """exact.shuffled_binary_rr from the catalog: evaluating it needs neither SymPy nor the registry, whose first
+    build takes seconds to a minute (the exact statements' symbolic forms)."""
+    return resolve(EXACT_BINARY_RR_ID)
+
+
 def _lower_statements(mechanism: str, k: int | None) -> list:
     if mechanism == GENERIC:
         # Binary RR is an eps0-LDP randomizer, so its certified worst case is a lower bound on the worst case over
         # every eps0-LDP randomizer (what a generic bound bounds): a mechanism-specific lower bound, used for its
         # lower end only (its upper end bounds binary RR alone).
-        return [registry()[EXACT_BINARY_RR_ID]] if EXACT_BINARY_RR_ID in registry() else []
+        return [_exact_statement()]
     out = [s for s in amplification_statements(mechanism) if s.direction is Direction.LOWER_BOUND and s.mechanism == mechanism]
-    if k == 2 and EXACT_BINARY_RR_ID in registry():
-        out.append(registry()[EXACT_BINARY_RR_ID])
+    if k == 2:
+        out.append(_exact_statement())
     return out
 
 
@@ -137,7 +170,7 @@ def _exact_k2(params: dict, evaluated: Evaluation | None = None) -> tuple[Candid
     at the same point (`bounds` and `compare` show it too; one evaluation costs seconds at large n), used as is."""
     point = {name: params[name] for name in ("eps0", "n", "delta")}
     if evaluated is None:
-        result = evaluate(registry()[EXACT_BINARY_RR_ID], point)
+        result = evaluate(_exact_statement(), point)
     else:
         require(evaluated.id == EXACT_BINARY_RR_ID and evaluated.params == point,
                 lambda: f"the evaluation passed in is {evaluated.id} at {evaluated.params}, not {EXACT_BINARY_RR_ID} at {point}")

@@ -1,7 +1,17 @@
-"""`shuffle-spec tightest --randomizer krr --k K --eps0 E --n N --delta D [--json]` (or `--randomizer laplace`,
-the Laplace mechanism on [0, 1], no --k; or `--randomizer matrix --matrix FILE --n N --delta D`, a finite
-randomizer): the tightest certified upper bound, the largest certified lower bound on the central epsilon and
-their ratio.
+"""`shuffle-spec tightest --randomizer krr --k K --eps0 E --n N --delta D [--rounds T] [--json]` (or `--randomizer
+generic`, any eps0-LDP randomizer; `--randomizer binary_rr`; `--randomizer laplace`, the Laplace mechanism on [0, 1],
+no --k; or `--randomizer matrix --matrix FILE --n N --delta D`, a finite randomizer): the tightest certified upper
+bound, the largest certified lower bound on the central epsilon and their ratio (`shuffle_spec.certify`).
+
+Text: the certified upper bound is the headline (first line after the point); the lower bound follows, labelled
+"lower bound (not a guarantee)" and with the randomizer it is about when that is not the one asked for (generic:
+binary RR's worst case); the table lists upper bounds first.
+
+--rounds T > 1 (not with matrix files' JSON form below): the composition statements (compose.clones; for krr and
+binary_rr also compose.stronger_clones; compose.exact_binary_rr as a LOWER bound for binary_rr and generic). JSON:
+`Certification.to_json()` (`interface/certify.py`): {"randomizer", "params", "value", "interval", "direction",
+"statement_id", "upper": {"id", "eps"}, "lower": {"id", "eps", "about", "is"} | null, "ratio", "neighbouring",
+"reason", "bounds": [{"id", "side", "eps", "valid", "reason", "about"}]}.
 
 krr / binary_rr / laplace, JSON: {"randomizer", "params", "upper": {"id", "eps"} | null, "lower": {"id", "eps"} |
 null, "ratio", "bounds": [{"id", "direction", "eps", "valid", "reason", "interval"}]}: one row per statement and
@@ -38,6 +48,7 @@ from ....proofs_checks.bridge import UsageError, parse_number, require_supported
 from .compare import parse_params
 from ...limits import MATRIX_LIMITS_TEXT
 from ..output import print_json, print_table
+from ...certify import Certification, certify
 from ...tightest import RANDOMIZERS, tightest
 from ....reference.core.errors import ParameterError
 
@@ -45,7 +56,8 @@ NAME = "tightest"
 HELP = "tightest certified upper bound, largest certified lower bound on the central eps of a randomizer, and their ratio"
 MATRIX = "matrix"  # a finite randomizer read from --matrix FILE (the `audit randomizer` format)
 EPILOG = (
-    "examples: `tightest --randomizer krr --k 10 --eps0 1 --n 1e4 --delta 1e-6`; `tightest --randomizer matrix "
+    "examples: `tightest --randomizer krr --k 10 --eps0 1 --n 1e4 --delta 1e-6`; `tightest --randomizer generic --eps0 1 "
+    "--n 1e6 --delta 1e-6 --rounds 1000` (T rounds: the composition statements); `tightest --randomizer matrix "
     "--matrix examples/circulant3.json --n 10000 --delta 1e-6` (a finite randomizer: the gap of `audit randomizer`, "
     "eps0 from the matrix; --json prints its RandomizerGap: n, delta, eps0, upper, lower, ratio, pair, bounds). "
     "For k = 2 the certified worst case exact.shuffled_binary_rr is on both sides (ratio = its width, ~1e-6). "
@@ -62,11 +74,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eps0", help="local epsilon eps0 > 0 (required, except with --randomizer matrix)")
     parser.add_argument("--n", required=True, help="number of users, an integer >= 1 (1e6 is accepted)")
     parser.add_argument("--delta", required=True, help="central delta in (0, 1)")
+    parser.add_argument("--rounds", default="1", help="number of rounds T >= 1 (default 1; T > 1: the composition statements)")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    rounds = parse_number("rounds", args.rounds, integer=True)
+    if rounds < 1:
+        raise UsageError(f"--rounds {args.rounds} is out of range: expected an integer >= 1")
     if args.randomizer == MATRIX:
+        if rounds > 1:
+            return _run_matrix_rounds(args, rounds)
         return _run_matrix(args)
     if args.matrix is not None:
         raise UsageError(f"--matrix applies only to --randomizer matrix (got --randomizer {args.randomizer}); drop --matrix or use --randomizer matrix")
@@ -74,17 +92,59 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--randomizer {args.randomizer} needs --eps0 E (the local epsilon, eps0 > 0)")
     params = parse_params(args.eps0, args.n, args.delta)
     k = None if args.k is None else parse_number("k", args.k, integer=True)
+    if rounds > 1:
+        return _print_certification(certify(args.randomizer, k=k, rounds=rounds, **params), args.json)
     gap = tightest(randomizer=args.randomizer, k=k, **params)
     if args.json:
         print_json(gap.to_json())
         return 0
     extra = f", k={gap.params['k']}" if "k" in gap.params else ""
     print(f"{gap.randomizer}{extra}, eps0={params['eps0']:g}, n={params['n']}, delta={params['delta']:g}")
+    # The headline is the certified upper bound; a lower bound is labelled as one, never the headline.
+    if gap.upper_id is None:
+        print("certified upper bound: none valid at this point")
+    else:
+        print(f"certified upper bound: eps <= {gap.upper_eps:.6g} ({gap.upper_id}; {gap.neighbouring} neighbours)")
+    if gap.lower_id is not None:
+        about = " (binary RR's worst case: the worst eps0-LDP randomizer is at least this)" if gap.randomizer == "generic" else ""
+        print(f"lower bound (not a guarantee): eps >= {gap.lower_eps:.6g} ({gap.lower_id}){about}")
     rows = [[r["id"], r["direction"], r["eps"], "valid" if r["valid"] else "not valid: " + r["reason"]] for r in gap.rows]
-    rows.sort(key=lambda r: (r[1], r[2] is None, r[2] if r[2] is not None else 0.0))
+    rows.sort(key=lambda r: (r[1] != "upper_bound", r[2] is None, r[2] if r[2] is not None else 0.0))  # upper bounds first
     print_table(["statement", "direction", "certified eps (lower end for lower bounds, upper end for upper bounds)", "status"], rows)
     print(gap.line())
     return 0
+
+
+def _print_certification(result: Certification, as_json: bool) -> int:
+    """A `certify` answer (rounds > 1): JSON, or the headline, the labelled lower bound and the table."""
+    if as_json:
+        print_json(result.to_json())
+        return 0
+    point = ", ".join(f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}" for key, value in result.params.items())
+    print(f"{result.randomizer}, {point}")
+    for line in result.lines():
+        print(line)
+    rows = [[row.statement_id, f"{row.side}_bound", row.eps, ("valid" if row.valid else "not valid: " + row.reason) + (f" (about {row.about})" if row.about else "")]
+            for row in result.rows]
+    print_table(["statement", "direction", "certified eps (lower end for lower bounds, upper end for upper bounds)", "status"], rows)
+    return 0
+
+
+def _run_matrix_rounds(args: argparse.Namespace, rounds: int) -> int:
+    """--randomizer matrix --rounds T > 1: the matrix composed as an eps0-LDP randomizer at its LDP epsilon."""
+    from ...audit.randomizer import load_randomizer_file
+
+    if args.matrix is None:
+        raise UsageError("--randomizer matrix needs --matrix FILE (a JSON randomizer file, as `audit randomizer` reads)")
+    for flag, value in (("--k", args.k), ("--eps0", args.eps0)):
+        if value is not None:
+            raise UsageError(f"{flag} {value!r} does not apply to --randomizer matrix (eps0 is the matrix's own LDP epsilon)")
+    n = parse_number("n", args.n, integer=True)
+    delta = float(parse_number("delta", args.delta))
+    require_supported("n", n)
+    require_supported("delta", delta)
+    document = load_randomizer_file(args.matrix)
+    return _print_certification(certify(document, n=n, delta=delta, rounds=rounds), args.json)
 
 
 def _run_matrix(args: argparse.Namespace) -> int:

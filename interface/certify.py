@@ -1,0 +1,269 @@
+"""The mechanism-first front door: `certify(randomizer, eps0=, n=, delta=, rounds=)` answers "what central epsilon
+do n users of this eps0-LDP randomizer get after T rounds?" with ONE typed result, `Certification`: the best
+certified upper bound (the number to report) and the statement behind it, the best certified lower bound (labelled
+as a lower bound, and with the randomizer it is about when that is not the one asked for), their ratio, the
+neighbouring relation and the reason.
+
+Which statements compete (the registry of randomizers: `interface/mechanisms.py`):
+
+- one round, a named randomizer: every registered amplification statement for it and the generic ones, ranked by
+  `interface/tightest.py` (upper bounds by their certified upper end, lower bounds by their certified lower end;
+  for binary RR the certified worst case exact.shuffled_binary_rr on both sides). For `generic` the upper bounds
+  are the generic statements only (they hold for every eps0-LDP randomizer), and the lower bound is binary RR's
+  certified worst case: binary RR is one eps0-LDP randomizer, so no generic bound can be below it (the user's own
+  randomizer may do better: the lower bound is about binary RR, and says so);
+- one round, a finite matrix: `tightest_randomizer` (BBGN19 Lemma 5.3 evaluated exactly for the matrix, every
+  registered bound at the matrix's eps0, the best explicit neighbouring pair below);
+- T > 1 rounds: the composition statements (spec/derived/compose.py): compose.clones (FMT21's clone pair
+  dominates every eps0-LDP round) and, for k-RR and binary RR, compose.stronger_clones (FMT23's stronger clones,
+  the k-RR class) for the upper side; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
+  fixed neighbouring datasets, is a LOWER bound, for binary RR and hence for the generic worst case; a matrix
+  is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up).
+
+Neighbouring relation: replace-one for every statement used (`interface/results.py`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal, Mapping
+
+from ..proofs_checks.bridge import parse_number
+from .api import audit_randomizer, composed_epsilon, tightest, tightest_randomizer
+from ..reference.core.errors import HypothesisViolation, ParameterError
+from .mechanisms import MECHANISMS, RandomizerDescription, describe
+from .results import Neighbouring, ResultDirection, join_reasons, neighbouring_of, width_note
+
+__all__ = ["CandidateRow", "Certification", "certify"]
+
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """One statement's certified end on one side at the point: `eps` None when it certifies nothing there."""
+
+    statement_id: str
+    side: Literal["upper", "lower"]
+    eps: float | None
+    valid: bool
+    reason: str
+    about: str  # the randomizer the statement is about ("generic": every eps0-LDP randomizer)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.statement_id, "side": self.side, "eps": self.eps, "valid": self.valid, "reason": self.reason, "about": self.about}
+
+
+@dataclass(frozen=True)
+class Certification:
+    """The answer of `certify` (module doc). `value` is the best certified upper bound on the central epsilon (the
+    number to report), `interval` = (best certified lower end or 0, `value`), `direction` "interval" when both
+    sides are certified ("upper" when no lower bound is), `statement_id` the upper bound's statement. `lower` is a
+    LOWER bound (below the truth): never a number to report as the privacy guarantee; `lower_about` says which
+    randomizer it is about when that is not the one asked for. `rows`: every candidate, upper bounds first."""
+
+    randomizer: str
+    params: dict[str, Any]
+    value: float
+    interval: tuple[float, float]
+    direction: ResultDirection
+    statement_id: str
+    reason: str
+    neighbouring: Neighbouring
+    lower: float | None
+    lower_id: str | None
+    lower_about: str
+    rows: tuple[CandidateRow, ...]
+
+    @property
+    def upper(self) -> float:
+        return self.value
+
+    @property
+    def upper_id(self) -> str:
+        return self.statement_id
+
+    @property
+    def ratio(self) -> float | None:
+        """upper / lower (>= 1 when both are sound), None without a positive lower bound."""
+        return None if self.lower is None or not self.lower > 0 else self.value / self.lower
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "randomizer": self.randomizer,
+            "params": self.params,
+            "value": self.value,
+            "interval": list(self.interval),
+            "direction": self.direction,
+            "statement_id": self.statement_id,
+            "upper": {"id": self.statement_id, "eps": self.value},
+            "lower": None if self.lower_id is None else {"id": self.lower_id, "eps": self.lower, "about": self.lower_about, "is": "a lower bound"},
+            "ratio": self.ratio,
+            "neighbouring": self.neighbouring,
+            "reason": self.reason,
+            "bounds": [row.to_json() for row in self.rows],
+        }
+
+    def lines(self) -> list[str]:
+        """The text answer: the certified upper bound first (the headline), then the lower bound, labelled."""
+        out = [f"certified upper bound: eps <= {self.value:.6g} ({self.statement_id}; {self.neighbouring} neighbours)"]
+        if self.lower_id is not None and self.lower is not None:
+            about = f", about {self.lower_about}" if self.lower_about else ""
+            ratio = "" if self.ratio is None else f"; upper / lower = {_ratio_text(self.ratio)}"
+            out.append(f"lower bound (not a guarantee): eps >= {self.lower:.6g} ({self.lower_id}{about}){ratio}")
+        else:
+            out.append("lower bound: none certified here")
+        if self.reason:
+            out.append(f"reason: {self.reason}")
+        return out
+
+
+def _ratio_text(ratio: float) -> str:
+    """4 decimals, or `1 + 9.0e-07` when 4 decimals would print 1.0000 for a ratio above 1."""
+    return f"1 + {ratio - 1:.1e}" if 1 < ratio < 1.00005 else f"{ratio:.4f}"
+
+
+def certify(
+    randomizer: RandomizerDescription = "generic",
+    *,
+    eps0: float | None = None,
+    n: int,
+    delta: float,
+    rounds: int = 1,
+    k: int | None = None,
+) -> Certification:
+    """The best certified upper bound and the best certified lower bound on the central epsilon of n users each
+    sending one report of `randomizer` per round, shuffled, after `rounds` rounds, at `delta` (module doc).
+
+    `randomizer`: "generic" (any eps0-LDP randomizer; the default), "binary_rr", "krr" (with `k`), "laplace" (on
+    [0, 1]), a typed description (`Generic()`, `BinaryRR()`, `KRR(k=10)`, `Laplace()`, `FiniteMatrix(m)`), or a
+    finite matrix (numpy array, nested lists, or the JSON object of `audit randomizer`; then no eps0: the matrix's
+    own LDP epsilon is used). Ranges: eps0 > 0 (at most 30 for rounds > 1), n an integer >= 1 (at most 1e9 for
+    rounds > 1), 0 < delta < 1 (at least 1e-300), rounds an integer 1 <= rounds <= 1e6, k an integer >= 2.
+    A missing or stray parameter raises `ParameterNameError`; a value outside its range `ParameterError`; a point
+    where no registered statement certifies an upper bound `HypothesisViolation` (never a number it cannot back)."""
+    name, extra = describe(randomizer, {} if k is None else {"k": k})
+    count = parse_number("rounds", rounds, integer=True)
+    if count < 1:
+        raise ParameterError("rounds", rounds, "an integer rounds >= 1")
+    if name == "matrix":
+        if eps0 is not None:
+            raise ParameterError("eps0", eps0, "no eps0 with a matrix (its eps0 is the matrix's own LDP epsilon)")
+        return _matrix(extra["matrix"], n=n, delta=delta, rounds=count)
+    if eps0 is None:
+        from .parameter_names import ParameterNameError
+
+        raise ParameterNameError("eps0", None, ("eps0", "n", "delta"), missing=True, owner=f"randomizer {name!r}")
+    eps0 = float(parse_number("eps0", eps0))  # numpy, Fraction, Decimal and "1e6"-style numbers, as every entry point
+    n = parse_number("n", n, integer=True)
+    delta = float(parse_number("delta", delta))
+    if count == 1:
+        return _one_round(name, extra, eps0=eps0, n=n, delta=delta)
+    return _rounds(name, extra, eps0=eps0, n=n, delta=delta, rounds=count)
+
+
+def _label(name: str, extra: Mapping[str, Any]) -> str:
+    return name if not extra or name == "binary_rr" else f"{name}(" + ", ".join(f"{key}={value}" for key, value in extra.items()) + ")"
+
+
+def _about(statement_id: str, asked: str) -> str:
+    """The randomizer a statement is about, in words, when it is not the one asked for ("" when it is)."""
+    from ..spec.catalog import resolve
+
+    try:
+        mechanism = resolve(statement_id).mechanism or "generic"
+    except KeyError:  # not a registered statement (the enumerated exact value of a matrix): about the matrix itself
+        return ""
+    if mechanism == asked or mechanism == "generic":
+        return ""
+    if {asked, mechanism} == {"binary_rr", "krr"}:  # binary RR is k-RR with k = 2 (the only k where both are ranked)
+        return ""
+    title = MECHANISMS[mechanism].title if mechanism in MECHANISMS else mechanism
+    if asked == "generic":
+        return f"{title}, one eps0-LDP randomizer: the worst case over all of them is at least this; yours may do better"
+    return title
+
+
+def _one_round(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float) -> Certification:
+    gap = tightest(randomizer=name, eps0=eps0, n=n, delta=delta, k=extra.get("k") if name == "krr" else None)
+    rows = [
+        CandidateRow(row["id"], "upper" if row["direction"] == "upper_bound" else "lower", row["eps"], bool(row["valid"] and row["eps"] is not None),
+                     row["reason"] or "", _about(row["id"], name))
+        for row in gap.rows
+    ]
+    return _assemble(_label(name, extra), {"eps0": gap.params["eps0"], "n": gap.params["n"], "delta": gap.params["delta"], "rounds": 1, **extra},
+                     rows, gap.upper_id, gap.upper_eps, gap.lower_id, gap.lower_eps, name)
+
+
+def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float, rounds: int) -> Certification:
+    entry = MECHANISMS[name]
+    uppers = entry.compose_upper
+    lowers = entry.compose_lower + (("compose.exact_binary_rr",) if name == "krr" and extra.get("k") == 2 else ())
+    sides: tuple[tuple[Literal["upper", "lower"], tuple[str, ...]], ...] = (("upper", uppers), ("lower", lowers))
+    rows = [_composed_row(statement_id, side, name, eps0=eps0, n=n, delta=delta, rounds=rounds) for side, ids in sides for statement_id in ids]
+    return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds, **extra}, rows, name)
+
+
+def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float, n: int, delta: float, rounds: int) -> CandidateRow:
+    about = _about(statement_id, asked) if side == "lower" else ""
+    try:
+        result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta)
+    except ParameterError as failure:
+        if failure.name in ("eps0", "n", "delta", "rounds"):  # the composition's range is the front door's for T > 1
+            raise
+        return CandidateRow(statement_id, side, None, False, str(failure), about)
+    except HypothesisViolation as failure:  # this statement certifies nothing at the point
+        return CandidateRow(statement_id, side, None, False, str(failure), about)
+    # The certified end on this side: an upper pair's upper end; compose.exact_binary_rr's lower end (its value).
+    if result.direction != side:
+        return CandidateRow(statement_id, side, None, False, f"{statement_id} is a{'n upper' if result.direction == 'upper' else ' lower'} bound, not a {side} bound", about)
+    return CandidateRow(statement_id, side, float(result.value), True, result.reason, about)
+
+
+def _pick(label: str, params: dict[str, Any], rows: list[CandidateRow], asked: str) -> Certification:
+    valid_up = [row for row in rows if row.side == "upper" and row.valid and row.eps is not None and math.isfinite(row.eps)]
+    valid_low = [row for row in rows if row.side == "lower" and row.valid and row.eps is not None and math.isfinite(row.eps)]
+    up = min(valid_up, key=lambda row: row.eps or 0.0) if valid_up else None
+    low = max(valid_low, key=lambda row: row.eps or 0.0) if valid_low else None
+    return _assemble(label, params, rows, None if up is None else up.statement_id, None if up is None else up.eps,
+                     None if low is None else low.statement_id, None if low is None else low.eps, asked)
+
+
+def _assemble(label: str, params: dict[str, Any], rows: list[CandidateRow], upper_id: str | None, upper: float | None,
+              lower_id: str | None, lower: float | None, asked: str) -> Certification:
+    if upper_id is None or upper is None:
+        refusals = "; ".join(f"{row.statement_id}: {row.reason}" for row in rows if row.side == "upper")[:600]
+        raise HypothesisViolation(f"certify({label})", f"some registered statement certifies an upper bound here (none does: {refusals or 'no candidate'})", params)
+    if lower is not None and lower > upper:  # two certified statements contradict each other: a defect, never an answer
+        raise HypothesisViolation(f"certify({label})", f"the certified lower bound {lower!r} ({lower_id}) is at most the certified upper bound {upper!r} ({upper_id})", params)
+    upper_rows = sorted((row for row in rows if row.side == "upper"), key=lambda row: (row.eps is None, row.eps or 0.0))
+    lower_rows = sorted((row for row in rows if row.side == "lower"), key=lambda row: (row.eps is None, -(row.eps or 0.0)))
+    lower_about = "" if lower_id is None else next((row.about for row in lower_rows if row.statement_id == lower_id), "")
+    chosen = next((row for row in upper_rows if row.statement_id == upper_id), None)
+    interval = (0.0 if lower is None else lower, upper)
+    reason = join_reasons(
+        f"upper end by {upper_id}" + (f" (its own note: {chosen.reason})" if chosen is not None and chosen.reason else ""),
+        f"lower end by {lower_id}" + (f", a lower bound about {lower_about}" if lower_about else "") if lower_id else "no certified lower bound (lower end 0)",
+        width_note(*interval, what="interval between the certified upper and lower bounds") if lower_id is not None else "",
+    )
+    return Certification(label, params, float(upper), interval, "interval" if lower_id is not None else "upper", upper_id, reason,
+                         neighbouring_of(upper_id), lower, lower_id, lower_about, tuple(upper_rows + lower_rows))
+
+
+def _matrix(matrix: object, *, n: int, delta: float, rounds: int) -> Certification:
+    if rounds == 1:
+        gap = tightest_randomizer(matrix, n=n, delta=delta)  # type: ignore[arg-type]
+        rows = [CandidateRow(row["id"], "upper" if row.get("direction") == "upper_bound" else "lower", row.get("eps"),
+                             bool(row.get("valid")) and row.get("eps") is not None, row.get("reason", ""), "") for row in gap.rows if "id" in row]
+        # The winners among the registered statements the audit evaluated at the matrix's eps0 (not in gap.rows).
+        if gap.upper_id is not None and not any((row.statement_id, row.side) == (gap.upper_id, "upper") for row in rows):
+            rows.append(CandidateRow(gap.upper_id, "upper", gap.upper_eps, True, f"a registered bound at the matrix's eps0 = {gap.eps0!r}", ""))
+        if gap.lower_id is not None and not any((row.statement_id, row.side) == (gap.lower_id, "lower") for row in rows):
+            rows.append(CandidateRow(gap.lower_id, "lower", gap.lower_eps, True, f"at the matrix's eps0 = {gap.eps0!r}", ""))
+        return _assemble("matrix", {"eps0": gap.eps0, "n": gap.n, "delta": gap.delta, "rounds": 1}, rows, gap.upper_id, gap.upper_eps,
+                         gap.lower_id, gap.lower_eps, "matrix")
+    audit = audit_randomizer(matrix)  # type: ignore[arg-type]
+    eps0 = audit.ldp_epsilon  # rounded up (reference.finite.divergences.safe_log): the safe side for an upper bound
+    if not (eps0 > 0 and math.isfinite(eps0)):
+        raise ParameterError("randomizer", "matrix", f"a matrix with a finite LDP epsilon > 0 (its LDP epsilon is {eps0!r})")
+    rows = [_composed_row("compose.clones", "upper", "generic", eps0=eps0, n=n, delta=delta, rounds=rounds)]
+    return _pick("matrix", {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds}, rows, "matrix")

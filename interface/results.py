@@ -1,0 +1,177 @@
+"""One family of typed results for the public API: every answer says what it certifies.
+
+Each result carries
+
+- `value`: the number to report (an upper bound's upper end, a lower bound's lower end);
+- `interval`: (lower, upper), certified: the true quantity lies inside;
+- `direction`: "upper" (the truth is at most `value`), "lower" (at least `value`), "exact" (`interval` encloses
+  the exact value, `value` its upper end) or "interval" (a certified upper and a certified lower bound from two
+  statements: the front door `certify`, `tightest`);
+- `statement_id`: the statement behind `value`;
+- `reason`: why the interval is what it is; an interval wider than 1% (relative to its upper end) says so here;
+- `neighbouring`: the neighbouring relation the statement is for ("replace-one" or "add-remove").
+
+The shapes the API had before are kept (extended, never broken): `shuffled_epsilon` returns an `EpsilonBound`, a
+`float` carrying the fields; `composed_delta` a `DeltaInterval`, a `(lower, upper)` tuple carrying them;
+`Calibration`, `Composition`, `Gap` and `RandomizerGap` keep their attributes and gain the fields as properties.
+
+Neighbouring relation: every statement registered today is for REPLACE-ONE neighbours (n users, one user's
+input changed): EFMRTT19 Sec. 2 (their (eps, delta)-DP definition, `spec/papers/efmrtt19.py`: "replacement
+neighbours"), BBGN19 Sec. 2 (datasets of n users differing in one user's data; the privacy blanket), FMT21
+Sec. 2 and FMT23 Sec. 2 (the clone reductions replace user 1's input x_1^0 by x_1^1), EFMRSTT20 Sec. II
+(replacement; its removal notions are about the LOCAL randomizer, `EFMRSTT20.removal_*`), the project's exact
+statements and lower bounds (explicit pairs x vs x' with the n - 1 others fixed: `spec/derived/`) and the
+compositions (`spec/derived/compose.py`: "replace one user's input, n fixed"). `NEIGHBOURING` lists it per
+statement family; a statement of a family not listed is refused rather than guessed (`neighbouring_of`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal, Mapping
+
+from ..reference.core.errors import ParameterError
+
+__all__ = [
+    "DeltaInterval",
+    "EpsilonBound",
+    "NEIGHBOURING",
+    "Neighbouring",
+    "ResultDirection",
+    "WIDE_INTERVAL",
+    "neighbouring_of",
+    "result_direction",
+    "width_note",
+]
+
+ResultDirection = Literal["upper", "lower", "exact", "interval"]
+Neighbouring = Literal["replace-one", "add-remove"]
+
+# The statement families (id prefixes) and their neighbouring relation (module doc: papers and sections).
+NEIGHBOURING: dict[str, Neighbouring] = {
+    "EFMRTT19.": "replace-one",
+    "BBGN19.": "replace-one",
+    "FMT21.": "replace-one",
+    "FMT23.": "replace-one",
+    "EFMRSTT20.": "replace-one",
+    "exact.": "replace-one",
+    "compose.": "replace-one",
+}
+
+# An interval wider than this (relative to its upper end) says so in `reason`.
+WIDE_INTERVAL = 0.01
+
+
+def neighbouring_of(statement_id: str) -> Neighbouring:
+    """The neighbouring relation of a statement (module doc); ParameterError for a family not in NEIGHBOURING."""
+    for prefix, relation in NEIGHBOURING.items():
+        if statement_id.startswith(prefix):
+            return relation
+    raise ParameterError("statement_id", statement_id, f"a statement of a family whose neighbouring relation is recorded ({', '.join(NEIGHBOURING)})")
+
+
+def result_direction(direction: str) -> ResultDirection:
+    """A statement's direction (`spec.terms.Direction` value: upper_bound, lower_bound, exact) in the results' words."""
+    words: dict[str, ResultDirection] = {"upper_bound": "upper", "lower_bound": "lower", "exact": "exact"}
+    if direction not in words:
+        raise ParameterError("direction", direction, "upper_bound, lower_bound or exact")
+    return words[direction]
+
+
+def width_note(lower: float, upper: float, *, what: str = "certified interval") -> str:
+    """"" when [lower, upper] is at most WIDE_INTERVAL wide relative to `upper`; otherwise a sentence saying how wide."""
+    if not (math.isfinite(lower) and math.isfinite(upper)) or upper <= 0:
+        return ""
+    width = (upper - lower) / upper
+    if width <= WIDE_INTERVAL:
+        return ""
+    return f"the {what} [{lower:.6g}, {upper:.6g}] is {100 * width:.3g}% wide (more than {100 * WIDE_INTERVAL:g}%): the truth may be anywhere in it"
+
+
+def join_reasons(*parts: str) -> str:
+    return "; ".join(part for part in parts if part)
+
+
+class EpsilonBound(float):
+    """A central epsilon as a `float` (what `shuffled_epsilon` returned before, unchanged bit for bit) carrying
+    the result fields: `value` (= float(self)), `interval`, `direction`, `statement_id`, `reason`,
+    `neighbouring` (module doc). Arithmetic gives plain floats. Immutable."""
+
+    value: float
+    interval: tuple[float, float]
+    direction: ResultDirection
+    statement_id: str
+    reason: str
+    neighbouring: Neighbouring
+
+    def __new__(cls, value: float, *, interval: tuple[float, float], direction: ResultDirection, statement_id: str, reason: str = "",
+                neighbouring: Neighbouring = "replace-one") -> "EpsilonBound":
+        self = super().__new__(cls, value)
+        fields = {"value": float(value), "interval": (float(interval[0]), float(interval[1])), "direction": direction,
+                  "statement_id": statement_id, "reason": reason, "neighbouring": neighbouring}
+        for name, field_value in fields.items():
+            object.__setattr__(self, name, field_value)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_epsilon, (float(self), self.fields()))
+
+    def fields(self) -> dict[str, Any]:
+        return {"interval": self.interval, "direction": self.direction, "statement_id": self.statement_id, "reason": self.reason,
+                "neighbouring": self.neighbouring}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, **self.fields(), "interval": list(self.interval)}
+
+
+def _rebuild_epsilon(value: float, fields: Mapping[str, Any]) -> EpsilonBound:
+    return EpsilonBound(value, **fields)
+
+
+class DeltaInterval(tuple[float, float]):
+    """The certified (lower, upper) of a composed delta(eps) (what `composed_delta` returned before: a 2-tuple,
+    unpacked as `lower, upper = ...`) carrying the result fields: `value` (the upper end for an upper-bound pair,
+    the lower end for the exact binary-RR pairs, a lower bound), `interval`, `direction`, `statement_id`, `reason`,
+    `neighbouring`. Immutable."""
+
+    direction: ResultDirection
+    statement_id: str
+    reason: str
+    neighbouring: Neighbouring
+
+    def __new__(cls, lower: float, upper: float, *, direction: ResultDirection, statement_id: str, reason: str = "",
+                neighbouring: Neighbouring = "replace-one") -> "DeltaInterval":
+        self = super().__new__(cls, (float(lower), float(upper)))
+        for name, field_value in (("direction", direction), ("statement_id", statement_id), ("reason", reason), ("neighbouring", neighbouring)):
+            object.__setattr__(self, name, field_value)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_delta, (self[0], self[1], {"direction": self.direction, "statement_id": self.statement_id, "reason": self.reason,
+                                                   "neighbouring": self.neighbouring}))
+
+    @property
+    def lower(self) -> float:
+        return self[0]
+
+    @property
+    def upper(self) -> float:
+        return self[1]
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return (self[0], self[1])
+
+    @property
+    def value(self) -> float:
+        return self[0] if self.direction == "lower" else self[1]
+
+
+def _rebuild_delta(lower: float, upper: float, fields: Mapping[str, Any]) -> DeltaInterval:
+    return DeltaInterval(lower, upper, **fields)
