@@ -22,7 +22,7 @@ from ..reference.core.rounding import round_down
 from ..reference.lower_bounds.randomizer import best_randomizer_pair
 from ..spec.registry import get_statement
 from ..spec.terms import Direction
-from .results import Neighbouring, ResultDirection, join_reasons, width_note
+from .results import NEIGHBOURING, Neighbouring, ResultDirection, join_reasons, neighbouring_of, width_note
 from .audit.sandbox import InProcessTimeout, in_process_time_limit
 
 __all__ = ["LOWER_ID", "UPPER_ID", "RandomizerGap", "randomizer_gap"]
@@ -78,7 +78,9 @@ class RandomizerGap:
 
     @property
     def neighbouring(self) -> Neighbouring:
-        return "replace-one"  # every statement ranked here (`interface/results.py`, NEIGHBOURING)
+        """The relation of the upper bound's statement (`interface/results.py`, NEIGHBOURING); replace-one, the
+        relation of every statement ranked here, when there is none."""
+        return neighbouring_of(self.upper_id) if self.upper_id is not None and self.upper_id.split(".")[0] + "." in NEIGHBOURING else "replace-one"
 
     @property
     def reason(self) -> str:

@@ -15,14 +15,18 @@ The shapes the API had before are kept (extended, never broken): `shuffled_epsil
 `float` carrying the fields; `composed_delta` a `DeltaInterval`, a `(lower, upper)` tuple carrying them;
 `Calibration`, `Composition`, `Gap` and `RandomizerGap` keep their attributes and gain the fields as properties.
 
-Neighbouring relation: every statement registered today is for REPLACE-ONE neighbours (n users, one user's
-input changed): EFMRTT19 Sec. 2 (their (eps, delta)-DP definition, `spec/papers/efmrtt19.py`: "replacement
+Neighbouring relation: every statement registered today but one is for REPLACE-ONE neighbours (n users, one
+user's input changed): EFMRTT19 Sec. 2 (their (eps, delta)-DP definition, `spec/papers/efmrtt19.py`: "replacement
 neighbours"), BBGN19 Sec. 2 (datasets of n users differing in one user's data; the privacy blanket), FMT21
 Sec. 2 and FMT23 Sec. 2 (the clone reductions replace user 1's input x_1^0 by x_1^1), EFMRSTT20 Sec. II
-(replacement; its removal notions are about the LOCAL randomizer, `EFMRSTT20.removal_*`), the project's exact
+(Lemma II.6 is Cheu et al. EUROCRYPT 2019 Cor. 17, replacement; its removal notions are mostly about the LOCAL
+randomizer, `EFMRSTT20.removal_*`), the project's exact
 statements and lower bounds (explicit pairs x vs x' with the n - 1 others fixed: `spec/derived/`) and the
 compositions (`spec/derived/compose.py`: "replace one user's input, n fixed"). `NEIGHBOURING` lists it per
-statement family; a statement of a family not listed is refused rather than guessed (`neighbouring_of`).
+statement family (the first matching prefix wins); a statement of a family not listed is refused rather than
+guessed (`neighbouring_of`). The exception is EFMRSTT20 Theorem III.1 (attribute fragmenting of k-RAPPOR): it
+certifies REMOVAL central DP ("a respondent's removal changes one bit per shuffler", Sec. III and Appendix A),
+so it is "add-remove".
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ Neighbouring = Literal["replace-one", "add-remove"]
 
 # The statement families (id prefixes) and their neighbouring relation (module doc: papers and sections).
 NEIGHBOURING: dict[str, Neighbouring] = {
+    "EFMRSTT20.ThmIII.1": "add-remove",  # its notes: removal DP locally AND centrally (a respondent's removal)
     "EFMRTT19.": "replace-one",
     "BBGN19.": "replace-one",
     "FMT21.": "replace-one",

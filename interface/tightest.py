@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
-from .results import Neighbouring, ResultDirection, join_reasons, width_note
+from .results import NEIGHBOURING, Neighbouring, ResultDirection, join_reasons, neighbouring_of, width_note
 
 from .amplification import EXACT_BINARY_RR_ID, GENERIC, amplification_statements
 from ..proofs_checks.bridge import BadParameter, Evaluation, evaluate
@@ -84,7 +84,9 @@ class Gap:
 
     @property
     def neighbouring(self) -> Neighbouring:
-        return "replace-one"  # every statement ranked here (`interface/results.py`, NEIGHBOURING)
+        """The relation of the upper bound's statement (`interface/results.py`, NEIGHBOURING); replace-one, the
+        relation of every statement ranked here, when there is none."""
+        return neighbouring_of(self.upper_id) if self.upper_id is not None and self.upper_id.split(".")[0] + "." in NEIGHBOURING else "replace-one"
 
     @property
     def reason(self) -> str:
