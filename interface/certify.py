@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
-from ..proofs_checks.bridge import parse_number
+from ..proofs_checks.bridge import parse_number, require_supported
 from .api import audit_randomizer, composed_epsilon, tightest, tightest_randomizer
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from .mechanisms import MECHANISMS, RandomizerDescription, describe
@@ -148,6 +148,10 @@ def certify(
     if name == "matrix":
         if eps0 is not None:
             raise ParameterError("eps0", eps0, "no eps0 with a matrix (its eps0 is the matrix's own LDP epsilon)")
+        n = parse_number("n", n, integer=True)
+        delta = float(parse_number("delta", delta))
+        require_supported("n", n)
+        require_supported("delta", delta)
         return _matrix(extra["matrix"], n=n, delta=delta, rounds=count)
     if eps0 is None:
         from .parameter_names import ParameterNameError
@@ -156,6 +160,8 @@ def certify(
     eps0 = float(parse_number("eps0", eps0))  # numpy, Fraction, Decimal and "1e6"-style numbers, as every entry point
     n = parse_number("n", n, integer=True)
     delta = float(parse_number("delta", delta))
+    for parameter, value in (("eps0", eps0), ("n", n), ("delta", delta), *extra.items()):
+        require_supported(parameter, value)  # the supported range, before any work: a bad value is named, not "no bound"
     if count == 1:
         return _one_round(name, extra, eps0=eps0, n=n, delta=delta)
     return _rounds(name, extra, eps0=eps0, n=n, delta=delta, rounds=count)

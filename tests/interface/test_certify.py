@@ -99,6 +99,10 @@ def test_certify_refuses_values_out_of_range():
     with pytest.raises(ParameterError) as rounds:
         shuffle_spec.certify("generic", eps0=1.0, n=1000, delta=1e-6, rounds=0)
     assert rounds.value.name == "rounds"
+    for name, value in (("delta", 2.0), ("delta", 0.0), ("n", 0), ("eps0", -1.0), ("eps0", float("nan"))):
+        with pytest.raises(ParameterError) as bad_value:  # named before any statement is evaluated
+            shuffle_spec.certify("generic", **{**ONE, name: value})
+        assert bad_value.value.name == name
     with pytest.raises(ParameterError) as eps0:  # the composition's range: eps0 <= 30; no upper bound: refused
         shuffle_spec.certify("generic", eps0=40.0, n=1000, delta=1e-6, rounds=2)
     assert "eps0" in str(eps0.value)
