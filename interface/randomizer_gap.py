@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from ..reference.bounds.blanket_exact_randomizer import exact_blanket_randomizer_epsilon, finite_randomizer
@@ -34,7 +34,7 @@ LOWER_ID = "exact.randomizer_pair"
 SECONDS = 60
 
 
-@dataclass
+@dataclass(frozen=True)
 class RandomizerGap:
     """The tightest certified upper bound and the largest certified lower bound for a matrix at (n, delta)."""
 
@@ -167,7 +167,7 @@ def randomizer_gap(
                      "interval": None if value is None else [value.lower, value.upper], "valid": value is not None,
                      "reason": reason, "seconds": round(seconds, 3)})
     if choice is not None:
-        gap.pair = {**choice.to_json(), "description": choice.describe()}
+        gap = replace(gap, pair={**choice.to_json(), "description": choice.describe()})
     offer(None if value is None else value.value, LOWER_ID, True)
     # The pair first: a little above its eps is where the upper bound's root search starts (verified there).
     hint = 1.25 * value.lower if value is not None and value.lower > 0 else None
@@ -202,7 +202,7 @@ def _registered(gap: RandomizerGap, bound_rows: Sequence[dict], exact: dict | No
             offer(round_down(float(exact["eps"]), 15), "exact (enumeration)", True)
     best_up, best_low = best()
     if best_up is not None:
-        gap.upper_eps, gap.upper_id = best_up
+        gap = replace(gap, upper_eps=best_up[0], upper_id=best_up[1])
     if best_low is not None:
-        gap.lower_eps, gap.lower_id = best_low
+        gap = replace(gap, lower_eps=best_low[0], lower_id=best_low[1])
     return gap
