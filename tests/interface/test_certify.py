@@ -50,7 +50,9 @@ def test_binary_rr_and_two_rr_agree_and_a_narrow_interval_is_not_called_wide():
     truth = shuffled_binary_rr(**ONE)
     assert binary.value == two.value == truth.upper and binary.lower == truth.lower
     assert binary.lower_about == "" and "wide" not in binary.reason  # relative width ~1e-6
-    assert shuffle_spec.certify("krr", k=3, **ONE).value == shuffle_spec.certify(shuffle_spec.KRR(k=3), **ONE).value
+    from shuffle_spec.interface.mechanisms import describe
+
+    assert describe(shuffle_spec.KRR(k=3), {}) == describe("krr", {"k": 3}) == ("krr", {"k": 3})  # the same question
 
 
 def test_rounds_use_the_composition_statements():
