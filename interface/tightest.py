@@ -25,9 +25,8 @@ from typing import Literal
 from .amplification import EXACT_BINARY_RR_ID, amplification_statements
 from ..proofs_checks.bridge import Evaluation, UsageError, evaluate
 from .certified import Candidate, best_certified, certified_end
-from ..proofs_checks.framework import require
-from ..spec.registry import registry
-from ..spec.statement import Direction
+from ..spec.catalog import all_statements, resolve  # no SymPy when the catalog applies
+from ..spec.terms import Direction
 
 __all__ = ["Gap", "NOT_FULLY_PROVEN", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
 
@@ -111,10 +110,14 @@ def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
     return list(found.values())
 
 
+def _registered(statement_id: str) -> bool:
+    return any(s.id == statement_id for s in all_statements())
+
+
 def _lower_statements(mechanism: str, k: int | None) -> list:
     out = [s for s in amplification_statements(mechanism) if s.direction is Direction.LOWER_BOUND and s.mechanism == mechanism]
-    if k == 2 and EXACT_BINARY_RR_ID in registry():
-        out.append(registry()[EXACT_BINARY_RR_ID])
+    if k == 2 and _registered(EXACT_BINARY_RR_ID):
+        out.append(resolve(EXACT_BINARY_RR_ID))
     return out
 
 
@@ -124,10 +127,12 @@ def _exact_k2(params: dict, evaluated: Evaluation | None = None) -> tuple[Candid
     at the same point (`bounds` and `compare` show it too; one evaluation costs seconds at large n), used as is."""
     point = {name: params[name] for name in ("eps0", "n", "delta")}
     if evaluated is None:
-        result = evaluate(registry()[EXACT_BINARY_RR_ID], point)
+        result = evaluate(resolve(EXACT_BINARY_RR_ID), point)
     else:
-        require(evaluated.id == EXACT_BINARY_RR_ID and evaluated.params == point,
-                lambda: f"the evaluation passed in is {evaluated.id} at {evaluated.params}, not {EXACT_BINARY_RR_ID} at {point}")
+        if not (evaluated.id == EXACT_BINARY_RR_ID and evaluated.params == point):
+            from ..proofs_checks.framework import CheckFailed  # imports SymPy: only on this failure
+
+            raise CheckFailed(f"the evaluation passed in is {evaluated.id} at {evaluated.params}, not {EXACT_BINARY_RR_ID} at {point}")
         result = evaluated
     return (EXACT_BINARY_RR_ID, Direction.EXACT, result.valid, result.value, result.interval), result.reason
 
@@ -193,11 +198,11 @@ def gap_from_rows(randomizer: str, params: dict, rows: list, *, exact_evaluation
     their value, lower bounds the lower end of their interval; for k = 2 exact.shuffled_binary_rr is
     evaluated here once (or `exact_evaluation`, the caller's evaluation of it at this point, is used) and
     competes on both sides (module doc)."""
-    evaluated: list[Candidate] = [(row.id, registry()[row.id].direction, row.valid, row.eps, row.interval) for row in rows if row.id not in NOT_FULLY_PROVEN]
+    evaluated: list[Candidate] = [(row.id, resolve(row.id).direction, row.valid, row.eps, row.interval) for row in rows if row.id not in NOT_FULLY_PROVEN]
     # Only upper bounds (and the exact worst case) on the upper side; only lower bounds (and it) on the lower.
     uppers = [c for c in evaluated if c[1] is Direction.UPPER_BOUND]
     lowers = [c for c in evaluated if c[1] is Direction.LOWER_BOUND]
-    if params.get("k") == 2 and EXACT_BINARY_RR_ID in registry():
+    if params.get("k") == 2 and _registered(EXACT_BINARY_RR_ID):
         candidate, _ = _exact_k2(params, exact_evaluation)
         uppers.append(candidate)
         lowers.append(candidate)
