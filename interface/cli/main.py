@@ -19,6 +19,7 @@ from . import commands
 from ...proofs_checks.bridge import UsageError
 from ..limits import TimeLimitExceeded, limit_memory
 from ..version import __version__
+from .progress_bar import ENVIRONMENT_VARIABLE, FLAG, progress_bars
 
 __all__ = ["main", "build_parser"]
 
@@ -42,6 +43,9 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
         "With no command: a short report for the default scenario.",
     )
     parser.add_argument("--version", action="version", version=f"shuffle-spec {__version__}")
+    parser.add_argument(FLAG, action="store_true",
+                        help=f"progress bars on stderr even when it is not a terminal (also {ENVIRONMENT_VARIABLE}=1; =0 turns them off); "
+                        "may be given anywhere on the command line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     runners = {}
     for module in _command_modules(only):
@@ -95,8 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     name = "shuffle-spec"
     try:
-        if arguments and arguments[0] in _command_names():
-            name = f"shuffle-spec {arguments[0]}"
+        named = [a for a in arguments if a != FLAG][:1]
+        if named and named[0] in _command_names():
+            name = f"shuffle-spec {named[0]}"
         return _main(argv, arguments)
     except KeyboardInterrupt:
         if argv is None:  # a program about to exit: a second Ctrl-C must not cut this line short
@@ -108,6 +113,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
     if argv is None:  # run as a program (console script, python -m): bound its memory
         limit_memory()
+    # --progress is a switch of the whole tool, taken wherever it stands (before or after the command's name);
+    # no command has an option or a value of that spelling.
+    forced = FLAG in arguments
+    arguments = [a for a in arguments if a != FLAG]
+    with progress_bars(forced):
+        return _run(arguments)
+
+
+def _run(arguments: list[str]) -> int:
     if not arguments:  # the main job: the default report needs no command module (nor SymPy)
         from .report import run_default_report
 
