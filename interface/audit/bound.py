@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from ...proofs_checks.bridge import UsageError, reference_function, reference_result
 from ..input_files import read_limited
+from ..limits import AUDIT_TOTAL_SECONDS
 from ..cli.output import progress
 from ...reference.core.progress import listening, silenced
 from .sandbox import (
@@ -73,7 +74,7 @@ GRID_DELTA_RANGE = (1e-12, 0.5)
 DEFAULT_GRID_SHAPE = (8, 9, 5)  # eps0 x n x delta: 360 points
 
 
-DEFAULT_TOTAL_TIME_LIMIT = 1800.0
+DEFAULT_TOTAL_TIME_LIMIT = AUDIT_TOTAL_SECONDS  # the limits table's (the CLI's --help reads it from there)
 
 
 EDGE_BISECTION_STEPS = 12

@@ -9,10 +9,12 @@ line on stderr, `shuffle-spec CMD: interrupted`; an audited child process is kil
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import pkgutil
 import signal
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from . import commands
@@ -36,7 +38,28 @@ def _command_modules(only: str | None = None):
             yield importlib.import_module(f"{commands.__name__}.{name}")
 
 
-def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict]:
+def _command_summary(name: str) -> tuple[str, str]:
+    """(NAME, HELP) of a command module read from its source, without importing it (its imports may pull in SymPy
+    and NumPy: seconds that `shuffle-spec --help` must not pay). A module whose NAME or HELP is not a plain string
+    literal is imported instead."""
+    path = Path(commands.__path__[0]) / f"{name}.py"
+    found: dict[str, str] = {}
+    try:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("NAME", "HELP"):
+                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    found[node.targets[0].id] = node.value.value
+    except (OSError, SyntaxError):
+        pass
+    if set(found) == {"NAME", "HELP"}:
+        return found["NAME"], found["HELP"]
+    module = importlib.import_module(f"{commands.__name__}.{name}")
+    return module.NAME, module.HELP
+
+
+def build_parser(only: str | None = None, *, summaries_only: bool = False) -> tuple[argparse.ArgumentParser, dict]:
+    """The parser and the runners of the commands (`only`: that command's alone). `summaries_only`: every command
+    listed by its name and help, none imported (for `shuffle-spec --help` and a misspelt command: no runners)."""
     parser = argparse.ArgumentParser(
         prog="shuffle-spec",
         description="Formally-checked reference specification of privacy amplification by shuffling. "
@@ -47,7 +70,12 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
                         help=f"progress bars on stderr even when it is not a terminal (also {ENVIRONMENT_VARIABLE}=1; =0 turns them off); "
                         "may be given anywhere on the command line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    runners = {}
+    runners: dict = {}
+    if summaries_only:
+        for name in _command_names():
+            command_name, summary = _command_summary(name)
+            sub.add_parser(command_name, help=summary, description=summary)
+        return parser, runners
     for module in _command_modules(only):
         command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP, epilog=getattr(module, "EPILOG", None))
         module.add_arguments(command_parser)
@@ -131,7 +159,8 @@ def _run(arguments: list[str]) -> int:
             sys.stderr.close()
             return 0
     named = arguments[0] if arguments[0] in _command_names() else None
-    parser, runners = build_parser(only=named) if named is not None else build_parser()
+    # With no command named (`--help`, `--version`, a misspelt command) no command module is imported.
+    parser, runners = build_parser(only=named) if named is not None else build_parser(summaries_only=True)
     args = parser.parse_args(_join_negative_values(parser, arguments))
     name = f"shuffle-spec {args.command or ''}".rstrip()
     try:
