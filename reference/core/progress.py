@@ -54,10 +54,18 @@ def listening() -> bool:
     return _LISTENER.get() is not None
 
 
-@contextlib.contextmanager
-def progress_callback(callback: ProgressCallback | None) -> Iterator[None]:
+def progress_callback(callback: ProgressCallback | None) -> contextlib.AbstractContextManager[None]:
     """Within the block, every `report(stage, done, total)` of this thread or task calls `callback(stage, done,
-    total)`; `None` silences the block. The previous listener is restored on the way out, also on an exception."""
+    total)`; `None` silences the block. The previous listener is restored on the way out, also on an exception.
+    Range: `callback` is a callable or None; anything else is refused here, before the block runs (not at its first
+    report in the middle of a computation)."""
+    if callback is not None and not callable(callback):
+        raise ValueError(f"callback = {callback!r} is out of range: expected a callable (stage, done, total) or None")
+    return _listening_to(callback)
+
+
+@contextlib.contextmanager
+def _listening_to(callback: ProgressCallback | None) -> Iterator[None]:
     token = _LISTENER.set(callback)
     try:
         yield
