@@ -126,6 +126,8 @@ MAX_MATRIX_ENTRIES = 250_000
 # why; EXACT_ENUMERATION_SECONDS is a last guard on the wall time (a loaded machine), with the same outcome.
 EXACT_WORK_LIMIT = 5_000_000
 EXACT_ENUMERATION_SECONDS = 60.0
+# `audit bound`: seconds for all the calls of one audit together (`--total-time-limit`).
+AUDIT_TOTAL_SECONDS = 1800.0
 MATRIX_LIMITS_TEXT = (
     f"matrix limits: at most {MAX_MATRIX_ENTRIES} entries; each entry a number or a string such as \"0.25\", "
     f"\"1e-3\" or \"1/4\" of at most {MATRIX_ENTRY_MAX_CHARS} characters whose numerator and denominator have at "

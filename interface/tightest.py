@@ -20,7 +20,7 @@ of its rows say why and the gap is the one of the other bounds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from .results import NEIGHBOURING, Neighbouring, ResultDirection, join_reasons, neighbouring_of, width_note
 
@@ -28,10 +28,11 @@ from .amplification import EXACT_BINARY_RR_ID, GENERIC, amplification_statements
 from ..proofs_checks.bridge import BadParameter, Evaluation, evaluate
 from .mechanisms import MECHANISMS, describe
 from .certified import Candidate, best_certified, certified_end
-from ..proofs_checks.framework import require
-from ..spec.catalog import Entry, resolve
-from ..spec.registry import registry
-from ..spec.statement import Direction, Statement
+from ..spec.catalog import Entry, all_statements, resolve  # no SymPy when the catalog applies
+from ..spec.terms import Direction
+
+if TYPE_CHECKING:  # the SymPy statement type, for the annotation only
+    from ..spec.statement import Statement
 
 __all__ = ["Gap", "NOT_FULLY_PROVEN", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
 
@@ -174,8 +175,10 @@ def _exact_k2(params: dict, evaluated: Evaluation | None = None) -> tuple[Candid
     if evaluated is None:
         result = evaluate(_exact_statement(), point)
     else:
-        require(evaluated.id == EXACT_BINARY_RR_ID and evaluated.params == point,
-                lambda: f"the evaluation passed in is {evaluated.id} at {evaluated.params}, not {EXACT_BINARY_RR_ID} at {point}")
+        if not (evaluated.id == EXACT_BINARY_RR_ID and evaluated.params == point):
+            from ..proofs_checks.framework import CheckFailed  # imports SymPy: only on this failure
+
+            raise CheckFailed(f"the evaluation passed in is {evaluated.id} at {evaluated.params}, not {EXACT_BINARY_RR_ID} at {point}")
         result = evaluated
     return (EXACT_BINARY_RR_ID, Direction.EXACT, result.valid, result.value, result.interval), result.reason
 
@@ -243,11 +246,11 @@ def gap_from_rows(randomizer: str, params: dict, rows: list, *, exact_evaluation
     their value, lower bounds the lower end of their interval; for k = 2 exact.shuffled_binary_rr is
     evaluated here once (or `exact_evaluation`, the caller's evaluation of it at this point, is used) and
     competes on both sides (module doc)."""
-    evaluated: list[Candidate] = [(row.id, registry()[row.id].direction, row.valid, row.eps, row.interval) for row in rows if row.id not in NOT_FULLY_PROVEN]
+    evaluated: list[Candidate] = [(row.id, resolve(row.id).direction, row.valid, row.eps, row.interval) for row in rows if row.id not in NOT_FULLY_PROVEN]
     # Only upper bounds (and the exact worst case) on the upper side; only lower bounds (and it) on the lower.
     uppers = [c for c in evaluated if c[1] is Direction.UPPER_BOUND]
     lowers = [c for c in evaluated if c[1] is Direction.LOWER_BOUND]
-    if params.get("k") == 2 and EXACT_BINARY_RR_ID in registry():
+    if params.get("k") == 2 and any(s.id == EXACT_BINARY_RR_ID for s in all_statements()):
         candidate, _ = _exact_k2(params, exact_evaluation)
         uppers.append(candidate)
         lowers.append(candidate)

@@ -170,9 +170,9 @@ MUTANTS: tuple[Mutant, ...] = (
            '        statement.id, "delta", used[best], (used[below] if below is not None else 0.0, finite[best]), recorder.cache[best], base,', (EFF,),
            "shuffled_delta returns the input delta instead of the total delta'"),
     # --- derive: substitutions and the certified export ---
-    Mutant("derive.subs", "interface/cli/commands/derive.py", "                raise OutsideHypotheses(statement.id, statement.hypothesis_name(failed[0]), texts)",
+    Mutant("derive.subs", "interface/cli/commands/_derive.py", "                raise OutsideHypotheses(statement.id, statement.hypothesis_name(failed[0]), texts)",
            "                pass", ("tests/interface/derive/test_substitutions.py",), "derive shows a closed form at a point outside its hypotheses"),
-    Mutant("derive.free", "interface/cli/commands/derive.py", "            if holds is False:",
+    Mutant("derive.free", "interface/cli/commands/_derive.py", "            if holds is False:",
            "            if holds is None and False:", ("tests/interface/derive/test_substitutions.py",), "a partial substitution no completion can satisfy is not refused"),
     Mutant("enc.up", "interface/derive/enclosure.py", "    return nearest if Fraction(nearest) >= exact else math.nextafter(nearest, math.inf)",
            "    return nearest", ("tests/interface/derive/test_export.py",), "the exported upper bound is the nearest float, not rounded up"),

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 from ...proofs_checks.bridge import UsageError, reference_function, reference_result
 from ..input_files import read_limited
+from ..limits import AUDIT_TOTAL_SECONDS
 from ..cli.output import progress
+from ...reference.core.progress import listening, silenced
 from .sandbox import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIME_LIMIT,
@@ -72,7 +74,7 @@ GRID_DELTA_RANGE = (1e-12, 0.5)
 DEFAULT_GRID_SHAPE = (8, 9, 5)  # eps0 x n x delta: 360 points
 
 
-DEFAULT_TOTAL_TIME_LIMIT = 1800.0
+DEFAULT_TOTAL_TIME_LIMIT = AUDIT_TOTAL_SECONDS  # the limits table's (the CLI's --help reads it from there)
 
 
 EDGE_BISECTION_STEPS = 12
@@ -408,11 +410,12 @@ def audit_bound(
             if left <= 0:
                 not_run = len(points) - index + 1
                 break
-            if sandbox is not None:
-                outcome = sandbox.call(point.inputs, order, time_limit=left)
-            else:
-                outcome = call_in_process(function, point.inputs, order)  # type: ignore[arg-type]
-            findings.append(judge(statement, point.inputs, outcome, inside=point.inside, expected=point.expected, interval=point.interval, strict=strict, source=point.source, hypothesis=point.hypothesis))
+            with silenced():  # one step per call: the bisections inside the reference's evaluation are not shown
+                if sandbox is not None:
+                    outcome = sandbox.call(point.inputs, order, time_limit=left)
+                else:
+                    outcome = call_in_process(function, point.inputs, order)  # type: ignore[arg-type]
+                findings.append(judge(statement, point.inputs, outcome, inside=point.inside, expected=point.expected, interval=point.interval, strict=strict, source=point.source, hypothesis=point.hypothesis))
             if not quiet:
                 _progress(index, len(points), f"audit {statement.id}", findings[-1])
     finally:
@@ -430,9 +433,10 @@ def _widened(point: AuditPoint, rtol: float) -> AuditPoint:
 
 
 def _progress(done: int, total: int, label: str, last: Finding) -> None:
-    """Progress on stderr: a rewritten line on a terminal, else a line every 10 % (for CI logs)."""
-    if sys.stderr.isatty():
+    """Progress on stderr: a bar where the command line installed one (a terminal, or `--progress`), else a line
+    every 10 % (for CI logs)."""
+    if listening():
         progress(done, total, label)
-    elif total >= 50 and (done == total or done % max(1, total // 10) == 0):
+    elif not sys.stderr.isatty() and total >= 50 and (done == total or done % max(1, total // 10) == 0):
         sys.stderr.write(f"{label}: {done}/{total} calls (last: {last.verdict})\n")
         sys.stderr.flush()

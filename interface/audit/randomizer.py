@@ -46,6 +46,7 @@ from ...proofs_checks.bridge import UsageError, evaluate, require_supported
 from ..input_files import load_json_file
 from ..limits import EXACT_ENUMERATION_SECONDS, EXACT_WORK_LIMIT, MAX_MATRIX_ENTRIES, TimeLimitExceeded, time_limit
 from ..cli.output import progress
+from ...reference.core.progress import report, silenced
 from .sandbox import (
     InProcessTimeout,
     in_process_time_limit,
@@ -348,12 +349,12 @@ def _enumerate_exact(randomizer: Randomizer, n: int, delta: float) -> tuple[dict
     if refusal:
         return None, refusal
 
-    def report(done: int, total: int) -> None:
+    def on_pair(done: int, total: int) -> None:
         progress(done, total, "exact: neighbouring datasets")
 
     try:
         with time_limit(EXACT_ENUMERATION_SECONDS):
-            worst = exact_shuffled_e_eps_enumerated(randomizer, n, Fraction(delta), progress=report)
+            worst = exact_shuffled_e_eps_enumerated(randomizer, n, Fraction(delta), progress=on_pair)
     except TimeLimitExceeded:
         return None, f"not computed: the enumeration ran over {EXACT_ENUMERATION_SECONDS:g} s (shuffle_spec.interface.limits.EXACT_ENUMERATION_SECONDS)"
     method = "enumeration of all neighbouring datasets (shuffle_spec.reference.finite.shuffling)"
@@ -448,28 +449,41 @@ def _with_shuffled_bounds(audit: RandomizerAudit, randomizer: Randomizer, n: int
     # Bounds are non-decreasing in eps0 and non-increasing in gamma, so the rounded-up eps0 and the
     # rounded-down gamma keep them upper bounds.
     extra: dict[str, float | int] = {"gamma": audit.gamma_float}
-    rows = evaluate_bounds(eps0, n, delta, mechanism=GENERIC, extra=extra)
-    if audit.mechanism != GENERIC:
-        mechanism_rows = evaluate_bounds(eps0, n, delta, mechanism=audit.mechanism, extra={**extra, "k": audit.k})
-        if audit.mechanism == "binary_rr":
-            mechanism_rows += evaluate_bounds(eps0, n, delta, mechanism="krr", extra={**extra, "k": 2})
+    # Three stages, each seconds at large n: the registered bounds, the exact value, the gap. The loops inside the
+    # bounds and the gap (a bound's own bisection) are silenced, so that one bar counts the stages; the exact
+    # enumeration shows its own (one step per neighbouring pair).
+    stage = "audit randomizer: bounds, exact value, gap"
+    report(stage, 0, 3)
+    with silenced():
+        rows = evaluate_bounds(eps0, n, delta, mechanism=GENERIC, extra=extra)
+        mechanism_rows: list = []
+        if audit.mechanism != GENERIC:
+            mechanism_rows = evaluate_bounds(eps0, n, delta, mechanism=audit.mechanism, extra={**extra, "k": audit.k})
+            if audit.mechanism == "binary_rr":
+                mechanism_rows += evaluate_bounds(eps0, n, delta, mechanism="krr", extra={**extra, "k": 2})
+    report(stage, 1, 3)
+    if mechanism_rows:
         seen = {r.id for r in rows}
         for r in mechanism_rows:  # each id once, in order
             if r.id not in seen:
                 seen.add(r.id)
                 rows.append(r)
     audit.bounds.extend(r.to_json() for r in rows if _direction(r.id) is not Direction.EXACT)
-    exact, reason = _enumerate_exact(randomizer, n, delta)
+    exact, reason = _enumerate_exact(randomizer, n, delta)  # a bar of its own: one step per neighbouring pair
     if exact is None and audit.mechanism != GENERIC:
         # A registered exact statement for the recognised mechanism (time-limited, like `bounds`).
-        exact = _registered_exact(eps0, n, delta, audit.mechanism, {"k": audit.k})
+        with silenced():
+            exact = _registered_exact(eps0, n, delta, audit.mechanism, {"k": audit.k})
+    report(stage, 2, 3)
     object.__setattr__(audit, "exact", exact)
     object.__setattr__(audit, "exact_reason", "" if exact is not None else reason)
     if exact is not None:
         for row in audit.bounds:
             if row["valid"] and _direction(row["id"]) is Direction.UPPER_BOUND and row["eps"] < _truth_lower(exact):
                 audit.problems.append(f"{row['id']} gives {row['eps']!r} < exact {exact['eps']!r}: the bound is unsound here")
-    _with_gap(audit, randomizer, n, delta, eps0)
+    with silenced():
+        _with_gap(audit, randomizer, n, delta, eps0)
+    report(stage, 3, 3)
     return audit
 
 

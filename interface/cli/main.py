@@ -9,16 +9,19 @@ line on stderr, `shuffle-spec CMD: interrupted`; an audited child process is kil
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import pkgutil
 import signal
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from . import commands
 from ...proofs_checks.bridge import UsageError
 from ..limits import TimeLimitExceeded, limit_memory
 from ..version import __version__
+from .progress_bar import ENVIRONMENT_VARIABLE, FLAG, progress_bars
 
 __all__ = ["main", "build_parser"]
 
@@ -35,15 +38,44 @@ def _command_modules(only: str | None = None):
             yield importlib.import_module(f"{commands.__name__}.{name}")
 
 
-def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict]:
+def _command_summary(name: str) -> tuple[str, str]:
+    """(NAME, HELP) of a command module read from its source, without importing it (its imports may pull in SymPy
+    and NumPy: seconds that `shuffle-spec --help` must not pay). A module whose NAME or HELP is not a plain string
+    literal is imported instead."""
+    path = Path(commands.__path__[0]) / f"{name}.py"
+    found: dict[str, str] = {}
+    try:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("NAME", "HELP"):
+                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    found[node.targets[0].id] = node.value.value
+    except (OSError, SyntaxError):
+        pass
+    if set(found) == {"NAME", "HELP"}:
+        return found["NAME"], found["HELP"]
+    module = importlib.import_module(f"{commands.__name__}.{name}")
+    return module.NAME, module.HELP
+
+
+def build_parser(only: str | None = None, *, summaries_only: bool = False) -> tuple[argparse.ArgumentParser, dict]:
+    """The parser and the runners of the commands (`only`: that command's alone). `summaries_only`: every command
+    listed by its name and help, none imported (for `shuffle-spec --help` and a misspelt command: no runners)."""
     parser = argparse.ArgumentParser(
         prog="shuffle-spec",
         description="Formally-checked reference specification of privacy amplification by shuffling. "
         "With no command: a short report for the default scenario.",
     )
     parser.add_argument("--version", action="version", version=f"shuffle-spec {__version__}")
+    parser.add_argument(FLAG, action="store_true",
+                        help=f"progress bars on stderr even when it is not a terminal (also {ENVIRONMENT_VARIABLE}=1; =0 turns them off); "
+                        "may be given anywhere on the command line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    runners = {}
+    runners: dict = {}
+    if summaries_only:
+        for name in _command_names():
+            command_name, summary = _command_summary(name)
+            sub.add_parser(command_name, help=summary, description=summary)
+        return parser, runners
     for module in _command_modules(only):
         command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP, epilog=getattr(module, "EPILOG", None))
         module.add_arguments(command_parser)
@@ -95,8 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     name = "shuffle-spec"
     try:
-        if arguments and arguments[0] in _command_names():
-            name = f"shuffle-spec {arguments[0]}"
+        named = [a for a in arguments if a != FLAG][:1]
+        if named and named[0] in _command_names():
+            name = f"shuffle-spec {named[0]}"
         return _main(argv, arguments)
     except KeyboardInterrupt:
         if argv is None:  # a program about to exit: a second Ctrl-C must not cut this line short
@@ -108,6 +141,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
     if argv is None:  # run as a program (console script, python -m): bound its memory
         limit_memory()
+    # --progress is a switch of the whole tool, taken wherever it stands (before or after the command's name);
+    # no command has an option or a value of that spelling.
+    forced = FLAG in arguments
+    arguments = [a for a in arguments if a != FLAG]
+    with progress_bars(forced):
+        return _run(arguments)
+
+
+def _run(arguments: list[str]) -> int:
     if not arguments:  # the main job: the default report needs no command module (nor SymPy)
         from .report import run_default_report
 
@@ -117,7 +159,8 @@ def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
             sys.stderr.close()
             return 0
     named = arguments[0] if arguments[0] in _command_names() else None
-    parser, runners = build_parser(only=named) if named is not None else build_parser()
+    # With no command named (`--help`, `--version`, a misspelt command) no command module is imported.
+    parser, runners = build_parser(only=named) if named is not None else build_parser(summaries_only=True)
     args = parser.parse_args(_join_negative_values(parser, arguments))
     name = f"shuffle-spec {args.command or ''}".rstrip()
     try:

@@ -8,7 +8,22 @@ import math
 import sys
 from typing import Any, Iterable, Sequence
 
-__all__ = ["jsonable", "print_json", "print_table", "print_csv", "progress", "format_number"]
+from ...reference.core.progress import report
+
+__all__ = ["jsonable", "print_json", "print_table", "print_csv", "progress", "format_number", "holds_for"]
+
+# Which randomizers a number holds for, as every listing labels it: a mechanism-specific value (the exact worst case
+# of binary RR, a k-RR bound) is never a bound for another randomizer, so it is never shown without this label.
+MECHANISM_LABELS = {"binary_rr": "binary RR only", "krr": "k-RR only", "laplace": "Laplace only"}
+GENERIC_LABEL = "every eps0-LDP randomizer"
+
+
+def holds_for(mechanism: str | None) -> str:
+    """The label of a number's scope: `GENERIC_LABEL` for a generic statement (mechanism None or "generic"), else
+    "<mechanism> only"."""
+    if mechanism is None or mechanism == "generic":
+        return GENERIC_LABEL
+    return MECHANISM_LABELS.get(mechanism, f"{mechanism} only")
 
 
 def jsonable(value: Any) -> Any:
@@ -54,8 +69,6 @@ def print_csv(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
 
 
 def progress(done: int, total: int, label: str = "") -> None:
-    """A progress line on stderr, only when stderr is a terminal."""
-    if sys.stderr.isatty():
-        end = "\n" if done >= total else ""
-        sys.stderr.write(f"\r{label} {done}/{total}{end}")
-        sys.stderr.flush()
+    """Report `done` of `total` steps of `label` to the progress listener (`reference.core.progress.report`): a
+    tqdm bar on stderr when the command line installed one (`progress_bar.py`), nothing otherwise."""
+    report(label, done, total)

@@ -63,6 +63,7 @@ import sympy as sp
 from ...proofs_checks.bridge import UsageError, evaluate, reference_function, reference_module
 from ..input_files import load_json_file, loads_json, read_limited
 from ..cli.output import progress
+from ...reference.core.progress import silenced
 from ...spec.registry import list_statements
 from ...spec.statement import Direction, Statement, assumption_text, to_exact
 
@@ -456,8 +457,10 @@ def generate_all(statements: Iterable[Statement] | None = None, *, one_precision
     each is written as (`write_vectors`)."""
     chosen = [s for s in (list_statements() if statements is None else statements) if s.is_evaluable]
     documents: dict[str, dict[str, Any]] = {}
+    progress(0, len(chosen), "vectors")
     for index, statement in enumerate(chosen, start=1):
-        documents[_file_name(statement.id)] = _document(statement, generate_group(statement, one_precision=one_precision))
+        with silenced():  # one step per statement: the bisections inside its evaluations are not shown
+            documents[_file_name(statement.id)] = _document(statement, generate_group(statement, one_precision=one_precision))
         progress(index, len(chosen), "vectors")
     documents[INDEX] = {
         "schema": SCHEMA_VERSION,

@@ -19,6 +19,7 @@ import math
 from typing import Callable
 
 from ..core.errors import ParameterError
+from ..core.progress import report, silenced
 
 __all__ = ["largest_argument_within", "smallest_argument_within"]
 
@@ -28,17 +29,30 @@ def _check_bracket(lo: float, hi: float, name: str) -> None:
         raise ParameterError(f"bracket for {name}", (lo, hi), "finite lo < hi")
 
 
+def _silently(f: Callable[[float], float]) -> Callable[[float], float]:
+    """f, evaluated without progress reports: the loops inside one evaluation (a bound's own bisection) are not the
+    progress of the inversion that calls it (`reference.core.progress.silenced`)."""
+
+    def quiet(x: float) -> float:
+        with silenced():
+            return f(x)
+
+    return quiet
+
+
 def _bracket_is_narrow(lo: float, hi: float, rel_tol: float, abs_tol: float) -> bool:
     """Relative to the bracket's magnitude (so small answers keep their relative precision)."""
     return hi - lo <= max(rel_tol * max(abs(lo), abs(hi)), abs_tol)
 
 
 def _bisect_boundary(
-    holds: Callable[[float], bool], good: float, bad: float, rel_tol: float, abs_tol: float, max_iter: int
+    holds: Callable[[float], bool], good: float, bad: float, rel_tol: float, abs_tol: float, max_iter: int, stage: str = "bisection"
 ) -> float:
     """Shrink [good, bad] (either order) around the boundary of `holds`, keeping holds(good) true;
-    return `good`, a point where the condition was evaluated and holds."""
-    for _ in range(max_iter):
+    return `good`, a point where the condition was evaluated and holds. Each step is reported to the progress
+    listener (`reference.core.progress`; the number of steps is not known in advance)."""
+    for step in range(max_iter):
+        report(stage, step)
         low, high = min(good, bad), max(good, bad)
         if _bracket_is_narrow(low, high, rel_tol, abs_tol):
             break
@@ -53,7 +67,8 @@ def _bisect_boundary(
 
 
 def _itp_boundary(
-    f: Callable[[float], float], target: float, good: float, bad: float, rel_tol: float, abs_tol: float, max_iter: int
+    f: Callable[[float], float], target: float, good: float, bad: float, rel_tol: float, abs_tol: float, max_iter: int,
+    stage: str = "bisection",
 ) -> float:
     """`_bisect_boundary` with ITP steps (module doc) from the values of f: g = f - target is <= 0 at `good`
     and > 0 (or not finite) at `bad`. Where a value is not finite (a point outside the bound's hypotheses)
@@ -66,6 +81,7 @@ def _itp_boundary(
     n_max = max(0, math.ceil(math.log2(max(width0 / (2 * epsilon), 1.0)))) + 1
     kappa1 = 0.2 / width0
     for j in range(max_iter):
+        report(stage, j)
         low, high = min(good, bad), max(good, bad)
         if _bracket_is_narrow(low, high, rel_tol, abs_tol):
             break
@@ -102,13 +118,14 @@ def largest_argument_within(
     when even f(lo) exceeds the target. `interpolate`: ITP steps instead of bisection (module doc).
     """
     _check_bracket(lo, hi, name)
+    f = _silently(f)
     if not f(lo) <= target:
         raise ParameterError(name, lo, f"a value in [{lo}, {hi}] whose bound is at most {target}; even {name} = {lo} gives {f(lo)}")
     if f(hi) <= target:
         return hi
     if interpolate:
-        return _itp_boundary(f, target, lo, hi, rel_tol, abs_tol, max_iter)
-    return _bisect_boundary(lambda x: f(x) <= target, lo, hi, rel_tol, abs_tol, max_iter)
+        return _itp_boundary(f, target, lo, hi, rel_tol, abs_tol, max_iter, f"solving for {name}")
+    return _bisect_boundary(lambda x: f(x) <= target, lo, hi, rel_tol, abs_tol, max_iter, f"solving for {name}")
 
 
 def smallest_argument_within(
@@ -122,10 +139,11 @@ def smallest_argument_within(
     steps instead of bisection (module doc).
     """
     _check_bracket(lo, hi, name)
+    f = _silently(f)
     if not f(hi) <= target:
         raise ParameterError(name, hi, f"a value in [{lo}, {hi}] whose bound is at most {target}; even {name} = {hi} gives {f(hi)}")
     if f(lo) <= target:
         return lo
     if interpolate:
-        return _itp_boundary(f, target, hi, lo, rel_tol, abs_tol, max_iter)
-    return _bisect_boundary(lambda x: f(x) <= target, hi, lo, rel_tol, abs_tol, max_iter)
+        return _itp_boundary(f, target, hi, lo, rel_tol, abs_tol, max_iter, f"solving for {name}")
+    return _bisect_boundary(lambda x: f(x) <= target, hi, lo, rel_tol, abs_tol, max_iter, f"solving for {name}")

@@ -72,8 +72,12 @@ def test_the_install_creates_only_shuffle_spec(installed):
         # The code folders are inside the package, the data files travel with them, and nothing else does
         # (the repository root is the package: tests/, tools/, benchmarks/, docs/ and examples/ are not in it).
         for needed in ("shuffle_spec/__init__.py", "shuffle_spec/py.typed", "shuffle_spec/spec/registry.py", "shuffle_spec/reference/core/errors.py",
-                       "shuffle_spec/interface/cli/main.py", "shuffle_spec/spec/catalog.json", "shuffle_spec/interface/vectors/schema.json"):
+                       "shuffle_spec/interface/cli/main.py", "shuffle_spec/spec/catalog.json", "shuffle_spec/interface/vectors/schema.json",
+                       "shuffle_spec/interface/vectors/data/index.json", "shuffle_spec/interface/vectors/data/SCHEMA.md"):
             assert needed in names
+        # The committed test vectors travel as the data of shuffle_spec.interface.vectors.data: every one of them.
+        committed = {p.name for p in (ROOT / "tests" / "vectors").iterdir() if p.suffix == ".json" or p.name == "SCHEMA.md"}
+        assert {n.rsplit("/", 1)[1] for n in names if n.startswith("shuffle_spec/interface/vectors/data/")} == committed
         inside = {n.split("/")[1] for n in names if n.startswith("shuffle_spec/") and n.count("/") >= 1}
         assert inside == {"__init__.py", "__main__.py", "py.typed", "spec", "reference", "proofs_checks", "interface"}, inside
 
@@ -83,7 +87,12 @@ def test_every_code_folder_is_a_listed_package():
     every folder of the code with an __init__.py is listed, and nothing else."""
     import tomllib
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(settings["packages"])
+    # Data-only packages have no __init__.py; each is mapped to its folder, which holds no code.
+    data_only = {name for name, folder in settings["package-dir"].items() if name != "shuffle_spec"}
+    assert data_only == {"shuffle_spec.interface.vectors.data"} and not list((ROOT / "tests" / "vectors").glob("*.py"))
+    listed -= data_only
     found = {"shuffle_spec"} | {
         "shuffle_spec." + ".".join(init.parent.relative_to(ROOT).parts)
         for top in ("spec", "reference", "proofs_checks", "interface")
@@ -101,3 +110,6 @@ def test_the_installed_package_runs_from_outside_the_checkout(installed):
     script = installed["venv"] / "bin" / "shuffle-spec"
     answer = json.loads(_run([str(script), "eval", "FMT21.Thm2.1", "-p", "eps0=1", "-p", "n=10000", "-p", "delta=1e-6", "--json"], cwd=work).stdout)
     assert answer["valid"] is True and answer["value"] > 0
+    # The installed vectors are the package's own copy, and complete.
+    folder = Path(_run([str(script), "vectors", "path"], cwd=work).stdout.strip())
+    assert folder.is_relative_to(installed["venv"]) and (folder / "index.json").read_bytes() == (ROOT / "tests" / "vectors" / "index.json").read_bytes()

@@ -41,16 +41,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...audit.randomizer import audit_matrix, load_randomizer_file
-from ...audit.bound import DEFAULT_TOTAL_TIME_LIMIT, BoundAudit, audit_bound
+if TYPE_CHECKING:
+    from ...audit.bound import BoundAudit
+
+# The audits themselves (SymPy, NumPy, the registry) are imported where they run: `audit --help` needs none of them.
 from ....proofs_checks.bridge import UsageError, parse_number
-from ...limits import MATRIX_LIMITS_TEXT
+from ...limits import AUDIT_TOTAL_SECONDS as DEFAULT_TOTAL_TIME_LIMIT, MATRIX_LIMITS_TEXT
 from ..output import format_number, print_json, print_table
 from ...audit.sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
 from ....reference.core.errors import ParameterError
-from ....spec.registry import get_statement
 
 NAME = "audit"
 HELP = "audit a finite randomizer (matrix file) or a third-party bound function against the spec"
@@ -95,6 +96,8 @@ def _flag(name: str, text: str | None, *, integer: bool = False) -> Any:
 
 
 def _run_randomizer(args: argparse.Namespace) -> int:
+    from ...audit.randomizer import audit_matrix, load_randomizer_file
+
     document = load_randomizer_file(args.file)
     n = _flag("--n", args.n, integer=True)
     delta = _flag("--delta", args.delta)
@@ -160,6 +163,8 @@ def print_problems(report: Any) -> None:
 
 
 def _run_bound(args: argparse.Namespace) -> int:
+    from ...audit.bound import audit_bound
+
     time_limit = float(_flag("--time-limit", args.time_limit))
     total_time_limit = float(_flag("--total-time-limit", args.total_time_limit))
     memory_limit = _flag("--memory-limit", args.memory_limit, integer=True)
@@ -202,6 +207,8 @@ def format_finding(finding: Any) -> str:
 
 
 def print_bound_report(report: BoundAudit, *, show_all: bool = False) -> None:
+    from ....spec.registry import get_statement
+
     print(f"{report.function} as {report.statement_id} ({get_statement(report.statement_id).direction.value})")
     for severity in ("failure", "warning") + (("pass",) if show_all else ()):
         for finding in report.by_severity(severity):

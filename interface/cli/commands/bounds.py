@@ -29,10 +29,9 @@ from ...limits import (
     time_limit,
 )
 from .eval import parse_assignments
-from ..output import print_csv, print_json, print_table, progress
-from ...tightest import gap_from_rows
-from ....spec.registry import get_statement, list_statements
-from ....spec.statement import Direction
+from ..output import holds_for, print_csv, print_json, print_table, progress
+from ....spec.catalog import all_statements as list_statements, resolve as get_statement  # no SymPy when the catalog applies
+from ....spec.terms import Direction
 
 NAME = "bounds"
 EPILOG = RANGES_TEXT
@@ -165,6 +164,18 @@ def not_applicable(mechanism: str, extra: dict[str, Any]) -> list[dict[str, str]
     return out
 
 
+# Safe by default: the upper bounds (what may be published) come first, then the exact values of one mechanism,
+# then the lower bounds (the exact epsilon of particular neighbouring pairs: a yardstick, never a guarantee).
+DIRECTION_ORDER = {"upper_bound": 0, "exact": 1, "lower_bound": 2}
+
+
+def listing_order(item: tuple[str, bool, float | None, list[Any]]) -> tuple[int, bool, bool, float]:
+    """The sort key of a listed row (direction, valid, eps, cells): upper bounds first, then exact values, then lower
+    bounds; within each, the valid rows by eps (tightest first), then those without a number."""
+    direction, valid, eps, _ = item
+    return (DIRECTION_ORDER.get(direction, len(DIRECTION_ORDER)), not valid, eps is None, eps if eps is not None else 0.0)
+
+
 def known_mechanisms() -> set[str]:
     """Every value --randomizer accepts."""
     return set(KNOWN_MECHANISMS) | {s.mechanism for s in list_statements() if s.mechanism}
@@ -202,36 +213,45 @@ def run(args: argparse.Namespace) -> int:
         payload = [
             {
                 "eps0": r["eps0"], "n": r["n"], "delta": r["delta"],
-                "bounds": [dict(row.to_json(), direction=get_statement(row.id).direction.value) for row in r["bounds"]],
-                "exact": [dict(e, direction=Direction.EXACT.value) for e in r["exact"]],
+                "bounds": [
+                    dict(row.to_json(), direction=get_statement(row.id).direction.value, holds_for=holds_for(row.mechanism))
+                    for row in sorted(r["bounds"], key=lambda b: listing_order((get_statement(b.id).direction.value, b.valid, b.eps, [])))
+                ],
+                "exact": [dict(e, direction=Direction.EXACT.value, holds_for=holds_for(args.randomizer)) for e in r["exact"]],
                 **({"gap": _gap(args.randomizer, r, extra).to_json()} if args.randomizer in GAP_RANDOMIZERS else {}),
             }
             for r in results
         ]
         print_json({"randomizer": args.randomizer, "params": extra, "points": payload, "not_applicable": skipped})
         return 0
-    headers = ["eps0", "n", "delta", "id", "kind", "eps", "valid", "reason"]
+    # The last column says which randomizers a row's number holds for ("every eps0-LDP randomizer" or one
+    # mechanism only); the CSV gains it as its last column "holds_for", after the columns it always had.
+    headers = ["eps0", "n", "delta", "id", "kind", "eps", "valid", "reason", "holds_for"]
     flat = []
     for r in results:
-        for row in sorted(r["bounds"], key=lambda b: (not b.valid, b.eps if b.eps is not None else 0.0)):
-            flat.append([r["eps0"], r["n"], r["delta"], row.id, get_statement(row.id).direction.value, row.eps, row.valid, row.reason])
-        for e in r["exact"]:
-            flat.append([r["eps0"], r["n"], r["delta"], e["id"], "exact", e["eps"], e["valid"], e["reason"]])
+        listed = [
+            (get_statement(row.id).direction.value, row.valid, row.eps, [row.id, get_statement(row.id).direction.value, row.eps, row.valid, row.reason, holds_for(row.mechanism)])
+            for row in r["bounds"]
+        ] + [("exact", e["valid"], e["eps"], [e["id"], "exact", e["eps"], e["valid"], e["reason"], holds_for(args.randomizer)]) for e in r["exact"]]
+        for _, _, _, cells in sorted(listed, key=listing_order):
+            flat.append([r["eps0"], r["n"], r["delta"], *cells])
     if args.csv:
         print_csv(headers, flat)
         return 0
     # The fifth column is each row's direction (upper_bound / lower_bound / exact); the CSV keeps its header "kind".
-    shown = headers[:4] + ["direction"] + headers[5:]
+    # The text table shows "holds for" right after it, so that a number is never read without both labels.
+    shown = headers[:4] + ["direction", "holds for"] + headers[5:8]
+    table = [row[:5] + [row[8]] + row[5:8] for row in flat]
     if len(points) == 1:
-        print_table(shown[3:], [row[3:] for row in flat])
+        print_table(shown[3:], [row[3:] for row in table])
     else:
-        print_table(shown, flat)
+        print_table(shown, table)
     if not flat:
         print("(no amplification bound registered applies)")
     if args.randomizer in GAP_RANDOMIZERS:
         for r in results:
             where = "" if len(points) == 1 else f"eps0={r['eps0']:g}, n={r['n']}, delta={r['delta']:g}: "
-            print(where + _gap(args.randomizer, r, extra).line())
+            print(where + _gap(args.randomizer, r, extra).line() + f" [{holds_for(args.randomizer)}]")
     for item in skipped:
         print(f"not applicable: {item['id']}: {item['reason']}")
     return 0
@@ -244,4 +264,6 @@ def _gap(randomizer: str, result: dict, extra: dict[str, Any]):
     params = {"eps0": result["eps0"], "n": result["n"], "delta": result["delta"], **extra}
     if randomizer == "binary_rr":
         params["k"] = 2
+    from ...tightest import gap_from_rows  # imports SymPy: only where a gap is printed
+
     return gap_from_rows(randomizer, params, result["bounds"], exact_evaluation=result["evaluations"].get(EXACT_BINARY_RR_ID))

@@ -28,6 +28,7 @@ from ....proofs_checks.bridge import BadParameter, UsageError, parse_number, req
 from ...limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX, RANGES_TEXT
 from .eval import parse_assignments
 from ..output import print_json
+from ....reference.core.progress import report, silenced
 from ....spec.registry import get_statement
 
 NAME = "calibrate"
@@ -143,18 +144,22 @@ def _run_best(args: argparse.Namespace) -> int:
     answers, failures = [], []
     budget = _budget(args)
     deadline = time.monotonic() + budget  # one budget for all the candidates together
-    for statement in candidates:
+    for index, statement in enumerate(candidates):
+        # One step per candidate bound (each is a bisection of its own, seconds at large n; their steps are silenced).
+        report("calibrate: candidate bounds", index, len(candidates))
         params = {name: value for name, value in extra.items() if name in statement.input_names}
         left = deadline - time.monotonic()
         if left <= 0:
             failures.append(f"{statement.id}: not tried, the time budget of {budget:g} s was spent")
             continue
         try:
-            answers.append(_calibrate(statement, args.target, given, eps, params, left))
+            with silenced():
+                answers.append(_calibrate(statement, args.target, given, eps, params, left))
         except ValueError as error:
             failures.append(f"{statement.id}: {error}")
         except InversionTimeout:
             failures.append(f"{statement.id}: no point certified within the time budget of {budget:g} s")
+    report("calibrate: candidate bounds", len(candidates), len(candidates))
     if not answers:
         raise UsageError("no certified bound answers: " + "; ".join(failures))
     directions = {s.id: s.direction.value for s in candidates}

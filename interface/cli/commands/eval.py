@@ -31,7 +31,7 @@ from ....proofs_checks.bridge import UsageError, evaluate
 from ....spec.catalog import resolve
 from ...input_files import loads_json, read_limited, read_lines_limited
 from ...limits import RANGES_TEXT
-from ..output import jsonable, print_json
+from ..output import GENERIC_LABEL, holds_for, jsonable, print_json
 
 NAME = "eval"
 EPILOG = RANGES_TEXT + "; a parameter is written as 0.5, 1e-6, 10000 or 1/3 and given once"
@@ -87,6 +87,13 @@ def run(args: argparse.Namespace) -> int:
             print(repr(evaluation.value))
         if evaluation.reason:
             print(f"note: {evaluation.reason}")
+        # A number that is no upper bound, or that holds for one mechanism only, never stands unlabelled: an
+        # upper bound for every eps0-LDP randomizer (what may be published) is the one kind printed bare.
+        direction = statement.direction.value
+        if direction != "upper_bound" or holds_for(statement.mechanism) != GENERIC_LABEL:
+            meaning = {"lower_bound": "a lower bound on the truth, never a privacy guarantee",
+                       "exact": "the certified exact value"}.get(direction, "an upper bound")
+            print(f"direction: {direction} ({meaning}), holds for: {holds_for(statement.mechanism)}")
     else:
         print(f"not valid: {evaluation.reason}")
     return 0

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-import sympy as sp
-
-from .list import statement_summary
 from ..output import print_json
-from ....spec.registry import get_statement
-from ....spec.statement import assumption_text
-from ....spec.symbols import latex_names
+
+# SymPy and the statement modules are imported by `run` only: `shuffle-spec show --help` needs neither.
 
 NAME = "show"
 HELP = "show a statement's source, parameters, hypotheses and conclusion (pretty, --latex or --json)"
@@ -24,12 +20,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _render(expr, statement, latex: bool) -> str:
+    import sympy as sp
+
+    from ....spec.symbols import latex_names
+
     if latex:
         return sp.latex(expr, symbol_names=latex_names(statement.symbols))
     return sp.pretty(expr, use_unicode=True)
 
 
 def run(args: argparse.Namespace) -> int:
+    import sympy as sp
+
+    from .list import statement_summary
+    from ....spec.registry import get_statement
+    from ....spec.statement import assumption_text
+    from ....spec.symbols import latex_names
+
     statement = get_statement(args.id)
     if args.json:
         summary = statement_summary(statement)

@@ -1,4 +1,7 @@
-"""`shuffle-spec vectors generate DIR` / `shuffle-spec vectors check DIR [--no-reference]`.
+"""`shuffle-spec vectors generate DIR` / `shuffle-spec vectors check DIR [--no-reference]` / `shuffle-spec vectors path`.
+
+path: prints the folder of the vectors installed with the package (`interface/vectors/paths.py`), the ones to pin in
+another project's CI: `shuffle-spec vectors check "$(shuffle-spec vectors path)"`.
 
 generate: writes one JSON file of test vectors per evaluable statement plus `index.json` (schema in
 `tests/vectors/SCHEMA.md`, JSON Schema `interface/vectors/schema.json`; the index is also the
@@ -15,20 +18,34 @@ from __future__ import annotations
 import argparse
 
 from ..output import print_json
-from ...vectors.files import check_vectors, write_vectors
+from ....proofs_checks.bridge import UsageError
+from ...vectors.paths import installed_vectors
 
 NAME = "vectors"
 HELP = "generate or check the versioned JSON test vectors (Wycheproof-like) of every evaluable statement"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("generate", "check"), help="generate DIR or check DIR")
-    parser.add_argument("directory", help="where the vectors are (e.g. tests/vectors)")
+    parser.add_argument("action", choices=("generate", "check", "path"), help="generate DIR, check DIR, or path (print the folder of the installed vectors)")
+    parser.add_argument("directory", nargs="?", help="where the vectors are (e.g. tests/vectors); not for path")
     parser.add_argument("--no-reference", action="store_true", help="check: skip running the reference over the vectors")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "path":
+        if args.directory is not None:
+            raise UsageError("vectors path takes no directory")
+        folder = installed_vectors()
+        if args.json:
+            print_json({"directory": str(folder)})
+        else:
+            print(folder)
+        return 0
+    if args.directory is None:
+        raise UsageError(f"vectors {args.action} needs a directory (e.g. tests/vectors)")
+    from ...vectors.files import check_vectors, write_vectors  # SymPy and the registry: not for `path` or --help
+
     if args.action == "generate":
         written = write_vectors(args.directory)
         if args.json:

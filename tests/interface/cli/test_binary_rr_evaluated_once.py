@@ -74,7 +74,7 @@ def test_bounds_evaluates_the_exact_worst_case_once_per_point(calls, capsys):
     # evaluates the exact worst case itself (as before).
     for point, got in zip(sweep, out["points"], strict=True):
         rows, exact = rows_at(point["eps0"], point["n"], point["delta"], "binary_rr", {})
-        assert got["exact"] == [dict(row, direction="exact") for row in _plain(exact)] and got["exact"][0]["valid"]
+        assert got["exact"] == [dict(row, direction="exact", holds_for="binary RR only") for row in _plain(exact)] and got["exact"][0]["valid"]
         assert got["gap"] == _plain(gap_from_rows("binary_rr", {**point, "k": 2}, rows).to_json())
         assert got["gap"]["upper"]["id"] == EXACT_BINARY_RR_ID
 
