@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # the names as type checkers see them; at run time each is lo
     )
     from .reference.core.errors import HypothesisViolation, ParameterError
     from .interface.certify import CandidateRow, Certification, certify
+    from .reference.core.progress import progress_callback
 
 __all__ = [
     "INVERSION_TIME_BUDGET",
@@ -87,6 +88,7 @@ __all__ = [
     "composed_epsilon",
     "delta_provider",
     "list_statements",
+    "progress_callback",
     "shuffled_delta",
     "shuffled_epsilon",
     "tightest",
@@ -96,7 +98,8 @@ __all__ = [
 
 # Where a public name lives when not in the API module (the front door is built on the API's functions).
 _MODULES = {"__version__": ".interface.version", "certify": ".interface.certify", "Certification": ".interface.certify",
-            "CandidateRow": ".interface.certify"}
+            "CandidateRow": ".interface.certify",
+            "progress_callback": ".reference.core.progress"}
 
 
 def __getattr__(name: str) -> Any:
