@@ -291,8 +291,9 @@ def _predict(
         pair = [below, above] if below is not None and above is not None and below in ranked and above in ranked else ranked[:2]
         (x1, x2) = pair
         l1, l2 = _log(cache[x1][side]), _log(cache[x2][side])
-        if x1 != x2 and l1 != l2:
-            slope = (l2 - l1) / (x2 * x2 - x1 * x1)
+        squares = x2 * x2 - x1 * x1  # 0 for distinct points below ~1e-154, where eps^2 underflows: no secant there
+        if squares != 0 and l1 != l2:
+            slope = (l2 - l1) / squares
             if slope < 0:
                 y = x2 * x2 + (log_target - l2) / slope
                 if y > 0:

@@ -149,3 +149,19 @@ def test_the_lower_end_is_certified_also_when_eps0_is_not():
     assert not found and upper == 2.0
     assert bounds(lower)[0] > 1e-6 and root(1e-6, 1.0) * (1 - 1e-9) <= lower < root(1e-6, 1.0)
     assert solve_epsilon(bounds, eps0=2.0, delta=1e-6, rel_tol=1e-9).lower == lower
+
+
+def test_a_search_below_the_square_root_of_the_smallest_double_does_not_divide_by_zero():
+    # eps0 = 1e-300: eps^2 underflows to 0, so a secant in eps^2 through two distinct points has a zero
+    # denominator (it raised ZeroDivisionError from the clone bounds at eps0 = 1e-300, n = 1). The search must
+    # fall back to its bracketing and still certify: here delta(eps) = (1 - eps / eps0) / 2 with exact ends,
+    # so the exact eps at delta = 0.25 is eps0 / 2.
+    eps0 = 1e-300
+
+    def bounds(eps: float) -> tuple[float, float]:
+        value = max(0.0, 1 - eps / eps0) / 2
+        return value, value
+
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=0.25, rel_tol=1e-6, hint=0.3 * eps0)
+    assert found and bounds(upper)[1] <= 0.25 and (lower == 0 or bounds(lower)[0] > 0.25)
+    assert lower <= eps0 / 2 <= upper
