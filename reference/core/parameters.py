@@ -10,6 +10,8 @@ the statement's reference and raise `HypothesisViolation` there, after these che
 
 from __future__ import annotations
 
+from typing import cast
+
 from .errors import ParameterError, require_integer, require_positive, require_probability
 from .limits import K_MAX, RANGES
 
@@ -76,9 +78,10 @@ def check_k(k: object, *, minimum: int = 2, maximum: int = K_MAX, why: str = "")
     supported domain sizes of k-ary randomized response, 2 <= k <= K_MAX = 1e9 (`limits.K_MAX`); a module's
     own tighter limit comes from `limits` with `why` saying what limits it. Returned as an int."""
     require_integer("k", k, minimum=minimum)
-    if k > maximum:  # type: ignore[operator]  # an integer: checked just above
+    value = cast(int, k)  # an integer (a Python int or an integral float): checked just above
+    if value > maximum:
         raise ParameterError("k", k, f"{minimum} <= k <= {maximum}{_because(why)}")
-    return int(k)  # type: ignore[call-overload]  # an integer: checked just above
+    return int(value)
 
 
 def check_rounds(rounds: object, *, maximum: int) -> None:
