@@ -123,7 +123,7 @@ def _spec_vs_reference_x0() -> None:
         require(got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got} (k = {kk})")
 
 
-# --- The split and shifted-row lattice sums: the facts `reference/numerics/lattice_sums.py` rests on. ---
+# --- The split and shifted-row lattice sums: the facts `reference/numerics/lattice_sums/` rests on. ---
 
 MM, jj = sp.symbols("M j", integer=True, positive=True)
 x_pos = sp.Symbol("x", nonnegative=True)

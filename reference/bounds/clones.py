@@ -31,9 +31,9 @@ Speed: the certified evaluations are placed by an UNcertified float estimate of 
 (`_ClonePair.estimate`: B(c) from scipy's binomial pmf and regularised incomplete beta, at every count
 by a chunked float walk, or from SAMPLED_FROM_COUNT clones on at two adjacent counts per block of the
 window, where B(c) is smooth in c), whose root (Brent's method, ~10 estimates of ~1 ms) is the guess
-for `shuffle_spec.reference.numerics.solver.solve_epsilon`: it certifies guess (1 +- 0.4 EPS_REL_TOL), re-centres by a secant step through the
-certified values if the root was missed, and falls back to bisection. Typically 2 certified
-evaluations instead of ~15. The estimate decides only WHERE delta is certified; every returned end is
+for the certified search `shuffle_spec.reference.numerics.solver.solve_epsilon`: after eps0 it certifies guess (1 +- EPS_REL_TOL/4),
+steps by secants through the certified values if the root was missed, and falls back to regula falsi.
+Typically 3 certified evaluations (eps0 and the two around the guess) instead of ~15. The estimate decides only WHERE delta is certified; every returned end is
 verified, so the interval is exactly as sound as with bisection alone.
 
 Supported range (`shuffle_spec.reference.core.limits.RANGES`, refused with ParameterError before any work outside it):
@@ -98,10 +98,10 @@ DEFAULT_TAIL = 1e-30
 def window_tail(delta: float) -> float:
     """The tail mass the binomial window may drop when the target is `delta`."""
     return max(min(DEFAULT_TAIL, delta * TAIL_FRACTION), 1e-300)
-# The certified solve stops when the eps bracket is this narrow relative to its upper end.
+# The certified search's tolerance: each end within it of its root.
 EPS_REL_TOL = DEFAULT_REL_TOL
-# Certified delta evaluations per solve: typical solves take 2-15, a bad guess up to ~100, and the
-# bisection's own limits allow ~300. Where the certified bracket of delta cannot resolve the target (delta
+# Certified delta evaluations per solve: typical solves take 3-10, a bad guess up to ~100, and the
+# search's own limits allow ~130. Where the certified bracket of delta cannot resolve the target (delta
 # below ~1e-280, where subnormal caps dominate) it takes them all: minutes to hours at n = 1e12. So the
 # clone bounds bound the total work of a solve: at most CERTIFIED_WORK clone counts summed over the
 # evaluations, and at least MIN_CERTIFIED_EVALUATIONS evaluations (n = 1e12: ~24-40 evaluations of

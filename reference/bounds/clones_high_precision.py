@@ -35,7 +35,8 @@ delta_T(eps) = sum_left p_l SP(suffix) - e^eps sum_left q_l SQ(suffix) exactly. 
 a composite whose loss lies within eta (the brackets' width) of eps may be misclassified, which changes its
 contribution (1 - e^{eps - s}) p by at most 2 eta p: the delta bracket is widened by 2 eta.
 
-Supported ranges (outside them a ValueError "... outside the high-precision range ..." is raised: the point is
+Supported ranges (the range table `shuffle_spec.reference.core.limits`, section "High precision", says why; outside
+them a ParameterError, a ValueError whose range says "outside the high-precision range", is raised: the point is
 left out of the vectors): clone bounds n <= N_MAX_CLONES = 2e5 (about 3 s at n = 1e6), eps0 <= 30, delta >= 1e-200; composition:
 at most COMPOSED_MAX composites per half (e.g. n <= 20 with rounds <= 4 for the clone pairs), n <= 60 for
 the clone pairs and n <= 400 for binary RR (COMPOSED_N_MAX), eps0 <= 30.
@@ -55,6 +56,14 @@ import mpmath
 from mpmath.ctx_iv import MPIntervalContext
 
 from ..core.errors import ParameterError, require_integer, require_positive
+from ..core.limits import (
+    CLONES_MP_DELTA_MIN,
+    CLONES_MP_EPS0_MAX,
+    CLONES_MP_N_MAX,
+    COMPOSED_MP_MAX,
+    COMPOSED_MP_N_MAX,
+    HIGH_PRECISION,
+)
 from ..core.parameters import check_delta, check_dps, check_eps0, check_n
 
 __all__ = [
@@ -68,14 +77,16 @@ __all__ = [
     "round_pld_mp",
 ]
 
-N_MAX_CLONES = 200_000
-EPS0_MAX_MP = 30.0
-DELTA_MIN_MP = 1e-200
-COMPOSED_MAX = 200_000
-# Per-round outcomes are built in interval arithmetic, O(n^2) for the clone pairs: bounded here.
-COMPOSED_N_MAX = {"clones": 60, "stronger_clones": 60, "exact_binary_rr": 400}
+# The limits of this module, from the range table (`shuffle_spec.reference.core.limits`, which says why each is
+# what it is), under the names other modules and tests import.
+N_MAX_CLONES = CLONES_MP_N_MAX
+EPS0_MAX_MP = CLONES_MP_EPS0_MAX
+DELTA_MIN_MP = CLONES_MP_DELTA_MIN
+COMPOSED_MAX = COMPOSED_MP_MAX
+COMPOSED_N_MAX = COMPOSED_MP_N_MAX
 DPS_RANGE = (15, 200)
-OUTSIDE = "outside the high-precision range"
+OUTSIDE = HIGH_PRECISION
+_WHY_CLONES = f"{HIGH_PRECISION} of the clone bounds: an interval walk over every clone count"
 NEWTON_STEPS = 60
 
 
@@ -112,13 +123,9 @@ def _ceil_div(a: int, b: int) -> int:
 
 
 def _check_common(eps0: float, n: int, delta: float) -> None:
-    check_eps0(eps0)
+    check_eps0(eps0, maximum=EPS0_MAX_MP, why=HIGH_PRECISION)
     check_n(n)
-    check_delta(delta)
-    if eps0 > EPS0_MAX_MP:
-        raise _outside(f"eps0 = {eps0!r} > {EPS0_MAX_MP}")
-    if delta < DELTA_MIN_MP:
-        raise _outside(f"delta = {delta!r} < {DELTA_MIN_MP}")
+    check_delta(delta, minimum=DELTA_MIN_MP, why=HIGH_PRECISION)
 
 
 def _digits_of(delta: float) -> int:
@@ -309,8 +316,7 @@ def clone_delta_bounds_mp(*, dps: int, eps0: float, n: int, eps: float, kind: st
     require_positive("eps", eps, allow_zero=True)
     if kind not in ("fmt21", "fmt23"):
         raise ParameterError("kind", kind, "'fmt21' or 'fmt23'")
-    if n > N_MAX_CLONES:
-        raise _outside(f"n = {n!r} > {N_MAX_CLONES}")
+    check_n(n, maximum=N_MAX_CLONES, why=_WHY_CLONES)
     walk = _CloneSum(eps0, int(n), kind, dps, 1e-6)
     walk.ensure_tail()
     with mpmath.workprec(walk.bits + 64):
@@ -369,8 +375,7 @@ def clone_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, kind: str, 
     _check_common(eps0, n, delta)
     if kind not in ("fmt21", "fmt23"):
         raise ParameterError("kind", kind, "'fmt21' or 'fmt23'")
-    if n > N_MAX_CLONES:
-        raise _outside(f"n = {n!r} > {N_MAX_CLONES}")
+    check_n(n, maximum=N_MAX_CLONES, why=_WHY_CLONES)
     walk = _CloneSum(eps0, int(n), kind, dps, delta)
     walk.ensure_tail()
     start = seed() if callable(seed) else seed
@@ -562,15 +567,11 @@ def round_pld_mp(pair: str, *, eps0: float, n: int, k: int = 0, bits: int = 200)
     """The per-round PLD of `pair` ("clones", "stronger_clones", "exact_binary_rr" at count k, 0 <= k <= n-1)
     in fixed point with `bits` fractional bits (loss, P mass and Q mass brackets per group of equal loss).
     Supported: 0 < eps0 <= 30, n <= COMPOSED_N_MAX[pair], 16 <= bits <= 4000."""
-    require_positive("eps0", eps0)
-    require_integer("n", n, minimum=1)
+    check_eps0(eps0, maximum=EPS0_MAX_MP, why=HIGH_PRECISION)
+    check_n(n, maximum=COMPOSED_N_MAX.get(pair), why=f"{HIGH_PRECISION} of the pair {pair}")
     require_integer("bits", bits, minimum=16)
     if bits > 4000:
         raise ParameterError("bits", bits, "16 <= bits <= 4000")
-    if pair in COMPOSED_N_MAX and n > COMPOSED_N_MAX[pair]:
-        raise _outside(f"n = {n!r} > {COMPOSED_N_MAX[pair]} for the pair {pair}")
-    if eps0 > EPS0_MAX_MP:
-        raise _outside(f"eps0 = {eps0!r} > {EPS0_MAX_MP}")
     if pair == "exact_binary_rr":
         require_integer("k", k, minimum=0)
         if k > n - 1:
@@ -604,10 +605,9 @@ def _check_composed(pair: str, eps0: float, n: int, delta: float, rounds: int, d
         raise ParameterError("pair", pair, "'clones', 'stronger_clones' or 'exact_binary_rr'")
     _check_common(eps0, n, delta)
     require_integer("rounds", rounds, minimum=1)
-    if n > COMPOSED_N_MAX[pair]:
-        raise _outside(f"n = {n!r} > {COMPOSED_N_MAX[pair]} for the pair {pair}")
+    check_n(n, maximum=COMPOSED_N_MAX[pair], why=f"{HIGH_PRECISION} of the pair {pair}")
     if _composed_sizes(pair, int(n), int(rounds)) > COMPOSED_MAX:
-        raise _outside(f"n = {n!r}, rounds = {rounds!r}: more than {COMPOSED_MAX} composites per half")
+        raise ParameterError("rounds", rounds, f"at most {COMPOSED_MAX} composite losses per half of the rounds at n = {n} ({HIGH_PRECISION})")
     return dps
 
 

@@ -28,6 +28,12 @@ Why these numbers:
   big-integer arithmetic costs grow with the square of the digits (rows over many different 1000-digit
   denominators would make one addition cost seconds). Decimals up to 999 places and rows of counts divided by
   their own totals (k rows, 7-digit totals: 7k digits) stay far inside.
+- The high-precision enclosures (the `_mp` paths the test vectors are written from; they decline with a
+  ParameterError whose range says "outside the high-precision range", and the vector generator leaves such a
+  point out): their work is exact big-integer or interval arithmetic over every outcome, so their limits are
+  sizes of seconds of work at dps 40, stated beside each constant below (section "High precision").
+- The exact k-ary randomized response (`reference.exact.krr`) and the protocols' domain sizes k: the work or
+  the memory of an exact enumeration or of arrays indexed by k (section "Exact enumeration and protocols").
 """
 
 from __future__ import annotations
@@ -58,6 +64,27 @@ __all__ = [
     "SupportedRange",
     "check_range",
     "describe",
+    # high precision
+    "HIGH_PRECISION",
+    "CLONES_MP_N_MAX",
+    "CLONES_MP_EPS0_MAX",
+    "CLONES_MP_DELTA_MIN",
+    "COMPOSED_MP_MAX",
+    "COMPOSED_MP_N_MAX",
+    "EXACT_MP_MAX_POINTS",
+    "EXACT_MP_MAX_WINDOW_POINTS",
+    "EXACT_MP_MAX_LATTICE_POINTS",
+    # exact enumeration and protocols
+    "EPS0_MAX_EXP",
+    "KRR_EXACT_MAX_WORK",
+    "KRR_EXACT_MP_MAX_WORK",
+    "K_RAPPOR_K_MAX",
+    "EXACT_RANDOMIZER_K_MAX",
+    "PROTOCOL_ARRAY_K_MAX",
+    "SUMMATION_INTERVALS_K_MAX",
+    "ParameterLimit",
+    "PARAMETER_LIMITS",
+    "limits_table",
 ]
 
 EPS0_MAX = 1e4
@@ -73,6 +100,52 @@ K_MAX = 10**9
 MATRIX_ENTRY_MAX_DIGITS = 1000
 MATRIX_ENTRY_MAX_CHARS = 2 * MATRIX_ENTRY_MAX_DIGITS + 16
 MATRIX_DENOMINATOR_LCM_MAX_DIGITS = 10_000
+# ---------------------------------------------------------------- High precision
+# Every refusal of a high-precision (`_mp`) path says this: the vector generator (`interface/vectors/files.py`)
+# reads any ValueError there as "no high-precision value at this point" and leaves the point out.
+HIGH_PRECISION = "outside the high-precision range"
+# The clone bounds' enclosures (`reference.bounds.clones_high_precision`): an interval walk over every clone
+# count, O(n) interval operations at dps + 20 digits: ~0.1-0.5 s at n = 1e5, ~3 s at 1e6 (n <= 2e5 keeps a
+# vector point under a second); e^eps0 and the binomial tails in interval arithmetic stay cheap up to eps0 = 30
+# (beyond, no amplification is provable at these n anyway); delta >= 1e-200 bounds the digits the tail needs.
+CLONES_MP_N_MAX = 200_000
+CLONES_MP_EPS0_MAX = 30.0
+CLONES_MP_DELTA_MIN = 1e-200
+# Their composition over rounds: the composite losses of each half of the rounds are enumerated as multisets
+# (at most COMPOSED_MP_MAX per half: ~0.5 s); the per-round outcomes of a clone pair are O(n^2) (n <= 60),
+# those of the exact binary-RR pair n + 1 (n <= 400).
+COMPOSED_MP_MAX = 200_000
+COMPOSED_MP_N_MAX = {"clones": 60, "stronger_clones": 60, "exact_binary_rr": 400}
+# The exact-pair enclosures (`reference.numerics.high_precision_exact`): fixed-point big-integer work per outcome
+# (about 1 s at dps 40 for MAX_POINTS outcomes of a finite pair, a binomial window of MAX_WINDOW_POINTS counts,
+# or a k-RR lattice of MAX_LATTICE_POINTS points, each of which costs a convolution row).
+EXACT_MP_MAX_POINTS = 120_000
+EXACT_MP_MAX_WINDOW_POINTS = 200_000
+EXACT_MP_MAX_LATTICE_POINTS = 40_000
+
+# ---------------------------------------------------------------- Exact enumeration and protocols
+# e^eps0 as a finite double (log(DBL_MAX) = 709.78): exact k-RR (`reference.exact.krr`) and the protocols'
+# float randomizers.
+EPS0_MAX_EXP = 709.0
+# Exact k-RR enumerates the histograms of n - 1 users for both neighbours: work n C(n+k-2, k-1) C(n+k-1, k-1)/2
+# Fraction operations, at most 150,000 (about a second: n <= 66 for k = 2, 15 for k = 3, 8 for k = 4); its
+# high-precision path (mpmath logs per term) 20,000.
+KRR_EXACT_MAX_WORK = 150_000
+KRR_EXACT_MP_MAX_WORK = 20_000
+# k-RAPPOR's exact randomizer (`reference.protocols.attribute_fragmenting`) has 2^k outputs as exact Fractions:
+# k <= 12 keeps it at 4096.
+K_RAPPOR_K_MAX = 12
+# The protocols' exact randomizers and output distributions over a domain of size k (Hadamard response, a k x K
+# table of Fractions with K ~ 2k; the blanket k-RR of BBGN19.Alg1, k x k; the tree counter's client, a sum over
+# its k possible changes): k <= 255 keeps each at most 65,536 exact entries (the tests use small k).
+EXACT_RANDOMIZER_K_MAX = 255
+# The protocols whose reports or estimates are arrays indexed by k (frequency estimation by k-RR or Hadamard
+# response, K < 2k floats; attribute fragmenting, k bits per report): k < 2^24 keeps them under 256 MB.
+PROTOCOL_ARRAY_K_MAX = 2**24 - 1
+# The exact mean-squared-error set-up of the summation lower bound (`reference.protocols.summation_lower_bound`):
+# k midpoints as Fractions and an O(k^2) exact minimum: k <= 1000 (a second).
+SUMMATION_INTERVALS_K_MAX = 1000
+
 # Composition of shuffled rounds (`shuffle_spec.reference.composition.shuffled_rounds`, `shuffle-spec compose`): one round group's eps0, n and
 # number of rounds (the clone windows are built in memory: n <= 1e9; e^eps0 far from overflow: eps0 <= 30).
 COMPOSE_EPS0_MAX = 30.0
@@ -185,3 +258,38 @@ def describe(statement: str) -> str:
     """One line for users: the supported range of `statement`."""
     r = _range_of(statement)
     return f"{statement}: 0 < eps0 <= {r.eps0_max:g}, 1 <= n <= {r.n_max:.0e}, {r.delta_min:g} <= delta < 1 ({r.why})"
+
+
+@dataclass(frozen=True)
+class ParameterLimit:
+    """One row of the range table for users: where the limit applies, the parameter, its allowed range, why."""
+
+    where: str
+    parameter: str
+    allowed: str
+    why: str
+
+
+PARAMETER_LIMITS: tuple[ParameterLimit, ...] = (
+    ParameterLimit("clone bounds, high precision (FMT21.clones_numeric, FMT23.stronger_clones _mp)", "n", f"1 <= n <= {CLONES_MP_N_MAX:.0e}", "an interval walk over every clone count"),
+    ParameterLimit("clone bounds, high precision", "eps0", f"0 < eps0 <= {CLONES_MP_EPS0_MAX:g}", "no amplification beyond at these n"),
+    ParameterLimit("clone bounds, high precision", "delta", f"{CLONES_MP_DELTA_MIN:g} <= delta < 1", "digits the binomial tail needs"),
+    ParameterLimit("composition, high precision (compose.* _mp)", "n", ", ".join(f"n <= {v} ({k})" for k, v in COMPOSED_MP_N_MAX.items()), "per-round outcomes O(n^2) (clone pairs), n + 1 (binary RR)"),
+    ParameterLimit("composition, high precision", "rounds", f"at most {COMPOSED_MP_MAX:.0e} composite losses per half of the rounds", "multisets of per-round losses enumerated"),
+    ParameterLimit("exact pairs, high precision (exact.* _mp)", "n", f"at most {EXACT_MP_MAX_POINTS} outcomes, {EXACT_MP_MAX_WINDOW_POINTS} window counts, {EXACT_MP_MAX_LATTICE_POINTS} lattice points", "fixed-point big-integer work per outcome"),
+    ParameterLimit("exact k-ary randomized response (exact.krr)", "eps0", f"0 < eps0 <= {EPS0_MAX_EXP:g}", "e^eps0 a finite double"),
+    ParameterLimit("exact k-ary randomized response", "n, k", f"n C(n+k-2, k-1) C(n+k-1, k-1)/2 <= {KRR_EXACT_MAX_WORK} ({KRR_EXACT_MP_MAX_WORK} high precision)", "exact enumeration of histograms"),
+    ParameterLimit("k-RAPPOR randomizer (attribute fragmenting)", "k", f"2 <= k <= {K_RAPPOR_K_MAX}", "2^k exact outputs"),
+    ParameterLimit("protocols' exact randomizers (Hadamard response, blanket k-RR, tree counter client)", "k", f"k <= {EXACT_RANDOMIZER_K_MAX}", "tables of exact Fractions"),
+    ParameterLimit("frequency estimation, attribute fragmenting reports", "k", f"k <= {PROTOCOL_ARRAY_K_MAX}", "arrays indexed by k"),
+    ParameterLimit("summation lower bound set-up (BBGN19.Lem4.3)", "k", f"1 <= k <= {SUMMATION_INTERVALS_K_MAX}", "k Fractions, O(k^2) exact minimum"),
+    ParameterLimit("protocols' other domain sizes and counts", "k", f"k <= {K_MAX:.0e}", "the domain sizes of k-ary randomized response"),
+)
+
+
+def limits_table() -> str:
+    """The supported ranges as text for users: every statement's range (`RANGES`), then the other limits
+    (`PARAMETER_LIMITS`), one line each."""
+    lines = [describe(statement) for statement in sorted(RANGES)]
+    lines += [f"{row.where}: {row.parameter}: {row.allowed} ({row.why})" for row in PARAMETER_LIMITS]
+    return "\n".join(lines)

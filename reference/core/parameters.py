@@ -10,6 +10,8 @@ the statement's reference and raise `HypothesisViolation` there, after these che
 
 from __future__ import annotations
 
+from typing import cast
+
 from .errors import ParameterError, require_integer, require_positive, require_probability
 from .limits import K_MAX, RANGES
 
@@ -71,12 +73,15 @@ def check_delta(
         raise ParameterError(name, delta, f"{minimum:g} <= {name} < 1{_because(why)}")
 
 
-def check_k(k: object, *, minimum: int = 2, maximum: int = K_MAX) -> None:
+def check_k(k: object, *, minimum: int = 2, maximum: int = K_MAX, why: str = "") -> int:
     """k (a domain size, a number of compositions) an integer in [minimum, maximum]; by default the
-    supported domain sizes of k-ary randomized response, 2 <= k <= K_MAX = 1e9 (`limits.K_MAX`)."""
+    supported domain sizes of k-ary randomized response, 2 <= k <= K_MAX = 1e9 (`limits.K_MAX`); a module's
+    own tighter limit comes from `limits` with `why` saying what limits it. Returned as an int."""
     require_integer("k", k, minimum=minimum)
-    if k > maximum:  # type: ignore[operator]  # an integer: checked just above
-        raise ParameterError("k", k, f"{minimum} <= k <= {maximum}")
+    value = cast(int, k)  # an integer (a Python int or an integral float): checked just above
+    if value > maximum:
+        raise ParameterError("k", k, f"{minimum} <= k <= {maximum}{_because(why)}")
+    return int(value)
 
 
 def check_rounds(rounds: object, *, maximum: int) -> None:

@@ -25,6 +25,8 @@ import mpmath
 from ..finite.distributions import Distribution, Probability
 from ..finite.divergences import min_e_eps_for_delta, privacy_profile, safe_log
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.limits import EPS0_MAX_EXP, HIGH_PRECISION, KRR_EXACT_MAX_WORK, KRR_EXACT_MP_MAX_WORK
+from ..core.parameters import check_eps0, check_k
 from ..core.results import BoundValue
 from ..core.rounding import mpf_to_float_down
 
@@ -35,13 +37,13 @@ __all__ = [
     "exact_shuffled_krr_epsilon",
 ]
 
-# Refuse sizes whose canonical enumeration would be slow with exact rationals. The cost is about the number
-# of (configuration, histogram) pairs times n (the rationals grow with n): measured 1.7 s at k = 2, n = 50
-# (cost 6.4e4) and 36 s at k = 2, n = 100 (cost 5e5) on the reference machine, so this limit keeps a call to
-# a few seconds (the former limit, 3e6 on the pairs alone, admitted calls of hours).
-MAX_WORK = 150_000
-# e^eps0 overflows a double beyond log(DBL_MAX) = 709.78.
-MAX_EPS0 = 709.0
+# The limits of this module, from the range table (`shuffle_spec.reference.core.limits` says why each is what it
+# is), under the names other modules and tests import: the enumeration work (float-bracket and high-precision
+# paths) and eps0 (e^eps0 a finite double).
+MAX_WORK = KRR_EXACT_MAX_WORK
+MAX_EPS0 = EPS0_MAX_EXP
+MP_MAX_WORK = KRR_EXACT_MP_MAX_WORK
+_WHY_EPS0 = "e^eps0 finite in double precision"
 
 Histogram = tuple[int, ...]
 
@@ -59,7 +61,7 @@ def _histogram_count(n: int, k: int) -> int:
 
 
 def _validate_size(k: int, n: int) -> tuple[int, int]:
-    require_integer("k", k, minimum=2)
+    check_k(k)
     require_integer("n", n, minimum=1)
     k, n = int(k), int(n)
     # Work ~ (number of canonical configurations) x (histogram support) x n (the size of the rationals),
@@ -179,8 +181,7 @@ def exact_shuffled_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> 
     require_positive("eps0", eps0)
     require_probability("delta", delta, open_low=True, open_high=False)
     k, n = _validate_size(k, n)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"eps0 <= {MAX_EPS0} (e^eps0 finite in double precision)")
+    check_eps0(eps0, maximum=MAX_EPS0, why=_WHY_EPS0)
     e_float = math.exp(eps0)
     e_lo, e_hi = Fraction(math.nextafter(e_float, 0.0)), Fraction(math.nextafter(e_float, math.inf))
     exact_delta = Fraction(delta)
@@ -195,10 +196,6 @@ def exact_shuffled_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> 
 
 # ---------------------------------------------------------------- high-precision path (bit-reproducible test vectors)
 
-# Exact rational enumeration with a bracket of e^eps0 at dps digits: slower than the float-bracket reference
-# (longer rationals); refused above this much work (C(n+k-2, k-1) C(n+k-1, k-1) / 2).
-MP_MAX_WORK = 20_000
-
 
 def exact_shuffled_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Fraction, Fraction]:
     """exact.shuffled_krr at `dps` digits: a certified enclosure (Fractions) of the exact central eps of n
@@ -211,10 +208,9 @@ def exact_shuffled_krr_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float
     require_positive("eps0", eps0)
     require_probability("delta", delta, open_low=True, open_high=False)
     k, n = _validate_size(k, n)
-    if eps0 > MAX_EPS0:
-        raise ParameterError("eps0", eps0, f"eps0 <= {MAX_EPS0} (e^eps0 finite in double precision)")
+    check_eps0(eps0, maximum=MAX_EPS0, why=_WHY_EPS0)
     if _histogram_count(n - 1, k) * _histogram_count(n, k) // 2 > MP_MAX_WORK:
-        raise ValueError(f"k = {k}, n = {n}: outside the high-precision range of this _mp path (exact enumeration work > {MP_MAX_WORK})")
+        raise ParameterError("n", n, f"a size with C(n+k-2, k-1) C(n+k-1, k-1)/2 <= {MP_MAX_WORK} (k = {k}; {HIGH_PRECISION} of this _mp path)")
     fp = FixedPoint(int(dps * 3.33) + 64)
     iv = fp.iv
     e0 = iv.exp(iv.mpf(eps0))

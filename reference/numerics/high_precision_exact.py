@@ -31,7 +31,8 @@ so e* <= e_hi. The returned epsilon bracket is [log e_lo rounded down, log e_hi 
 Precision. B is chosen from `dps` (and delta): about dps + 12 decimal digits beyond the scale of delta; the
 allowed dropped tail is delta 10^-(dps+6). The enclosure width is then far below 10^-dps relative, which the
 vector generator checks (dps 40 and 80 must agree to 20 digits). Outside the stated sizes (lattice points,
-window lengths) the functions raise ValueError("... outside the high-precision range ...").
+window lengths; the range table `shuffle_spec.reference.core.limits`, section "High precision", says why) the functions
+raise ValueError("... outside the high-precision range ..."), a ParameterError naming n where n alone decides.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from typing import Any, Sequence
 from mpmath.ctx_iv import MPIntervalContext
 
 from ..core.errors import ParameterError, require_integer
+from ..core.limits import EXACT_MP_MAX_LATTICE_POINTS, EXACT_MP_MAX_POINTS, EXACT_MP_MAX_WINDOW_POINTS, HIGH_PRECISION
 from ..core.parameters import check_delta, check_dps, check_eps0, check_n
 
 __all__ = [
@@ -63,15 +65,17 @@ __all__ = [
     "pair_e_eps",
 ]
 
-# Largest number of outcomes a finite pair may have (about 1 s of integer work at dps 40).
-MAX_POINTS = 120_000
-# Longest binomial window walked (each point is a few big-integer operations).
-MAX_WINDOW_POINTS = 200_000
+# The limits of this module, from the range table (`shuffle_spec.reference.core.limits` says why), under the names
+# other modules import: outcomes of a finite pair, the longest binomial window walked, lattice points.
+MAX_POINTS = EXACT_MP_MAX_POINTS
+MAX_WINDOW_POINTS = EXACT_MP_MAX_WINDOW_POINTS
+MAX_LATTICE_POINTS = EXACT_MP_MAX_LATTICE_POINTS
 
 
 def _outside_range(what: str) -> ValueError:
-    """The ValueError the vector generator reads as 'no high-precision value here' (COMMON protocol)."""
-    return ValueError(f"{what}: outside the high-precision range of this _mp path")
+    """The ValueError the vector generator reads as 'no high-precision value here' (COMMON protocol), for sizes
+    found during the computation (the parameters' own limits are ParameterErrors naming them)."""
+    return ValueError(f"{what}: {HIGH_PRECISION} of this _mp path")
 
 
 @lru_cache(maxsize=16)
@@ -443,10 +447,6 @@ def _trinomial_lattice(fp: FixedPoint, n: int, p1: Any, p0_given: Any, tail: int
     return weights, counts, dropped
 
 
-# The k-RR pair lattices and the blanket lattice: at most this many points (~ 1 s per call at dps 40).
-MAX_LATTICE_POINTS = 40_000
-
-
 def _window_estimate(m: int, p: float, delta: float, dps: int) -> float:
     """Uncertified length of a binomial window (only decides early whether to decline, never a value)."""
     # At the largest precision the vectors use (80 digits) whatever dps is: the decision to decline must not
@@ -469,7 +469,7 @@ def krr_pair_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: int,
     inner = 1 / (d_float - 1) if pair == "third" else (1.0 if k == 2 else 1 / (1 + (k - 2) * math.exp(-min(eps0, 700.0))))
     estimate = min(_window_estimate(n, 1 / d_float, delta, dps), n + 1) * min(_window_estimate(n, inner, delta, dps), n + 1)
     if estimate > MAX_LATTICE_POINTS:
-        raise _outside_range(f"a k-RR pair lattice of about {estimate:.0f} points (at most {MAX_LATTICE_POINTS}; n = {n}, k = {k})")
+        raise ParameterError("n", n, f"a k-RR pair lattice of at most {MAX_LATTICE_POINTS} points (about {estimate:.0f} at k = {k}; {HIGH_PRECISION})")
     fp = FixedPoint(bits_for(dps, delta) + n.bit_length())
     iv = fp.iv
     e0 = iv.exp(iv.mpf(eps0))
@@ -510,7 +510,7 @@ def blanket_krr_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: i
     gamma_float = k / (math.exp(min(eps0, 700.0)) + k - 1)
     top = min(n, n * gamma_float + _window_estimate(n, gamma_float, delta, dps))
     if top**3 / 6 > MAX_LATTICE_POINTS:
-        raise _outside_range(f"a blanket lattice of about {top**3 / 6:.0f} points (at most {MAX_LATTICE_POINTS}; n = {n}, k = {k})")
+        raise ParameterError("n", n, f"a blanket lattice of at most {MAX_LATTICE_POINTS} points (about {top**3 / 6:.0f} at k = {k}; {HIGH_PRECISION})")
     fp = FixedPoint(bits_for(dps, delta) + n.bit_length())
     iv = fp.iv
     e0 = iv.exp(iv.mpf(eps0))
@@ -519,7 +519,7 @@ def blanket_krr_eps_bracket(*, eps0: float, n: int, k: int, delta: float, dps: i
     outer = binomial_window(fp, n, gamma, tail)
     size = sum((big_n + 1) * (big_n + 2) // 2 for big_n in range(max(outer.lo, 1), outer.hi + 1))
     if size > MAX_LATTICE_POINTS:
-        raise _outside_range(f"a blanket lattice with {size} points (at most {MAX_POINTS}; n = {n}, k = {k})")
+        raise ParameterError("n", n, f"a blanket lattice of at most {MAX_LATTICE_POINTS} points ({size} at k = {k}; {HIGH_PRECISION})")
     weights: list[tuple[int, int]] = []
     counts: list[tuple[int, int, int]] = []
     one = fp.one

@@ -4,41 +4,41 @@ Every numeric amplification bound defined through a privacy profile (the clone b
 FMT23.stronger_clones, exact binary randomized response, the composition of shuffled rounds, the exact blanket
 bounds BBGN19.Lem5.3.exact_*, the pair lower bounds exact.*_pair_*) states eps(delta) = min{eps in [0, eps0] :
 delta(eps) <= delta} for a delta(eps) that is non-increasing in eps with delta(eps0) = 0, and can only evaluate
-certified brackets [lower, upper] of delta(eps). This module finds that eps from such brackets, with the one
-contract every bound relies on:
+certified brackets [lower, upper] of delta(eps). This module finds that eps from such brackets by ONE search,
+`solve_certified_epsilon`, with the one contract every bound relies on:
 
 - the returned upper end u was evaluated and delta's certified upper end at u is <= delta (so the exact eps
-  of the bound is <= u);
+  of the bound is <= u); eps0 itself is evaluated first, and when even its upper end exceeds delta nothing is
+  claimed below eps0 (found = False, u = eps0: the caller's floor, e.g. no amplification, a shuffled eps0-LDP
+  randomizer being eps0-DP), while the lower end is still searched;
 - the returned lower end l was evaluated and delta's certified lower end at l is > delta (so the exact eps
   is > l), or l = 0;
-- the search (guesses, secant and interpolation steps, tolerances, budgets) decides only WHERE delta is
-  evaluated, never whether an end is valid: a search cut short returns a wider, equally sound interval.
+- both ends are read off the evaluated points when the search stops (`_verified_ends`): the search (its
+  start, secant and interpolation steps, tolerances, budget) decides only WHERE delta is evaluated, never
+  whether an end is valid, so a search cut short (the evaluation budget) returns a wider, equally sound interval.
 
-Two searches share that contract, chosen by how expensive and how smooth the caller's brackets are:
+The search: secant steps on (log eps, log delta) from a start point (a caller's estimate of the root), each
+aimed a quarter tolerance past the predicted root on the side being certified, so that usually two or three
+evaluations settle both ends; Illinois regula falsi on log delta finishes when they do not settle. At most
+`max_evaluations` evaluations in all (bounded time).
 
-- `solve_epsilon` (the clone windows, exact binary randomized response, composition): certifies a pair
-  of points around an uncertified `guess` of the root (re-centred by secant steps), then bisects in eps
-  with steps placed by interpolating log delta; bounded by a number of evaluations; returns a
-  `BoundValue` (with the no-amplification note when nothing below eps0 is certified).
-- `solve_certified_epsilon` (the lattice sums of the exact blanket bounds and of the pair lower bounds):
-  secant steps on (log eps, log delta) from a `hint`, aimed just past the predicted root on the side being
-  certified, then Illinois regula falsi; returns (lower, upper, found).
-
-They are kept apart because their evaluation points differ, and so do the (equally certified) ends they
-stop at: merging them would move every published value of the bounds that use them.
+`solve_epsilon` is a thin alias of the same search for the callers that want a `BoundValue` (the clone windows,
+exact binary randomized response, the composition of shuffled rounds): its `guess` is the search's start point.
 `uncertified_root` places guesses (it never certifies anything).
 
 Bounds with a closed-form delta(eps) (a float already rounded up, so the bracket is a single point) are
 inverted by `closed_form_epsilon` (and `closed_form_epsilon_mp`, its high-precision enclosure for the test
 vectors) with the same contract; `closed_form_largest_eps0` inverts them in eps0 instead.
+
+Written by hand rather than with scipy.optimize: the root finders there return one point and stop on a
+tolerance of their own, while the contract needs the two ends verified by the caller's certified brackets
+(two different functions, the lower and the upper end of delta) and a hard bound on the number of evaluations.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TypedDict
-
 import mpmath
 
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
@@ -50,7 +50,7 @@ __all__ = [
     "CLOSED_FORM_REL_TOL",
     "DEFAULT_REL_TOL",
     "EPS0_SEARCH_SPAN",
-    "GUESS_ROUNDS",
+    "ILLINOIS_STEPS",
     "MAX_CERTIFIED_EVALUATIONS",
     "closed_form_epsilon",
     "closed_form_epsilon_mp",
@@ -60,13 +60,13 @@ __all__ = [
     "uncertified_root",
 ]
 
-# `solve_epsilon` stops when the eps bracket is this narrow relative to its upper end (the clone bounds' tolerance).
+# `solve_epsilon`'s default tolerance (the clone bounds'): each end within it of its root.
 DEFAULT_REL_TOL = 1e-7
-# Secant re-centrings of the certified pair of points around an estimated root before bisecting.
-GUESS_ROUNDS = 3
-# Certified delta evaluations per `solve_epsilon` call unless the caller sets its own budget (the clone bounds
-# derive theirs from the work of one evaluation: `shuffle_spec.reference.bounds.clones.CERTIFIED_WORK`).
+# Certified delta evaluations per search unless the caller sets its own budget (the clone bounds derive theirs
+# from the work of one evaluation: `shuffle_spec.reference.bounds.clones.CERTIFIED_WORK`).
 MAX_CERTIFIED_EVALUATIONS = 400
+# Illinois steps per end in the finishing bracketing (each converges in ~10 on these smooth log deltas).
+ILLINOIS_STEPS = 60
 # The closed-form inversions (`closed_form_epsilon`, `closed_form_largest_eps0`): relative tolerance of their
 # bisections (the returned point is always one where the bound was verified), and the largest distance above
 # eps that the eps0 inversion searches (e^40 is far beyond any useful local epsilon).
@@ -77,7 +77,7 @@ EPS0_SEARCH_SPAN = 40.0
 def uncertified_root(function: Callable[[float], float], low: float, high: float, rtol: float) -> float:
     """A root of `function` in [low, high] (function(low) > 0 >= function(high), decreasing) to relative
     tolerance `rtol`, by regula falsi with the Illinois step and a bisection every third step.
-    Uncertified: it only places a certified search (`solve_epsilon`'s guess)."""
+    Uncertified: it only places the certified search (`solve_epsilon`'s guess)."""
     f_low, f_high = function(low), function(high)
     if not (f_low > 0 >= f_high):
         raise ValueError("no sign change in the bracket")
@@ -105,17 +105,8 @@ def uncertified_root(function: Callable[[float], float], low: float, high: float
     return 0.5 * (low + high)
 
 
-class _Ends(TypedDict):
-    """`solve_epsilon`'s verified ends and log(delta/target) estimates there (None: not yet known)."""
-
-    low: float
-    high: float
-    f_low: float | None
-    f_high: float | None
-
-
 class _BudgetSpent(Exception):
-    """Raised inside `solve_epsilon` when MAX_CERTIFIED_EVALUATIONS have been used."""
+    """Raised inside `solve_certified_epsilon` when its evaluation budget has been used."""
 
 
 def solve_epsilon(
@@ -123,145 +114,85 @@ def solve_epsilon(
     max_evaluations: int = MAX_CERTIFIED_EVALUATIONS,
 ) -> BoundValue:
     """The certified interval of min{eps in [0, eps0] : delta(eps) <= delta} for a non-increasing
-    delta(eps) with delta(eps0) = 0, given certified brackets of delta(eps).
+    delta(eps) with delta(eps0) = 0, given certified brackets of delta(eps): a thin alias of
+    `solve_certified_epsilon` (the one search, same evaluations, same ends) returning a `BoundValue`.
 
-    Both ends stay verified: delta's upper end <= target at `upper` (so the exact eps <= upper), delta's
-    lower end > target at `lower` (so the exact eps > lower), or lower = 0. With a `guess` (an
-    uncertified estimate of the root), first the two points guess (1 +- 0.4 rel_tol) are certified,
-    re-centred by a secant step through their certified values up to GUESS_ROUNDS times; whatever is
-    not settled then goes to bisection in eps, with steps placed by interpolating log delta once the
-    bracket is known on both sides. The guess only decides where delta is evaluated, never what is
-    returned: every end returned was verified by `delta_bounds`. At most MAX_CERTIFIED_EVALUATIONS
-    (`max_evaluations`) evaluations are made (bounded time); when they run out, the verified ends reached
-    so far are returned.
-    """
+    `guess` (an uncertified estimate of the root, e.g. the root of a float estimate of delta) is the search's
+    start point; it only decides where delta is evaluated. The value (direction "exact" for the caller to
+    re-label) is [lower, upper] with delta's certified upper end <= delta at `upper` and its lower end > delta
+    at `lower` (or lower = 0); upper = eps0 with the no-amplification note when nothing below eps0 is
+    certified, (0, 0) when delta(0) is. At most `max_evaluations` certified evaluations (when they run out,
+    the verified ends reached so far). Range: eps0 > 0, 0 < delta < 1, rel_tol > 0, max_evaluations >= 1,
+    guess None or a finite float (outside (0, eps0) it is ignored)."""
+    if guess is not None and not (isinstance(guess, (int, float)) and not isinstance(guess, bool) and math.isfinite(guess)):
+        raise ParameterError("guess", guess, "None or a finite float")
+    lower, upper, _ = solve_certified_epsilon(delta_bounds, eps0=eps0, delta=delta, rel_tol=rel_tol, max_evaluations=max_evaluations, guess=guess)
+    if upper == 0:
+        return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0", direction="exact")
+    return BoundValue(lower, upper, NO_AMPLIFICATION if upper >= eps0 else "", direction="exact")
+
+
+def solve_certified_epsilon(
+    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = MAX_CERTIFIED_EVALUATIONS,
+    hint: float | None = None, tight: str = "both", slope: float | None = None, guess: float | None = None,
+) -> tuple[float, float, bool]:
+    """The certified epsilon search (module doc): (lower, upper, found) with delta's certified upper end <= delta
+    at `upper` (so the exact eps of the bound is <= upper) and its lower end > delta at `lower` (or lower = 0).
+    `found` is False when even eps0 is not certified (then upper = eps0, and the lower end is still certified
+    by regula falsi on delta's lower end over [0, eps0]). Only evaluated points are returned, so
+    the tolerance, the start point and the budget decide tightness, never validity. delta_bounds(eps) ->
+    (lower, upper) must be non-increasing in eps with delta(eps0) = 0; its own exceptions propagate.
+
+    The search: eps0 first; then secant steps on (log eps, log delta) from `hint` (an eps believed to be near
+    the answer, e.g. a looser bound's; else eps0 / 2), each aimed rel_tol/4 beyond the predicted root on the
+    side being certified, so that usually 3-4 evaluations settle both ends. `guess` (instead of `hint`: an
+    estimate of the root itself, accurate to about rel_tol, e.g. the root of an uncertified float estimate of
+    delta) is trusted over the models: the first two steps are aimed at guess (1 +- rel_tol/4), and two
+    evaluations settle both ends when it is that accurate; `tight` = "upper" / "lower" / "both" says which end must be within rel_tol of its root (the
+    other is the best evaluated point). If that does not settle within FAST_EVALUATIONS, Illinois regula falsi
+    on the brackets found so far finishes, one end after the other. `slope` (d log delta / d log eps near the
+    root, negative; e.g. `normal_elasticity` at the hint) replaces the Gaussian-tail model in the step from a
+    single evaluated point: usually one evaluation fewer. At most `max_evaluations` evaluations in all.
+    Range: eps0 > 0, 0 < delta < 1, rel_tol > 0, max_evaluations >= 1, slope None or finite and < 0."""
     require_positive("eps0", eps0)
     require_probability("delta", delta)
     require_positive("rel_tol", rel_tol)
     require_integer("max_evaluations", max_evaluations, minimum=1)
-    if guess is not None and not (isinstance(guess, (int, float)) and math.isfinite(guess)):
-        raise ParameterError("guess", guess, "None or a finite float")
-    log_target = math.log(delta)
-    ends: _Ends = {"low": 0.0, "high": float(eps0), "f_low": None, "f_high": None}
-    certify = delta_bounds
-    evaluations = [0]
-
-    def counted_bounds(x: float) -> tuple[float, float]:
-        if evaluations[0] >= max_evaluations:
-            raise _BudgetSpent
-        evaluations[0] += 1
-        return certify(x)
-
-    def probe(x: float) -> float:
-        """Certify delta at x, move the verified ends, return log(midpoint of delta's bracket / target)."""
-        d_low, d_up = counted_bounds(x)
-        estimate = math.log(max(0.5 * (d_low + d_up), 1e-300)) - log_target
-        if d_up <= delta and x < ends["high"]:
-            ends["high"], ends["f_high"] = x, estimate
-        elif d_low > delta and x > ends["low"]:
-            ends["low"], ends["f_low"] = x, estimate
-        return estimate
-
-    def narrow() -> bool:
-        return ends["high"] - ends["low"] <= rel_tol * ends["high"]
-
-    def result() -> BoundValue:
-        return BoundValue(ends["low"], ends["high"], NO_AMPLIFICATION if ends["high"] >= eps0 else "", direction="exact")
-
-    try:
-        if guess is not None and 0 < guess < eps0:
-            x = float(guess)
-            for _ in range(GUESS_ROUNDS):
-                half = 0.4 * rel_tol * x
-                above, below = min(x + half, float(eps0)), max(x - half, 0.0)
-                f_above, f_below = probe(above), probe(below)
-                if narrow():
-                    return result()
-                if not f_above < f_below:
-                    break  # no usable slope: leave it to the bisection
-                x = below - f_below * (above - below) / (f_above - f_below)  # secant root
-                if not ends["low"] < x < ends["high"]:
-                    break
-        if ends["f_low"] is None:
-            d_low0, d_up0 = counted_bounds(0.0)
-            if d_up0 <= delta:
-                return BoundValue(0.0, 0.0, "delta(0) <= delta: eps = 0", direction="exact")
-            ends["f_low"] = math.log(max(0.5 * (d_low0 + d_up0), 1e-300)) - log_target
-        side = 0
-        for _ in range(200):
-            low_end, high_end, f_low, f_high = ends["low"], ends["high"], ends["f_low"], ends["f_high"]
-            if f_low is None:  # cannot happen: set just before the loop and never cleared
-                raise RuntimeError("solve_epsilon: no estimate at the lower end")
-            width = high_end - low_end
-            if width <= rel_tol * high_end:
-                break
-            mid = low_end + 0.5 * width
-            if f_high is not None and f_low > 0 > f_high:
-                guess_step = low_end + width * f_low / (f_low - f_high)
-                # Keep the step inside the bracket's middle and push it a little past the estimated root
-                # alternately, so that both ends move (the Illinois idea).
-                nudge = 0.25 * rel_tol * high_end * (1 if side <= 0 else -1)
-                mid = min(max(guess_step + nudge, low_end + 0.02 * width), high_end - 0.02 * width)
-            probe(mid)
-            if ends["high"] == mid:
-                side = 1 if side <= 0 else side + 1
-            elif ends["low"] == mid:
-                side = -1 if side >= 0 else side - 1
-            else:
-                # Ambiguous at mid: delta's bracket straddles the target; tighten each side separately.
-                step = 0.25 * (high_end - low_end)
-                for _ in range(40):
-                    if step <= 0.5 * rel_tol * ends["high"]:
-                        break
-                    probe_up, probe_low = mid + step, mid - step
-                    if probe_up < ends["high"] and counted_bounds(probe_up)[1] <= delta:
-                        ends["high"] = probe_up
-                    if probe_low > ends["low"] and counted_bounds(probe_low)[0] > delta:
-                        ends["low"] = probe_low
-                    step *= 0.5
-                break
-    except _BudgetSpent:
-        pass  # both ends are verified: a wider, still sound interval
-    return result()
-
-
-def solve_certified_epsilon(
-    delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = 60, hint: float | None = None,
-    tight: str = "both", slope: float | None = None,
-) -> tuple[float, float, bool]:
-    """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
-    bound is <= upper) and its lower end > delta at `lower` (or lower = 0). `found` is False when even eps0 is
-    not certified (then upper = eps0). Only evaluated points are returned, so the tolerance and the search
-    decide tightness, never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with
-    delta(eps0) = 0.
-
-    The search: secant steps on (log eps, log delta) from `hint` (an eps believed to be near the answer, e.g. a
-    looser bound's), each aimed rel_tol/4 beyond the predicted root on the side being certified, so that
-    usually 3-4 evaluations settle both ends; `tight` = "upper" / "lower" / "both" says which end must be
-    within rel_tol of its root (the other is the best evaluated point). If that does not settle within
-    FAST_EVALUATIONS, Illinois regula falsi on the brackets found so far finishes.
-    `slope` (d log delta / d log eps near the root, negative; e.g. `normal_elasticity` at the hint) replaces
-    the Gaussian-tail model in the step from a single evaluated point: usually one evaluation fewer."""
-    require_positive("eps0", eps0)
-    require_probability("delta", delta)
-    require_positive("rel_tol", rel_tol)
     if tight not in ("upper", "lower", "both"):
         raise ParameterError("tight", tight, "'upper', 'lower' or 'both'")
+    if slope is not None and not (isinstance(slope, (int, float)) and math.isfinite(slope) and slope < 0):
+        raise ParameterError("slope", slope, "a finite negative number (d log delta / d log eps) or None")
     cache: dict[float, tuple[float, float]] = {}
 
     def at(x: float) -> tuple[float, float]:
         if x not in cache:
+            if len(cache) >= max_evaluations:
+                raise _BudgetSpent
             cache[x] = delta_bounds(x)
         return cache[x]
 
-    if at(float(eps0))[1] > delta:
-        return 0.0, float(eps0), False
-    if slope is not None and not (isinstance(slope, (int, float)) and math.isfinite(slope) and slope < 0):
-        raise ParameterError("slope", slope, "a finite negative number (d log delta / d log eps) or None")
-    settled = _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight, slope=slope)
-    if settled is not None:
-        return settled
-    return _bracketing_solve(delta_bounds, cache, eps0=eps0, delta=delta, rel_tol=rel_tol, max_evaluations=max_evaluations, hint=hint)
+    top = float(eps0)
+    if at(top)[1] > delta:
+        # Nothing is claimed below eps0; the lower end is still certified where it can be.
+        try:
+            _lower_end_search(at, cache, top, delta=delta, rel_tol=rel_tol)
+        except _BudgetSpent:
+            pass
+        return max((x for x, (d_low, _) in cache.items() if d_low > delta and x < top), default=0.0), top, False
+    try:
+        if not _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight, slope=slope, guess=guess):
+            _bracketing_search(at, cache, delta=delta, rel_tol=rel_tol)
+    except _BudgetSpent:
+        pass  # the ends below are read off the points evaluated so far: a wider, still sound interval
+    return _verified_ends(cache, delta)
+
+
+def _verified_ends(cache: dict[float, tuple[float, float]], delta: float) -> tuple[float, float, bool]:
+    """The contract, read off the evaluated points: the smallest eps whose certified upper delta is <= delta
+    (eps0 is one: checked first), and the largest eps below it whose certified lower delta is > delta (or 0)."""
+    upper = min(x for x, (_, d_up) in cache.items() if d_up <= delta)
+    lower = max((x for x, (d_low, _) in cache.items() if d_low > delta and x <= upper), default=0.0)
+    return lower, upper, True
 
 
 FAST_EVALUATIONS = 8
@@ -273,12 +204,20 @@ def _log(value: float) -> float:
 
 def _secant_search(
     at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str,
-    slope: float | None = None,
-) -> tuple[float, float, bool] | None:
-    """The fast path of solve_certified_epsilon; None when it does not settle (the caller then brackets)."""
+    slope: float | None = None, guess: float | None = None,
+) -> bool:
+    """The fast steps of the search: True when they settle the ends `tight` asks for (the caller then reads
+    them off the cache), False when they do not (the caller brackets)."""
     log_target = math.log(delta)
     x = float(hint) if hint is not None and math.isfinite(hint) and 0 < hint < eps0 else 0.5 * eps0
     order: list[float] = []
+    if guess is not None and math.isfinite(guess) and 0 < guess < eps0:
+        # The aims of both ends at an accurate estimate of the root: the upper end's now, the lower end's next.
+        first = guess * (1 + rel_tol / 4)
+        if first < eps0:
+            at(first)
+            order.append(first)
+        x = guess * (1 - rel_tol / 4)
     for _ in range(FAST_EVALUATIONS):
         at(x)
         order.append(x)
@@ -299,8 +238,7 @@ def _secant_search(
         need_up = tight in ("upper", "both")
         need_low = tight in ("lower", "both")
         if x_up is not None and (done_up or not need_up) and (done_low or not need_low):
-            lower = x_low if x_low is not None and x_low <= x_up else 0.0
-            return lower, x_up, True
+            return True
         # An end whose next aim would not improve on its best point (the point already lies within rel_tol/4 of
         # its predicted root) waits for the other end's evaluation, which gives it a two-point prediction.
         aim_up = need_up and not done_up and not (x_up is not None and root_hi is not None and root_hi * (1 + rel_tol / 4) >= x_up and need_low and not done_low)
@@ -309,7 +247,7 @@ def _secant_search(
         else:
             target, bracket_lo, bracket_hi, side = root_lo, (x_low if x_low is not None else 0.0), (min(up_lo) if up_lo else eps0), -1
         if target is None or not math.isfinite(target):
-            return None
+            return False
         x = target * (1 + side * rel_tol / 4)
         # Stay strictly inside the bracket (a geometric or plain midpoint when the model points outside, or when
         # the last two points fell on the same side of the target: the model is not converging there).
@@ -320,8 +258,8 @@ def _secant_search(
         elif not bracket_lo < x < bracket_hi:
             x = math.sqrt(bracket_lo * bracket_hi) if bracket_lo > 0 else 0.5 * bracket_hi
         if x in cache or not 0 < x < eps0:
-            return None
-    return None
+            return False
+    return False
 
 
 def _predict(
@@ -353,8 +291,9 @@ def _predict(
         pair = [below, above] if below is not None and above is not None and below in ranked and above in ranked else ranked[:2]
         (x1, x2) = pair
         l1, l2 = _log(cache[x1][side]), _log(cache[x2][side])
-        if x1 != x2 and l1 != l2:
-            slope = (l2 - l1) / (x2 * x2 - x1 * x1)
+        squares = x2 * x2 - x1 * x1  # 0 for distinct points below ~1e-154, where eps^2 underflows: no secant there
+        if squares != 0 and l1 != l2:
+            slope = (l2 - l1) / squares
             if slope < 0:
                 y = x2 * x2 + (log_target - l2) / slope
                 if y > 0:
@@ -371,71 +310,64 @@ def _predict(
     return x1 * math.sqrt(log_target / l1), False
 
 
-def _bracketing_solve(
-    delta_bounds: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int, hint: float | None
-) -> tuple[float, float, bool]:
-    """(lower, upper, found) with delta's certified upper end <= delta at `upper` (so the exact eps of the
-    bound is <= upper) and its lower end > delta at `lower` (or lower = 0): Illinois regula falsi on
-    log delta, first for the upper end, then for the lower end. `found` is False when even eps0 is not
-    certified (then upper = eps0). Only evaluated points are returned, so the tolerance decides tightness,
-    never validity. delta_bounds(eps) -> (lower, upper) must be non-increasing in eps with delta(eps0) = 0.
-    `hint` (an eps believed to be above the answer, e.g. a looser bound's) narrows the first bracket to
-    [hint/2, hint] when both ends are verified on the right sides; it only decides where delta is evaluated."""
+def _illinois(at: Callable[[float], tuple[float, float]], side: int, lo: float, hi: float, *, delta: float, rel_tol: float) -> tuple[float, float]:
+    """[lo, hi] with delta's bracket end `side` (0 lower, 1 upper) > delta at lo and <= delta at hi, narrowed
+    to rel_tol; returns (lo, hi). Secant steps on log delta (Illinois: the end kept twice in a row has its value
+    halved); bisection while delta(hi) = 0. At most ILLINOIS_STEPS evaluations."""
     log_target = math.log(delta)
 
-    def at(x: float) -> tuple[float, float]:
-        if x not in cache:
-            cache[x] = delta_bounds(x)
-        return cache[x]
-
-    def f(x: float, side: int) -> float:
+    def f(x: float) -> float:
         value = at(x)[side]
         return (math.log(value) if value > 0 else -800.0) - log_target
 
-    def illinois(side: int, lo: float, hi: float) -> tuple[float, float]:
-        """[lo, hi] with f(lo) > 0 >= f(hi) narrowed to rel_tol; returns (lo, hi). Secant steps on log delta
-        (Illinois: the end kept twice in a row has its value halved); bisection while delta(hi) = 0."""
-        f_lo, f_hi = f(lo, side), f(hi, side)
-        last = 0
-        for _ in range(max_evaluations):
-            if hi - lo <= rel_tol * hi:
-                break
-            if at(hi)[side] <= 0:
-                x = 0.5 * (lo + hi)
-            else:
-                x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
-                x = min(max(x, lo + 1e-4 * (hi - lo)), hi - 1e-4 * (hi - lo))
-            fx = f(x, side)
-            if fx > 0:
-                lo, f_lo = x, fx
-                if last == +1:
-                    f_hi /= 2
-                last = +1
-            else:
-                hi, f_hi = x, fx
-                if last == -1:
-                    f_lo /= 2
-                last = -1
-        return lo, hi
+    f_lo, f_hi = f(lo), f(hi)
+    last = 0
+    for _ in range(ILLINOIS_STEPS):
+        if hi - lo <= rel_tol * hi:
+            break
+        if at(hi)[side] <= 0:
+            x = 0.5 * (lo + hi)
+        else:
+            x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
+            x = min(max(x, lo + 1e-4 * (hi - lo)), hi - 1e-4 * (hi - lo))
+        fx = f(x)
+        if fx > 0:
+            lo, f_lo = x, fx
+            if last == +1:
+                f_hi /= 2
+            last = +1
+        else:
+            hi, f_hi = x, fx
+            if last == -1:
+                f_lo /= 2
+            last = -1
+    return lo, hi
 
-    if at(float(eps0))[1] > delta:
-        return 0.0, float(eps0), False
-    # The bracket of the upper end from the points already evaluated (the fast search's), else [0, eps0].
+
+def _bracketing_search(at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, delta: float, rel_tol: float) -> None:
+    """The finishing steps of the search: Illinois regula falsi on log delta, first on delta's certified upper
+    end (narrowing the bracket of the upper end found so far to rel_tol), then on its lower end. It only
+    evaluates; the caller reads the ends off the cache (eps0, certified, is in it)."""
+    # The bracket of the upper end from the points already evaluated (the fast steps'), else [0, eps0].
     high_start = min(x for x, (_, d_hi) in cache.items() if d_hi <= delta)
     below = [x for x, (_, d_hi) in cache.items() if d_hi > delta and x < high_start]
     if below:
         low_start = max(below)
     else:
         if at(0.0)[1] <= delta:
-            return 0.0, 0.0, True
+            return  # eps = 0 is certified
         low_start = 0.0
-    _, upper = illinois(1, low_start, high_start)
-    # The lower end: the largest evaluated point whose certified lower delta exceeds the target, refined.
+    _, upper = _illinois(at, 1, low_start, high_start, delta=delta, rel_tol=rel_tol)
+    _lower_end_search(at, cache, upper, delta=delta, rel_tol=rel_tol)
+
+
+def _lower_end_search(at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], upper: float, *, delta: float, rel_tol: float) -> None:
+    """The lower end: from the largest evaluated point below `upper` whose certified lower delta exceeds the
+    target (else 0), Illinois on delta's lower end up to `upper` (whose lower delta is <= the target)."""
     candidates = [x for x, (d_lo, _) in cache.items() if d_lo > delta and x <= upper]
     lower = max(candidates) if candidates else 0.0
-    if at(lower)[0] > delta:
-        lower, _ = illinois(0, lower, upper)
-    return lower, upper, True
+    if at(lower)[0] > delta and at(upper)[0] <= delta:
+        _illinois(at, 0, lower, upper, delta=delta, rel_tol=rel_tol)
 
 
 def closed_form_epsilon(delta_of_eps: Callable[[float], float], *, eps0: float, delta: float, eps_max: float) -> BoundValue:

@@ -21,6 +21,8 @@ import numpy as np
 
 from ..finite.distributions import Distribution
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..core.limits import K_RAPPOR_K_MAX, PROTOCOL_ARRAY_K_MAX
+from ..core.parameters import check_k
 from ..finite.randomizers import Randomizer
 from ..core.results import BoundValue
 from ..core.rounding import mpf_to_float_down, mpf_to_float_up
@@ -54,9 +56,7 @@ def _bit_distribution(bit: int, e: Fraction | float) -> dict[int, Fraction | flo
 def k_rappor_randomizer(k: int, e_eps0: Fraction | float) -> Randomizer:
     """The exact k-RAPPOR randomizer of EFMRSTT20.Alg1: x in {0..k-1} -> k bits, bit j = RR(1[x = j]).
     Outputs are k-tuples of bits (2^k of them: for small k only)."""
-    require_integer("k", k, minimum=2)
-    if k > 12:
-        raise ParameterError("k", k, "k <= 12 for the exact 2^k-output randomizer")
+    check_k(k, maximum=K_RAPPOR_K_MAX, why="the exact 2^k-output randomizer")
     e = _e_eps(e_eps0)
     table = {}
     for x in range(int(k)):
@@ -73,9 +73,7 @@ def k_rappor_randomizer(k: int, e_eps0: Fraction | float) -> Randomizer:
 
 def k_rappor_absent_reference(k: int, e_eps0: Fraction | float) -> Distribution:
     """R_0 of EFMRSTT20.ThmIII.1: k-RAPPOR's output on the all-zeros vector (an absent respondent)."""
-    require_integer("k", k, minimum=2)
-    if k > 12:
-        raise ParameterError("k", k, "k <= 12 for the exact 2^k-output distribution")
+    check_k(k, maximum=K_RAPPOR_K_MAX, why="the exact 2^k-output distribution")
     e = _e_eps(e_eps0)
     zero = _bit_distribution(0, e)
     out = {}
@@ -88,8 +86,9 @@ def k_rappor_absent_reference(k: int, e_eps0: Fraction | float) -> Distribution:
 
 
 def attribute_fragmenting_report(x: int, *, k: int, eps0: float, seed: int | None = None) -> np.ndarray:
-    """One respondent's k fragments of EFMRSTT20.Alg1 (bit j goes to shuffler S_j)."""
-    require_integer("k", k, minimum=1)
+    """One respondent's k fragments of EFMRSTT20.Alg1 (bit j goes to shuffler S_j). Range: 1 <= k <=
+    PROTOCOL_ARRAY_K_MAX (`shuffle_spec.reference.core.limits`), 0 <= x < k, eps0 > 0."""
+    check_k(k, minimum=1, maximum=PROTOCOL_ARRAY_K_MAX, why="a report of k bits")
     require_positive("eps0", eps0)
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 0 <= x < k:
         raise ParameterError("x", x, f"an integer in [0, {k})")

@@ -28,6 +28,8 @@ from numpy.typing import ArrayLike
 from ..bounds.clone_closed_forms import largest_eps0_for_epsilon
 from ..finite.distributions import Distribution
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.limits import EPS0_MAX_EXP, EXACT_RANDOMIZER_K_MAX, PROTOCOL_ARRAY_K_MAX
+from ..core.parameters import check_eps0, check_k
 from ..finite.randomizers import Randomizer
 
 __all__ = [
@@ -63,14 +65,11 @@ class FrequencyEstimate:
 Seed = int | np.random.Generator | None
 
 def _require_k(k: int) -> int:
-    require_integer("k", k, minimum=2)
-    return int(k)
+    return check_k(k, maximum=PROTOCOL_ARRAY_K_MAX, why="arrays of k floats")
 
 
 def _require_eps0(eps0: float) -> float:
-    require_positive("eps0", eps0)
-    if eps0 > 709.0:  # e^eps0 overflows a double beyond log(DBL_MAX) = 709.78
-        raise ParameterError("eps0", eps0, "eps0 <= 709 (e^eps0 finite in double precision)")
+    check_eps0(eps0, maximum=EPS0_MAX_EXP, why="e^eps0 finite in double precision")
     return float(eps0)
 
 
@@ -112,7 +111,7 @@ def hadamard_response_randomizer(k: int, e_eps0: Fraction | float) -> Randomizer
 
     For tests on small k: its LDP ratio is exactly e_eps0 and the estimator's expectation can be computed
     exactly from it."""
-    k = _require_k(k)
+    k = check_k(k, maximum=EXACT_RANDOMIZER_K_MAX, why="an exact k x K table")
     if isinstance(e_eps0, bool) or not isinstance(e_eps0, (int, float, Fraction)) or not e_eps0 > 1:
         raise ParameterError("e_eps0", e_eps0, "a number e^eps0 > 1")
     e = Fraction(e_eps0) if isinstance(e_eps0, int) else e_eps0

@@ -12,6 +12,8 @@ from fractions import Fraction
 
 from ..finite.distributions import Distribution
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..core.limits import EXACT_RANDOMIZER_K_MAX
+from ..core.parameters import check_k
 from ..finite.randomizers import Randomizer
 from ..core.results import BoundValue
 from ..core.rounding import round_down, round_up
@@ -21,8 +23,8 @@ __all__ = ["blanket_krr_randomizer", "theorem_3_1_gamma", "theorem_3_1_eps0"]
 
 def blanket_krr_randomizer(k: int, gamma: Fraction | float) -> Randomizer:
     """Algorithm 1 (BBGN19.Alg1) on {0, ..., k-1}: mu_x(y) = (1 - gamma)[y = x] + gamma/k; exact for a
-    Fraction gamma."""
-    require_integer("k", k, minimum=2)
+    Fraction gamma. Range: 2 <= k <= EXACT_RANDOMIZER_K_MAX (`shuffle_spec.reference.core.limits`), 0 <= gamma <= 1."""
+    check_k(k, maximum=EXACT_RANDOMIZER_K_MAX, why="an exact k x k table")
     if isinstance(gamma, bool) or not isinstance(gamma, (int, float, Fraction)) or not 0 <= gamma <= 1:
         raise ParameterError("gamma", gamma, "a blanket probability gamma in [0, 1]")
     gamma = Fraction(gamma) if isinstance(gamma, int) else gamma
@@ -35,7 +37,7 @@ def _check_theorem_3_1(eps: float, n: int, delta: float, k: int, statement: str)
     require_positive("eps", eps)
     require_integer("n", n, minimum=2)
     require_probability("delta", delta, open_high=False)
-    require_integer("k", k, minimum=2)
+    check_k(k)
     if not eps <= 1:
         raise HypothesisViolation(statement, "eps <= 1", {"eps": eps, "n": n, "delta": delta, "k": k})
 

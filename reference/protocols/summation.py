@@ -17,6 +17,7 @@ from typing import cast
 import numpy as np
 
 from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
+from ..core.parameters import check_k
 from .shuffled_krr import theorem_3_1_gamma
 from ..core.results import BoundValue
 from ..core.rounding import round_down, round_up
@@ -47,7 +48,7 @@ def _gamma(gamma: object) -> float:
 
 def randomized_rounding(x: object, *, k: int, rng: np.random.Generator) -> np.ndarray:
     """xbar = floor(x k) + Bernoulli(x k - floor(x k)) in {0, ..., k}, elementwise (BBGN19.Alg2, step 1)."""
-    require_integer("k", k, minimum=1)
+    check_k(k, minimum=1)
     values = _inputs(x) * int(k)
     low = np.floor(values)
     rounded: np.ndarray = (low + (rng.random(values.shape) < values - low)).astype(np.int64)
@@ -68,7 +69,7 @@ def summation_analyzer(y: object, *, gamma: float, k: int) -> np.ndarray | float
     """Algorithm 3 (BBGN19.Alg3): z = (sum_i y_i/k - gamma n/2) / (1 - gamma), summing over the last axis
     (a batch of runs is a 2-D array, one run per row)."""
     g = _gamma(gamma)
-    require_integer("k", k, minimum=1)
+    check_k(k, minimum=1)
     messages = np.asarray(y)
     if messages.ndim == 0 or messages.size == 0 or np.any(messages < 0) or np.any(messages > int(k)):
         raise ParameterError("y", y, f"a non-empty array of messages in {{0, ..., {k}}}")
@@ -85,7 +86,7 @@ def summation_protocol(x: object, *, gamma: float, k: int, rng: np.random.Genera
 
 def summation_gamma(*, eps: float, delta: float, n: int, k: int) -> float:
     """Theorem 3.1's gamma for the k + 1 message values of Algorithm 2 (BBGN19.Thm4.1's privacy choice)."""
-    require_integer("k", k, minimum=1)
+    check_k(k, minimum=1)
     return theorem_3_1_gamma(eps=eps, n=n, delta=delta, k=int(k) + 1, statement="BBGN19.Thm4.1").value
 
 
@@ -97,7 +98,7 @@ def summation_mse_bound(*, n: int, gamma: float, k: int) -> float:
     """MSE(P) <= n / (1-gamma)^2 (1/(4k^2) + gamma/2): rounding variance at most 1/(4k^2) and a blanket
     message's squared error at most 1/2 per user (BBGN19.Thm4.1, displayed bound); rounded up."""
     require_integer("n", n, minimum=1)
-    require_integer("k", k, minimum=1)
+    check_k(k, minimum=1)
     g = _gamma(gamma)
     return round_up(_mse_unrounded(n, g, k), 8)
 
@@ -107,7 +108,7 @@ def summation_accuracy_bound(*, eps: float, delta: float, n: int, k: int) -> Bou
     that gamma is not below 1. An upper bound: the MSE bound grows with gamma, so its upper end (the `value`,
     `summation_mse_bound` at gamma's upper end) and its lower end (at gamma's lower end) are each evaluated in
     doubles, six correctly rounded operations, and moved out by 8 ulps."""
-    require_integer("k", k, minimum=1)
+    check_k(k, minimum=1)
     gamma = theorem_3_1_gamma(eps=eps, n=n, delta=delta, k=int(k) + 1, statement="BBGN19.Thm4.1")
     if not gamma.upper < 1:
         raise HypothesisViolation("BBGN19.Thm4.1", "gamma < 1", {"eps": eps, "delta": delta, "n": n, "k": k})

@@ -14,6 +14,8 @@ from typing import Hashable, Mapping, cast
 
 from ..finite.distributions import Distribution, Probability
 from ..core.errors import ParameterError, require_integer
+from ..core.limits import SUMMATION_INTERVALS_K_MAX
+from ..core.parameters import check_k
 from ..finite.randomizers import Randomizer
 from ..core.results import BoundValue
 from ..core.rounding import fraction_to_float_up
@@ -31,7 +33,7 @@ __all__ = [
 
 def midpoints(k: int) -> tuple[Fraction, ...]:
     """X_k = {(2i - 1)/(2k) : i = 1..k} (BBGN19.Lem4.3 set-up)."""
-    require_integer("k", k, minimum=1)
+    check_k(k, minimum=1, maximum=SUMMATION_INTERVALS_K_MAX, why="k exact midpoints")
     return tuple(Fraction(2 * i - 1, 2 * int(k)) for i in range(1, int(k) + 1))
 
 
@@ -97,7 +99,7 @@ def iid_summation_mse(randomizer: Randomizer, prior: Distribution, n: int, estim
 def lemma_4_3_minimum(*, k: int) -> Fraction:
     """min over x in X_k of sum_{x' != x} (|x - x'| - 1/(2k))^2, exactly (BBGN19.Lem4.3): (k-1)(k-2)/(12k)
     for odd k, (k-1)(k^2-2k+3)/(12k^2) for even k."""
-    require_integer("k", k, minimum=2)
+    check_k(k, maximum=SUMMATION_INTERVALS_K_MAX, why="an exact O(k^2) minimum")
     points = midpoints(k)
     half = Fraction(1, 2 * int(k))
     return min(sum(((abs(x - x2) - half) ** 2 for x2 in points if x2 != x), Fraction(0)) for x in points)

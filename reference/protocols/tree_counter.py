@@ -33,6 +33,8 @@ from numpy.typing import ArrayLike
 
 from ..finite.distributions import Distribution
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.limits import EXACT_RANDOMIZER_K_MAX, K_MAX
+from ..core.parameters import check_k
 from ..finite.randomizers import Randomizer
 from ..core.results import BoundValue
 from ..core.rounding import mpf_to_float_down, mpf_to_float_up
@@ -86,9 +88,10 @@ def _check_levels(T: int, levels: int | None) -> int:
     return int(levels)
 
 
-def _check_k(k: int) -> int:
-    require_integer("k", k, minimum=1)
-    return int(k)
+def _check_k(k: int, maximum: int = K_MAX) -> int:
+    """k (the most changes a user's states may have) an integer in [1, maximum]: K_MAX for the simulations (k only
+    bounds a random draw), EXACT_RANDOMIZER_K_MAX for the exact client distributions (a sum over the k changes)."""
+    return check_k(k, minimum=1, maximum=maximum, why="" if maximum == K_MAX else "an exact distribution summed over the k changes")
 
 
 def _rr_parameter(eps: float) -> float:
@@ -234,7 +237,7 @@ def client_output_distribution(states: Sequence[int], *, k: int, e_a: Fraction |
     T = 2 ** tree_depth(len(changes))
     if T > MAX_EXACT_T:
         raise ParameterError("len(states)", T, f"T <= {MAX_EXACT_T} for exact enumeration")
-    k = _check_k(k)
+    k = _check_k(k, EXACT_RANDOMIZER_K_MAX)
     L = _check_levels(T, levels)
     e = _check_e_a(e_a)
     exact = isinstance(e, Fraction)

@@ -1,5 +1,5 @@
 """Invalid inputs of the certified epsilon solver's closed-form inversions and root placement
-(`shuffle_spec.reference.numerics.solver`; its two certified searches are in `numerics.py` and `blanket_exact_krr.py`),
+(`shuffle_spec.reference.numerics.solver`; its certified search is in `numerics.py`, `limits.py` and `blanket_exact_krr.py`),
 and of the lattice helpers the exact blanket bounds and the pair lower bounds share (`numerics.lattice_sums`,
 `numerics.tilted_lattice`)."""
 

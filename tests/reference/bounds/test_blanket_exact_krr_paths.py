@@ -58,7 +58,7 @@ def test_segmented_split_sum_without_r_contains_the_brute_force_sum():
 def test_vectorised_windows_match_binomial_window_and_contain_the_pmf(p, ms, tail):
     law = _law(p)
     m = np.array(ms, dtype=float)
-    lo, size, lower, upper, below, above = lattice_sums._window_rows(m, law, tail)
+    lo, size, lower, upper, below, above = lattice_sums.split._window_rows(m, law, tail)
     for i, value in enumerate(ms):
         window = lattice_sums.binomial_window(value, law, tail)
         # The same Chernoff edges and tails (the same search; logs by numpy instead of libm: within the margin).

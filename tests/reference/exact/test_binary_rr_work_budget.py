@@ -141,11 +141,13 @@ def test_n_1e10_eps0_6_is_certified_not_refused():
 
 
 def test_an_interval_wider_than_max_tolerance_is_refused_not_returned(monkeypatch):
-    # eps0 = 1, n = 1e10, delta = 1e-6 with each pmf value bounded by the WHOLE dropped mass (as before the
-    # pointwise bound): the sweeps certify an upper end, but the best pair's lower end is ~10x below it (eps
-    # ~ 1e-5 is near 0 for the pair solver); a 93% wide interval was returned by an earlier draft. The
-    # documented contract: refuse beyond MAX_TOLERANCE.
-    monkeypatch.setattr(ebr._Pair, "_bounds_f", ebr._Pair._bounds)
+    # eps0 = 1, n = 1e10, delta = 1e-6 with pairs whose certified delta brackets have no lower end (0: valid,
+    # uninformative): the sweeps certify an upper end, but no pair certifies a lower end above 0; a 93% wide
+    # interval was returned by an earlier draft (there with pmf values bounded by the whole dropped mass, whose
+    # pair lower ends the certified search now narrows to 3e-6 relative). The documented contract: refuse
+    # beyond MAX_TOLERANCE.
+    original = ebr._Pair.delta_bounds
+    monkeypatch.setattr(ebr._Pair, "delta_bounds", lambda self, eps: (0.0, original(self, eps)[1]))
     with pytest.raises(ParameterError, match="0.01 relative within the work budget"):
         worst_case(eps0=1.0, n=10**10, delta=1e-6)
 

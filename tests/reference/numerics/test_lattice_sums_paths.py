@@ -86,8 +86,8 @@ def test_batched_grid_agrees_with_every_row(m, p_b, p_a):
     loses at most 1% against it."""
     coefficients = _coefficients(1.0, -1.6, -0.3)
     g_lo, g_hi = lattice_sums.positive_part_expectation(m, _law(p_b), _law(p_a), coefficients, tail=1e-30, per_sd=4)
-    plan_every = lattice_sums._plan((m,), _law(p_b), 1e-30, 4, True)
-    _, _, f_hi, f_lo = lattice_sums._row_bounds(plan_every.ms, plan_every.betas, plan_every.back, _law(p_a), coefficients, plan_every.queries)
+    plan_every = lattice_sums.expectations._plan((m,), _law(p_b), 1e-30, 4, True)
+    _, _, f_hi, f_lo = lattice_sums.expectations._row_bounds(plan_every.ms, plan_every.betas, plan_every.back, _law(p_a), coefficients, plan_every.queries)
     e_lo, e_hi = float(np.sum(plan_every.p_lo * f_lo)), float(np.sum(plan_every.p_hi * f_hi))
     assert g_lo <= e_hi * (1 + REL) and e_lo <= g_hi * (1 + REL)
     assert g_hi <= e_hi * 1.01 and g_lo >= e_lo / 1.01

@@ -1,0 +1,559 @@
+"""The certified positive-part expectations E[(g(a, b))_+] over two binomial counts: rows, plans and the sums.
+
+Part of `shuffle_spec.reference.numerics.lattice_sums` (its package doc states the model and the proofs)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy.special import gammaln
+
+from ...core.errors import ParameterError, require_integer
+
+from .laws import BinomialLaw, CHUNK_ELEMENTS, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_pmf, binomial_window
+
+__all__ = ["Coefficients", "positive_part_expectation", "positive_part_expectations"]
+
+
+@dataclass(frozen=True)
+class Coefficients:
+    """[lo, hi] brackets of c0 > 0 >= c2 >= c1 (module doc)."""
+
+    c0: tuple[float, float]
+    c1: tuple[float, float]
+    c2: tuple[float, float]
+
+    def magnitude(self) -> float:
+        return max(abs(v) for pair in (self.c0, self.c1, self.c2) for v in pair)
+
+
+def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float | np.ndarray, upper: bool) -> np.ndarray:
+    """g(a; b) = c0 a + c1 b + c2 (m - a - b) rounded to the safe side (a, b, R >= 0, so each coefficient's
+    end decides; the float evaluation error <= 4u' times the sum of the magnitudes)."""
+    i = 1 if upper else 0
+    r = m - a - b
+    value = c.c0[i] * a + c.c1[i] * b + c.c2[i] * r
+    pad = 4 * U1 * (abs(c.c0[i]) * a + abs(c.c1[i]) * b + abs(c.c2[i]) * r) + 1e-300
+    rounded: np.ndarray = value + pad if upper else value - pad
+    return rounded
+
+
+def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+    """log(Pr[Bin(m_to, p) = a] / Pr[Bin(m_from, p) = a]) = log(m_to!/(m_to-a)!) - log(m_from!/(m_from-a)!)
+    + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc)."""
+    t1, t2 = gammaln(m_to + 1.0), gammaln(m_to - a + 1.0)
+    t3, t4 = gammaln(m_from + 1.0), gammaln(m_from - a + 1.0)
+    t5 = (m_to - m_from) * law.log_q
+    value = t1 - t2 - t3 + t4 + t5
+    err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * np.abs(m_to - m_from) + 1e-15
+    return value, err
+
+
+def _mean_g(c: Coefficients, m: np.ndarray, b: np.ndarray, law_a: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi] of E[g | b] = (c0 - c2) E[a] + c1 b + c2 (m - b), E[a] = (m - b) p_a."""
+    mean = (m - b) * law_a.p
+    mean_hi = mean * (1 + law_a.err + 2 * U1)
+    mean_lo = mean * (1 - law_a.err - 2 * U1)
+    # Each term bounded on its own: c2 <= 0 multiplies R = m - b - E[a] >= 0.
+    eg_hi = c.c0[1] * mean_hi + c.c1[1] * b + c.c2[1] * (m - b - mean_hi)
+    eg_lo = c.c0[0] * mean_lo + c.c1[0] * b + c.c2[0] * (m - b - mean_lo)
+    pad = 8 * U1 * (c.magnitude() * (mean_hi + b + m)) + 1e-300
+    return eg_lo - pad, eg_hi + pad
+
+
+def _count_at_most(values: np.ndarray, rows: np.ndarray, threshold: np.ndarray, estimate: np.ndarray) -> np.ndarray:
+    """For each query q: the number of entries of the non-decreasing row values[rows[q]] that are <= threshold[q]
+    (exact: `estimate`, the real index where the row crosses the threshold, only says where to look; each
+    answer is verified on its two neighbours, else found in a window around the estimate, else searched)."""
+    length = values.shape[1]
+    flat = values.ravel()
+    offset = rows * length
+    guess = np.clip(np.floor(np.nan_to_num(estimate, nan=0.0, posinf=float(length), neginf=-1.0)) + 1.0, 0.0, float(length)).astype(np.int64)
+    ok = ((guess == 0) | (np.take(flat, offset + np.maximum(guess - 1, 0)) <= threshold)) & (
+        (guess == length) | (np.take(flat, offset + np.minimum(guess, length - 1)) > threshold)
+    )
+    count: np.ndarray = guess
+    retry = np.nonzero(~ok)[0]
+    if len(retry) == 0:
+        return count
+    r_rows, r_thr, r_off = rows[retry], threshold[retry], offset[retry]
+    base = np.clip(guess[retry] - 3, 0, length)
+    found = base.copy()
+    for i in range(5):
+        col = base + i
+        found += (col < length) & (np.take(flat, r_off + np.minimum(col, length - 1)) <= r_thr)
+    before_ok = (base == 0) | (np.take(flat, r_off + np.maximum(base - 1, 0)) <= r_thr)
+    after = base + 5
+    after_ok = (after >= length) | (np.take(flat, r_off + np.minimum(after, length - 1)) > r_thr)
+    # Rows entirely above or at most the threshold (e.g. flat where a is clipped at m - beta) need no search.
+    all_at_most = np.take(flat, r_off + length - 1) <= r_thr
+    none_at_most = np.take(flat, r_off) > r_thr
+    found = np.where(all_at_most, length, np.where(none_at_most, 0, found))
+    for q in np.nonzero(~(before_ok & after_ok) & ~all_at_most & ~none_at_most)[0]:
+        found[q] = int(np.searchsorted(values[r_rows[q]], r_thr[q], side="right"))
+    count[retry] = found
+    return count
+
+
+@dataclass(frozen=True)
+class _Queries:
+    """Per b of a window: the row (grid point beta <= b) bounding F(b) from above, shift j = b - beta >= 0, and
+    the row (beta' >= b) bounding it from below, shift j' = beta' - b >= 0."""
+
+    up_row: np.ndarray
+    up_shift: np.ndarray
+    lo_row: np.ndarray
+    lo_shift: np.ndarray
+
+
+def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: BinomialLaw, c: Coefficients, queries: _Queries) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Certified bounds on F(beta) = E[g(a; beta)_+ | b = beta], a ~ Bin(m - beta, p_a), per row (m, beta), and
+    on F(b) for the b between rows (`queries`): (row_lo, row_hi, query_hi, query_lo).
+
+    Between rows (upward rows, module doc "shifted rows"): for b = beta + j, g(a; b) = g(a; beta) - j (c2 - c1)
+    and Pr[Bin(M - j, p) = a] = Pr[Bin(M, p) = a] w_j(a) with w_j(a) = prod_{i<j} (M - a - i) / ((M - i) q)
+    non-increasing in a (M = m - beta); so F(b) <= w_j(a_j) E_M[(g(a; beta) - j (c2 - c1))_+], a_j the first a
+    with a positive term; the sum is a suffix sum of the row (one cumulative sum serves every j). For
+    b = beta' - j' the row at beta' gives F(b) >= v(a_j') E_M'[(g(a; beta') + j' (c2 - c1))_+] over the row's
+    terms, v(a) = Pr[Bin(M' + j') = a] / Pr[Bin(M') = a] non-decreasing in a. A query on a downward row (or one
+    whose shifted bound is not finite) takes the row's own value: F is non-increasing in b."""
+    n_rows = len(ms)
+    row_lo = np.zeros(n_rows)
+    row_hi = np.zeros(n_rows)
+    n_up, n_lo = len(queries.up_row), len(queries.lo_row)
+    query_hi = np.full(n_up, np.inf)
+    query_lo = np.zeros(n_lo)
+    ma = ms - betas
+    cap = np.maximum(c.c0[1] * ma * (1 + 4 * U1), 0.0)  # F <= max_a g_+ <= c0 (m - beta)
+    if law_a.degenerate:  # a = m - beta exactly, R = 0: no rows needed
+        row_lo = np.maximum(_g(c, ma, betas, ms, False), 0.0)
+        row_hi = np.maximum(_g(c, ma, betas, ms, True), 0.0)
+        return row_lo, row_hi, row_hi[queries.up_row], row_lo[queries.lo_row]
+    p = law_a.p
+    mean = ma * p
+    sd = np.sqrt(np.maximum(ma * p * (1 - p), 0.0))
+    slope_hi = c.c0[1] - c.c2[0]
+    slope_lo = c.c0[0] - c.c2[1]
+    # The b-slope of g, a lower bound on c2 - c1 >= 0 (differences and products rounded down).
+    shift_unit = max((c.c2[0] - c.c1[1]) * (1 - 2 * U1), 0.0) * (1 - 2 * U1)
+    # The zero of g (within the brackets): a* = -(c1 beta + c2 (m - beta)) / (c0 - c2); start one below. Whether a
+    # row really starts below every positive term (upward) or above every negative one (downward) is verified
+    # on its first value below; a row failing that is charged its cap.
+    kappa_hi = c.c1[1] * betas + c.c2[1] * (ms - betas)
+    zero = np.where(kappa_hi >= 0, 0.0, -kappa_hi / max(slope_hi, 1e-300))
+    unshifted_start = np.clip(np.floor(zero * (1 - 1e-9)) - 2.0, 0.0, ma)
+    # Rows also serve b up to `back` below them (g larger by up to back (c2 - c1)): they start that much lower.
+    back_a = back * (c.c2[1] - c.c1[0]) / max(slope_lo, 1e-300)
+    start_up = np.clip(np.floor((zero - back_a) * (1 - 1e-9)) - 2.0, 0.0, ma)
+    start_down = np.clip(np.ceil(zero * (1 + 1e-9)) + 2.0, 0.0, ma)
+    # Upward rows (shifted bounds between them) unless the zero is more than UPWARD_SD sd below the mean.
+    upward = unshifted_start >= mean - UPWARD_SD * sd
+    # Downward rows: bounds on E[g_-] (non-decreasing in b: g falls and a | b falls stochastically as b grows).
+    neg_lo = np.zeros(n_rows)
+    neg_hi = np.full(n_rows, np.inf)
+    reach = np.where(upward & (unshifted_start < mean + NEAR_SD * sd), ROW_SD_NEAR, ROW_SD) * sd
+    for direction in (+1, -1):
+        all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
+        if len(all_rows) == 0:
+            continue
+        # Chunks of rows bound the memory (rows x length doubles per temporary).
+        span = (np.maximum(unshifted_start[all_rows], mean[all_rows]) - start_up[all_rows]) if direction > 0 else np.zeros(len(all_rows))
+        width = reach[all_rows] + np.abs(span) + 16.0
+        # Rows of similar width share a chunk (a chunk's arrays are as wide as its widest row): width classes
+        # a factor WIDTH_CLASS apart, each cut to CHUNK_ELEMENTS.
+        width_class = np.floor(np.log(np.maximum(width, 1.0)) / math.log(WIDTH_CLASS)).astype(np.int64)
+        chunks = []
+        for value in np.unique(width_class):
+            members = all_rows[width_class == value]
+            per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width[width_class == value])), 1.0)))
+            chunks += [members[i : i + per_chunk] for i in range(0, len(members), per_chunk)]
+        for rows in chunks:
+            _direction_rows(direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi)
+    row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
+    row_lo = np.minimum(row_lo, row_hi)
+    # Between any two rows: F(b) = E[g | b] + E[g_- | b], the mean exact at b, the negative part between its
+    # values at the two rows (it is non-decreasing in b: g falls and a | b falls stochastically as b grows).
+    # A row's negative part: summed (downward rows), or F - E[g] from its bounds (any row).
+    row_eg_lo, row_eg_hi = _mean_g(c, ms, betas, law_a)
+    with np.errstate(invalid="ignore"):
+        neg_hi = np.minimum(neg_hi, np.maximum(row_hi - row_eg_lo, 0.0) * (1 + 2 * U1))
+    neg_lo = np.maximum(neg_lo, np.maximum(row_lo - row_eg_hi, 0.0) / (1 + 2 * U1))
+    rows_left, rows_right = queries.up_row, queries.lo_row
+    b = betas[rows_left] + queries.up_shift
+    eg_lo, eg_hi = _mean_g(c, ms[rows_left], b, law_a)
+    with np.errstate(invalid="ignore"):
+        query_hi = np.minimum(query_hi, np.maximum(eg_hi + neg_hi[rows_right], 0.0) * (1 + 2 * U1))
+    query_lo = np.maximum(query_lo, np.maximum(eg_lo + neg_lo[rows_left], 0.0) / (1 + 2 * U1))
+    # Monotonicity: F(beta + j) <= F(beta), F(beta' - j') >= F(beta'); either bound is valid, keep the better.
+    query_hi = np.minimum(np.where(np.isfinite(query_hi), query_hi, np.inf), row_hi[queries.up_row])
+    query_lo = np.maximum(np.where(np.isfinite(query_lo), query_lo, 0.0), row_lo[queries.lo_row])
+    return row_lo, row_hi, query_hi, query_lo
+
+
+def _direction_rows(
+    direction: int, rows: np.ndarray, ms: np.ndarray, betas: np.ndarray, ma_all: np.ndarray, mean_all: np.ndarray, reach_all: np.ndarray,
+    start_up: np.ndarray, start_down: np.ndarray, unshifted_start: np.ndarray, law_a: BinomialLaw, c: Coefficients, slope_hi: float, shift_unit: float, queries: _Queries,
+    row_lo: np.ndarray, row_hi: np.ndarray, query_hi: np.ndarray, query_lo: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
+) -> None:
+    """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place)."""
+    beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
+    first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
+    # Upward rows reach ROW_SD sd past the unshifted zero (or the mean, whichever is higher) however far below
+    # it they start (their back span): past the mode, so that the geometric bound applies.
+    span = np.maximum(np.maximum(unshifted_start[rows], mean_all[rows]) - first, 0.0) if direction > 0 else np.zeros(len(rows))
+    length = int(math.ceil(float(np.max(reach_all[rows] + span, initial=0.0)))) + 16
+    steps = np.arange(length, dtype=float)
+    err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
+    anchor, anchor_err = log_pmf(m_a, first, law_a)
+    a = first[:, None] + direction * steps[None, :]
+    inside = (a >= 0) & (a <= m_a[:, None])
+    a_safe = np.clip(a, 0.0, m_a[:, None])
+    if direction > 0:
+        ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
+    else:
+        ratio = a_safe[:, :-1] / ((m_a[:, None] - a_safe[:, :-1] + 1.0) * law_a.rho)
+    everywhere = bool(np.all(inside))
+    if not everywhere:
+        ratio = np.where(inside[:, 1:], ratio, 0.0)
+    rel = np.empty((len(rows), length))
+    rel[:, 0] = 1.0
+    with np.errstate(under="ignore"):
+        np.cumprod(ratio, axis=1, out=rel[:, 1:])
+    # The error bound of every row at once: the largest anchor error of the chunk (a larger error is still a bound).
+    rel_err = np.expm1(float(np.max(anchor_err, initial=0.0)) + err_steps) * 1.01
+    small = rel < TINY
+    if np.any(small):
+        rel_hi = rel * (1 + rel_err)
+        rel_lo = rel * (1 - rel_err)
+        rel_hi[small] = 2 * TINY  # an underflowed ratio is < TINY (1 + err) + 2^-1074
+        rel_lo[small] = 0.0
+        if not everywhere:
+            rel_hi = np.where(inside, rel_hi, 0.0)
+            rel_lo = np.where(inside, rel_lo, 0.0)
+        scale_hi = scale_lo = 1.0
+    else:
+        # The true ratio products lie in rel (1 +- rel_err) with rel_err increasing along the row: every sum of
+        # non-negative terms below uses rel itself and is scaled by 1 +- (its largest rel_err + 4u') at the end
+        # (rel is already 0 past the row's end: its ratio there is 0).
+        rel_hi = rel_lo = rel
+        scale_hi = 1 + float(rel_err[-1]) + 4 * U1
+        scale_lo = 1 - float(rel_err[-1]) - 4 * U1
+    # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
+    # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
+    pad = 12 * U1 * c.magnitude() * m_row + 1e-300
+    lam_hi, lam_lo = c.c0[1] - c.c2[1], c.c0[0] - c.c2[0]
+    k_hi = (c.c1[1] - c.c2[1]) * beta + c.c2[1] * m_row + pad
+    k_lo = (c.c1[0] - c.c2[0]) * beta + c.c2[0] * m_row - pad
+    g_hi = lam_hi * a_safe + k_hi[:, None]
+    g_lo = lam_lo * a_safe + k_lo[:, None]
+    if direction > 0:
+        w_hi, w_lo = np.maximum(g_hi, 0.0), np.maximum(g_lo, 0.0)
+        # Every positive term lies in the row: its first point has g_hi <= 0 (or is a = 0).
+        starts_ok = (first <= 0) | (g_hi[:, 0] <= 0)
+    else:
+        w_hi, w_lo = np.maximum(-g_lo, 0.0), np.maximum(-g_hi, 0.0)
+        # Every negative term lies in the row: its first point has g_lo >= 0 (or is a = m - beta).
+        starts_ok = (first >= m_a) | (g_lo[:, 0] >= 0)
+    sum_factor = 1 + (length + 2) * U1
+    s_hi = np.sum(w_hi * rel_hi, axis=1) * (sum_factor * scale_hi)
+    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor * scale_lo
+    # Remainder beyond the last summed point e (geometric bound, module doc).
+    last = a[:, -1]
+    more = (last < m_a) if direction > 0 else (last > 0)
+    if direction > 0:
+        r_end = (m_a - last) / (last + 1.0) * law_a.rho
+    else:
+        r_end = np.where(last > 0, last / ((m_a - last + 1.0) * law_a.rho), 0.0)
+    r_end = r_end * (1 + 4 * U1 + law_a.err)
+    w_end = w_hi[:, -1]
+    rel_end = rel_hi[:, -1] * scale_hi
+    ok = r_end < 1
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        geometric = rel_end * (w_end * r_end / (1 - r_end) + slope_hi * r_end / (1 - r_end) ** 2)
+    # No geometric bound (the end is not past the mode): the row is charged its cap (F <= max g_+).
+    remainder = np.where(more, np.where(ok, geometric, np.inf), 0.0) * (1 + 8 * U1)
+    s_hi = s_hi + remainder
+    lo_anchor, hi_anchor = exp_bounds(anchor, anchor_err)
+    with np.errstate(over="ignore", invalid="ignore"):
+        part_hi = np.where(s_hi > 0, hi_anchor * s_hi, 0.0) * (1 + 4 * U1)
+    part_lo = lo_anchor * s_lo / (1 + 4 * U1)
+    if direction < 0:
+        # E[g_+] = E[g] + E[g_-]; E[g] = (c0 - c2) E[a] + c1 beta + c2 (m - beta), E[a] = (m - beta) p.
+        eg_lo, eg_hi = _mean_g(c, m_row, beta, law_a)
+        neg_hi[rows] = np.where(starts_ok, part_hi, np.inf)
+        neg_lo[rows] = part_lo
+        part_hi = np.maximum(eg_hi + part_hi, 0.0) * (1 + 2 * U1)
+        part_lo = np.maximum(eg_lo + part_lo, 0.0) / (1 + 2 * U1)
+    part_hi = np.where(starts_ok, part_hi, np.inf)
+    part_lo = np.where(starts_ok, part_lo, 0.0)
+    row_hi[rows] = part_hi
+    row_lo[rows] = part_lo
+    if direction < 0:
+        return
+    # Shifted rows (upward only, module doc "shifted rows"): suffix moments P_k = sum_{t' >= t} g rel t'^k and
+    # Q_k = sum_{t' >= t} rel t'^k, k = 0, 1, 2 (a zero column at the end), for g_hi rel_hi (upper queries) and
+    # g_lo rel_lo (lower queries). Sums of non-negative terms on the suffixes used: relative error <= (length + 2) u'.
+    position = np.full(len(ms), -1, dtype=np.int64)
+    position[rows] = np.arange(len(rows))
+    powers = (None, steps, steps * steps)
+
+    def suffix(values: np.ndarray) -> list[np.ndarray]:
+        sums = []
+        for power in powers:
+            out = np.empty((len(rows), length + 1))
+            out[:, length] = 0.0
+            np.cumsum((values if power is None else values * power)[:, ::-1], axis=1, out=out[:, length - 1 :: -1])
+            sums.append(out)
+        return sums
+
+    q_plain = suffix(rel) if rel_hi is rel else None  # serves both query sides when no ratio underflowed
+
+    pad_factor = (length + 16) * U1
+    sel = np.nonzero(position[queries.up_row] >= 0)[0]
+    if len(sel):
+        # F(beta + j) <= hi_anchor w_j(a0) sum_{t >= idx} (g_hi - s) rel_hi (1 - x + x^2/2) + remainder, with
+        # s <= j (c2 - c1), a0 = the first a with a positive term, x = sigma (a - a0), sigma = j / (M - a0) <=
+        # -(log w_j)'(a0) (log w_j is concave: its tangent lies above it; e^-x <= 1 - x + x^2/2 for x >= 0).
+        p_up, q_up = suffix(g_hi * rel_hi), (q_plain if q_plain is not None else suffix(rel_hi))
+        local = position[queries.up_row[sel]]
+        j = queries.up_shift[sel]
+        s = j * shift_unit * (1 - 2 * U1)
+        idx = _count_at_most(g_hi, local, s, (s - k_hi[local]) / lam_hi - first[local])
+        a_first = first[local] + idx
+        m_from = m_a[local]
+        m_to = m_from - j
+        reach = a_first <= m_to
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sigma = np.where(reach & (j > 0), j / np.maximum(m_from - a_first, 1.0), 0.0) * (1 - 4 * U1)
+        ci = idx.astype(float)
+        coef = (1 + sigma * ci + sigma * sigma * ci * ci / 2, -(sigma + sigma * sigma * ci), sigma * sigma / 2)
+        poly = np.zeros(len(sel))
+        size = np.zeros(len(sel))
+        for kk in range(3):
+            big_p, big_q = p_up[kk][local, idx], q_up[kk][local, idx]
+            poly += coef[kk] * (big_p - s * big_q)
+            size += np.abs(coef[kk]) * (big_p + s * big_q)
+        # Every term of the combination is non-negative ((g_hi - s) > 0 and 1 - x + x^2/2 > 0): the plain-rel sum
+        # times scale_hi bounds the sum with the ratio products' upper ends.
+        h = np.maximum(poly + pad_factor * size, 0.0) * scale_hi + remainder[local]
+        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a)
+        with np.errstate(over="ignore", invalid="ignore"):
+            weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
+            bound = np.where(h > 0, hi_anchor[local] * weight * h, 0.0) * (1 + 6 * U1)
+        query_hi[sel] = np.where(starts_ok[local] & np.isfinite(bound), bound, np.inf)
+    sel = np.nonzero(position[queries.lo_row] >= 0)[0]
+    if len(sel):
+        # F(beta' - j') >= lo_anchor v(a0) sum_{t >= idx} (g_lo + s') rel_lo (1 + x + x^2/2) over the row, with
+        # s' <= j' (c2 - c1), x = sigma (a - a0), sigma = j' / (M' - a0 + j') <= (log v)'(a0) (log v is convex:
+        # its tangent lies below it; e^x >= 1 + x + x^2/2 for x >= 0). Every term is non-negative.
+        p_dn, q_dn = suffix(g_lo * rel_lo), (q_plain if q_plain is not None else suffix(rel_lo))
+        local = position[queries.lo_row[sel]]
+        j = queries.lo_shift[sel]
+        s = j * shift_unit * (1 - 2 * U1)
+        idx = _count_at_most(g_lo, local, -s, (-s - k_lo[local]) / lam_lo - first[local])
+        a_first = np.minimum(first[local] + idx, m_a[local])
+        sigma = j / (m_a[local] - a_first + j + 1.0) * (1 - 4 * U1)
+        ci = idx.astype(float)
+        coef = (1 - sigma * ci + sigma * sigma * ci * ci / 2, sigma - sigma * sigma * ci, sigma * sigma / 2)
+        poly = np.zeros(len(sel))
+        size = np.zeros(len(sel))
+        for kk in range(3):
+            value = p_dn[kk][local, idx] + s * q_dn[kk][local, idx]
+            poly += coef[kk] * value
+            size += np.abs(coef[kk]) * value
+        h = np.maximum(poly - pad_factor * size, 0.0) * scale_lo  # non-negative terms (g_lo + s' >= 0)
+        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a)
+        with np.errstate(under="ignore"):  # a smaller weight keeps a lower bound: capped below overflow
+            weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
+        bound = lo_anchor[local] * weight * h / (1 + 6 * U1)
+        query_lo[sel] = np.where(starts_ok[local], bound, 0.0)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The eps-independent layout of a batch of lattice sums (one group per m): rows (m, beta), and per b of each
+    group's window its probability bracket and the rows bounding F(b) (`_Queries`)."""
+
+    ms: np.ndarray
+    betas: np.ndarray
+    back: np.ndarray
+    queries: _Queries
+    group: np.ndarray
+    p_lo: np.ndarray
+    p_hi: np.ndarray
+    group_m: np.ndarray
+    group_size: np.ndarray
+    below: np.ndarray
+    above: np.ndarray
+    last_query: np.ndarray
+
+
+def _grid_offsets(size: int, mean: float, sd: float, per_sd: int, max_step: int, zone: tuple[float, float]) -> np.ndarray:
+    """Row offsets in a window of `size` points: per_sd per standard deviation of b within `zone` (in sd of b
+    from its mean: where P(b) F(b) is carried), one per sd elsewhere, and never more than max_step apart
+    (the shift of the zero of g between rows stays within about one sd of a). The grid only decides how
+    tight the bounds are, never whether they hold."""
+    fine = max(1, min(int(sd // per_sd), max_step))
+    coarse = max(fine, min(int(sd), 4 * max_step))
+    points = [0]
+    x = 0
+    while x < size - 1:
+        z = (x - mean) / max(sd, 1e-300)
+        x = min(size - 1, x + (fine if zone[0] <= z <= zone[1] else coarse))
+        points.append(x)
+    return np.array(points, dtype=np.int64)
+
+
+@lru_cache(maxsize=4)
+def _plan(
+    ms: tuple[int, ...], law_b: BinomialLaw, tail: float, per_sd: int, every_b: bool, sd_a_unit: float = math.inf, tangent_unit: float = math.inf,
+    zone: tuple[float, float] = (-12.0, 3.0),
+) -> _Plan:
+    """The layout for `ms`: sqrt(m q_b) times sd_a_unit (the zero's shift) and times tangent_unit (the
+    curvature of the binomial weights) bound the row spacing (`_grid_offsets`)."""
+    row_m: list[np.ndarray] = []
+    row_beta: list[np.ndarray] = []
+    row_back: list[np.ndarray] = []
+    up_row: list[np.ndarray] = []
+    up_shift: list[np.ndarray] = []
+    lo_row: list[np.ndarray] = []
+    lo_shift: list[np.ndarray] = []
+    group: list[np.ndarray] = []
+    p_lo: list[np.ndarray] = []
+    p_hi: list[np.ndarray] = []
+    sizes, below, above, last = [], [], [], []
+    n_rows = n_queries = 0
+    for g_index, m in enumerate(ms):
+        window = binomial_window(m, law_b, tail)
+        size = window.hi - window.lo + 1
+        sd_b = math.sqrt(max(m * law_b.p * (1 - law_b.p), 0.0))
+        scale = math.sqrt(max(m * (1 - law_b.p), 0.0))
+        max_step = int(min(max(scale * sd_a_unit, 1.0), max(scale * tangent_unit, 1.0), 1e15))
+        # Small windows: a row at every b (cheap, and no slack at all).
+        offsets = np.arange(size, dtype=np.int64) if every_b or size <= EVERY_B_MAX else _grid_offsets(size, m * law_b.p - window.lo, sd_b, per_sd, max_step, zone)
+        positions = np.arange(size, dtype=np.int64)
+        left = np.searchsorted(offsets, positions, side="right") - 1  # largest offset <= position
+        right = np.searchsorted(offsets, positions, side="left")  # smallest offset >= position
+        back = np.zeros(len(offsets))
+        back[1:] = np.diff(offsets) - 1
+        row_m.append(np.full(len(offsets), float(m)))
+        row_beta.append((window.lo + offsets).astype(float))
+        row_back.append(back)
+        up_row.append(n_rows + left)
+        up_shift.append((positions - offsets[left]).astype(float))
+        lo_row.append(n_rows + right)
+        lo_shift.append((offsets[right] - positions).astype(float))
+        group.append(np.full(size, g_index, dtype=np.int64))
+        p_lo.append(window.lower)
+        p_hi.append(window.upper)
+        sizes.append(size)
+        below.append(window.below)
+        above.append(window.above)
+        n_queries += size
+        last.append(n_queries - 1)
+        n_rows += len(offsets)
+    queries = _Queries(np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift))
+    return _Plan(
+        np.concatenate(row_m), np.concatenate(row_beta), np.concatenate(row_back), queries, np.concatenate(group),
+        np.concatenate(p_lo), np.concatenate(p_hi), np.array(ms, dtype=float), np.array(sizes, dtype=float),
+        np.array(below), np.array(above), np.array(last, dtype=np.int64),
+    )
+
+
+def _fine_zone(m_min: int, m_max: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients) -> tuple[float, float]:
+    """Where P(b) F(b) is carried, in sd of b from its mean: around E[b | g = 0] of the normal approximation
+    (the counts are Mult(m; p_b, (1 - p_b) p_a, (1 - p_b)(1 - p_a))), -6 to +4 sd, rounded to halves so that
+    the layout stays cached across nearby eps. Only tightness depends on it; (-12, 3) when degenerate."""
+    pi = (law_b.p, (1 - law_b.p) * law_a.p, (1 - law_b.p) * (1 - law_a.p))
+    coef = (0.5 * (c.c1[0] + c.c1[1]), 0.5 * (c.c0[0] + c.c0[1]), 0.5 * (c.c2[0] + c.c2[1]))
+    mean1 = sum(p * x for p, x in zip(pi, coef, strict=True))
+    var1 = sum(p * x * x for p, x in zip(pi, coef, strict=True)) - mean1 * mean1
+    var_b = pi[0] * (1 - pi[0])
+    if not (var1 > 0 and var_b > 0):
+        return (-12.0, 3.0)
+    cov1 = pi[0] * coef[0] - pi[0] * mean1
+    centres = [-cov1 * mean1 * math.sqrt(m) / (var1 * math.sqrt(var_b)) for m in (m_min, m_max)]
+    low, high = min(centres), max(centres)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return (-12.0, 3.0)
+    return (math.floor(2 * (low - 6.0)) / 2, math.ceil(2 * (high + 4.0)) / 2)
+
+
+def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[np.ndarray, np.ndarray]:
+    """[lower, upper] (arrays, one entry per m) containing G(m) = E[(c0 a + c1 b + c2 (m - a - b))_+],
+    b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a), for every m in `ms` (module doc), computed in one batch.
+    `tail`: the b mass outside the summed window (each side); `per_sd`: grid rows per standard deviation of b
+    (how tight the blocking is). Range: integers m >= 0, c0 > 0 >= c2 >= c1."""
+    if not isinstance(c, Coefficients):
+        raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
+    require_integer("per_sd", per_sd, minimum=1)
+    if not isinstance(law_b, BinomialLaw) or not isinstance(law_a, BinomialLaw):
+        raise ParameterError("law", (law_b, law_a), "BinomialLaws from binomial_law()")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "0 < tail < 1")
+    for m in ms:
+        require_integer("m", m, minimum=0)
+    if not (c.c0[0] > 0 and c.c2[1] <= 0 and c.c1[1] <= c.c2[0]):
+        raise ParameterError("coefficients", c, "c0 > 0 >= c2 >= c1 (the blocking needs F non-increasing in b)")
+    total_lo = np.zeros(len(ms))
+    total_hi = np.zeros(len(ms))
+    nonzero = [i for i, m in enumerate(ms) if int(m) > 0]
+    if not nonzero:
+        return total_lo, total_hi
+    # Row spacing: the zero of g moves by (c2 - c1)/(c0 - c2) values of a per unit of b; keep that within one sd
+    # of a | b (sd = sqrt((m - b) p_a q_a), m - b ~ m q_b). A power of two keeps the layout cached across eps.
+    ratio = (c.c0[0] - c.c2[1]) / max(c.c2[1] - c.c1[0], 1e-300)
+    sd_a_unit = 2.0 ** math.floor(math.log2(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300))) if not law_a.degenerate else 1.0
+    # And keep the weights' exponent sigma (a - a0) ~ j sd_a / (M q_a) below about 1/4 over a standard deviation
+    # (j <= sqrt(M q_a / p_a) / 4), where the quadratic bound on e^-x is tight.
+    tangent_unit = 2.0 ** math.floor(math.log2(max(0.25 * math.sqrt((1 - law_a.p) / law_a.p), 1e-300))) if not law_a.degenerate else 1.0
+    chosen = [int(ms[i]) for i in nonzero]
+    zone = _fine_zone(min(chosen), max(chosen), law_b, law_a, c)
+    # Batches of groups with at most QUERY_BATCH values of b in all: the memory stays bounded (one batch's
+    # per-b arrays and one chunk of rows at a time).
+    batches: list[list[int]] = [[]]
+    load = 0
+    for position, m in enumerate(chosen):
+        window = binomial_window(m, law_b, float(tail))
+        size = window.hi - window.lo + 1
+        if batches[-1] and load + size > QUERY_BATCH:
+            batches.append([])
+            load = 0
+        batches[-1].append(position)
+        load += size
+    for batch in batches:
+        batch_ms = tuple(chosen[i] for i in batch)
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone)
+        for j, position in enumerate(batch):
+            total_lo[nonzero[position]] = lo[j]
+            total_hi[nonzero[position]] = hi[j]
+    return total_lo, total_hi
+
+
+def _batch_expectations(
+    ms: tuple[int, ...], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, tail: float, per_sd: int, sd_a_unit: float, tangent_unit: float, zone: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """`positive_part_expectations` for one batch of groups (all m >= 1)."""
+    plan = _plan(ms, law_b, tail, per_sd, law_a.degenerate, sd_a_unit, tangent_unit, zone)
+    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries)
+    groups = len(plan.group_m)
+    # Sums of non-negative terms per group (relative error <= (size + 4) u'); b below the window: F <= c0 m;
+    # above it: F <= F(window.hi).
+    factor = 1 + (plan.group_size + 4) * U1
+    hi = np.bincount(plan.group, weights=plan.p_hi * f_hi, minlength=groups) * factor
+    hi = hi + plan.above * f_hi[plan.last_query] * (1 + 4 * U1)
+    hi = hi + plan.below * max(c.c0[1], 0.0) * plan.group_m * (1 + 4 * U1)
+    lo = np.bincount(plan.group, weights=plan.p_lo * f_lo, minlength=groups) / factor
+    return np.maximum(np.minimum(lo, hi), 0.0), hi
+
+
+def positive_part_expectation(m: int, law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[float, float]:
+    """[lower, upper] containing G = E[(c0 a + c1 b + c2 (m - a - b))_+], b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a)
+    (module doc). `tail`: the b mass outside the summed window (each side); `per_sd`: grid rows per standard
+    deviation of b (how tight the blocking is). Range: integer m >= 0, c0 > 0 >= c2 >= c1."""
+    require_integer("m", m, minimum=0)
+    lo, hi = positive_part_expectations([int(m)], law_b, law_a, c, tail=tail, per_sd=per_sd)
+    return float(lo[0]), float(hi[0])

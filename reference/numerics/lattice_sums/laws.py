@@ -1,0 +1,171 @@
+"""Binomial laws and their certified windows (the first concept of the lattice sums, package doc).
+
+Part of `shuffle_spec.reference.numerics.lattice_sums` (its package doc states the model and the proofs)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import mpmath
+import numpy as np
+from scipy.special import gammaln
+
+from ...core.errors import ParameterError, require_integer
+
+__all__ = ["BinomialLaw", "Window", "binomial_law", "binomial_window", "N_STEP_LOG"]
+
+
+
+UNIT = 2.0**-53
+# The blocking grid (`blocking_offsets`): steps of N_STEP_LOG * N / log(1/delta) keep the blocking slack of delta
+# near N_STEP_LOG (here 3%, about 0.1% in eps).
+N_STEP_LOG = 0.03
+U1 = 1.001 * UNIT
+LOG_MARGIN = 1e-13
+EXP_MARGIN = 1e-12
+TINY = 1e-280
+# Rows x length doubles per temporary array of the row sums (bounds the memory at n = 1e8).
+CHUNK_ELEMENTS = 1 << 19
+# Rows whose widths lie within this factor share a chunk of the row sums.
+WIDTH_CLASS = 1.5
+# Grid rows per standard deviation of b within the zone that carries the sum (`_fine_zone`), wider beyond.
+PER_SD = 4
+# A row is summed upwards from its zero unless that lies more than UPWARD_SD sd of a below the mean.
+UPWARD_SD = 3.0
+# Values of b per batch of lattice sums (bounds the memory of the per-b arrays).
+QUERY_BATCH = 400_000
+# Windows of at most this many b values get a row at every b.
+EVERY_B_MAX = 160
+# Row length past the start (or past the zero, upward rows) in sd of a | b; beyond it the geometric bound.
+ROW_SD = 3.0
+# Upward rows whose zero lies less than NEAR_SD sd above the mean reach ROW_SD_NEAR sd past it instead: there
+# the geometric bound on the rest of the row costs about phi(x)/x of the row's sum at x sd (1e-3 at 3 sd,
+# 3e-7 at 5 sd). Only tightness depends on these.
+NEAR_SD = 2.0
+ROW_SD_NEAR = 5.0
+
+
+@dataclass(frozen=True)
+class BinomialLaw:
+    """Success probability p of a binomial as logs (log p, log q, q = 1 - p) and rho = p/q, each within
+    `err` (absolute for the logs, relative for rho) of the exact value; p = 1 is the degenerate law."""
+
+    log_p: float
+    log_q: float
+    rho: float
+    err: float
+    p: float
+
+    @property
+    def degenerate(self) -> bool:
+        # q = 0 exactly (built only from p == 1), not `p == 1.0`: a p within 2^-54 of 1 (1 - 2e-22, say) rounds
+        # to the float 1.0 while its failures still carry the mass that decides a bound (log q stays finite).
+        return self.log_q == -math.inf
+
+
+def binomial_law(p: mpmath.mpf | Fraction) -> BinomialLaw:
+    """A BinomialLaw from p given as an mpmath number computed at >= 30 digits (its error is far below
+    the 4u stated) or as an exact Fraction; p = 1 exactly gives the degenerate law (every trial succeeds).
+    A p within 1e-30 of 1 must be a Fraction: q = 1 - p is then exact (at 40 digits, 1 - 1e-45 is 1 and its
+    failures, which can carry a whole delta, would vanish)."""
+    if not isinstance(p, (mpmath.mpf, int, float, Fraction)) or isinstance(p, bool) or not 0 < p <= 1:
+        raise ParameterError("p", p, "a probability in (0, 1] (an mpmath number computed at >= 30 digits, or a Fraction)")
+    if p == 1:
+        return BinomialLaw(0.0, -math.inf, math.inf, 0.0, 1.0)
+    with mpmath.workdps(40):
+        if isinstance(p, Fraction):
+            q_exact = 1 - p
+            p_mp, q = mpmath.mpf(p.numerator) / p.denominator, mpmath.mpf(q_exact.numerator) / q_exact.denominator
+        else:
+            p_mp, q = p, 1 - p
+        return BinomialLaw(float(mpmath.log(p_mp)), float(mpmath.log(q)), float(p_mp / q), 4 * UNIT, float(p_mp))
+
+
+def log_pmf(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+    """log Pr[Bin(m, p) = j] (float) and a bound on its absolute error (module doc)."""
+    t1, t2, t3 = gammaln(m + 1.0), gammaln(j + 1.0), gammaln(m - j + 1.0)
+    t4 = j * law.log_p
+    t5 = np.where(m - j > 0, (m - j) * law.log_q, 0.0)
+    value = t1 - t2 - t3 + t4 + t5
+    err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * (j + np.abs(m - j)) + 1e-15
+    return value, err
+
+
+def _log_chernoff_upper(x: float, m: int, law: BinomialLaw) -> float:
+    """An upper bound on log of the Chernoff bound on Pr[X <= x] (x <= m p) or Pr[X >= x] (x >= m p)."""
+    terms = []
+    if x > 0:
+        terms.append(x * (math.log(x) - math.log(m) - law.log_p))
+    if m - x > 0:
+        terms.append((m - x) * (math.log(m - x) - math.log(m) - law.log_q))
+    total = sum(terms)
+    margin = LOG_MARGIN * sum(abs(t) for t in terms) + law.err * m + 1e-15
+    return -total + margin
+
+
+@dataclass(frozen=True)
+class Window:
+    """Pr[Bin(m, p) = lo + i] in [lower[i], upper[i]] for i < len(lower); Pr[X < lo] <= below, Pr[X > hi] <= above."""
+
+    m: int
+    lo: int
+    hi: int
+    lower: np.ndarray
+    upper: np.ndarray
+    below: float
+    above: float
+
+
+def _edge(m: int, law: BinomialLaw, log_tail: float, direction: int) -> int:
+    mean = m * law.p
+    sd = math.sqrt(max(m * law.p * (1 - law.p), 1e-300))
+    z = math.sqrt(max(-2.0 * log_tail, 1.0)) + 1.0
+    step = max(1.0, 0.25 * z * sd)
+    x = math.floor(mean - z * sd) if direction < 0 else math.ceil(mean + z * sd)
+    while True:
+        if direction < 0:
+            if x <= 0:
+                return 0
+            if x - 1 < mean and _log_chernoff_upper(x - 1, m, law) <= log_tail:
+                return int(x)
+            x = math.floor(x - step)
+        else:
+            if x >= m:
+                return m
+            if x + 1 > mean and _log_chernoff_upper(x + 1, m, law) <= log_tail:
+                return int(x)
+            x = math.ceil(x + step)
+        step *= 2
+
+
+def exp_bounds(log_value: np.ndarray, log_err: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    upper = np.exp(log_value + log_err) * (1 + EXP_MARGIN)
+    lower = np.exp(log_value - log_err) * (1 - EXP_MARGIN)
+    lower = np.where(lower < TINY, 0.0, lower)
+    upper = np.where(upper < TINY, TINY, upper)
+    return lower, upper
+
+
+@lru_cache(maxsize=1024)
+def binomial_window(m: int, law: BinomialLaw, tail: float) -> Window:
+    """The central window of Bin(m, p) with each certified tail <= tail and certified pmf brackets."""
+    require_integer("m", m, minimum=0)
+    if not isinstance(law, BinomialLaw):
+        raise ParameterError("law", law, "a BinomialLaw from binomial_law()")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "0 < tail < 1")
+    m = int(m)
+    if law.degenerate:
+        return Window(m, m, m, np.ones(1), np.ones(1), 0.0, 0.0)
+    log_tail = math.log(tail)
+    lo = 0 if m == 0 else _edge(m, law, log_tail, -1)
+    hi = m if m == 0 else _edge(m, law, log_tail, +1)
+    below = 0.0 if lo == 0 else math.exp(_log_chernoff_upper(lo - 1, m, law)) * (1 + EXP_MARGIN)
+    above = 0.0 if hi == m else math.exp(_log_chernoff_upper(hi + 1, m, law)) * (1 + EXP_MARGIN)
+    js = np.arange(lo, hi + 1, dtype=float)
+    value, err = log_pmf(np.full_like(js, float(m)), js, law)
+    lower, upper = exp_bounds(value, err)
+    return Window(m, lo, hi, lower, upper, below, above)
