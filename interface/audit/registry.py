@@ -172,9 +172,11 @@ def _judge_lower_claim(record: Implementation, calls: Iterable[tuple[dict[str, A
         if outcome.kind != "value" or outcome.value is None or not math.isfinite(outcome.value):
             findings.append(Finding(verdict=REJECTS, severity="pass", reason=f"no lower bound given ({outcome.kind}: {outcome.text})", **base))
             continue
-        gap = tightest(randomizer=record.mechanism, eps0=float(inputs["eps0"]), n=int(inputs["n"]), delta=float(inputs["delta"]), **({"k": int(inputs["k"])} if "k" in inputs else {}))
+        gap = tightest(randomizer=record.mechanism, eps0=float(inputs["eps0"]), n=int(inputs["n"]), delta=float(inputs["delta"]), k=int(inputs["k"]) if "k" in inputs else None)
         upper, lower = gap.upper_eps, gap.lower_eps
-        base.update(expected=None if upper is None else repr(upper), truth=upper, truth_source=f"tightest --randomizer {record.mechanism}: certified upper end ({gap.upper_id})")
+        # `expected` is the certified upper end (the truth is at most that); there is no lower bound on the truth
+        # to compare a lower-bound claim with, so `truth` stays empty.
+        base.update(expected=None if upper is None else repr(upper), truth_source=f"tightest --randomizer {record.mechanism}: certified upper end ({gap.upper_id})")
         if upper is not None and outcome.value > upper:
             findings.append(Finding(verdict=UNSOUND, severity="failure", reason=f"a claimed lower bound above the certified upper bound {upper!r} ({gap.upper_id}): not a lower bound for this randomizer", relative_gap=(outcome.value - upper) / upper, **base))
         elif lower is not None and outcome.value < lower:
@@ -223,6 +225,8 @@ def _finding_json(f: Finding) -> dict[str, Any]:
 
 def _badness(f: Finding) -> tuple[int, float]:
     """Worst first: UNSOUND by claimed / truth (smallest first), then BELOW BOUND by relative gap."""
+    if f.verdict == UNSOUND and f.truth is None and f.relative_gap is not None:  # a lower-bound claim above the upper end
+        return (0, -f.relative_gap)
     if f.verdict == UNSOUND:
         got, truth = f.got, f.truth
         if got is not None and truth:

@@ -186,7 +186,7 @@ IMPLEMENTATIONS: tuple[Implementation, ...] = (
         page="koskela.md",
         adapter=f"{_P}.python_codes:koskela_fa",
         grid_shape=(3, 3, 2),
-        max_n=100_000,
+        max_n=10_000,
         flags=("MassDropped",),
     ),
     Implementation(

@@ -74,7 +74,7 @@ def _functions_of_script(key: str, relative: str) -> dict[str, Any]:
         raise ThirdPartyMissing(f"{relative} is third-party code: clone it and set SHUFFLE_SPEC_AUDIT_{key.upper()} to its folder")
     path = Path(folder) / relative
     tree = ast.parse(path.read_text(), filename=str(path))
-    kept = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef))]
+    kept: list[ast.stmt] = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef))]
     kept = [node for node in kept if not (isinstance(node, (ast.Import, ast.ImportFrom)) and "matplotlib" in ast.unparse(node))]
     namespace: dict[str, Any] = {"__name__": f"_audited_{path.stem}"}
     exec(compile(ast.Module(body=kept, type_ignores=[]), str(path), "exec"), namespace)  # noqa: S102 - the audited code, in the audit's child process
