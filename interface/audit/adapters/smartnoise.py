@@ -51,8 +51,9 @@ def theoretical(eps0: float, n: float, delta: float) -> float:
     count = _u64(n)
     _check(eps0, count, delta)
     exp_eps = math.exp(eps0)
-    x = math.sqrt(exp_eps * math.log(4.0 / delta) / count) + exp_eps / count
-    return math.log(1.0 + math.expm1(eps0) / (exp_eps + 1.0) * 8.0 * x)
+    with np.errstate(all="ignore"):  # Rust's f64: a negative delta gives NaN, not an exception
+        x = float(np.sqrt(np.float64(_div(exp_eps * _ln(_div(4.0, delta)), count)))) + _div(exp_eps, count)
+        return _ln(1.0 + _div(math.expm1(eps0), exp_eps + 1.0) * 8.0 * x)
 
 
 def _binomial_cdf_table(x_max: int, n: int, p: float) -> np.ndarray:
@@ -65,6 +66,33 @@ def _binomial_cdf_table(x_max: int, n: int, p: float) -> np.ndarray:
         return np.cumsum(np.exp(log_pmf))
 
 
+def _fmax(a: float, b: float) -> float:
+    """Rust's f64::max: a NaN operand is ignored (Python's max depends on the order)."""
+    return b if math.isnan(a) else a if math.isnan(b) else max(a, b)
+
+
+def _fmin(a: float, b: float) -> float:
+    return b if math.isnan(a) else a if math.isnan(b) else min(a, b)
+
+
+def _as_u64(x: float) -> int:
+    """Rust's `x as u64`: saturating, NaN and negatives to 0."""
+    if math.isnan(x) or x <= 0:
+        return 0
+    return min(int(x), 2**64 - 1)
+
+
+def _div(a: float, b: float) -> float:
+    """IEEE division as Rust's f64 does it (inf or nan, never an exception)."""
+    with np.errstate(all="ignore"):
+        return float(np.float64(a) / np.float64(b))
+
+
+def _ln(x: float) -> float:
+    with np.errstate(all="ignore"):
+        return float(np.log(np.float64(x)))
+
+
 def _binomial_cdf(x: int, n: int, p: float) -> float:
     if x < 0:
         return 0.0
@@ -73,13 +101,14 @@ def _binomial_cdf(x: int, n: int, p: float) -> float:
 
 def _integrate_hockey_stick(c: int, epsilon: float, step_epsilon: float, upper: bool) -> float:
     """integrate_hockey_stick (lines 105-126)."""
-    q = math.exp(step_epsilon) / (math.exp(step_epsilon) + 1.0)
+    q = _div(math.exp(step_epsilon), math.exp(step_epsilon) + 1.0)
     exp_eps = math.exp(epsilon)
-    epsilon_q = math.log(((exp_eps + 1.0) * q - 1.0) / ((exp_eps + 1.0) * q - exp_eps))
-    beta = 1.0 / (math.exp((1.0 if upper else -1.0) * epsilon_q) + 1.0)
+    with np.errstate(all="ignore"):
+        epsilon_q = _ln(_div((exp_eps + 1.0) * q - 1.0, (exp_eps + 1.0) * q - exp_eps))
+        beta = _div(1.0, float(np.exp(np.float64((1.0 if upper else -1.0) * epsilon_q))) + 1.0)
     tau = beta * (c + 1)
-    cdf_tau = _binomial_cdf(max(0, int(tau)), c, 0.5)  # `tau as u64` saturates at 0
-    cdf_tau_m1 = _binomial_cdf(max(0, int(tau - 1.0)), c, 0.5)
+    cdf_tau = _binomial_cdf(_as_u64(tau), c, 0.5)  # `tau as u64` saturates (NaN and negatives to 0)
+    cdf_tau_m1 = _binomial_cdf(_as_u64(tau - 1.0), c, 0.5)
     gamma_p = q * cdf_tau + (1.0 - q) * cdf_tau_m1
     gamma_q = (1.0 - q) * cdf_tau + q * cdf_tau_m1
     if upper:
@@ -94,20 +123,20 @@ def _m1(n: int, step_epsilon: float, delta_u: float, skip: int, epsilon: float) 
     steps = n // skip
     cdf = _binomial_cdf_table(max(steps * skip - 1, 0), n - 1, p) if steps else np.zeros(1)
     for t in range(steps):
-        if max(delta_p, delta_q) > delta_u:
+        if _fmax(delta_p, delta_q) > delta_u:
             return delta_u
-        if 1.0 - zeta_c < min(delta_p, delta_q):
-            return max(delta_p, delta_q) + 1.0 - zeta_c
+        if 1.0 - zeta_c < _fmin(delta_p, delta_q):
+            return _fmax(delta_p, delta_q) + 1.0 - zeta_c
         c_min, c_max = t * skip, (t + 1) * skip - 1
         pr_next = float(cdf[c_max])
         pr_interval = pr_next - pr_prev
         pr_prev = pr_next
-        c_p = max(_integrate_hockey_stick(c_max, epsilon, step_epsilon, True), _integrate_hockey_stick(c_min, epsilon, step_epsilon, True))
+        c_p = _fmax(_integrate_hockey_stick(c_max, epsilon, step_epsilon, True), _integrate_hockey_stick(c_min, epsilon, step_epsilon, True))
         delta_p += pr_interval * c_p
-        c_q = max(_integrate_hockey_stick(c_max, epsilon, step_epsilon, False), _integrate_hockey_stick(c_min, epsilon, step_epsilon, False))
+        c_q = _fmax(_integrate_hockey_stick(c_max, epsilon, step_epsilon, False), _integrate_hockey_stick(c_min, epsilon, step_epsilon, False))
         delta_q += pr_interval * c_q
         zeta_c += pr_interval
-    return max(delta_p, delta_q)
+    return _fmax(delta_p, delta_q)
 
 
 def empirical(eps0: float, n: float, delta: float) -> float:
