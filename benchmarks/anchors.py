@@ -98,7 +98,7 @@ def _ours(mech: str, k: int | None, eps0: float, n: int) -> tuple[float | None, 
 
 
 def _cell(value: float | None, error: str | None) -> str:
-    return f"{value:.6g}" if value is not None else (error or "")
+    return f"{value:.6g}" if value is not None else (error or "not run")
 
 
 def _verdict(upper: float | None, lower: float | None, our_upper: float | None, our_lower: float | None) -> tuple[str, str]:
@@ -126,6 +126,7 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=1800.0)
     parser.add_argument("--codes", default="wang,su")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--cached-only", action="store_true", help="run nothing: tabulate the calls in --cache (a call not there is 'not run')")
     args = parser.parse_args()
     cache: dict[str, dict[str, Any]] = {}
     if args.cache and Path(args.cache).exists():
@@ -135,7 +136,7 @@ def main() -> int:
     results: dict[str, dict[str, Any]] = {}
     load_start = os.getloadavg()
     for code in args.codes.split(","):
-        folder = _locate(code, getattr(args, code))
+        folder = None if args.cached_only else _locate(code, getattr(args, code))
         for mech, k, eps0, n in POINTS:
             for side in ("upper", "lower"):
                 key = _key(code, mech, k, eps0, n, side)

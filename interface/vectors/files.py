@@ -829,10 +829,6 @@ def write_vectors(directory: str | Path, statements: Iterable[Statement] | None 
         _, document = _read_ours(path)
         if _looks_like_vectors(document):
             note(f"{path.name}: not ours, left alone (a vector file that the manifest does not list with this content; delete it yourself if it is stale)")
-    if statements is None:  # a full generation also writes the audit findings' regression vectors (findings/)
-        from .findings import FINDINGS_SUBDIR, write_findings
-
-        written += write_findings(directory / FINDINGS_SUBDIR)
     return written
 
 

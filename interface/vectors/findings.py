@@ -4,8 +4,11 @@ the vector format (`schema.json`, `shuffle-spec-vectors/2`), flagged with the ki
 so that any implementation repeating the mistake fails the same vectors.
 
 Layout: `<vectors dir>/findings/<implementation key>.json` (one file per audited implementation with
-failures) and `findings/index.json`; written by `shuffle-spec vectors generate DIR` (a full generation)
-and by `python3 -m shuffle_spec.interface.vectors.findings DIR`. Each file's group is the statement the
+failures) and `findings/index.json`; written with the registry (`python3 -m
+shuffle_spec.interface.audit.registry --write` writes `tests/vectors/findings/`) and by `python3 -m
+shuffle_spec.interface.vectors.findings DIR`. Not by `shuffle-spec vectors generate`: that command writes
+what the spec generates (its tests run it on stand-in registries without the audited statements), while
+these files derive from the audits. Each file's group is the statement the
 implementation was audited against (title, source, reference, rtol as its own vector file has them); each
 test is `valid` with the statement's expected value and acceptance interval at that point, a `comment`
 naming the implementation, what it returned and the certified truth, and `flags`:
@@ -20,6 +23,7 @@ naming the implementation, what it returned and the certified truth, and `flags`
 | `MassDropped` | a numerical method drops probability mass (truncated tails, clipped negative entries) |
 | `BinnedOutput` | a bound computed for a binned (discretised) randomizer is claimed for the continuous one |
 | `WrongDirection` | a search or comparison returns the wrong end (a failing candidate, a class lower bound for a member) |
+| `NegativeEpsilon` | a negative epsilon is returned (a conversion without the trivial floor max(0, .)) |
 | `FloatCancellation` | the value comes from a floating-point cancellation (0 or denormal where the exact value is positive) |
 
 A lower-bound claim's test is `valid` with interval [0, certified upper end]: the statement of its group

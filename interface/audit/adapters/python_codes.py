@@ -11,7 +11,7 @@ imports and function definitions (`ast`), never its experiments.
 |---|---|---|
 | balle_hoeffding | BALLE_HOEFFDING | `<clone of BorjaBalle/amplification-by-shuffling>/shuffleddp` |
 | apple_closed_form | APPLE_CLOSED_FORM | clone of apple/ml-shuffling-amplification |
-| wang_general, wang_laplace_lower | WANG_GENERAL, WANG_LAPLACE_LOWER | clone of wangsw/PrivacyAmplification |
+| wang_general, wang_krr, wang_laplace_lower | WANG_GENERAL, WANG_KRR, WANG_LAPLACE_LOWER | clone of wangsw/PrivacyAmplification |
 | su_fft_krr | SU_FFT_KRR | clone of Optimal-amplification-bound/Decomposition-Based-Optimal-Bounds-for-Shuffle-DP |
 | koskela_fa, girgis_rdp | KOSKELA_FA, GIRGIS_RDP | clone of DPBayes/numerical-shuffler-experiments |
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 from . import ThirdPartyMissing, third_party_module
 
-__all__ = ["apple_closed_form", "balle_hoeffding", "girgis_rdp", "koskela_fa", "su_fft_krr", "wang_general", "wang_laplace_lower"]
+__all__ = ["apple_closed_form", "balle_hoeffding", "girgis_rdp", "koskela_fa", "su_fft_krr", "wang_general", "wang_krr", "wang_laplace_lower"]
 
 WANG_STEPS = 20  # bisection steps T (the README suggests 8 for speed; more steps only tighten)
 CUPY_STANDIN = str(Path(__file__).with_name("cupy_standin"))
@@ -50,6 +50,13 @@ def wang_general(eps0: float, n: int, delta: float) -> float:
     module = third_party_module("wang_general", "unifiedamplification")
     p = math.exp(eps0)
     return float(module.amplificationUB(p, (p - 1) / (p + 1), p, p, n, delta, WANG_STEPS))
+
+
+def wang_krr(eps0: float, n: int, delta: float, k: int) -> float:
+    """amplificationUB with the README's "general RR on d options" row: p = q = e^eps0, beta = (e^eps0-1)/(e^eps0+k-1)."""
+    module = third_party_module("wang_krr", "unifiedamplification")
+    p = math.exp(eps0)
+    return float(module.amplificationUB(p, (p - 1) / (p + k - 1), p, p, n, delta, WANG_STEPS))
 
 
 def wang_laplace_lower(eps0: float, n: int, delta: float) -> float:
