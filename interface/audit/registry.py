@@ -281,13 +281,14 @@ def fingerprint() -> str:
 
 
 def build_registry(records: Iterable[Implementation] = IMPLEMENTATIONS, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    stamp = fingerprint()  # of the files as they were when the audits started (an edit during the run shows as stale)
     entries = []
     with remembered_truths():
         for record in records:
             if progress:
                 progress(record.key)
             entries.append(entry(record, audit_implementation(record)))
-    return {"schema": SCHEMA, "fingerprint": fingerprint(), "entries": entries}
+    return {"schema": SCHEMA, "fingerprint": stamp, "entries": entries}
 
 
 def _fmt(x: Any, digits: int = 6) -> str:

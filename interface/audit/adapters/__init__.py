@@ -122,6 +122,7 @@ IMPLEMENTATIONS: tuple[Implementation, ...] = (
         relation="replace-one",
         page="apple.md",
         adapter=f"{_P}.python_codes:apple_closed_form",
+        flags=("FloatCancellation",),
     ),
     Implementation(
         key="wang_general",
@@ -248,6 +249,7 @@ IMPLEMENTATIONS: tuple[Implementation, ...] = (
         relation="add-remove (claimed)",
         page="smartnoise.md",
         adapter=f"{_P}.smartnoise:theoretical",
+        flags=("FloatCancellation",),
     ),
     Implementation(
         key="smartnoise_empirical",
