@@ -3,10 +3,10 @@ privacy than is certified (`docs/audits/registry.json`, failures UNSOUND and BEL
 the vector format (`schema.json`, `shuffle-spec-vectors/2`), flagged with the kind of bug, Wycheproof-style,
 so that any implementation repeating the mistake fails the same vectors.
 
-Layout: `<vectors dir>/findings/<implementation key>.json` (one file per audited implementation with
-failures) and `findings/index.json`; written with the registry (`python3 -m
-shuffle_spec.interface.audit.registry --write` writes `tests/vectors/findings/`) and by `python3 -m
-shuffle_spec.interface.vectors.findings DIR`. Not by `shuffle-spec vectors generate`: that command writes
+Layout: `DIR/<implementation key>.json` (one file per audited implementation with failures) and
+`DIR/index.json`; the committed copy is `tests/findings_vectors/`, written with the registry (`python3 -m
+shuffle_spec.interface.audit.registry --write`), and `python3 -m shuffle_spec.interface.vectors.findings DIR`
+writes them anywhere. Not by `shuffle-spec vectors generate`: that command writes
 what the spec generates (its tests run it on stand-in registries without the audited statements), while
 these files derive from the audits. Each file's group is the statement the
 implementation was audited against (title, source, reference, rtol as its own vector file has them). Every
@@ -46,9 +46,8 @@ from typing import Any
 from ...spec.registry import get_statement
 from .files import SCHEMA_VERSION, canonical_decimal, expected_from
 
-__all__ = ["FINDINGS_SUBDIR", "REGISTRY_FILE", "findings_documents", "write_findings"]
+__all__ = ["REGISTRY_FILE", "findings_documents", "write_findings"]
 
-FINDINGS_SUBDIR = "findings"
 REGISTRY_FILE = Path(__file__).resolve().parents[2] / "docs" / "audits" / "registry.json"
 INDEX = "index.json"
 VERDICT_FLAG = {"UNSOUND": "BelowTruth", "BELOW BOUND": "BelowCertified"}
@@ -161,9 +160,9 @@ def write_findings(directory: str | Path, registry: Mapping[str, Any] | None = N
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m shuffle_spec.interface.vectors.findings", description="write the audit findings' regression vectors")
-    parser.add_argument("directory", help="the vectors directory (the files go to DIRECTORY/findings/)")
+    parser.add_argument("directory", help="where to write the files (the committed copy: tests/findings_vectors)")
     args = parser.parse_args(argv)
-    for path in write_findings(Path(args.directory) / FINDINGS_SUBDIR):
+    for path in write_findings(Path(args.directory)):
         print(path)
     return 0
 

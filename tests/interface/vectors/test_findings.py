@@ -7,17 +7,17 @@ from __future__ import annotations
 import json
 
 from shuffle_spec.interface.vectors.files import validate_document
-from shuffle_spec.interface.vectors.findings import FINDINGS_SUBDIR, findings_documents
+from shuffle_spec.interface.vectors.findings import findings_documents
 
-from support.paths import VECTORS
+from support.paths import ROOT
 
-FINDINGS = VECTORS / FINDINGS_SUBDIR
+FINDINGS = ROOT / "tests" / "findings_vectors"
 
 
 def test_findings_files_are_the_registry_s_and_valid():
     fresh = findings_documents()
     on_disk = {path.name: json.loads(path.read_text()) for path in FINDINGS.glob("*.json")}
-    assert set(on_disk) == set(fresh), "regenerate: python3 -m shuffle_spec.interface.vectors.findings tests/vectors"
+    assert set(on_disk) == set(fresh), "regenerate: python3 -m shuffle_spec.interface.audit.registry --write"
     for name, document in fresh.items():
         assert on_disk[name] == json.loads(json.dumps(document)), f"{name} is stale"
         if name != "index.json":
@@ -25,7 +25,7 @@ def test_findings_files_are_the_registry_s_and_valid():
 
 
 def test_every_finding_fails_the_implementation_it_came_from():
-    registry = json.loads((VECTORS.parent.parent / "docs" / "audits" / "registry.json").read_text())
+    registry = json.loads((ROOT / "docs" / "audits" / "registry.json").read_text())
     claimed = {e["key"]: {json.dumps(f["inputs"], sort_keys=True): f["claimed"] for f in e["failures"]} for e in registry["entries"]}
     checked = 0
     for name, document in findings_documents(registry).items():
