@@ -1,10 +1,10 @@
 """Regression vectors of the audit findings: every point where an audited implementation claimed more
 privacy than is certified (`docs/audits/registry.json`, failures UNSOUND and BELOW BOUND) becomes a test in
-the vector format (`schema.json`, `shuffle-spec-vectors/2`), flagged with the kind of bug, Wycheproof-style,
+the vector format (`schema.json`, schema version shuffle-spec-vectors/2), flagged with the kind of bug, Wycheproof-style,
 so that any implementation repeating the mistake fails the same vectors.
 
-Layout: `DIR/<implementation key>.json` (one file per audited implementation with failures) and
-`DIR/index.json`; the committed copy is `tests/findings_vectors/`, written with the registry (`python3 -m
+Layout: one file per audited implementation with failures, named after its registry key, and an index
+(index.json) in the folder written; the committed copy is `tests/findings_vectors/`, written with the registry (`python3 -m
 shuffle_spec.interface.audit.registry --write`), and `python3 -m shuffle_spec.interface.vectors.findings DIR`
 writes them anywhere. Not by `shuffle-spec vectors generate`: that command writes
 what the spec generates (its tests run it on stand-in registries without the audited statements), while

@@ -15,7 +15,7 @@ O(eps0 sqrt(log(1/delta)/n)) with its constant (12 in EFMRTT19 Thm 7) dropped an
 (eps0 <= 1/2, n >= 1000, delta < 1/100 in EFMRTT19) ignored. No neighbouring relation is stated. Audited
 against `FMT21.clones_numeric`, the tightest certified bound registered for every eps0-LDP randomizer.
 
-Faithfulness: C# `double` and `Math.Exp/Log/Sqrt/Min` are IEEE-754 binary64 with the platform libm, as
+Faithfulness: C# `double` and Math.Exp, Math.Log, Math.Sqrt, Math.Min are IEEE-754 binary64 with the platform libm, as
 Python's `math`; the port gives the C# results up to libm's last-ulp differences. `numClients` is a C#
 `int`: the port truncates a non-integer n like an explicit cast and refuses what the C# method refuses
 (ArgumentOutOfRangeException -> ValueError). dotnet is not installed here; the port is checked against
