@@ -50,7 +50,7 @@ from .verdicts import (
 from ...spec.registry import get_statement
 from ...spec.statement import Direction, HypothesisError, Statement
 
-__all__ = ["AuditPoint", "BoundAudit", "audit_bound", "grid_points", "load_bound_function", "vector_points"]
+__all__ = ["AuditPoint", "BoundAudit", "audit_bound", "audit_point", "grid_points", "load_bound_function", "vector_points"]
 
 # Size limit of a bound-function module given as FILE.py (`audit bound`): hand-written bounds are a few
 # KB; the limit keeps a mistaken path (a data file, a log) from being read whole and compiled.
@@ -165,6 +165,16 @@ def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool,
     else:
         low, high = low_exact - rtol * scale, high_exact + rtol * scale
     return True, repr(value), [repr(low), repr(high)], ""
+
+
+def audit_point(statement: Statement, inputs: dict[str, Any], source: str) -> AuditPoint | None:
+    """One point as the sweep classifies it (inside the hypotheses or not, the statement's expected value
+    and acceptance interval); None where the reference has no finite value (the sweep leaves it out)."""
+    classified = _classify_point(statement, inputs)
+    if classified is None:
+        return None
+    inside, expected, interval, hypothesis = classified
+    return AuditPoint(source, inputs, inside, expected, interval, hypothesis)
 
 
 def _log_grid(low: float, high: float, count: int, integer: bool = False) -> list[Any]:

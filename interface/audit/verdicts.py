@@ -26,7 +26,8 @@ This module judges one call; it never imports `shuffle_spec.interface.vectors.fi
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
@@ -56,6 +57,7 @@ __all__ = [
     "certified_bound",
     "judge",
     "judge_group",
+    "remembered_truths",
     "truth_lower_bound",
 ]
 
@@ -122,6 +124,14 @@ def _registered_ids() -> set[str]:
     return {s.id for s in list_statements()}
 
 
+def _krr_lower_bound_ids() -> list[str]:
+    """Registered certified lower bounds on the shuffled epsilon of k-RR (inputs eps0, n, delta, k)."""
+    return sorted(
+        s.id for s in list_statements()
+        if s.direction is Direction.LOWER_BOUND and s.mechanism == "krr" and s.is_amplification_bound and set(s.input_names) == {"eps0", "n", "delta", "k"}
+    )
+
+
 def _covers_binary_rr(statement: Statement, inputs: Mapping[str, Any]) -> bool:
     """Whether the statement's claim includes shuffled binary RR (so its truth bounds the claim)."""
     if not statement.is_amplification_bound or (statement.output is not None and str(statement.output) != "eps"):
@@ -140,12 +150,40 @@ def _amplification_point(inputs: Mapping[str, Any]) -> tuple[float, int, float] 
     return eps0, int(n), delta
 
 
+_TRUTH_CACHE: dict[tuple[int, str, tuple[tuple[str, str], ...]], dict[str, Any] | None] | None = None
+
+
+@contextmanager
+def remembered_truths() -> Iterator[None]:
+    """Inside this block `truth_lower_bound` remembers its answers per (statement, inputs): a registry run
+    judges the same points for several implementations, and one certified truth costs up to seconds. Off
+    outside it (tests swap registries and statements under the same ids)."""
+    global _TRUTH_CACHE
+    previous, _TRUTH_CACHE = _TRUTH_CACHE, {}
+    try:
+        yield
+    finally:
+        _TRUTH_CACHE = previous
+
+
 def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[str, Any] | None:
+    """`_truth_lower_bound`, remembered inside `remembered_truths()`."""
+    if _TRUTH_CACHE is None:
+        return _truth_lower_bound(statement, inputs)
+    key = (id(statement), statement.id, tuple(sorted((str(k), repr(v)) for k, v in inputs.items())))
+    if key not in _TRUTH_CACHE:
+        _TRUTH_CACHE[key] = _truth_lower_bound(statement, inputs)
+    found = _TRUTH_CACHE[key]
+    return None if found is None else dict(found)
+
+
+def _truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[str, Any] | None:
     """A number the true central epsilon is at least, where the statement's claim covers binary RR:
     the largest lower end among the registered truths (`exact.shuffled_binary_rr`'s certified
     interval; `exact.shuffled_binary_rr.pair`, a lower bound, when registered) valid at the point, or
     exact enumeration of shuffled binary RR for n <= 40; for a k-RR statement at k > 2, the lower end
-    of `exact.shuffled_krr` where it computes (small n). None when none applies."""
+    of `exact.shuffled_krr` where it computes (small n) and the registered certified lower bounds for k-RR
+    (explicit neighbouring pairs: `exact.krr_pair_x0`, `exact.krr_pair_third`). None when none applies."""
     point = _amplification_point(inputs)
     if point is None:
         return None
@@ -158,8 +196,11 @@ def truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[s
             if n <= TRUTH_MAX_N[truth_id]
         ]
     elif statement.mechanism == "krr" and isinstance(inputs.get("k"), int) and inputs["k"] >= 2 and statement.is_amplification_bound:
-        # A bound for k-RR is held to the exact shuffled k-RR (small n only: it refuses larger ones).
-        candidates.append((EXACT_KRR_ID, {"eps0": eps0, "n": n, "delta": delta, "k": inputs["k"]}))
+        # A bound for k-RR is held to the exact shuffled k-RR (small n only: it refuses larger ones) and to
+        # the registered certified lower bounds for k-RR (explicit neighbouring pairs, any n).
+        params = {"eps0": eps0, "n": n, "delta": delta, "k": inputs["k"]}
+        candidates.append((EXACT_KRR_ID, params))
+        candidates += [(truth_id, params) for truth_id in _krr_lower_bound_ids()]
     if not candidates:
         return None
     evaluated: list[Candidate] = []
