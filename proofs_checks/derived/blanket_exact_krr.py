@@ -142,15 +142,17 @@ def _split_counts() -> None:
         assert_identity((user0[j] - e * user1[j]) / others[j], value, f"coefficient of {j}")
 
 
-@proof_check(SPLIT, "given r: a0 h0 + a1 h1 + az hz + ar r = sum_j (a_j + delta_r) h_j over h0 + h1 + hz = n - r, delta_r = ar r/(n - r); the engine's order 1 - e e0 <= (1-e)/e0")
+@proof_check(SPLIT, "given h1 = j: a0 h0 + a1 j + az hz + ar r = sum (a + delta_j) over h0 + r + hz = n - j, delta_j = a1 j/(n - j); the engine's order 1 - e <= (1-e)/e0 <= 0")
 def _split_rows() -> None:
     e0, e = sp.exp(eps0), sp.exp(eps)
     a0, a1, az, ar = e0 - e, 1 - e * e0, (1 - e) / e0, 1 - e
-    hz = n - r - h0 - h1
-    shift = ar * r / (n - r)
-    assert_identity(a0 * h0 + a1 * h1 + az * hz + ar * r, (a0 + shift) * h0 + (a1 + shift) * h1 + (az + shift) * hz, "row form")
-    # c2 - c1 = az - a1 = (e0 - 1)((e - 1)(e0 + 1) + e0)/e0 >= 0 (the shift is common to both).
-    _order(a1, az, (e0 - 1) * ((e - 1) * (e0 + 1) + e0) / e0, "c2 - c1 (split)")
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    hz = n - j - h0 - r
+    shift = a1 * j / (n - j)
+    assert_identity(a0 * h0 + a1 * j + az * hz + ar * r, (a0 + shift) * h0 + (ar + shift) * r + (az + shift) * hz, "row form")
+    # c2 - c1 = az - ar = (e - 1)(e0 - 1)/e0 >= 0 (the shift is common to both), and c2 <= 0.
+    _order(ar, az, (e - 1) * (e0 - 1) / e0, "c2 - c1 (split)")
+    assert_nonnegative((e - 1) / e0, "-c2 = (e - 1)/e0")
 
 
 @proof_check(SPLIT, "spec sum = reference interval at n = 5, k = 4, eps0 = 1, eps = 0.2 and n = 4, k = 6, eps0 = 3, eps = 1")

@@ -30,17 +30,19 @@ is sufficient and its divergence is the pair's EXACT one. With W = Mult(n; 1/D, 
     a0 = e0 - e, a1 = 1 - e e0, az = (1 - e)/e0, ar = 1 - e,
 
 (the same form P_x(h) = W(h) sum_j mu_x(j) h_j / pi_j / n as above, with four classes; the pair is symmetric, one
-direction). It is summed over R' = r ~ Bin(n, (k-3)/D) (a certified window; outside it the summand is at most
-(e0 - e) n): given r, h1 ~ Bin(n - r, 1/(e0 + 2)), h0 | h1 ~ Bin(n - r - h1, 1/(e0 + 1)), h_z the rest, and
-ar r = delta_r (h0 + h1 + h_z) with delta_r = (1 - e) r / (n - r) turns the summand into the engine's form
-E[(c0 h0 + c1 h1 + c2 h_z)_+] with (c0, c1, c2) = (a0, a1, az) + delta_r (c0 > 0 >= c2 >= c1 as the engine needs;
-c0 <= 0 makes the summand 0). One engine call per r: the window of R' is capped (MAX_SPLIT_ROWS values of r;
-beyond, refused: there R' is so spread that the merged count loses little, and exact.krr_pair_third is within
-about 1.001 of the blanket bound). This is where the pair's eps was loose at large eps0: at eps0 = 8, k = 10,
-n = 1e4, delta = 1e-6 the merged counts give 6.806, the split ones 6.987 (the blanket bound: 7.023).
+direction). It is summed over h1 = j ~ Bin(n, 1/D) (a certified window; outside it the summand is at most
+(e0 - e) n): given j, R' ~ Bin(n - j, (k-3)/(D-1)), h0 | R' ~ Bin(n - j - R', 1/(e0 + 1)), h_z the rest, and
+a1 j = delta_j (h0 + R' + h_z) with delta_j = a1 j / (n - j) turns the summand into the engine's form
+E[(c0 h0 + c1 R' + c2 h_z)_+] with (c0, c1, c2) = (a0, ar, az) + delta_j (c0 > 0 >= c2 >= c1 as the engine
+needs). Since a1 = 1 - e e0 is very negative, c0 <= 0 (every coefficient <= 0: the summand is exactly 0) from
+j >= (e0 - e) n / (e e0 - 1 + e0 - e) on, so only the first few values of j cost an engine call. The window of h1
+is capped (MAX_SPLIT_ROWS values; beyond, refused: there the counts are so spread that the merged count loses
+little, and exact.krr_pair_third is within about 1.001 of the blanket bound). This is where the pair's eps was
+loose at large eps0: at eps0 = 8, k = 10, n = 1e4, delta = 1e-6 the merged counts give 6.806, the split ones
+6.986 (the blanket bound: 7.023).
 
 Supported range: eps0 in (0, 50], k in [2 (x0) or 3 (third), 10^6], n in [1, 10^8], delta in (0, 1); the split
-third pair: k >= 4 and at most MAX_SPLIT_ROWS values of R' in its window (large eps0 or small n).
+third pair: k >= 4 and at most MAX_SPLIT_ROWS values of h1 in its window (large eps0 or small n).
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ __all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "k
 PAIRS = ("third", "x0")
 EPS_REL_TOL = 3e-4
 PER_SD = 4
-# The split third pair makes one lattice-sum call per value r of R' in its window (about 3 ms each at n = 1e4):
+# The split third pair makes one lattice-sum call per value j of h1 in its window (where the summand is not 0):
 # beyond this many values it is refused (module doc).
 MAX_SPLIT_ROWS = 400
 
@@ -171,58 +173,61 @@ def krr_pair_x0_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundVa
 # ---------------------------------------------------------------- the third pair with the rest split
 
 
-def _split_window(eps0: float, n: int, k: int, tail: float) -> tuple[BinomialLaw, Window]:
-    """The law of R' ~ Bin(n, (k-3)/D) and its certified window; ParameterError beyond MAX_SPLIT_ROWS values."""
+def _split_window(eps0: float, n: int, k: int, tail: float) -> Window:
+    """The certified window of h1 ~ Bin(n, 1/D); ParameterError beyond MAX_SPLIT_ROWS values."""
     with mpmath.workdps(40):
-        d = mpmath.exp(mpmath.mpf(eps0)) + k - 1
-        law_r = binomial_law((k - 3) / d)
-    window = binomial_window(int(n), law_r, tail)
+        law_1 = binomial_law(1 / (mpmath.exp(mpmath.mpf(eps0)) + k - 1))
+    window = binomial_window(int(n), law_1, tail)
     rows = window.hi - window.lo + 1
     if rows > MAX_SPLIT_ROWS:
-        raise ParameterError("n", n, f"at most {MAX_SPLIT_ROWS} values of the unheld values' count in its window (here {rows}; smaller n or larger eps0)")
-    return law_r, window
+        raise ParameterError("n", n, f"at most {MAX_SPLIT_ROWS} values of the count of x1 in its window (here {rows}; smaller n or larger eps0)")
+    return window
 
 
 def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
     """exact.krr_pair_third_split: a certified interval containing the EXACT hockey-stick divergence at e^eps of the
     pair "user 1 holds x0 vs x1, the other n-1 users all hold a third value z" of n shuffled eps0-k-RR reports,
     from the sufficient counts (h0, h1, h_z, R') (module doc). Range: eps0 in (0, 50], 4 <= k <= 1e6,
-    1 <= n <= 1e8 with at most MAX_SPLIT_ROWS values of R' in its window, eps >= 0."""
+    1 <= n <= 1e8 with at most MAX_SPLIT_ROWS values of h1 in its window, eps >= 0."""
     check_krr_inputs(eps0, n, 0.5, k, min_k=4)
     require_positive("eps", eps, allow_zero=True)
     require_positive("delta_hint", delta_hint)
     n, k = int(n), int(k)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
-    _, window = _split_window(eps0, n, k, tail)
+    window = _split_window(eps0, n, k, tail)
     if eps >= eps0:
         return BoundValue(0.0, 0.0, direction="exact")
     if eps0 < MIN_EPS0:
         return BoundValue(0.0, krr_blanket_delta_cap(eps0, k), TINY_EPS0, direction="exact")
-    with mpmath.workdps(40):
-        e0, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
-        law_b, law_a = binomial_law(1 / (e0 + 2)), binomial_law(1 / (e0 + 1))
-        a0, a1, az = e0 - e, 1 - e * e0, (1 - e) / e0
-        shifts = [(1 - e) * r / (n - r) if r < n else None for r in range(window.lo, window.hi + 1)]
-        c_top = bracket(a0)[1]
-        rows = [None if d is None else Coefficients(bracket(a0 + d), bracket(a1 + d), bracket(az + d)) for d in shifts]
     lower = upper = 0.0
     trivial = False
-    for i, c in enumerate(rows):
-        m = n - (window.lo + i)
-        if c is None or m == 0 or c.c0[1] <= 0:  # r = n (no draws left) or c0 <= 0: the summand is (<= 0)_+ = 0
+    with mpmath.workdps(40):
+        e0, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        d = e0 + k - 1
+        law_b, law_a = binomial_law((k - 3) / (d - 1)), binomial_law(1 / (e0 + 1))
+        a0, a1, az, ar = e0 - e, 1 - e * e0, (1 - e) / e0, 1 - e
+        c_top = bracket(a0)[1]
+    for i in range(window.hi - window.lo + 1):
+        j = window.lo + i
+        m = n - j
+        if m == 0:
             continue
+        with mpmath.workdps(40):
+            shift = a1 * j / m
+            if a0 + shift <= 0:  # every coefficient <= 0 from here on: the summands are exactly 0
+                break
+            c = Coefficients(bracket(a0 + shift), bracket(ar + shift), bracket(az + shift))
         if not c.c1[1] <= c.c2[0]:  # the ordering holds exactly, but its float brackets overlap (eps0 >~ 36)
             trivial = True
             continue
         if c.c0[0] <= 0:  # c0's bracket straddles 0: the upper end with c0 at its upper end only
-            c = Coefficients((1e-300, c.c0[1]), c.c1, c.c2)
-            _, hi = positive_part_expectation(m, law_b, law_a, c, tail=tail, per_sd=PER_SD)
+            _, hi = positive_part_expectation(m, law_b, law_a, Coefficients((1e-300, c.c0[1]), c.c1, c.c2), tail=tail, per_sd=PER_SD)
             upper += float(window.upper[i]) * hi
             continue
         lo, hi = positive_part_expectation(m, law_b, law_a, c, tail=tail, per_sd=PER_SD)
         lower += float(window.lower[i]) * lo
         upper += float(window.upper[i]) * hi
-    factor = 1 + (len(rows) + 4) * U1
+    factor = 1 + (window.hi - window.lo + 5) * U1
     upper = upper * factor + (window.below + window.above) * c_top * n * (1 + 4 * U1)
     lower = lower / factor
     upper_delta = 1.0 if trivial else min(1.0, upper / n * (1 + 2 * U1))
@@ -234,8 +239,8 @@ def krr_pair_third_split_epsilon(*, eps0: float, n: int, delta: float, k: int) -
     third value" from its sufficient counts (the rest split into the third value's count and the others'; module
     doc), certified: the value is the lower end of the pair's interval (given in the note), a lower bound on the
     central eps of n shuffled eps0-k-RR reports at delta. Range: eps0 in (0, 50], 4 <= k <= 1e6, 1 <= n <= 1e8,
-    0 < delta < 1, at most MAX_SPLIT_ROWS values of the unheld values' count in its window (ParameterError
-    beyond: large n at small eps0)."""
+    0 < delta < 1, at most MAX_SPLIT_ROWS values of the count of x1 in its window (ParameterError beyond: large
+    n at small eps0)."""
     check_krr_inputs(eps0, n, delta, k, min_k=4)
     _split_window(eps0, int(n), int(k), max(min(1e-30, delta * 1e-12), 1e-300))
     if eps0 < MIN_EPS0:

@@ -254,10 +254,10 @@ PAIR_THIRD_SPLIT = _procedure(
         "The same pair as exact.krr_pair_third, but the count of the third value z is kept apart from the count of "
         "the k - 3 values nobody holds (exact.krr_pair_third merges them: a post-processing of these counts, so "
         "this eps is >= that one); the values outside {x0, x1, z} are exchangeable, so these counts are sufficient "
-        "and this is the pair's EXACT eps, a LOWER bound on the worst case. Summed over the unheld values' count "
-        "r ~ Bin(n, (k-3)/D) on a certified window, one three-class lattice sum per r; refused when that window has "
-        "more than 400 values (large n at small eps0, where the merged counts lose little). The certified lower "
-        "bound is the lower end of the returned interval."
+        "and this is the pair's EXACT eps, a LOWER bound on the worst case. Summed over the count of x1, "
+        "h1 ~ Bin(n, 1/D), on a certified window, one three-class lattice sum per value (none once every "
+        "coefficient is <= 0); refused when that window has more than 400 values (large n at small eps0, where "
+        "the merged counts lose little). The certified lower bound is the lower end of the returned interval."
     ),
 )
 
