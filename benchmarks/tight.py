@@ -155,7 +155,7 @@ def main() -> int:
         return 0
     layout = None
     for k in (int(x) for x in _floats(args.k)):
-        if (k == 2) != (layout == 2):  # a new table when switching between the k = 2 and the k >= 3 layouts
+        if layout is None or (k == 2) != (layout == 2):  # a new table at the start and when switching between the k = 2 and k >= 3 layouts
             layout = 2 if k == 2 else 3
             emit("", HEADER_K2 if k == 2 else HEADER, RULE_K2 if k == 2 else RULE)
         for eps0 in _floats(args.eps0):
