@@ -256,7 +256,7 @@ PAIR_THIRD_SPLIT = _procedure(
         "this eps is >= that one); the values outside {x0, x1, z} are exchangeable, so these counts are sufficient "
         "and this is the pair's EXACT eps, a LOWER bound on the worst case. Summed over the count of x1, "
         "h1 ~ Bin(n, 1/D), on a certified window, one three-class lattice sum per value (none once every "
-        "coefficient is <= 0); refused when that window has more than 400 values (large n at small eps0, where "
+        "coefficient is <= 0); refused when that window has more than 64 values (larger n or smaller eps0, where "
         "the merged counts lose little). The certified lower bound is the lower end of the returned interval."
     ),
 )
