@@ -35,13 +35,13 @@ direction). It is summed over h1 = j ~ Bin(n, 1/D) (a certified window; outside 
 a1 j = delta_j (h0 + R' + h_z) with delta_j = a1 j / (n - j) turns the summand into the engine's form
 E[(c0 h0 + c1 R' + c2 h_z)_+] with (c0, c1, c2) = (a0, ar, az) + delta_j (c0 > 0 >= c2 >= c1 as the engine
 needs). Since a1 = 1 - e e0 is very negative, c0 <= 0 (every coefficient <= 0: the summand is exactly 0) from
-j >= (e0 - e) n / (e e0 - 1 + e0 - e) on, so only the first few values of j cost an engine call. The window of h1
-is capped (MAX_SPLIT_ROWS values; beyond, refused: there x1 is no longer a rare report, the merged count loses
-less, and the sum would cost seconds). This is where the pair's eps was loose at large eps0: at eps0 = 8, k = 10,
+j >= (e0 - e) n / (e e0 - 1 + e0 - e) on, so only the first few values of j cost an engine call. Its range:
+n/D <= SPLIT_MAX_MEAN (beyond, refused: there x1 is no longer a rare report, the merged count loses less, and the
+sum would cost seconds). This is where the pair's eps was loose at large eps0: at eps0 = 8, k = 10,
 n = 1e4, delta = 1e-6 the merged counts give 6.806, the split ones 6.987 (the blanket bound: 7.023).
 
 Supported range: eps0 in (0, 50], k in [2 (x0) or 3 (third), 10^6], n in [1, 10^8], delta in (0, 1); the split
-third pair: k >= 4 and at most MAX_SPLIT_ROWS values of h1 in its window (large eps0 or small n).
+third pair: k >= 4 and n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (large eps0 or small n).
 """
 
 from __future__ import annotations
@@ -64,15 +64,20 @@ from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, Window, binom
 from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
-__all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "krr_pair_third_split_delta", "krr_pair_third_split_epsilon", "PAIRS", "MAX_SPLIT_ROWS"]
+__all__ = [
+    "krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "krr_pair_third_split_delta", "krr_pair_third_split_epsilon",
+    "krr_pair_third_split_epsilon_mp", "check_split_range", "PAIRS", "MAX_SPLIT_ROWS", "SPLIT_MAX_MEAN",
+]
 
 PAIRS = ("third", "x0")
 EPS_REL_TOL = 3e-4
 PER_SD = 4
 # The split third pair makes one lattice-sum call per value j of h1 in its window (where the summand is not 0),
-# tens of ms each under load; beyond this many values it is refused (module doc): it matters where x1 is a rare
-# report (large eps0, small n), and there the window is short.
-MAX_SPLIT_ROWS = 64
+# tens of ms each under load. Its range: the expected count n/D of x1 at most SPLIT_MAX_MEAN (the spec's
+# hypothesis; it matters where x1 is a rare report: large eps0, small n), where the window is short; a window
+# beyond MAX_SPLIT_ROWS values is refused as well (a safety net).
+SPLIT_MAX_MEAN = 8
+MAX_SPLIT_ROWS = 400
 
 
 def _setups(pair: str, eps0: float, k: int, eps: float) -> list[tuple[BinomialLaw, BinomialLaw, Coefficients]]:
@@ -173,8 +178,17 @@ def krr_pair_x0_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundVa
 # ---------------------------------------------------------------- the third pair with the rest split
 
 
+def check_split_range(eps0: float, n: int, k: int) -> None:
+    """exact.krr_pair_third_split's own range (the spec's hypothesis): n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN
+    (ParameterError on n beyond)."""
+    if not int(n) / (math.exp(min(float(eps0), 700.0)) + int(k) - 1) <= SPLIT_MAX_MEAN:
+        raise ParameterError("n", n, f"n/(e^eps0 + k - 1) <= {SPLIT_MAX_MEAN} (x1 a rare report; here eps0 = {eps0!r}, k = {k!r})")
+
+
 def _split_window(eps0: float, n: int, k: int, tail: float) -> Window:
-    """The certified window of h1 ~ Bin(n, 1/D); ParameterError beyond MAX_SPLIT_ROWS values."""
+    """The certified window of h1 ~ Bin(n, 1/D) (its range checked first); ParameterError beyond MAX_SPLIT_ROWS
+    values (a safety net: about 160 at n/D = 8 and a 1e-300 tail)."""
+    check_split_range(eps0, n, k)
     with mpmath.workdps(40):
         law_1 = binomial_law(1 / (mpmath.exp(mpmath.mpf(eps0)) + k - 1))
     window = binomial_window(int(n), law_1, tail)
@@ -188,7 +202,7 @@ def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta
     """exact.krr_pair_third_split: a certified interval containing the EXACT hockey-stick divergence at e^eps of the
     pair "user 1 holds x0 vs x1, the other n-1 users all hold a third value z" of n shuffled eps0-k-RR reports,
     from the sufficient counts (h0, h1, h_z, R') (module doc). Range: eps0 in (0, 50], 4 <= k <= 1e6,
-    1 <= n <= 1e8 with at most MAX_SPLIT_ROWS values of h1 in its window, eps >= 0."""
+    1 <= n <= 1e8 with n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (= 8), eps >= 0."""
     check_krr_inputs(eps0, n, 0.5, k, min_k=4)
     require_positive("eps", eps, allow_zero=True)
     require_positive("delta_hint", delta_hint)
@@ -239,8 +253,8 @@ def krr_pair_third_split_epsilon(*, eps0: float, n: int, delta: float, k: int) -
     third value" from its sufficient counts (the rest split into the third value's count and the others'; module
     doc), certified: the value is the lower end of the pair's interval (given in the note), a lower bound on the
     central eps of n shuffled eps0-k-RR reports at delta. Range: eps0 in (0, 50], 4 <= k <= 1e6, 1 <= n <= 1e8,
-    0 < delta < 1, at most MAX_SPLIT_ROWS values of the count of x1 in its window (ParameterError beyond: large
-    n at small eps0)."""
+    0 < delta < 1, n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (= 8; ParameterError on n beyond: larger n or smaller
+    eps0, where x1 is no longer a rare report)."""
     check_krr_inputs(eps0, n, delta, k, min_k=4)
     _split_window(eps0, int(n), int(k), max(min(1e-30, delta * 1e-12), 1e-300))
     if eps0 < MIN_EPS0:
@@ -273,6 +287,18 @@ def krr_pair_third_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k:
 
     check_krr_inputs(eps0, n, delta, k, min_k=3)
     return krr_pair_eps_bracket(eps0=float(eps0), n=int(n), k=int(k), delta=float(delta), dps=dps, pair="third")
+
+
+def krr_pair_third_split_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Any, Any]:
+    """exact.krr_pair_third_split at `dps` digits for n = 1: one report, so the split and the merged counts are the
+    same statistic (the report z and an unheld value have the same probability 1/D under both inputs: merging them
+    loses nothing) and the enclosure is exact.krr_pair_third's (shuffle_spec.reference.numerics.high_precision_exact).
+    ValueError (outside the high-precision range) for n > 1."""
+    check_krr_inputs(eps0, n, delta, k, min_k=4)
+    check_split_range(eps0, int(n), int(k))
+    if int(n) != 1:
+        raise ValueError(f"n = {n} is outside the high-precision range of exact.krr_pair_third_split (n = 1)")
+    return krr_pair_third_epsilon_mp(dps=dps, eps0=eps0, n=1, delta=delta, k=k)
 
 
 def krr_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Any, Any]:

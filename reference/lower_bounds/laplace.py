@@ -128,6 +128,8 @@ def _cluster_shift(eps0: float, eps: float, direction: str, h: float) -> float:
             z_min = law.atoms[0][0]
             f0, g0 = mpmath.mpf(0), mpmath.mpf(0)
             f1, g1 = law.cumulative(z_min + hh)
+        if not f1 > f0:  # a step too fine for 30 digits: no shift (any shift is exact, this one only tightens)
+            return 0.0
         mean = (g1 - g0) / (f1 - f0)
         value = float(mean)
         if value > mean:
@@ -157,6 +159,9 @@ def _step(law: _PairLaw, cut: float | None = None) -> float:
     return lattice_step(_moments(law) if cut is None else _clamped_variance(law, cut))
 
 
+# The smallest lattice step, relative to the truncation depth, at which the truncated law is used (the lower
+# groups work at 30 digits).
+MIN_RELATIVE_STEP = 1e-12
 # The truncation point sits this far (relative) beyond -(n - 1) z_max, so that float rounding of the cut
 # cannot make it cut into the sums that reach 0 (tightness only: every cut is valid, module doc).
 CUT_MARGIN = 1e-6
@@ -407,6 +412,11 @@ def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     for direction in DIRECTIONS:
         depth = _cut_depth(eps0, eps, direction, n)
         h = _step(_law(eps0, eps, direction), None if depth is None else -depth)
+        if depth is not None and not h >= MIN_RELATIVE_STEP * max(depth, 1.0):
+            # The truncated law is nearly a point (eps near eps0, z_max tiny): a step that fine is below what the
+            # 30-digit groups resolve. Untruncated, as before (tightness only).
+            depth = None
+            h = _step(_law(eps0, eps, direction))
         shift = _cluster_shift(eps0, eps, direction, h)
         law = _law(eps0, eps, direction, shift)
         cut = None if depth is None else _aligned_cut(depth, shift, h)

@@ -227,7 +227,10 @@ PAIR_X0 = _procedure(
     ),
 )
 
-# Points where the split pair's window of R' is small (large eps0 or small n; its range, module doc of the reference).
+# The split pair's range beyond the lattice's: the expected count n/D of x1 at most this (the reference's
+# SPLIT_MAX_MEAN; its window, one lattice sum per value, stays short).
+SPLIT_MAX_MEAN = 8
+# Points where the split pair's window of h1 is short (large eps0 or small n; its range, module doc of the reference).
 SPLIT_EXAMPLES = (
     {"eps0": 6.0, "n": 300, "delta": 1e-6, "k": 10},
     {"eps0": 1.0, "n": 30, "delta": 1e-2, "k": 5},
@@ -244,19 +247,20 @@ PAIR_THIRD_SPLIT = _procedure(
         "derived",
         "high",
     ),
-    hypotheses=_range(4),
+    hypotheses=(*_range(4), sp.Le(n / D, SPLIT_MAX_MEAN)),
+    hypothesis_names=("", "", "", "", "", "n/(e^eps0 + k - 1) <= 8 (x1 a rare report: a short window of its count)"),
     conclusion=(sp.Le(pair_third_split_delta(), delta),),
     direction=Direction.LOWER_BOUND,
     reference="shuffle_spec.reference.lower_bounds.krr:krr_pair_third_split_epsilon",
     examples=SPLIT_EXAMPLES,
-    invalid_examples=INVALID + ({"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 3},),
+    invalid_examples=INVALID + ({"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 3}, {"eps0": 1.0, "n": 10**4, "delta": 1e-6, "k": 10}),
     notes=(
         "The same pair as exact.krr_pair_third, but the count of the third value z is kept apart from the count of "
         "the k - 3 values nobody holds (exact.krr_pair_third merges them: a post-processing of these counts, so "
         "this eps is >= that one); the values outside {x0, x1, z} are exchangeable, so these counts are sufficient "
         "and this is the pair's EXACT eps, a LOWER bound on the worst case. Summed over the count of x1, "
         "h1 ~ Bin(n, 1/D), on a certified window, one three-class lattice sum per value (none once every "
-        "coefficient is <= 0); refused when that window has more than 64 values (larger n or smaller eps0, where "
+        "coefficient is <= 0); refused when n/D > 8 (x1 no longer a rare report: larger n or smaller eps0, where "
         "the merged counts lose little). The certified lower bound is the lower end of the returned interval."
     ),
 )

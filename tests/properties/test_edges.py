@@ -53,11 +53,15 @@ def reference_function(statement_id: str):
     return getattr(importlib.import_module(module), name)
 
 
+# The k-RR pairs that need more values than 2 (the third value; the third value and an unheld one).
+SMALLEST_K = {"exact.krr_pair_third": 3, "exact.krr_pair_third_split": 4}
+
+
 def extra_inputs(statement_id: str) -> dict:
     names = set(STATEMENTS[statement_id].input_names) - {"eps0", "n", "delta"}
     # k = 2 (binary RR, where the exact truth is known), except for the pair whose other users hold a
     # third value, which needs k >= 3.
-    values = {"k": 3 if statement_id == "exact.krr_pair_third" else 2, "delta0": 0.0}
+    values = {"k": SMALLEST_K.get(statement_id, 2), "delta0": 0.0}
     if not names <= set(values):
         pytest.skip(f"{statement_id} needs {names - set(values)}")
     return {name: values[name] for name in names}
@@ -65,7 +69,7 @@ def extra_inputs(statement_id: str) -> dict:
 
 def extra_inputs_or_none(statement_id: str) -> dict:
     names = set(STATEMENTS[statement_id].input_names) - {"eps0", "n", "delta"}
-    return {"k": 3} if statement_id == "exact.krr_pair_third" else ({"k": 2} if "k" in names else {})
+    return {"k": SMALLEST_K[statement_id]} if statement_id in SMALLEST_K else ({"k": 2} if "k" in names else {})
 
 
 def event_lower_bound(mechanism: str, eps0: float, n: int, delta: float) -> float:

@@ -16,6 +16,7 @@ from shuffle_spec.reference.finite.randomizers import k_randomized_response
 from shuffle_spec.reference.finite.shuffling import shuffled_distribution
 from shuffle_spec.reference.lower_bounds.krr import (
     MAX_SPLIT_ROWS,
+    SPLIT_MAX_MEAN,
     krr_pair_delta,
     krr_pair_third_epsilon,
     krr_pair_third_split_delta,
@@ -55,11 +56,12 @@ def test_split_counts_beat_the_merged_counts_at_large_eps0_and_stay_below_the_bl
     assert pair.lower <= exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=split.value, delta_hint=delta).upper
 
 
-def test_refused_where_its_window_is_too_wide():
+def test_refused_beyond_its_range_with_the_parameter_named():
     from shuffle_spec.reference.core.errors import ParameterError
 
-    with pytest.raises(ParameterError, match=f"at most {MAX_SPLIT_ROWS}"):
+    with pytest.raises(ParameterError, match=f"n/\\(e\\^eps0 \\+ k - 1\\) <= {SPLIT_MAX_MEAN}"):
         krr_pair_third_split_epsilon(eps0=1.0, n=10**6, delta=1e-6, k=10)
+    assert MAX_SPLIT_ROWS >= 200  # the safety net is never what refuses inside the range (about 160 rows at most)
 
 
 @pytest.mark.parametrize("k, n, delta, merged_value", [pytest.param(10, 10**4, 1e-6, 6.80632, marks=pytest.mark.slow), (100, 10**3, 1e-9, 6.37979)])
