@@ -9,13 +9,14 @@ import sympy as sp
 
 from ..framework import assert_identity, assert_nonnegative, proof_check, require
 from ...reference.bounds.blanket_exact_krr import exact_blanket_krr_delta
-from ...reference.lower_bounds.krr import krr_pair_delta
+from ...reference.lower_bounds.krr import krr_pair_delta, krr_pair_third_split_delta
 from ...spec.derived import blanket_exact as spec
 from ...spec.symbols import eps, eps0, k, n
 
 EXACT = "BBGN19.Lem5.3.exact_krr"
 THIRD = "exact.krr_pair_third"
 X0 = "exact.krr_pair_x0"
+SPLIT = "exact.krr_pair_third_split"
 
 N_ = sp.Symbol("N", integer=True, positive=True)
 g = sp.Symbol("g", positive=True)
@@ -121,6 +122,45 @@ def _spec_vs_reference_x0() -> None:
         value = max(_spec_value(direction, point) for direction in spec.pair_x0_delta())
         got = krr_pair_delta(eps0=1.0, n=5, k=kk, eps=0.2, pair="x0")
         require(got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got} (k = {kk})")
+
+
+@proof_check(SPLIT, "four classes: Mult(n-1; h - e_j) pi^(h - e_j) = Mult(n; h) pi^h h_j/(n pi_j), and the coefficients (mu_x0(j) - e mu_x1(j))/pi_j")
+def _split_counts() -> None:
+    h2, h3 = sp.symbols("h2 h3", integer=True, positive=True)
+    q0, q1, q2, q3 = sp.symbols("q0 q1 q2 q3", positive=True)
+    total = h0 + h1 + h2 + h3
+    full = sp.factorial(total) / (sp.factorial(h0) * sp.factorial(h1) * sp.factorial(h2) * sp.factorial(h3)) * q0**h0 * q1**h1 * q2**h2 * q3**h3
+    shifted = sp.factorial(total - 1) / (sp.factorial(h0) * sp.factorial(h1) * sp.factorial(h2 - 1) * sp.factorial(h3)) * q0**h0 * q1**h1 * q2 ** (h2 - 1) * q3**h3
+    require(sp.simplify(sp.combsimp(shifted / (full * h2 / (total * q2)))) == 1, "multinomial shift (four classes)")
+    e0, e = sp.exp(eps0), sp.exp(eps)
+    d = e0 + k - 1
+    others = {"x0": 1 / d, "x1": 1 / d, "rest": (k - 3) / d, "z": e0 / d}  # the others (all at z) report j
+    user0 = {"x0": e0 / d, "x1": 1 / d, "rest": (k - 3) / d, "z": 1 / d}
+    user1 = {"x0": 1 / d, "x1": e0 / d, "rest": (k - 3) / d, "z": 1 / d}
+    expected = {"x0": e0 - e, "x1": 1 - e * e0, "rest": 1 - e, "z": (1 - e) / e0}
+    for j, value in expected.items():
+        assert_identity((user0[j] - e * user1[j]) / others[j], value, f"coefficient of {j}")
+
+
+@proof_check(SPLIT, "given h1 = j: a0 h0 + a1 j + az hz + ar r = sum (a + delta_j) over h0 + r + hz = n - j, delta_j = a1 j/(n - j); the engine's order 1 - e <= (1-e)/e0 <= 0")
+def _split_rows() -> None:
+    e0, e = sp.exp(eps0), sp.exp(eps)
+    a0, a1, az, ar = e0 - e, 1 - e * e0, (1 - e) / e0, 1 - e
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    hz = n - j - h0 - r
+    shift = a1 * j / (n - j)
+    assert_identity(a0 * h0 + a1 * j + az * hz + ar * r, (a0 + shift) * h0 + (ar + shift) * r + (az + shift) * hz, "row form")
+    # c2 - c1 = az - ar = (e - 1)(e0 - 1)/e0 >= 0 (the shift is common to both), and c2 <= 0.
+    _order(ar, az, (e - 1) * (e0 - 1) / e0, "c2 - c1 (split)")
+    assert_nonnegative((e - 1) / e0, "-c2 = (e - 1)/e0")
+
+
+@proof_check(SPLIT, "spec sum = reference interval at n = 5, k = 4, eps0 = 1, eps = 0.2 and n = 4, k = 6, eps0 = 3, eps = 1")
+def _spec_vs_reference_split() -> None:
+    for size, kk, e0v, ev in ((5, 4, 1.0, 0.2), (4, 6, 3.0, 1.0)):
+        value = _spec_value(spec.pair_third_split_delta(), {n: size, k: kk, eps0: sp.Float(e0v, 30), eps: sp.Float(ev, 30)})
+        got = krr_pair_third_split_delta(eps0=e0v, n=size, k=kk, eps=ev)
+        require(got.lower * (1 - 1e-12) <= value <= got.upper * (1 + 1e-12), f"spec {value} outside {got}")
 
 
 # --- The split and shifted-row lattice sums: the facts `reference/numerics/lattice_sums/` rests on. ---

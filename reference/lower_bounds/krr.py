@@ -20,7 +20,28 @@ P_x(h) = W(h) (mu_x(x0) h0/pi0 + mu_x(x1) h1/pi1 + mu_x(rest) R/pir) / n (checke
 
 a lattice sum evaluated with the certified engine of `shuffle_spec.reference.numerics.lattice_sums`.
 
-Supported range: eps0 in (0, 50], k in [2 (x0) or 3 (third), 10^6], n in [1, 10^8], delta in (0, 1).
+The third pair with the rest split (exact.krr_pair_third_split, k >= 4). For the third pair the counts (h0, h1, R)
+lose information: R merges the count h_z of the others' value z (reported w.p. e0/D by each other user) with the
+count R' of the k - 3 values nobody holds (w.p. (k-3)/D), and the two tell different stories (coefficients
+(1 - e)/e0 and 1 - e below). The values outside {x0, x1, z} are exchangeable in this pair, so (h0, h1, h_z, R')
+is sufficient and its divergence is the pair's EXACT one. With W = Mult(n; 1/D, 1/D, e0/D, (k-3)/D),
+
+    D_{e^eps} = (1/n) E_W[(a0 h0 + a1 h1 + az h_z + ar R')_+],
+    a0 = e0 - e, a1 = 1 - e e0, az = (1 - e)/e0, ar = 1 - e,
+
+(the same form P_x(h) = W(h) sum_j mu_x(j) h_j / pi_j / n as above, with four classes; the pair is symmetric, one
+direction). It is summed over h1 = j ~ Bin(n, 1/D) (a certified window; outside it the summand is at most
+(e0 - e) n): given j, R' ~ Bin(n - j, (k-3)/(D-1)), h0 | R' ~ Bin(n - j - R', 1/(e0 + 1)), h_z the rest, and
+a1 j = delta_j (h0 + R' + h_z) with delta_j = a1 j / (n - j) turns the summand into the engine's form
+E[(c0 h0 + c1 R' + c2 h_z)_+] with (c0, c1, c2) = (a0, ar, az) + delta_j (c0 > 0 >= c2 >= c1 as the engine
+needs). Since a1 = 1 - e e0 is very negative, c0 <= 0 (every coefficient <= 0: the summand is exactly 0) from
+j >= (e0 - e) n / (e e0 - 1 + e0 - e) on, so only the first few values of j cost an engine call. Its range:
+n/D <= SPLIT_MAX_MEAN (beyond, refused: there x1 is no longer a rare report, the merged count loses less, and the
+sum would cost seconds). This is where the pair's eps was loose at large eps0: at eps0 = 8, k = 10,
+n = 1e4, delta = 1e-6 the merged counts give 6.806, the split ones 6.987 (the blanket bound: 7.023).
+
+Supported range: eps0 in (0, 50], k in [2 (x0) or 3 (third), 10^6], n in [1, 10^8], delta in (0, 1); the split
+third pair: k >= 4 and n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (large eps0 or small n).
 """
 
 from __future__ import annotations
@@ -39,15 +60,24 @@ from ..bounds.blanket_exact_krr import (
 from ..core.errors import ParameterError, require_positive
 from ..bounds.bennett import bennett_krr_epsilon
 from ..bounds.blanket_parameters import krr_blanket_delta_cap
-from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, binomial_law, positive_part_expectation, search_start
+from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, Window, binomial_law, binomial_window, positive_part_expectation, search_start
 from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
-__all__ = ["krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "PAIRS"]
+__all__ = [
+    "krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "krr_pair_third_split_delta", "krr_pair_third_split_epsilon",
+    "krr_pair_third_split_epsilon_mp", "check_split_range", "PAIRS", "MAX_SPLIT_ROWS", "SPLIT_MAX_MEAN",
+]
 
 PAIRS = ("third", "x0")
 EPS_REL_TOL = 3e-4
 PER_SD = 4
+# The split third pair makes one lattice-sum call per value j of h1 in its window (where the summand is not 0),
+# tens of ms each under load. Its range: the expected count n/D of x1 at most SPLIT_MAX_MEAN (the spec's
+# hypothesis; it matters where x1 is a rare report: large eps0, small n), where the window is short; a window
+# beyond MAX_SPLIT_ROWS values is refused as well (a safety net).
+SPLIT_MAX_MEAN = 8
+MAX_SPLIT_ROWS = 400
 
 
 def _setups(pair: str, eps0: float, k: int, eps: float) -> list[tuple[BinomialLaw, BinomialLaw, Coefficients]]:
@@ -145,6 +175,106 @@ def krr_pair_x0_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundVa
     return _pair_epsilon("x0", eps0, n, delta, k)
 
 
+# ---------------------------------------------------------------- the third pair with the rest split
+
+
+def check_split_range(eps0: float, n: int, k: int) -> None:
+    """exact.krr_pair_third_split's own range (the spec's hypothesis): n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN
+    (ParameterError on n beyond)."""
+    if not int(n) / (math.exp(min(float(eps0), 700.0)) + int(k) - 1) <= SPLIT_MAX_MEAN:
+        raise ParameterError("n", n, f"n/(e^eps0 + k - 1) <= {SPLIT_MAX_MEAN} (x1 a rare report; here eps0 = {eps0!r}, k = {k!r})")
+
+
+def _split_window(eps0: float, n: int, k: int, tail: float) -> Window:
+    """The certified window of h1 ~ Bin(n, 1/D) (its range checked first); ParameterError beyond MAX_SPLIT_ROWS
+    values (a safety net: about 160 at n/D = 8 and a 1e-300 tail)."""
+    check_split_range(eps0, n, k)
+    with mpmath.workdps(40):
+        law_1 = binomial_law(1 / (mpmath.exp(mpmath.mpf(eps0)) + k - 1))
+    window = binomial_window(int(n), law_1, tail)
+    rows = window.hi - window.lo + 1
+    if rows > MAX_SPLIT_ROWS:
+        raise ParameterError("n", n, f"at most {MAX_SPLIT_ROWS} values of the count of x1 in its window (here {rows}; smaller n or larger eps0)")
+    return window
+
+
+def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """exact.krr_pair_third_split: a certified interval containing the EXACT hockey-stick divergence at e^eps of the
+    pair "user 1 holds x0 vs x1, the other n-1 users all hold a third value z" of n shuffled eps0-k-RR reports,
+    from the sufficient counts (h0, h1, h_z, R') (module doc). Range: eps0 in (0, 50], 4 <= k <= 1e6,
+    1 <= n <= 1e8 with n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (= 8), eps >= 0."""
+    check_krr_inputs(eps0, n, 0.5, k, min_k=4)
+    require_positive("eps", eps, allow_zero=True)
+    require_positive("delta_hint", delta_hint)
+    n, k = int(n), int(k)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    window = _split_window(eps0, n, k, tail)
+    if eps >= eps0:
+        return BoundValue(0.0, 0.0, direction="exact")
+    if eps0 < MIN_EPS0:
+        return BoundValue(0.0, krr_blanket_delta_cap(eps0, k), TINY_EPS0, direction="exact")
+    lower = upper = 0.0
+    trivial = False
+    with mpmath.workdps(40):
+        e0, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        d = e0 + k - 1
+        law_b, law_a = binomial_law((k - 3) / (d - 1)), binomial_law(1 / (e0 + 1))
+        a0, a1, az, ar = e0 - e, 1 - e * e0, (1 - e) / e0, 1 - e
+        c_top = bracket(a0)[1]
+    for i in range(window.hi - window.lo + 1):
+        j = window.lo + i
+        m = n - j
+        if m == 0:
+            continue
+        with mpmath.workdps(40):
+            shift = a1 * j / m
+            if a0 + shift <= 0:  # every coefficient <= 0 from here on: the summands are exactly 0
+                break
+            c = Coefficients(bracket(a0 + shift), bracket(ar + shift), bracket(az + shift))
+        if not c.c1[1] <= c.c2[0]:  # the ordering holds exactly, but its float brackets overlap (eps0 >~ 36)
+            trivial = True
+            continue
+        if c.c0[0] <= 0:  # c0's bracket straddles 0: the upper end with c0 at its upper end only
+            _, hi = positive_part_expectation(m, law_b, law_a, Coefficients((1e-300, c.c0[1]), c.c1, c.c2), tail=tail, per_sd=PER_SD)
+            upper += float(window.upper[i]) * hi
+            continue
+        lo, hi = positive_part_expectation(m, law_b, law_a, c, tail=tail, per_sd=PER_SD)
+        lower += float(window.lower[i]) * lo
+        upper += float(window.upper[i]) * hi
+    factor = 1 + (window.hi - window.lo + 5) * U1
+    upper = upper * factor + (window.below + window.above) * c_top * n * (1 + 4 * U1)
+    lower = lower / factor
+    upper_delta = 1.0 if trivial else min(1.0, upper / n * (1 + 2 * U1))
+    return BoundValue(min(lower / n / (1 + 2 * U1), upper_delta), upper_delta, direction="exact")
+
+
+def krr_pair_third_split_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
+    """exact.krr_pair_third_split: the exact eps of the pair "user 1 holds x0 vs x1, the other n-1 users all hold a
+    third value" from its sufficient counts (the rest split into the third value's count and the others'; module
+    doc), certified: the value is the lower end of the pair's interval (given in the note), a lower bound on the
+    central eps of n shuffled eps0-k-RR reports at delta. Range: eps0 in (0, 50], 4 <= k <= 1e6, 1 <= n <= 1e8,
+    0 < delta < 1, n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (= 8; ParameterError on n beyond: larger n or smaller
+    eps0, where x1 is no longer a rare report)."""
+    check_krr_inputs(eps0, n, delta, k, min_k=4)
+    _split_window(eps0, int(n), int(k), max(min(1e-30, delta * 1e-12), 1e-300))
+    if eps0 < MIN_EPS0:
+        return BoundValue(0.0, 0.0, f"exact eps of the pair in [0.0, {float(eps0)!r}]; {TINY_EPS0}: 0 is returned, a lower bound on the truth", direction="lower_bound")
+
+    def bounds(eps: float) -> tuple[float, float]:
+        value = krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
+        return value.lower, value.upper
+
+    def terms(x: float) -> list[tuple[float, float]]:
+        e0, e = math.exp(eps0), math.exp(x)
+        d = e0 + k - 1
+        return [(e0 - e, 1 / d), (1 - e * e0, 1 / d), ((1 - e) / e0, e0 / d), (1 - e, (k - 3) / d)]
+
+    hint, slope = search_start(terms, eps0=eps0, n=n, delta=delta, fallback=lambda: bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value)
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
+    note = f"exact eps of the pair in [{lower!r}, {upper!r}]; the value is its lower end (a lower bound on the truth)"
+    return BoundValue(lower, lower, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note, direction="lower_bound")
+
+
 # ---------------------------------------------------------------- high-precision paths (bit-reproducible test vectors)
 
 
@@ -157,6 +287,18 @@ def krr_pair_third_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k:
 
     check_krr_inputs(eps0, n, delta, k, min_k=3)
     return krr_pair_eps_bracket(eps0=float(eps0), n=int(n), k=int(k), delta=float(delta), dps=dps, pair="third")
+
+
+def krr_pair_third_split_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Any, Any]:
+    """exact.krr_pair_third_split at `dps` digits for n = 1: one report, so the split and the merged counts are the
+    same statistic (the report z and an unheld value have the same probability 1/D under both inputs: merging them
+    loses nothing) and the enclosure is exact.krr_pair_third's (shuffle_spec.reference.numerics.high_precision_exact).
+    ValueError (outside the high-precision range) for n > 1."""
+    check_krr_inputs(eps0, n, delta, k, min_k=4)
+    check_split_range(eps0, int(n), int(k))
+    if int(n) != 1:
+        raise ValueError(f"n = {n} is outside the high-precision range of exact.krr_pair_third_split (n = 1)")
+    return krr_pair_third_epsilon_mp(dps=dps, eps0=eps0, n=1, delta=delta, k=k)
 
 
 def krr_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float, k: int) -> tuple[Any, Any]:

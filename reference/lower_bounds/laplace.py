@@ -25,12 +25,25 @@ down), the upper end spreads every lattice cell to its end points (dominating Z)
 with Chernoff window tails and the FFT round-off bound. The reported value is the LOWER end of the certified
 eps interval of the pair.
 
+The far tail (forward direction, large eps0). Z = 1 - e^eps R reaches 1 - e^eps C (about -e^{2 eps0}) while its
+top is z_max = 1 - e^eps / C < 1, so a lattice step chosen from Z's variance (dominated by that tail) cannot resolve
+the bulk near z_max (at eps0 = 8, n = 1e3 the step was 8192 for a bulk of width 1, and no eps < eps0 was
+certified). But one report with Z_i <= -M, M = (n - 1) z_max, already makes the sum <= 0: with any cut -M' <= -M,
+
+    E[(S)_+] = E[(S)_+ ; every Z_i > -M'] = E[(S')_+],   S' the sum of the copies of max(Z, -M'),
+
+so both ends may work on the truncated law without loss: the lower end keeps only the (defective) law of Z on
+(-M', z_max] (dropping mass only lowers E[(S)_+], so this is a lower bound for EVERY cut), the upper end moves the
+mass below -M' to -M' (moving mass up only raises it: an upper bound for every cut); the step follows the
+truncated law's variance. Exactness needs M' >= M; validity does not.
+
 Supported range: eps0 in (0, 8], n in [1, 10^6], delta in [1e-300, 1).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import mpmath
@@ -56,6 +69,7 @@ from ..numerics.tilted_lattice import (
 )
 from ..core.errors import ParameterError, require_positive
 from ..exact.binary_rr import binary_rr_pair_epsilon
+from ..numerics.lattice_sums import search_start
 from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
@@ -64,6 +78,8 @@ __all__ = ["laplace_pair_delta", "laplace_pair_x0_epsilon", "laplace_pair_x0_int
 DIRECTIONS = ("forward", "backward")
 EPS_REL_TOL = 1e-3
 BISECTION_STEPS = 70
+# The pair's root search starts from the normal approximation up to this eps0 (`laplace_pair_x0_interval`).
+NORMAL_HINT_MAX_EPS0 = 2.0
 
 
 @dataclass(frozen=True)
@@ -112,6 +128,8 @@ def _cluster_shift(eps0: float, eps: float, direction: str, h: float) -> float:
             z_min = law.atoms[0][0]
             f0, g0 = mpmath.mpf(0), mpmath.mpf(0)
             f1, g1 = law.cumulative(z_min + hh)
+        if not f1 > f0:  # a step too fine for 30 digits: no shift (any shift is exact, this one only tightens)
+            return 0.0
         mean = (g1 - g0) / (f1 - f0)
         value = float(mean)
         if value > mean:
@@ -137,14 +155,77 @@ def _moments(law: _PairLaw) -> float:
     return max(second - mean * mean, 0.0)
 
 
-def _step(law: _PairLaw) -> float:
-    return lattice_step(_moments(law))
+def _step(law: _PairLaw, cut: float | None = None) -> float:
+    return lattice_step(_moments(law) if cut is None else _clamped_variance(law, cut))
 
 
-def _spread(law: _PairLaw, h: float) -> tuple[int, np.ndarray]:
-    """Mean-preserving spread of Z onto h Z, masses rounded up (as in blanket_exact_laplace)."""
+# The smallest lattice step, relative to the truncation depth, at which the truncated law is used (the lower
+# groups work at 30 digits).
+MIN_RELATIVE_STEP = 1e-12
+# The truncation point sits this far (relative) beyond -(n - 1) z_max, so that float rounding of the cut
+# cannot make it cut into the sums that reach 0 (tightness only: every cut is valid, module doc).
+CUT_MARGIN = 1e-6
+
+
+def _cut_depth(eps0: float, eps: float, direction: str, n: int) -> float | None:
+    """M' >= (n - 1) z_max (1 + CUT_MARGIN) for the forward direction (z_max = 1 - e^eps / C, unshifted), doubled
+    until max(Z, -M') has a mean <= -z_max (the tilt of the sum needs a negative mean; Z's own is 1 - e^eps),
+    when it lies strictly inside the continuous part of Z's law (above its bottom 1 - e^eps C); None otherwise
+    (n = 1, the backward direction, or nothing to cut). Uncertified floats: any cut is valid (module doc)."""
+    if direction != "forward" or n < 2:
+        return None
+    big_c, e = math.exp(eps0), math.exp(eps)
+    z_max = 1 - e / big_c
+    if not 0 < z_max:
+        return None
+    law = _law(eps0, eps, direction)
+    depth = (n - 1) * z_max * (1 + CUT_MARGIN)
+    while -depth > 1 - e * big_c * (1 - 1e-9):
+        if _clamped_moments(law, -depth)[0] <= -z_max:
+            return depth if -depth < z_max * (1 - 1e-9) else None
+        depth *= 2
+    return None
+
+
+def _clamped_variance(law: _PairLaw, cut: float) -> float:
+    return _clamped_moments(law, cut)[1]
+
+
+def _clamped_moments(law: _PairLaw, cut: float) -> tuple[float, float]:
+    """Float mean and variance of max(Z, cut) for the forward law (beta < 0; uncertified: they choose the cut and
+    the step). X's half has density C^{-1/2} x^{-3/2} / 2 on [1/C, C) (atom 1/C at C); the part with X > x_cut
+    (Z < cut) sits at the cut."""
+    c, alpha, beta = law.big_c, law.alpha, law.beta
+    x_cut = min(max((cut - alpha) / beta, 1 / c), c)
+    rc = math.sqrt(c)
+    m_cut = 0.5 / math.sqrt(c * x_cut)
+    m0 = 0.5 - m_cut
+    m1 = 0.5 * (math.sqrt(x_cut) - 1 / rc) / rc
+    m2 = 0.5 * (x_cut**1.5 - c**-1.5) / (3 * rc)
+    mean = alpha * m0 + beta * m1 + m_cut * cut + 0.5 * law.atom_value
+    second = alpha * alpha * m0 + 2 * alpha * beta * m1 + beta * beta * m2 + m_cut * cut * cut + 0.5 * law.atom_value**2
+    return mean, max(second - mean * mean, 0.0)
+
+
+def _aligned_cut(depth: float, shift: float, h: float) -> float:
+    """The cut in shifted coordinates on the lattice, at or below -depth - shift (deeper: still exact)."""
+    return math.floor((-depth - shift) / h) * h
+
+
+def _spread(law: _PairLaw, h: float, cut: float | None = None) -> tuple[int, np.ndarray]:
+    """Mean-preserving spread of Z onto h Z, masses rounded up (as in blanket_exact_laplace). With `cut` (a
+    lattice point inside the continuous part, forward law only): of max(Z, cut), the mass below the cut at the
+    cut (module doc, "The far tail")."""
     c, beta = law.big_c, law.beta
     z_lo, z_hi = sorted(law.values)
+    bottom = (law.alpha + beta * c, 0.5 / c)  # X's atom at C: the bottom of the forward law, the top backward
+    x_cut = c
+    if cut is not None:
+        if not (beta < 0 and z_lo < cut < z_hi):
+            raise ParameterError("cut", cut, f"a point inside the continuous part ({z_lo!r}, {z_hi!r}) of the forward law")
+        x_cut = (cut - law.alpha) / beta
+        z_lo = cut
+        bottom = (cut, 0.5 / math.sqrt(c * x_cut))  # Pr[X >= x_cut] / 2: the continuous tail and the atom
     points = sorted([z_lo, z_hi, law.atom_value])
     lo = math.floor(points[0] / h) - 1
     hi = math.ceil(points[-1] / h) + 1
@@ -159,7 +240,7 @@ def _spread(law: _PairLaw, h: float) -> tuple[int, np.ndarray]:
         xa[0], xb[-1] = 1 / c, c
     else:
         xa, xb = np.clip((b_l - law.alpha) / beta, 1 / c, c), np.clip((a_l - law.alpha) / beta, 1 / c, c)
-        xb[0], xa[-1] = c, 1 / c
+        xb[0], xa[-1] = x_cut, 1 / c
     mass, up_x, down_x = laplace_x_masses(c, xa, xb)
     size = abs(beta)
     rise = size * (up_x if beta > 0 else down_x)  # int (Z - a_l) over the cell
@@ -168,7 +249,7 @@ def _spread(law: _PairLaw, h: float) -> tuple[int, np.ndarray]:
     lo_w = 0.5 * (fall + mass * ((j + 1) * h - b_l)) / h
     np.add.at(w, j - lo, lo_w)
     np.add.at(w, j + 1 - lo, hi_w)
-    for value, m in ((law.alpha + beta * c, 0.5 / c), (law.atom_value, 0.5)):
+    for value, m in (bottom, (law.atom_value, 0.5)):
         k = math.floor(value / h)
         frac = value / h - k
         w[k + 1 - lo] += m * frac
@@ -215,12 +296,14 @@ class _Groups:
         return mass + mx / 2, mom + (self.alpha * mx + self.beta * ex) / 2
 
 
-def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: float = 0.0) -> tuple[int, np.ndarray]:
+def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: float = 0.0, cut: float | None = None) -> tuple[int, np.ndarray]:
     """A lattice law dominated by Z (convex order, then moved down; module doc of blanket_exact_laplace). Z's
     law is an atom at each end of its support with a continuous part between (module doc), so: the top group
     (z_last, z_max] (top atom included) has mean exactly the lattice point `top` below z_max (bisection); from
     the bottom (bottom atom in the first group) groups with exact lattice means are cut by bisection on the
-    cumulative moments; the leftover below z_last joins a fraction of the top group."""
+    cumulative moments; the leftover below z_last joins a fraction of the top group. With `cut` (module doc, "The
+    far tail"): only the part of the law above the cut is grouped (a defective law: its total mass is
+    Pr[Z > cut]); the walk starts at the cut."""
     with mpmath.workdps(30):
         law = _Groups(eps0, eps, direction, shift)
         hh = mpmath.mpf(h)
@@ -229,12 +312,19 @@ def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: floa
         if not (z_min <= law.cont_lo + tol and law.cont_hi <= z_max + tol):
             raise ParameterError("pair law", float(z_min), "atoms at both ends of the support")
         law.cont_lo, law.cont_hi = max(law.cont_lo, z_min), min(law.cont_hi, z_max)
+        f_base, g_base = mpmath.mpf(0), mpmath.mpf(0)  # the part left out (at or below the cut)
+        if cut is not None:
+            cut_mp = mpmath.mpf(cut)
+            if not law.cont_lo < cut_mp < z_max:
+                raise ParameterError("cut", cut, "a point inside the support of the pair's law")
+            f_base, g_base = law.cumulative(cut_mp)
+            z_min = cut_mp
         f_all, g_all = law.cumulative(z_max)
         top = mpmath.floor(z_max / hh)
         target_top = top * hh
         groups: list[tuple[mpmath.mpf, mpmath.mpf]] = []
-        if g_all >= target_top * f_all:  # one group: everything, contracted to its mean, moved down
-            groups.append((f_all, mpmath.floor(g_all / f_all / hh)))
+        if g_all - g_base >= target_top * (f_all - f_base):  # one group: everything, contracted to its mean, moved down
+            groups.append((f_all - f_base, mpmath.floor((g_all - g_base) / (f_all - f_base) / hh)))
         else:
             low, high = z_min, z_max  # mean of (z, z_max] is non-decreasing in z
             for _ in range(BISECTION_STEPS):
@@ -249,7 +339,7 @@ def _lower_groups(eps0: float, eps: float, direction: str, h: float, shift: floa
             final_mass, final_mom = f_all - f_last, g_all - g_last
             if not final_mom >= target_top * final_mass:
                 raise ParameterError("lower lattice law", float(target_top), "a top group whose mean reaches its point")
-            f_b, g_b = mpmath.mpf(0), mpmath.mpf(0)  # cumulative at the current start (the first group: nothing)
+            f_b, g_b = f_base, g_base  # cumulative at the current start (the first group: nothing, or the cut's)
             b = z_min
             t = mpmath.floor(z_min / hh)
             if z_min - t * hh > hh * mpmath.mpf(10) ** -10:  # the bottom atom is not (nearly) on a lattice point
@@ -320,17 +410,44 @@ def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     log_n = math.log(n)
     lower = upper = 0.0
     for direction in DIRECTIONS:
-        h = _step(_law(eps0, eps, direction))
+        depth = _cut_depth(eps0, eps, direction, n)
+        h = _step(_law(eps0, eps, direction), None if depth is None else -depth)
+        if depth is not None and not h >= MIN_RELATIVE_STEP * max(depth, 1.0):
+            # The truncated law is nearly a point (eps near eps0, z_max tiny): a step that fine is below what the
+            # 30-digit groups resolve. Untruncated, as before (tightness only).
+            depth = None
+            h = _step(_law(eps0, eps, direction))
         shift = _cluster_shift(eps0, eps, direction, h)
         law = _law(eps0, eps, direction, shift)
-        offset, w_up = _spread(law, h)
+        cut = None if depth is None else _aligned_cut(depth, shift, h)
+        if cut is not None and not sorted(law.values)[0] < cut < law.atom_value - h:
+            cut = None  # the lattice-aligned cut left the continuous part: no truncation (tightness only)
+        offset, w_up = _spread(law, h, cut)
         log_up = log_positive_part_expectation(offset, w_up, (1.0, 1.0), h, n, True, eps0, shift)
-        offset_lo, w_lo = _lower_groups(eps0, eps, direction, h, shift)
+        offset_lo, w_lo = _lower_groups(eps0, eps, direction, h, shift, cut)
         log_lo = log_positive_part_expectation(offset_lo, w_lo, (1.0, 1.0), h, n, False, eps0, shift)
         up = 1.0 if log_up - log_n >= 0 else min(1.0, math.exp(log_up - log_n + 4 * UNIT * log_n) * (1 + EXP_MARGIN))
         low = 0.0 if log_lo == -math.inf else math.exp(log_lo - log_n - 4 * UNIT * log_n) * (1 - EXP_MARGIN)
         lower, upper = max(lower, low), max(upper, up)
     return BoundValue(min(lower, upper), upper, direction="exact")
+
+
+def _normal_terms(eps0: float, n: int) -> Callable[[float], list[tuple[float, float]]]:
+    """terms(eps) for `search_start`: a two-point law (mean -+ sd, 1/2 each) with the mean and variance of the
+    forward Z (the larger variance of the two directions; truncated as in the lattice where that applies).
+    Uncertified: it only places the root search."""
+
+    def terms(eps: float) -> list[tuple[float, float]]:
+        law = _law(eps0, eps, "forward")
+        depth = _cut_depth(eps0, eps, "forward", n)
+        if depth is None:
+            mean, var = 1 - math.exp(eps), _moments(law)
+        else:
+            mean, var = _clamped_moments(law, -depth)
+        sd = math.sqrt(max(var, 0.0))
+        return [(mean - sd, 0.5), (mean + sd, 0.5)]
+
+    return terms
 
 
 def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -347,11 +464,18 @@ def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue
         value = laplace_pair_delta(eps0=eps0, n=n, eps=eps)
         return value.lower, value.upper
 
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL)
+    # Up to NORMAL_HINT_MAX_EPS0 the search starts where the normal approximation of the forward sum crosses delta
+    # (with its slope; else at the binned bound's eps): a third to a half of the evaluations there. Beyond, Z's law
+    # is too skewed for it (its root was 30% off at eps0 = 8, n = 1e3, and the search took longer), so the search
+    # starts as before. Either way this only decides where delta is evaluated.
+    binned = binary_rr_pair_epsilon(eps0=binned_binary_rr_eps0(eps0=eps0), n=int(n), delta=delta, k=0).lower
+    hint = slope = None
+    if eps0 <= NORMAL_HINT_MAX_EPS0:
+        hint, slope = search_start(_normal_terms(eps0, int(n)), eps0=eps0, n=int(n), delta=delta, fallback=lambda: binned)
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, slope=slope)
     # Binning the reports at 1/2 is a post-processing of this same pair (binary RR, the others' bits all 0): its
     # certified eps is also a lower bound on the pair's, and the better one where the lattice contraction is
     # coarse (large eps0, eps near eps0).
-    binned = binary_rr_pair_epsilon(eps0=binned_binary_rr_eps0(eps0=eps0), n=int(n), delta=delta, k=0).lower
     lower = min(max(lower, binned), upper)
     return BoundValue(lower, upper, "" if found else "no eps < eps0 certified for this pair: eps0 is the upper end", direction="exact")
 

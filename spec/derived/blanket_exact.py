@@ -6,7 +6,8 @@ shuffled k-ary randomized response and of the shuffled Laplace mechanism on [0, 
   evaluated exactly for k-RR instead of relaxed by Hoeffding (Thm 5.3) or Bennett (Lemma 5.6): an upper
   bound on the central delta(eps) of n shuffled k-RR reports.
 - `exact.krr_pair_third`, `exact.krr_pair_x0`: the divergence of explicit neighbouring pairs (the others all at
-  a third value, or all at x0), lower bounds on the worst case.
+  a third value, or all at x0), lower bounds on the worst case; `exact.krr_pair_third_split`: the third pair's
+  exact divergence (the count of the third value kept apart from the unheld values').
 - `BBGN19.Lem5.3.exact_laplace` (upper bound) and `exact.laplace_pair_x0` (lower bound): the same two sides for
   the Laplace mechanism on [0, 1] (below, with their own notes).
 
@@ -16,6 +17,8 @@ The conclusions are written as the finite sums they are (e0 = e^eps0, e = e^eps,
                       sum_{a+b<=N} N!/(a! b! (N-a-b)!) k^-N (k-2)^(N-a-b) ((e0-e) a - (e e0-1) b - (e-1)(N-a-b))_+
     pair (third):     (1/n) sum_{h0+h1<=n} Mult(n; h0, h1; 1/D, 1/D) ((e0-e) h0 - (e e0-1) h1 - (e-1) tau (n-h0-h1))_+,
                       tau = (k-2)/(e0+k-3)   (the counts of x0, x1 and the rest kept: a post-processing)
+    pair (third, split): (1/n) sum_{h0+h1+r<=n} Mult(n; h0, h1, r; 1/D, 1/D, (k-3)/D) (e0/D)^(n-h0-h1-r) *
+                      ((e0-e) h0 - (e e0-1) h1 - (e-1) r - (e-1)/e0 (n-h0-h1-r))_+
     pair (x0):        max of (1/n) sum Mult(n; h0, h1; e0/D, 1/D) (a0 h0 + a1 h1 + (1-e)(n-h0-h1))_+ with
                       (a0, a1) = ((e0-e)/e0, 1-e e0) and (1/e0-e, e0-e)   (both directions)
 """
@@ -32,11 +35,13 @@ __all__ = [
     "EXACT_KRR",
     "PAIR_THIRD",
     "PAIR_X0",
+    "PAIR_THIRD_SPLIT",
     "EXACT_LAPLACE",
     "LAPLACE_PAIR_X0",
     "blanket_krr_delta",
     "pair_third_delta",
     "pair_x0_delta",
+    "pair_third_split_delta",
     "blanket_laplace_delta",
     "laplace_pair_delta",
     "laplace_blanket_single",
@@ -83,6 +88,17 @@ def pair_x0_delta() -> tuple[sp.Expr, sp.Expr]:
     forward = _pair_sum(E0 / D, 1 / D, (E0 - E) / E0, 1 - E * E0, 1 - E)
     backward = _pair_sum(E0 / D, 1 / D, 1 / E0 - E, E0 - E, 1 - E)
     return forward, backward
+
+
+def pair_third_split_delta() -> sp.Expr:
+    """The third pair's divergence from its sufficient counts (h0, h1, r, h_z = n - h0 - h1 - r): four classes with
+    pi = (1/D, 1/D, (k-3)/D, e0/D) and coefficients (e0 - e, 1 - e e0, 1 - e, (1 - e)/e0)."""
+    r_ = sp.Symbol("r", integer=True, nonnegative=True)
+    rest = n - a - b - r_
+    weight = sp.factorial(n) / (sp.factorial(a) * sp.factorial(b) * sp.factorial(r_) * sp.factorial(rest))
+    weight = weight * (1 / D) ** (a + b) * ((k - 3) / D) ** r_ * (E0 / D) ** rest
+    term = sp.Max((E0 - E) * a + (1 - E * E0) * b + (1 - E) * r_ + (1 - E) / E0 * rest, 0)
+    return sp.Sum(sp.Sum(sp.Sum(weight * term, (r_, 0, n - a - b)), (b, 0, n - a)), (a, 0, n)) / n
 
 
 def _range(min_k: int) -> tuple[sp.Basic, ...]:
@@ -211,6 +227,44 @@ PAIR_X0 = _procedure(
     ),
 )
 
+# The split pair's range beyond the lattice's: the expected count n/D of x1 at most this (the reference's
+# SPLIT_MAX_MEAN; its window, one lattice sum per value, stays short).
+SPLIT_MAX_MEAN = 8
+# Points where the split pair's window of h1 is short (large eps0 or small n; its range, module doc of the reference).
+SPLIT_EXAMPLES = (
+    {"eps0": 6.0, "n": 300, "delta": 1e-6, "k": 10},
+    {"eps0": 1.0, "n": 30, "delta": 1e-2, "k": 5},
+    {"eps0": 0.5, "n": 20, "delta": 0.05, "k": 10},
+)
+
+PAIR_THIRD_SPLIT = _procedure(
+    "krr",
+    id="exact.krr_pair_third_split",
+    title="Lower bound (certified): k-RR pair with the other users all at a third value, its exact divergence (counts of x0, x1, the third value, the rest)",
+    source=Source(
+        "BBGN19",
+        "neighbouring pair x0 vs x1 with the n - 1 others at a third value z (exact divergence: the values other than x0, x1, z are exchangeable; derived here, proof in proofs_checks/derived/blanket_exact_krr.py)",
+        "derived",
+        "high",
+    ),
+    hypotheses=(*_range(4), sp.Le(n / D, SPLIT_MAX_MEAN)),
+    hypothesis_names=("", "", "", "", "", "n/(e^eps0 + k - 1) <= 8 (x1 a rare report: a short window of its count)"),
+    conclusion=(sp.Le(pair_third_split_delta(), delta),),
+    direction=Direction.LOWER_BOUND,
+    reference="shuffle_spec.reference.lower_bounds.krr:krr_pair_third_split_epsilon",
+    examples=SPLIT_EXAMPLES,
+    invalid_examples=INVALID + ({"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 3}, {"eps0": 1.0, "n": 10**4, "delta": 1e-6, "k": 10}),
+    notes=(
+        "The same pair as exact.krr_pair_third, but the count of the third value z is kept apart from the count of "
+        "the k - 3 values nobody holds (exact.krr_pair_third merges them: a post-processing of these counts, so "
+        "this eps is >= that one); the values outside {x0, x1, z} are exchangeable, so these counts are sufficient "
+        "and this is the pair's EXACT eps, a LOWER bound on the worst case. Summed over the count of x1, "
+        "h1 ~ Bin(n, 1/D), on a certified window, one three-class lattice sum per value (none once every "
+        "coefficient is <= 0); refused when n/D > 8 (x1 no longer a rare report: larger n or smaller eps0, where "
+        "the merged counts lose little). The certified lower bound is the lower end of the returned interval."
+    ),
+)
+
 # --- the Laplace mechanism on [0, 1] ----------------------------------------------------------------------
 # c = e^{eps0/2}; X on [1/c, c]: density c^{-1/2} x^{-3/2}/2 below c, an atom 1/c at c (Pr[X >= x] = (c x)^{-1/2}).
 # Blanket amplification variable of the pair (0, 1): L = X - e/c (left side) or 1/c - e X (right side), each
@@ -326,4 +380,4 @@ LAPLACE_PAIR_X0 = _procedure(
     ),
 )
 
-STATEMENTS: tuple[Statement, ...] = (EXACT_KRR, PAIR_THIRD, PAIR_X0, EXACT_LAPLACE, LAPLACE_PAIR_X0)
+STATEMENTS: tuple[Statement, ...] = (EXACT_KRR, PAIR_THIRD, PAIR_X0, PAIR_THIRD_SPLIT, EXACT_LAPLACE, LAPLACE_PAIR_X0)

@@ -35,4 +35,9 @@ CASES = [
     Case(lower_bounds.krr_pair_delta, (), {"eps0": 1.0, "n": 100, "k": 2, "eps": 0.1, "pair": "third"}, fragment="k"),
     Case(lower_bounds.krr_pair_third_epsilon, (), {"eps0": 1.0, "n": 100, "delta": 1e-6, "k": 2}, fragment="k"),
     Case(lower_bounds.krr_pair_x0_epsilon, (), {"eps0": 1.0, "n": 2.5, "delta": 1e-6, "k": 3}, fragment="n"),
+    Case(lower_bounds.krr_pair_third_split_epsilon, (), {"eps0": 8.0, "n": 100, "delta": 1e-6, "k": 3}, fragment="k"),
+    Case(lower_bounds.krr_pair_third_split_epsilon, (), {"eps0": 1.0, "n": 10**6, "delta": 1e-6, "k": 10}, fragment="n"),
+    Case(lower_bounds.krr_pair_third_split_delta, (), {"eps0": 8.0, "n": 100, "k": 10, "eps": -0.5}, fragment="eps"),
+    Case(lower_bounds.check_split_range, (1.0, 10**4, 10), fragment="n"),
+    Case(lower_bounds.krr_pair_third_split_epsilon_mp, (), {"dps": 40, "eps0": 8.0, "n": 100, "delta": 1e-6, "k": 3}, fragment="k"),
 ]

@@ -43,7 +43,7 @@ N_GRID = (2, 10, 10**4, 10**8, 10**12)
 DELTA_GRID = (1e-300, 1e-12, 0.5)
 WINDOW_BOUNDS = {"FMT21.clones_numeric", "FMT23.stronger_clones"}
 LAPLACE_FFT = {"BBGN19.Lem5.3.exact_laplace", "exact.laplace_pair_x0"}
-LATTICE = {"BBGN19.Lem5.3.exact_krr", "exact.krr_pair_third", "exact.krr_pair_x0"}
+LATTICE = {"BBGN19.Lem5.3.exact_krr", "exact.krr_pair_third", "exact.krr_pair_x0", "exact.krr_pair_third_split"}
 # Mechanism of the event lower bound that applies to each bound's mechanism.
 EVENT_MECHANISM = {"generic": "binary_rr", "krr": "binary_rr", "binary_rr": "binary_rr", "laplace": "laplace"}
 
@@ -53,11 +53,15 @@ def reference_function(statement_id: str):
     return getattr(importlib.import_module(module), name)
 
 
+# The k-RR pairs that need more values than 2 (the third value; the third value and an unheld one).
+SMALLEST_K = {"exact.krr_pair_third": 3, "exact.krr_pair_third_split": 4}
+
+
 def extra_inputs(statement_id: str) -> dict:
     names = set(STATEMENTS[statement_id].input_names) - {"eps0", "n", "delta"}
     # k = 2 (binary RR, where the exact truth is known), except for the pair whose other users hold a
     # third value, which needs k >= 3.
-    values = {"k": 3 if statement_id == "exact.krr_pair_third" else 2, "delta0": 0.0}
+    values = {"k": SMALLEST_K.get(statement_id, 2), "delta0": 0.0}
     if not names <= set(values):
         pytest.skip(f"{statement_id} needs {names - set(values)}")
     return {name: values[name] for name in names}
@@ -65,7 +69,7 @@ def extra_inputs(statement_id: str) -> dict:
 
 def extra_inputs_or_none(statement_id: str) -> dict:
     names = set(STATEMENTS[statement_id].input_names) - {"eps0", "n", "delta"}
-    return {"k": 3} if statement_id == "exact.krr_pair_third" else ({"k": 2} if "k" in names else {})
+    return {"k": SMALLEST_K[statement_id]} if statement_id in SMALLEST_K else ({"k": 2} if "k" in names else {})
 
 
 def event_lower_bound(mechanism: str, eps0: float, n: int, delta: float) -> float:
@@ -146,7 +150,11 @@ def test_every_registered_amplification_bound_has_a_documented_range():
 UNCAPPED_CLOSED_FORMS = frozenset({"EFMRTT19.Thm7", "EFMRTT19.Cor9", "BBGN19.Thm5.1", "BBGN19.Cor5.3.1", "EFMRSTT20.LemII.6", "EFMRSTT20.ThmIII.1"})
 
 
-@pytest.mark.parametrize("statement_id", sorted(STATEMENTS))
+# Statements whose edge grid costs seconds on top of the default tier's budget: second tier (slow).
+SLOW_EDGE_GRIDS = frozenset({"exact.krr_pair_third_split"})
+
+
+@pytest.mark.parametrize("statement_id", [pytest.param(s, marks=pytest.mark.slow) if s in SLOW_EDGE_GRIDS else s for s in sorted(STATEMENTS)])
 def test_bound_at_extreme_points_is_sound_or_refuses_clearly(statement_id, exact_binary_rr):
     mechanism = STATEMENTS[statement_id].mechanism or "generic"
     # The event lower bound is for binary RR (k = 2): it says nothing about a k-RR pair at k = 3.

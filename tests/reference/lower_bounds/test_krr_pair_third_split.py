@@ -1,0 +1,74 @@
+"""The third k-RR pair with the rest split (exact.krr_pair_third_split; module doc of
+`shuffle_spec.reference.lower_bounds.krr`): its certified interval contains the pair's exact divergence computed
+from the whole shuffled histogram (full enumeration, independent of the sufficient-count formula), it lies below
+the exact worst case, and it is at least the merged counts' (exact.krr_pair_third: a post-processing of it)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_delta, exact_blanket_krr_epsilon
+from shuffle_spec.reference.exact.krr import exact_shuffled_krr_delta
+from shuffle_spec.reference.finite.divergences import hockey_stick_divergence
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.shuffling import shuffled_distribution
+from shuffle_spec.reference.lower_bounds.krr import (
+    MAX_SPLIT_ROWS,
+    SPLIT_MAX_MEAN,
+    krr_pair_delta,
+    krr_pair_third_epsilon,
+    krr_pair_third_split_delta,
+    krr_pair_third_split_epsilon,
+)
+
+REL = 1e-11  # float rounding of the exact-convolution references themselves
+
+
+@pytest.mark.parametrize("k, n, eps0", [(4, 5, 1.0), (4, 6, 4.0), (5, 4, 2.0), (6, 4, 6.0), (5, 4, 12.0)])
+def test_interval_contains_the_exact_divergence_of_the_whole_histogram(k, n, eps0):
+    randomizer = k_randomized_response(k, math.exp(eps0))
+    p = shuffled_distribution(randomizer, [2] * (n - 1) + [0])
+    q = shuffled_distribution(randomizer, [2] * (n - 1) + [1])
+    for fraction in (0.05, 0.3, 0.7):
+        eps = fraction * eps0
+        exact = max(hockey_stick_divergence(p, q, math.exp(eps)), hockey_stick_divergence(q, p, math.exp(eps)))
+        got = krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=eps)
+        assert got.lower * (1 - REL) <= exact <= got.upper * (1 + REL), (eps, exact, got)
+        merged = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair="third")
+        assert merged.lower <= got.upper * (1 + REL)  # the merged counts are a post-processing of the split ones
+        worst = float(exact_shuffled_krr_delta(k, math.exp(eps0), n, math.exp(eps)))
+        assert got.lower <= worst * (1 + REL)  # a pair is at most the worst case
+
+
+def test_split_counts_beat_the_merged_counts_at_large_eps0_and_stay_below_the_blanket_bound():
+    """eps0 = 6, k = 10, n = 300, delta = 1e-6: the merged counts lose the distinction between the third value's
+    count and the unheld values' (module doc), so the split pair's certified eps is strictly larger; both are
+    lower bounds, so both stay below the certified upper bound (the exact blanket bound)."""
+    eps0, n, k, delta = 6.0, 300, 10, 1e-6
+    split = krr_pair_third_split_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    merged = krr_pair_third_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    upper = exact_blanket_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    assert merged.value < split.value <= upper.upper
+    # And in delta at the split pair's value: the blanket's certified delta is above the pair's lower end.
+    pair = krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=split.value, delta_hint=delta)
+    assert pair.lower <= exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=split.value, delta_hint=delta).upper
+
+
+def test_refused_beyond_its_range_with_the_parameter_named():
+    from shuffle_spec.reference.core.errors import ParameterError
+
+    with pytest.raises(ParameterError, match=f"n/\\(e\\^eps0 \\+ k - 1\\) <= {SPLIT_MAX_MEAN}"):
+        krr_pair_third_split_epsilon(eps0=1.0, n=10**6, delta=1e-6, k=10)
+    assert MAX_SPLIT_ROWS >= 200  # the safety net is never what refuses inside the range (about 160 rows at most)
+
+
+@pytest.mark.parametrize("k, n, delta, merged_value", [pytest.param(10, 10**4, 1e-6, 6.80632, marks=pytest.mark.slow), (100, 10**3, 1e-9, 6.37979)])
+def test_the_large_eps0_cells_of_the_gap_benchmark(k, n, delta, merged_value):
+    """eps0 = 8 (benchmarks/TIGHT_RESULTS.md): the split pair is within 2% of the exact blanket bound where the
+    merged counts were 3-6% below it (merged_value: exact.krr_pair_third's lower end in that table)."""
+    eps0 = 8.0
+    split = krr_pair_third_split_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    upper = exact_blanket_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).upper
+    assert merged_value < split.value <= upper <= 1.02 * split.value
