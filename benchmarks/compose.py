@@ -9,6 +9,11 @@ Run from the repository root:
                                              the generic composed value (stronger clones), the mechanism-specific
                                              one, the certified lower bound and their ratio, with the times
                                              (envelope once per (eps0, n, k); composition per T)
+    python3 benchmarks/compose.py --worked   the worked examples of docs/composition.md: a year of daily k-RR
+                                             reports (T = 365, k = 10, eps0 in {2, 4, 8}, n in {1e7, 1e8}) and a
+                                             federated-learning schedule in dp_accounting (needs the extra
+                                             `accountants`); tests/reference/composition/test_worked_examples.py
+                                             recomputes one row
 
 Table: epsilon after T in {1, 10, 100, 1000, 10000} rounds, eps0 in {0.5, 1, 4}, n in {1e4, 1e6},
 delta = 1e-6, by
@@ -175,8 +180,61 @@ def mechanism_table() -> None:
             print(f"| binary RR | {eps0:g} | 1e6 | {rounds} | {value:.6g} | {time.perf_counter() - start:.2f} |", flush=True)
 
 
+WORKED_EPS0 = (2.0, 4.0, 8.0)
+WORKED_N = (10**7, 10**8)
+WORKED_K = 10
+WORKED_ROUNDS = 365
+
+
+def worked_row(eps0: float, n: int) -> tuple[str, str, str]:
+    """(generic, mechanism-specific, lower bound) for T = 365 daily k-RR reports, as printed (4 digits, upper
+    ends rounded up, the lower bound down). The lower bound is one round's explicit pair (exact.krr_pair_third,
+    k >= 3): T rounds leak at least what one round does (dropping rounds is a post-processing)."""
+    from shuffle_spec.reference.composition import mechanism_rounds as mech
+    from shuffle_spec.reference.lower_bounds.krr import krr_pair_third_epsilon
+
+    generic = composed_epsilon([Round("stronger_clones", eps0, n, WORKED_ROUNDS)], delta=DELTA).upper
+    specific = mech.composed_epsilon([mech.MechanismRound("krr", eps0, n, WORKED_ROUNDS, WORKED_K)], delta=DELTA, lower=False).upper
+    lower = krr_pair_third_epsilon(eps0=eps0, n=n, delta=DELTA, k=WORKED_K).lower
+    return _digits(generic), _digits(specific), _digits(lower, up=False)
+
+
+def federated_schedule() -> list[tuple[str, float]]:
+    """A federated-learning schedule in dp_accounting: 50 shuffled binary-RR rounds (eps0 = 1, n = 1e4, exported
+    at dp_accounting's 1e-4 grid) and 1000 Poisson-subsampled Gaussian steps (noise multiplier 1.1, sampling
+    probability 0.01, replace-one), composed by dp_accounting; eps at delta = 1e-6 of each part and of both."""
+    import dp_accounting
+
+    from shuffle_spec.interface.accountants import shuffled_round_pld
+
+    interval = 1e-4
+    shuffled = shuffled_round_pld("binary_rr", eps0=1.0, n=10**4, rounds=50, value_discretization_interval=interval)
+    gaussian = dp_accounting.pld.privacy_loss_distribution.from_gaussian_mechanism(
+        1.1, sampling_prob=0.01, value_discretization_interval=interval, use_connect_dots=True,
+        neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE,
+    ).self_compose(1000)
+    both = shuffled.compose(gaussian)
+    return [(name, pld.get_epsilon_for_delta(DELTA)) for name, pld in (("50 shuffled rounds", shuffled), ("1000 Gaussian steps", gaussian), ("both", both))]
+
+
+def worked() -> None:
+    print("| eps0 | n | generic composed (stronger clones) | mechanism-specific composed (compose.krr) | lower bound (one round, exact.krr_pair_third) |")
+    print("|---|---|---|---|---|")
+    for eps0 in WORKED_EPS0:
+        for n in WORKED_N:
+            generic, specific, lower = worked_row(eps0, n)
+            print(f"| {eps0:g} | {n:.0e} | {generic} | {specific} | {lower} |", flush=True)
+    print()
+    print("| dp_accounting schedule (delta = 1e-6) | epsilon |")
+    print("|---|---|")
+    for name, value in federated_schedule():
+        print(f"| {name} | {_digits(value)} |")
+
+
 if __name__ == "__main__":
-    if "--mechanism" in sys.argv[1:]:
+    if "--worked" in sys.argv[1:]:
+        worked()
+    elif "--mechanism" in sys.argv[1:]:
         mechanism_table()
     elif "--table" in sys.argv[1:]:
         table()
