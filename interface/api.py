@@ -898,11 +898,12 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     if schedule is None:
         if rounds is None or eps0 is None or n is None:
             raise ParameterError("rounds", rounds, "rounds, eps0 and n (or a schedule)")
-        schedule = [_compose_round(rounds=rounds, eps0=eps0, n=n)]
+        single = _compose_round(rounds=rounds, eps0=eps0, n=n)
         if k is None and pair == "krr":
             raise ParameterError("k", k, "the number of categories of compose.krr, an integer 2 <= k <= 1e6")
         if k is not None:
-            schedule[0]["k"] = parse_number("k", k, integer=True)
+            single["k"] = parse_number("k", k, integer=True)
+        schedule = [single]
     elif rounds is not None or eps0 is not None or n is not None or k is not None:
         raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n, not both")
     allowed = CERTIFYING_PAIRS.get(pair, (pair,))
