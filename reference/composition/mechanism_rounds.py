@@ -367,7 +367,12 @@ def composed_lower_epsilon(rounds: Sequence[MechanismRound], *, delta: float) ->
         scale = max(mean + math.sqrt(var) * math.sqrt(2 * math.log(1.25 / delta)), math.sqrt(var), 1e-12)
         step = 2.0 ** math.floor(math.log2(min(LOWER_GRID_FRACTION * scale / total, scale / 2**14)))
         per_round_tail = tail / (4 * total)
+        tried: set[tuple[int, ...]] = set()
         for fraction in LOWER_FRACTIONS:
+            split = tuple(int(round(fraction * r.rounds)) for r in binary)
+            if split in tried:  # the same product pair (few rounds): nothing new to certify
+                continue
+            tried.add(split)
             grids, powers = [], []
             for r, (forward, backward) in zip(binary, pairs, strict=True):
                 a = int(round(fraction * r.rounds))

@@ -42,7 +42,7 @@ def test_k_is_refused_for_the_other_pairs(capsys):
 
 @pytest.mark.parametrize("statement_id, label", [("compose.exact_binary_rr", "lower bound"), ("compose.binary_rr", "upper bound")])
 def test_headline_names_what_the_value_is(capsys, statement_id, label):
-    code, out, _ = _run(capsys, "compose", statement_id, "--rounds", "3", "--eps0", "1", "--n", "20", "--delta", "1e-6")
+    code, out, _ = _run(capsys, "compose", statement_id, "--rounds", "2", "--eps0", "1", "--n", "5", "--delta", "1e-6")
     first = out.splitlines()[0]
     assert code == 0 and first.endswith(f"({label} on the composed eps)")
     assert float(first.split()[0]) > 0

@@ -118,7 +118,8 @@ def test_binary_rr_upper_covers_the_exact_worst_product(n, rounds):
         assert upper >= float(exact_worst_delta([pairs] * rounds, Fraction(math.exp(eps)) * (1 + Fraction(1, 10**9)))) * (1 - SLACK)
 
 
-@pytest.mark.parametrize("n, k, rounds", [(3, 3, 1), pytest.param(2, 3, 2, marks=pytest.mark.slow), pytest.param(3, 4, 1, marks=pytest.mark.slow)])
+# (3, 3, 1) at 100 alphas of the profile is also a proof check (proofs_checks/derived/compose_mechanism.py).
+@pytest.mark.parametrize("n, k, rounds", [pytest.param(3, 3, 1, marks=pytest.mark.slow), pytest.param(2, 3, 2, marks=pytest.mark.slow), pytest.param(3, 4, 1, marks=pytest.mark.slow)])
 def test_krr_upper_covers_the_exact_worst_product(n, k, rounds):
     pairs = krr_pairs(Fraction(3), n, k)
     delta = 1e-2
