@@ -70,7 +70,7 @@ def shuffled_round_pld(mechanism: str, *, eps0: float, n: int, k: int = 2, round
     or "krr" with k categories) with local eps0 and n users, composed `rounds` times by dp_accounting (module
     doc). value_discretization_interval: the grid of the returned PLD (None: the pair's own power-of-2 step;
     losses are rounded up to a coarser grid). Replace-one relation only. Ranges: as compose.binary_rr /
-    compose.krr (1e-3 <= eps0 <= 30, n <= 1e8, 2 <= k <= 1e6), 1 <= rounds <= 1e6, interval > 0."""
+    compose.krr (1e-3 <= eps0 <= 30, n <= 1e7 for binary RR and 1e8 for k-RR, 2 <= k <= 1e6), 1 <= rounds <= 1e6, interval > 0."""
     _check_relation(neighboring_relation)
     require_integer("rounds", rounds, minimum=1)
     if rounds > 10**6:

@@ -47,7 +47,8 @@ L1 For binary RR rounds: explicit neighbouring datasets, user 1 holding 1 vs 0 w
    is taken. k-RR rounds (no explicit composed pair is evaluated yet) are left out: dropping rounds is a
    post-processing, so the rounds kept still give a lower bound; with no binary-RR round the lower end is 0.
 
-Speed: the envelope costs O(nodes x blocks) certified pair evaluations (binary RR: seconds at n = 1e6) and is
+Speed: the envelope costs O(nodes x blocks) certified pair evaluations (binary RR: ~10 s at n = 1e6, ~2 min at
+n = 1e7, the largest n supported) and is
 cached per (mechanism, eps0, n, k, floor); the composition itself is one FFT (milliseconds to a second).
 Written by hand: no library composes certified upper envelopes of a profile (dp_accounting's connect-the-dots
 takes exact floats and its FFT has no certified round-off; module docs of `connect_the_dots` and `pld`).
@@ -91,8 +92,9 @@ __all__ = [
 ]
 
 MECHANISMS = ("binary_rr", "krr")
-# Binary RR's envelope sweeps the counts (seconds at n = 1e6, growing with n); larger n are refused.
-BINARY_RR_MAX_N = 10**8
+# Binary RR's envelope sweeps the counts: ~10 s at n = 1e6 and ~2 min at n = 1e7 on a loaded 2-core machine
+# (the sweep is not budgeted, so larger n are refused rather than left to run for many minutes).
+BINARY_RR_MAX_N = 10**7
 MAX_N = {"binary_rr": BINARY_RR_MAX_N, "krr": KRR_MAX_N}
 MIN_EPS0 = 1e-3
 MAX_EPS0 = COMPOSE_EPS0_MAX
@@ -292,7 +294,7 @@ def _envelope(mechanism: str, eps0: float, n: int, k: int, floor: float) -> Enve
 
 def profile_envelope(mechanism: str, *, eps0: float, n: int, k: int = 2, floor: float = FLOOR) -> Envelope:
     """Certified upper bounds of one shuffled round's worst-case privacy profile delta*(eps) (replace-one) at
-    grid nodes (module doc, U1). mechanism "binary_rr" (n <= 1e8) or "krr" (2 <= k <= 1e6, n <= 1e8);
+    grid nodes (module doc, U1). mechanism "binary_rr" (n <= 1e7) or "krr" (2 <= k <= 1e6, n <= 1e8);
     1e-3 <= eps0 <= 30; floor in (0, 1e-6]."""
     r = _validate(MechanismRound(mechanism, eps0, n, 1, k))
     require_probability("floor", floor)
@@ -401,7 +403,7 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
     """compose.binary_rr / compose.krr: a certified upper bound on eps(delta) after the rounds (heterogeneous
     allowed; replace-one relation; valid under adaptive composition), module doc U1-U4. The interval's lower
     end is the certified lower bound L1 on the same worst case (0 when not evaluated, lower=False, or no
-    binary-RR round). Supported: 1e-3 <= eps0 <= 30, n <= 1e8, 2 <= k <= 1e6 (k-RR), total rounds <= 1e6,
+    binary-RR round). Supported: 1e-3 <= eps0 <= 30, n <= 1e7 (binary RR) or 1e8 (k-RR), 2 <= k <= 1e6 (k-RR), total rounds <= 1e6,
     0 < delta < 1."""
     rounds = _validate_schedule(rounds)
     require_probability("delta", delta)
@@ -434,7 +436,7 @@ def composed_delta(rounds: Sequence[MechanismRound], *, eps: float) -> BoundValu
 
 def compose_binary_rr(*, eps0: float, n: int, delta: float, rounds: int) -> BoundValue:
     """compose.binary_rr: certified eps(delta) after `rounds` rounds of n shuffled eps0-binary-RR reports
-    (mechanism-specific dominating pair, module doc). 1e-3 <= eps0 <= 30, 1 <= n <= 1e8, 0 < delta < 1,
+    (mechanism-specific dominating pair, module doc). 1e-3 <= eps0 <= 30, 1 <= n <= 1e7, 0 < delta < 1,
     1 <= rounds <= 1e6."""
     return composed_epsilon([MechanismRound("binary_rr", eps0, n, rounds)], delta=delta)
 

@@ -217,7 +217,7 @@ COMPOSE_BINARY_RR = _statement(
     "binary_rr",
     _COMMON + _MECHANISM + " Envelope: max over k of d_k(eps) = D_{e^eps}(P_k || Q_k) (k ones among the other n-1 users; "
     "D(Q_k||P_k) = d_{n-1-k}), k = n-1 and k = 0 evaluated alone, the other counts covered by blocks whose thinned "
-    "removal bound (exact.shuffled_binary_rr) holds at every eps at once. Range 1e-3 <= eps0 <= 30, n <= 1e8.",
+    "removal bound (exact.shuffled_binary_rr) holds at every eps at once. Range 1e-3 <= eps0 <= 30, n <= 1e7.",
     "shuffle_spec.reference.composition.mechanism_rounds:compose_binary_rr",
 )
 

@@ -231,7 +231,8 @@ def test_connect_the_dots_refuses_bad_input(kwargs, name):
     [
         (MechanismRound("laplace", 1.0, 100), "mechanism"),
         (MechanismRound("binary_rr", 1e-4, 100), "eps0"),
-        (MechanismRound("binary_rr", 1.0, 10**9), "n"),
+        (MechanismRound("binary_rr", 1.0, 10**7 + 1), "n"),
+        (MechanismRound("krr", 1.0, 10**8 + 1, 1, 3), "n"),
         (MechanismRound("binary_rr", 1.0, 100, 1, 3), "k"),
         (MechanismRound("krr", 1.0, 100, 1, 1), "k"),
         (MechanismRound("krr", 1.0, 100, 0, 3), "rounds"),
