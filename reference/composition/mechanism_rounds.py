@@ -76,7 +76,7 @@ from ..numerics.binomial import UNIT
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
-from .shuffled_rounds import pair_pld
+from .binary_rr_pairs import binary_rr_pair_plds
 
 __all__ = [
     "MECHANISMS",
@@ -358,10 +358,7 @@ def composed_lower_epsilon(rounds: Sequence[MechanismRound], *, delta: float) ->
     for r in binary:
         for j in LOWER_OFFSETS:
             kk = max(r.n - 1 - j, 0)
-            raws[(r.eps0, r.n, j)] = (
-                pair_pld("exact_binary_rr", eps0=r.eps0, n=r.n, k=kk, direction=0),
-                pair_pld("exact_binary_rr", eps0=r.eps0, n=r.n, k=kk, direction=1),
-            )
+            raws[(r.eps0, r.n, j)] = binary_rr_pair_plds(r.eps0, r.n, kk)
     for j in LOWER_OFFSETS:
         pairs = [raws[(r.eps0, r.n, j)] for r in binary]
         mean = sum(r.rounds * p[0].moments()[0] for r, p in zip(binary, pairs, strict=True))

@@ -48,7 +48,6 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..numerics.binomial import (
-    SUBNORMAL_CAP,
     UNIT,
     CertifiedWindow,
     ProbabilityPair,
@@ -62,6 +61,7 @@ from ..core.errors import ParameterError, require_integer, require_positive, req
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundDirection, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
+from .binary_rr_pairs import WINDOW_TAIL, binary_rr_pair_plds
 
 __all__ = [
     "binary_rr_counts",
@@ -82,8 +82,6 @@ MECHANISM_PAIRS = ("binary_rr", "krr")
 # Relative width of the clone-count blocks (speed; module doc). The pair's losses scale like 1/sqrt(c),
 # so a block moves eps by at most ~BLOCK_WIDTH/2 relative (0.1%).
 BLOCK_WIDTH = 2e-3
-# Tail mass each binomial window may drop (it goes to the infinite-loss atom).
-WINDOW_TAIL = 1e-24
 # Grid step target: T * h <= GRID_FRACTION * (the composed epsilon's estimate), so the upward rounding
 # moves the composed epsilon by about GRID_FRACTION / 2.
 GRID_FRACTION = 0.01
@@ -196,45 +194,6 @@ def binary_rr_counts(n: int) -> tuple[int, ...]:
     return tuple(range(0, min(BINARY_RR_COUNTS, n)))
 
 
-def _binary_rr_pair_plds(eps0: float, n: int, k: int) -> tuple[PairPLD, PairPLD]:
-    """PLDs of the exact pair (P_k, Q_k) of shuffled binary RR, both directions (P vs Q, Q vs P):
-    P_k = Bern(p) + S_k, Q_k = Bern(1-p) + S_k, S_k = Bin(k, p) + Bin(n-1-k, 1-p); masses with the
-    proven relative error of the certified windows and their convolution (as in shuffle_spec.reference.exact.binary_rr)."""
-    keep = probability_pair("keep", eps0)
-    flip = ProbabilityPair(keep.q_iv, keep.p_iv, keep.q, keep.p, keep.q_err, keep.p_err)
-    p, q = keep.p, keep.q
-    big = certified_window(n - 1 - k, flip, WINDOW_TAIL)
-    small = certified_window(k, keep, 0.0) if k > 0 else None
-    f = np.convolve(big.pmf, small.pmf) if small is not None else big.pmf.copy()
-    rel = big.max_rel + (small.max_rel if small is not None else 0.0)
-    f_s, f_prev = np.append(f, 0.0), np.insert(f, 0, 0.0)
-    pp = p * f_prev + q * f_s  # Bern(p) + S_k at s = lo + index
-    qq = q * f_prev + p * f_s
-    rel_err = 1.01 * (rel + (k + len(pp) + 16) * UNIT + keep.p_err + keep.q_err)
-    # pp[i] uses f at i-1 and i; f[j] misses window-dropped terms unless k <= j <= len(big) - 1 (or the
-    # big window reaches the end of its support): only those points carry proven values and losses.
-    first = k + 1 if big.lo > 0 else 0
-    stop = len(f) - k if big.hi < n - 1 - k else len(f) + 1
-    interior = np.zeros(len(pp), dtype=bool)
-    interior[first:max(stop, first)] = True
-    # Values near the subnormal range are not relatively certified (shuffle_spec.reference.numerics.binomial): dropped too.
-    reliable = interior & (np.minimum(pp, qq) > 1e-270) | interior & (np.maximum(pp, qq) > 1e-270) & (np.minimum(pp, qq) == 0)
-    outside = float(np.sum(pp[~reliable]) + np.sum(qq[~reliable])) * (1 + rel_err)
-    dropped = (big.dropped + outside + (len(big.pmf) + k + 2) * SUBNORMAL_CAP * 4) * (1 + 1e-12)
-    out = []
-    for a, b, label in ((pp, qq, "P_k vs Q_k"), (qq, pp, "Q_k vs P_k")):
-        finite = reliable & (a > 0) & (b > 0)
-        inf_here = reliable & (a > 0) & (b <= 0)
-        log_a, log_b = np.log(a[finite]), np.log(b[finite])
-        loss = log_a - log_b
-        margin = 2.5 * rel_err + 1e-12 * (1.0 + np.abs(log_a) + np.abs(log_b))
-        m_hi = a[finite] * (1 + rel_err)
-        m_lo = a[finite] * (1 - rel_err)
-        inf_mass = float(np.sum(a[inf_here])) * (1 + rel_err)
-        out.append(PairPLD(loss - margin, loss + margin, m_lo, m_hi, float(dropped), inf_mass, float(eps0), f"exact binary-RR pair k={k} ({label}), eps0={eps0}, n={n}"))
-    return out[0], out[1]
-
-
 def pair_pld(pair: str, *, eps0: float, n: int, k: int = 0, direction: int = 0, pessimistic: bool = True) -> PairPLD:
     """The privacy-loss distribution of one round's pair (module doc): `pair` in PAIRS; for
     "exact_binary_rr" the count k (ones among the other n-1 users) and direction 0 (P_k vs Q_k) or 1.
@@ -248,7 +207,7 @@ def pair_pld(pair: str, *, eps0: float, n: int, k: int = 0, direction: int = 0, 
             raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
         if direction not in (0, 1):
             raise ParameterError("direction", direction, "0 (P_k vs Q_k) or 1 (Q_k vs P_k)")
-        return _binary_rr_pair_plds(float(eps0), int(n), int(k))[direction]
+        return binary_rr_pair_plds(float(eps0), int(n), int(k))[direction]
     return _clone_pair_pld(float(eps0), int(n), "fmt21" if pair == "clones" else "fmt23", pessimistic)
 
 
@@ -354,7 +313,7 @@ def _composer(rounds: list[Round], tail: float) -> list[_Composer]:
     eps0, n = rounds[0].eps0, rounds[0].n
     out = []
     for k in binary_rr_counts(n):
-        both = _binary_rr_pair_plds(eps0, n, k)
+        both = binary_rr_pair_plds(eps0, n, k)
         for direction in (0, 1):
             out.append(_Composer(rounds, [(both[direction], both[direction])] * len(rounds), tail))
     return out
