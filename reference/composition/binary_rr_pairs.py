@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.errors import ParameterError, require_integer
+from ..core.parameters import check_eps0, check_n
 from ..numerics.binomial import SUBNORMAL_CAP, UNIT, ProbabilityPair, certified_window, probability_pair
 from ..numerics.pld import PairPLD
 
@@ -20,6 +22,12 @@ def binary_rr_pair_plds(eps0: float, n: int, k: int) -> tuple[PairPLD, PairPLD]:
     """PLDs of the exact pair (P_k, Q_k) of shuffled binary RR, both directions (P vs Q, Q vs P):
     P_k = Bern(p) + S_k, Q_k = Bern(1-p) + S_k, S_k = Bin(k, p) + Bin(n-1-k, 1-p); masses with the
     proven relative error of the certified windows and their convolution (as in shuffle_spec.reference.exact.binary_rr)."""
+    check_eps0(eps0, maximum=30.0, why="the exact binary-RR pair PLDs")
+    check_n(n, maximum=10**9, why="the exact binary-RR pair PLDs")
+    require_integer("k", k, minimum=0)
+    if k > n - 1:
+        raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
+    eps0, n, k = float(eps0), int(n), int(k)
     keep = probability_pair("keep", eps0)
     flip = ProbabilityPair(keep.q_iv, keep.p_iv, keep.q, keep.p, keep.q_err, keep.p_err)
     p, q = keep.p, keep.q
