@@ -4,6 +4,16 @@ Run from the repository root:
     python3 benchmarks/compose.py            timings (T = 1000 and 10000 at n = 1e6) and the 10x-finer-grid check
     python3 benchmarks/compose.py --table    the comparison table (markdown on stdout) and the PLD / advanced ratios;
                                              kept in benchmarks/COMPOSE_RESULTS.md, which the docs include
+    python3 benchmarks/compose.py --mechanism
+                                             the mechanism-specific table (compose.binary_rr, compose.krr): per cell
+                                             the generic composed value (stronger clones), the mechanism-specific
+                                             one, the certified lower bound and their ratio, with the times
+                                             (envelope once per (eps0, n, k); composition per T)
+    python3 benchmarks/compose.py --worked   the worked examples of docs/composition.md: a year of daily k-RR
+                                             reports (T = 365, k = 10, eps0 in {2, 4, 8}, n in {1e7, 1e8}) and a
+                                             federated-learning schedule in dp_accounting (needs the extra
+                                             `accountants`); tests/reference/composition/test_worked_examples.py
+                                             recomputes one row
 
 Table: epsilon after T in {1, 10, 100, 1000, 10000} rounds, eps0 in {0.5, 1, 4}, n in {1e4, 1e6},
 delta = 1e-6, by
@@ -116,8 +126,117 @@ def timings() -> None:
             print(f"| clones | {eps0:g} | {n:.0e} | {rounds} | {coarse:.6g} | {fine:.6g} | {coarse / fine - 1:.2%} |", flush=True)
 
 
+MECHANISM_ROUNDS = (2, 10, 100, 1000)
+KS = (3, 10, 100)
+
+
+def mechanism_table() -> None:
+    """The mechanism-specific table (module doc). Envelope seconds: the one-time cost per (mechanism, eps0, n,
+    k) (cached afterwards); compose seconds: the composition of T rounds once the envelope exists."""
+    from shuffle_spec.reference.composition import mechanism_rounds as mech
+
+    print(f"Machine: {platform.machine()}, nproc {os.cpu_count()}, python {platform.python_version()}, load {os.getloadavg()}")
+    print()
+    print("| mechanism | eps0 | n | T | generic composed (stronger clones) | mechanism-specific composed | lower bound | upper / lower | envelope s | compose s | lower s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    ratios = []
+    for eps0 in EPS0:
+        for n in N:
+            for mechanism, k in [("binary_rr", 2)] + [("krr", k) for k in KS]:
+                name = "binary RR" if mechanism == "binary_rr" else f"k-RR k={k}"
+                start = time.perf_counter()
+                mech.profile_envelope(mechanism, eps0=eps0, n=n, k=k)
+                envelope_seconds = time.perf_counter() - start
+                for rounds in MECHANISM_ROUNDS:
+                    generic = composed_epsilon([Round("stronger_clones", eps0, n, rounds)], delta=DELTA).upper
+                    schedule = [mech.MechanismRound(mechanism, eps0, n, rounds, k)]
+                    start = time.perf_counter()
+                    upper = mech.composed_epsilon(schedule, delta=DELTA, lower=False).upper
+                    compose_seconds = time.perf_counter() - start
+                    start = time.perf_counter()
+                    lower = mech.composed_lower_epsilon(schedule, delta=DELTA).lower
+                    lower_seconds = time.perf_counter() - start
+                    ratio = upper / lower if lower > 0 else math.inf
+                    if lower > 0:
+                        ratios.append(ratio)
+                    print(
+                        f"| {name} | {eps0:g} | {n:.0e} | {rounds} | {_digits(generic)} | {_digits(upper)} | "
+                        f"{_digits(lower, up=False) if lower > 0 else 'not evaluated'} | {_digits(ratio) if lower > 0 else '-'} | "
+                        f"{envelope_seconds:.2f} | {compose_seconds:.2f} | {lower_seconds:.2f} |",
+                        flush=True,
+                    )
+                    envelope_seconds = 0.0
+    print()
+    if ratios:
+        print(f"upper / lower (binary RR): min {_digits(min(ratios))}, median {_digits(statistics.median(ratios))}, max {_digits(max(ratios))}")
+    print()
+    print("| mechanism | eps0 | n | T | epsilon (upper) | compose s (envelope cached) |")
+    print("|---|---|---|---|---|---|")
+    for eps0 in EPS0:
+        for rounds in (1000, 10000):
+            schedule = [mech.MechanismRound("binary_rr", eps0, 10**6, rounds)]
+            start = time.perf_counter()
+            value = mech.composed_epsilon(schedule, delta=DELTA, lower=False).upper
+            print(f"| binary RR | {eps0:g} | 1e6 | {rounds} | {value:.6g} | {time.perf_counter() - start:.2f} |", flush=True)
+
+
+WORKED_EPS0 = (2.0, 4.0, 8.0)
+WORKED_N = (10**7, 10**8)
+WORKED_K = 10
+WORKED_ROUNDS = 365
+
+
+def worked_row(eps0: float, n: int) -> tuple[str, str, str]:
+    """(generic, mechanism-specific, lower bound) for T = 365 daily k-RR reports, as printed (4 digits, upper
+    ends rounded up, the lower bound down). The lower bound is one round's explicit pair (exact.krr_pair_third,
+    k >= 3): T rounds leak at least what one round does (dropping rounds is a post-processing)."""
+    from shuffle_spec.reference.composition import mechanism_rounds as mech
+    from shuffle_spec.reference.lower_bounds.krr import krr_pair_third_epsilon
+
+    generic = composed_epsilon([Round("stronger_clones", eps0, n, WORKED_ROUNDS)], delta=DELTA).upper
+    specific = mech.composed_epsilon([mech.MechanismRound("krr", eps0, n, WORKED_ROUNDS, WORKED_K)], delta=DELTA, lower=False).upper
+    lower = krr_pair_third_epsilon(eps0=eps0, n=n, delta=DELTA, k=WORKED_K).lower
+    return _digits(generic), _digits(specific), _digits(lower, up=False)
+
+
+def federated_schedule() -> list[tuple[str, float]]:
+    """A federated-learning schedule in dp_accounting: 50 shuffled binary-RR rounds (eps0 = 1, n = 1e4, exported
+    at dp_accounting's 1e-4 grid) and 1000 Poisson-subsampled Gaussian steps (noise multiplier 1.1, sampling
+    probability 0.01, replace-one), composed by dp_accounting; eps at delta = 1e-6 of each part and of both."""
+    import dp_accounting
+
+    from shuffle_spec.interface.accountants import shuffled_round_pld
+
+    interval = 1e-4
+    shuffled = shuffled_round_pld("binary_rr", eps0=1.0, n=10**4, rounds=50, value_discretization_interval=interval)
+    gaussian = dp_accounting.pld.privacy_loss_distribution.from_gaussian_mechanism(
+        1.1, sampling_prob=0.01, value_discretization_interval=interval, use_connect_dots=True,
+        neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE,
+    ).self_compose(1000)
+    both = shuffled.compose(gaussian)
+    return [(name, pld.get_epsilon_for_delta(DELTA)) for name, pld in (("50 shuffled rounds", shuffled), ("1000 Gaussian steps", gaussian), ("both", both))]
+
+
+def worked() -> None:
+    print("| eps0 | n | generic composed (stronger clones) | mechanism-specific composed (compose.krr) | lower bound (one round, exact.krr_pair_third) |")
+    print("|---|---|---|---|---|")
+    for eps0 in WORKED_EPS0:
+        for n in WORKED_N:
+            generic, specific, lower = worked_row(eps0, n)
+            print(f"| {eps0:g} | {n:.0e} | {generic} | {specific} | {lower} |", flush=True)
+    print()
+    print("| dp_accounting schedule (delta = 1e-6) | epsilon |")
+    print("|---|---|")
+    for name, value in federated_schedule():
+        print(f"| {name} | {_digits(value)} |")
+
+
 if __name__ == "__main__":
-    if "--table" in sys.argv[1:]:
+    if "--worked" in sys.argv[1:]:
+        worked()
+    elif "--mechanism" in sys.argv[1:]:
+        mechanism_table()
+    elif "--table" in sys.argv[1:]:
         table()
     else:
         timings()

@@ -1079,12 +1079,12 @@ def _compose_pair(statement_id: str) -> str:
     return statement_id.split(".", 1)[1]
 
 
-def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None) -> Composition:
+def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None, k: int | None = None) -> Composition:
     """The certified epsilon after `rounds` shuffled rounds at (eps0, n) by the pair of `statement_id`
     (compose.clones, compose.stronger_clones, compose.exact_binary_rr), or after the heterogeneous
     `schedule` (a list of {"eps0", "n", "rounds"[, "pair"]}; pair defaults to the statement's and may
-    only be one of CERTIFYING_PAIRS[the statement's pair]). Parameters outside the supported range raise
-    ParameterError naming them."""
+    only be one of CERTIFYING_PAIRS[the statement's pair]). k: the number of categories of compose.krr.
+    Parameters outside the supported range raise ParameterError naming them."""
     from ..reference.composition.shuffled_rounds import composed_epsilon as _composed, rounds_from_json
 
     pair = _compose_pair(statement_id)
@@ -1093,8 +1093,13 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
         for name, given in (("rounds", rounds), ("eps0", eps0), ("n", n)):
             if given is None:
                 raise ParameterNameError(name, None, ("rounds", "eps0", "n", "delta"), missing=True, owner=statement_id, statement_id=statement_id, note=" (or a schedule and delta)")
-        schedule = [_compose_round(rounds=rounds, eps0=eps0, n=n)]
-    elif rounds is not None or eps0 is not None or n is not None:
+        single = _compose_round(rounds=rounds, eps0=eps0, n=n)
+        if k is None and pair == "krr":
+            raise ParameterNameError("k", None, ("rounds", "eps0", "n", "k", "delta"), missing=True, owner=statement_id, statement_id=statement_id, note=" (or a schedule and delta)")
+        if k is not None:
+            single["k"] = parse_number("k", k, integer=True)
+        schedule = [single]
+    elif rounds is not None or eps0 is not None or n is not None or k is not None:
         raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n, not both")
     allowed = CERTIFYING_PAIRS.get(pair, (pair,))
     for item in schedule:
@@ -1102,11 +1107,12 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
             raise ParameterError("pair", item["pair"], f"{' or '.join(allowed)} in a round of {statement_id} (another pair's composition certifies another claim)")
     parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
     result = _composed(parsed, delta=delta)
-    listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds} for r in parsed]
+    listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds, **({"k": r.k} if r.pair == "krr" else {})} for r in parsed]
     # The result's own direction is its pair's (the explicit binary-RR pairs: a lower bound, reported by its lower
     # end; the clone pairs: an upper bound, by its upper end), the statement's by CERTIFYING_PAIRS.
     # An interval wider than 1% says so (`interface/results.py`): the value is its certified end, the rest is slack.
-    reason = join_reasons(result.note, width_note(float(result.lower), float(result.upper)))
+    # The reference's note already says so where it knows why (the rounding of the grid): not twice.
+    reason = result.note if " wide" in result.note else join_reasons(result.note, width_note(float(result.lower), float(result.upper)))
     return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, reason)
 
 

@@ -48,7 +48,6 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..numerics.binomial import (
-    SUBNORMAL_CAP,
     UNIT,
     CertifiedWindow,
     ProbabilityPair,
@@ -62,6 +61,7 @@ from ..core.errors import ParameterError, require_integer, require_positive, req
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundDirection, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
+from .binary_rr_pairs import WINDOW_TAIL, binary_rr_pair_plds
 
 __all__ = [
     "binary_rr_counts",
@@ -76,12 +76,12 @@ __all__ = [
     "rounds_from_json",
 ]
 
-PAIRS = ("clones", "stronger_clones", "exact_binary_rr")
+PAIRS = ("clones", "stronger_clones", "exact_binary_rr", "binary_rr", "krr")
+# The mechanism-specific pairs (compose.binary_rr, compose.krr): composed by `mechanism_rounds`.
+MECHANISM_PAIRS = ("binary_rr", "krr")
 # Relative width of the clone-count blocks (speed; module doc). The pair's losses scale like 1/sqrt(c),
 # so a block moves eps by at most ~BLOCK_WIDTH/2 relative (0.1%).
 BLOCK_WIDTH = 2e-3
-# Tail mass each binomial window may drop (it goes to the infinite-loss atom).
-WINDOW_TAIL = 1e-24
 # Grid step target: T * h <= GRID_FRACTION * (the composed epsilon's estimate), so the upward rounding
 # moves the composed epsilon by about GRID_FRACTION / 2.
 GRID_FRACTION = 0.01
@@ -91,6 +91,8 @@ BINARY_RR_ALL_COUNTS_UP_TO = 40
 EXACT_HALF_UP_TO = 1000
 BINARY_RR_COUNTS = 3
 EPS_REL_TOL = 1e-6
+# A certified interval wider than this (relative to its upper end) is said so in the note.
+WIDE_INTERVAL = 0.01
 # The supported range of one round group (`_validate_round`, `_validate_rounds`; the CLI states it).
 MAX_EPS0 = COMPOSE_EPS0_MAX
 MAX_N = COMPOSE_N_MAX
@@ -192,57 +194,20 @@ def binary_rr_counts(n: int) -> tuple[int, ...]:
     return tuple(range(0, min(BINARY_RR_COUNTS, n)))
 
 
-def _binary_rr_pair_plds(eps0: float, n: int, k: int) -> tuple[PairPLD, PairPLD]:
-    """PLDs of the exact pair (P_k, Q_k) of shuffled binary RR, both directions (P vs Q, Q vs P):
-    P_k = Bern(p) + S_k, Q_k = Bern(1-p) + S_k, S_k = Bin(k, p) + Bin(n-1-k, 1-p); masses with the
-    proven relative error of the certified windows and their convolution (as in shuffle_spec.reference.exact.binary_rr)."""
-    keep = probability_pair("keep", eps0)
-    flip = ProbabilityPair(keep.q_iv, keep.p_iv, keep.q, keep.p, keep.q_err, keep.p_err)
-    p, q = keep.p, keep.q
-    big = certified_window(n - 1 - k, flip, WINDOW_TAIL)
-    small = certified_window(k, keep, 0.0) if k > 0 else None
-    f = np.convolve(big.pmf, small.pmf) if small is not None else big.pmf.copy()
-    rel = big.max_rel + (small.max_rel if small is not None else 0.0)
-    f_s, f_prev = np.append(f, 0.0), np.insert(f, 0, 0.0)
-    pp = p * f_prev + q * f_s  # Bern(p) + S_k at s = lo + index
-    qq = q * f_prev + p * f_s
-    rel_err = 1.01 * (rel + (k + len(pp) + 16) * UNIT + keep.p_err + keep.q_err)
-    # pp[i] uses f at i-1 and i; f[j] misses window-dropped terms unless k <= j <= len(big) - 1 (or the
-    # big window reaches the end of its support): only those points carry proven values and losses.
-    first = k + 1 if big.lo > 0 else 0
-    stop = len(f) - k if big.hi < n - 1 - k else len(f) + 1
-    interior = np.zeros(len(pp), dtype=bool)
-    interior[first:max(stop, first)] = True
-    # Values near the subnormal range are not relatively certified (shuffle_spec.reference.numerics.binomial): dropped too.
-    reliable = interior & (np.minimum(pp, qq) > 1e-270) | interior & (np.maximum(pp, qq) > 1e-270) & (np.minimum(pp, qq) == 0)
-    outside = float(np.sum(pp[~reliable]) + np.sum(qq[~reliable])) * (1 + rel_err)
-    dropped = (big.dropped + outside + (len(big.pmf) + k + 2) * SUBNORMAL_CAP * 4) * (1 + 1e-12)
-    out = []
-    for a, b, label in ((pp, qq, "P_k vs Q_k"), (qq, pp, "Q_k vs P_k")):
-        finite = reliable & (a > 0) & (b > 0)
-        inf_here = reliable & (a > 0) & (b <= 0)
-        log_a, log_b = np.log(a[finite]), np.log(b[finite])
-        loss = log_a - log_b
-        margin = 2.5 * rel_err + 1e-12 * (1.0 + np.abs(log_a) + np.abs(log_b))
-        m_hi = a[finite] * (1 + rel_err)
-        m_lo = a[finite] * (1 - rel_err)
-        inf_mass = float(np.sum(a[inf_here])) * (1 + rel_err)
-        out.append(PairPLD(loss - margin, loss + margin, m_lo, m_hi, float(dropped), inf_mass, float(eps0), f"exact binary-RR pair k={k} ({label}), eps0={eps0}, n={n}"))
-    return out[0], out[1]
-
-
 def pair_pld(pair: str, *, eps0: float, n: int, k: int = 0, direction: int = 0, pessimistic: bool = True) -> PairPLD:
     """The privacy-loss distribution of one round's pair (module doc): `pair` in PAIRS; for
     "exact_binary_rr" the count k (ones among the other n-1 users) and direction 0 (P_k vs Q_k) or 1.
     Supported: 0 < eps0 <= 30, 1 <= n <= 1e9."""
     _validate_round(pair, eps0, n)
+    if pair in MECHANISM_PAIRS:
+        raise ParameterError("pair", pair, "clones, stronger_clones or exact_binary_rr (the mechanism pairs are built by mechanism_rounds.dominating_pair)")
     if pair == "exact_binary_rr":
         require_integer("k", k, minimum=0)
         if k > n - 1:
             raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
         if direction not in (0, 1):
             raise ParameterError("direction", direction, "0 (P_k vs Q_k) or 1 (Q_k vs P_k)")
-        return _binary_rr_pair_plds(float(eps0), int(n), int(k))[direction]
+        return binary_rr_pair_plds(float(eps0), int(n), int(k))[direction]
     return _clone_pair_pld(float(eps0), int(n), "fmt21" if pair == "clones" else "fmt23", pessimistic)
 
 
@@ -252,12 +217,14 @@ def pair_pld(pair: str, *, eps0: float, n: int, k: int = 0, direction: int = 0, 
 
 @dataclass(frozen=True)
 class Round:
-    """`rounds` rounds of the shuffled protocol with local eps0 and n users, accounted by `pair`."""
+    """`rounds` rounds of the shuffled protocol with local eps0 and n users, accounted by `pair`; k: the
+    number of categories of a "krr" round (2 otherwise)."""
 
     pair: str
     eps0: float
     n: int
     rounds: int = 1
+    k: int = 2
 
 
 def _validate_round(pair: str, eps0: float, n: int) -> None:
@@ -278,9 +245,14 @@ def _validate_rounds(rounds: Sequence[Round]) -> list[Round]:
             raise ParameterError("rounds", r, "Round(pair, eps0, n, rounds) entries")
         _validate_round(r.pair, r.eps0, r.n)
         check_rounds(r.rounds, maximum=MAX_ROUNDS)
-        out.append(Round(r.pair, float(r.eps0), int(r.n), int(r.rounds)))
+        require_integer("k", r.k, minimum=2)
+        if r.pair != "krr" and r.k != 2:
+            raise ParameterError("k", r.k, f"2 for a {r.pair} round (k is the number of categories of a krr round)")
+        out.append(Round(r.pair, float(r.eps0), int(r.n), int(r.rounds), int(r.k)))
     if sum(r.rounds for r in out) > MAX_ROUNDS:
         raise ParameterError("rounds", sum(r.rounds for r in out), f"a total of at most {MAX_ROUNDS:.0e} rounds")
+    if len({r.pair in MECHANISM_PAIRS for r in out}) > 1:
+        raise ParameterError("rounds", [r.pair for r in out], "binary_rr and krr rounds only with binary_rr or krr rounds (they are composed by their own dominating pairs)")
     if len({r.pair == "exact_binary_rr" for r in out}) > 1:
         raise ParameterError("rounds", [r.pair for r in out], "exact_binary_rr rounds only with other exact_binary_rr rounds (a lower bound does not mix with upper bounds)")
     if out[0].pair == "exact_binary_rr" and len({(r.eps0, r.n) for r in out}) > 1:
@@ -341,7 +313,7 @@ def _composer(rounds: list[Round], tail: float) -> list[_Composer]:
     eps0, n = rounds[0].eps0, rounds[0].n
     out = []
     for k in binary_rr_counts(n):
-        both = _binary_rr_pair_plds(eps0, n, k)
+        both = binary_rr_pair_plds(eps0, n, k)
         for direction in (0, 1):
             out.append(_Composer(rounds, [(both[direction], both[direction])] * len(rounds), tail))
     return out
@@ -374,6 +346,10 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
     rounds = _validate_rounds(rounds)
     require_probability("delta", delta)
     require_integer("refine", refine, minimum=1)
+    if rounds[0].pair in MECHANISM_PAIRS:
+        from . import mechanism_rounds  # lazy: it builds on this module
+
+        return mechanism_rounds.composed_epsilon(_mechanism_rounds(rounds), delta=delta)
     tail = max(delta * 1e-6, 1e-300)
     results = [_solve(c, delta, int(refine)) for c in _composer(rounds, tail)]
     worst = max(results, key=lambda r: r.upper)
@@ -381,6 +357,9 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
     note = worst.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)
     if rounds[0].pair == "exact_binary_rr":
         extra = f"exact pairs k in {list(binary_rr_counts(rounds[0].n))}, both directions: a lower bound on the worst case"
+        note = f"{note}; {extra}" if note else extra
+    if worst.upper > 0 and worst.upper - lower > WIDE_INTERVAL * worst.upper:
+        extra = f"certified interval {(worst.upper - lower) / worst.upper:.1%} wide (the rounding of the grid: the true value of the pair lies inside)"
         note = f"{note}; {extra}" if note else extra
     return BoundValue(lower, worst.upper, note, direction=_direction(rounds))
 
@@ -391,6 +370,10 @@ def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> B
     rounds = _validate_rounds(rounds)
     require_positive("eps", eps, allow_zero=True)
     require_integer("refine", refine, minimum=1)
+    if rounds[0].pair in MECHANISM_PAIRS:
+        from . import mechanism_rounds  # lazy: it builds on this module
+
+        return mechanism_rounds.composed_delta(_mechanism_rounds(rounds), eps=eps)
     lows, ups = [], []
     for composer in _composer(rounds, 1e-18):
         target = max(eps, composer.scale(1e-6))
@@ -400,18 +383,26 @@ def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> B
     return BoundValue(max(lows), max(ups), direction=_direction(rounds))
 
 
+def _mechanism_rounds(rounds: list[Round]) -> list[Any]:
+    from .mechanism_rounds import MechanismRound  # lazy: it builds on this module
+
+    return [MechanismRound(r.pair, r.eps0, r.n, r.rounds, r.k) for r in rounds]
+
+
 def rounds_from_json(data: object) -> list[Round]:
-    """Rounds from parsed JSON: a list of {"pair": str, "eps0": float, "n": int, "rounds": int}
-    (or {"rounds": [...]}) for the heterogeneous form of `shuffle-spec compose`."""
+    """Rounds from parsed JSON: a list of {"pair": str, "eps0": float, "n": int, "rounds": int[, "k": int]}
+    (or {"rounds": [...]}) for the heterogeneous form of `shuffle-spec compose` (k: categories of a krr round)."""
     if isinstance(data, dict) and "rounds" in data:
         data = data["rounds"]
     if not isinstance(data, list) or not data:
         raise ParameterError("rounds", data, "a non-empty JSON list of {pair, eps0, n, rounds} objects")
     out = []
     for item in data:
-        if not isinstance(item, dict) or not {"pair", "eps0", "n"} <= set(item) or set(item) - {"pair", "eps0", "n", "rounds"}:
-            raise ParameterError("rounds", item, "objects with keys pair, eps0, n and optional rounds")
-        out.append(Round(item["pair"], item["eps0"], item["n"], item.get("rounds", 1)))
+        if not isinstance(item, dict) or not {"pair", "eps0", "n"} <= set(item) or set(item) - {"pair", "eps0", "n", "rounds", "k"}:
+            raise ParameterError("rounds", item, "objects with keys pair, eps0, n and optional rounds, k")
+        if item["pair"] == "krr" and "k" not in item:
+            raise ParameterError("k", None, "the number of categories of every krr round, an integer 2 <= k <= 1e6")
+        out.append(Round(item["pair"], item["eps0"], item["n"], item.get("rounds", 1), item.get("k", 2)))
     return _validate_rounds(out)
 
 

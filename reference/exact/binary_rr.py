@@ -87,10 +87,12 @@ __all__ = [
     "block_delta_bound",
     "counts_evaluated",
     "one_direction_delta",
+    "pair_delta_evaluator",
     "shuffled_binary_rr",
     "shuffled_binary_rr_delta",
     "shuffled_binary_rr_pair",
     "thinned_block_delta_bound",
+    "thinned_removal",
     "WorstCase",
     "worst_case",
 ]
@@ -1509,3 +1511,24 @@ def shuffled_binary_rr_pair_mp(*, dps: int, eps0: float, n: int, delta: float, k
     if k > n - 1:
         raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
     return binary_rr_eps_bracket(eps0=eps0, n=int(n), k=int(k), delta=delta, dps=dps, both=True)
+
+
+# ---------------------------------------------------------------- per-pair evaluations shared with the composition
+
+
+def pair_delta_evaluator(eps0: float) -> Callable[[int, int, float], tuple[float, float]]:
+    """A cached evaluator (population, ones, eps) -> certified [lower, upper] of D_{e^eps}(P || Q) for
+    P = Bern(p) + S, Q = Bern(q) + S, S = Bin(ones, p) + Bin(population - 1 - ones, q) (one direction; the
+    per-pair evaluation of exact.shuffled_binary_rr, module doc "Per pair"). Used by the mechanism-specific
+    composition (`reference.composition.mechanism_rounds`) to bound the worst-case profile at grid nodes."""
+    _validate(eps0, 1, None)
+    return _Pairs(float(eps0), 1e-30).bound
+
+
+def thinned_removal(eps0: float, width: int, tail: float) -> tuple[int, float]:
+    """(j, t): every d_k of a block [K, K + width] is <= d(population n - j, K ones) + t (thinned removal,
+    module doc), with t >= Pr[Bin(width, 1 - e^-eps0) > j] a certified Chernoff bound (or (width, 0))."""
+    _validate(eps0, 1, None)
+    require_integer("width", width, minimum=0)
+    require_probability("tail", tail)
+    return _thinned_removal(float(eps0), int(width), math.log(tail))

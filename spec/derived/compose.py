@@ -1,5 +1,6 @@
 """Many rounds: the composition of shuffled rounds by privacy-loss distributions (`compose.clones`,
-`compose.stronger_clones`, `compose.exact_binary_rr`).
+`compose.stronger_clones`, `compose.exact_binary_rr`, and the mechanism-specific `compose.binary_rr`,
+`compose.krr`).
 
 Neighbouring relation: replace one user's input, n fixed (as in every single-round statement). For a pair
 (P, Q) on a finite set the privacy-loss variable is L = log(P(Y)/Q(Y)), Y ~ P, and
@@ -18,6 +19,12 @@ is a post-processing of it (or has a smaller privacy profile at every eps); domi
 - `compose.exact_binary_rr`: the exact pair (P_m, Q_m) of shuffled binary RR for fixed datasets (m ones
   among the other n-1 users), both directions, composed T times: the exact eps of T rounds on those
   datasets, so a LOWER bound on the worst case of the composed mechanism.
+- `compose.binary_rr`, `compose.krr`: the mechanism's own worst-case privacy profile delta*(eps) (max over every
+  ordered neighbouring pair of one round), bounded from above at grid nodes, turned into a dominating pair by
+  "connect the dots" (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022): the lower convex hull H of the points
+  (0, 1), (e^{eps_i}, h_i) and their mirror images 1 - alpha + alpha h(-eps) is the hockey-stick curve of an
+  explicit pair (`ctd_pair_masses`: Q'(v) = the slope increase at breakpoint v, P'(v) = alpha_v Q'(v)).
+  Composed T times (adaptive composition: Zhu, Dong, Wang 2022 Thm 10). Upper bounds.
 """
 
 from __future__ import annotations
@@ -27,12 +34,14 @@ import sympy as sp
 from .exact.binary_rr import pair_pmfs as binary_rr_pair_pmfs
 from ..papers.fmt21.clones import a, c, pair_pmfs as clone_pair_pmfs
 from ..statement import Direction, Kind, Source, Statement
-from ..symbols import delta, eps, eps0, m, n
+from ..symbols import delta, eps, eps0, k, m, n
 
 __all__ = [
     "STATEMENTS",
     "clone_loss",
     "clone_loss_closed_form",
+    "ctd_curve",
+    "ctd_pair_masses",
     "composed_delta",
     "hockey_stick_from_loss",
     "rounds",
@@ -61,44 +70,68 @@ def clone_loss_closed_form(count: sp.Expr = c, at: sp.Expr = a) -> sp.Expr:
     return sp.log((e0 * (count + 1 - at) + at) / ((count + 1 - at) + e0 * at))
 
 
+def ctd_pair_masses(alphas: list[sp.Expr], values: list[sp.Expr]) -> tuple[list[sp.Expr], list[sp.Expr], sp.Expr]:
+    """The connect-the-dots pair of a convex piecewise-linear curve H with H(0) = 1, breakpoints alphas
+    (ascending, > 0) and H(alphas[i]) = values[i], flat after the last: (P' masses at log alpha_v, Q' masses
+    there, P'(+inf)). Q'(v) = slope right of v - slope left of v, P'(v) = alpha_v Q'(v), P'(+inf) = H(last)."""
+    xs = [sp.Integer(0)] + list(alphas)
+    ys = [sp.Integer(1)] + list(values)
+    slopes = [(ys[i + 1] - ys[i]) / (xs[i + 1] - xs[i]) for i in range(len(alphas))] + [sp.Integer(0)]
+    q = [slopes[i + 1] - slopes[i] for i in range(len(alphas))]
+    p = [alphas[i] * q[i] for i in range(len(alphas))]
+    return p, q, ys[-1]
+
+
+def ctd_curve(alpha: sp.Expr, alphas: list[sp.Expr], values: list[sp.Expr]) -> sp.Expr:
+    """H_alpha(P' || Q') of the connect-the-dots pair: P'(+inf) + sum_v Q'(v) max(0, alpha_v - alpha)."""
+    p, q, top = ctd_pair_masses(alphas, values)
+    return top + sum(qv * sp.Max(0, av - alpha) for qv, av in zip(q, alphas, strict=True))
+
+
 # delta_T(eps) of the product pair: E over T independent copies of the loss. SymPy has no T-fold sum of
 # symbolic length, so the T-fold expectation is stated through the composed-loss distribution's
 # defining property (an undefined function of its arguments, fixed by the notes and checked numerically).
 composed_delta = sp.Function("delta_T")(eps, rounds, eps0, n)
 
 
-def _statement(name: str, title: str, source: Source, direction: Direction, mechanism: str, notes: str, reference: str) -> Statement:
+def _statement(name: str, title: str, source: Source, direction: Direction, mechanism: str, notes: str, reference: str,
+               with_k: bool = False) -> Statement:
+    extra = {"k": 3} if with_k else {}
+    mechanism_specific = name in ("binary_rr", "krr")
     return Statement(
         id=f"compose.{name}",
         kind=Kind.PROCEDURE,
         title=title,
         source=source,
-        symbols=(eps0, n, delta, rounds, eps, m),
-        hypotheses=(sp.Lt(delta, 1),),
+        symbols=(eps0, n, delta, rounds, eps, m) + ((k,) if with_k else ()),
+        hypotheses=(sp.Lt(delta, 1),) + ((sp.Ge(k, 2),) if with_k else ()),
         conclusion=(sp.Le(composed_delta, delta),),
         direction=direction,
         reference=reference,
-        inputs=(eps0, n, delta, rounds),
+        inputs=(eps0, n, delta, rounds) + ((k,) if with_k else ()),
         output=eps,
         value=None,
         mechanism=mechanism,
         tags=frozenset({"composition"}),
-        examples=(
+        examples=tuple(dict(e, **extra) for e in (
+            # The mechanism-specific pairs build a profile envelope per (eps0, n): a small first example keeps
+            # the checks that vary it (degenerate inputs) cheap.
+            *(({"eps0": 1.0, "n": 20, "delta": 1e-6, "rounds": 3},) if mechanism_specific else ()),
             {"eps0": 1.0, "n": 200, "delta": 1e-6, "rounds": 5},
             {"eps0": 4.0, "n": 1000, "delta": 1e-6, "rounds": 20},
             # Small enough for the exact enumeration of shuffle_spec.reference.bounds.clones_high_precision (20-digit vectors).
-            {"eps0": 1.0, "n": 20, "delta": 1e-6, "rounds": 3},
+            *(() if mechanism_specific else ({"eps0": 1.0, "n": 20, "delta": 1e-6, "rounds": 3},)),
             {"eps0": 0.5, "n": 12, "delta": 1e-3, "rounds": 4},
-        ),
+        )),
         # The PLD reference is certified but only to its grid: its interval is ~1e-4 .. 1e-2 wide
         # (shuffle_spec.reference.composition.shuffled_rounds GRID_FRACTION), so an implementation may be that far on its safe side.
         rtol=1e-2,
-        invalid_examples=(
+        invalid_examples=tuple(dict(e, **extra) for e in (
             {"eps0": 1.0, "n": 100, "delta": 1.0, "rounds": 10},
             {"eps0": -1.0, "n": 100, "delta": 1e-6, "rounds": 10},
             {"eps0": 1.0, "n": 0, "delta": 1e-6, "rounds": 10},
             {"eps0": 1.0, "n": 100, "delta": 1e-6, "rounds": 0},
-        ),
+        )) + (({"eps0": 1.0, "n": 100, "delta": 1e-6, "rounds": 10, "k": 1},) if with_k else ()),
         notes=notes,
     )
 
@@ -156,7 +189,58 @@ COMPOSE_EXACT_BINARY_RR = _statement(
     "shuffle_spec.reference.composition.shuffled_rounds:compose_exact_binary_rr",
 )
 
+_MECHANISM = (
+    " Mechanism-specific pair (shuffle_spec.reference.composition.mechanism_rounds, module doc U1-U4): certified upper "
+    "bounds h_i of the worst-case profile delta*(eps_i) = max over ordered neighbouring pairs of one round at grid "
+    "nodes eps_i = i h (h a power of 2, ~64 nodes up to where delta* < 1e-17 or eps0); the lower convex hull H of "
+    "(0, 1), (e^eps_i, h_i) and the mirror points (e^-eps_i, 1 - e^-eps_i + e^-eps_i h_i) (replace-one is symmetric) "
+    "is >= delta* everywhere (delta* is convex and non-increasing in alpha = e^eps) and is the hockey-stick curve of "
+    "the explicit pair ctd_pair_masses (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022, connect the dots), certified "
+    "in interval arithmetic (shuffle_spec.reference.composition.connect_the_dots); that pair dominates the round at "
+    "every alpha, so its T-fold product dominates T adaptively chosen rounds (Zhu, Dong, Wang 2022 Thm 10; Dong, Roth, "
+    "Su 2019). Heterogeneous rounds: shuffle_spec.reference.composition.mechanism_rounds.composed_epsilon. The "
+    "interval's lower end is a certified LOWER bound on the same worst case (composed explicit binary-RR dataset "
+    "pairs, both directions; 0 when none is evaluated), so the interval contains the truth; the value is the upper end."
+)
+
+COMPOSE_BINARY_RR = _statement(
+    "binary_rr",
+    "eps after T rounds of shuffled binary RR: the certified worst-case profile of the mechanism, connect-the-dots pair composed T times",
+    Source(
+        "BBGN19",
+        "exact.shuffled_binary_rr's per-pair profile with thinned removal (envelope) + connect the dots (DGKKM22) + "
+        "dominating-pair composition (Zhu-Dong-Wang 2022 Thm 10); derived here, proof checks in proofs_checks/derived/compose_mechanism.py",
+        "derived",
+        "high",
+    ),
+    Direction.UPPER_BOUND,
+    "binary_rr",
+    _COMMON + _MECHANISM + " Envelope: max over k of d_k(eps) = D_{e^eps}(P_k || Q_k) (k ones among the other n-1 users; "
+    "D(Q_k||P_k) = d_{n-1-k}), k = n-1 and k = 0 evaluated alone, the other counts covered by blocks whose thinned "
+    "removal bound (exact.shuffled_binary_rr) holds at every eps at once. Range 1e-3 <= eps0 <= 30, n <= 1e7.",
+    "shuffle_spec.reference.composition.mechanism_rounds:compose_binary_rr",
+)
+
+COMPOSE_KRR = _statement(
+    "krr",
+    "eps after T rounds of shuffled k-RR: BBGN19 Lemma 5.3's exact bound as the profile envelope, connect-the-dots pair composed T times",
+    Source(
+        "BBGN19",
+        "Lemma 5.3 evaluated exactly (BBGN19.Lem5.3.exact_krr) at grid nodes + connect the dots (DGKKM22) + "
+        "dominating-pair composition (Zhu-Dong-Wang 2022 Thm 10); derived here, proof checks in proofs_checks/derived/compose_mechanism.py",
+        "derived",
+        "high",
+    ),
+    Direction.UPPER_BOUND,
+    "krr",
+    _COMMON + _MECHANISM + " Envelope: the certified upper end of BBGN19.Lem5.3.exact_krr's delta(eps) at each node (Lemma "
+    "5.3 bounds D_{e^eps} of every neighbouring pair of n shuffled k-RR reports). No explicit composed k-RR pair is "
+    "evaluated yet: the lower end is 0. Range 1e-3 <= eps0 <= 30, n <= 1e8, 2 <= k <= 1e6.",
+    "shuffle_spec.reference.composition.mechanism_rounds:compose_krr",
+    with_k=True,
+)
+
 # The one-round pairs whose losses are composed (for the proof checks and the docs).
 PAIR_PMFS = {"clones": clone_pair_pmfs, "exact_binary_rr": binary_rr_pair_pmfs}
 
-STATEMENTS: tuple[Statement, ...] = (COMPOSE_CLONES, COMPOSE_STRONGER_CLONES, COMPOSE_EXACT_BINARY_RR)
+STATEMENTS: tuple[Statement, ...] = (COMPOSE_CLONES, COMPOSE_STRONGER_CLONES, COMPOSE_EXACT_BINARY_RR, COMPOSE_BINARY_RR, COMPOSE_KRR)

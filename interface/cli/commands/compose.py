@@ -1,12 +1,14 @@
 """`shuffle-spec compose ID --rounds T --eps0 E --n N --delta D [--json]`: epsilon after T shuffled rounds,
-certified by composing the pair of ID (compose.clones, compose.stronger_clones, compose.exact_binary_rr)
-with privacy-loss distributions (shuffle_spec.reference.composition.shuffled_rounds). Heterogeneous rounds: `--rounds-file FILE`, a JSON list
-of {"eps0", "n"[, "rounds", "pair"]} (or {"rounds": [...]}), with --delta. FILE is a regular file of at
+certified by composing the pair of ID (compose.clones, compose.stronger_clones, compose.exact_binary_rr, and
+the mechanism-specific compose.binary_rr, compose.krr with --k) with privacy-loss distributions (shuffle_spec.reference.composition.shuffled_rounds). Heterogeneous rounds: `--rounds-file FILE`, a JSON list
+of {"eps0", "n"[, "rounds", "pair", "k"]} (or {"rounds": [...]}), with --delta. FILE is a regular file of at
 most MAX_ROUNDS_FILE_BYTES bytes and MAX_SCHEDULE_ENTRIES rounds, no key given twice; a round's "pair"
 must certify the statement (`shuffle_spec.interface.api.composed_epsilon`).
 
 JSON: {"id", "rounds" (total), "params", "value" (= epsilon, the interval's upper end), "interval", "valid",
-"reason", "direction" (the statement's: upper_bound, lower_bound or exact)}. Parameters outside the supported range: exit 2 with a one-line message.
+"reason", "direction" (the statement's: upper_bound, lower_bound or exact)}. Text: the first line is the
+value with what it is ("upper bound" or "lower bound" on the composed eps), then the interval, the direction
+and the note. Parameters outside the supported range: exit 2 with a one-line message.
 """
 
 from __future__ import annotations
@@ -35,16 +37,19 @@ MAX_ROUNDS_FILE_BYTES = 1 << 20
 # Every entry builds its own pair of privacy-loss distributions (about 0.1 s each at moderate n), so the
 # number of entries, not the rounds they repeat, is what costs: 1000 entries take minutes.
 MAX_SCHEDULE_ENTRIES = COMPOSE_SCHEDULE_MAX
-ROUND_FIELDS = ("eps0", "n", "rounds", "pair")
+ROUND_FIELDS = ("eps0", "n", "rounds", "pair", "k")
+# The headline's label for each statement direction.
+LABELS = {"upper_bound": "upper bound", "lower_bound": "lower bound", "exact": "exact"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", help="compose.clones, compose.stronger_clones or compose.exact_binary_rr")
+    parser.add_argument("id", help="compose.clones, compose.stronger_clones, compose.exact_binary_rr, compose.binary_rr or compose.krr")
     # Numbers are parsed by the project's one parser (`bridge.parse_number`, in `api.composed_epsilon`), as
     # in every other command: "1e3" and "1/2" are numbers, "1_0" and "0x10" are not; ranges are checked there.
     parser.add_argument("--rounds", help=f"number of rounds T, an integer 1 <= T <= {MAX_ROUNDS:.0e}")
     parser.add_argument("--eps0", help=f"local epsilon of each round, 0 < eps0 <= {MAX_EPS0:g}")
     parser.add_argument("--n", help=f"users per round, an integer 1 <= n <= {MAX_N:.0e}")
+    parser.add_argument("--k", help="categories of k-RR (compose.krr), an integer 2 <= k <= 1e6")
     parser.add_argument("--delta", required=True, help=f"central delta after all rounds, {DELTA_MIN:g} <= delta < 1")
     parser.add_argument("--rounds-file", help="JSON file of heterogeneous rounds: [{eps0, n, rounds[, pair]}, ...]")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -52,21 +57,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.rounds_file is not None:
-        if args.rounds is not None or args.eps0 is not None or args.n is not None:
-            raise UsageError("give either --rounds-file or --rounds/--eps0/--n, not both")
+        if args.rounds is not None or args.eps0 is not None or args.n is not None or args.k is not None:
+            raise UsageError("give either --rounds-file or --rounds/--eps0/--n/--k, not both")
         schedule = read_rounds_file(args.rounds_file)
         result = composed_epsilon(args.id, delta=args.delta, schedule=schedule)
     else:
         missing = [name for name in ("rounds", "eps0", "n") if getattr(args, name) is None]
         if missing:
             raise UsageError(f"compose needs --{', --'.join(missing)} (or --rounds-file)")
-        result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta)
+        result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta, k=args.k)
     if args.json:
         print_json(dict(result.to_json(), direction=resolve(result.id).direction.value))
     else:
-        print(repr(result.value))
+        direction = resolve(result.id).direction.value
+        print(f"{result.value!r} ({LABELS.get(direction, direction)} on the composed eps)")
         print(f"interval: [{result.interval[0]!r}, {result.interval[1]!r}]")
-        print(f"direction: {resolve(result.id).direction.value}")
+        print(f"direction: {direction}")
         if result.reason:
             print(f"note: {result.reason}")
     return 0
@@ -96,7 +102,7 @@ def read_rounds_file(path: str) -> list[dict[str, Any]]:
         missing = [name for name in ("eps0", "n") if name not in item]
         if missing:
             raise UsageError(f"{where}: round {index}: missing {', '.join(missing)}")
-        for name in ("eps0", "n", "rounds"):
+        for name in ("eps0", "n", "rounds", "k"):
             if name in item and (isinstance(item[name], bool) or not isinstance(item[name], (int, float))):
                 raise UsageError(f"{where}: round {index}: \"{name}\" is {_kind(item[name])}; expected a number")
         if "pair" in item and not isinstance(item["pair"], str):

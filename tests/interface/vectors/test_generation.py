@@ -426,7 +426,8 @@ class TestReproducibility:
 # --- every reference-only statement has a high-precision path ----------------------------------------
 
 # Reference-only statements allowed, for now, to lack an `_mp` path (none: every one has its own).
-PENDING_HIGH_PRECISION: frozenset[str] = frozenset()
+# compose.binary_rr, compose.krr: no high-precision path yet (their envelope sweeps many certified evaluations).
+PENDING_HIGH_PRECISION: frozenset[str] = frozenset({"compose.binary_rr", "compose.krr"})
 
 
 def test_every_reference_only_statement_has_a_high_precision_path():

@@ -1,0 +1,28 @@
+"""Invalid inputs of the mechanism-specific composition (shuffle_spec.reference.composition.mechanism_rounds,
+.connect_the_dots, .binary_rr_pairs) and of the per-pair helpers it uses from reference.exact.binary_rr."""
+
+from invalid_inputs import Case
+from shuffle_spec.reference.composition import connect_the_dots as ctd
+from shuffle_spec.reference.composition import mechanism_rounds as mech
+from shuffle_spec.reference.composition.binary_rr_pairs import binary_rr_pair_plds
+from shuffle_spec.reference.composition.mechanism_rounds import MechanismRound
+from shuffle_spec.reference.exact import binary_rr
+
+CASES = [
+    Case(ctd.connect_the_dots, (0.1, [0.0, 0.1], [0.5, 0.1]), fragment="step"),
+    Case(ctd.connect_the_dots, (0.125, [0.125, 0.25], [0.5, 0.1]), fragment="eps_nodes"),
+    Case(ctd.connect_the_dots, (0.125, [0.0, 0.125], [0.5, 1.5]), fragment="h_upper"),
+    Case(mech.compose_binary_rr, (), {"eps0": 1.0, "n": 10**8, "delta": 1e-6, "rounds": 2}, fragment="n"),
+    Case(mech.compose_krr, (), {"eps0": 1.0, "n": 100, "delta": 1e-6, "rounds": 2, "k": 1}, fragment="k"),
+    Case(mech.composed_epsilon, ([MechanismRound("binary_rr", 1e-4, 100, 2)],), {"delta": 1e-6}, fragment="eps0"),
+    Case(mech.composed_epsilon, ([MechanismRound("laplace", 1.0, 100, 2)],), {"delta": 1e-6}, fragment="mechanism"),
+    Case(mech.composed_epsilon, ([MechanismRound("binary_rr", 1.0, 100, 2)],), {"delta": 1.0}, fragment="delta"),
+    Case(mech.composed_epsilon, ([],), {"delta": 1e-6}, fragment="rounds"),
+    Case(mech.composed_delta, ([MechanismRound("binary_rr", 1.0, 100, 2)],), {"eps": -1.0}, fragment="eps"),
+    Case(mech.composed_lower_epsilon, ([MechanismRound("binary_rr", 1.0, 100, 0)],), {"delta": 1e-6}, fragment="rounds"),
+    Case(mech.dominating_pair, ("krr",), {"eps0": 1.0, "n": 100, "k": 10**7}, fragment="k"),
+    Case(mech.profile_envelope, ("binary_rr",), {"eps0": 1.0, "n": 100, "floor": 0.5}, fragment="floor"),
+    Case(binary_rr.pair_delta_evaluator, (-1.0,), fragment="eps0"),
+    Case(binary_rr.thinned_removal, (1.0, -1, 1e-12), fragment="width"),
+    Case(binary_rr_pair_plds, (1.0, 10, 10), fragment="k"),
+]
