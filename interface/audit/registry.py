@@ -43,11 +43,13 @@ from .bound import AuditPoint, BoundAudit, audit_point, grid_points, vector_poin
 from .sandbox import CallOutcome, Sandbox, call_in_process
 from .verdicts import (
     ABOVE_BOUND,
+    TRUTH_IDS,
     BELOW_BOUND,
     PASS,
     REJECTS,
     UNSOUND,
     Finding,
+    krr_lower_bound_ids,
     judge,
     remembered_truths,
 )
@@ -272,11 +274,18 @@ def fingerprint() -> str:
     """SHA-256 over the files the registry is computed from (module doc)."""
     here = Path(__file__).resolve().parent
     files = sorted(RECORDED_DIR.glob("*.json")) + sorted((here / "adapters").glob("*.py"))
-    files += [here / "registry.py", here / "verdicts.py", here / "bound.py", REPOSITORY / "spec" / "catalog.json"]
+    files += [here / "registry.py", here / "verdicts.py", here / "bound.py"]
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.relative_to(REPOSITORY).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
+    # Of the catalogue, only the statements the verdicts read (the audited claims and the truths they are judged
+    # against): a statement added elsewhere leaves the registry fresh, a new k-RR lower bound (a new truth) does not.
+    catalog = json.loads((REPOSITORY / "spec" / "catalog.json").read_text())
+    read = {record.statement for record in IMPLEMENTATIONS} | set(TRUTH_IDS) | set(krr_lower_bound_ids())
+    for item in catalog["statements"]:
+        if item["id"] in read:
+            digest.update(json.dumps(item, sort_keys=True).encode() + b"\0")
     return digest.hexdigest()
 
 

@@ -59,6 +59,7 @@ __all__ = [
     "judge_group",
     "remembered_truths",
     "truth_lower_bound",
+    "krr_lower_bound_ids",
 ]
 
 PASS, REJECTS, ABOVE_BOUND, ACCEPTS_INVALID = "PASS", "REJECTS", "ABOVE BOUND", "ACCEPTS INVALID"
@@ -124,7 +125,7 @@ def _registered_ids() -> set[str]:
     return {s.id for s in list_statements()}
 
 
-def _krr_lower_bound_ids() -> list[str]:
+def krr_lower_bound_ids() -> list[str]:
     """Registered certified lower bounds on the shuffled epsilon of k-RR (inputs eps0, n, delta, k)."""
     return sorted(
         s.id for s in list_statements()
@@ -200,7 +201,7 @@ def _truth_lower_bound(statement: Statement, inputs: Mapping[str, Any]) -> dict[
         # the registered certified lower bounds for k-RR (explicit neighbouring pairs, any n).
         params = {"eps0": eps0, "n": n, "delta": delta, "k": inputs["k"]}
         candidates.append((EXACT_KRR_ID, params))
-        candidates += [(truth_id, params) for truth_id in _krr_lower_bound_ids()]
+        candidates += [(truth_id, params) for truth_id in krr_lower_bound_ids()]
     if not candidates:
         return None
     evaluated: list[Candidate] = []

@@ -237,6 +237,7 @@ RANGES: dict[str, SupportedRange] = {
     "exact.shuffled_binary_rr": _EXACT_WINDOW,
     "BBGN19.Lem5.3.exact_krr": _LATTICE,
     "exact.krr_pair_third": _LATTICE,
+    "exact.krr_pair_third_split": _LATTICE,
     "exact.krr_pair_x0": _LATTICE,
     "BBGN19.Lem5.3.exact_laplace": _LAPLACE_FFT,
     "exact.laplace_pair_x0": _LAPLACE_FFT,
