@@ -1,0 +1,106 @@
+"""Structured randomizers people deploy, first-class and certified after shuffling: one module per mechanism
+family, and the one registry the front door reads.
+
+The registry. `RANDOMIZERS` maps a name (the CLI's and the API's word) to a `RandomizerEntry`: its title and
+citation, its parameters beyond (eps0, n, delta) with their ranges, the certified upper bound and the certified
+lower bound (both called with keywords eps0, n, delta and the parameters; each returns a `BoundValue`, the upper
+one in direction "upper_bound" with value = its certified upper end, the lower one in direction "lower_bound"
+with value = its certified lower end), the statement ids of the two, and the neighbouring relation (replace-one).
+Every function checks its inputs and raises a one-line ParameterError naming the parameter and its range.
+
+How the front door plugs a mechanism in (one line each), e.g. in `interface/api.py` and the `bounds` command:
+
+    from ..reference.randomizers import randomizer_bounds
+    upper, lower = randomizer_bounds("oue", eps0=1.0, n=10**4, delta=1e-6, d=1000)
+
+or, for one side, `RANDOMIZERS["oue"].upper(eps0=..., n=..., delta=..., d=...)`; `RANDOMIZERS[name].parameters`
+lists the extra keywords with their ranges (to build flags and help text); `names()` the accepted names. The gap
+of a point is upper.value / lower.value.
+
+Modules: `unary` (symmetric RAPPOR / SUE, OUE), `structured` (the closed-form blanket engine); the pattern lower
+bound is `shuffle_spec.reference.lower_bounds.structured`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core.errors import ParameterError
+from ..core.results import BoundValue
+from . import unary
+
+__all__ = ["Parameter", "RandomizerEntry", "RANDOMIZERS", "names", "randomizer_entry", "randomizer_bounds"]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A parameter of a mechanism beyond (eps0, n, delta): its keyword and its range, as a user reads it."""
+
+    name: str
+    range: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class RandomizerEntry:
+    """One mechanism of the registry (module doc)."""
+
+    name: str
+    title: str
+    citation: str
+    parameters: tuple[Parameter, ...]
+    upper: Callable[..., BoundValue]
+    lower: Callable[..., BoundValue]
+    statements: tuple[str, str]
+    relation: str = "replace-one"
+
+
+EPS0_RANGE = "0 < eps0 <= 40 (the replace-one LDP level)"
+DOMAIN = Parameter("d", "integer, 2 <= d <= 1e9", "domain size (number of input values)")
+
+RANDOMIZERS: dict[str, RandomizerEntry] = {
+    "rappor": RandomizerEntry(
+        "rappor",
+        "symmetric RAPPOR / symmetric unary encoding (each bit randomized response at eps0/2)",
+        "Erlingsson, Pihur, Korolova, CCS 2014; Wang, Blocki, Li, Jha, USENIX Security 2017, Sec. 4.3 (SUE)",
+        (DOMAIN,),
+        unary.symmetric_rappor_epsilon_upper,
+        unary.symmetric_rappor_epsilon_lower,
+        (unary.STATEMENTS["upper"], unary.STATEMENTS["lower"]),
+    ),
+    "oue": RandomizerEntry(
+        "oue",
+        "optimized unary encoding (p = 1/2, q = 1/(e^eps0 + 1))",
+        "Wang, Blocki, Li, Jha, USENIX Security 2017, Sec. 4.3, Eq. (15)",
+        (DOMAIN,),
+        unary.oue_epsilon_upper,
+        unary.oue_epsilon_lower,
+        (unary.STATEMENTS["upper"], unary.STATEMENTS["lower"]),
+    ),
+}
+
+
+def names() -> tuple[str, ...]:
+    """The registered mechanism names, in the registry's order."""
+    return tuple(RANDOMIZERS)
+
+
+def randomizer_entry(name: str) -> RandomizerEntry:
+    """The registry entry of `name`; ParameterError listing the names otherwise."""
+    if not isinstance(name, str) or name not in RANDOMIZERS:
+        raise ParameterError("randomizer", name, "one of " + ", ".join(RANDOMIZERS))
+    return RANDOMIZERS[name]
+
+
+def randomizer_bounds(name: str, *, eps0: float, n: int, delta: float, **parameters: object) -> tuple[BoundValue, BoundValue]:
+    """(certified upper bound, certified lower bound) on the central eps of n shuffled reports of the mechanism
+    `name` at LDP level eps0 (replace-one), each a BoundValue (module doc). Range: eps0 in (0, 40], n in [1, 1e8],
+    delta in [1e-300, 1), the mechanism's parameters in their ranges (`RANDOMIZERS[name].parameters`)."""
+    entry = randomizer_entry(name)
+    expected = {p.name for p in entry.parameters}
+    if set(parameters) != expected:
+        raise ParameterError("parameters", sorted(parameters), f"exactly {sorted(expected)} for {name}")
+    upper = entry.upper(eps0=eps0, n=n, delta=delta, **parameters)
+    lower = entry.lower(eps0=eps0, n=n, delta=delta, **parameters)
+    return upper, lower
