@@ -73,8 +73,8 @@ __all__ = [
 ]
 
 STATEMENTS = {
-    "upper": "derived.randomizers.unary_blanket",
-    "lower": "derived.randomizers.unary_pattern_pair",
+    "upper": "BBGN19.Lem5.3.exact_unary",
+    "lower": "exact.unary_pattern_pair",
 }
 MAX_FULL_D = 6  # the full matrix (2^d outputs) is built only for small d (exact checks)
 
@@ -164,7 +164,7 @@ def _eps0_of(ratio: Fraction) -> float:
 
 
 def unary_epsilon_upper(encoding: UnaryEncoding, *, n: int, delta: float, relation: str = "replace-one") -> BoundValue:
-    """derived.randomizers.unary_blanket: the certified upper bound on the central eps of n shuffled reports of
+    """BBGN19.Lem5.3.exact_unary: the certified upper bound on the central eps of n shuffled reports of
     the exact unary encoding (BBGN19 Lemma 5.3 with the closed-form decomposition of the module doc), under
     `relation` ("replace-one" or "deletion"). Range: n in [1, 1e8], delta in [1e-300, 1)."""
     if not isinstance(encoding, UnaryEncoding):
@@ -180,7 +180,7 @@ def unary_epsilon_upper(encoding: UnaryEncoding, *, n: int, delta: float, relati
 
 
 def unary_epsilon_lower(encoding: UnaryEncoding, *, n: int, delta: float, relation: str = "replace-one") -> BoundValue:
-    """derived.randomizers.unary_pattern_pair: a certified lower bound (the interval's lower end) on the central
+    """exact.unary_pattern_pair: a certified lower bound (the interval's lower end) on the central
     eps of n shuffled reports of the exact unary encoding under `relation` (module doc: the pattern projection
     for replace-one, the bit-x projection for deletion). Range: n in [1, 1e8], delta in [1e-300, 1)."""
     if not isinstance(encoding, UnaryEncoding):
@@ -206,7 +206,7 @@ def _capped(value: BoundValue, eps0: float) -> BoundValue:
 
 
 def symmetric_rappor_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
-    """derived.randomizers.unary_blanket for symmetric RAPPOR / SUE at replace-one level eps0 (module doc):
+    """BBGN19.Lem5.3.exact_unary for symmetric RAPPOR / SUE at replace-one level eps0 (module doc):
     certified upper bound on the central eps, replace-one. Range: eps0 in (0, 40], n in [1, 1e8], delta in
     [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
@@ -214,28 +214,28 @@ def symmetric_rappor_epsilon_upper(*, eps0: float, n: int, delta: float, d: int)
 
 
 def symmetric_rappor_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
-    """derived.randomizers.unary_pattern_pair for symmetric RAPPOR / SUE (module doc): certified lower bound on
+    """exact.unary_pattern_pair for symmetric RAPPOR / SUE (module doc): certified lower bound on
     the central eps, replace-one. Range: as symmetric_rappor_epsilon_upper."""
     check_randomizer_inputs(eps0, n, delta)
     return unary_epsilon_lower(symmetric_rappor(eps0, d, side="lower"), n=n, delta=delta)
 
 
 def oue_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
-    """derived.randomizers.unary_blanket for OUE at level eps0 (module doc): certified upper bound on the central
+    """BBGN19.Lem5.3.exact_unary for OUE at level eps0 (module doc): certified upper bound on the central
     eps, replace-one. Range: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
     return _capped(unary_epsilon_upper(optimized_unary_encoding(eps0, d, side="upper"), n=n, delta=delta), eps0)
 
 
 def oue_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
-    """derived.randomizers.unary_pattern_pair for OUE (module doc): certified lower bound on the central eps,
+    """exact.unary_pattern_pair for OUE (module doc): certified lower bound on the central eps,
     replace-one. Range: as oue_epsilon_upper."""
     check_randomizer_inputs(eps0, n, delta)
     return unary_epsilon_lower(optimized_unary_encoding(eps0, d, side="lower"), n=n, delta=delta)
 
 
 def symmetric_rappor_deletion_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
-    """derived.randomizers.unary_blanket, deletion relation (module doc: user 1's report drawn from its input vs
+    """BBGN19.Lem5.3.exact_unary, deletion relation (module doc: user 1's report drawn from its input vs
     from the all-zero reference), for symmetric RAPPOR at replace-one level eps0 (per-bit level eps0/2, the IETF
     draft's EPSILON_0): certified upper bound. Range: as symmetric_rappor_epsilon_upper."""
     check_randomizer_inputs(eps0, n, delta)
@@ -243,7 +243,7 @@ def symmetric_rappor_deletion_epsilon_upper(*, eps0: float, n: int, delta: float
 
 
 def symmetric_rappor_deletion_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
-    """derived.randomizers.unary_pattern_pair, deletion relation (module doc), for symmetric RAPPOR at replace-one
+    """exact.unary_pattern_pair, deletion relation (module doc), for symmetric RAPPOR at replace-one
     level eps0: certified lower bound. Range: as symmetric_rappor_epsilon_upper."""
     check_randomizer_inputs(eps0, n, delta)
     return unary_epsilon_lower(symmetric_rappor(eps0, d, side="lower"), n=n, delta=delta, relation="deletion")

@@ -1,0 +1,130 @@
+"""Upper bounds (BBGN19 Lemma 5.3 evaluated exactly from a closed-form blanket decomposition) and certified pair
+lower bounds (explicit neighbouring datasets, reports projected to a small pattern) on the central eps of the
+structured randomizers people deploy; derived here, proofs in `proofs_checks/derived/randomizers.py`, references
+in `shuffle_spec.reference.randomizers`.
+
+The statements take the mechanism's parameters (eps0, the domain size d, ...) and are evaluated by the randomizer
+registry (`shuffle_spec.reference.randomizers.RANDOMIZERS`), not by `eval` or the test vectors (each evaluation
+is a certified sum of seconds). Neighbouring relation: replace-one (the unary statements also state the deletion
+relation of the IETF draft's local claim).
+
+- `BBGN19.Lem5.3.exact_unary` (symmetric RAPPOR / SUE, OUE; Wang, Blocki, Li, Jha, USENIX Security 2017,
+  Sec. 4.3): bit j of the report is 1 w.p. p if j = x else q. With g(1) = p/q, g(0) = (1-p)/(1-q), gamma = g(0),
+  omega = the all-zero vector's report law, every pair (x, x') has the four groups
+  (alpha, beta, p) = (g(i), g(j), b(i) b(j)), b(1) = q, b(0) = 1 - q:
+
+      delta(eps) <= sum_{N=1}^{n} C(n-1, N-1) gamma^(N-1) (1-gamma)^(n-N) D_N,
+      D_N = (1/N) E_{c ~ Mult(N; b(i) b(j))}[(sum_{i,j} (g(i) - e^eps g(j)) c_ij)_+].
+
+- `exact.unary_pattern_pair`: user 1 at x vs x', the n - 1 others at z, every report projected to its bits at
+  (x, x', z) (a post-processing): the pair's eps of the 3 x 8 pattern randomizer P_w(b) = prod_j
+  (p if j = w else q)^b_j (1 - (p if j = w else q))^(1 - b_j) is a LOWER bound on the central eps.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..statement import Direction, Kind, Source, Statement
+from ..symbols import delta, eps, n
+
+__all__ = ["STATEMENTS", "EXACT_UNARY", "UNARY_PATTERN_PAIR", "unary_blanket_delta", "unary_pattern_delta"]
+
+MAX_N = 10**8
+MAX_EPS0 = 40
+
+d = sp.Symbol("d", integer=True, positive=True)  # domain size
+p, q = sp.symbols("p q", positive=True)  # Pr[bit = 1 | hot], Pr[bit = 1 | cold]
+N_ = sp.Symbol("N", integer=True, positive=True)
+E = sp.exp(eps)
+mult_positive_part = sp.Function("E_mult_positive_part")  # E_{c ~ Mult(N; law)}[(sum_g coefficient_g c_g)_+]
+
+
+def _g(bit: int) -> sp.Expr:
+    return p / q if bit else (1 - p) / (1 - q)
+
+
+def _b(bit: int) -> sp.Expr:
+    return q if bit else 1 - q
+
+
+def unary_blanket_delta() -> sp.Expr:
+    """Lemma 5.3's delta(eps) for a unary encoding with the closed-form decomposition (module doc)."""
+    gamma = _g(0)
+    cells = [(i, j) for i in (1, 0) for j in (1, 0)]
+    law = sp.Tuple(*[_b(i) * _b(j) for i, j in cells])
+    coefficients = sp.Tuple(*[_g(i) - E * _g(j) for i, j in cells])
+    d_n = mult_positive_part(N_, law, coefficients) / N_
+    return sp.Sum(sp.binomial(n - 1, N_ - 1) * gamma ** (N_ - 1) * (1 - gamma) ** (n - N_) * d_n, (N_, 1, n))
+
+
+def unary_pattern_delta() -> sp.Expr:
+    """The pattern pair's delta (module doc): (1/n) E_{h ~ Mult(n; P_z)}[(sum_b (P_x(b) - e^eps P_x'(b)) / P_z(b) h_b)_+]."""
+    patterns = [(b0, b1, b2) for b0 in (1, 0) for b1 in (1, 0) for b2 in (1, 0)]
+
+    def row(w: int) -> list[sp.Expr]:
+        out = []
+        for bits in patterns:
+            term = sp.Integer(1)
+            for j, bit in enumerate(bits):
+                one = p if j == w else q
+                term *= one if bit else 1 - one
+            out.append(term)
+        return out
+
+    px, px2, pz = row(0), row(1), row(2)
+    coefficients = sp.Tuple(*[(a - E * b) / c for a, b, c in zip(px, px2, pz, strict=True)])
+    return mult_positive_part(n, sp.Tuple(*pz), coefficients) / n
+
+
+RANGE = (sp.Lt(delta, 1), sp.Ge(d, 2), sp.Le(n, MAX_N), sp.Lt(q, p), sp.Lt(p, 1), sp.Le(sp.log(p * (1 - q) / ((1 - p) * q)), MAX_EPS0))
+RANGE_NAMES = ("delta < 1", "d >= 2 values", "n <= 1e8", "q < p", "p < 1", "eps0 <= 40")
+
+EXACT_UNARY = Statement(
+    id="BBGN19.Lem5.3.exact_unary",
+    kind=Kind.PROCEDURE,
+    title="Upper bound: the blanket bound for unary encodings (symmetric RAPPOR / SUE, OUE) from their closed-form decomposition, any domain size, certified",
+    source=Source("BBGN19", "Lemma 5.3, evaluated exactly with the decomposition gamma = (1-p)/(1-q), omega = the all-zero vector's report (derived here, proof in proofs_checks/derived/randomizers.py)", "v2", "high"),
+    symbols=(n, delta, d, p, q, eps),
+    hypotheses=RANGE,
+    hypothesis_names=RANGE_NAMES,
+    conclusion=(sp.Le(unary_blanket_delta(), delta),),
+    direction=Direction.UPPER_BOUND,
+    reference="shuffle_spec.reference.randomizers.unary:unary_epsilon_upper",
+    notes=(
+        "Parameters as WBLJ17 Sec. 4.3 state them: symmetric RAPPOR / SUE p = e^(eps0/2)/(e^(eps0/2)+1), q = 1 - p; "
+        "OUE p = 1/2, q = 1/(e^eps0+1); the LDP ratio is p(1-q)/((1-p)q) = e^eps0 (replace-one). mu_x(y) = "
+        "omega(y) g(y_x) >= g(0) omega(y): a valid blanket decomposition for every d >= 2; the pair's (alpha, beta) "
+        "depend only on the bits x and x', independent under omega: four groups whatever d is, so domains of 1e6 "
+        "values cost what d = 3 costs. Four coefficients: the certified randomized-rounding FFT upper bound of "
+        "BBGN19.Lem5.3.exact_randomizer. Irrational e^eps0 is rounded up for the upper bound (the mechanism at a "
+        "smaller parameter is a per-bit post-processing of the one at a larger parameter: proof check). Deletion "
+        "relation (user 1's report from its input vs from the all-zero reference): the pairs (x, R), (R, x) with "
+        "groups (g(i), 1, b(i)). Range: eps0 <= 40, d in [2, 1e9], n <= 1e8; refused beyond."
+    ),
+)
+
+UNARY_PATTERN_PAIR = Statement(
+    id="exact.unary_pattern_pair",
+    kind=Kind.PROCEDURE,
+    title="Lower bound (certified): explicit neighbouring pair of a unary encoding, reports projected to their bits at (x, x', z)",
+    source=Source(
+        "BBGN19",
+        "neighbouring pair: user 1 holds x vs x', the n - 1 others hold z; the projection is a post-processing (derived here, proof in proofs_checks/derived/randomizers.py)",
+        "derived",
+        "high",
+    ),
+    symbols=(n, delta, d, p, q, eps),
+    hypotheses=RANGE,
+    hypothesis_names=RANGE_NAMES,
+    conclusion=(sp.Le(unary_pattern_delta(), delta),),
+    direction=Direction.LOWER_BOUND,
+    reference="shuffle_spec.reference.randomizers.unary:unary_epsilon_lower",
+    notes=(
+        "The 3 x 8 pattern randomizer goes through exact.randomizer_pair (its output merging is one more "
+        "post-processing); the certified lower bound is the lower end of the interval. Irrational e^eps0 is "
+        "rounded down. Deletion relation: the reports projected to bit x (shuffled binary randomized response)."
+    ),
+)
+
+STATEMENTS: tuple[Statement, ...] = (EXACT_UNARY, UNARY_PATTERN_PAIR)
