@@ -20,11 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..core.errors import ParameterError
+from ..bounds.blanket_exact_randomizer import EPS_REL_TOL, finite_randomizer
+from ..core.errors import ParameterError, require_integer
 from ..core.results import BoundValue
-from .randomizer import best_randomizer_pair
+from ..numerics.solver import solve_certified_epsilon
+from .randomizer import best_randomizer_pair, candidate_bins, randomizer_pair_delta
 
-__all__ = ["pattern_pair_epsilon"]
+__all__ = ["pattern_pair_epsilon", "pattern_roles_epsilon"]
 
 STATEMENT = "exact.randomizer_pair"
 
@@ -40,3 +42,44 @@ def pattern_pair_epsilon(*, rows: Sequence[Sequence[Fraction]], n: int, delta: f
         return BoundValue(value.lower, value.upper, value.note, direction="lower_bound")
     note = f"the certified lower bound is the interval's lower end; pair: user 1 at {labels[choice.x]} vs {labels[choice.x2]}, the other n-1 users at {labels[choice.z]} (reports projected to the pattern)"
     return BoundValue(value.lower, value.upper, note, direction="lower_bound")
+
+
+def pattern_roles_epsilon(*, rows: Sequence[Sequence[Fraction]], roles: Sequence[tuple[int, int, int]], n: int, delta: float, labels: Sequence[str]) -> BoundValue:
+    """exact.randomizer_pair on a projected pattern randomizer, restricted to the given role triples (x, x', z)
+    (row indices: user 1 at row x vs row x', the other n - 1 at row z): for a neighbouring relation in which not
+    every pair of rows is a neighbouring pair (the deletion relation: one row is the reference distribution, and
+    only pairs with it are neighbours; the others must hold real inputs). Each triple is solved with every
+    output partition of `candidate_bins` (merging is a post-processing); the largest certified lower end is
+    returned. Range: as pattern_pair_epsilon; at least one triple."""
+    if not isinstance(roles, Sequence) or not roles:
+        raise ParameterError("roles", roles, "a non-empty list of (x, x', z) row-index triples")
+    if not isinstance(labels, Sequence) or len(labels) != len(rows):
+        raise ParameterError("labels", labels, "one label per row")
+    randomizer = finite_randomizer([list(r) for r in rows])
+    for triple in roles:
+        if not (isinstance(triple, tuple) and len(triple) == 3):
+            raise ParameterError("roles", triple, "(x, x', z) row-index triples")
+        for value in triple:
+            require_integer("roles", value, minimum=0)
+            if value >= randomizer.k:
+                raise ParameterError("roles", triple, f"row indices in [0, {randomizer.k - 1}]")
+    best: tuple[float, float, str] | None = None
+    for x, x2, z in roles:
+        if x == x2:
+            continue
+        for bins in candidate_bins(randomizer, x, x2):
+            def bounds(eps: float, x: int = x, x2: int = x2, z: int = z, bins: object = bins) -> tuple[float, float]:
+                value = randomizer_pair_delta(matrix=randomizer, n=n, eps=eps, x=x, x2=x2, z=z, bins=[list(b) for b in bins], delta_hint=delta)  # type: ignore[union-attr]
+                return value.lower, value.upper
+
+            if best is not None and bounds(best[0])[0] <= delta:
+                continue  # its eps cannot beat the best certified lower end (delta is non-increasing in eps)
+            try:
+                lower, upper, _ = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL)
+            except ParameterError:
+                continue  # more than 3 distinct coefficients for this partition
+            if best is None or lower > best[0]:
+                best = (lower, max(lower, upper), f"user 1 at {labels[x]} vs {labels[x2]}, the other n-1 users at {labels[z]}")
+    if best is None:
+        return BoundValue(0.0, 0.0, "no pair certified", direction="lower_bound")
+    return BoundValue(best[0], best[1], f"the certified lower bound is the interval's lower end; pair: {best[2]} (reports projected to the pattern)", direction="lower_bound")

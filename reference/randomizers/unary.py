@@ -25,7 +25,13 @@ report of the all-zero vector): neighbouring datasets differ in user 1's report 
 R = omega. The same gamma and omega; the pair (x, R) has groups (g(i), 1, b(i)) and (R, x) the mirror, two
 groups each (exact lattice sums). Its lower bound projects every report to its bit x: user 1 is Bern(p) vs
 Bern(q), every other user Bern(p) (at x) or Bern(q) (elsewhere): shuffled binary randomized response, a
-post-processing of the shuffled reports.
+post-processing of the shuffled reports; and the pattern of bits (x, z) with pairs (x vs R) only, the others at
+x or at z (`pattern_roles_epsilon`): the larger of the two.
+
+What is observed. These bounds are for the shuffle model: the analyst sees the multiset of reports. A
+secure-aggregation deployment (the IETF draft's DAP) releases only the per-coordinate sums, a post-processing:
+the upper bounds hold for it too, the pattern lower bounds do not (they read several bits of one report);
+`unary_coordinate_epsilon_lower` (one coordinate's count) is a lower bound for both releases.
 
 Lower bound (replace-one): the pattern projection of `shuffle_spec.reference.lower_bounds.structured`: every report
 is mapped to its three bits at coordinates (x, x', z): the 3 x 8 pattern randomizer, rows
@@ -52,8 +58,9 @@ from fractions import Fraction
 
 from ..core.errors import ParameterError
 from ..core.results import NO_AMPLIFICATION, BoundValue
+from ..exact.binary_rr import shuffled_binary_rr
 from ..lower_bounds.randomizer import best_randomizer_pair
-from ..lower_bounds.structured import pattern_pair_epsilon
+from ..lower_bounds.structured import pattern_pair_epsilon, pattern_roles_epsilon
 from .common import check_domain, check_randomizer_inputs
 from .structured import BlanketPair, blanket_pair, exp_bracket, structured_blanket_epsilon
 
@@ -63,6 +70,8 @@ __all__ = [
     "optimized_unary_encoding",
     "unary_epsilon_upper",
     "unary_epsilon_lower",
+    "unary_coordinate_epsilon_lower",
+    "symmetric_rappor_sum_epsilon",
     "symmetric_rappor_epsilon_upper",
     "symmetric_rappor_epsilon_lower",
     "oue_epsilon_upper",
@@ -189,12 +198,58 @@ def unary_epsilon_lower(encoding: UnaryEncoding, *, n: int, delta: float, relati
         raise ParameterError("relation", relation, "'replace-one' or 'deletion'")
     check_randomizer_inputs(1.0, n, delta)
     if relation == "deletion":
-        rows = [[encoding.p, 1 - encoding.p], [encoding.q, 1 - encoding.q]]
-        value, _ = best_randomizer_pair(matrix=rows, n=n, delta=delta)
-        note = "the certified lower bound is the interval's lower end; pair: user 1's report from input x vs from the all-zero reference, reports projected to bit x"
-        return BoundValue(value.lower, value.upper, note, direction="lower_bound")
+        # Bits (x, z) of the reports; rows: input x, the all-zero reference R, input z. Neighbours: x vs R (both
+        # directions); the others hold a real input (x or z), never R.
+        bit = encoding._bit
+        patterns = list(itertools.product((0, 1), repeat=2))
+        rows = [[bit(b[0], True) * bit(b[1], False) for b in patterns], [bit(b[0], False) * bit(b[1], False) for b in patterns], [bit(b[0], False) * bit(b[1], True) for b in patterns]]
+        roles = [(0, 1, 0), (0, 1, 2), (1, 0, 0), (1, 0, 2)]
+        pattern = pattern_roles_epsilon(rows=rows, roles=roles, n=n, delta=delta, labels=["x", "the all-zero reference", "z"])
+        coordinate = unary_coordinate_epsilon_lower(encoding, n=n, delta=delta)
+        return pattern if pattern.lower >= coordinate.lower else coordinate
     labels = ["x", "x'"] if encoding.d == 2 else ["x", "x'", "z"]
     return pattern_pair_epsilon(rows=encoding.pattern_rows(), n=n, delta=delta, labels=labels)
+
+
+def unary_coordinate_epsilon_lower(encoding: UnaryEncoding, *, n: int, delta: float) -> BoundValue:
+    """exact.unary_pattern_pair, one coordinate: a certified lower bound on the central eps when the analyst sees
+    only the count of ones at coordinate x (user 1's bit x is Bern(p) at input x and Bern(q) at x' or at the
+    all-zero reference; every other user's is Bern(p) or Bern(q)): shuffled binary randomized response. That
+    count is a post-processing of the shuffled reports AND of the per-coordinate sums a secure-aggregation
+    deployment releases, so this lower bound holds for both releases, under replace-one and deletion.
+    Range: n in [1, 1e8], delta in [1e-300, 1)."""
+    if not isinstance(encoding, UnaryEncoding):
+        raise ParameterError("encoding", repr(encoding)[:40], "a UnaryEncoding")
+    check_randomizer_inputs(1.0, n, delta)
+    rows = [[encoding.p, 1 - encoding.p], [encoding.q, 1 - encoding.q]]
+    value, _ = best_randomizer_pair(matrix=rows, n=n, delta=delta)
+    note = "the certified lower bound is the interval's lower end; pair: user 1's bit x from input x vs not, only the count of ones at x observed"
+    return BoundValue(value.lower, value.upper, note, direction="lower_bound")
+
+
+def symmetric_rappor_sum_epsilon(*, eps0: float, n: int, delta: float, relation: str = "deletion") -> BoundValue:
+    """The central eps of symmetric RAPPOR when only the per-coordinate sums of the n reports are released (a
+    secure-aggregation deployment such as the IETF draft's DAP), at replace-one level eps0 (per-bit eps0/2).
+    - relation "deletion" (user 1's report from input x vs from the all-zero reference): only coordinate x
+      changes, and its sum is the number of ones of n binary randomized responses at eps0/2 (user 1's bit 1 vs 0,
+      every other user's bit its own input's): EXACTLY shuffled binary RR (`exact.shuffled_binary_rr`, certified
+      worst case over the others' bits); returned with direction "exact".
+    - relation "replace-one": x vs x' is two deletion steps (x -> reference -> x'), so group privacy gives
+      (2 eps_1, delta' (1 + e^eps_1)) with eps_1 the deletion eps at delta' = delta / (1 + e^eps_a), eps_a the
+      deletion eps at delta / (1 + e^(eps0/2)) (eps_1 <= eps_a, so delta' (1 + e^eps_1) <= delta): an upper
+      bound, direction "upper_bound"; its lower end is the one-coordinate value (coordinate x alone).
+    Range: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1)."""
+    check_randomizer_inputs(eps0, n, delta)
+    if relation not in ("replace-one", "deletion"):
+        raise ParameterError("relation", relation, "'replace-one' or 'deletion'")
+    per_bit = eps0 / 2
+    one = shuffled_binary_rr(eps0=per_bit, n=n, delta=delta)
+    if relation == "deletion":
+        return one
+    first = shuffled_binary_rr(eps0=per_bit, n=n, delta=delta / (1 + math.exp(per_bit) * (1 + 1e-12)))
+    second = shuffled_binary_rr(eps0=per_bit, n=n, delta=delta / (1 + math.exp(first.upper) * (1 + 1e-12)))
+    upper = min(2 * second.upper * (1 + 2**-50), eps0)
+    return BoundValue(min(one.lower, upper), upper, "group privacy over two deletion steps; lower end: one coordinate alone", direction="upper_bound")
 
 
 def _capped(value: BoundValue, eps0: float) -> BoundValue:
