@@ -36,9 +36,11 @@ def _unary_ldp_ratio() -> None:
     # The literature's parameters: SUE / symmetric RAPPOR p = h/(h+1), q = 1/(h+1) gives h^2 = e^eps0 with
     # h = e^(eps0/2); OUE p = 1/2, q = 1/(e0+1) gives e0.
     h, e0 = sp.symbols("h e0", positive=True)
-    ratio = lambda pp, qq: pp * (1 - qq) / ((1 - pp) * qq)  # noqa: E731
-    assert_identity(ratio(h / (h + 1), 1 / (h + 1)), h**2, "SUE ratio")
-    assert_identity(ratio(sp.Rational(1, 2), 1 / (e0 + 1)), e0, "OUE ratio")
+    def closed(pp: sp.Expr, qq: sp.Expr) -> sp.Expr:
+        return pp * (1 - qq) / ((1 - pp) * qq)
+
+    assert_identity(closed(h / (h + 1), 1 / (h + 1)), h**2, "SUE ratio")
+    assert_identity(closed(sp.Rational(1, 2), 1 / (e0 + 1)), e0, "OUE ratio")
 
 
 @proof_check(UNARY_UPPER, "unary encoding: gamma omega <= mu_x (gamma = g(0), omega = all-zero report) and the pair groups of the full matrix are (g(i), g(j), b(i) b(j))")

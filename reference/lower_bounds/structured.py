@@ -68,8 +68,8 @@ def pattern_roles_epsilon(*, rows: Sequence[Sequence[Fraction]], roles: Sequence
         if x == x2:
             continue
         for bins in candidate_bins(randomizer, x, x2):
-            def bounds(eps: float, x: int = x, x2: int = x2, z: int = z, bins: object = bins) -> tuple[float, float]:
-                value = randomizer_pair_delta(matrix=randomizer, n=n, eps=eps, x=x, x2=x2, z=z, bins=[list(b) for b in bins], delta_hint=delta)  # type: ignore[union-attr]
+            def bounds(eps: float, x: int = x, x2: int = x2, z: int = z, bins: tuple[tuple[int, ...], ...] = bins) -> tuple[float, float]:
+                value = randomizer_pair_delta(matrix=randomizer, n=n, eps=eps, x=x, x2=x2, z=z, bins=[list(b) for b in bins], delta_hint=delta)
                 return value.lower, value.upper
 
             if best is not None and bounds(best[0])[0] <= delta:

@@ -17,8 +17,11 @@ or, for one side, `RANDOMIZERS["oue"].upper(eps0=..., n=..., delta=..., d=...)`;
 lists the extra keywords with their ranges (to build flags and help text); `names()` the accepted names. The gap
 of a point is upper.value / lower.value.
 
-Modules: `unary` (symmetric RAPPOR / SUE, OUE), `structured` (the closed-form blanket engine); the pattern lower
-bound is `shuffle_spec.reference.lower_bounds.structured`.
+Modules: `unary` (symmetric RAPPOR / SUE, OUE), `local_hashing` (BLH, OLH), `hadamard` (Hadamard response),
+`subset_selection` (k-subset selection; the registry uses Ye and Barg's k, the module's functions take any k),
+`structured` (the closed-form blanket engine), `common` (the parameter ranges); the pattern lower bound is
+`shuffle_spec.reference.lower_bounds.structured`. Not yet here: the piecewise mechanism and Duchi et al.'s
+mechanism for real values.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 
 from ..core.errors import ParameterError
 from ..core.results import BoundValue
-from . import unary
+from . import hadamard, local_hashing, subset_selection, unary
 
 __all__ = ["Parameter", "RandomizerEntry", "RANDOMIZERS", "names", "randomizer_entry", "randomizer_bounds"]
 
@@ -77,6 +80,42 @@ RANDOMIZERS: dict[str, RandomizerEntry] = {
         unary.oue_epsilon_upper,
         unary.oue_epsilon_lower,
         (unary.STATEMENTS["upper"], unary.STATEMENTS["lower"]),
+    ),
+    "blh": RandomizerEntry(
+        "blh",
+        "binary local hashing (g = 2 hash values, 2-wise independent hashing)",
+        "Wang, Blocki, Li, Jha, USENIX Security 2017, Sec. 4.4 (BLH)",
+        (DOMAIN,),
+        local_hashing.blh_epsilon_upper,
+        local_hashing.blh_epsilon_lower,
+        (local_hashing.STATEMENTS["upper"], local_hashing.STATEMENTS["lower"]),
+    ),
+    "olh": RandomizerEntry(
+        "olh",
+        "optimized local hashing (g = round(e^eps0) + 1 hash values, 2-wise independent hashing)",
+        "Wang, Blocki, Li, Jha, USENIX Security 2017, Sec. 4.4, Eq. (21) (OLH)",
+        (DOMAIN,),
+        local_hashing.olh_epsilon_upper,
+        local_hashing.olh_epsilon_lower,
+        (local_hashing.STATEMENTS["upper"], local_hashing.STATEMENTS["lower"]),
+    ),
+    "hadamard": RandomizerEntry(
+        "hadamard",
+        "Hadamard response (K = 2^ceil(log2(d+1)) outputs, Sylvester rows)",
+        "Acharya, Sun, Zhang, AISTATS 2019, Sec. 3 and 4.1",
+        (DOMAIN,),
+        hadamard.hadamard_epsilon_upper,
+        hadamard.hadamard_epsilon_lower,
+        (hadamard.STATEMENTS["upper"], hadamard.STATEMENTS["lower"]),
+    ),
+    "subset": RandomizerEntry(
+        "subset",
+        "k-subset selection (k = ceil(d / (e^eps0 + 1)), Ye and Barg's choice)",
+        "Ye, Barg, IEEE Trans. Inf. Theory 64(8), 2018; Wang, Wu, Hu, 2016",
+        (DOMAIN,),
+        subset_selection.subset_epsilon_upper,
+        subset_selection.subset_epsilon_lower,
+        (subset_selection.STATEMENTS["upper"], subset_selection.STATEMENTS["lower"]),
     ),
 }
 

@@ -4,11 +4,15 @@ naming the parameter, its value and the range, before any work."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from ..core.errors import ParameterError, require_integer
 from ..core.limits import DELTA_MIN, K_MAX
 from ..core.parameters import check_delta, check_eps0, check_n
+from ..core.results import NO_AMPLIFICATION, BoundValue
 
-__all__ = ["MAX_EPS0", "MAX_N", "MAX_D", "check_randomizer_inputs", "check_domain"]
+__all__ = ["MAX_EPS0", "MAX_N", "MAX_D", "check_randomizer_inputs", "check_domain", "cap_at_eps0", "eps0_rounded_up"]
 
 # eps0 <= 40: e^eps0 and e^-eps0 and the products of the closed forms (up to e^(2 eps0) for unary encodings) stay
 # far inside the certified sums' range of normal doubles (their entries >= 1e-200); beyond it nothing is amplified
@@ -31,3 +35,21 @@ def check_randomizer_inputs(eps0: object, n: object, delta: object) -> None:
     check_eps0(eps0, maximum=MAX_EPS0, why="structured randomizers")
     check_n(n, maximum=MAX_N)
     check_delta(delta, minimum=DELTA_MIN, why="shuffle_spec.reference.core.limits")
+
+
+def eps0_rounded_up(ratio: Fraction) -> float:
+    """A float >= log(ratio) for an exact LDP ratio > 1 (math.log is within 1 ulp; two ulps up)."""
+    if not isinstance(ratio, Fraction) or ratio <= 1:
+        raise ParameterError("ratio", ratio, "an exact Fraction > 1 (the LDP ratio e^eps0)")
+    return math.nextafter(math.nextafter(math.log(ratio), math.inf), math.inf)
+
+
+def cap_at_eps0(value: BoundValue, eps0: float) -> BoundValue:
+    """An upper bound never above the mechanism's eps0 (every eps0-LDP randomizer is eps0-DP after shuffling:
+    EFMRTT19, the post-processing remark before Thm 7); the rounded-up parameter's eps0 is a hair above it.
+    Range: eps0 > 0, value an upper-bound BoundValue."""
+    if not isinstance(value, BoundValue) or value.direction != "upper_bound":
+        raise ParameterError("value", repr(value)[:60], "an upper-bound BoundValue")
+    if value.upper >= eps0:
+        return BoundValue(min(value.lower, eps0), eps0, NO_AMPLIFICATION, direction="upper_bound")
+    return value
