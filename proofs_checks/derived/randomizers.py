@@ -8,10 +8,14 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from typing import Any
 
 import sympy as sp
 
 from ..framework import assert_identity, assert_nonnegative, proof_check, require
+from ...reference.randomizers.hadamard import HadamardResponse
+from ...reference.randomizers.local_hashing import LocalHashing
+from ...reference.randomizers.subset_selection import SubsetSelection
 from ...reference.randomizers.unary import UnaryEncoding
 
 UNARY_UPPER = "BBGN19.Lem5.3.exact_unary"
@@ -98,3 +102,88 @@ def _unary_pattern() -> None:
         patterns = list(itertools.product((0, 1), repeat=3))
         projected = [[sum((row[i] for i, y in enumerate(outputs) if y[:3] == b), F(0)) for b in patterns] for row in rows[:3]]
         require(projected == encoding.pattern_rows(), f"pattern rows at p={p}, q={q}")
+
+
+LH_UPPER, LH_LOWER = "BBGN19.Lem5.3.exact_local_hashing", "exact.local_hashing_pattern_pair"
+HR_UPPER, HR_LOWER = "BBGN19.Lem5.3.exact_hadamard", "exact.hadamard_pattern_pair"
+SS_UPPER, SS_LOWER = "BBGN19.Lem5.3.exact_subset", "exact.subset_pattern_pair"
+
+
+def _structured_cases() -> list[tuple[str, Any]]:
+    return [
+        (LH_UPPER, LocalHashing(F(3), 2, 3)),
+        (LH_UPPER, LocalHashing(F(5), 3, 3)),
+        (HR_UPPER, HadamardResponse(F(3), 4)),
+        (HR_UPPER, HadamardResponse(F(7, 2), 3)),
+        (HR_UPPER, HadamardResponse(F(2), 7)),
+        (SS_UPPER, SubsetSelection(F(3), 4, 2)),
+        (SS_UPPER, SubsetSelection(F(4), 5, 2)),
+        (SS_UPPER, SubsetSelection(F(9, 4), 6, 1)),
+    ]
+
+
+def _check_structured(statement: str) -> None:
+    for sid, mechanism in _structured_cases():
+        if sid != statement:
+            continue
+        rows = mechanism.rows()
+        ratio = _max_ratio(rows)
+        require(ratio == mechanism.ratio, f"{mechanism!r}: matrix LDP ratio {ratio}")
+        w = F(1, len(rows[0]))  # omega is uniform on the outputs in the three closed forms
+        pair = mechanism.replace_pairs()[0]
+        require(all(pair.gamma * w <= v for row in rows for v in row), f"{mechanism!r}: gamma omega <= mu_x")
+        closed = dict(zip(zip(pair.groups.alpha, pair.groups.beta, strict=True), pair.groups.p, strict=True))
+        for x, x2 in itertools.permutations(range(mechanism.d), 2):
+            merged: dict[tuple[Fraction, Fraction], Fraction] = {}
+            for y in range(len(rows[0])):
+                key = (rows[x][y] / w, rows[x2][y] / w)
+                merged[key] = merged.get(key, F(0)) + w
+            require(merged == closed, f"{mechanism!r}: groups of ({x}, {x2})")
+
+
+@proof_check(LH_UPPER, "local hashing (all functions [d] -> [g]): LDP ratio e0 by full enumeration; gamma = g/(e0+g-1) with uniform omega is valid; every pair's groups are the closed form")
+def _local_hashing() -> None:
+    _check_structured(LH_UPPER)
+    e, gg = sp.symbols("e gg", positive=True)
+    b = {1: 1 / gg, 0: 1 - 1 / gg}
+    alpha = {1: gg * e / (e + gg - 1), 0: gg / (e + gg - 1)}
+    assert_identity(sum(b[i] * b[j] * alpha[i] for i in (0, 1) for j in (0, 1)), 1, "sum p alpha")
+
+
+@proof_check(HR_UPPER, "Hadamard response: LDP ratio e0 by full enumeration (d = 3, 4, 7); gamma = 2/(1+e0) with uniform omega is valid; every pair's groups are four of mass 1/4")
+def _hadamard() -> None:
+    _check_structured(HR_UPPER)
+    e = sp.Symbol("e", positive=True)
+    alpha = {1: 2 * e / (1 + e), 0: 2 / (1 + e)}
+    assert_identity(sum(sp.Rational(1, 4) * alpha[i] for i in (0, 1) for _ in (0, 1)), 1, "sum p alpha")
+
+
+@proof_check(SS_UPPER, "subset selection: LDP ratio e0 by full enumeration; gamma = d/(e0 k + d - k) with uniform omega is valid; the groups are the hypergeometric membership of (x, x')")
+def _subset() -> None:
+    _check_structured(SS_UPPER)
+    e, dd, kk = sp.symbols("e dd kk", positive=True)
+    gamma = dd / (e * kk + dd - kk)
+    law = {(1, 1): kk * (kk - 1) / (dd * (dd - 1)), (1, 0): kk * (dd - kk) / (dd * (dd - 1)), (0, 1): kk * (dd - kk) / (dd * (dd - 1)), (0, 0): (dd - kk) * (dd - kk - 1) / (dd * (dd - 1))}
+    assert_identity(sum(law.values()), 1, "sum p")
+    assert_identity(sum(p * gamma * (e if i else 1) for (i, _), p in law.items()), 1, "sum p alpha")
+
+
+@proof_check(LH_LOWER, "the pattern rows of local hashing, Hadamard response and subset selection are projections of the full matrix")
+def _patterns() -> None:
+    patterns = list(itertools.product((0, 1), repeat=3))
+    lh = LocalHashing(F(3), 2, 3)
+    functions = list(itertools.product(range(2), repeat=3))
+    outputs = [(h, y) for h in functions for y in range(2)]
+    rows = lh.rows()
+    projected = [[sum((rows[w][i] for i, (h, y) in enumerate(outputs) if tuple(int(h[j] == y) for j in range(3)) == b), F(0)) for b in patterns] for w in range(3)]
+    require(projected == lh.pattern_rows(), "local hashing pattern rows")
+    hr = HadamardResponse(F(3), 4)
+    rows = hr.rows()
+    chosen = (0, 1, 3)  # Sylvester rows 1, 2, 4
+    projected = [[sum((rows[w][y] for y in range(hr.size) if tuple(int(bin((r + 1) & y).count("1") % 2 == 0) for r in chosen) == b), F(0)) for b in patterns] for w in chosen]
+    require(projected == hr.pattern_rows(), "Hadamard pattern rows")
+    ss = SubsetSelection(F(4), 5, 2)
+    subsets = list(itertools.combinations(range(5), 2))
+    rows = ss.rows()
+    projected = [[sum((rows[w][i] for i, s in enumerate(subsets) if tuple(int(j in s) for j in range(3)) == b), F(0)) for b in patterns] for w in range(3)]
+    require(projected == ss.pattern_rows(), "subset selection pattern rows")
