@@ -168,22 +168,32 @@ def _subset() -> None:
     assert_identity(sum(p * gamma * (e if i else 1) for (i, _), p in law.items()), 1, "sum p alpha")
 
 
-@proof_check(LH_LOWER, "the pattern rows of local hashing, Hadamard response and subset selection are projections of the full matrix")
-def _patterns() -> None:
-    patterns = list(itertools.product((0, 1), repeat=3))
+PATTERNS = list(itertools.product((0, 1), repeat=3))
+
+
+@proof_check(LH_LOWER, "local hashing: the pattern rows ([y = H(x)], [y = H(x')], [y = H(z)]) are a projection of the full matrix (all functions [3] -> [2])")
+def _local_hashing_pattern() -> None:
     lh = LocalHashing(F(3), 2, 3)
     functions = list(itertools.product(range(2), repeat=3))
     outputs = [(h, y) for h in functions for y in range(2)]
     rows = lh.rows()
-    projected = [[sum((rows[w][i] for i, (h, y) in enumerate(outputs) if tuple(int(h[j] == y) for j in range(3)) == b), F(0)) for b in patterns] for w in range(3)]
+    projected = [[sum((rows[w][i] for i, (h, y) in enumerate(outputs) if tuple(int(h[j] == y) for j in range(3)) == b), F(0)) for b in PATTERNS] for w in range(3)]
     require(projected == lh.pattern_rows(), "local hashing pattern rows")
+
+
+@proof_check(HR_LOWER, "Hadamard response: the pattern rows (membership in C for Sylvester rows 1, 2, 4) are a projection of the full matrix (d = 4)")
+def _hadamard_pattern() -> None:
     hr = HadamardResponse(F(3), 4)
     rows = hr.rows()
-    chosen = (0, 1, 3)  # Sylvester rows 1, 2, 4
-    projected = [[sum((rows[w][y] for y in range(hr.size) if tuple(int(bin((r + 1) & y).count("1") % 2 == 0) for r in chosen) == b), F(0)) for b in patterns] for w in chosen]
+    chosen = (0, 1, 3)  # inputs whose Sylvester rows are 1, 2, 4
+    projected = [[sum((rows[w][y] for y in range(hr.size) if tuple(int(bin((r + 1) & y).count("1") % 2 == 0) for r in chosen) == b), F(0)) for b in PATTERNS] for w in chosen]
     require(projected == hr.pattern_rows(), "Hadamard pattern rows")
+
+
+@proof_check(SS_LOWER, "subset selection: the pattern rows (membership of x, x', z) are a projection of the full matrix (d = 5, k = 2)")
+def _subset_pattern() -> None:
     ss = SubsetSelection(F(4), 5, 2)
     subsets = list(itertools.combinations(range(5), 2))
     rows = ss.rows()
-    projected = [[sum((rows[w][i] for i, s in enumerate(subsets) if tuple(int(j in s) for j in range(3)) == b), F(0)) for b in patterns] for w in range(3)]
+    projected = [[sum((rows[w][i] for i, s in enumerate(subsets) if tuple(int(j in s) for j in range(3)) == b), F(0)) for b in PATTERNS] for w in range(3)]
     require(projected == ss.pattern_rows(), "subset selection pattern rows")
