@@ -197,3 +197,27 @@ def _subset_pattern() -> None:
     rows = ss.rows()
     projected = [[sum((rows[w][i] for i, s in enumerate(subsets) if tuple(int(j in s) for j in range(3)) == b), F(0)) for b in PATTERNS] for w in range(3)]
     require(projected == ss.pattern_rows(), "subset selection pattern rows")
+
+
+DUCHI = "exact.shuffled_duchi"
+
+
+@proof_check(DUCHI, "Duchi's mechanism: Pr[+B | t] spans [q, p] (binary RR at t = +-1), LDP ratio e0")
+def _duchi_rows() -> None:
+    e, tt = sp.symbols("e tt", positive=True)
+    pi = sp.Rational(1, 2) + tt * (e - 1) / (2 * (e + 1))
+    assert_identity(pi.subs(tt, 1), e / (e + 1), "t = 1 keeps the bit w.p. e0/(e0+1)")
+    assert_identity(pi.subs(tt, -1), 1 / (e + 1), "t = -1 gives 1/(e0+1)")
+    assert_identity((pi.subs(tt, 1) / pi.subs(tt, -1)), e, "LDP ratio e0")
+
+
+@proof_check(DUCHI, "Duchi's mechanism: P - e Q = c (A - B) + (1 - e) M <= c (A - e B) with M >= c B (c = lambda - lambda' <= 1 - lambda')")
+def _duchi_mixture() -> None:
+    lam, lam2, e, a, b = sp.symbols("lam lam2 e a b", nonnegative=True)
+    p_minus_eq = (lam * a + (1 - lam) * b) - e * (lam2 * a + (1 - lam2) * b)
+    c = lam - lam2
+    m = lam2 * a + (1 - lam2) * b
+    assert_identity(p_minus_eq, c * (a - b) + (1 - e) * m, "the decomposition of P - eQ")
+    # c (A - eB) - (P - eQ) = (e - 1) (M - c B) >= 0 when e >= 1 and M >= cB; M - cB = lam2 A + (1 - lam) B.
+    assert_identity(c * (a - e * b) - p_minus_eq, (e - 1) * (m - c * b), "gap = (e - 1)(M - cB)")
+    assert_identity(m - c * b, lam2 * a + (1 - lam) * b, "M - cB = lam' A + (1 - lam) B >= 0")

@@ -19,9 +19,9 @@ of a point is upper.value / lower.value.
 
 Modules: `unary` (symmetric RAPPOR / SUE, OUE), `local_hashing` (BLH, OLH), `hadamard` (Hadamard response),
 `subset_selection` (k-subset selection; the registry uses Ye and Barg's k, the module's functions take any k),
-`structured` (the closed-form blanket engine), `common` (the parameter ranges); the pattern lower bound is
-`shuffle_spec.reference.lower_bounds.structured`. Not yet here: the piecewise mechanism and Duchi et al.'s
-mechanism for real values.
+`duchi` (Duchi et al.'s one-dimensional mechanism: exactly shuffled binary RR), `structured` (the closed-form
+blanket engine), `common` (the parameter ranges); the pattern lower bound is
+`shuffle_spec.reference.lower_bounds.structured`. Not yet here: the piecewise mechanism for real values.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from ..core.errors import ParameterError
 from ..core.results import BoundValue
-from . import hadamard, local_hashing, subset_selection, unary
+from . import duchi, hadamard, local_hashing, subset_selection, unary
 
 __all__ = ["Parameter", "RandomizerEntry", "RANDOMIZERS", "names", "randomizer_entry", "randomizer_bounds"]
 
@@ -116,6 +116,15 @@ RANDOMIZERS: dict[str, RandomizerEntry] = {
         subset_selection.subset_epsilon_upper,
         subset_selection.subset_epsilon_lower,
         (subset_selection.STATEMENTS["upper"], subset_selection.STATEMENTS["lower"]),
+    ),
+    "duchi": RandomizerEntry(
+        "duchi",
+        "Duchi et al.'s one-dimensional mechanism on [-1, 1] (report +-B): exactly shuffled binary randomized response",
+        "Duchi, Jordan, Wainwright, JASA 2018, Sec. 4.2.3; Wang et al., ICDE 2019, Alg. 1",
+        (),
+        duchi.duchi_epsilon_upper,
+        duchi.duchi_epsilon_lower,
+        (duchi.STATEMENTS["upper"], duchi.STATEMENTS["lower"]),
     ),
 }
 

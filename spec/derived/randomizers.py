@@ -44,6 +44,7 @@ __all__ = [
     "unary_blanket_delta",
     "unary_pattern_delta",
     "four_group_blanket_delta",
+    "EXACT_DUCHI",
 ]
 
 MAX_N = 10**8
@@ -249,6 +250,31 @@ EXACT_SUBSET, SUBSET_PATTERN_PAIR = _pair(
     ),
 )
 
+t, t2 = sp.symbols("t t2", real=True)  # user 1's input vs its neighbour's, in [-1, 1]
+EXACT_DUCHI = Statement(
+    id="exact.shuffled_duchi",
+    kind=Kind.PROCEDURE,
+    title="Exact (certified): the central eps of Duchi et al.'s one-dimensional mechanism after shuffling equals shuffled binary randomized response's",
+    source=Source(
+        "exact",
+        "the mechanism: Duchi, Jordan, Wainwright, JASA 2018, Sec. 4.2.3; its reduction to shuffled binary RR is derived here, proof in proofs_checks/derived/randomizers.py",
+        "derived",
+        "high",
+    ),
+    symbols=(n, delta, e0, eps, t, t2),
+    hypotheses=(sp.Lt(delta, 1), sp.Le(n, MAX_N), sp.Gt(e0, 1), sp.Le(sp.log(e0), MAX_EPS0), sp.Le(sp.Abs(t), 1), sp.Le(sp.Abs(t2), 1)),
+    hypothesis_names=("delta < 1", "n <= 1e8", "e0 > 1", "eps0 <= 40", "|t| <= 1", "|t2| <= 1"),
+    conclusion=(sp.Eq(sp.Function("central_delta_duchi")(n, eps), sp.Function("central_delta_binary_rr")(n, eps)),),
+    direction=Direction.EXACT,
+    reference="shuffle_spec.reference.randomizers.duchi:duchi_epsilon",
+    notes=(
+        "Reports +-B with Pr[+B] = 1/2 + t (e0-1)/(2(e0+1)) in [1/(e0+1), e0/(e0+1)]. Inputs +-1 are binary RR (lower); every "
+        "report is a mixture of the two binary RR rows, the others' mixture is common to both neighbours (joint convexity), "
+        "and user 1's pair (t, t') gives P - eQ <= (lambda - lambda')(A - eB) pointwise (upper). Evaluated by "
+        "exact.shuffled_binary_rr. Range: eps0 <= 40, n <= 1e8."
+    ),
+)
+
 STATEMENTS: tuple[Statement, ...] = (
     EXACT_UNARY,
     UNARY_PATTERN_PAIR,
@@ -258,4 +284,5 @@ STATEMENTS: tuple[Statement, ...] = (
     HADAMARD_PATTERN_PAIR,
     EXACT_SUBSET,
     SUBSET_PATTERN_PAIR,
+    EXACT_DUCHI,
 )

@@ -8,7 +8,7 @@ from shuffle_spec import reference  # noqa: F401  (the package is importable bef
 from shuffle_spec.reference import randomizers
 from shuffle_spec.reference.bounds import blanket_exact_randomizer as blanket
 from shuffle_spec.reference.lower_bounds import structured as lower_structured
-from shuffle_spec.reference.randomizers import common, hadamard, local_hashing, structured, subset_selection, unary
+from shuffle_spec.reference.randomizers import common, duchi, hadamard, local_hashing, structured, subset_selection, unary
 
 F = Fraction
 ENCODING = unary.UnaryEncoding(F(2, 3), F(1, 3), 3)
@@ -86,6 +86,9 @@ CASES += [
     Case(subset_selection.optimal_subset_size, (1.0, 1), fragment="d"),
     Case(subset_selection.subset_selection, (1.0, 4, 2), {"side": "x"}, fragment="side"),
     Case(subset_selection.subset_epsilon_upper, (), {"eps0": 1.0, "n": 10, "delta": 1e-6, "d": 4, "k": 9}, fragment="k"),
+    Case(duchi.duchi_epsilon, (), {"eps0": 41.0, "n": 10, "delta": 1e-6}, fragment="eps0"),
+    Case(duchi.duchi_epsilon_upper, (), {"eps0": 1.0, "n": 0, "delta": 1e-6}, fragment="n"),
+    Case(duchi.duchi_epsilon_lower, (), {"eps0": 1.0, "n": 10, "delta": 1.0}, fragment="delta"),
     Case(subset_selection.subset_epsilon_lower, (), {"eps0": 1.0, "n": 10**9, "delta": 1e-6, "d": 4}, fragment="n"),
 ]
 
