@@ -6,7 +6,8 @@ certified lower bound, their ratio and the seconds per call, at eps0 in {0.5, 1,
     PYTHONPATH=. python3 benchmarks/randomizers.py --table    # writes benchmarks/RANDOMIZERS_RESULTS.md from it
 
 The unary encodings, local hashing and Hadamard response have closed forms that do not depend on d (for d >= 4),
-so they are computed once and their row holds for both domain sizes; subset selection depends on d (through
+so they are computed once and their row holds for both domain sizes (Duchi's mechanism has no domain: real
+inputs in [-1, 1]); subset selection depends on d (through
 k = ceil(d / (e^eps0 + 1)) and the membership probabilities) and is computed at both. Points already in the JSONL
 file are skipped, so an interrupted run resumes. Times are wall-clock seconds on the shared machine.
 """
@@ -28,7 +29,7 @@ EPS0 = (0.5, 1.0, 2.0, 4.0, 8.0)
 NS = (10**3, 10**4, 10**5, 10**6)
 DELTA = 1e-6
 DOMAINS = (10**3, 10**6)
-PLAN = (("rappor", None), ("oue", None), ("olh", None), ("blh", None), ("hadamard", None), ("subset", 10**3), ("subset", 10**6))
+PLAN = (("rappor", None), ("oue", None), ("olh", None), ("blh", None), ("hadamard", None), ("subset", 10**3), ("subset", 10**6), ("duchi", None))
 
 
 def _done() -> set[tuple[str, int, float, int]]:
@@ -47,10 +48,11 @@ def compute() -> None:
                 entry = RANDOMIZERS[name]
                 if (name, d, eps0, n) in done:
                     continue
+                extra = {"d": d} if entry.parameters else {}
                 start = time.perf_counter()
-                upper = entry.upper(eps0=eps0, n=n, delta=DELTA, d=d)
+                upper = entry.upper(eps0=eps0, n=n, delta=DELTA, **extra)
                 middle = time.perf_counter()
-                lower = entry.lower(eps0=eps0, n=n, delta=DELTA, d=d)
+                lower = entry.lower(eps0=eps0, n=n, delta=DELTA, **extra)
                 end = time.perf_counter()
                 row = {"name": name, "d": d, "any_d": domain is None, "eps0": eps0, "n": n, "delta": DELTA, "upper": upper.value, "upper_note": upper.note,
                        "lower": lower.value, "upper_seconds": round(middle - start, 2), "lower_seconds": round(end - middle, 2)}

@@ -51,7 +51,7 @@ def test_blanket_decomposition_matches_the_full_matrix(mechanism):
     assert merged == dict(zip(zip(pair.groups.alpha, pair.groups.beta, strict=True), pair.groups.p, strict=True))
 
 
-@pytest.mark.parametrize("mechanism", [MECHANISMS[0], MECHANISMS[2]] + [pytest.param(m, marks=pytest.mark.slow) for m in (MECHANISMS[1], MECHANISMS[3])], ids=repr)
+@pytest.mark.parametrize("mechanism", [MECHANISMS[2]] + [pytest.param(m, marks=pytest.mark.slow) for m in (MECHANISMS[0], MECHANISMS[1], MECHANISMS[3])], ids=repr)
 def test_bounds_bracket_the_exact_shuffled_epsilon(mechanism):
     n, delta = 2, F(1, 10)
     exact = math.log(exact_shuffled_e_eps(Randomizer.from_matrix(mechanism.rows()), n, delta))
@@ -92,7 +92,7 @@ def test_registry_entries_call_through():
     for name in randomizers.names():
         entry = randomizers.randomizer_entry(name)
         assert [p.name for p in entry.parameters] == ([] if name == "duchi" else ["d"]) and entry.relation == "replace-one"
-    upper, lower = randomizers.randomizer_bounds("hadamard", eps0=1.0, n=4, delta=1e-2, d=4)
+    upper, lower = randomizers.randomizer_bounds("duchi", eps0=1.0, n=50, delta=1e-3)
     assert upper.direction == "upper_bound" and lower.direction == "lower_bound" and 0 < lower.value <= upper.value <= 1.0
 
 
