@@ -76,8 +76,8 @@ def table() -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        star = "*" if r["upper_note"] else ""
-        d = "any d" if r["any_d"] else f"{r['d']:.0e}"
+        star = "*" if "no amplification" in r["upper_note"] else ""
+        d = "none" if r["name"] == "duchi" else "any d" if r["any_d"] else f"{r['d']:.0e}"
         ratio = r["upper"] / r["lower"] if r["lower"] > 0 else float("inf")
         lines.append(f"| {r['name']} | {d} | {r['eps0']:g} | {r['n']:.0e} | {r['upper']:.6g}{star} | {r['lower']:.6g} | {ratio:.4f} | {r['upper_seconds']:.1f}, {r['lower_seconds']:.1f} |")
     have = {(r["name"], r["d"], r["eps0"], r["n"]) for r in rows}
