@@ -53,6 +53,7 @@ PAPER_MODULES: tuple[str, ...] = (
     "shuffle_spec.spec.derived.compose",
     "shuffle_spec.spec.derived.blanket_exact",
     "shuffle_spec.spec.derived.blanket_randomizer",
+    "shuffle_spec.spec.derived.randomizers",
 )
 
 SPEC_DIR = Path(__file__).resolve().parent

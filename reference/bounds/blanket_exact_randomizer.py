@@ -69,6 +69,7 @@ __all__ = [
     "fft_count_expectation_upper",
     "group_outputs",
     "blanket_pair_delta",
+    "blanket_sum",
     "exact_blanket_randomizer_delta",
     "exact_blanket_randomizer_epsilon",
     "MAX_N",
@@ -436,12 +437,18 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
     if randomizer.gamma == 1:
         # Every row equal: the output ignores the input; D = 0 for eps >= 0 (L = 1 - e <= 0 surely).
         return BoundValue(0.0, 0.0, direction="upper_bound")
-    return _blanket_sum(n, randomizer.gamma, d_n, delta_hint)
+    return blanket_sum(n, randomizer.gamma, d_n, delta_hint)
 
 
-def _blanket_sum(n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float) -> BoundValue:
-    """sum_N Pr[Bin(n-1, gamma) = N-1] D_N blocked on a grid (D_N non-increasing in N, as in
-    `shuffle_spec.reference.bounds.blanket_exact_krr`); gamma exact (rows within 1e-45 of each other give gamma = 1 - 1e-45)."""
+def blanket_sum(n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer: sum_N Pr[Bin(n-1, gamma) = N-1] D_N blocked on a grid (D_N non-increasing in N, as in
+    `shuffle_spec.reference.bounds.blanket_exact_krr`); gamma exact (rows within 1e-45 of each other give gamma = 1 - 1e-45).
+    d_n(N) -> a certified (lower, upper) of D_N, non-increasing in N. Range: n in [1, MAX_N], gamma a Fraction in
+    (0, 1], delta_hint in (0, 1)."""
+    require_integer("n", n, minimum=1)
+    if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
+        raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
+    require_probability("delta_hint", delta_hint)
     law_n = binomial_law(gamma)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     window = binomial_window(n - 1, law_n, tail)

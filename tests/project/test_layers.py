@@ -1,7 +1,7 @@
 """The house rules, read from the code's own imports (`ast`, nothing is run).
 
 - Floors run one way. The layers, from the ground up: reference/ (by concept: core, numerics, finite, bounds,
-  exact, lower_bounds, composition, protocols), spec/, proofs_checks/, interface/ and the package's face.
+  exact, lower_bounds, randomizers, composition, protocols), spec/, proofs_checks/, interface/ and the package's face.
   A module imports only from its own floor or below; spec/ and reference/ never import each other (the
   specification and its independent implementation); neither imports SymPy's twin (reference never SymPy).
 - Every import between the project's modules is relative (`from ..core.errors import ParameterError`), so a
@@ -25,6 +25,7 @@ FLOORS = (
     ("reference.bounds",),
     ("reference.exact",),
     ("reference.lower_bounds",),
+    ("reference.randomizers",),
     ("reference.composition",),
     ("reference.protocols",),
     ("spec",),

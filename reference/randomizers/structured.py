@@ -1,0 +1,175 @@
+"""The certified upper route shared by the structured randomizers: BBGN19 Lemma 5.3 evaluated exactly from a
+closed-form blanket decomposition (statement BBGN19.Lem5.3.exact_randomizer, applied to a decomposition given
+in closed form instead of one read off a matrix).
+
+Why not the matrix route (`shuffle_spec.reference.bounds.blanket_exact_randomizer`): a unary encoding of a domain
+of d values has 2^d outputs, local hashing |H| g, subset selection C(d, k); the matrix route stops at 64 outputs.
+What the blanket bound needs is much smaller and independent of d: for an ordered pair (x, x') of inputs,
+
+    mu_x = gamma omega + (1 - gamma) nu_x  for every input x (omega, nu_x probability distributions),
+    delta_{x,x'}(eps) <= sum_{N >= 1} Pr[Bin(n-1, gamma) = N-1] D_N,   D_N = (1/N) E[(L_1 + ... + L_N)_+],
+
+L_i i.i.d. copies of l_W = (mu_x(W) - e^eps mu_x'(W)) / omega(W), W ~ omega (BBGN19 Lemma 5.3; the form and its
+proof steps are those of BBGN19.Lem5.3.exact_randomizer, proofs_checks/derived/blanket_exact_randomizer.py). L
+takes one value per group of outputs with equal (alpha, beta) = (mu_x / omega, mu_x' / omega); a group has
+omega-probability p. A mechanism module states (gamma, [(alpha, beta, p)]) in closed form, proves that
+gamma omega <= mu_x for every input (the decomposition is valid: any valid one gives an upper bound, the best
+one the smallest), and that the pair it gives is a worst pair (or gives every pair). `check_decomposition`
+verifies the exact identities every valid pair has: sum p = 1 and sum p alpha = sum p beta = 1 (mu_x and
+mu_x' are probability distributions), all terms non-negative.
+
+Evaluation of D_N (certified; `shuffle_spec.reference.bounds.blanket_exact_randomizer`): at most 3 distinct
+coefficients, the exact lattice sums; more, the randomized-rounding FFT upper bound (lower end 0). (Raising the
+coefficient of one group to merge it with another, which would put four groups on the lattice path, was measured
+on unary encodings: looser by 4-5% and slower than the FFT bound, so it is not used.)
+
+The central bound is the maximum over the pairs a mechanism lists (every ordered neighbouring pair, up to pairs
+with equal groups), solved for eps by the one certified solver. Neighbouring relation: the one the mechanism's
+pairs describe (replace-one unless it says otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+
+from ..bounds.blanket_exact_krr import bracket
+from ..bounds.blanket_exact_randomizer import Groups, blanket_sum, count_expectation, fft_count_expectation_upper
+from ..core.errors import ParameterError, require_positive, require_probability, require_real
+from ..core.parameters import check_delta, check_n
+from ..core.limits import DELTA_MIN
+from ..core.results import NO_AMPLIFICATION, BoundValue
+from ..numerics.lattice_sums import U1
+from ..numerics.solver import solve_certified_epsilon
+
+__all__ = [
+    "BlanketPair",
+    "blanket_pair",
+    "check_decomposition",
+    "structured_blanket_delta",
+    "structured_blanket_epsilon",
+    "exp_bracket",
+    "MAX_N",
+    "EPS_REL_TOL",
+]
+
+STATEMENT = "BBGN19.Lem5.3.exact_randomizer"
+MAX_N = 10**8
+EPS_REL_TOL = 1e-3
+DPS = 40
+
+Triple = tuple[Fraction, Fraction, Fraction]
+
+
+@dataclass(frozen=True)
+class BlanketPair:
+    """One ordered pair's blanket data: the blanket mass gamma and its groups (alpha, beta, p)."""
+
+    gamma: Fraction
+    groups: Groups
+    ratio: Fraction  # max alpha / beta: e^eps at which every coefficient is <= 0 (the pair's delta vanishes)
+
+
+def _merge(triples: Sequence[Triple]) -> Groups:
+    merged: dict[tuple[Fraction, Fraction], Fraction] = {}
+    for a, b, p in triples:
+        if p > 0:
+            merged[(a, b)] = merged.get((a, b), Fraction(0)) + p
+    keys = sorted(merged)
+    return Groups(tuple(k[0] for k in keys), tuple(k[1] for k in keys), tuple(merged[k] for k in keys))
+
+
+def check_decomposition(gamma: object, groups: object) -> None:
+    """BBGN19.Lem5.3.exact_randomizer: the exact identities of a valid blanket pair (module doc): gamma a Fraction
+    in (0, 1], groups [(alpha, beta, p)] of non-negative Fractions with sum p = 1, sum p alpha = 1, sum p beta = 1
+    and p > 0 somewhere. ParameterError naming the identity that fails."""
+    if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
+        raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
+    if not isinstance(groups, Sequence) or not groups or not all(isinstance(g, tuple) and len(g) == 3 and all(isinstance(v, Fraction) for v in g) for g in groups):
+        raise ParameterError("groups", repr(groups)[:60], "a non-empty list of (alpha, beta, p) triples of Fractions")
+    if any(v < 0 for g in groups for v in g):
+        raise ParameterError("groups", repr(groups)[:60], "non-negative alpha, beta, p")
+    for name, total in (("sum p", sum((p for _, _, p in groups), Fraction(0))), ("sum p alpha", sum((a * p for a, _, p in groups), Fraction(0))), ("sum p beta", sum((b * p for _, b, p in groups), Fraction(0)))):
+        if total != 1:
+            raise ParameterError(f"groups ({name})", str(total), "exactly 1 (omega, mu_x and mu_x' are probability distributions)")
+
+
+def blanket_pair(gamma: Fraction, groups: Sequence[Triple]) -> BlanketPair:
+    """BBGN19.Lem5.3.exact_randomizer: a checked BlanketPair (module doc); ParameterError naming what fails."""
+    check_decomposition(gamma, groups)
+    ratio = max((a / b for a, b, p in groups if p > 0 and b > 0), default=Fraction(1))
+    if any(b == 0 and a > 0 and p > 0 for a, b, p in groups):
+        raise ParameterError("groups", repr(groups)[:60], "beta > 0 wherever alpha > 0 (a finite eps0)")
+    return BlanketPair(gamma, _merge(groups), ratio)
+
+
+def exp_bracket(x: float) -> tuple[Fraction, Fraction]:
+    """Exact rationals (lo, hi) with lo <= e^x <= hi (e^x at 40 digits, widened outward by 4 ulps): the
+    parameters of a mechanism stated in e^eps0, rounded to the safe side of each bound. Range: |x| <= 700."""
+    x = require_real("x", x)
+    if abs(x) > 700:
+        raise ParameterError("x", x, "|x| <= 700 (e^x a finite double)")
+    with mpmath.workdps(DPS):
+        lo, hi = bracket(mpmath.exp(mpmath.mpf(x)))
+    return Fraction(lo), Fraction(hi)
+
+
+def _d_n(pair: BlanketPair, eps: float, tail: float) -> Callable[[int], tuple[float, float]]:
+    def d_n(big_n: int) -> tuple[float, float]:
+        if len(pair.groups) <= 3:
+            lo, hi = count_expectation(big_n, pair.groups, eps, tail=tail)
+        else:
+            lo, hi = 0.0, fft_count_expectation_upper(big_n, pair.groups, eps, tail=tail)
+        return lo / big_n / (1 + 2 * U1), min(1.0, hi / big_n * (1 + 2 * U1))
+
+    return d_n
+
+
+def structured_blanket_delta(pairs: Sequence[BlanketPair], *, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer: a certified interval of max over `pairs` of Lemma 5.3's delta(eps) (module
+    doc), an upper bound on the central delta(eps) of n shuffled reports under the pairs' neighbouring relation.
+    Range: n in [1, 1e8], eps >= 0, delta_hint in (0, 1)."""
+    if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
+        raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
+    check_n(n, maximum=MAX_N)
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    n = int(n)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    lower = upper = 0.0
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(mpmath.mpf(eps))
+    for pair in pairs:
+        if pair.gamma == 1 or e >= mpmath.mpf(pair.ratio.numerator) / pair.ratio.denominator:
+            continue  # every coefficient <= 0: this pair's delta is 0
+        value = blanket_sum(n, pair.gamma, _d_n(pair, eps, tail), delta_hint)
+        lower, upper = max(lower, value.lower), max(upper, value.upper)
+    return BoundValue(min(lower, upper), upper, direction="upper_bound")
+
+
+def structured_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer: the smallest eps whose certified delta (max over `pairs`, module doc) is
+    <= delta: a certified interval, value = its upper end, an upper bound on the central eps of n shuffled
+    reports; `eps0` (the mechanism's LDP level) with the no-amplification note when nothing below it is
+    certified. Range: n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' log max alpha/beta."""
+    if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
+        raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
+    check_n(n, maximum=MAX_N)
+    check_delta(delta, minimum=DELTA_MIN, why="shuffle_spec.reference.core.limits")
+    require_positive("eps0", eps0)
+    with mpmath.workdps(DPS):
+        top = max(mpmath.log(mpmath.mpf(p.ratio.numerator) / p.ratio.denominator) for p in pairs)
+    if top > eps0:
+        raise ParameterError("eps0", eps0, f"at least the pairs' largest log(alpha/beta) = {float(top):.17g}")
+
+    def bounds(eps: float) -> tuple[float, float]:
+        value = structured_blanket_delta(pairs, n=n, eps=eps, delta_hint=delta)
+        return value.lower, value.upper
+
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight="upper")
+    if not found:
+        return BoundValue(0.0, float(eps0), NO_AMPLIFICATION, direction="upper_bound")
+    return BoundValue(min(lower, upper), upper, direction="upper_bound")

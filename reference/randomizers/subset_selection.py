@@ -1,0 +1,137 @@
+"""k-subset selection, first-class and certified after shuffling.
+
+The mechanism (Ye, Barg, "Optimal schemes for discrete distribution estimation under locally differential
+privacy", IEEE Trans. Inf. Theory 64(8), 2018; Wang, Wu, Hu, "Using randomized response for differential privacy
+preserving data collection", EDBT/ICDT workshops 2016): the report is a k-subset S of [d] with probability
+e0 / Z if x in S and 1 / Z otherwise, Z = e0 C(d-1, k-1) + C(d-1, k), e0 = e^eps0; Ye and Barg's choice is
+k = ceil(d / (e0 + 1)). The LDP ratio is e0 (replace-one), for 1 <= k <= d - 1.
+
+Blanket decomposition (proof). omega uniform on the k-subsets: mu_x(S) = omega(S) C(d, k) e0^[x in S] / Z, and
+C(d, k) / Z = d / (e0 k + d - k), so gamma = d / (e0 k + d - k) (the column-minimum mass whenever every subset misses some input, and a valid
+blanket in every case). For a pair
+(x, x') the ratios depend on ([x in S], [x' in S]) of a uniform k-subset: probabilities k(k-1) / (d(d-1)),
+k(d-k) / (d(d-1)) twice, (d-k)(d-k-1) / (d(d-1)): four groups (three when k = 1 or k = d - 1), exact rationals
+of size log d whatever C(d, k) is.
+
+Lower bound: every report S is mapped to ([x in S], [x' in S], [z in S]) (a post-processing); the uniform
+k-subset's membership pattern b of three fixed elements has probability
+(k)_s (d-k)_(3-s) / (d)_3, s = |b| (falling factorials), and the owner w's pattern law is that times
+gamma e0^b_w: the 3 x 8 pattern randomizer. d = 2: the full 2 x 2 matrix (k = 1: binary randomized response).
+
+Rounding: the upper bound at a rational e' >= e^eps0, the lower at e' <= e^eps0 (k held fixed): the mechanism at a
+smaller e is a post-processing of the one at a larger e (with probability t replace S by a uniform k-subset: the
+mixture has the form a + b [x in S] with a ratio falling continuously from e to 1).
+
+Ranges: eps0 in (0, 40], d an integer in [2, 1e9], k an integer in [1, d - 1], n in [1, 1e8], delta in
+[1e-300, 1). Replace-one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..core.errors import ParameterError, require_integer
+from ..core.results import BoundValue
+from ..lower_bounds.structured import pattern_pair_epsilon
+from .common import cap_at_eps0, check_domain, check_randomizer_inputs, eps0_rounded_up
+from .structured import BlanketPair, blanket_pair, exp_bracket, structured_blanket_epsilon
+
+__all__ = ["SubsetSelection", "subset_selection", "optimal_subset_size", "subset_epsilon_upper", "subset_epsilon_lower", "STATEMENTS"]
+
+STATEMENTS = {"upper": "BBGN19.Lem5.3.exact_subset", "lower": "exact.subset_pattern_pair"}
+MAX_FULL = 4096
+
+
+def _falling(a: int, j: int) -> int:
+    return math.prod(range(a - j + 1, a + 1)) if j > 0 else 1
+
+
+@dataclass(frozen=True)
+class SubsetSelection:
+    """k-subset selection with exact e0 = e^eps0 > 1 on d inputs (module doc)."""
+
+    e0: Fraction
+    d: int
+    k: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.e0, Fraction) or self.e0 <= 1:
+            raise ParameterError("e0", str(self.e0), "an exact Fraction > 1 (e^eps0)")
+        check_domain(self.d)
+        require_integer("k", self.k, minimum=1)
+        if self.k > self.d - 1:
+            raise ParameterError("k", self.k, f"an integer 1 <= k <= d - 1 = {self.d - 1}")
+
+    @property
+    def ratio(self) -> Fraction:
+        return self.e0
+
+    @property
+    def gamma(self) -> Fraction:
+        return Fraction(self.d) / (self.e0 * self.k + self.d - self.k)
+
+    def rows(self) -> list[list[Fraction]]:
+        """The full d x C(d, k) matrix (small d)."""
+        subsets = list(itertools.combinations(range(self.d), self.k))
+        if len(subsets) > MAX_FULL:
+            raise ParameterError("(d, k)", (self.d, self.k), f"C(d, k) <= {MAX_FULL} for the full matrix")
+        z = self.e0 * math.comb(self.d - 1, self.k - 1) + math.comb(self.d - 1, self.k)
+        return [[(self.e0 if x in s else 1) / z for s in subsets] for x in range(self.d)]
+
+    def membership(self, pattern: tuple[int, ...]) -> Fraction:
+        """Pr[the membership of len(pattern) fixed distinct elements in a uniform k-subset is `pattern`]."""
+        s, m = sum(pattern), len(pattern)
+        return Fraction(_falling(self.k, s) * _falling(self.d - self.k, m - s), _falling(self.d, m))
+
+    def pattern_rows(self) -> list[list[Fraction]]:
+        """The membership pattern of (x, x', z) (module doc): 3 x 8 (patterns of probability 0 dropped by the
+        matrix check: all rows are 0 there); the full matrix when d = 2."""
+        if self.d == 2:
+            return self.rows()
+        patterns = list(itertools.product((0, 1), repeat=3))
+        return [[self.membership(b) * self.gamma * (self.e0 if b[w] else 1) for b in patterns] for w in range(3)]
+
+    def replace_pairs(self) -> list[BlanketPair]:
+        alpha = {1: self.gamma * self.e0, 0: self.gamma}
+        return [blanket_pair(self.gamma, [(alpha[i], alpha[j], self.membership((i, j))) for i in (1, 0) for j in (1, 0)])]
+
+
+def optimal_subset_size(eps0: float, d: int) -> int:
+    """Ye and Barg's subset size k = ceil(d / (e^eps0 + 1)), at least 1 and at most d - 1. Range: eps0 in (0, 40],
+    d in [2, 1e9]."""
+    check_randomizer_inputs(eps0, 1, 0.5)
+    d = check_domain(d)
+    return max(1, min(d - 1, math.ceil(d / (math.exp(eps0) + 1))))
+
+
+def subset_selection(eps0: float, d: int, k: int, *, side: str = "upper") -> SubsetSelection:
+    """k-subset selection at eps0 on d inputs, e^eps0 rounded to an exact rational on `side` (module doc).
+    Range: eps0 in (0, 40], d in [2, 1e9], k in [1, d - 1]."""
+    check_randomizer_inputs(eps0, 1, 0.5)
+    if side not in ("upper", "lower"):
+        raise ParameterError("side", side, "'upper' or 'lower'")
+    return SubsetSelection(exp_bracket(eps0)[1 if side == "upper" else 0], check_domain(d), k)
+
+
+def subset_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, k: int | None = None) -> BoundValue:
+    """BBGN19.Lem5.3.exact_subset: certified upper bound on the central eps of n shuffled k-subset selections at
+    eps0 (module doc; k defaults to Ye and Barg's ceil(d / (e^eps0 + 1))), replace-one. Range: eps0 in (0, 40],
+    n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9], k in [1, d - 1]."""
+    check_randomizer_inputs(eps0, n, delta)
+    size = optimal_subset_size(eps0, d) if k is None else k
+    mechanism = subset_selection(eps0, d, size)
+    value = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.ratio))
+    return cap_at_eps0(value, eps0)
+
+
+def subset_epsilon_lower(*, eps0: float, n: int, delta: float, d: int, k: int | None = None) -> BoundValue:
+    """exact.subset_pattern_pair: certified lower bound (the interval's lower end) on the central eps of n shuffled
+    k-subset selections at eps0 (module doc), replace-one. Range: as subset_epsilon_upper."""
+    check_randomizer_inputs(eps0, n, delta)
+    size = optimal_subset_size(eps0, d) if k is None else k
+    mechanism = subset_selection(eps0, d, size, side="lower")
+    labels = ["x", "x'", "z"] if d > 2 else ["x", "x'"]
+    return pattern_pair_epsilon(rows=mechanism.pattern_rows(), n=n, delta=delta, labels=labels)
