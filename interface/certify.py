@@ -32,7 +32,7 @@ from typing import Any, Literal, Mapping
 from ..proofs_checks.bridge import parse_number, require_supported
 from .api import audit_randomizer, composed_epsilon, tightest, tightest_randomizer
 from ..reference.core.errors import HypothesisViolation, ParameterError
-from .mechanisms import MECHANISMS, RandomizerDescription, describe
+from .mechanisms import MECHANISMS, STRUCTURED, RandomizerDescription, describe
 from .results import Neighbouring, ResultDirection, join_reasons, neighbouring_of, width_note
 
 __all__ = ["CandidateRow", "Certification", "certify"]
@@ -130,6 +130,7 @@ def certify(
     delta: float,
     rounds: int = 1,
     k: int | None = None,
+    d: int | None = None,
 ) -> Certification:
     """The best certified upper bound and the best certified lower bound on the central epsilon of n users each
     sending one report of `randomizer` per round, shuffled, after `rounds` rounds, at `delta` (module doc).
@@ -137,11 +138,13 @@ def certify(
     `randomizer`: "generic" (any eps0-LDP randomizer; the default), "binary_rr", "krr" (with `k`), "laplace" (on
     [0, 1]), a typed description (`Generic()`, `BinaryRR()`, `KRR(k=10)`, `Laplace()`, `FiniteMatrix(m)`), or a
     finite matrix (numpy array, nested lists, or the JSON object of `audit randomizer`; then no eps0: the matrix's
-    own LDP epsilon is used). Ranges: eps0 > 0 (at most 30 for rounds > 1), n an integer >= 1 (at most 1e9 for
-    rounds > 1), 0 < delta < 1 (at least 1e-300), rounds an integer 1 <= rounds <= 1e6, k an integer >= 2.
+    own LDP epsilon is used); the structured randomizers "rappor", "oue", "blh", "olh", "hadamard", "subset" (with
+    the domain size `d`) and "duchi" (`reference/randomizers/`). Ranges: eps0 > 0 (at most 30 for rounds > 1), n an integer >= 1 (at most 1e9 for
+    rounds > 1), 0 < delta < 1 (at least 1e-300), rounds an integer 1 <= rounds <= 1e6, k an integer >= 2, d an integer >= 2 (at most 1e9; eps0 at most 40
+    and n at most 1e8 for the structured randomizers' own bounds).
     A missing or stray parameter raises `ParameterNameError`; a value outside its range `ParameterError`; a point
     where no registered statement certifies an upper bound `HypothesisViolation` (never a number it cannot back)."""
-    name, extra = describe(randomizer, {} if k is None else {"k": k})
+    name, extra = describe(randomizer, {key: value for key, value in (("k", k), ("d", d)) if value is not None})
     count = parse_number("rounds", rounds, integer=True)
     if count < 1:
         raise ParameterError("rounds", rounds, "an integer rounds >= 1")
@@ -190,6 +193,8 @@ def _about(statement_id: str, asked: str) -> str:
 
 
 def _one_round(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float) -> Certification:
+    if name in STRUCTURED:
+        return _structured(name, extra, eps0=eps0, n=n, delta=delta)
     gap = tightest(randomizer=name, eps0=eps0, n=n, delta=delta, k=extra.get("k") if name == "krr" else None)
     rows = [
         CandidateRow(row["id"], "upper" if row["direction"] == "upper_bound" else "lower", row["eps"], bool(row["valid"] and row["eps"] is not None),
@@ -198,6 +203,27 @@ def _one_round(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: 
     ]
     return _assemble(_label(name, extra), {"eps0": gap.params["eps0"], "n": gap.params["n"], "delta": gap.params["delta"], "rounds": 1, **extra},
                      rows, gap.upper_id, gap.upper_eps, gap.lower_id, gap.lower_eps, name)
+
+
+def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float) -> Certification:
+    """One round of a structured randomizer: its own certified bounds (`reference/randomizers/`: the closed-form
+    blanket bound above, the explicit pattern pair below) beside the generic upper bounds, which hold for it too
+    (binary RR's worst case is NOT a lower bound for it: only its own pair is)."""
+    from ..reference.randomizers import RANDOMIZERS
+
+    entry = RANDOMIZERS[name]
+    generic = tightest(randomizer="generic", eps0=eps0, n=n, delta=delta)
+    rows = [CandidateRow(row["id"], "upper", row["eps"], bool(row["valid"] and row["eps"] is not None), row["reason"] or "", "")
+            for row in generic.rows if row["direction"] == "upper_bound"]
+    for side, function, statement_id in (("upper", entry.upper, entry.statements[0]), ("lower", entry.lower, entry.statements[1])):
+        try:
+            bound = function(eps0=eps0, n=n, delta=delta, **extra)
+        except (HypothesisViolation, ParameterError) as failure:  # outside this bound's range: it certifies nothing here
+            rows.append(CandidateRow(statement_id, side, None, False, str(failure), ""))
+            continue
+        end = float(bound.upper if side == "upper" else bound.lower)
+        rows.append(CandidateRow(statement_id, side, end, math.isfinite(end) and (side == "upper" or end > 0), bound.note, ""))
+    return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": 1, **extra}, rows, name)
 
 
 def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float, rounds: int) -> Certification:

@@ -38,6 +38,7 @@ __all__ = [
     "MECHANISMS",
     "Mechanism",
     "PARAMETER_RANGES",
+    "STRUCTURED",
     "RandomizerDescription",
     "describe",
     "register",
@@ -59,7 +60,8 @@ class Mechanism:
 MECHANISMS: dict[str, Mechanism] = {}
 
 # The range of each randomizer parameter: (smallest integer, the range in words).
-PARAMETER_RANGES: dict[str, tuple[int, str]] = {"k": (2, "an integer k >= 2 (the domain size)")}
+PARAMETER_RANGES: dict[str, tuple[int, str]] = {"k": (2, "an integer k >= 2 (the domain size)"),
+                                                 "d": (2, "an integer d >= 2 (the domain size)")}
 
 
 def register(mechanism: Mechanism) -> Mechanism:
@@ -80,6 +82,17 @@ register(Mechanism("binary_rr", "binary randomized response", fixed={"k": 2}, co
                    compose_lower=("compose.exact_binary_rr",)))
 register(Mechanism("krr", "k-ary randomized response", parameters=("k",), compose_upper=("compose.stronger_clones", "compose.clones")))
 register(Mechanism("laplace", "the Laplace mechanism on [0, 1]"))
+
+# The structured randomizers of reference/randomizers/ (symmetric RAPPOR, OUE, local hashing, Hadamard response,
+# subset selection, Duchi et al.'s mechanism): their certified single-round bounds come from that package's own
+# registry (`STRUCTURED`, read by `interface/certify.py`), beside the generic statements, which hold for them too;
+# T rounds are certified by compose.clones (every eps0-LDP randomizer). Each takes the domain size d.
+STRUCTURED = ("rappor", "oue", "blh", "olh", "hadamard", "subset", "duchi")
+_STRUCTURED_TITLES = {"rappor": "symmetric RAPPOR", "oue": "optimized unary encoding", "blh": "binary local hashing",
+                      "olh": "optimized local hashing", "hadamard": "Hadamard response", "subset": "k-subset selection",
+                      "duchi": "Duchi et al.'s one-dimensional mechanism"}
+for _name in STRUCTURED:
+    register(Mechanism(_name, _STRUCTURED_TITLES[_name], parameters=() if _name == "duchi" else ("d",)))
 
 
 # Typed descriptions: what a type checker sees (`certify(KRR(k=10), ...)`).

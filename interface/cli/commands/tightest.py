@@ -49,6 +49,7 @@ from .compare import parse_params
 from ...limits import MATRIX_LIMITS_TEXT
 from ..output import print_json, print_table
 from ...certify import Certification, certify
+from ...mechanisms import STRUCTURED
 from ...tightest import RANDOMIZERS, tightest
 from ....reference.core.errors import ParameterError
 
@@ -69,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--randomizer", default="krr", choices=RANDOMIZERS + (MATRIX,),
                         help="the local randomizer (default krr; matrix: a finite randomizer read from --matrix FILE)")
     parser.add_argument("--k", help="domain size of k-RR (k >= 2)")
+    parser.add_argument("--d", help="domain size of the structured randomizers rappor, oue, blh, olh, hadamard, subset (d >= 2)")
     parser.add_argument("--matrix", metavar="FILE", help="with --randomizer matrix: JSON randomizer file as `audit randomizer` reads "
                         "({\"matrix\": [[\"3/4\", \"1/4\"], ...]}, rows inputs, columns outputs); eps0 is the matrix's LDP epsilon")
     parser.add_argument("--eps0", help="local epsilon eps0 > 0 (required, except with --randomizer matrix)")
@@ -92,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--randomizer {args.randomizer} needs --eps0 E (the local epsilon, eps0 > 0)")
     params = parse_params(args.eps0, args.n, args.delta)
     k = None if args.k is None else parse_number("k", args.k, integer=True)
-    if rounds > 1:
-        return _print_certification(certify(args.randomizer, k=k, rounds=rounds, **params), args.json)
+    d = None if args.d is None else parse_number("d", args.d, integer=True)
+    if rounds > 1 or args.randomizer in STRUCTURED or d is not None:  # the structured randomizers: through the front door
+        return _print_certification(certify(args.randomizer, k=k, d=d, rounds=rounds, **params), args.json)
     gap = tightest(randomizer=args.randomizer, k=k, **params)
     if args.json:
         print_json(gap.to_json())

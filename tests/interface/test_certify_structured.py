@@ -1,0 +1,32 @@
+"""The front door for the structured randomizers (reference/randomizers/): `certify` takes their own certified
+bounds and the generic upper bounds, which hold for them too, and never binary RR's worst case as their lower
+bound (binary RR is not the mechanism asked about)."""
+
+import pytest
+
+from shuffle_spec import ParameterNameError, certify
+from shuffle_spec.reference.randomizers import RANDOMIZERS, randomizer_bounds
+
+POINT = {"eps0": 1.0, "n": 200, "delta": 1e-6}
+
+
+@pytest.mark.parametrize("name", ["oue"])  # one family per call costs ~2 s: the others are checked in tests/reference/randomizers
+def test_certify_reports_the_tightest_certified_ends_of_the_mechanism(name):
+    result = certify(name, d=50, **POINT)
+    upper, lower = randomizer_bounds(name, d=50, **POINT)
+    generic = certify("generic", **POINT)
+    # The headline is the smaller of the mechanism's own upper bound and the generic one (both certified for it).
+    assert result.value == min(float(upper.upper), generic.value)
+    assert result.lower == float(lower.lower) and result.lower_id == RANDOMIZERS[name].statements[1]
+    assert result.lower_id != "exact.shuffled_binary_rr" and 0 < result.lower <= result.value
+    assert result.neighbouring == "replace-one"
+
+
+def test_a_missing_domain_size_is_named():
+    with pytest.raises(ParameterNameError, match="missing parameter d"):
+        certify("oue", **POINT)
+
+
+def test_several_rounds_of_a_structured_randomizer_use_the_generic_composition():
+    result = certify("oue", d=50, rounds=3, **POINT)
+    assert result.statement_id == "compose.clones" and result.lower_id is None
