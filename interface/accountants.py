@@ -46,7 +46,7 @@ EXTRA = "the optional extra 'accountants' (pip install 'shuffle-spec[accountants
 
 def _dp_accounting() -> Any:
     try:
-        import dp_accounting  # type: ignore[import-untyped]  # no stubs
+        import dp_accounting  # type: ignore[import-untyped, import-not-found, unused-ignore]  # no stubs; an optional extra
     except ImportError as error:  # one clear line naming the extra
         raise ImportError(f"dp_accounting is not installed: exports to accountants need {EXTRA}") from error
     return dp_accounting
@@ -76,7 +76,7 @@ def shuffled_round_pld(mechanism: str, *, eps0: float, n: int, k: int = 2, round
     if rounds > 10**6:
         raise ParameterError("rounds", rounds, "1 <= rounds <= 1e6")
     _dp_accounting()
-    from dp_accounting.pld import pld_pmf, privacy_loss_distribution  # type: ignore[import-untyped]
+    from dp_accounting.pld import pld_pmf, privacy_loss_distribution  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     pair = dominating_pair(mechanism, eps0=eps0, n=n, k=k)
     losses = pair.index * pair.step

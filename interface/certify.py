@@ -215,7 +215,8 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
     generic = tightest(randomizer="generic", eps0=eps0, n=n, delta=delta)
     rows = [CandidateRow(row["id"], "upper", row["eps"], bool(row["valid"] and row["eps"] is not None), row["reason"] or "", "")
             for row in generic.rows if row["direction"] == "upper_bound"]
-    for side, function, statement_id in (("upper", entry.upper, entry.statements[0]), ("lower", entry.lower, entry.statements[1])):
+    sides: tuple[tuple[Literal["upper", "lower"], Any, str], ...] = (("upper", entry.upper, entry.statements[0]), ("lower", entry.lower, entry.statements[1]))
+    for side, function, statement_id in sides:
         try:
             bound = function(eps0=eps0, n=n, delta=delta, **extra)
         except (HypothesisViolation, ParameterError) as failure:  # outside this bound's range: it certifies nothing here

@@ -32,7 +32,7 @@ def test_compose_krr_json_matches_the_reference_and_lists_k(capsys):
 
 def test_compose_krr_without_k_is_refused_in_one_line(capsys):
     code, out, err = _run(capsys, "compose", "compose.krr", "--rounds", "4", "--eps0", "1", "--n", "200", "--delta", "1e-6")
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "k = None" in err
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "missing parameter k" in err
 
 
 def test_k_is_refused_for_the_other_pairs(capsys):
