@@ -68,7 +68,8 @@ def test_api_dispatches_the_new_ids():
 
 @pytest.mark.slow
 def test_a_wide_certified_interval_says_so_in_the_reason():
-    """compose.clones at eps0 = 1, n = 100, T = 1e4: the interval is > 1% wide (the grid), and the note says it."""
-    result = generic_epsilon([Round("clones", 1.0, 100, 10_000)], delta=1e-6)
+    """compose.clones at eps0 = 1, n = 100, T = 1e5: the interval is > 1% wide (2.9%: the grid), and the note says
+    it (at T = 1e4 the certified search narrows it below 1%)."""
+    result = generic_epsilon([Round("clones", 1.0, 100, 100_000)], delta=1e-6)
     width = (result.upper - result.lower) / result.upper
     assert width > 0.01 and f"certified interval {width:.1%} wide" in result.note
