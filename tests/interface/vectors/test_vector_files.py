@@ -243,16 +243,20 @@ def test_the_committed_vectors_are_used_and_a_wrong_bound_fails_on_them():
     assert report.result == "fail" and report.counts().get("BELOW BOUND", 0) >= 5, report.summary()
 
 
+# Module-scoped fixtures: pytest 9 deprecates a class-scoped fixture written as an instance method (and warnings
+# are errors here). `name=` keeps the names the tests take.
+@pytest.fixture(scope="module", name="fresh")
+def _forged_fresh():
+    """One fresh generation of FMT21.Thm2.1, shared by the forged-file cases."""
+    from shuffle_spec.interface.vectors.files import fresh_document
+    from shuffle_spec.spec.registry import get_statement
+
+    return fresh_document(get_statement("FMT21.Thm2.1"))
+
+
 class TestForgedFiles:
     """FMT21.Thm2.1's committed file, forged in ways that pass the JSON Schema; compared with one fresh
     generation (`fresh` argument) so that each case costs a read and a comparison only."""
-
-    @pytest.fixture(scope="class")
-    def fresh(self):
-        from shuffle_spec.interface.vectors.files import fresh_document
-        from shuffle_spec.spec.registry import get_statement
-
-        return fresh_document(get_statement("FMT21.Thm2.1"))
 
     def _load(self, tmp_path, document, fresh):
         from shuffle_spec.interface.vectors.files import load_vector_group
@@ -437,18 +441,19 @@ def mutated(draw, original):
     return document
 
 
+@pytest.fixture(scope="module", name="setup")
+def _fuzzing_setup():
+    from shuffle_spec.interface.vectors.files import fresh_document
+    from shuffle_spec.spec.registry import get_statement
+
+    statement = get_statement(FUZZED)
+    original = json.loads((COMMITTED / f"{FUZZED}.json").read_text())
+    fresh = fresh_document(statement)
+    assert _canonical(original) == _canonical(fresh)  # the committed file is fresh to begin with
+    return statement, original, fresh
+
+
 class TestFuzzedVectorFiles:
-    @pytest.fixture(scope="class")
-    def setup(self):
-        from shuffle_spec.interface.vectors.files import fresh_document
-        from shuffle_spec.spec.registry import get_statement
-
-        statement = get_statement(FUZZED)
-        original = json.loads((COMMITTED / f"{FUZZED}.json").read_text())
-        fresh = fresh_document(statement)
-        assert _canonical(original) == _canonical(fresh)  # the committed file is fresh to begin with
-        return statement, original, fresh
-
     def test_every_mutated_file_is_refused_in_one_line_or_equal_to_a_fresh_generation(self, setup, tmp_path_factory):
         from shuffle_spec.proofs_checks.bridge import UsageError
         from shuffle_spec.interface.vectors.files import load_vector_group
