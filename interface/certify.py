@@ -16,7 +16,8 @@ Which statements compete (the registry of randomizers: `interface/mechanisms.py`
   registered bound at the matrix's eps0, the best explicit neighbouring pair below);
 - T > 1 rounds: the composition statements (spec/derived/compose.py): compose.clones (FMT21's clone pair
   dominates every eps0-LDP round) and, for k-RR and binary RR, compose.stronger_clones (FMT23's stronger clones,
-  the k-RR class) for the upper side; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
+  the k-RR class) and the mechanism's own composition (compose.krr, compose.binary_rr: up to n = 1e5, see
+  MECHANISM_ROUNDS_N_MAX) for the upper side; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
   fixed neighbouring datasets, is a LOWER bound, for binary RR and hence for the generic worst case; a matrix
   is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up).
 
@@ -227,19 +228,32 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
     return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": 1, **extra}, rows, name)
 
 
+# The mechanism-specific compositions (compose.binary_rr, compose.krr: a certified envelope of one round's privacy
+# profile, built once per (eps0, n, k)) cost seconds at n = 1e4 and tens of seconds at n = 1e5, minutes beyond: the
+# front door tries them up to this n and says so above it (the generic pairs still certify; call
+# `composed_epsilon("compose.krr", ...)` directly for the tighter number at larger n).
+MECHANISM_ROUNDS_N_MAX = 10**5
+MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
+
+
 def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float, rounds: int) -> Certification:
     entry = MECHANISMS[name]
     uppers = entry.compose_upper
     lowers = entry.compose_lower + (("compose.exact_binary_rr",) if name == "krr" and extra.get("k") == 2 else ())
     sides: tuple[tuple[Literal["upper", "lower"], tuple[str, ...]], ...] = (("upper", uppers), ("lower", lowers))
-    rows = [_composed_row(statement_id, side, name, eps0=eps0, n=n, delta=delta, rounds=rounds) for side, ids in sides for statement_id in ids]
+    rows = [
+        CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
+        if statement_id in MECHANISM_ROUNDS and n > MECHANISM_ROUNDS_N_MAX
+        else _composed_row(statement_id, side, name, eps0=eps0, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None)
+        for side, ids in sides for statement_id in ids
+    ]
     return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds, **extra}, rows, name)
 
 
-def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float, n: int, delta: float, rounds: int) -> CandidateRow:
+def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float, n: int, delta: float, rounds: int, k: int | None = None) -> CandidateRow:
     about = _about(statement_id, asked) if side == "lower" else ""
     try:
-        result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta)
+        result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, k=k)
     except ParameterError as failure:
         if failure.name in ("eps0", "n", "delta", "rounds"):  # the composition's range is the front door's for T > 1
             raise

@@ -78,9 +78,9 @@ def register(mechanism: Mechanism) -> Mechanism:
 # compose.exact_binary_rr is the exact epsilon of T rounds of binary RR on fixed neighbouring datasets: a LOWER
 # bound on binary RR's worst case, and so on the worst case over every eps0-LDP randomizer (binary RR is one).
 register(Mechanism("generic", "any eps0-LDP randomizer", compose_lower=("compose.exact_binary_rr",)))
-register(Mechanism("binary_rr", "binary randomized response", fixed={"k": 2}, compose_upper=("compose.stronger_clones", "compose.clones"),
+register(Mechanism("binary_rr", "binary randomized response", fixed={"k": 2}, compose_upper=("compose.binary_rr", "compose.stronger_clones", "compose.clones"),
                    compose_lower=("compose.exact_binary_rr",)))
-register(Mechanism("krr", "k-ary randomized response", parameters=("k",), compose_upper=("compose.stronger_clones", "compose.clones")))
+register(Mechanism("krr", "k-ary randomized response", parameters=("k",), compose_upper=("compose.krr", "compose.stronger_clones", "compose.clones")))
 register(Mechanism("laplace", "the Laplace mechanism on [0, 1]"))
 
 # The structured randomizers of reference/randomizers/ (symmetric RAPPOR, OUE, local hashing, Hadamard response,

@@ -64,7 +64,8 @@ def test_rounds_use_the_composition_statements():
     assert (generic.lower_id, generic.lower) == ("compose.exact_binary_rr", exact.interval[0]) and generic.lower <= generic.value
     krr = shuffle_spec.certify("krr", k=3, **ROUNDS)
     stronger = shuffle_spec.composed_epsilon("compose.stronger_clones", **ROUNDS)
-    assert krr.value == min(stronger.interval[1], clones.interval[1]) and krr.lower_id is None and krr.direction == "upper"
+    specific = shuffle_spec.composed_epsilon("compose.krr", k=3, **ROUNDS)  # the mechanism's own composition (n <= 1e5)
+    assert krr.value == min(specific.interval[1], stronger.interval[1], clones.interval[1]) and krr.lower_id is None and krr.direction == "upper"
     assert "no certified lower bound" in krr.reason
 
 
@@ -132,3 +133,13 @@ def test_a_matrix_for_one_round_is_its_randomizer_gap():
     gap = shuffle_spec.tightest_randomizer(matrix, n=1000, delta=1e-6)
     assert (result.value, result.statement_id, result.lower, result.lower_id) == (gap.upper_eps, gap.upper_id, gap.lower_eps, gap.lower_id)
     assert result.lower <= result.value
+
+
+def test_the_mechanism_composition_is_skipped_above_its_front_door_size_and_says_so():
+    """Above MECHANISM_ROUNDS_N_MAX the profile envelope of compose.krr costs minutes: the front door answers with
+    the generic pairs (still certified) and its row says why compose.krr was not tried."""
+    from shuffle_spec.interface.certify import MECHANISM_ROUNDS_N_MAX
+
+    result = shuffle_spec.certify("krr", k=3, eps0=1.0, n=MECHANISM_ROUNDS_N_MAX + 1, delta=1e-6, rounds=2)
+    row = next(r for r in result.rows if r.statement_id == "compose.krr")
+    assert not row.valid and "not tried" in row.reason and result.statement_id in ("compose.stronger_clones", "compose.clones")
