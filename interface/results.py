@@ -32,11 +32,12 @@ so it is "add-remove".
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, cast
 
 from ..reference.core.errors import ParameterError
 
 __all__ = [
+    "BracketFields",
     "DeltaInterval",
     "EpsilonBound",
     "NEIGHBOURING",
@@ -180,3 +181,50 @@ class DeltaInterval(tuple[float, float]):
 
 def _rebuild_delta(lower: float, upper: float, fields: Mapping[str, Any]) -> DeltaInterval:
     return DeltaInterval(lower, upper, **fields)
+
+
+class BracketFields:
+    """The result fields of a bracket between a tightest certified upper bound and a largest certified lower
+    bound (`Gap`, `RandomizerGap`), from their attributes `upper_eps`, `upper_id`, `lower_eps`, `lower_id`."""
+
+    upper_eps: float | None
+    upper_id: str | None
+    lower_eps: float | None
+    lower_id: str | None
+
+    @property
+    def value(self) -> float | None:
+        """The tightest certified upper bound (None when no statement certifies one here)."""
+        return self.upper_eps
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """(largest certified lower end, tightest certified upper end); a missing lower side is 0 (eps >= 0);
+        None when no upper bound is certified."""
+        if self.upper_eps is None:
+            return None
+        return (0.0 if self.lower_eps is None else self.lower_eps, self.upper_eps)
+
+    @property
+    def direction(self) -> ResultDirection:
+        return "interval" if self.lower_id is not None and self.upper_id is not None else "lower" if self.upper_id is None else "upper"
+
+    @property
+    def statement_id(self) -> str | None:
+        return self.upper_id
+
+    @property
+    def neighbouring(self) -> Neighbouring:
+        """The relation of the upper bound's statement (`interface/results.py`, NEIGHBOURING); replace-one, the
+        relation of every statement ranked here, when there is none."""
+        return neighbouring_of(self.upper_id) if self.upper_id is not None and self.upper_id.split(".")[0] + "." in NEIGHBOURING else "replace-one"
+
+    @property
+    def reason(self) -> str:
+        """Which statements give the two ends, and how wide the interval between them is."""
+        if self.upper_id is None:
+            return "no registered statement certifies an upper bound here" + (f"; largest certified lower bound {self.lower_eps:.6g} ({self.lower_id})" if self.lower_id else "")
+        lower = f"lower end by {self.lower_id}" if self.lower_id else "no certified lower bound (lower end 0)"
+        interval = cast(tuple[float, float], self.interval)
+        return join_reasons(f"upper end by {self.upper_id}, {lower}", width_note(*interval, what="interval between the certified upper and lower bounds"))
+

@@ -20,9 +20,9 @@ of its rows say why and the gap is the one of the other bounds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Literal
 
-from .results import NEIGHBOURING, Neighbouring, ResultDirection, join_reasons, neighbouring_of, width_note
+from .results import BracketFields
 
 from .amplification import EXACT_BINARY_RR_ID, GENERIC, amplification_statements
 from ..proofs_checks.bridge import BadParameter, Evaluation, evaluate
@@ -44,7 +44,7 @@ NOT_FULLY_PROVEN: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
-class Gap:
+class Gap(BracketFields):
     """The tightest certified upper bound and the largest certified lower bound at one point."""
 
     randomizer: str
@@ -60,43 +60,6 @@ class Gap:
         if self.upper_eps is None or self.lower_eps is None or not self.lower_eps > 0:
             return None
         return self.upper_eps / self.lower_eps
-
-    # The result fields (`interface/results.py`), from the attributes above.
-    @property
-    def value(self) -> float | None:
-        """The tightest certified upper bound (None when no statement certifies one here)."""
-        return self.upper_eps
-
-    @property
-    def interval(self) -> tuple[float, float] | None:
-        """(largest certified lower end, tightest certified upper end); a missing lower side is 0 (eps >= 0);
-        None when no upper bound is certified."""
-        if self.upper_eps is None:
-            return None
-        return (0.0 if self.lower_eps is None else self.lower_eps, self.upper_eps)
-
-    @property
-    def direction(self) -> ResultDirection:
-        return "interval" if self.lower_id is not None and self.upper_id is not None else "lower" if self.upper_id is None else "upper"
-
-    @property
-    def statement_id(self) -> str | None:
-        return self.upper_id
-
-    @property
-    def neighbouring(self) -> Neighbouring:
-        """The relation of the upper bound's statement (`interface/results.py`, NEIGHBOURING); replace-one, the
-        relation of every statement ranked here, when there is none."""
-        return neighbouring_of(self.upper_id) if self.upper_id is not None and self.upper_id.split(".")[0] + "." in NEIGHBOURING else "replace-one"
-
-    @property
-    def reason(self) -> str:
-        """Which statements give the two ends, and how wide the interval between them is."""
-        if self.upper_id is None:
-            return "no registered statement certifies an upper bound here" + (f"; largest certified lower bound {self.lower_eps:.6g} ({self.lower_id})" if self.lower_id else "")
-        lower = f"lower end by {self.lower_id}" if self.lower_id else "no certified lower bound (lower end 0)"
-        interval = cast(tuple[float, float], self.interval)
-        return join_reasons(f"upper end by {self.upper_id}, {lower}", width_note(*interval, what="interval between the certified upper and lower bounds"))
 
     def to_json(self) -> dict:
         return {
