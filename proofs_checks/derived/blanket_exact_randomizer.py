@@ -19,6 +19,8 @@ from ...reference.bounds.blanket_exact_randomizer import (
     fft_count_expectation_upper,
     finite_randomizer,
     group_outputs,
+    product_count_expectation,
+    product_form,
 )
 from ...reference.lower_bounds.randomizer import randomizer_pair_delta
 
@@ -99,6 +101,30 @@ def _randomized_rounding() -> None:
         exact = brute_force_expectation(6, groups, eps)
         upper = fft_count_expectation_upper(6, groups, eps)
         require(exact <= upper <= exact * (1 + 1e-6) + 1e-12, f"FFT upper {upper} vs exact {exact} at eps {eps}")
+
+
+
+@proof_check(UPPER_ID, "product groups: sum_t (alpha(I_t) - e beta(J_t)) = N (a0 - e b0) + (a1 - a0) K_I - e (b1 - b0) K_J; the counts of I and J are independent binomials")
+def _product_groups() -> None:
+    a0, a1, b0, b1, e = sp.symbols("a0 a1 b0 b1 e", positive=True)
+    big_n = 3
+    for values in itertools.product((0, 1), repeat=2 * big_n):
+        i, j = values[:big_n], values[big_n:]
+        direct = sp.Add(*[(a0 + (a1 - a0) * x) - e * (b0 + (b1 - b0) * y) for x, y in zip(i, j, strict=True)])
+        counted = big_n * (a0 - e * b0) + (a1 - a0) * sum(i) - e * (b1 - b0) * sum(j)
+        assert_identity(direct, counted, f"S at labels {values}")
+    # Under a product law the N draws' (I_t, J_t) are i.i.d. with independent coordinates, so K_I = sum I_t and
+    # K_J = sum J_t are independent binomials; the certified sum brackets the enumeration (float, N = 6).
+    # omega uniform on the outputs (I, J) = (0, 0), (0, 1), (1, 0), (1, 1); alpha = 1/2 or 3/2 by I, beta by J.
+    eighth, three = Fraction(1, 8), Fraction(3, 8)
+    groups = group_outputs([eighth, eighth, three, three], [eighth, three, eighth, three], [Fraction(1, 4)] * 4)
+    form = product_form(groups)
+    require(form is not None, f"a product of two fair labels is a product form: {groups}")
+    assert form is not None
+    for eps in (0.0, 0.3):
+        exact = brute_force_expectation(6, groups, eps)
+        lower, upper = product_count_expectation(6, form, eps)
+        require(lower <= exact * (1 + 1e-12) + 1e-15 and exact <= upper * (1 + 1e-12) + 1e-15, f"product sum [{lower}, {upper}] vs enumeration {exact} at eps {eps}")
 
 
 def brute_force_expectation(big_n: int, groups: Any, eps: float) -> float:

@@ -47,6 +47,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath
@@ -56,7 +57,7 @@ from .blanket_exact_krr import bracket
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..numerics.lattice_sums import U1, Coefficients, binomial_law, binomial_window, blocking_offsets, positive_part_expectation
+from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, binomial_law, binomial_window, blocking_offsets, positive_part_expectation
 from ..numerics.solver import solve_certified_epsilon
 from ..core.limits import DELTA_MIN
 from ..core.parameters import check_delta, check_n
@@ -67,6 +68,11 @@ __all__ = [
     "finite_randomizer",
     "count_expectation",
     "fft_count_expectation_upper",
+    "ProductForm",
+    "product_form",
+    "product_count_expectation",
+    "ProductSums",
+    "product_sums",
     "group_outputs",
     "blanket_pair_delta",
     "blanket_sum",
@@ -385,6 +391,186 @@ def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail:
     below = composed.tail_below * max(composed.start * h, 0.0)
     return max((total + slack + above + below) * (1 + 8 * U1), 0.0)
 
+
+# ---------------------------------------------------------------------------------------------------
+# Independent product groups: E[(C + a K_I - b K_J)_+] with K_I, K_J independent binomials, summed exactly.
+
+
+@dataclass(frozen=True)
+class ProductForm:
+    """Groups whose coefficient is l = alpha(I) - e^eps beta(J) with I, J independent two-valued labels under the
+    blanket: alpha in {a0 < a1} with Pr[alpha = a1] = p_i, beta in {b0 < b1} with Pr[beta = b1] = p_j, every one of
+    the four combinations a group of probability (product of the marginals), exact rationals. Unary encodings,
+    local hashing and Hadamard response have this form (their module docs: two independent indicators per pair)."""
+
+    a0: Fraction
+    a1: Fraction
+    b0: Fraction
+    b1: Fraction
+    p_i: Fraction
+    p_j: Fraction
+
+
+def product_form(groups: Groups) -> ProductForm | None:
+    """The ProductForm of `groups` when their four (alpha, beta) combinations are exactly a product law (module
+    doc, "Independent product groups"); None otherwise (then the FFT path applies). Exact Fraction checks.
+    Range: groups a Groups (from group_outputs or the structured randomizers' pairs)."""
+    if not isinstance(groups, Groups):
+        raise ParameterError("groups", _short(groups), "a Groups of (alpha, beta, p) from group_outputs()")
+    if len(groups) != 4 or not all(isinstance(v, Fraction) for v in groups.alpha + groups.beta + groups.p):
+        return None
+    alphas, betas = sorted(set(groups.alpha)), sorted(set(groups.beta))
+    if len(alphas) != 2 or len(betas) != 2:
+        return None
+    law = {(a, b): p for a, b, p in zip(groups.alpha, groups.beta, groups.p, strict=True)}
+    if len(law) != 4:
+        return None
+    p_i = law[(alphas[1], betas[0])] + law[(alphas[1], betas[1])]
+    p_j = law[(alphas[0], betas[1])] + law[(alphas[1], betas[1])]
+    marginal_i, marginal_j = {alphas[0]: 1 - p_i, alphas[1]: p_i}, {betas[0]: 1 - p_j, betas[1]: p_j}
+    if any(law[(a, b)] != marginal_i[a] * marginal_j[b] for a in alphas for b in betas) or not (0 < p_i < 1 and 0 < p_j < 1):
+        return None
+    return ProductForm(alphas[0], alphas[1], betas[0], betas[1], p_i, p_j)
+
+
+def _product_coefficients(form: ProductForm, eps: float) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
+    """Brackets (lo, hi) of c = a0 - e^eps b0, alpha = a1 - a0 > 0 and beta = e^eps (b1 - b0) > 0 (40 digits):
+    with N draws, S = N c + alpha K_I - beta K_J."""
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(mpmath.mpf(eps))
+        return bracket(_mpf(form.a0) - e * _mpf(form.b0)), bracket(_mpf(form.a1 - form.a0)), bracket(e * _mpf(form.b1 - form.b0))
+
+
+def _times_n(big_n: int, c: tuple[float, float]) -> tuple[float, float]:
+    """A bracket of N c from a bracket of c (one rounding each, widened outward)."""
+    lo, hi = big_n * c[0], big_n * c[1]
+    return lo - abs(lo) * 2 * U1, hi + abs(hi) * 2 * U1
+
+
+@dataclass(frozen=True)
+class _Row:
+    """The eps-independent part of one row sum (`_inner_sums`): suffix sums U0 of the pmf brackets and U1 of r
+    times them (r = 0 .. L-1 the offset in the row), each with a trailing 0."""
+
+    u0: np.ndarray
+    u1: np.ndarray
+
+    @staticmethod
+    def of(row: np.ndarray) -> _Row:
+        r = np.arange(len(row), dtype=float)
+        return _Row(np.concatenate((np.cumsum(row[::-1])[::-1], [0.0])), np.concatenate((np.cumsum((r * row)[::-1])[::-1], [0.0])))
+
+    def sums(self, constant: np.ndarray, slope: float, upper: bool) -> np.ndarray:
+        """For each K in `constant`: a certified bound on sum_r (K + slope r)_+ row[r] (slope > 0, row >= 0): the
+        terms with K + slope r > 0 are the suffix from t = floor(-K / slope) + 1, summed as K U0[t] + slope U1[t].
+        Float error (non-negative suffix sums within (L + 2) u', the combination within a few u' of its two
+        terms' magnitudes): pad (L + 8) u' (|K| U0 + slope U1), added (`upper`: plus 8 u' (|K| + slope L) U0[t-1]
+        for a threshold misplaced by the float division, whose term then lies within u |K| of 0) or subtracted
+        (a lower bound: a misplaced term only lowers it)."""
+        size = len(self.u0) - 1
+        # |K / slope| below 2^40 keeps the float quotient within 2^-12 of the exact one (one index at most);
+        # beyond the row the threshold is clipped (every term or none is in the suffix either way).
+        ratio = np.minimum(np.maximum(-constant / slope, -2.0), size + 1.0)
+        t = np.minimum(np.maximum(np.floor(ratio).astype(np.int64) + 1, 0), size)
+        u0, u1 = self.u0[t], self.u1[t]
+        total = constant * u0 + slope * u1
+        pad = (size + 8) * U1 * (np.abs(constant) * u0 + slope * u1)
+        if not upper:
+            lower: np.ndarray = np.maximum(total - pad, 0.0)
+            return lower
+        around = 8 * U1 * (np.abs(constant) + slope * size) * self.u0[np.maximum(t - 1, 0)]
+        bound: np.ndarray = np.maximum(total + pad + around, 0.0) * (1 + 4 * U1)
+        return bound
+
+
+@dataclass(frozen=True)
+class _Count:
+    """The eps-independent data of one N: the windows of K_I and K_J and the row suffix sums of K_I's."""
+
+    lo_i: int
+    j: np.ndarray
+    row_hi: _Row
+    row_lo: _Row
+    i_above: float
+    i_below: float
+    j_upper: np.ndarray
+    j_lower: np.ndarray
+    j_above: float
+    j_below: float
+
+
+class ProductSums:
+    """E[(L_1 + ... + L_N)_+] for groups of product form (module doc) at any N and eps: the binomial laws, windows
+    and row suffix sums depend on neither eps nor the other N and are kept (the solver evaluates delta at many
+    eps, each at many N); only the thresholds of each row depend on eps."""
+
+    def __init__(self, form: ProductForm, tail: float) -> None:
+        self.form = form
+        self.tail = float(tail)
+        self.law_i: BinomialLaw = binomial_law(form.p_i)
+        self.law_j: BinomialLaw = self.law_i if form.p_j == form.p_i else binomial_law(form.p_j)
+        self._counts: dict[int, _Count] = {}
+        self._coefficients: dict[float, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {}
+
+    def _count(self, big_n: int) -> _Count:
+        if big_n not in self._counts:
+            window_i = binomial_window(big_n, self.law_i, self.tail)
+            window_j = binomial_window(big_n, self.law_j, self.tail)
+            self._counts[big_n] = _Count(
+                window_i.lo, np.arange(window_j.lo, window_j.hi + 1, dtype=float), _Row.of(window_i.upper), _Row.of(window_i.lower),
+                window_i.above, window_i.below, window_j.upper, window_j.lower, window_j.above, window_j.below,
+            )
+        return self._counts[big_n]
+
+    def expectation(self, big_n: int, eps: float) -> tuple[float, float]:
+        """[lower, upper] containing E[(L_1 + ... + L_N)_+] (`product_count_expectation`)."""
+        if eps not in self._coefficients:
+            self._coefficients[eps] = _product_coefficients(self.form, eps)
+        c, alpha, beta = self._coefficients[eps]
+        c_lo, c_hi = _times_n(big_n, c)
+        count = self._count(big_n)
+        j = count.j
+        # K = C + alpha lo_I - beta j: S at the row's first K_I; its float error (a few roundings of terms of at
+        # most these magnitudes) moves it outward.
+        upper_k = c_hi + alpha[1] * count.lo_i - beta[0] * j
+        upper_k = upper_k + 8 * U1 * (abs(c_hi) + alpha[1] * count.lo_i + beta[0] * j)
+        lower_k = c_lo + alpha[0] * count.lo_i - beta[1] * j
+        lower_k = lower_k - 8 * U1 * (abs(c_lo) + alpha[0] * count.lo_i + beta[1] * j)
+        f_hi = count.row_hi.sums(upper_k, alpha[1], True)
+        f_lo = count.row_lo.sums(lower_k, alpha[0], False)
+        # K_I outside its window: S increases with K_I, so above it S <= S(K_I = N), below it S <= S(lo_I - 1).
+        s_top = np.maximum(c_hi + alpha[1] * big_n - beta[0] * j + 8 * U1 * (abs(c_hi) + alpha[1] * big_n + beta[0] * j), 0.0)
+        s_low = np.maximum(upper_k - alpha[1] + 4 * U1 * (np.abs(upper_k) + alpha[1]), 0.0)
+        f_hi = (f_hi + count.i_above * s_top + count.i_below * s_low) * (1 + 4 * U1)
+        size = len(j)
+        upper = float(np.dot(count.j_upper, f_hi)) * (1 + (size + 4) * U1)
+        # K_J outside its window: below it S is at most C + alpha N for every K_I; above it the row at the window's
+        # last K_J bounds every larger K_J (S decreases with K_J).
+        upper += count.j_below * max(c_hi + alpha[1] * big_n, 0.0) * (1 + 4 * U1) + count.j_above * float(f_hi[-1])
+        upper *= 1 + 4 * U1
+        lower = float(np.dot(count.j_lower, f_lo)) / (1 + (size + 4) * U1)
+        return min(lower, upper), upper
+
+
+@lru_cache(maxsize=32)
+def product_sums(form: ProductForm, tail: float) -> ProductSums:
+    """The ProductSums of `form` at window tail `tail`, kept across calls (the solver's evaluations at many eps)."""
+    return ProductSums(form, tail)
+
+
+def product_count_expectation(big_n: int, form: ProductForm, eps: float, *, tail: float = 1e-30) -> tuple[float, float]:
+    """BBGN19.Lem5.3.exact_randomizer: [lower, upper] containing E[(L_1 + ... + L_N)_+] for groups of product form
+    (module doc): S = N c + alpha K_I - beta K_J with K_I ~ Bin(N, p_i), K_J ~ Bin(N, p_j) independent, summed
+    exactly over the certified binomial windows of `shuffle_spec.reference.numerics.lattice_sums` (each tail <= tail): for each
+    K_J one suffix of K_I's window. The K_I tails are charged S at their largest K_I (upper) or dropped (lower);
+    the K_J tails likewise (S decreases with K_J). Range: N >= 1, eps >= 0, 0 < tail < 1."""
+    require_integer("N", big_n, minimum=1)
+    require_positive("eps", eps, allow_zero=True)
+    if not isinstance(form, ProductForm):
+        raise ParameterError("form", _short(form), "a ProductForm from product_form()")
+    if not (isinstance(tail, (int, float)) and not isinstance(tail, bool) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "0 < tail < 1")
+    return product_sums(form, float(tail)).expectation(int(big_n), float(eps))
 
 def _chernoff_cutoff(grid: object, big_n: int, scale: float) -> tuple[float, float]:
     """(c, T) with c >= 0 and T >= E[S' 1{S' > c}] for S' the N-fold sum of the grid measure (any non-negative

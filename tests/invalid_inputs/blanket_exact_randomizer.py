@@ -9,6 +9,7 @@ from shuffle_spec.reference.bounds import blanket_exact_randomizer as blanket
 GOOD = [["1/2", "3/10", "1/5"], ["1/5", "1/2", "3/10"], ["3/10", "1/5", "1/2"]]
 RANDOMIZER = blanket.finite_randomizer(GOOD)
 GROUPS = blanket.group_outputs(RANDOMIZER.rows[0], RANDOMIZER.rows[1], [Fraction(1, 3)] * 3)
+PRODUCT = blanket.ProductForm(Fraction(1, 2), Fraction(3, 2), Fraction(1, 2), Fraction(3, 2), Fraction(1, 2), Fraction(1, 2))
 WIDE = [[Fraction(1, 70)] * 70, [Fraction(1, 70)] * 70]
 
 CASES = [
@@ -28,6 +29,11 @@ CASES = [
     Case(blanket.count_expectation, (-1, GROUPS, 0.1), fragment="N"),
     Case(blanket.count_expectation, (10, GROUPS, -0.1), fragment="eps"),
     Case(blanket.fft_count_expectation_upper, (0, GROUPS, 0.1), fragment="N"),
+    Case(blanket.product_form, ("abc",), fragment="groups"),
+    Case(blanket.product_count_expectation, (0, PRODUCT, 0.1), fragment="N"),
+    Case(blanket.product_count_expectation, (5, PRODUCT, -0.1), fragment="eps"),
+    Case(blanket.product_count_expectation, (5, GROUPS, 0.1), fragment="form"),
+    Case(blanket.product_count_expectation, (5, PRODUCT, 0.1), {"tail": 1.0}, fragment="tail"),
     Case(blanket.blanket_pair_delta, ("r", 0, 1), {"n": 10, "eps": 0.1}, fragment="randomizer"),
     Case(blanket.blanket_pair_delta, (RANDOMIZER, 0, 3), {"n": 10, "eps": 0.1}, fragment="x2"),
     Case(blanket.blanket_pair_delta, (RANDOMIZER, 0, 1), {"n": 10**9, "eps": 0.1}, fragment="n"),
