@@ -27,7 +27,7 @@ Neighbouring relation: replace-one for every statement used (`interface/results.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, Mapping
 
 from ..proofs_checks.bridge import parse_number, require_supported
@@ -225,7 +225,15 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
             continue
         end = float(bound.upper if side == "upper" else bound.lower)
         rows.append(CandidateRow(statement_id, side, end, math.isfinite(end) and (side == "upper" or end > 0), bound.note, ""))
-    return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": 1, **extra}, rows, name)
+    result = _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": 1, **extra}, rows, name)
+    own = next(row for row in rows if row.statement_id == entry.statements[0] and row.side == "upper")
+    if not own.valid:
+        # Outside the mechanism's own bound's range (e.g. d above it): the generic bound answers, soundly (it holds for
+        # every eps0-LDP randomizer) but looser; the reason says so, not only the refusal row.
+        fallback = (f"the {name} bound {own.statement_id} does not apply here ({own.reason}); the upper end is a generic bound, "
+                    f"valid for every eps0-LDP randomizer and so for {name}, usually looser")
+        result = replace(result, reason=join_reasons(fallback, result.reason))
+    return result
 
 
 # The mechanism-specific compositions (compose.binary_rr, compose.krr: a certified envelope of one round's privacy

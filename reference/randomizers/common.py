@@ -4,9 +4,11 @@ naming the parameter, its value and the range, before any work."""
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
+import mpmath
+
+from ..bounds.blanket_exact_krr import bracket
 from ..core.errors import ParameterError, require_integer
 from ..core.limits import DELTA_MIN, K_MAX
 from ..core.parameters import check_delta, check_eps0, check_n
@@ -38,10 +40,14 @@ def check_randomizer_inputs(eps0: object, n: object, delta: object) -> None:
 
 
 def eps0_rounded_up(ratio: Fraction) -> float:
-    """A float >= log(ratio) for an exact LDP ratio > 1 (math.log is within 1 ulp; two ulps up)."""
+    """A float >= log(ratio) for an exact LDP ratio > 1: log1p(ratio - 1) of the exact excess at 40 digits, rounded
+    outward (math.log of a Fraction rounds the ratio to a double first, which near 1 loses most digits of the log:
+    at e^eps0 = 1 + 1e-9 the result fell below the exact log and the structured bounds refused)."""
     if not isinstance(ratio, Fraction) or ratio <= 1:
         raise ParameterError("ratio", ratio, "an exact Fraction > 1 (the LDP ratio e^eps0)")
-    return math.nextafter(math.nextafter(math.log(ratio), math.inf), math.inf)
+    excess = ratio - 1
+    with mpmath.workdps(40):
+        return bracket(mpmath.log1p(mpmath.mpf(excess.numerator) / excess.denominator))[1]
 
 
 def cap_at_eps0(value: BoundValue, eps0: float) -> BoundValue:

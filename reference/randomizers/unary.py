@@ -61,7 +61,7 @@ from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..exact.binary_rr import shuffled_binary_rr
 from ..lower_bounds.randomizer import best_randomizer_pair
 from ..lower_bounds.structured import pattern_pair_epsilon, pattern_roles_epsilon
-from .common import check_domain, check_randomizer_inputs
+from .common import check_domain, check_randomizer_inputs, eps0_rounded_up
 from .structured import BlanketPair, blanket_pair, exp_bracket, structured_blanket_epsilon
 
 __all__ = [
@@ -169,7 +169,7 @@ def optimized_unary_encoding(eps0: float, d: int, *, side: str = "upper") -> Una
 
 
 def _eps0_of(ratio: Fraction) -> float:
-    return math.nextafter(math.log(ratio), math.inf) if ratio < 2**1000 else math.inf
+    return eps0_rounded_up(ratio) if ratio < 2**1000 else math.inf
 
 
 def unary_epsilon_upper(encoding: UnaryEncoding, *, n: int, delta: float, relation: str = "replace-one") -> BoundValue:

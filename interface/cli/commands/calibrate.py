@@ -11,6 +11,10 @@
 The answer is a point where the bound was evaluated and found within the target (`shuffle_spec.reference.numerics.inversion`),
 with the final bracket: the other end was evaluated and found outside it (or is the search edge).
 
+`--randomizer krr|binary_rr|laplace|generic` (no ID): every certified numeric upper bound registered for that
+randomizer (generic: those valid for every eps0-LDP randomizer, as `tightest --randomizer generic` lists them) is
+inverted and the best answer kept.
+
 `--time-budget SECONDS` (default 60; with --randomizer, for all the candidates together): when it runs out,
 the best certified answer found so far is printed with a note saying that it stopped early and the bracket
 in which the optimum lies (JSON `stopped_early: true`); if no point was certified yet, a one-line error
@@ -35,12 +39,18 @@ NAME = "calibrate"
 EPILOG = RANGES_TEXT
 HELP = "largest eps0 (or smallest n, or delta) for which a bound certifies a target central epsilon"
 
+# The randomizers whose registered upper bounds are inverted here (`tightest` has the same words; the structured
+# randomizers and matrices have no registered numeric statements to invert).
+RANDOMIZERS = ("krr", "binary_rr", "laplace", "generic")
+NO_K = ("laplace", "generic")  # no domain size: --k is refused rather than ignored
+
 NEEDS = {"eps0": ("eps", "n", "delta"), "n": ("eps", "eps0", "delta"), "delta": ("eps", "eps0", "n")}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", nargs="?", help="an amplification bound's statement id (see `shuffle-spec list`); omit with --randomizer")
-    parser.add_argument("--randomizer", choices=("krr", "binary_rr", "laplace"), help="pick the tightest certified bound for this randomizer automatically (laplace: the Laplace mechanism on [0, 1], no --k)")
+    parser.add_argument("--randomizer", choices=RANDOMIZERS, help="pick the tightest certified bound for this randomizer automatically (laplace: the Laplace mechanism on "
+                        "[0, 1], no --k; generic: any eps0-LDP randomizer, the generic bounds, no --k, as `tightest --randomizer generic`)")
     parser.add_argument("--target", choices=tuple(NEEDS), default="eps0", help="what to solve for (default eps0)")
     parser.add_argument("--eps", help="target central epsilon, a finite eps >= 0")
     parser.add_argument("--eps0", help=f"local epsilon, 0 < eps0 <= {EPS0_MAX:g} (for --target n or delta)")
@@ -132,10 +142,12 @@ def _run_best(args: argparse.Namespace) -> int:
     missing = [name for name in NEEDS[args.target] if getattr(args, name) is None]
     if missing:
         raise UsageError(f"--target {args.target} needs {', '.join('--' + m for m in missing)}")
+    if args.randomizer in NO_K and args.k is not None:
+        raise UsageError(f"--k {args.k} does not apply to --randomizer {args.randomizer} (no domain size); drop --k")
     k = 2 if args.randomizer == "binary_rr" else (None if args.k is None else parse_number("k", args.k, integer=True))
     if k is not None:
         require_supported("k", k)
-    extra = {} if args.randomizer == "laplace" else {"k": k}
+    extra = {} if args.randomizer in NO_K else {"k": k}
     given, eps = _given_values(args)
     # Numeric (no closed form) bounds only; a catalog Entry says so by has_value, a Statement by value.
     candidates = [
