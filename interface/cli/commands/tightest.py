@@ -43,15 +43,18 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ....proofs_checks.bridge import UsageError, parse_number, require_supported
 from .compare import parse_params
 from ...limits import MATRIX_LIMITS_TEXT
 from ..output import print_json, print_table
-from ...certify import Certification, certify
 from ...mechanisms import STRUCTURED
 from ...tightest import RANDOMIZERS, tightest
 from ....reference.core.errors import ParameterError
+
+if TYPE_CHECKING:  # the front door (`certify`) is imported where it is used: k-RR, binary RR and Laplace at one round
+    from ...certify import Certification  # go through `tightest` alone, without the API modules it pulls in
 
 NAME = "tightest"
 HELP = "tightest certified upper bound, largest certified lower bound on the central eps of a randomizer, and their ratio"
@@ -96,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     k = None if args.k is None else parse_number("k", args.k, integer=True)
     d = None if args.d is None else parse_number("d", args.d, integer=True)
     if rounds > 1 or args.randomizer in STRUCTURED or d is not None:  # the structured randomizers: through the front door
+        from ...certify import certify
+
         return _print_certification(certify(args.randomizer, k=k, d=d, rounds=rounds, **params), args.json)
     gap = tightest(randomizer=args.randomizer, k=k, **params)
     if args.json:
@@ -147,6 +152,8 @@ def _run_matrix_rounds(args: argparse.Namespace, rounds: int) -> int:
     require_supported("n", n)
     require_supported("delta", delta)
     document = load_randomizer_file(args.matrix)
+    from ...certify import certify
+
     return _print_certification(certify(document, n=n, delta=delta, rounds=rounds), args.json)
 
 

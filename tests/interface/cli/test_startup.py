@@ -73,3 +73,21 @@ def test_the_derive_help_states_the_expression_grammar_of_the_reader():
     from shuffle_spec.interface.cli.commands import _derive
 
     assert derive.derive is _derive.derive  # the work's names reach the tests through the front
+
+
+def test_the_tightest_command_module_imports_only_what_krr_needs():
+    # The command's own imports (before any computation): no SymPy, SciPy, tqdm or jsonschema, and not the API /
+    # front-door modules (`certify` is imported only for the structured randomizers, matrices and rounds > 1).
+    code = textwrap.dedent(
+        """
+        import json, sys
+        import shuffle_spec.interface.cli
+        import shuffle_spec.interface.cli.main
+        import shuffle_spec.interface.cli.commands.tightest
+        names = ("sympy", "scipy", "tqdm", "jsonschema", "shuffle_spec.interface.api", "shuffle_spec.interface.certify")
+        print(json.dumps([m for m in names if m in sys.modules]))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []
