@@ -249,8 +249,10 @@ def _mpf(x: Fraction) -> mpmath.mpf:
     return mpmath.mpf(x.numerator) / x.denominator
 
 
+@lru_cache(maxsize=256)
 def _coefficient_brackets(groups: Groups, eps: float) -> list[tuple[float, float, mpmath.mpf]]:
-    """[(lo, hi, value)] brackets of l_g = alpha_g - e^eps beta_g (computed at 40 digits)."""
+    """[(lo, hi, value)] brackets of l_g = alpha_g - e^eps beta_g (computed at 40 digits; kept: the blanket sum asks
+    for the same eps at every N). Callers must not modify the list."""
     out = []
     with mpmath.workdps(DPS):
         e = mpmath.exp(mpmath.mpf(eps))
@@ -304,7 +306,7 @@ def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1
     big_n = int(big_n)
     if big_n == 0:
         return 0.0, 0.0
-    brackets = _coefficient_brackets(groups, eps)
+    brackets = _coefficient_brackets(groups, float(eps))
     items = [(lo, hi, value, p) for (lo, hi, value), p in zip(brackets, groups.p, strict=True)]
     merged = _merge_overlapping(items)
     if len(merged) > 3:
@@ -335,6 +337,15 @@ def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1
     return crude  # a coefficient within rounding of 0
 
 
+@lru_cache(maxsize=64)
+def _probability_upper(groups: Groups) -> np.ndarray:
+    """Upper brackets of the group probabilities (40 digits), kept per groups (read only)."""
+    with mpmath.workdps(DPS):
+        values = np.array([bracket(_mpf(p))[1] for p in groups.p])
+    values.setflags(write=False)
+    return values
+
+
 def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30) -> float:
     """BBGN19.Lem5.3.exact_randomizer: an upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of
     groups: randomized rounding to
@@ -343,10 +354,9 @@ def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail:
 
     require_integer("N", big_n, minimum=1)
     big_n = int(big_n)
-    brackets = _coefficient_brackets(groups, eps)
+    brackets = _coefficient_brackets(groups, float(eps))
     l_hi = np.array([hi for _, hi, _ in brackets])
-    with mpmath.workdps(DPS):
-        p_hi = np.array([bracket(_mpf(p))[1] for p in groups.p])
+    p_hi = _probability_upper(groups)
     if float(np.max(l_hi)) <= 0:
         return 0.0
     p_float = p_hi / np.sum(p_hi)
