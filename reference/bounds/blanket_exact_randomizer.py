@@ -553,12 +553,12 @@ class ProductSums:
         s_low = np.maximum(upper_k - alpha[1] + 4 * U1 * (np.abs(upper_k) + alpha[1]), 0.0)
         f_hi = (f_hi + count.i_above * s_top + count.i_below * s_low) * (1 + 4 * U1)
         size = len(j)
-        upper = float(np.dot(count.j_upper, f_hi)) * (1 + (size + 4) * U1)
+        upper = float(np.sum(count.j_upper * f_hi)) * (1 + (size + 4) * U1)  # not np.dot: BLAS threads stall on a loaded machine
         # K_J outside its window: below it S is at most C + alpha N for every K_I; above it the row at the window's
         # last K_J bounds every larger K_J (S decreases with K_J).
         upper += count.j_below * max(c_hi + alpha[1] * big_n, 0.0) * (1 + 4 * U1) + count.j_above * float(f_hi[-1])
         upper *= 1 + 4 * U1
-        lower = float(np.dot(count.j_lower, f_lo)) / (1 + (size + 4) * U1)
+        lower = float(np.sum(count.j_lower * f_lo)) / (1 + (size + 4) * U1)
         return min(lower, upper), upper
 
 
