@@ -15,7 +15,7 @@ Run from the repository root:  python3 benchmarks/calls.py [--repeat 5] [--root 
 
 `--only-tightest` measures the `tightest` calls alone (and the floor).
 
-`--root DIR` measures another checkout: a directory holding the package as `DIR/shuffle_spec` (e.g.
+`--root DIR` measures another checkout: a directory DIR holding the package as its folder shuffle_spec (e.g.
 `mkdir -p DIR/shuffle_spec && git archive <commit> | tar -x -C DIR/shuffle_spec` for a before/after comparison);
 by default the installed (editable) package of this checkout. `--write` writes `benchmarks/CALLS.md`. Measurements on this machine, never asserted by tests.
 """
