@@ -128,7 +128,7 @@ def _monotone_in_h() -> None:
                 require(one <= two, f"h {h1} -> {h2}, e = {ee}, s = {s}: stop-loss falls")
 
 
-@proof_check(LOWER, "piecewise: the coarsened cell laws of inputs -1, 0, 1 are (s+kappa, ., s), (s, ., s), (s, ., s+kappa) with the closed forms of each regime, and the rounded rows have that form with ratio <= e0")
+@proof_check(LOWER, "piecewise: the coarsened cell laws of inputs -1, 0, 1 are (s+kappa, ., s), (s, ., s), (s, ., s+kappa) with the closed forms of each regime (and of the unit cells for -1, 1 at every h), and the rounded rows have that form")
 def _cells() -> None:
     for m in map(PiecewiseMechanism, H_CASES):
         wide = m.h < 2
@@ -139,8 +139,14 @@ def _cells() -> None:
         expected = [[s + kappa, 1 - 2 * s - kappa, s], [s, 1 - 2 * s - kappa, s + kappa], [s, 1 - 2 * s, s]]
         require(rows == expected, f"h = {m.h}: cell laws {rows}")
         require((s + kappa) / s == m.e0, f"h = {m.h}: outer-cell ratio e0")
+        # The unit cells (cut at +-1), inputs -1 and 1: the h >= 2 formulas at every h.
+        s1, kappa1 = cell_parameters(m.h, False)
+        unit = [m.cell_probabilities(t, [F(-1), F(1)]) for t in (F(-1), F(1))]
+        require(unit == [[s1 + kappa1, 1 - 2 * s1 - kappa1, s1], [s1, 1 - 2 * s1 - kappa1, s1 + kappa1]], f"h = {m.h}: unit cell laws {unit}")
     for eps0 in (0.25, 1.0, 1.3862, 1.3863, 3.0, 12.0):
         rows = partition_rows(eps0)
         s2, kappa2 = rows[2][0], rows[0][0] - rows[2][0]
         require(rows[2] == [s2, 1 - 2 * s2, s2] and rows[1] == rows[0][::-1] and kappa2 > 0, f"eps0 = {eps0}: form")
         require(all(v > 0 for r in rows for v in r) and all(sum(r) == 1 for r in rows), f"eps0 = {eps0}: a row-stochastic matrix")
+        unit = partition_rows(eps0, cells="unit")
+        require(len(unit) == 2 and unit[1] == unit[0][::-1] and all(sum(r) == 1 and min(r) > 0 for r in unit), f"eps0 = {eps0}: unit rows")

@@ -47,6 +47,9 @@ kappa (`partition_rows`: each inequality is checked in exact rationals from a br
 epsilon of this 3 x 3 randomizer is computed by exact.randomizer_pair (certified lattice sums; its lower end is
 reported): a lower bound on the central epsilon. The cells adapt to tau so that the centre cell contains the
 others' piece: the cell laws are those of 3-ary randomized response with ratio e0 between the outer cells.
+When h < 2 a second coarsening is tried as well: inputs -1 and 1 only (the others hold -1 or 1), cells cut at
++-1, whose laws are the h >= 2 formulas' rows -1 and 1 at every h (the piece of -1 is [-C, -1] exactly); the
+larger of the two certified lower ends is reported (each is a lower bound).
 
 Ranges: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1). No domain size (real inputs in [-1, 1]).
 Neighbouring relation: replace-one.
@@ -178,17 +181,20 @@ def cell_parameters(h: Fraction, wide: bool) -> tuple[Fraction, Fraction]:
     return 1 / (h * (h + 1)), (h - 1) / h
 
 
-def partition_rows(eps0: float) -> list[list[Fraction]]:
-    """The rows (inputs -1, 1, 0) of the coarsened piecewise mechanism at eps0 after the rounding channel (module
-    doc): exact Fractions, each a post-processing of the true cell laws, every inequality that makes the channel a
-    channel checked exactly. Range: eps0 in (0, 40]."""
+def partition_rows(eps0: float, *, cells: str = "adaptive") -> list[list[Fraction]]:
+    """The rows of the coarsened piecewise mechanism at eps0 after the rounding channel (module doc): exact
+    Fractions, each a post-processing of the true cell laws, every inequality that makes the channel a channel
+    checked exactly. cells = "adaptive": inputs -1, 1, 0, cells cut at +-tau; "unit": inputs -1, 1 only, cells cut
+    at +-1 (the h >= 2 formulas hold for these two rows at every h). Range: eps0 in (0, 40]."""
     check_randomizer_inputs(eps0, 1, 0.5)
+    if cells not in ("adaptive", "unit"):
+        raise ParameterError("cells", cells, "'adaptive' or 'unit'")
     h_lo, h_hi = _half_exp_bracket(eps0)
-    if h_lo >= 2:
+    if cells == "unit" or h_lo >= 2:
         wide = False
     elif h_hi <= 2:
         wide = True
-    else:  # e^(eps0/2) = 2 to 40 digits: not a double's exponential (log 4 is irrational)
+    else:  # e^(eps0/2) = 2 to 49 digits: not a double's exponential (log 4 is irrational)
         raise ParameterError("eps0", eps0, "eps0 not within 1e-49 of log 4 (the cells change there)")
     s_lo_h, kappa_lo_h = cell_parameters(h_lo, wide)  # s is decreasing and kappa increasing in h: these bound s above, kappa below
     s_hi_h, kappa_hi_h = cell_parameters(h_hi, wide)
@@ -201,7 +207,8 @@ def partition_rows(eps0: float) -> list[list[Fraction]]:
     if not (t_lo > 0 and t_lo - 2 * (s2 - scaled_s_lo) > 0 and 1 - 2 * s2 - kappa2 > 0):
         raise ParameterError("eps0", eps0, "a value whose rounding channel is a channel (check failed)")
     outer, centre = s2 + kappa2, 1 - 2 * s2 - kappa2
-    return [[outer, centre, s2], [s2, centre, outer], [s2, 1 - 2 * s2, s2]]
+    rows = [[outer, centre, s2], [s2, centre, outer]]
+    return rows if cells == "unit" else rows + [[s2, 1 - 2 * s2, s2]]
 
 
 def piecewise_epsilon_upper(*, eps0: float, n: int, delta: float) -> BoundValue:
@@ -216,8 +223,14 @@ def piecewise_epsilon_upper(*, eps0: float, n: int, delta: float) -> BoundValue:
 
 def piecewise_epsilon_lower(*, eps0: float, n: int, delta: float) -> BoundValue:
     """exact.piecewise_partition_pair: certified lower bound (the interval's lower end) on the central eps of n
-    shuffled reports of the piecewise mechanism at eps0: user 1 at -1 vs 1, the others at 0, reports coarsened to
-    three cells (module doc), replace-one. Range: as piecewise_epsilon_upper."""
+    shuffled reports of the piecewise mechanism at eps0: user 1 at -1 vs 1 (or another ordered pair of -1, 1, 0),
+    the others at the third input or at -1 or 1, reports coarsened to three cells (module doc), replace-one; when
+    e^(eps0/2) < 2 also the coarsening with cells at +-1 and inputs -1, 1 only, the larger certified lower end
+    reported. Range: as piecewise_epsilon_upper."""
     check_randomizer_inputs(eps0, n, delta)
-    return partition_pair_epsilon(rows=partition_rows(eps0), n=n, delta=delta)
-
+    best = partition_pair_epsilon(rows=partition_rows(eps0), n=n, delta=delta)
+    if _half_exp_bracket(eps0)[0] < 2:  # below, the adaptive cells differ from the unit cells: try both
+        unit = partition_pair_epsilon(rows=partition_rows(eps0, cells="unit"), n=n, delta=delta)
+        if unit.lower > best.lower:
+            best = BoundValue(unit.lower, unit.upper, unit.note + "; cells cut at -1 and 1", direction="lower_bound")
+    return best

@@ -330,8 +330,9 @@ PIECEWISE_PARTITION_PAIR = Statement(
     notes=(
         "Cells (-inf, -tau), [-tau, tau], (tau, inf), tau = max(1, (C-1)/2): input -1 gives (s + kappa, 1 - 2s - kappa, s), 0 gives "
         "(s, 1 - 2s, s), 1 the mirror of -1; h >= 2: s = 1/(h(h+1)), kappa = (h-1)/h; h <= 2: s = 1/(2(h+1)), kappa = (h-1)/2. "
-        "Mixing every cell with a fixed law (probability about 2^-30) makes (s, kappa) rational. The 3 x 3 randomizer goes "
-        "through exact.randomizer_pair; the certified lower bound is the lower end of the interval."
+        "Mixing every cell with a fixed law (probability about 2^-30) makes (s, kappa) rational. When h < 2 the coarsening with "
+        "cells at +-1 and inputs -1, 1 only (the h >= 2 laws of those rows at every h) is tried as well. Each randomizer goes "
+        "through exact.randomizer_pair; the certified lower bound is the larger lower end of the intervals."
     ),
 )
 

@@ -99,6 +99,17 @@ def test_public_bounds_at_a_float_eps0_bracket_the_exact_values_at_its_rational_
     assert lower.value <= math.log(exact_shuffled_e_eps(_coarse(m), n, delta)) * (1 + 1e-9)
 
 
+def test_public_lower_bound_below_h_2_is_below_the_exact_values_of_both_coarsenings():
+    # eps0 = 2 log(3/2): h = 3/2 < 2, both coarsenings are tried (adaptive cells with -1, 1, 0; unit cells with
+    # -1, 1); the certified lower end is below the larger exact worst case of the two.
+    eps0, n, delta = 2 * math.log(1.5), 3, F(1, 20)
+    m = piecewise.PiecewiseMechanism(F(3, 2))
+    unit = Randomizer.from_matrix([m.cell_probabilities(t, [F(-1), F(1)]) for t in (F(-1), F(1))])
+    exact = max(exact_shuffled_e_eps(_coarse(m), n, delta), exact_shuffled_e_eps(unit, n, delta))
+    lower = piecewise.piecewise_epsilon_lower(eps0=eps0, n=n, delta=float(delta))
+    assert 0 < lower.value <= math.log(exact) * (1 + 1e-9)
+
+
 def test_rounded_rows_are_a_post_processing_of_the_true_cell_laws():
     # The rounding channel mixes every cell with one fixed law pi with probability t: rows' = (1 - t) rows + t pi.
     # At a rational h the true rows are exact; pi recovered from rows' and t must be one probability vector for
