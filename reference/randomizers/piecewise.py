@@ -33,7 +33,8 @@ probabilities 1/(h(h+1)), (h-1)/(h(h+1)), 1/(h(h+1)) and 0 otherwise, mean 1 - e
 transform E[(Z - s)_+] is non-decreasing in h for every s and every e >= 1 (each piece's derivative has a numerator
 h^2 + 2 a h + a with a > 0: proof check), so Z(h) <=_cx Z(h') and the bound at h' is >= the bound at h.
 
-Lower bound (explicit neighbouring datasets). User 1 holds -1 vs 1, the n - 1 others hold 0. Every report is
+Lower bound (explicit neighbouring datasets). User 1 holds -1 vs 1, the n - 1 others hold 0 (every other
+assignment of the three roles to -1, 1, 0 is tried too: each is a neighbouring pair). Every report is
 coarsened to the cell of (-inf, -tau), [-tau, tau], (tau, inf) it falls in, tau = max(1, (C - 1)/2) (a fixed
 function of each report: a post-processing of the shuffled output). The cell laws are, exactly,
 
