@@ -140,7 +140,7 @@ def certify(
     [0, 1]), a typed description (`Generic()`, `BinaryRR()`, `KRR(k=10)`, `Laplace()`, `FiniteMatrix(m)`), or a
     finite matrix (numpy array, nested lists, or the JSON object of `audit randomizer`; then no eps0: the matrix's
     own LDP epsilon is used); the structured randomizers "rappor", "oue", "blh", "olh", "hadamard", "subset" (with
-    the domain size `d`) and "duchi" (`reference/randomizers/`). Ranges: eps0 > 0 (at most 30 for rounds > 1), n an integer >= 1 (at most 1e9 for
+    the domain size `d`), "duchi" and "piecewise" (`reference/randomizers/`). Ranges: eps0 > 0 (at most 30 for rounds > 1), n an integer >= 1 (at most 1e9 for
     rounds > 1), 0 < delta < 1 (at least 1e-300), rounds an integer 1 <= rounds <= 1e6, k an integer >= 2, d an integer >= 2 (at most 1e9; eps0 at most 40
     and n at most 1e8 for the structured randomizers' own bounds).
     A missing or stray parameter raises `ParameterNameError`; a value outside its range `ParameterError`; a point

@@ -52,6 +52,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "shuffle_spec.proofs_checks.derived.blanket_exact_randomizer",
     "shuffle_spec.proofs_checks.derived.blanket_exact_laplace",
     "shuffle_spec.proofs_checks.derived.randomizers",
+    "shuffle_spec.proofs_checks.derived.piecewise",
     "shuffle_spec.proofs_checks.agreement",
 )
 

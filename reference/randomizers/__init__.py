@@ -19,9 +19,10 @@ of a point is upper.value / lower.value.
 
 Modules: `unary` (symmetric RAPPOR / SUE, OUE), `local_hashing` (BLH, OLH), `hadamard` (Hadamard response),
 `subset_selection` (k-subset selection; the registry uses Ye and Barg's k, the module's functions take any k),
-`duchi` (Duchi et al.'s one-dimensional mechanism: exactly shuffled binary RR), `structured` (the closed-form
+`duchi` (Duchi et al.'s one-dimensional mechanism: exactly shuffled binary RR), `piecewise` (Wang et al.'s
+piecewise mechanism for a real value: its blanket in closed form), `structured` (the closed-form
 blanket engine), `common` (the parameter ranges); the pattern lower bound is
-`shuffle_spec.reference.lower_bounds.structured`. Not yet here: the piecewise mechanism for real values.
+`shuffle_spec.reference.lower_bounds.structured` (the piecewise mechanism's: `...lower_bounds.piecewise`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 
 from ..core.errors import ParameterError
 from ..core.results import BoundValue
-from . import duchi, hadamard, local_hashing, subset_selection, unary
+from . import duchi, hadamard, local_hashing, piecewise, subset_selection, unary
 
 __all__ = ["Parameter", "RandomizerEntry", "RANDOMIZERS", "names", "randomizer_entry", "randomizer_bounds"]
 
@@ -125,6 +126,15 @@ RANDOMIZERS: dict[str, RandomizerEntry] = {
         duchi.duchi_epsilon_upper,
         duchi.duchi_epsilon_lower,
         (duchi.STATEMENTS["upper"], duchi.STATEMENTS["lower"]),
+    ),
+    "piecewise": RandomizerEntry(
+        "piecewise",
+        "the piecewise mechanism on [-1, 1] (report in [-C, C], C = (e^(eps0/2) + 1)/(e^(eps0/2) - 1))",
+        "Wang, Xiao, Yang, Zhao, Hui, Shin, Shin, Yu, ICDE 2019, Sec. III-B, Alg. 2",
+        (),
+        piecewise.piecewise_epsilon_upper,
+        piecewise.piecewise_epsilon_lower,
+        (piecewise.STATEMENTS["upper"], piecewise.STATEMENTS["lower"]),
     ),
 }
 

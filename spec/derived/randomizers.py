@@ -22,6 +22,9 @@ relation of the IETF draft's local claim).
 - `exact.unary_pattern_pair`: user 1 at x vs x', the n - 1 others at z, every report projected to its bits at
   (x, x', z) (a post-processing): the pair's eps of the 3 x 8 pattern randomizer P_w(b) = prod_j
   (p if j = w else q)^b_j (1 - (p if j = w else q))^(1 - b_j) is a LOWER bound on the central eps.
+- `BBGN19.Lem5.3.exact_piecewise` (the piecewise mechanism, Wang et al., ICDE 2019, Sec. III-B): omega uniform on
+  [-C, C], gamma = e^(-eps0/2), the worst pair -1 vs 1 with three groups (exact lattice sums); its
+  `exact.piecewise_partition_pair` lower bound coarsens every report to three cells of the output range.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ __all__ = [
     "unary_pattern_delta",
     "four_group_blanket_delta",
     "EXACT_DUCHI",
+    "EXACT_PIECEWISE",
+    "PIECEWISE_PARTITION_PAIR",
 ]
 
 MAX_N = 10**8
@@ -275,6 +280,62 @@ EXACT_DUCHI = Statement(
     ),
 )
 
+hp = sp.Symbol("h", positive=True)  # e^(eps0/2) of the piecewise mechanism
+_pm_s = sp.Symbol("s", positive=True)  # outer-cell probability of the others' coarsened report
+_pm_kappa = sp.Symbol("kappa", positive=True)  # the shift of user 1's outer-cell probability
+PM_RANGE = (sp.Lt(delta, 1), sp.Le(n, MAX_N), sp.Gt(hp, 1), sp.Le(2 * sp.log(hp), MAX_EPS0))
+PM_RANGE_NAMES = ("delta < 1", "n <= 1e8", "h = e^(eps0/2) > 1", "eps0 <= 40")
+EXACT_PIECEWISE = Statement(
+    id="BBGN19.Lem5.3.exact_piecewise",
+    kind=Kind.PROCEDURE,
+    title="Upper bound: the blanket bound for the piecewise mechanism on [-1, 1] (closed-form blanket gamma = e^(-eps0/2), worst pair -1 vs 1), certified",
+    source=Source(
+        "BBGN19",
+        "Lemma 5.3, evaluated exactly with the closed-form decomposition of the piecewise mechanism of Wang, Xiao, Yang, Zhao, Hui, Shin, Shin, Yu (ICDE 2019, Sec. III-B, Alg. 2): omega uniform on [-C, C], gamma = 1/h (derived here, proof in proofs_checks/derived/piecewise.py)",
+        "v2",
+        "high",
+    ),
+    symbols=(n, delta, hp, eps),
+    hypotheses=PM_RANGE,
+    hypothesis_names=PM_RANGE_NAMES,
+    conclusion=(sp.Le(four_group_blanket_delta(1 / hp, {1: hp, 0: 1 / hp}, {(1, 0): 1 / (hp + 1), (0, 0): (hp - 1) / (hp + 1), (0, 1): 1 / (hp + 1)}), delta),),
+    direction=Direction.UPPER_BOUND,
+    reference="shuffle_spec.reference.randomizers.piecewise:piecewise_epsilon_upper",
+    notes=(
+        "Density p = h(h-1)/(2(h+1)) on t's piece [l(t), l(t) + C - 1], l(t) = (C+1)t/2 - (C-1)/2, and p/h^2 elsewhere on [-C, C], "
+        "C = (h+1)/(h-1), h = e^(eps0/2): the LDP ratio is h^2 = e^eps0. The pieces of -1 and 1 are disjoint, so inf_t density = p/h^2 "
+        "everywhere: omega uniform, gamma = 2Cp/h^2 = 1/h. The pair (-1, 1) has three groups (h, 1/h), (1/h, 1/h), (1/h, h) of omega-mass "
+        "1/(h+1), (h-1)/(h+1), 1/(h+1) (exact lattice sums); every other pair's L is a mean-preserving contraction of it (convex order). "
+        "h is rounded up: Lemma 5.3's value is non-decreasing in h (the stop-loss transform of h B L grows with h: proof check). "
+        "Range: eps0 <= 40, n <= 1e8; refused beyond."
+    ),
+)
+
+PIECEWISE_PARTITION_PAIR = Statement(
+    id="exact.piecewise_partition_pair",
+    kind=Kind.PROCEDURE,
+    title="Lower bound (certified): explicit neighbouring pair of the piecewise mechanism (user 1 at -1 vs 1, the others at 0), reports coarsened to three cells",
+    source=Source(
+        "BBGN19",
+        "neighbouring pair: user 1 holds -1 vs 1, the n - 1 others hold 0; coarsening each report to a cell, then a fixed channel on the cells, is a post-processing (derived here, proof in proofs_checks/derived/piecewise.py)",
+        "derived",
+        "high",
+    ),
+    symbols=(n, delta, hp, eps, _pm_s, _pm_kappa),
+    hypotheses=PM_RANGE + (sp.Le(2 * _pm_s + _pm_kappa, 1),),
+    hypothesis_names=PM_RANGE_NAMES + ("2 s + kappa <= 1",),
+    conclusion=(sp.Le(mult_positive_part(n, sp.Tuple(_pm_s, 1 - 2 * _pm_s, _pm_s), sp.Tuple((_pm_s + _pm_kappa - E * _pm_s) / _pm_s, (1 - E) * (1 - 2 * _pm_s - _pm_kappa) / (1 - 2 * _pm_s), (_pm_s - E * (_pm_s + _pm_kappa)) / _pm_s)) / n, delta),),
+    direction=Direction.LOWER_BOUND,
+    reference="shuffle_spec.reference.randomizers.piecewise:piecewise_epsilon_lower",
+    notes=(
+        "Cells (-inf, -tau), [-tau, tau], (tau, inf), tau = max(1, (C-1)/2): input -1 gives (s + kappa, 1 - 2s - kappa, s), 0 gives "
+        "(s, 1 - 2s, s), 1 the mirror of -1; h >= 2: s = 1/(h(h+1)), kappa = (h-1)/h; h <= 2: s = 1/(2(h+1)), kappa = (h-1)/2. "
+        "Mixing every cell with a fixed law (probability about 2^-30) makes (s, kappa) rational. When h < 2 the coarsening with "
+        "cells at +-1 and inputs -1, 1 only (the h >= 2 laws of those rows at every h) is tried as well. Each randomizer goes "
+        "through exact.randomizer_pair; the certified lower bound is the larger lower end of the intervals."
+    ),
+)
+
 STATEMENTS: tuple[Statement, ...] = (
     EXACT_UNARY,
     UNARY_PATTERN_PAIR,
@@ -285,4 +346,6 @@ STATEMENTS: tuple[Statement, ...] = (
     EXACT_SUBSET,
     SUBSET_PATTERN_PAIR,
     EXACT_DUCHI,
+    EXACT_PIECEWISE,
+    PIECEWISE_PARTITION_PAIR,
 )

@@ -88,10 +88,10 @@ def test_olh_range_and_optimal_subset_size():
 
 
 def test_registry_entries_call_through():
-    assert randomizers.names() == ("rappor", "oue", "blh", "olh", "hadamard", "subset", "duchi")
+    assert randomizers.names() == ("rappor", "oue", "blh", "olh", "hadamard", "subset", "duchi", "piecewise")
     for name in randomizers.names():
         entry = randomizers.randomizer_entry(name)
-        assert [p.name for p in entry.parameters] == ([] if name == "duchi" else ["d"]) and entry.relation == "replace-one"
+        assert [p.name for p in entry.parameters] == ([] if name in ("duchi", "piecewise") else ["d"]) and entry.relation == "replace-one"
     upper, lower = randomizers.randomizer_bounds("duchi", eps0=1.0, n=50, delta=1e-3)
     assert upper.direction == "upper_bound" and lower.direction == "lower_bound" and 0 < lower.value <= upper.value <= 1.0
 
