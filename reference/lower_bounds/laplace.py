@@ -80,6 +80,7 @@ from ..numerics.tilted_lattice import (
 from ..core.errors import ParameterError, require_positive
 from ..exact.binary_rr import binary_rr_pair_epsilon
 from ..numerics.lattice_sums import search_start
+from ..numerics.lower_end import lower_end_search
 from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
@@ -521,40 +522,10 @@ LOWER_END_REL_TOL = EPS_REL_TOL / 4
 
 
 def _lower_end(deltas: _PairDeltas, upper: float, delta: float) -> float:
-    """The largest evaluated eps below `upper` whose certified lower delta exceeds `delta` (0 if none), searched on
-    log delta: first just below `upper` (the two ends of the pair's delta are often close), then from the
-    predicted root (a secant through the bracket's ends, or the upper end's slope before there is one). After a
-    failure the next point is a quarter tolerance below the prediction and at least 0.9 LOWER_END_REL_TOL below the
-    failing point; after a success, a quarter tolerance below the prediction if that is further up, else 0.9
-    LOWER_END_REL_TOL above the success (a failure there closes the bracket). Stops when the bracket is within
-    LOWER_END_REL_TOL or after LOWER_END_EVALUATIONS. Only evaluated points are returned: tightness, not validity."""
-    slope = deltas.log_slope(upper)
-    best, failed = 0.0, upper
-    x = upper * (1 - LOWER_END_REL_TOL / 2)
-    for _ in range(LOWER_END_EVALUATIONS):
-        value = deltas.lower(x)
-        success = value > delta
-        if success:
-            best = max(best, x)
-        else:
-            failed = min(failed, x)
-        if failed - best <= LOWER_END_REL_TOL * failed:
-            break
-        lo_f = deltas.lower(failed) if failed < upper else 0.0
-        if best > 0 and lo_f > 0:  # a bracket: secant on log delta between its ends
-            lo_b = deltas.lower(best)
-            root = best + (math.log(delta) - math.log(lo_b)) * (failed - best) / (math.log(lo_f) - math.log(lo_b))
-        elif value > 0 and slope is not None:
-            root = x + (math.log(delta) - math.log(value)) / slope
-        else:
-            root = 0.5 * (best + failed)
-        if success:
-            x = max(root * (1 - LOWER_END_REL_TOL / 4), best * (1 + 0.9 * LOWER_END_REL_TOL))
-        else:
-            x = min(root * (1 - LOWER_END_REL_TOL / 4), failed * (1 - 0.9 * LOWER_END_REL_TOL))
-        if not best < x < failed:
-            x = 0.5 * (best + failed)
-    return best
+    """The largest evaluated eps below `upper` whose certified lower delta exceeds `delta` (0 if none):
+    `shuffle_spec.reference.numerics.lower_end.lower_end_search` on the pair's lower end, started with the forward
+    upper end's slope, to LOWER_END_REL_TOL in at most LOWER_END_EVALUATIONS evaluations."""
+    return lower_end_search(deltas.lower, upper, delta, slope=deltas.log_slope(upper), rel_tol=LOWER_END_REL_TOL, evaluations=LOWER_END_EVALUATIONS)
 
 
 def _upper_end(deltas: _PairDeltas, eps0: float, delta: float) -> tuple[float, bool]:
