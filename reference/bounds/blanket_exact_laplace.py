@@ -418,12 +418,12 @@ def _brackets(eps0: float, n: int) -> tuple[float, float, float, float]:
     return gamma_lo, gamma_hi, log_norm_lo, log_norm_hi
 
 
-def _delta_upper(eps0: float, n: int, eps: float, steps: int = TILTED_STEPS) -> float:
-    """The certified upper end of delta(eps) (spread law on the upper end's step, `steps` per tilted standard
-    deviation; inputs past the edges)."""
+def _delta_upper(eps0: float, n: int, eps: float) -> float:
+    """The certified upper end of delta(eps) (spread law on the upper end's step, TILTED_STEPS per tilted standard
+    deviation up to eps0 = FINE_STEPS_MAX_EPS0, one beyond; inputs past the edges)."""
     law = _Law(math.exp(eps0 / 2), math.exp(eps))
     gamma_lo, gamma_hi, _, log_norm_hi = _brackets(eps0, n)
-    h_up = _upper_step(law, _step(law), gamma_hi, steps)
+    h_up = _upper_step(law, _step(law), gamma_hi, TILTED_STEPS if eps0 <= FINE_STEPS_MAX_EPS0 else 1)
     offset, w_up = _spread_masses(law, h_up)
     log_up = log_positive_part_expectation(offset, w_up, (gamma_lo, gamma_hi), h_up, n, True, eps0)
     return 1.0 if log_up + log_norm_hi >= 0 else min(1.0, math.exp(log_up + log_norm_hi) * (1 + EXP_MARGIN))
@@ -507,12 +507,11 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
     # n = 1e3). Two phases: the upper end (the statement's value) from the upper ends alone, then a few
     # evaluations of the lower end below it for the interval's lower end.
     uppers: dict[float, float] = {}
-    steps = TILTED_STEPS if eps0 <= FINE_STEPS_MAX_EPS0 else 1
 
     def upper_only(eps: float) -> tuple[float, float]:
         if eps not in uppers:
             edge = laplace_delta_at_edges(eps0=eps0, n=n, eps=eps)
-            uppers[eps] = edge.upper if edge is not None else _delta_upper(eps0, int(n), eps, steps)
+            uppers[eps] = edge.upper if edge is not None else _delta_upper(eps0, int(n), eps)
         return 0.0, uppers[eps]
 
     def lower_only(eps: float) -> float:
