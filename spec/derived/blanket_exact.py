@@ -343,8 +343,7 @@ EXACT_LAPLACE = _procedure(
         "window tails and the FFT round-off bound of shuffle_spec.reference.composition.shuffled_rounds. Value: the smallest eps whose certified "
         "delta(eps) <= delta (relative tolerance 1e-3 on the safe side), or eps0 with a note. rtol 1e-2: the "
         "float reference's answer lies above the mathematical value by the lattice spread (about h^2/4 of "
-        "variance, h = sd(L)/8, or at large eps0 a step near half the standard deviation of the exponentially tilted "
-        "per-user law where that is finer: reference module doc, 'The upper end's step') and the eps tolerance. At n = 1 the expression is E[L_+] = 1 - e^{(eps - eps0)/2} "
+        "variance, h = sd(L)/8) and the eps tolerance. At n = 1 the expression is E[L_+] = 1 - e^{(eps - eps0)/2} "
         "(the high-precision path; larger n are left to the float reference). Range n <= 1e6, eps0 <= 8 (hypotheses; the lattice grows like e^{eps0/4})."
     ),
 )
