@@ -2,7 +2,7 @@
 bound on the central eps and the time per epsilon, over a grid; prints a Markdown table (written to
 benchmarks/TIGHT_LAPLACE_RESULTS.md, which the docs' tightness page includes).
 
-    PYTHONPATH=. nice python3 benchmarks/tight_laplace.py [--eps0 0.5,1,4,8] [--n 1e3,1e4,1e5,1e6] [--delta 1e-6,1e-9] [--out FILE]
+    PYTHONPATH=. nice python3 benchmarks/tight_laplace.py [--eps0 0.5,1,2,4,8] [--n 1e3,1e4,1e5,1e6] [--delta 1e-6,1e-9] [--out FILE]
 
 Per cell: the exact blanket bound (BBGN19.Lem5.3.exact_laplace, upper end) and its time; BBGN19.bennett_laplace
 (the best relaxation); the certified lower end of exact.laplace_pair_x0 (the exact eps of the pair "0 vs 1, the
@@ -63,7 +63,7 @@ def row(r: dict) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--eps0", default="0.5,1,4,8")
+    parser.add_argument("--eps0", default="0.5,1,2,4,8")
     parser.add_argument("--n", default="1e3,1e4,1e5,1e6")
     parser.add_argument("--delta", default="1e-6,1e-9")
     parser.add_argument("--out", default=None, help="also append the rows to this file as they come")

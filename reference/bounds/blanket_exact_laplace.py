@@ -43,6 +43,22 @@ its window, the Chernoff bounds on the mass outside it and the FFT round-off bou
 carry relative margins (upper end: every mass rounded up, the convolution of non-negative measures being
 monotone in each mass; lower end: down).
 
+The upper end's step. The step h (a power of 2 near sd/8, `lattice_step`) follows L's variance, which at large
+eps0 is dominated by its far negative tail (L reaches 1/c - e^eps c, about -e^{eps + 4} at eps0 = 8, with mass
+1/(2c)): at eps0 = 8, n = 1e3, eps = 6 the step was 256 for a positive part of width about 50, and the spread
+law's delta was 0.030 against a true 7e-5, so no eps below eps0 was certified. The sum's positive part is
+resolved under the exponential tilt (which suppresses that tail), so the upper end takes the smaller of h and a
+power of 2 near the TILTED per-user law's standard deviation / TILTED_STEPS (`_upper_step`: computed on the spread
+law, recomputed on its own lattice while it keeps shrinking; one step per tilted sd above eps0 = 4, where L's
+lattice is long, at most MAX_UPPER_POINTS points). Validity does not depend on the step (every step gives a
+certified upper end of the same delta(eps)); and since steps are powers of 2, the variance's lattice is a
+sub-lattice of the finer one and spreading the finer spread law onto it is a further mean-preserving spread, so the
+finer step's upper end is never above the coarser one's (up to the margins; tested). The lower groups keep the
+variance's step (their 30-digit walk is refused at much finer steps), so where the two differ the certified
+interval of delta(eps) is wide, and above eps0 = 2 the root search runs in two phases: the upper end (the
+statement's value) from the upper ends alone, then at most LOWER_END_EVALUATIONS evaluations of the lower end
+below it (`shuffle_spec.reference.numerics.lower_end`) for the interval's lower end (0 when none succeeds).
+
 Supported range: eps0 in (0, 8], n in [1, 10^6], delta in [1e-300, 1). Beyond, refused.
 
 Tiny eps0 (below MIN_EPS0 = 1e-7, where the lattice step follows L's spread ~ eps0 and the arrays outgrow
@@ -61,6 +77,7 @@ import numpy as np
 
 from .blanket_exact_krr import check_eps0_n_delta
 from ..core.errors import ParameterError, require_positive
+from ..numerics.lower_end import lower_end_search
 from ..numerics.solver import solve_certified_epsilon
 from ..numerics.tilted_lattice import (
     EXP_MARGIN,
@@ -70,6 +87,7 @@ from ..numerics.tilted_lattice import (
     laplace_x_masses,
     leftover_groups,
     log_positive_part_expectation,
+    tilted_step,
 )
 from ..core.limits import RANGES
 from ..core.results import NO_AMPLIFICATION, BoundValue
@@ -364,6 +382,63 @@ def _step(law: _Law) -> float:
     return lattice_step(law.moments()[1])
 
 
+# Lattice steps per standard deviation of the TILTED per-user law for the upper end (module doc, "The upper end's
+# step"), and the most lattice points of L's law that step may reach.
+TILTED_STEPS = 2
+MAX_UPPER_POINTS = 2**20
+# Above this eps0 one step per tilted standard deviation (the lattice of L is long there: half the time per
+# evaluation, the upper end about 1e-4 looser, measured at eps0 = 8, n = 1e3).
+FINE_STEPS_MAX_EPS0 = 4.0
+# Above this eps0 the root search runs in two phases (`exact_blanket_laplace_epsilon`), with at most
+# LOWER_END_EVALUATIONS evaluations of the lower end in the second.
+TWO_PHASE_MIN_EPS0 = 2.0
+LOWER_END_EVALUATIONS = 4
+
+
+def _upper_step(law: _Law, h: float, gamma: float, steps: int = TILTED_STEPS) -> float:
+    """The upper end's step: the smaller of h and the tilted law's step (`tilted_step`, recomputed on its own
+    lattice while it keeps halving), at least (lmax - lmin) / MAX_UPPER_POINTS. Uncertified: tightness only."""
+    step = h
+    floor_step = 2.0 ** math.ceil(math.log2((law.lmax - law.lmin) / MAX_UPPER_POINTS))
+    for _ in range(4):
+        offset, w = _spread_masses(law, step)
+        finer = max(tilted_step(offset, w, gamma, step, steps), floor_step)
+        if not finer < step:
+            break
+        step = finer
+    return step
+
+
+def _brackets(eps0: float, n: int) -> tuple[float, float, float, float]:
+    """(gamma_lo, gamma_hi, log_norm_lo, log_norm_hi): gamma = e^{-eps0/2} bracketed, and log(1/(gamma n)) bracketed."""
+    gamma = math.exp(-eps0 / 2)
+    gamma_lo, gamma_hi = gamma * (1 - 4 * UNIT), gamma * (1 + 4 * UNIT)
+    log_norm_hi = -math.log(gamma_lo * n) + 4 * UNIT * abs(math.log(gamma_lo * n))
+    log_norm_lo = -math.log(gamma_hi * n) - 4 * UNIT * abs(math.log(gamma_hi * n))
+    return gamma_lo, gamma_hi, log_norm_lo, log_norm_hi
+
+
+def _delta_upper(eps0: float, n: int, eps: float) -> float:
+    """The certified upper end of delta(eps) (spread law on the upper end's step, TILTED_STEPS per tilted standard
+    deviation up to eps0 = FINE_STEPS_MAX_EPS0, one beyond; inputs past the edges)."""
+    law = _Law(math.exp(eps0 / 2), math.exp(eps))
+    gamma_lo, gamma_hi, _, log_norm_hi = _brackets(eps0, n)
+    h_up = _upper_step(law, _step(law), gamma_hi, TILTED_STEPS if eps0 <= FINE_STEPS_MAX_EPS0 else 1)
+    offset, w_up = _spread_masses(law, h_up)
+    log_up = log_positive_part_expectation(offset, w_up, (gamma_lo, gamma_hi), h_up, n, True, eps0)
+    return 1.0 if log_up + log_norm_hi >= 0 else min(1.0, math.exp(log_up + log_norm_hi) * (1 + EXP_MARGIN))
+
+
+def _delta_lower(eps0: float, n: int, eps: float) -> float:
+    """The certified lower end of delta(eps) (the lower groups on the variance's step; inputs past the edges)."""
+    law = _Law(math.exp(eps0 / 2), math.exp(eps))
+    gamma_lo, gamma_hi, log_norm_lo, _ = _brackets(eps0, n)
+    h = _step(law)
+    offset_lo, w_lo = _lower_masses(law, h, eps0, eps)
+    log_lo = log_positive_part_expectation(offset_lo, w_lo, (gamma_lo, gamma_hi), h, n, False, eps0)
+    return 0.0 if log_lo == -math.inf else math.exp(log_lo + log_norm_lo) * (1 - EXP_MARGIN)
+
+
 def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """BBGN19.Lem5.3.exact_laplace: a certified interval of Lemma 5.3's delta(eps) for n shuffled reports of
     the Laplace mechanism on [0, 1] (pair (0, 1), module doc), evaluated without relaxation. Range: see the
@@ -371,19 +446,8 @@ def exact_blanket_laplace_delta(*, eps0: float, n: int, eps: float) -> BoundValu
     edge = laplace_delta_at_edges(eps0=eps0, n=n, eps=eps)
     if edge is not None:
         return edge
-    n = int(n)
-    law = _Law(math.exp(eps0 / 2), math.exp(eps))
-    gamma = math.exp(-eps0 / 2)
-    gamma_lo, gamma_hi = gamma * (1 - 4 * UNIT), gamma * (1 + 4 * UNIT)
-    h = _step(law)
-    log_norm_hi = -math.log(gamma_lo * n) + 4 * UNIT * abs(math.log(gamma_lo * n))
-    log_norm_lo = -math.log(gamma_hi * n) - 4 * UNIT * abs(math.log(gamma_hi * n))
-    offset, w_up = _spread_masses(law, h)
-    log_up = log_positive_part_expectation(offset, w_up, (gamma_lo, gamma_hi), h, n, True, eps0)
-    offset_lo, w_lo = _lower_masses(law, h, eps0, eps)
-    log_lo = log_positive_part_expectation(offset_lo, w_lo, (gamma_lo, gamma_hi), h, n, False, eps0)
-    upper = 1.0 if log_up + log_norm_hi >= 0 else min(1.0, math.exp(log_up + log_norm_hi) * (1 + EXP_MARGIN))
-    lower = 0.0 if log_lo == -math.inf else math.exp(log_lo + log_norm_lo) * (1 - EXP_MARGIN)
+    upper = _delta_upper(eps0, int(n), eps)
+    lower = _delta_lower(eps0, int(n), eps)
     return BoundValue(min(lower, upper), upper, direction="upper_bound")
 
 
@@ -435,7 +499,32 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
         hint = bennett_laplace_epsilon(eps0=eps0, n=n, delta=delta).value
     except ValueError:
         hint = None
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
+    if eps0 <= TWO_PHASE_MIN_EPS0:
+        lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint)
+        return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")
+    # Beyond, the upper end's step is often much finer than the lower groups' (module doc, "The upper end's step"):
+    # the lower end of delta lags far behind, and chasing its root took most of the evaluations (22 at eps0 = 8,
+    # n = 1e3). Two phases: the upper end (the statement's value) from the upper ends alone, then a few
+    # evaluations of the lower end below it for the interval's lower end.
+    uppers: dict[float, float] = {}
+
+    def upper_only(eps: float) -> tuple[float, float]:
+        if eps not in uppers:
+            edge = laplace_delta_at_edges(eps0=eps0, n=n, eps=eps)
+            uppers[eps] = edge.upper if edge is not None else _delta_upper(eps0, int(n), eps)
+        return 0.0, uppers[eps]
+
+    def lower_only(eps: float) -> float:
+        edge = laplace_delta_at_edges(eps0=eps0, n=n, eps=eps)
+        return edge.lower if edge is not None else _delta_lower(eps0, int(n), eps)
+
+    _, upper, found = solve_certified_epsilon(upper_only, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="upper")
+    near = sorted((abs(x - upper), x) for x, v in uppers.items() if 0 < v < 1)[:2]
+    slope = None
+    if len(near) == 2 and near[0][1] != near[1][1]:
+        (_, x1), (_, x2) = near
+        slope = (math.log(uppers[x2]) - math.log(uppers[x1])) / (x2 - x1)
+    lower = lower_end_search(lower_only, upper, delta, slope=slope, rel_tol=EPS_REL_TOL, evaluations=LOWER_END_EVALUATIONS) if upper < eps0 else 0.0
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")
 
 

@@ -37,6 +37,16 @@ so both ends may work on the truncated law without loss: the lower end keeps onl
 mass below -M' to -M' (moving mass up only raises it: an upper bound for every cut); the step follows the
 truncated law's variance. Exactness needs M' >= M; validity does not.
 
+The search (`laplace_pair_x0_interval`). Up to eps0 = 2 one certified root search evaluates both ends of the pair's
+delta at every point it tries (from the normal approximation's root and slope). Beyond, the 30-digit lower groups
+dominate the cost (about 0.05 s per group walk forward and 0.8 s backward at eps0 = 8, against a few hundredths
+for the spread law), so the search runs in two phases: the upper end from the forward direction's spread law
+alone (confirmed at the end point for both directions, searched again on their maximum if the backward one
+exceeds delta there), then the lower end by a few evaluations of the lower groups just below it (`_lower_end`).
+In `laplace_pair_delta` the backward lower groups are built only when the backward upper end exceeds the forward
+lower end (else they cannot raise the maximum: the same interval). The reported ends are evaluated points either
+way: the search decides tightness, never validity.
+
 Supported range: eps0 in (0, 8], n in [1, 10^6], delta in [1e-300, 1).
 """
 
@@ -70,6 +80,7 @@ from ..numerics.tilted_lattice import (
 from ..core.errors import ParameterError, require_positive
 from ..exact.binary_rr import binary_rr_pair_epsilon
 from ..numerics.lattice_sums import search_start
+from ..numerics.lower_end import lower_end_search
 from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
@@ -399,6 +410,42 @@ def _closed_form_end(law: "_Groups", b: mpmath.mpf, target: mpmath.mpf) -> mpmat
     return law.alpha + law.beta * x_end
 
 
+def _direction_setup(eps0: float, eps: float, direction: str, n: int) -> tuple[float, float, float | None]:
+    """(h, shift, cut) of one direction's lattice at eps (module doc: the step, the cluster shift, the far-tail cut
+    or None). Uncertified floats: they decide tightness only."""
+    depth = _cut_depth(eps0, eps, direction, n)
+    h = _step(_law(eps0, eps, direction), None if depth is None else -depth)
+    if depth is not None and not h >= MIN_RELATIVE_STEP * max(depth, 1.0):
+        # The truncated law is nearly a point (eps near eps0, z_max tiny): a step that fine is below what the
+        # 30-digit groups resolve. Untruncated, as before (tightness only).
+        depth = None
+        h = _step(_law(eps0, eps, direction))
+    shift = _cluster_shift(eps0, eps, direction, h)
+    law = _law(eps0, eps, direction, shift)
+    cut = None if depth is None else _aligned_cut(depth, shift, h)
+    if cut is not None and not sorted(law.values)[0] < cut < law.atom_value - h:
+        cut = None  # the lattice-aligned cut left the continuous part: no truncation (tightness only)
+    return h, shift, cut
+
+
+def _direction_upper(eps0: float, eps: float, direction: str, n: int, setup: tuple[float, float, float | None]) -> float:
+    """A certified upper bound on (1/n) E[(sum of n copies of Z)_+] of one direction (the spread law)."""
+    h, shift, cut = setup
+    log_n = math.log(n)
+    offset, w_up = _spread(_law(eps0, eps, direction, shift), h, cut)
+    log_up = log_positive_part_expectation(offset, w_up, (1.0, 1.0), h, n, True, eps0, shift)
+    return 1.0 if log_up - log_n >= 0 else min(1.0, math.exp(log_up - log_n + 4 * UNIT * log_n) * (1 + EXP_MARGIN))
+
+
+def _direction_lower(eps0: float, eps: float, direction: str, n: int, setup: tuple[float, float, float | None]) -> float:
+    """A certified lower bound on the same quantity (the lower groups)."""
+    h, shift, cut = setup
+    log_n = math.log(n)
+    offset_lo, w_lo = _lower_groups(eps0, eps, direction, h, shift, cut)
+    log_lo = log_positive_part_expectation(offset_lo, w_lo, (1.0, 1.0), h, n, False, eps0, shift)
+    return 0.0 if log_lo == -math.inf else math.exp(log_lo - log_n - 4 * UNIT * log_n) * (1 - EXP_MARGIN)
+
+
 def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     """exact.laplace_pair_x0: a certified interval of max(D(P_0||P_1), D(P_1||P_0)) at e^eps for the pair "user 1
     holds 0 vs 1, the other n-1 users hold 0" of n shuffled eps0-Laplace reports on [0, 1] (module doc).
@@ -407,29 +454,93 @@ def laplace_pair_delta(*, eps0: float, n: int, eps: float) -> BoundValue:
     if edge is not None:
         return edge
     n = int(n)
-    log_n = math.log(n)
-    lower = upper = 0.0
-    for direction in DIRECTIONS:
-        depth = _cut_depth(eps0, eps, direction, n)
-        h = _step(_law(eps0, eps, direction), None if depth is None else -depth)
-        if depth is not None and not h >= MIN_RELATIVE_STEP * max(depth, 1.0):
-            # The truncated law is nearly a point (eps near eps0, z_max tiny): a step that fine is below what the
-            # 30-digit groups resolve. Untruncated, as before (tightness only).
-            depth = None
-            h = _step(_law(eps0, eps, direction))
-        shift = _cluster_shift(eps0, eps, direction, h)
-        law = _law(eps0, eps, direction, shift)
-        cut = None if depth is None else _aligned_cut(depth, shift, h)
-        if cut is not None and not sorted(law.values)[0] < cut < law.atom_value - h:
-            cut = None  # the lattice-aligned cut left the continuous part: no truncation (tightness only)
-        offset, w_up = _spread(law, h, cut)
-        log_up = log_positive_part_expectation(offset, w_up, (1.0, 1.0), h, n, True, eps0, shift)
-        offset_lo, w_lo = _lower_groups(eps0, eps, direction, h, shift, cut)
-        log_lo = log_positive_part_expectation(offset_lo, w_lo, (1.0, 1.0), h, n, False, eps0, shift)
-        up = 1.0 if log_up - log_n >= 0 else min(1.0, math.exp(log_up - log_n + 4 * UNIT * log_n) * (1 + EXP_MARGIN))
-        low = 0.0 if log_lo == -math.inf else math.exp(log_lo - log_n - 4 * UNIT * log_n) * (1 - EXP_MARGIN)
-        lower, upper = max(lower, low), max(upper, up)
+    setups = {direction: _direction_setup(eps0, eps, direction, n) for direction in DIRECTIONS}
+    uppers = {direction: _direction_upper(eps0, eps, direction, n, setups[direction]) for direction in DIRECTIONS}
+    lowers = {"forward": _direction_lower(eps0, eps, "forward", n, setups["forward"])}
+    # max(lower ends) is the interval's lower end; a direction whose upper end is already <= the other's lower
+    # end cannot raise it, so its lower groups are not built (the same value either way).
+    if uppers["backward"] > lowers["forward"]:
+        lowers["backward"] = _direction_lower(eps0, eps, "backward", n, setups["backward"])
+    lower, upper = max(lowers.values()), max(uppers.values())
     return BoundValue(min(lower, upper), upper, direction="exact")
+
+
+class _PairDeltas:
+    """The ends of `laplace_pair_delta`, per direction, evaluated separately and cached per eps (the same numbers):
+    the root search at large eps0 needs the upper end where it searches and the lower end (the 30-digit lower
+    groups, the costly part there) only near the root."""
+
+    def __init__(self, eps0: float, n: int):
+        self.eps0, self.n = eps0, int(n)
+        self.setups: dict[tuple[float, str], tuple[float, float, float | None]] = {}
+        self.uppers: dict[tuple[float, str], float] = {}
+        self.lowers: dict[float, float] = {}
+
+    def _setup(self, eps: float, direction: str) -> tuple[float, float, float | None]:
+        if (eps, direction) not in self.setups:
+            self.setups[eps, direction] = _direction_setup(self.eps0, eps, direction, self.n)
+        return self.setups[eps, direction]
+
+    def upper(self, eps: float, directions: tuple[str, ...] = DIRECTIONS) -> float:
+        """The certified upper end of the pair's delta at eps, maximised over `directions` (both: the pair's)."""
+        edge = laplace_delta_at_edges(eps0=self.eps0, n=self.n, eps=eps)
+        if edge is not None:
+            return edge.upper
+        for d in directions:
+            if (eps, d) not in self.uppers:
+                self.uppers[eps, d] = _direction_upper(self.eps0, eps, d, self.n, self._setup(eps, d))
+        return max(self.uppers[eps, d] for d in directions)
+
+    def lower(self, eps: float) -> float:
+        """The certified lower end of the pair's delta at eps (as `laplace_pair_delta`)."""
+        edge = laplace_delta_at_edges(eps0=self.eps0, n=self.n, eps=eps)
+        if edge is not None:
+            return edge.lower
+        if eps not in self.lowers:
+            value = _direction_lower(self.eps0, eps, "forward", self.n, self._setup(eps, "forward"))
+            if self.upper(eps, ("backward",)) > value:  # else the backward lower end cannot raise the maximum
+                value = max(value, _direction_lower(self.eps0, eps, "backward", self.n, self._setup(eps, "backward")))
+            self.lowers[eps] = min(value, self.upper(eps))
+        return self.lowers[eps]
+
+    def log_slope(self, near: float) -> float | None:
+        """d log delta / d eps of the forward upper end, a secant through the two evaluated points nearest `near`
+        with 0 < delta < 1 (uncertified: it only places the lower end's evaluations); None without two."""
+        points = sorted((abs(x - near), x) for (x, d), v in self.uppers.items() if d == "forward" and 0 < v < 1)
+        if len(points) < 2:
+            return None
+        (_, x1), (_, x2) = points[:2]
+        slope = (math.log(self.uppers[x2, "forward"]) - math.log(self.uppers[x1, "forward"])) / (x2 - x1)
+        return slope if slope < 0 and math.isfinite(slope) else None
+
+
+# Evaluations of the lower end in the second phase of the pair's root search (`laplace_pair_x0_interval`).
+LOWER_END_EVALUATIONS = 8
+# Its tolerance: a quarter of the search's, so that the lower end is about as tight as the one-phase search's
+# (which stops within EPS_REL_TOL of both roots); the lower groups it evaluates are few.
+LOWER_END_REL_TOL = EPS_REL_TOL / 4
+
+
+def _lower_end(deltas: _PairDeltas, upper: float, delta: float) -> float:
+    """The largest evaluated eps below `upper` whose certified lower delta exceeds `delta` (0 if none):
+    `shuffle_spec.reference.numerics.lower_end.lower_end_search` on the pair's lower end, started with the forward
+    upper end's slope, to LOWER_END_REL_TOL in at most LOWER_END_EVALUATIONS evaluations."""
+    return lower_end_search(deltas.lower, upper, delta, slope=deltas.log_slope(upper), rel_tol=LOWER_END_REL_TOL, evaluations=LOWER_END_EVALUATIONS)
+
+
+def _upper_end(deltas: _PairDeltas, eps0: float, delta: float) -> tuple[float, bool]:
+    """(upper, found) of the pair's eps from the upper ends alone: searched on the forward direction (the larger
+    one wherever measured) from the normal approximation's root (its slope is not used: Z's law is skewed here)
+    and confirmed there for both directions; if the backward one exceeds delta at that point, the search is run
+    again on the pair's maximum. Only evaluated points are returned: tightness, not validity."""
+    hint, _ = search_start(_normal_terms(eps0, deltas.n), eps0=eps0, n=deltas.n, delta=delta, fallback=lambda: 0.5 * eps0)
+    _, upper, found = solve_certified_epsilon(
+        lambda eps: (0.0, deltas.upper(eps, ("forward",))), eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, tight="upper", hint=hint
+    )
+    if deltas.upper(upper) <= delta:
+        return upper, found
+    _, upper, found = solve_certified_epsilon(lambda eps: (0.0, deltas.upper(eps)), eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, tight="upper", hint=hint)
+    return upper, found
 
 
 def _normal_terms(eps0: float, n: int) -> Callable[[float], list[tuple[float, float]]]:
@@ -460,19 +571,26 @@ def laplace_pair_x0_interval(*, eps0: float, n: int, delta: float) -> BoundValue
     if eps0 < MIN_EPS0:  # no lattice (module doc of reference.bounds.blanket_exact_laplace): eps in [0, eps0]
         return BoundValue(0.0, float(eps0), f"{TINY_EPS0}: the pair's eps is only bracketed by [0, eps0]", direction="exact")
 
-    def bounds(eps: float) -> tuple[float, float]:
-        value = laplace_pair_delta(eps0=eps0, n=n, eps=eps)
-        return value.lower, value.upper
-
     # Up to NORMAL_HINT_MAX_EPS0 the search starts where the normal approximation of the forward sum crosses delta
     # (with its slope; else at the binned bound's eps): a third to a half of the evaluations there. Beyond, Z's law
     # is too skewed for it (its root was 30% off at eps0 = 8, n = 1e3, and the search took longer), so the search
     # starts as before. Either way this only decides where delta is evaluated.
     binned = binary_rr_pair_epsilon(eps0=binned_binary_rr_eps0(eps0=eps0), n=int(n), delta=delta, k=0).lower
-    hint = slope = None
     if eps0 <= NORMAL_HINT_MAX_EPS0:
         hint, slope = search_start(_normal_terms(eps0, int(n)), eps0=eps0, n=int(n), delta=delta, fallback=lambda: binned)
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, slope=slope)
+
+        def bounds(eps: float) -> tuple[float, float]:
+            value = laplace_pair_delta(eps0=eps0, n=n, eps=eps)
+            return value.lower, value.upper
+
+        lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, slope=slope)
+    else:
+        # Two phases: the upper end from the spread laws alone (`_upper_end`), then the lower end near it
+        # (`_lower_end`): the 30-digit lower groups, most of the time at large eps0, are built at one to three
+        # points instead of at every point of the search, and the backward direction only where it could matter.
+        deltas = _PairDeltas(eps0, int(n))
+        upper, found = _upper_end(deltas, eps0, delta)
+        lower = _lower_end(deltas, upper, delta)
     # Binning the reports at 1/2 is a post-processing of this same pair (binary RR, the others' bits all 0): its
     # certified eps is also a lower bound on the pair's, and the better one where the lattice contraction is
     # coarse (large eps0, eps near eps0).

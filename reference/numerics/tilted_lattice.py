@@ -30,6 +30,7 @@ __all__ = [
     "lattice_law",
     "lattice_step",
     "leftover_groups",
+    "tilted_step",
     "log_positive_part_expectation",
 ]
 
@@ -117,6 +118,23 @@ def lattice_step(variance: float) -> float:
     """The lattice step: a power of 2 near sd / STEPS (float, uncertified: it decides tightness only)."""
     sd = math.sqrt(max(variance, 1e-300))
     return 2.0 ** math.floor(math.log2(sd / STEPS))
+
+
+def tilted_step(offset: int, w: np.ndarray, gamma: float, h: float, steps: int) -> float:
+    """A power of 2 near sd_theta / steps, sd_theta the standard deviation of the per-user law (1 - gamma) delta_0 +
+    gamma sum_j w_j delta_{jh} under the tilt `log_positive_part_expectation` applies (float, uncertified: it decides
+    tightness only). Where the law has a heavy far tail the tilt suppresses it, and the sum's positive part is
+    resolved by this step rather than by the untilted standard deviation."""
+    theta = _tilt(offset, w, gamma, h)
+    s = np.append((offset + np.arange(len(w))) * h, 0.0)
+    p = np.append(gamma * w, 1 - gamma)
+    keep = p > 0
+    a = np.log(p[keep]) + theta * s[keep]
+    q = np.exp(a - np.max(a))
+    q /= np.sum(q)
+    mean = float(np.sum(q * s[keep]))
+    var = max(float(np.sum(q * (s[keep] - mean) ** 2)), 1e-300)
+    return 2.0 ** math.floor(math.log2(math.sqrt(var) / steps))
 
 
 def log_positive_part_expectation(offset: int, w: np.ndarray, gamma: tuple[float, float], h: float, n: int, upper: bool, eps0: float, shift: float = 0.0) -> float:

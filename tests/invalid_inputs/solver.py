@@ -4,7 +4,7 @@ and of the lattice helpers the exact blanket bounds and the pair lower bounds sh
 `numerics.tilted_lattice`)."""
 
 from invalid_inputs import Case
-from shuffle_spec.reference.numerics import lattice_sums, solver, tilted_lattice
+from shuffle_spec.reference.numerics import lattice_sums, lower_end, solver, tilted_lattice
 
 
 def _flat(eps: float) -> float:
@@ -23,6 +23,10 @@ CASES = [
     Case(lattice_sums.blocking_offsets, (0, 10, 5.0, 1.0, 0.0), fragment="delta = 0.0"),
     Case(lattice_sums.search_start, (lambda e: [(1.0, 0.5)],), {"eps0": 1.0, "n": 0, "delta": 1e-6, "fallback": lambda: 1.0}, fragment="n = 0"),
     Case(tilted_lattice.lattice_law, ([(-1.0, 0), (1.0, 1)],), fragment="lower lattice law"),
+    Case(lower_end.lower_end_search, (_flat, 0.0, 1e-6), {"slope": None, "rel_tol": 1e-3, "evaluations": 4}, fragment="upper = 0.0"),
+    Case(lower_end.lower_end_search, (_flat, 1.0, 1.0), {"slope": None, "rel_tol": 1e-3, "evaluations": 4}, fragment="delta = 1.0"),
+    Case(lower_end.lower_end_search, (_flat, 1.0, 1e-6), {"slope": None, "rel_tol": 1.0, "evaluations": 4}, fragment="rel_tol = 1.0"),
+    Case(lower_end.lower_end_search, (_flat, 1.0, 1e-6), {"slope": None, "rel_tol": 1e-3, "evaluations": 0}, fragment="evaluations = 0"),
 ]
 
 EXEMPT = {
@@ -33,4 +37,5 @@ EXEMPT = {
     "shuffle_spec.reference.numerics.tilted_lattice.leftover_groups",
     "shuffle_spec.reference.numerics.tilted_lattice.lattice_step",
     "shuffle_spec.reference.numerics.tilted_lattice.log_positive_part_expectation",
+    "shuffle_spec.reference.numerics.tilted_lattice.tilted_step",
 }

@@ -75,6 +75,35 @@ def test_n2_blanket_interval_contains_lemma_5_3_by_quadrature(eps0, eps):
     assert got.lower * (1 - 1e-9) <= exact <= got.upper * (1 + 1e-9), (exact, got)
 
 
+@pytest.mark.parametrize("eps0,eps", [(8.0, 6.5)])
+def test_n2_blanket_interval_on_the_tilted_step_contains_lemma_5_3_by_quadrature(eps0, eps):
+    """Where the upper end's step follows the tilted law (much finer than the variance's: module doc, "The upper
+    end's step"), its interval still contains the exact value, and is tight."""
+    law = blanket._Law(math.exp(eps0 / 2), math.exp(eps))
+    assert blanket._upper_step(law, blanket._step(law), math.exp(-eps0 / 2)) < blanket._step(law) / 4
+    exact = float(_lemma_5_3_n2(eps0, eps))
+    got = blanket.exact_blanket_laplace_delta(eps0=eps0, n=2, eps=eps)
+    assert got.lower * (1 - 1e-9) <= exact <= got.upper * (1 + 1e-9), (exact, got)
+    assert got.upper <= 1.05 * exact
+
+
+@pytest.mark.parametrize("eps0,n,eps,gain", [(8.0, 1000, 5.0, 4.0), (8.0, 1000, 6.5, 100.0), (6.0, 300, 3.0, 1.2)])
+def test_tilted_step_upper_end_between_the_lower_ends_and_the_variance_step(eps0, n, eps, gain):
+    """Powers of 2: the variance's lattice is a sub-lattice of the tilted one, and spreading the finer spread law onto
+    it is a further mean-preserving spread, so the variance step's upper end is at least the tilted one's (up to the
+    margins); both are above the certified lower ends of the same delta and of the pair's."""
+    law = blanket._Law(math.exp(eps0 / 2), math.exp(eps))
+    h = blanket._step(law)
+    gamma_lo, gamma_hi, _, log_norm_hi = blanket._brackets(eps0, n)
+    offset, w = blanket._spread_masses(law, h)
+    coarse = math.exp(blanket.log_positive_part_expectation(offset, w, (gamma_lo, gamma_hi), h, n, True, eps0) + log_norm_hi)
+    got = blanket.exact_blanket_laplace_delta(eps0=eps0, n=n, eps=eps)
+    assert got.upper <= coarse * (1 + 1e-9)
+    assert got.upper < coarse / gain  # and the point of it (measured: 5.4x, 3000x and 1.3x tighter at these points)
+    assert got.lower <= got.upper
+    assert pair.laplace_pair_delta(eps0=eps0, n=n, eps=eps).lower <= got.upper
+
+
 def test_closed_form_e_pos_agrees_with_the_profile():
     # The test's own helper against the n = 1 profile (so that a wrong helper cannot pass the n = 2 test).
     for eps0, eps in ((1.0, 0.3), (5.0, 2.0)):
