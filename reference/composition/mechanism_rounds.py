@@ -116,6 +116,10 @@ TAIL_DECADES = 2.0
 TAIL_MAX_STRIDE = 16
 # Binary RR sweep: a block is accepted when within this relative margin of the best single pair (tightness).
 ENVELOPE_TOLERANCE = 1e-2
+# k-RR: the lattice sum at a node is evaluated to the precision of this fraction of the previous node's value.
+HINT_FRACTION = 1e-3
+# ... rounded down to a power of 10^HINT_DECADES (nodes then share the sum's cached layout).
+HINT_DECADES = 6
 # Binary RR sweep: the next block's width aims at this share of the tolerance (from the last block's share).
 WIDTH_AIM = 0.85
 # Binary RR sweep: counts up to this n are evaluated one by one (no blocks).
@@ -201,23 +205,38 @@ def _floor_for(delta: float, total_rounds: int) -> float:
     return 10.0 ** math.floor(math.log10(max(want, 1e-290)))
 
 
-def _node_step(upper_at: Callable[[float], float], eps0: float, floor: float) -> float:
-    """The power-of-2 node step: (the eps where the certified upper value first falls below `floor`, or eps0)
-    / NODES. Bisection on certified values, but the choice only affects tightness, never validity."""
-    lo, hi = 0.0, eps0
-    if upper_at(hi * 0.999) > floor:
-        end = eps0
-    else:
-        for _ in range(30):
-            mid = 0.5 * (lo + hi)
-            if upper_at(mid) > floor:
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo < 0.02 * hi:
-                break
-        end = hi
-    return 2.0 ** math.floor(math.log2(end / NODES))
+Bounds = Callable[[float, float], tuple[float, float]]
+
+
+def _node_step(bounds_at: Bounds, eps0: float, floor: float) -> tuple[float, dict[float, tuple[float, float]]]:
+    """The power-of-2 node step h: the largest with NODES h < eps0 and the certified upper value at NODES h
+    above `floor` (so that the profile above the floor spans at least NODES nodes), by bisection over the
+    exponent; 2^floor(log2(eps0 / NODES)) when the value at 0.999 eps0 is still above the floor. The choice
+    only affects tightness, never validity. Also returns the values evaluated, {eps: (lower, upper)}: the
+    points NODES 2^j are multiples of h (j >= log2 h - log2 NODES), so the walk over the nodes reuses them."""
+    seen: dict[float, tuple[float, float]] = {}
+
+    def upper(eps: float) -> float:
+        if eps not in seen:
+            seen[eps] = bounds_at(eps, floor)
+        return seen[eps][1]
+
+    top = math.floor(math.log2(eps0 / NODES))
+    if NODES * 2.0**top >= eps0:
+        top -= 1
+    if upper(eps0 * 0.999) > floor:
+        return 2.0**top, seen
+    high = top + 1  # upper(NODES 2^high) <= floor (NODES 2^high >= 0.999 eps0 would do; the value there is below)
+    low = top - 20
+    while low > -1000 and not upper(NODES * 2.0**low) > floor:
+        high, low = low, low - 20
+    while high - low > 1:
+        mid = (low + high) // 2
+        if upper(NODES * 2.0**mid) > floor:
+            low = mid
+        else:
+            high = mid
+    return 2.0**low, seen
 
 
 def _next_node(i: int, value: float) -> int:
@@ -234,14 +253,18 @@ def _next_node(i: int, value: float) -> int:
     return (i // stride + 1) * stride
 
 
-def _walk_nodes(upper_at: Callable[[float], tuple[float, float]], step: float, eps0: float, floor: float) -> tuple[list[float], list[float], list[float]]:
+def _walk_nodes(bounds_at: Bounds, step: float, eps0: float, floor: float, seen: dict[float, tuple[float, float]]) -> tuple[list[float], list[float], list[float]]:
     """Nodes from 0 by `_next_node` until the upper value falls below `floor` or eps0 is reached:
-    (nodes, certified lower ends, certified upper ends)."""
-    nodes, lower, upper = [], [], []
+    (nodes, certified lower ends, certified upper ends). bounds_at(eps, previous node's upper value) (the
+    k-RR sum uses it as its precision hint); `seen`: values already evaluated."""
+    nodes: list[float] = []
+    lower: list[float] = []
+    upper: list[float] = []
     i = 0
     while i * step < eps0:
-        low, high = upper_at(i * step)
-        nodes.append(i * step)
+        eps = i * step
+        low, high = seen[eps] if eps in seen else bounds_at(eps, upper[-1] if upper else floor)
+        nodes.append(eps)
         lower.append(low)
         upper.append(high)
         if high < floor:
@@ -260,12 +283,12 @@ def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.nd
         count[0] += len(eps)
         return bound(population, ones, eps)
 
-    def ends_at(eps: float) -> tuple[float, float]:
+    def ends_at(eps: float, hint: float) -> tuple[float, float]:
         values = [many(n, k, np.array([eps])) for k in sorted({n - 1, 0})]
         return max(float(v[0][0]) for v in values), max(float(v[1][0]) for v in values)
 
-    step = _node_step(lambda eps: ends_at(eps)[1], eps0, floor)
-    nodes, single_lower, upper = _walk_nodes(ends_at, step, eps0, floor)
+    step, seen = _node_step(ends_at, eps0, floor)
+    nodes, single_lower, upper = _walk_nodes(ends_at, step, eps0, floor, seen)
     node_array = np.array(nodes)
     best = np.array(single_lower)
     envelope = np.array(upper)
@@ -302,13 +325,18 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
     """U1 for k-RR (module doc): the certified upper end of BBGN19 Lemma 5.3's exact delta at each node."""
     count = [0]
 
-    def bounds_at(eps: float) -> tuple[float, float]:
+    def bounds_at(eps: float, previous: float) -> tuple[float, float]:
         count[0] += 1
-        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=floor)
+        # The hint only sets the lattice sum's blocking grid and windows (its precision), never validity:
+        # HINT_FRACTION of the previous node's value (the profile is non-increasing) instead of the floor.
+        # A power of 1e3: nodes share the sum's cached layout (its plan is keyed by the precision).
+        wanted = min(max(floor, HINT_FRACTION * previous), 1e-6)
+        hint = max(10.0 ** (HINT_DECADES * math.floor(math.log10(wanted) / HINT_DECADES)), floor)
+        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=hint)
         return value.lower, value.upper
 
-    step = _node_step(lambda eps: bounds_at(eps)[1], eps0, floor)
-    nodes, _, upper = _walk_nodes(bounds_at, step, eps0, floor)
+    step, seen = _node_step(bounds_at, eps0, floor)
+    nodes, _, upper = _walk_nodes(bounds_at, step, eps0, floor, seen)
     return step, np.array(nodes), np.array(upper), count[0]
 
 

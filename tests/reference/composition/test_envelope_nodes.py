@@ -64,3 +64,25 @@ def test_coarser_step_pair_keeps_only_grid_nodes_and_dominates_them():
     for eps, h in zip(env.nodes, env.upper, strict=True):
         if round(eps / env.step) % 4 == 0:
             assert pair.delta(float(eps)) >= h * (1 - 1e-12)
+
+
+@pytest.mark.parametrize("eps0, n", [(1.0, 300), (0.5, 5000), (4.0, 50)])
+def test_node_step_is_the_largest_spanning_the_profile_above_the_floor(eps0, n):
+    """The step h: NODES h below eps0 with the upper value there above the floor, and 2 h not (or 0.999 eps0
+    still above the floor); the values it evaluated are reused as nodes (same numbers)."""
+    from shuffle_spec.reference.exact.binary_rr import pair_delta_evaluator
+
+    scalar = pair_delta_evaluator(eps0)
+
+    def bounds_at(eps, hint):
+        return max(scalar(n, k, eps)[0] for k in (0, n - 1)), max(scalar(n, k, eps)[1] for k in (0, n - 1))
+
+    step, seen = mech._node_step(bounds_at, eps0, mech.FLOOR)
+    assert mech.NODES * step < eps0
+    if bounds_at(0.999 * eps0, 0.0)[1] > mech.FLOOR:
+        assert mech.NODES * 2 * step >= eps0
+    else:
+        assert bounds_at(mech.NODES * step, 0.0)[1] > mech.FLOOR
+        assert 2 * mech.NODES * step >= eps0 or bounds_at(2 * mech.NODES * step, 0.0)[1] <= mech.FLOOR
+    for eps, value in seen.items():
+        assert value == bounds_at(eps, 0.0)
