@@ -80,6 +80,7 @@ from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
 from ..exact.binary_rr import pair_delta_evaluator_many, thinned_removal
 from ..numerics.binomial import UNIT
+from ..numerics.lattice_sums import normal_guess
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
@@ -208,12 +209,16 @@ def _floor_for(delta: float, total_rounds: int) -> float:
 Bounds = Callable[[float, float], tuple[float, float]]
 
 
-def _node_step(bounds_at: Bounds, eps0: float, floor: float) -> tuple[float, dict[float, tuple[float, float]]]:
+def _node_step(bounds_at: Bounds, eps0: float, floor: float, estimate: float | None = None) -> tuple[float, dict[float, tuple[float, float]]]:
     """The power-of-2 node step h: the largest with NODES h < eps0 and the certified upper value at NODES h
     above `floor` (so that the profile above the floor spans at least NODES nodes), by bisection over the
     exponent; 2^floor(log2(eps0 / NODES)) when the value at 0.999 eps0 is still above the floor. The choice
     only affects tightness, never validity. Also returns the values evaluated, {eps: (lower, upper)}: the
-    points NODES 2^j are multiples of h (j >= log2 h - log2 NODES), so the walk over the nodes reuses them."""
+    points NODES 2^j are multiples of h (j >= log2 h - log2 NODES), so the walk over the nodes reuses them.
+    `estimate` (uncertified: where the profile reaches the floor) starts a local search instead of the
+    bisection: the exponent moves down while the value at NODES 2^j is not above the floor, then up while the
+    next one is (the same step when the certified values are non-increasing, in two or three evaluations near
+    the end instead of evaluations far beyond it, where the k-RR lattice sums are the most expensive)."""
     seen: dict[float, tuple[float, float]] = {}
 
     def upper(eps: float) -> float:
@@ -224,6 +229,17 @@ def _node_step(bounds_at: Bounds, eps0: float, floor: float) -> tuple[float, dic
     top = math.floor(math.log2(eps0 / NODES))
     if NODES * 2.0**top >= eps0:
         top -= 1
+    if estimate is not None and math.isfinite(estimate) and estimate > 0:
+        j = min(math.floor(math.log2(estimate / NODES)), top)
+        if j == top and upper(eps0 * 0.999) > floor:
+            return 2.0**top, seen
+        while j > top - 1000 and not upper(NODES * 2.0**j) > floor:
+            j -= 1
+        while j < top and upper(NODES * 2.0 ** (j + 1)) > floor:
+            j += 1
+        if j < top or not upper(eps0 * 0.999) > floor:
+            return 2.0**j, seen
+        return 2.0**top, seen
     if upper(eps0 * 0.999) > floor:
         return 2.0**top, seen
     high = top + 1  # upper(NODES 2^high) <= floor (NODES 2^high >= 0.999 eps0 would do; the value there is below)
@@ -335,7 +351,14 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
         value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=hint)
         return value.lower, value.upper
 
-    step, seen = _node_step(bounds_at, eps0, floor)
+    e0 = math.exp(eps0)
+    d = e0 + k - 1
+
+    def terms(x: float) -> list[tuple[float, float]]:  # the summands of BBGN19 Lemma 5.3 (blanket_exact_krr)
+        return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
+
+    estimate = normal_guess(terms, n=n, eps0=eps0, delta=floor)
+    step, seen = _node_step(bounds_at, eps0, floor, estimate)
     nodes, _, upper = _walk_nodes(bounds_at, step, eps0, floor, seen)
     return step, np.array(nodes), np.array(upper), count[0]
 

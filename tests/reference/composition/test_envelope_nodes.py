@@ -86,3 +86,21 @@ def test_node_step_is_the_largest_spanning_the_profile_above_the_floor(eps0, n):
         assert 2 * mech.NODES * step >= eps0 or bounds_at(2 * mech.NODES * step, 0.0)[1] <= mech.FLOOR
     for eps, value in seen.items():
         assert value == bounds_at(eps, 0.0)
+
+
+@pytest.mark.parametrize("eps0, n, factor", [(1.0, 300, 1.0), (1.0, 300, 3.0), (1.0, 300, 0.2), (0.5, 5000, 1.7)])
+def test_node_step_from_an_estimate_is_the_bisection_step(eps0, n, factor):
+    """An uncertified estimate of the profile's end (here the bisection's own end times `factor`) only
+    changes where the search evaluates: the step is the one the bisection finds, with fewer evaluations."""
+    from shuffle_spec.reference.exact.binary_rr import pair_delta_evaluator
+
+    scalar = pair_delta_evaluator(eps0)
+
+    def bounds_at(eps, hint):
+        return max(scalar(n, k, eps)[0] for k in (0, n - 1)), max(scalar(n, k, eps)[1] for k in (0, n - 1))
+
+    step, seen = mech._node_step(bounds_at, eps0, mech.FLOOR)
+    again, fewer = mech._node_step(bounds_at, eps0, mech.FLOOR, estimate=factor * mech.NODES * step * 1.5)
+    assert again == step
+    if factor == 1.0:
+        assert len(fewer) < len(seen)
