@@ -49,6 +49,10 @@ T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >=
 a normal-approximation guess, then found by bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
 the shorter of the two binomial windows (no convolution), so a delta evaluation costs
 O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta))).
+At many eps at once (`pair_delta_evaluator_many`, the profile envelope of compose.binary_rr): the same g and
+H bounds as arrays, s* bracketed among a few counts around the guess (then around the guess corrected by its
+error at the nearest bracketed eps), the f values of those counts by one einsum over a sliding view of the
+zero-padded long window; an eps not bracketed there takes the path above.
 
 Certified arithmetic: both binomials are certified windows (interval anchor + ratio recurrence with the
 floating-point model of `shuffle_spec.reference.numerics.binomial`, tails by Chernoff in interval arithmetic), computed SCALED
