@@ -117,6 +117,8 @@ TAIL_DECADES = 2.0
 TAIL_MAX_STRIDE = 16
 # Binary RR sweep: a block is accepted when within this relative margin of the best single pair (tightness).
 ENVELOPE_TOLERANCE = 1e-2
+# The node step's search from an estimate moves at most this many exponents each way (then bisection).
+ESTIMATE_MOVES = 4
 # k-RR: the lattice sum at a node is evaluated to the precision of this fraction of the previous node's value.
 HINT_FRACTION = 1e-3
 # ... rounded down to a power of 10^HINT_DECADES (nodes then share the sum's cached layout).
@@ -230,16 +232,22 @@ def _node_step(bounds_at: Bounds, eps0: float, floor: float, estimate: float | N
     if NODES * 2.0**top >= eps0:
         top -= 1
     if estimate is not None and math.isfinite(estimate) and estimate > 0:
+        # At most ESTIMATE_MOVES moves each way (an estimate far off falls back to the bisection below, which
+        # reuses the values seen).
         j = min(math.floor(math.log2(estimate / NODES)), top)
         if j == top and upper(eps0 * 0.999) > floor:
             return 2.0**top, seen
-        while j > top - 1000 and not upper(NODES * 2.0**j) > floor:
-            j -= 1
-        while j < top and upper(NODES * 2.0 ** (j + 1)) > floor:
-            j += 1
-        if j < top or not upper(eps0 * 0.999) > floor:
-            return 2.0**j, seen
-        return 2.0**top, seen
+        moves = 0
+        while moves < ESTIMATE_MOVES and not upper(NODES * 2.0**j) > floor:
+            j, moves = j - 1, moves + 1
+        if upper(NODES * 2.0**j) > floor:
+            moves = 0
+            while moves < ESTIMATE_MOVES and j < top and upper(NODES * 2.0 ** (j + 1)) > floor:
+                j, moves = j + 1, moves + 1
+            if j < top and not upper(NODES * 2.0 ** (j + 1)) > floor:
+                return 2.0**j, seen
+            if j == top and not upper(eps0 * 0.999) > floor:
+                return 2.0**j, seen
     if upper(eps0 * 0.999) > floor:
         return 2.0**top, seen
     high = top + 1  # upper(NODES 2^high) <= floor (NODES 2^high >= 0.999 eps0 would do; the value there is below)

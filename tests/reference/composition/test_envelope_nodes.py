@@ -104,3 +104,17 @@ def test_node_step_from_an_estimate_is_the_bisection_step(eps0, n, factor):
     assert again == step
     if factor == 1.0:
         assert len(fewer) < len(seen)
+
+
+def test_node_step_from_a_far_estimate_falls_back_to_the_bisection():
+    eps0, n = 1.0, 300
+    from shuffle_spec.reference.exact.binary_rr import pair_delta_evaluator
+
+    scalar = pair_delta_evaluator(eps0)
+
+    def bounds_at(eps, hint):
+        return max(scalar(n, k, eps)[0] for k in (0, n - 1)), max(scalar(n, k, eps)[1] for k in (0, n - 1))
+
+    step, _ = mech._node_step(bounds_at, eps0, mech.FLOOR)
+    for estimate in (1e-12, 1e-6, 1e3):
+        assert mech._node_step(bounds_at, eps0, mech.FLOOR, estimate=estimate)[0] == step
