@@ -20,7 +20,10 @@ U1 Envelope. Certified upper bounds h_i >= delta*(eps_i) = sup over ordered neig
      pair-level: one Markov kernel and joint convexity), so one certified evaluation per node bounds the block.
      A block is accepted when its bound is within a relative ENVELOPE_TOLERANCE of the best single-pair value
      at every node (tightness only); h_i is the MAX over all accepted blocks and single pairs, so h_i >=
-     delta*(eps_i) whatever the acceptance rule.
+     delta*(eps_i) whatever the acceptance rule. The next block's width is predicted from the share of the
+     tolerance the last block used (speed only). Each pair is evaluated at all nodes in one pass
+     (`pair_delta_evaluator_many`: its windows and pmf values are shared by the nodes; the same certified
+     bounds as the per-node evaluator).
    - k-RR: BBGN19 Lemma 5.3 bounds H_{e^eps} of EVERY neighbouring pair of n shuffled k-RR reports by
      (1/(gamma n)) E[(L_1 + ... + L_M)_+]; `reference.bounds.blanket_exact_krr` evaluates it exactly to a
      certified interval (statement BBGN19.Lem5.3.exact_krr); its upper end is h_i.
@@ -47,9 +50,13 @@ L1 For binary RR rounds: explicit neighbouring datasets, user 1 holding 1 vs 0 w
    is taken. k-RR rounds (no explicit composed pair is evaluated yet) are left out: dropping rounds is a
    post-processing, so the rounds kept still give a lower bound; with no binary-RR round the lower end is 0.
 
-Speed: the envelope costs O(nodes x blocks) certified pair evaluations (binary RR: ~10 s at n = 1e6, ~2 min at
-n = 1e7, the largest n supported) and is
-cached per (mechanism, eps0, n, k, floor); the composition itself is one FFT (milliseconds to a second).
+Nodes: every grid node while the upper value is above TAIL_LEVEL, then strides of 2, 4, ..., 16 nodes (the
+chord argument C3 of `connect_the_dots` takes any ascending grid nodes; the tail of one round's profile
+carries almost nothing of the composed value: `_next_node`).
+
+Speed: the envelope costs O(nodes x blocks) certified pair evaluations (binary RR) or O(nodes) lattice sums
+(k-RR), and is cached per (mechanism, eps0, n, k, floor); the composition itself is one FFT (milliseconds to a
+second). Times per cell: benchmarks/COMPOSE_MECHANISM_RESULTS.md.
 Written by hand: no library composes certified upper envelopes of a profile (dp_accounting's connect-the-dots
 takes exact floats and its FFT has no certified round-off; module docs of `connect_the_dots` and `pld`).
 """
@@ -71,8 +78,9 @@ from ..core.errors import ParameterError, require_integer, require_positive, req
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
-from ..exact.binary_rr import pair_delta_evaluator, thinned_removal
+from ..exact.binary_rr import pair_delta_evaluator_many, thinned_removal
 from ..numerics.binomial import UNIT
+from ..numerics.lattice_sums import normal_guess
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
@@ -102,8 +110,21 @@ MAX_ROUNDS = COMPOSE_ROUNDS_MAX
 # Nodes per envelope: the grid step is the power of 2 just below (range of the profile) / NODES, the range
 # ending where the envelope falls below the floor (DGKKM22: tens of nodes per unit of spread suffice).
 NODES = 64
+# Nodes below this certified upper value are thinned (`_next_node`): strides 2, 4, ... up to TAIL_MAX_STRIDE,
+# doubling every TAIL_DECADES decades further down (the composed values moved by < 1e-4 relative).
+TAIL_LEVEL = 1e-8
+TAIL_DECADES = 2.0
+TAIL_MAX_STRIDE = 16
 # Binary RR sweep: a block is accepted when within this relative margin of the best single pair (tightness).
 ENVELOPE_TOLERANCE = 1e-2
+# The node step's search from an estimate moves at most this many exponents each way (then bisection).
+ESTIMATE_MOVES = 4
+# k-RR: the lattice sum at a node is evaluated to the precision of this fraction of the previous node's value.
+HINT_FRACTION = 1e-3
+# ... rounded down to a power of 10^HINT_DECADES (nodes then share the sum's cached layout).
+HINT_DECADES = 6
+# Binary RR sweep: the next block's width aims at this share of the tolerance (from the last block's share).
+WIDTH_AIM = 0.85
 # Binary RR sweep: counts up to this n are evaluated one by one (no blocks).
 ALL_COUNTS_UP_TO = 64
 # The envelope stops below this floor (and below FLOOR_FRACTION x delta / rounds): the mass left at +inf.
@@ -187,55 +208,117 @@ def _floor_for(delta: float, total_rounds: int) -> float:
     return 10.0 ** math.floor(math.log10(max(want, 1e-290)))
 
 
-def _node_step(upper_at: Callable[[float], float], eps0: float, floor: float) -> float:
-    """The power-of-2 node step: (the eps where the certified upper value first falls below `floor`, or eps0)
-    / NODES. Bisection on certified values, but the choice only affects tightness, never validity."""
-    lo, hi = 0.0, eps0
-    if upper_at(hi * 0.999) > floor:
-        end = eps0
-    else:
-        for _ in range(30):
-            mid = 0.5 * (lo + hi)
-            if upper_at(mid) > floor:
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo < 0.02 * hi:
-                break
-        end = hi
-    return 2.0 ** math.floor(math.log2(end / NODES))
+Bounds = Callable[[float, float], tuple[float, float]]
 
 
-def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.ndarray, np.ndarray, int]:
-    """U1 for binary RR (module doc): nodes, certified upper bounds, evaluations."""
-    bound = pair_delta_evaluator(eps0)
-    count = [0]
+def _node_step(bounds_at: Bounds, eps0: float, floor: float, estimate: float | None = None) -> tuple[float, dict[float, tuple[float, float]]]:
+    """The power-of-2 node step h: the largest with NODES h < eps0 and the certified upper value at NODES h
+    above `floor` (so that the profile above the floor spans at least NODES nodes), by bisection over the
+    exponent; 2^floor(log2(eps0 / NODES)) when the value at 0.999 eps0 is still above the floor. The choice
+    only affects tightness, never validity. Also returns the values evaluated, {eps: (lower, upper)}: the
+    points NODES 2^j are multiples of h (j >= log2 h - log2 NODES), so the walk over the nodes reuses them.
+    `estimate` (uncertified: where the profile reaches the floor) starts a local search instead of the
+    bisection: the exponent moves down while the value at NODES 2^j is not above the floor, then up while the
+    next one is (the same step when the certified values are non-increasing, in two or three evaluations near
+    the end instead of evaluations far beyond it, where the k-RR lattice sums are the most expensive)."""
+    seen: dict[float, tuple[float, float]] = {}
 
-    def one(population: int, ones: int, eps: float) -> tuple[float, float]:
-        count[0] += 1
-        return bound(population, ones, eps)
+    def upper(eps: float) -> float:
+        if eps not in seen:
+            seen[eps] = bounds_at(eps, floor)
+        return seen[eps][1]
 
-    def ends(eps: float) -> float:
-        return max(one(n, k, eps)[1] for k in {n - 1, 0})
+    top = math.floor(math.log2(eps0 / NODES))
+    if NODES * 2.0**top >= eps0:
+        top -= 1
+    if estimate is not None and math.isfinite(estimate) and estimate > 0:
+        # At most ESTIMATE_MOVES moves each way (an estimate far off falls back to the bisection below, which
+        # reuses the values seen).
+        j = min(math.floor(math.log2(estimate / NODES)), top)
+        if j == top and upper(eps0 * 0.999) > floor:
+            return 2.0**top, seen
+        moves = 0
+        while moves < ESTIMATE_MOVES and not upper(NODES * 2.0**j) > floor:
+            j, moves = j - 1, moves + 1
+        if upper(NODES * 2.0**j) > floor:
+            moves = 0
+            while moves < ESTIMATE_MOVES and j < top and upper(NODES * 2.0 ** (j + 1)) > floor:
+                j, moves = j + 1, moves + 1
+            if j < top and not upper(NODES * 2.0 ** (j + 1)) > floor:
+                return 2.0**j, seen
+            if j == top and not upper(eps0 * 0.999) > floor:
+                return 2.0**j, seen
+    if upper(eps0 * 0.999) > floor:
+        return 2.0**top, seen
+    high = top + 1  # upper(NODES 2^high) <= floor (NODES 2^high >= 0.999 eps0 would do; the value there is below)
+    low = top - 20
+    while low > -1000 and not upper(NODES * 2.0**low) > floor:
+        high, low = low, low - 20
+    while high - low > 1:
+        mid = (low + high) // 2
+        if upper(NODES * 2.0**mid) > floor:
+            low = mid
+        else:
+            high = mid
+    return 2.0**low, seen
 
-    step = _node_step(ends, eps0, floor)
-    nodes, single_lower, upper = [], [], []
+
+def _next_node(i: int, value: float) -> int:
+    """The index of the node after node i (value: its certified upper bound): i + 1 while the value is above
+    TAIL_LEVEL, then strides of 2, 4, ... (doubling every TAIL_DECADES decades below it, at most
+    TAIL_MAX_STRIDE), aligned to multiples of the stride. Only tightness depends on it: connect_the_dots takes
+    any ascending multiples of the step (module doc of `connect_the_dots`, C3). Measured effect: the composed
+    eps at delta = 1e-6 moved by less than 3e-5 relative (binary RR eps0 = 1 and k-RR k = 10 eps0 = 4, n = 1e4,
+    T in {2, 100, 1000, 10000}; tests/reference/composition/test_envelope_nodes.py checks n = 200)."""
+    if not value < TAIL_LEVEL:
+        return i + 1
+    decades = math.log10(TAIL_LEVEL / max(value, 1e-300))
+    stride = int(min(2 ** (1 + int(decades // TAIL_DECADES)), TAIL_MAX_STRIDE))
+    return (i // stride + 1) * stride
+
+
+def _walk_nodes(bounds_at: Bounds, step: float, eps0: float, floor: float, seen: dict[float, tuple[float, float]]) -> tuple[list[float], list[float], list[float]]:
+    """Nodes from 0 by `_next_node` until the upper value falls below `floor` or eps0 is reached:
+    (nodes, certified lower ends, certified upper ends). bounds_at(eps, previous node's upper value) (the
+    k-RR sum uses it as its precision hint); `seen`: values already evaluated."""
+    nodes: list[float] = []
+    lower: list[float] = []
+    upper: list[float] = []
     i = 0
     while i * step < eps0:
         eps = i * step
-        ends_now = [one(n, k, eps) for k in sorted({n - 1, 0})]
+        low, high = seen[eps] if eps in seen else bounds_at(eps, upper[-1] if upper else floor)
         nodes.append(eps)
-        single_lower.append(max(v[0] for v in ends_now))
-        upper.append(max(v[1] for v in ends_now))
-        i += 1
-        if upper[-1] < floor:
+        lower.append(low)
+        upper.append(high)
+        if high < floor:
             break
+        i = _next_node(i, high)
+    return nodes, lower, upper
+
+
+def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.ndarray, np.ndarray, int]:
+    """U1 for binary RR (module doc): nodes, certified upper bounds, evaluations. Each pair (population, ones)
+    is evaluated at all nodes in one pass (`pair_delta_evaluator_many`: windows and pmf values shared)."""
+    bound = pair_delta_evaluator_many(eps0)
+    count = [0]
+
+    def many(population: int, ones: int, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        count[0] += len(eps)
+        return bound(population, ones, eps)
+
+    def ends_at(eps: float, hint: float) -> tuple[float, float]:
+        values = [many(n, k, np.array([eps])) for k in sorted({n - 1, 0})]
+        return max(float(v[0][0]) for v in values), max(float(v[1][0]) for v in values)
+
+    step, seen = _node_step(ends_at, eps0, floor)
+    nodes, single_lower, upper = _walk_nodes(ends_at, step, eps0, floor, seen)
     node_array = np.array(nodes)
     best = np.array(single_lower)
     envelope = np.array(upper)
     if n <= ALL_COUNTS_UP_TO:
         for k in range(1, n - 1):
-            envelope = np.maximum(envelope, [one(n, k, e)[1] for e in nodes])
+            envelope = np.maximum(envelope, many(n, k, node_array)[1])
         return step, node_array, envelope, count[0]
     # The sweep (module doc, U1): blocks [K, k_top] from the worst end down, k = n-1 and k = 0 done above.
     k_top, width = n - 2, 1
@@ -243,22 +326,22 @@ def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.nd
         width = max(0, min(width, k_top - 1))
         start = k_top - width
         removed, extra = thinned_removal(eps0, width, THIN_TAIL)
-        values = np.empty(len(nodes))
-        accepted = True
+        lower_ends, upper_ends = many(n - removed, start, node_array)
+        values = np.minimum((upper_ends + extra) * (1 + 4 * UNIT), 1.0)
         target = (1 + ENVELOPE_TOLERANCE) * best + floor * 1e-3
-        for j, eps in enumerate(nodes):
-            values[j] = min((one(n - removed, start, eps)[1] + extra) * (1 + 4 * UNIT), 1.0)
-            if width > 0 and values[j] > target[j]:
-                accepted = False
-                break
-        if not accepted:
-            width //= 2
+        # The share of the tolerance the block used (its bound exceeds the best pair by about a multiple of
+        # the users removed, ~ width): the next width aims at WIDTH_AIM of it (speed only, never validity).
+        with np.errstate(divide="ignore", invalid="ignore"):
+            used = float(np.max(np.where(target > best, (values - best) / (target - best), 0.0)))
+        aim = WIDTH_AIM / used if used > 0 else 2.0
+        if width > 0 and np.any(values > target):
+            width = int(width * min(0.5, aim))
             continue
         if width == 0:  # a single pair: its certified lower ends sharpen the acceptance target
-            best = np.maximum(best, [one(n, start, e)[0] for e in nodes])
+            best = np.maximum(best, lower_ends)
         envelope = np.maximum(envelope, values)
         k_top = start - 1
-        width = max(1, 2 * width)
+        width = max(1, int(width * min(2.0, max(aim, 1.0))))
     return step, node_array, envelope, count[0]
 
 
@@ -266,19 +349,25 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
     """U1 for k-RR (module doc): the certified upper end of BBGN19 Lemma 5.3's exact delta at each node."""
     count = [0]
 
-    def upper_at(eps: float) -> float:
+    def bounds_at(eps: float, previous: float) -> tuple[float, float]:
         count[0] += 1
-        return exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=floor).upper
+        # The hint only sets the lattice sum's blocking grid and windows (its precision), never validity:
+        # HINT_FRACTION of the previous node's value (the profile is non-increasing) instead of the floor.
+        # A power of 1e3: nodes share the sum's cached layout (its plan is keyed by the precision).
+        wanted = min(max(floor, HINT_FRACTION * previous), 1e-6)
+        hint = max(10.0 ** (HINT_DECADES * math.floor(math.log10(wanted) / HINT_DECADES)), floor)
+        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=hint)
+        return value.lower, value.upper
 
-    step = _node_step(upper_at, eps0, floor)
-    nodes, upper = [], []
-    i = 0
-    while i * step < eps0:
-        nodes.append(i * step)
-        upper.append(upper_at(i * step))
-        i += 1
-        if upper[-1] < floor:
-            break
+    e0 = math.exp(eps0)
+    d = e0 + k - 1
+
+    def terms(x: float) -> list[tuple[float, float]]:  # the summands of BBGN19 Lemma 5.3 (blanket_exact_krr)
+        return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
+
+    estimate = normal_guess(terms, n=n, eps0=eps0, delta=floor)
+    step, seen = _node_step(bounds_at, eps0, floor, estimate)
+    nodes, _, upper = _walk_nodes(bounds_at, step, eps0, floor, seen)
     return step, np.array(nodes), np.array(upper), count[0]
 
 
@@ -308,8 +397,9 @@ def _pair_on(mechanism: str, eps0: float, n: int, k: int, floor: float, step: fl
     """U2 on a grid step >= the envelope's (nodes at multiples of `step` only: each value is still an upper
     bound at its node, so the pair is still dominating, only coarser)."""
     env = _envelope(mechanism, eps0, n, k, floor)
-    stride = int(round(step / env.step))
-    keep = np.arange(0, len(env.nodes), max(stride, 1))
+    stride = max(int(round(step / env.step)), 1)
+    index = np.rint(env.nodes / env.step).astype(np.int64)
+    keep = np.nonzero(index % stride == 0)[0]  # the nodes that are multiples of `step` (0 among them)
     return connect_the_dots(step, env.nodes[keep], env.upper[keep], eps0=eps0)
 
 

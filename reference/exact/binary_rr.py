@@ -49,6 +49,10 @@ T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >=
 a normal-approximation guess, then found by bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
 the shorter of the two binomial windows (no convolution), so a delta evaluation costs
 O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta))).
+At many eps at once (`pair_delta_evaluator_many`, the profile envelope of compose.binary_rr): the same g and
+H bounds as arrays, s* bracketed among a few counts around the guess (then around the guess corrected by its
+error at the nearest bracketed eps), the f values of those counts by one einsum over a sliding view of the
+zero-padded long window; an eps not bracketed there takes the path above.
 
 Certified arithmetic: both binomials are certified windows (interval anchor + ratio recurrence with the
 floating-point model of `shuffle_spec.reference.numerics.binomial`, tails by Chernoff in interval arithmetic), computed SCALED
@@ -88,6 +92,7 @@ __all__ = [
     "counts_evaluated",
     "one_direction_delta",
     "pair_delta_evaluator",
+    "pair_delta_evaluator_many",
     "shuffled_binary_rr",
     "shuffled_binary_rr_delta",
     "shuffled_binary_rr_pair",
@@ -136,6 +141,8 @@ COARSE_TOLERANCE = 1e-2
 REFINE_MIN = 1.0
 # Counts stepped one by one past the bisection's bracket before `_Pair._ambiguous_range` takes over.
 AMBIGUOUS_STEPS = 64
+# Passes of `_Pair.scaled_delta_bounds_many` before an eps takes the scalar path.
+MANY_PASSES = 4
 
 # ---------------------------------------------------------------- certified scaled binomial windows
 
@@ -797,6 +804,139 @@ class _Pair:
             return top + 2, self._bounds(self._t(low))[1]
         mass = max(self._bounds(self._t(first))[1] - self._bounds(self._t(last + 1))[0], 0.0) * (1 + 2 * UNIT)
         return found, mass * max(d for d in ends if d is not None) * (1 + 2 * UNIT)
+
+    @cached_property
+    def _padded_view(self) -> np.ndarray:
+        """Sliding windows of len(short) over the reversed long window with len(short) zeros on each side
+        (`_f_block`; a view, no copy)."""
+        _, short, _, _, _, _ = self._setup
+        pad = np.zeros(len(short.pmf))
+        return np.lib.stride_tricks.sliding_window_view(np.concatenate((pad, self._reversed[0], pad)), len(short.pmf))
+
+    def _f_block(self, first: int, size: int) -> np.ndarray:
+        """The windowed f(s) for first <= s < first + size, bottom <= first and first + size - 1 <= top
+        (`support`): one einsum over a sliding view of the zero-padded reversed long window. Each value is
+        the sum of non-negative products of `_f_compute` plus products with exact zeros (which add exactly
+        0), so the same error bound (terms) u holds in any order."""
+        _, short, long_, _, _, _ = self._setup
+        w = len(short.pmf)
+        last_long = len(long_.pmf) - 1
+        # f(s) = sum_i short[i] reversed[last_long - (s - short.lo - long_.lo) + i]: the start falls as s rises.
+        start_lo = last_long - (first + size - 1 - short.lo - long_.lo) + w
+        view = self._padded_view[start_lo : start_lo + size]
+        self.work += size * w
+        out: np.ndarray = np.einsum("ij,j->i", view, short.pmf)[::-1]
+        return out
+
+    def scaled_delta_bounds_many(self, eps_values: np.ndarray, reach: int = 4) -> tuple[np.ndarray, np.ndarray]:
+        """`scaled_delta_bounds` at many eps at once (the profile at grid nodes), evaluated as arrays with the
+        same certified g bounds, the same bound H(s_b) + sum_{low < s < s_b} g(s)_+ (+ the dropped mass) and
+        the same H bounds (`h_bounds`) as the scalar path. The threshold s* of each eps is bracketed among the
+        2 reach + 1 counts around a centre: the normal-approximation guess, then (for the eps not bracketed
+        there) the guess moved by the error it had at the nearest bracketed eps (the approximation's error
+        varies slowly with eps; up to MANY_PASSES passes); an eps still not bracketed takes the scalar path.
+        The centres only decide where g is evaluated: any bracket with g certified < 0 at low and >= 0 at
+        s_b contains s* (g changes sign once: module doc, "Per pair")."""
+        eps_values = np.asarray(eps_values, dtype=float)
+        count = len(eps_values)
+        lower = np.zeros(count)
+        upper = np.zeros(count)
+        if count == 0:
+            return lower, upper
+        coefficients = np.array([_coefficients(self.eps0, float(e)) for e in eps_values])
+        a_lo, a_hi, b_lo, b_hi = (coefficients[:, i] for i in range(4))
+        bottom, top = self.support
+        keep, _ = _keep_pair(self.eps0)
+        variance = (self.ones + self.zeros) * keep.p * keep.q
+        mean = self.ones * keep.p + self.zeros * keep.q
+        _, _, _, _, rel, dropped = self._setup
+        point = self._point_dropped
+        width = 2 * reach + 1
+        em1 = np.expm1(eps_values)
+        em1_lo, em1_hi = em1 * (1 - 4 * UNIT), em1 * (1 + 4 * UNIT)
+
+        def product(c_lo: np.ndarray, c_hi: np.ndarray, x_lo: np.ndarray, x_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """`_scaled_product` elementwise."""
+            p = (c_lo * x_lo, c_lo * x_hi, c_hi * x_lo, c_hi * x_hi)
+            return np.minimum.reduce(p), np.maximum.reduce(p)
+
+        def h(rows: np.ndarray, t_before: np.ndarray, t_at: np.ndarray, f_before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """`h_bounds` for the eps of `rows`, from T(s - 1), T(s) and f(s - 1)."""
+            tb_lo, tb_hi = t_before * (1 - rel), t_before * (1 + rel) + dropped
+            ta_lo, ta_hi = t_at * (1 - rel), t_at * (1 + rel) + dropped
+            x0, x1 = product(a_lo[rows], a_hi[rows], tb_lo, tb_hi)
+            y0, y1 = product(b_lo[rows], b_hi[rows], ta_lo, ta_hi)
+            sl = 4 * UNIT * (np.abs(x1) + np.abs(y1))
+            u0, u1 = product(a_lo[rows], a_hi[rows], f_before * (1 - rel), f_before * (1 + rel) + point)
+            v0, v1 = product(em1_lo[rows], em1_hi[rows], ta_lo, ta_hi)
+            sl2 = 4 * UNIT * (np.abs(u1) + np.abs(v1))
+            return np.maximum(x0 - y1 - sl, u0 - v1 - sl2), np.minimum(x1 - y0 + sl, u1 - v0 + sl2)
+
+        def attempt(rows: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Bracket s* among centre - reach .. centre + reach for the eps of `rows`: (bracketed rows, s_b)."""
+            first = centre - reach
+            f = np.array([self._f_block(int(c) - 1, width + 1) for c in first]).reshape(len(rows), width + 1)
+            f_lo, f_hi = f * (1 - rel), f * (1 + rel) + point  # f[r, t] = f(first_r - 1 + t)
+            # g(s) = a f(s-1) - b f(s) for s = first + t, t < width.
+            x_lo, x_hi = product(a_lo[rows, None], a_hi[rows, None], f_lo[:, :-1], f_hi[:, :-1])
+            y_lo, y_hi = product(b_lo[rows, None], b_hi[rows, None], f_lo[:, 1:], f_hi[:, 1:])
+            slack = 4 * UNIT * (np.abs(x_hi) + np.abs(y_hi))
+            g_lo, g_hi = x_lo - y_hi - slack, x_hi - y_lo + slack
+            negative = g_hi < 0
+            seen = np.logical_or.accumulate(negative, axis=1)
+            closing = (g_lo >= 0) & np.concatenate((np.zeros((len(rows), 1), dtype=bool), seen[:, :-1]), axis=1)
+            found = closing.any(axis=1)
+            rows, first, f, g_hi, negative, closing = rows[found], first[found], f[found], g_hi[found], negative[found], closing[found]
+            index = np.arange(width)
+            j_b = np.argmax(closing, axis=1)
+            j_low = np.max(np.where(negative & (index[None, :] < j_b[:, None]), index[None, :], -1), axis=1)
+            between = (index[None, :] > j_low[:, None]) & (index[None, :] < j_b[:, None])
+            extra = np.sum(np.where(between, np.maximum(g_hi, 0.0), 0.0), axis=1) * (1 + width * UNIT)
+            s_b, low = first + j_b, first + j_low
+            # T from the memoised `_t` (T(low + 1) = T(s_b - 1) and T(low) when the bracket is tight).
+            t = np.array([(self._t(int(a)), self._t(int(a) + 1), self._t(int(b) - 1), self._t(int(b))) for a, b in zip(low, s_b, strict=True)]).reshape(len(rows), 4)
+            pick = np.arange(len(rows))
+            h_b = h(rows, t[:, 2], t[:, 3], f[pick, j_b])  # f(s_b - 1) = f[r, j_b]
+            h_first = h(rows, t[:, 0], t[:, 1], f[pick, j_low + 1])  # f(low) = f[r, j_low + 1]
+            upper[rows] = (np.maximum(h_b[1], 0.0) + extra + dropped) * (1 + 4 * UNIT)
+            lower[rows] = np.maximum(np.maximum(h_b[0], h_first[0]), 0.0)
+            for r, a, b in zip(rows, low, s_b, strict=True):
+                self._brackets[float(eps_values[r])] = (int(a), int(b))
+            return rows, s_b
+
+        with np.errstate(divide="ignore", invalid="ignore"):
+            guess = mean + 0.5 + variance * np.log(b_lo / a_lo)
+        valid = (a_lo > 0) & (b_lo > 0) & np.isfinite(guess) & (variance > 0) & (np.abs(guess) < 2.0**52)
+        start = np.ceil(np.where(valid, guess, 0.0)).astype(np.int64)
+        error = np.full(count, np.nan)  # s_b - start where bracketed
+        pending = np.nonzero(valid)[0]
+        centre = start.copy()
+        for _ in range(MANY_PASSES):
+            inside = (centre[pending] - reach - 1 >= bottom) & (centre[pending] + reach <= top)
+            rows, s_b = attempt(pending[inside], centre[pending[inside]])
+            error[rows] = s_b - start[rows]
+            pending = np.setdiff1d(pending, rows)
+            known = np.nonzero(np.isfinite(error))[0]
+            if len(pending) == 0 or len(known) == 0:
+                break
+            # The error of the nearest bracketed eps (by position), for the next pass.
+            nearest = known[np.argmin(np.abs(pending[:, None] - known[None, :]), axis=1)]
+            moved = start[pending] + error[nearest].astype(np.int64)
+            if np.all(moved == centre[pending]):
+                break
+            centre[pending] = moved
+        done = np.isfinite(error)
+        for i in np.nonzero(~done)[0]:
+            lower[i], upper[i] = self.scaled_delta_bounds(float(eps_values[i]))
+        return lower, upper
+
+    def delta_bounds_many(self, eps_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`delta_bounds` at many eps at once (`scaled_delta_bounds_many`), unscaled."""
+        lower, upper = self.scaled_delta_bounds_many(eps_values)
+        factor = math.exp(self.log_scale)
+        low = np.maximum(lower * factor * (1 - 1e-12), 0.0)
+        high = np.minimum(np.where(upper > 0, np.maximum(upper * factor * (1 + 1e-12), 2.0**-1074), 0.0), 1.0)
+        return low, high
 
     def delta_bounds(self, eps: float) -> tuple[float, float]:
         """[lower, upper] of D_{e^eps}(P || Q) (unscaled)."""
@@ -1523,6 +1663,20 @@ def pair_delta_evaluator(eps0: float) -> Callable[[int, int, float], tuple[float
     composition (`reference.composition.mechanism_rounds`) to bound the worst-case profile at grid nodes."""
     _validate(eps0, 1, None)
     return _Pairs(float(eps0), 1e-30).bound
+
+
+def pair_delta_evaluator_many(eps0: float) -> Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """`pair_delta_evaluator` at many eps at once: (population, ones, eps array) -> certified [lower, upper]
+    arrays of D_{e^eps}(P || Q), one pair's windows and pmf values shared by all eps (`_Pair.delta_bounds_many`).
+    Used by the mechanism-specific composition to bound the worst-case profile at all grid nodes in one pass."""
+    _validate(eps0, 1, None)
+    pairs = _Pairs(float(eps0), 1e-30)
+
+    def bound(population: int, ones: int, eps_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pairs.evaluations += len(eps_values)
+        return pairs.get(population, ones).delta_bounds_many(np.asarray(eps_values, dtype=float))
+
+    return bound
 
 
 def thinned_removal(eps0: float, width: int, tail: float) -> tuple[int, float]:

@@ -23,6 +23,7 @@ CASES = [
     Case(mech.dominating_pair, ("krr",), {"eps0": 1.0, "n": 100, "k": 10**7}, fragment="k"),
     Case(mech.profile_envelope, ("binary_rr",), {"eps0": 1.0, "n": 100, "floor": 0.5}, fragment="floor"),
     Case(binary_rr.pair_delta_evaluator, (-1.0,), fragment="eps0"),
+    Case(binary_rr.pair_delta_evaluator_many, (-1.0,), fragment="eps0"),
     Case(binary_rr.thinned_removal, (1.0, -1, 1e-12), fragment="width"),
     Case(binary_rr_pair_plds, (1.0, 10, 10), fragment="k"),
 ]
