@@ -90,6 +90,14 @@ def _options(g: Group) -> list[_Option]:
     return [_Option("x0", 0, f) for f in FRACTIONS] + [_Option("third", 0, 1.0)]
 
 
+def _describe(o: _Option) -> str:
+    if o.pair == "binary":
+        return f"binary-RR pair with k = n-1-{o.offset} ones among the others ({o.fraction:.0%} of the rounds P_k vs Q_k)"
+    if o.pair == "x0":
+        return f"k-RR pair x0, the others at x0 ({o.fraction:.0%} of the rounds x0 vs x1)"
+    return "k-RR pair third, the others at a third value"
+
+
 def _moments(g: Group, o: _Option) -> tuple[float, float]:
     if o.pair == "binary":
         return binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))[0].moments()
@@ -122,7 +130,7 @@ def _composed_pairs(groups: Sequence[Group], delta: float) -> list[tuple[str, Co
         var = sum(g.rounds * m[1] for g, m in zip(groups, moments, strict=True))
         scale = max(mean + math.sqrt(var) * math.sqrt(2 * math.log(1.25 / delta)), math.sqrt(var), 1e-12)
         step = max(2.0 ** math.floor(math.log2(min(GRID_FRACTION * scale / total, scale / 2**14))), finest)
-        label = ", ".join(f"{g.mechanism} {o.pair}{'' if o.pair != 'binary' else f' k=n-1-{o.offset}'} forward {o.fraction:g}" for g, o in zip(groups, chosen, strict=True))
+        label = "; ".join(_describe(o) for o in chosen)
         for _ in range(COARSENINGS):
             grids, powers = [], []
             for g, o in zip(groups, chosen, strict=True):

@@ -75,7 +75,7 @@ from ..numerics.binomial import UNIT
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
-from .explicit_pairs import Group, lower_epsilon
+from .explicit_pairs import Group, lower_delta, lower_epsilon
 
 __all__ = [
     "MECHANISMS",
@@ -377,12 +377,20 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
 
 
 def composed_delta(rounds: Sequence[MechanismRound], *, eps: float) -> BoundValue:
-    """A certified upper bound on delta(eps) after the rounds (the composed dominating pairs, U1-U3); the lower
-    end is 0 (no lower bound evaluated). eps >= 0; ranges as composed_epsilon."""
+    """A certified interval of the worst-case delta(eps) after the rounds: the upper end from the composed
+    dominating pairs (U1-U3), the lower end the largest certified lower end of delta(eps) over the composed
+    explicit dataset pairs (L1-L2, `explicit_pairs.lower_delta`; 0 with a note saying so when none could be
+    composed). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
     composed = _composed_upper(rounds, 1e-6, 1e-18)
-    return BoundValue(0.0, composed.delta(float(eps)), direction="upper_bound")
+    upper = composed.delta(float(eps))
+    groups = [Group(r.mechanism, r.eps0, r.n, r.rounds, r.k) for r in rounds]
+    low, which = lower_delta(groups, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
+    low = min(low, upper)
+    if not which:
+        return BoundValue(0.0, upper, "lower end 0: no explicit composed pair could be evaluated for these rounds", direction="upper_bound")
+    return BoundValue(low, upper, f"lower end: composed explicit dataset pairs, the largest {which}", direction="upper_bound")
 
 
 def compose_binary_rr(*, eps0: float, n: int, delta: float, rounds: int) -> BoundValue:
