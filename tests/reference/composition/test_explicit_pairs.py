@@ -76,6 +76,7 @@ def test_binary_rr_delta_lower_end_is_below_the_realised_pair_and_the_upper_end(
     assert value.lower <= value.upper
 
 
+@pytest.mark.slow
 def test_front_door_reads_the_lower_end_and_says_where_none_exists():
     """compose.binary_rr and compose.krr: a positive certified lower end, named in `reason`; compose.clones:
     the reason says its lower end is not a lower bound on a mechanism's delta."""

@@ -101,6 +101,7 @@ def test_grid_delta_is_below_the_exact_delta_of_the_pair_and_close_to_it(pair):
             assert composed.delta(eps) >= exact - 1e-3
 
 
+@pytest.mark.slow
 def test_one_round_reproduces_the_single_round_pair_values():
     """T = 1: the composed lower end is within 1% of the single-round pairs' certified eps
     (exact.krr_pair_third / exact.krr_pair_x0, a different engine: lattice sums), and not above the pairs'
