@@ -29,6 +29,7 @@ def test_an_exact_krr_matrix_is_composed_as_krr():
     assert result.value == named.value and result.params["eps0"] >= math.log(3)
 
 
+@pytest.mark.slow
 def test_a_float_matrix_with_exactly_equal_entries_is_recognised():
     e = math.exp(1.0)
     keep, other = e / (e + 2), 1 / (e + 2)
