@@ -134,3 +134,19 @@ def test_grids_refuse_a_step_that_is_not_a_power_of_two_multiple():
     step = krr_pair_finest_step("x0", eps0=1.0, n=100, k=3)
     with pytest.raises(ParameterError, match="step"):
         krr_pair_grids("x0", eps0=1.0, n=100, k=3, step=3 * step, tail=0.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pair", ["x0", "third"])
+def test_one_round_grid_agrees_with_the_lattice_sum_engine(pair):
+    """One round at n = 1e4, k = 100, eps0 = 4: the grid's delta(eps) (both directions) lies below the certified
+    upper end of the same pair's delta by the lattice sums (reference.lower_bounds.krr, an independent engine) and
+    within 1e-3 of its lower end (the grid's rounding and the dropped cells cost less)."""
+    eps0, n, k = 4.0, 10**4, 100
+    step = krr_pair_finest_step(pair, eps0=eps0, n=n, k=k)
+    forward, backward = krr_pair_grids(pair, eps0=eps0, n=n, k=k, step=step, tail=1e-15)
+    composed = [compose([grid], [1], tail=1e-18) for grid in (forward, backward)]
+    for eps in (0.02, 0.1):
+        mine = max(c.delta(eps) for c in composed)
+        lattice = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair=pair, delta_hint=1e-12)
+        assert lattice.lower * (1 - 1e-3) <= mine <= lattice.upper
