@@ -4,7 +4,7 @@ Run from the repository root:
     python3 benchmarks/compose.py            timings (T = 1000 and 10000 at n = 1e6) and the 10x-finer-grid check
     python3 benchmarks/compose.py --table    the comparison table (markdown on stdout) and the PLD / advanced ratios;
                                              kept in benchmarks/COMPOSE_RESULTS.md, which the docs include
-    python3 benchmarks/compose.py --mechanism
+    python3 benchmarks/compose.py --mechanism [--n 1e4]
                                              the mechanism-specific table (compose.binary_rr, compose.krr): per cell
                                              the generic composed value (stronger clones), the mechanism-specific
                                              one, the certified lower bound and their ratio, with the times
@@ -135,18 +135,20 @@ MECHANISM_ROUNDS = (2, 10, 100, 1000)
 KS = (3, 10, 100)
 
 
-def mechanism_table() -> None:
-    """The mechanism-specific table (module doc). Envelope seconds: the one-time cost per (mechanism, eps0, n,
-    k) (cached afterwards); compose seconds: the composition of T rounds once the envelope exists."""
+def mechanism_table(ns: tuple[int, ...] = N, timings_table: bool = True) -> None:
+    """The mechanism-specific table (module doc) at the n in `ns`. Envelope seconds: the one-time cost per
+    (mechanism, eps0, n, k) (cached afterwards); compose seconds: the composition of T rounds once the envelope
+    exists; lower seconds: the composed explicit pairs (binary RR, k-RR), the first T of a row building the k-RR
+    pairs' fine grids (cached for the other T)."""
     from shuffle_spec.reference.composition import mechanism_rounds as mech
 
     print(f"Machine: {platform.machine()}, nproc {os.cpu_count()}, python {platform.python_version()}, load {os.getloadavg()}")
     print()
     print("| mechanism | eps0 | n | T | generic composed (stronger clones) | mechanism-specific composed | lower bound | upper / lower | envelope s | compose s | lower s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    ratios = []
+    ratios: dict[str, list[float]] = {"binary RR": [], "k-RR": []}
     for eps0 in EPS0:
-        for n in N:
+        for n in ns:
             for mechanism, k in [("binary_rr", 2)] + [("krr", k) for k in KS]:
                 name = "binary RR" if mechanism == "binary_rr" else f"k-RR k={k}"
                 start = time.perf_counter()
@@ -163,7 +165,7 @@ def mechanism_table() -> None:
                     lower_seconds = time.perf_counter() - start
                     ratio = upper / lower if lower > 0 else math.inf
                     if lower > 0:
-                        ratios.append(ratio)
+                        ratios["binary RR" if mechanism == "binary_rr" else "k-RR"].append(ratio)
                     print(
                         f"| {name} | {eps0:g} | {n:.0e} | {rounds} | {_digits(generic)} | {_digits(upper)} | "
                         f"{_digits(lower, up=False) if lower > 0 else 'not evaluated'} | {_digits(ratio) if lower > 0 else '-'} | "
@@ -172,10 +174,12 @@ def mechanism_table() -> None:
                     )
                     envelope_seconds = 0.0
     print()
-    if ratios:
-        print(f"upper / lower (binary RR): min {_digits(min(ratios))}, median {_digits(statistics.median(ratios))}, max {_digits(max(ratios))}")
-    print()
-    mechanism_times()
+    for family, values in ratios.items():
+        if values:
+            print(f"upper / lower ({family}): min {_digits(min(values))}, median {_digits(statistics.median(values))}, max {_digits(max(values))}")
+            print()
+    if timings_table:
+        mechanism_times()
 
 
 def mechanism_times() -> None:
@@ -259,7 +263,9 @@ if __name__ == "__main__":
     elif "--mechanism-times" in sys.argv[1:]:
         mechanism_times()
     elif "--mechanism" in sys.argv[1:]:
-        mechanism_table()
+        # --n 1e4 (or 1e6): one size only (the n = 1e6 envelopes take minutes each); the timings table with both.
+        chosen = tuple(int(float(sys.argv[sys.argv.index("--n") + 1])) for _ in [0]) if "--n" in sys.argv else N
+        mechanism_table(chosen, timings_table=chosen == N or 10**6 in chosen)
     elif "--table" in sys.argv[1:]:
         table()
     else:

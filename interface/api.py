@@ -1116,19 +1116,33 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, reason)
 
 
-def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float) -> DeltaInterval:
+def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float, k: int | None = None) -> DeltaInterval:
     """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`:
     a `DeltaInterval`, the (lower, upper) tuple as before, carrying `value` (the upper end; the lower end for
-    compose.exact_binary_rr, a lower bound), `direction`, `statement_id`, `reason`, `neighbouring`. Ranges: those
-    of the composition (0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6), eps >= 0."""
+    compose.exact_binary_rr, a lower bound), `direction`, `statement_id`, `reason`, `neighbouring`. For
+    compose.binary_rr and compose.krr (k: its number of categories) the lower end is a certified LOWER bound on the
+    mechanism's worst-case delta (composed explicit dataset pairs); for compose.clones and compose.stronger_clones
+    it is the lower end of the generic pair's own delta (no lower bound on a mechanism's delta: `reason` says so).
+    Ranges: those of the composition (0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6; compose.krr:
+    2 <= k <= 1e6), eps >= 0."""
     from ..reference.composition.shuffled_rounds import Round, composed_delta as _delta
 
     pair = _compose_pair(statement_id)
     eps = _as_float("eps", parse_number("eps", eps))
-    value = _delta([Round(pair, **_compose_round(rounds=rounds, eps0=eps0, n=n))], eps=eps)
+    single = _compose_round(rounds=rounds, eps0=eps0, n=n)
+    if pair == "krr":
+        if k is None:
+            raise ParameterNameError("k", None, ("rounds", "eps0", "n", "k", "eps"), missing=True, owner=statement_id, statement_id=statement_id)
+        single["k"] = parse_number("k", k, integer=True)
+    value = _delta([Round(pair, **single)], eps=eps)
     lower, upper = float(value.lower), float(value.upper)
     direction: ResultDirection = "lower" if pair == "exact_binary_rr" else "upper"
-    return DeltaInterval(lower, upper, direction=direction, statement_id=statement_id, reason=width_note(lower, upper), neighbouring=neighbouring_of(statement_id))
+    if pair in ("clones", "stronger_clones"):
+        what = "the generic pair's own delta (not a lower bound on a mechanism's delta: no explicit pair of a mechanism is composed here)"
+        reason = join_reasons(f"lower end: {what}", width_note(lower, upper))
+    else:
+        reason = join_reasons(value.note if pair in ("binary_rr", "krr") else "", width_note(lower, upper))
+    return DeltaInterval(lower, upper, direction=direction, statement_id=statement_id, reason=reason, neighbouring=neighbouring_of(statement_id))
 
 
 def _compose_round(*, rounds: object, eps0: object, n: object) -> dict[str, Any]:

@@ -19,7 +19,8 @@ Which statements compete (the registry of randomizers: `interface/mechanisms.py`
   the k-RR class) and the mechanism's own composition (compose.krr, compose.binary_rr: up to n = 1e5, see
   MECHANISM_ROUNDS_N_MAX) for the upper side; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
   fixed neighbouring datasets, is a LOWER bound, for binary RR and hence for the generic worst case; a matrix
-  is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up).
+  is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up), unless it IS k-ary randomized
+  response (exact equality of its entries): then as k-RR (upper rows at its eps0 rounded up, lower rows rounded down).
 
 Neighbouring relation: replace-one for every statement used (`interface/results.py`).
 """
@@ -28,11 +29,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Literal, Mapping
+
+import mpmath
 
 from ..proofs_checks.bridge import parse_number, require_supported
 from .api import audit_randomizer, composed_epsilon, tightest, tightest_randomizer
 from ..reference.core.errors import HypothesisViolation, ParameterError
+from ..reference.core.rounding import mpf_to_float_down, round_down
 from .mechanisms import MECHANISMS, STRUCTURED, RandomizerDescription, describe
 from .results import Neighbouring, ResultDirection, join_reasons, neighbouring_of, width_note
 
@@ -244,7 +249,9 @@ MECHANISM_ROUNDS_N_MAX = 10**5
 MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
 
 
-def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float, rounds: int) -> Certification:
+def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float, rounds: int, eps0_lower: float | None = None) -> Certification:
+    """T > 1 rounds of a named randomizer (module doc); `eps0_lower`: the eps0 of the lower rows when it must
+    differ from the upper rows' (a matrix's LDP epsilon rounded down; default eps0)."""
     entry = MECHANISMS[name]
     uppers = entry.compose_upper
     lowers = entry.compose_lower + (("compose.exact_binary_rr",) if name == "krr" and extra.get("k") == 2 else ())
@@ -252,7 +259,8 @@ def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: flo
     rows = [
         CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
         if statement_id in MECHANISM_ROUNDS and n > MECHANISM_ROUNDS_N_MAX
-        else _composed_row(statement_id, side, name, eps0=eps0, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None)
+        else _composed_row(statement_id, side, name, eps0=eps0 if side == "upper" or eps0_lower is None else eps0_lower, n=n, delta=delta, rounds=rounds,
+                           k=extra.get("k") if statement_id == "compose.krr" else None)
         for side, ids in sides for statement_id in ids
     ]
     return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds, **extra}, rows, name)
@@ -304,6 +312,21 @@ def _assemble(label: str, params: dict[str, Any], rows: list[CandidateRow], uppe
                          neighbouring_of(upper_id), lower, lower_id, lower_about, tuple(upper_rows + lower_rows))
 
 
+def _matrix_as_krr(k: int, ratio: str, eps0_up: float, *, n: int, delta: float, rounds: int) -> Certification:
+    """A matrix that IS k-ary randomized response (every diagonal entry equal and every other entry equal, as exact
+    rationals: `detect_mechanism` of the audit) composed over rounds as k-RR (compose.krr beside the generic
+    pairs; k = 2: as binary RR, compose.binary_rr): the upper rows at its LDP epsilon log(ratio) rounded up, the
+    lower rows at it rounded down (a lower bound must not use a larger eps0 than the matrix's)."""
+    with mpmath.workdps(60):
+        exact = Fraction(ratio)
+        eps0_down = round_down(mpf_to_float_down(mpmath.log(mpmath.mpf(exact.numerator) / exact.denominator)), 2)
+    name, extra = ("binary_rr", {}) if k == 2 else ("krr", {"k": k})
+    result = _rounds(name, extra, eps0=eps0_up, n=n, delta=delta, rounds=rounds, eps0_lower=eps0_down)
+    what = "binary randomized response: composed as binary RR" if k == 2 else f"{k}-ary randomized response: composed as k-RR"
+    note = f"the matrix is exactly {what} (eps0 = log({ratio}), {eps0_up!r} rounded up for the upper rows, {eps0_down!r} down for the lower rows)"
+    return replace(result, randomizer="matrix", params={**result.params, "k": k}, reason=join_reasons(note, result.reason))
+
+
 def _matrix(matrix: object, *, n: int, delta: float, rounds: int) -> Certification:
     if rounds == 1:
         gap = tightest_randomizer(matrix, n=n, delta=delta)  # type: ignore[arg-type]
@@ -320,5 +343,7 @@ def _matrix(matrix: object, *, n: int, delta: float, rounds: int) -> Certificati
     eps0 = audit.ldp_epsilon  # rounded up (reference.finite.divergences.safe_log): the safe side for an upper bound
     if not (eps0 > 0 and math.isfinite(eps0)):
         raise ParameterError("randomizer", "matrix", f"a matrix with a finite LDP epsilon > 0 (its LDP epsilon is {eps0!r})")
+    if audit.mechanism in ("krr", "binary_rr") and audit.k is not None:
+        return _matrix_as_krr(audit.k, audit.ldp_ratio, eps0, n=n, delta=delta, rounds=rounds)
     rows = [_composed_row("compose.clones", "upper", "generic", eps0=eps0, n=n, delta=delta, rounds=rounds)]
     return _pick("matrix", {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds}, rows, "matrix")

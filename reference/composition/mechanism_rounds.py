@@ -41,14 +41,13 @@ U4 eps(delta): `solve_epsilon` on the certified upper curve: its returned upper 
    note when nothing smaller is certified).
 
 Lower bound (the interval's lower end; a certified LOWER bound on the composed mechanism's worst case):
-L1 For binary RR rounds: explicit neighbouring datasets, user 1 holding 1 vs 0 with k ones among the others,
-   realise the exact pair (P_k, Q_k) in a round, and the mirrored datasets realise (Q_k, P_k) (the user's bit
-   and the others' bits flipped). With a of the T_r rounds of group r of the first kind and T_r - a of the
-   second, the product pair is realised by one pair of neighbouring T-round datasets, so its exact eps is a
-   lower bound on the worst case; the optimistic path of the engine (losses rounded down, masses' lower ends,
-   aliasing and round-off subtracted) gives a certified lower end of that eps. The maximum over a few (k, a)
-   is taken. k-RR rounds (no explicit composed pair is evaluated yet) are left out: dropping rounds is a
-   post-processing, so the rounds kept still give a lower bound; with no binary-RR round the lower end is 0.
+L1 Explicit neighbouring datasets realise explicit pairs in one round (binary RR: user 1 holding 1 vs 0 with k
+   ones among the others; k-RR: user 1 holding x0 vs x1 with the others at x0 or at a third value), and the
+   mirrored datasets realise the reverse direction; any choice of pair and direction per round is ONE pair of
+   neighbouring T-round datasets, so the exact eps of the product pair is a lower bound on the worst case.
+L2 The optimistic path of the engine (losses rounded down, masses' lower ends, aliasing and round-off
+   subtracted) gives a certified lower end of that eps; the maximum over a few candidates is taken
+   (`explicit_pairs`, whose module doc gives the realisation of each pair).
 
 Nodes: every grid node while the upper value is above TAIL_LEVEL, then strides of 2, 4, ..., 16 nodes (the
 chord argument C3 of `connect_the_dots` takes any ascending grid nodes; the tail of one round's profile
@@ -84,7 +83,7 @@ from ..numerics.lattice_sums import normal_guess
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
-from .binary_rr_pairs import binary_rr_pair_plds
+from .explicit_pairs import Group, lower_delta, lower_epsilon
 
 __all__ = [
     "MECHANISMS",
@@ -132,11 +131,6 @@ FLOOR = 1e-17
 FLOOR_FRACTION = 1e-4
 # Thinned removal: the neglected Bin(B, lambda) tail per block, far below the floor.
 THIN_TAIL = 1e-22
-# Lower bound: counts k = n - 1 - j for j in LOWER_OFFSETS, fractions of rounds in the first direction.
-LOWER_OFFSETS = (0, 1)
-LOWER_FRACTIONS = (1.0, 0.5, 0.0)
-# Lower bound grid: T h <= LOWER_GRID_FRACTION x the composed eps (optimistic rounding costs ~ T h / 2).
-LOWER_GRID_FRACTION = 0.01
 EPS_REL_TOL = 1e-6
 
 
@@ -435,62 +429,22 @@ def _composed_upper(rounds: list[MechanismRound], delta_or_floor: float, tail: f
 
 def composed_lower_epsilon(rounds: Sequence[MechanismRound], *, delta: float) -> BoundValue:
     """A certified LOWER bound on the worst-case eps(delta) of the composed rounds (module doc, L1): the largest
-    certified lower end over the explicit binary-RR dataset pairs tried; 0 when no round is binary RR."""
+    certified lower end over the explicit dataset pairs tried (`explicit_pairs`: binary RR and k-RR rounds)."""
     rounds = _validate_schedule(rounds)
     require_probability("delta", delta)
-    binary = [r for r in rounds if r.mechanism == "binary_rr"]
-    if not binary:
-        return BoundValue(0.0, 0.0, "no explicit composed pair evaluated for these rounds", direction="lower_bound")
-    total = sum(r.rounds for r in binary)
-    tail = max(delta * 1e-6, 1e-300)
-    best = 0.0
-    raws = {}
-    for r in binary:
-        for j in LOWER_OFFSETS:
-            kk = max(r.n - 1 - j, 0)
-            raws[(r.eps0, r.n, j)] = binary_rr_pair_plds(r.eps0, r.n, kk)
-    for j in LOWER_OFFSETS:
-        pairs = [raws[(r.eps0, r.n, j)] for r in binary]
-        mean = sum(r.rounds * p[0].moments()[0] for r, p in zip(binary, pairs, strict=True))
-        var = sum(r.rounds * p[0].moments()[1] for r, p in zip(binary, pairs, strict=True))
-        scale = max(mean + math.sqrt(var) * math.sqrt(2 * math.log(1.25 / delta)), math.sqrt(var), 1e-12)
-        step = 2.0 ** math.floor(math.log2(min(LOWER_GRID_FRACTION * scale / total, scale / 2**14)))
-        per_round_tail = tail / (4 * total)
-        tried: set[tuple[int, ...]] = set()
-        for fraction in LOWER_FRACTIONS:
-            split = tuple(int(round(fraction * r.rounds)) for r in binary)
-            if split in tried:  # the same product pair (few rounds): nothing new to certify
-                continue
-            tried.add(split)
-            grids, powers = [], []
-            for r, (forward, backward) in zip(binary, pairs, strict=True):
-                a = int(round(fraction * r.rounds))
-                if a > 0:
-                    grids.append(forward.discretise(step, False, per_round_tail))
-                    powers.append(a)
-                if r.rounds - a > 0:
-                    grids.append(backward.discretise(step, False, per_round_tail))
-                    powers.append(r.rounds - a)
-            try:
-                composed = compose(grids, powers, tail=tail)
-            except ParameterError:
-                continue  # too fine for the FFT: this candidate is skipped (a lower bound may use fewer)
-
-            def bounds(eps: float, c: ComposedPLD = composed) -> tuple[float, float]:
-                value = c.delta(eps)
-                return value, value
-
-            result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=EPS_REL_TOL)
-            best = max(best, result.lower)
-    note = "composed explicit binary-RR dataset pairs (k ones among the others, both directions)"
+    groups = [Group(r.mechanism, r.eps0, r.n, r.rounds, r.k) for r in rounds]
+    best, which = lower_epsilon(groups, delta=delta)
+    if best <= 0 and not which:
+        return BoundValue(0.0, 0.0, "no explicit composed pair could be evaluated for these rounds", direction="lower_bound")
+    note = f"composed explicit dataset pairs (module doc of explicit_pairs); the largest: {which}"
     return BoundValue(best, best, note, direction="lower_bound")
 
 
 def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: bool = True) -> BoundValue:
     """compose.binary_rr / compose.krr: a certified upper bound on eps(delta) after the rounds (heterogeneous
     allowed; replace-one relation; valid under adaptive composition), module doc U1-U4. The interval's lower
-    end is the certified lower bound L1 on the same worst case (0 when not evaluated, lower=False, or no
-    binary-RR round). Supported: 1e-3 <= eps0 <= 30, n <= 1e7 (binary RR) or 1e8 (k-RR), 2 <= k <= 1e6 (k-RR), total rounds <= 1e6,
+    end is the certified lower bound L1-L2 on the same worst case (0 with lower=False or when no explicit pair could
+    be composed). Supported: 1e-3 <= eps0 <= 30, n <= 1e7 (binary RR) or 1e8 (k-RR), 2 <= k <= 1e6 (k-RR), total rounds <= 1e6,
     0 < delta < 1."""
     rounds = _validate_schedule(rounds)
     require_probability("delta", delta)
@@ -513,12 +467,20 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
 
 
 def composed_delta(rounds: Sequence[MechanismRound], *, eps: float) -> BoundValue:
-    """A certified upper bound on delta(eps) after the rounds (the composed dominating pairs, U1-U3); the lower
-    end is 0 (no lower bound evaluated). eps >= 0; ranges as composed_epsilon."""
+    """A certified interval of the worst-case delta(eps) after the rounds: the upper end from the composed
+    dominating pairs (U1-U3), the lower end the largest certified lower end of delta(eps) over the composed
+    explicit dataset pairs (L1-L2, `explicit_pairs.lower_delta`; 0 with a note saying so when none could be
+    composed). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
     composed = _composed_upper(rounds, 1e-6, 1e-18)
-    return BoundValue(0.0, composed.delta(float(eps)), direction="upper_bound")
+    upper = composed.delta(float(eps))
+    groups = [Group(r.mechanism, r.eps0, r.n, r.rounds, r.k) for r in rounds]
+    low, which = lower_delta(groups, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
+    low = min(low, upper)
+    if not which:
+        return BoundValue(0.0, upper, "lower end 0: no explicit composed pair could be evaluated for these rounds", direction="upper_bound")
+    return BoundValue(low, upper, f"lower end: composed explicit dataset pairs, the largest {which}", direction="upper_bound")
 
 
 def compose_binary_rr(*, eps0: float, n: int, delta: float, rounds: int) -> BoundValue:

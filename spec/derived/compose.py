@@ -234,8 +234,9 @@ COMPOSE_KRR = _statement(
     Direction.UPPER_BOUND,
     "krr",
     _COMMON + _MECHANISM + " Envelope: the certified upper end of BBGN19.Lem5.3.exact_krr's delta(eps) at each node (Lemma "
-    "5.3 bounds D_{e^eps} of every neighbouring pair of n shuffled k-RR reports). No explicit composed k-RR pair is "
-    "evaluated yet: the lower end is 0. Range 1e-3 <= eps0 <= 30, n <= 1e8, 2 <= k <= 1e6.",
+    "5.3 bounds D_{e^eps} of every neighbouring pair of n shuffled k-RR reports). The interval's lower end: the explicit "
+    "k-RR pairs (others at x0, or at a third value) composed by the optimistic engine (shuffle_spec.reference.composition."
+    "explicit_pairs), a lower bound on the worst case. Range 1e-3 <= eps0 <= 30, n <= 1e8, 2 <= k <= 1e6.",
     "shuffle_spec.reference.composition.mechanism_rounds:compose_krr",
     with_k=True,
 )

@@ -1,10 +1,12 @@
 """Invalid inputs of the mechanism-specific composition (shuffle_spec.reference.composition.mechanism_rounds,
-.connect_the_dots, .binary_rr_pairs) and of the per-pair helpers it uses from reference.exact.binary_rr."""
+.connect_the_dots, .binary_rr_pairs, .krr_pairs) and of the per-pair helpers it uses from reference.exact.binary_rr."""
 
 from invalid_inputs import Case
 from shuffle_spec.reference.composition import connect_the_dots as ctd
 from shuffle_spec.reference.composition import mechanism_rounds as mech
 from shuffle_spec.reference.composition.binary_rr_pairs import binary_rr_pair_plds
+from shuffle_spec.reference.composition import explicit_pairs
+from shuffle_spec.reference.composition.krr_pairs import krr_pair_finest_step, krr_pair_grids, krr_pair_moments
 from shuffle_spec.reference.composition.mechanism_rounds import MechanismRound
 from shuffle_spec.reference.exact import binary_rr
 
@@ -26,4 +28,13 @@ CASES = [
     Case(binary_rr.pair_delta_evaluator_many, (-1.0,), fragment="eps0"),
     Case(binary_rr.thinned_removal, (1.0, -1, 1e-12), fragment="width"),
     Case(binary_rr_pair_plds, (1.0, 10, 10), fragment="k"),
+    Case(krr_pair_finest_step, ("x0",), {"eps0": 1.0, "n": 0, "k": 3}, fragment="n"),
+    Case(explicit_pairs.lower_epsilon, ([],), {"delta": 1e-6}, fragment="groups"),
+    Case(explicit_pairs.lower_epsilon, ([explicit_pairs.Group("binary_rr", 1.0, 10, 2)],), {"delta": 0.0}, fragment="delta"),
+    Case(explicit_pairs.lower_delta, ([explicit_pairs.Group("laplace", 1.0, 10, 2)],), {"eps": 0.5}, fragment="mechanism"),
+    Case(explicit_pairs.lower_delta, ([explicit_pairs.Group("binary_rr", 1.0, 10, 2)],), {"eps": -0.5}, fragment="eps"),
+    Case(krr_pair_moments, ("x1",), {"eps0": 1.0, "n": 10, "k": 3}, fragment="pair"),
+    Case(krr_pair_moments, ("x0",), {"eps0": 1.0, "n": 10, "k": 2}, fragment="k"),
+    Case(krr_pair_grids, ("third",), {"eps0": 1.0, "n": 10, "k": 3, "step": -1.0, "tail": 0.0}, fragment="step"),
+    Case(krr_pair_grids, ("third",), {"eps0": 1.0, "n": 10, "k": 3, "step": 1.0, "tail": 1.5}, fragment="tail"),
 ]

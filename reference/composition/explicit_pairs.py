@@ -1,0 +1,181 @@
+"""Certified LOWER bounds on the epsilon (and delta) of composed shuffled rounds of binary RR and k-RR: the
+explicit neighbouring dataset pairs of one round, composed over the rounds with the OPTIMISTIC path of the
+certified FFT engine (`reference/numerics/pld.py`): losses rounded down, masses' lower ends, aliasing,
+round-off and tails subtracted. The lower end of `compose.binary_rr` / `compose.krr` (module doc of
+`mechanism_rounds`, L1-L2).
+
+Neighbouring relation: replace one user's input (n fixed) in every round; over T rounds the datasets differ in
+one user's inputs (module doc of `mechanism_rounds`).
+
+Why each composed pair is realised by ONE pair of neighbouring T-round datasets (so its exact epsilon is at most
+the worst case, and its certified lower end is a lower bound on the worst case):
+- binary RR, (P_k, Q_k) (`binary_rr_pairs`): user 1 holds 1 in D and 0 in D', the others hold k ones; the
+  mirrored round (Q_k, P_k) is realised by the user holding 0 in D and 1 in D' with the others' bits flipped
+  (flipping every bit is a bijection of the outputs under which binary RR is symmetric).
+- k-RR "x0" (`krr_pairs`): user 1 holds x0 in D and x1 in D', the others x0, realises (P_x0, P_x1); the
+  mirrored round (P_x1, P_x0) is realised by the user holding x0 in D and x1 in D' with the others at x1
+  (exchange the labels x0 and x1: a bijection of the histograms under which k-RR is symmetric).
+- k-RR "third" (`krr_pairs`): user 1 holds x0 in D and x1 in D', the others a third value; symmetric.
+In every case user 1 is the only user whose inputs differ, and the other users' inputs may differ from round to
+round; so a choice of pair and direction per round, any number of rounds of each, is one neighbouring pair of
+T-round datasets. The product of the rounds' output laws is the law of the T-round output (independent
+randomness per round), and its privacy-loss distribution is the convolution of the rounds' (composition of a
+FIXED pair: no adaptivity is needed for a lower bound). The k-RR "third" pair keeps only the counts of x0, x1
+and the rest: a post-processing, so its composition's delta is at most the pair's.
+
+Candidates: binary RR, k = n - 1 - j for j in OFFSETS, a fraction f in FRACTIONS of each group's rounds in the
+first direction; k-RR, the x0 pair with those fractions and the third pair. The maximum over the candidates of
+their certified lower ends is returned: each is a lower bound.
+
+The grid: T h <= GRID_FRACTION x (a float estimate of the composed eps) (the optimistic rounding costs about
+T h / 2), coarsened while the FFT window does not fit (a candidate that never fits is skipped).
+Written by hand: no library composes lower ends of explicit pairs with certified round-off (module doc of `pld`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ..core.errors import ParameterError, require_positive, require_probability
+from ..numerics.pld import ComposedPLD, GridPLD, compose
+from ..numerics.solver import solve_epsilon
+from .binary_rr_pairs import binary_rr_pair_plds
+from .krr_pairs import krr_pair_finest_step, krr_pair_grids, krr_pair_moments
+
+__all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "lower_delta", "lower_epsilon"]
+
+OFFSETS = (0, 1)
+FRACTIONS = (1.0, 0.5, 0.0)
+GRID_FRACTION = 0.003
+EPS_REL_TOL = 1e-6
+# Coarsening attempts when the FFT window does not fit.
+COARSENINGS = 6
+
+
+@dataclass(frozen=True)
+class Group:
+    """`rounds` rounds of `mechanism` ("binary_rr" or "krr") with eps0, n and k (validated by the caller)."""
+
+    mechanism: str
+    eps0: float
+    n: int
+    rounds: int
+    k: int = 2
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One round's pair: binary RR with offset j, or k-RR pair "x0" / "third"; `fraction` of the rounds forward."""
+
+    pair: str
+    offset: int
+    fraction: float
+
+
+def _check(groups: Sequence[Group], delta: float) -> list[Group]:
+    """The groups as the callers (`mechanism_rounds`) validated them: here only their kind is checked."""
+    if isinstance(groups, (str, bytes)) or not isinstance(groups, Sequence) or not groups or not all(isinstance(g, Group) for g in groups):
+        raise ParameterError("groups", groups, "a non-empty list of Group(mechanism, eps0, n, rounds, k)")
+    if any(g.mechanism not in ("binary_rr", "krr") for g in groups):
+        raise ParameterError("mechanism", [g.mechanism for g in groups], "binary_rr or krr")
+    require_probability("delta", delta)
+    return list(groups)
+
+
+def _options(g: Group) -> list[_Option]:
+    if g.mechanism == "binary_rr" or g.k == 2:
+        return [_Option("binary", j, f) for j in OFFSETS for f in FRACTIONS]
+    return [_Option("x0", 0, f) for f in FRACTIONS] + [_Option("third", 0, 1.0)]
+
+
+def _describe(o: _Option) -> str:
+    if o.pair == "binary":
+        return f"binary-RR pair with k = n-1-{o.offset} ones among the others ({o.fraction:.0%} of the rounds P_k vs Q_k)"
+    if o.pair == "x0":
+        return f"k-RR pair x0, the others at x0 ({o.fraction:.0%} of the rounds x0 vs x1)"
+    return "k-RR pair third, the others at a third value"
+
+
+def _moments(g: Group, o: _Option) -> tuple[float, float]:
+    if o.pair == "binary":
+        return binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))[0].moments()
+    return krr_pair_moments(o.pair, eps0=g.eps0, n=g.n, k=g.k)
+
+
+def _grids(g: Group, o: _Option, step: float, tail: float) -> tuple[GridPLD, GridPLD]:
+    if o.pair == "binary":
+        forward, backward = binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))
+        return forward.discretise(step, False, tail), backward.discretise(step, False, tail)
+    return krr_pair_grids(o.pair, eps0=g.eps0, n=g.n, k=g.k, step=step, tail=tail)
+
+
+def _composed_pairs(groups: Sequence[Group], delta: float) -> list[tuple[str, ComposedPLD]]:
+    """The optimistic composed PLDs of the candidates (module doc), each with its description; `delta` only
+    sets the grid and the tails dropped (delta x 1e-6)."""
+    options = [_options(g) for g in groups]
+    total = sum(g.rounds for g in groups)
+    tail = max(delta * 1e-6, 1e-300)
+    per_round_tail = tail / (4 * total)
+    out = []
+    for c in range(max(len(o) for o in options)):
+        chosen = [o[min(c, len(o) - 1)] for o in options]
+        try:
+            moments = [_moments(g, o) for g, o in zip(groups, chosen, strict=True)]
+            finest = max([krr_pair_finest_step(o.pair, eps0=g.eps0, n=g.n, k=g.k) for g, o in zip(groups, chosen, strict=True) if o.pair != "binary"], default=0.0)
+        except ParameterError:
+            continue  # a pair beyond its evaluation range (too many cells): this candidate is skipped
+        mean = sum(g.rounds * m[0] for g, m in zip(groups, moments, strict=True))
+        var = sum(g.rounds * m[1] for g, m in zip(groups, moments, strict=True))
+        scale = max(mean + math.sqrt(var) * math.sqrt(2 * math.log(1.25 / delta)), math.sqrt(var), 1e-12)
+        step = max(2.0 ** math.floor(math.log2(min(GRID_FRACTION * scale / total, scale / 2**14))), finest)
+        label = "; ".join(_describe(o) for o in chosen)
+        for _ in range(COARSENINGS):
+            grids, powers = [], []
+            for g, o in zip(groups, chosen, strict=True):
+                a = int(round(o.fraction * g.rounds))
+                forward, backward = _grids(g, o, step, per_round_tail)
+                for grid, power in ((forward, a), (backward, g.rounds - a)):
+                    if power > 0:
+                        grids.append(grid)
+                        powers.append(power)
+            if any(float(grid.masses.max()) <= 0 for grid in grids):
+                break  # an empty window (no certified mass): nothing to compose for this candidate
+            try:
+                out.append((label, compose(grids, powers, tail=tail)))
+                break
+            except ParameterError:
+                step *= 2  # the FFT window is too wide for this grid: coarser (the bound only loosens)
+    return out
+
+
+def lower_epsilon(groups: Sequence[Group], *, delta: float) -> tuple[float, str]:
+    """The largest certified lower end of eps(delta) over the candidates (module doc), and which one gave it
+    ("" when none could be composed: then 0.0). groups: validated rounds (`mechanism_rounds`); 0 < delta < 1."""
+    groups = _check(groups, delta)
+    best, which = 0.0, ""
+    for label, composed in _composed_pairs(groups, delta):
+
+        def bounds(eps: float, c: ComposedPLD = composed) -> tuple[float, float]:
+            value = c.delta(eps)
+            return value, value
+
+        result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=EPS_REL_TOL)
+        if result.lower > best:
+            best, which = result.lower, label
+    return best, which
+
+
+def lower_delta(groups: Sequence[Group], *, eps: float, delta_hint: float = 1e-6) -> tuple[float, str]:
+    """The largest certified lower end of delta(eps) over the candidates (module doc), and which one gave it.
+    `delta_hint` sets the grid (the composed eps near it) and the tails dropped. eps >= 0, 0 < delta_hint < 1."""
+    groups = _check(groups, delta_hint)
+    require_positive("eps", eps, allow_zero=True)
+    best, which = 0.0, ""
+    value_at: Callable[[ComposedPLD], float] = lambda c: c.delta(float(eps))  # noqa: E731
+    for label, composed in _composed_pairs(groups, delta_hint):
+        value = value_at(composed)
+        if value > best:
+            best, which = value, label
+    return best, which
