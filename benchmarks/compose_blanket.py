@@ -2,8 +2,10 @@
 (compose.laplace, compose.finite, compose.randomizer; `reference/composition/blanket_rounds.py`).
 
 Run from the repository root:
-    python3 benchmarks/compose_blanket.py     the table (markdown on stdout), kept in
-                                              benchmarks/COMPOSE_BLANKET_RESULTS.md, which docs/composition.md cites
+    python3 benchmarks/compose_blanket.py [MECHANISM ...]
+                                              the table (markdown on stdout; all mechanisms, or the ones named),
+                                              kept in benchmarks/COMPOSE_BLANKET_RESULTS.md, copied into
+                                              docs/composition.md
 
 Per mechanism at eps0 in {1, 4}, n in {1e4, 1e6}, T in {10, 1000}, delta = 1e-6: the generic composed value
 (compose.clones, FMT21's clone pair: every eps0-LDP round), the mechanism-specific composed value (the Lemma 5.3
@@ -63,12 +65,12 @@ def round_of(mechanism: str, eps0: float, n: int, rounds: int) -> blanket.Blanke
     return blanket.BlanketRound(mechanism, eps0, n, rounds, d=d)
 
 
-def table() -> None:
+def table(mechanisms: tuple[str, ...] = MECHANISMS) -> None:
     print(f"Machine: {platform.machine()}, nproc {os.cpu_count()}, python {platform.python_version()}, load {os.getloadavg()}")
     print()
     print("| mechanism | eps0 | n | T | generic composed (clones) | mechanism-specific composed | specific / generic | envelope s | compose s |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for mechanism in MECHANISMS:
+    for mechanism in mechanisms:
         for eps0 in EPS0:
             for n in N:
                 start = time.perf_counter()
@@ -87,4 +89,4 @@ def table() -> None:
 
 
 if __name__ == "__main__":
-    table()
+    table(tuple(sys.argv[1:]) or MECHANISMS)

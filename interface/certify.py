@@ -17,9 +17,11 @@ Which statements compete (the registry of randomizers: `interface/mechanisms.py`
 - T > 1 rounds: the composition statements (spec/derived/compose.py): compose.clones (FMT21's clone pair
   dominates every eps0-LDP round) and, for k-RR and binary RR, compose.stronger_clones (FMT23's stronger clones,
   the k-RR class) and the mechanism's own composition (compose.krr, compose.binary_rr: up to n = 1e5, see
-  MECHANISM_ROUNDS_N_MAX) for the upper side; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
+  MECHANISM_ROUNDS_N_MAX) for the upper side, and for Laplace, a matrix and the structured randomizers their own
+  compositions by BBGN19 Lemma 5.3's envelope (compose.laplace, compose.finite, compose.randomizer; the latter two
+  up to n = 1e5 too) beside compose.clones; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
   fixed neighbouring datasets, is a LOWER bound, for binary RR and hence for the generic worst case; a matrix
-  is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up).
+  is also composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up).
 
 Neighbouring relation: replace-one for every statement used (`interface/results.py`).
 """
@@ -233,7 +235,10 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
 # front door tries them up to this n and says so above it (the generic pairs still certify; call
 # `composed_epsilon("compose.krr", ...)` directly for the tighter number at larger n).
 MECHANISM_ROUNDS_N_MAX = 10**5
-MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
+MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr", "compose.randomizer", "compose.finite")
+# The compositions by BBGN19 Lemma 5.3's envelope (`reference/composition/blanket_rounds.py`): outside their own
+# ranges (Laplace n <= 1e6, eps0 <= 8, ...) their row certifies nothing and the generic pair still does.
+BLANKET_ROUNDS = ("compose.laplace", "compose.finite", "compose.randomizer")
 
 
 def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float, rounds: int) -> Certification:
@@ -244,18 +249,22 @@ def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: flo
     rows = [
         CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
         if statement_id in MECHANISM_ROUNDS and n > MECHANISM_ROUNDS_N_MAX
-        else _composed_row(statement_id, side, name, eps0=eps0, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None)
+        else _composed_row(statement_id, side, name, eps0=eps0, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None,
+                           own={"randomizer": name, "d": extra.get("d")} if statement_id == "compose.randomizer" else None)
         for side, ids in sides for statement_id in ids
     ]
     return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds, **extra}, rows, name)
 
 
-def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float, n: int, delta: float, rounds: int, k: int | None = None) -> CandidateRow:
+def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float | None, n: int, delta: float, rounds: int, k: int | None = None,
+                  own: Mapping[str, Any] | None = None) -> CandidateRow:
     about = _about(statement_id, asked) if side == "lower" else ""
     try:
-        result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, k=k)
+        result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, k=k, **(own or {}))
     except ParameterError as failure:
-        if failure.name in ("eps0", "n", "delta", "rounds"):  # the composition's range is the front door's for T > 1
+        # The generic composition's range is the front door's for T > 1; the blanket envelopes' narrower ranges
+        # only take their own row out.
+        if failure.name in ("eps0", "n", "delta", "rounds") and statement_id not in BLANKET_ROUNDS:
             raise
         return CandidateRow(statement_id, side, None, False, str(failure), about)
     except HypothesisViolation as failure:  # this statement certifies nothing at the point
@@ -313,4 +322,7 @@ def _matrix(matrix: object, *, n: int, delta: float, rounds: int) -> Certificati
     if not (eps0 > 0 and math.isfinite(eps0)):
         raise ParameterError("randomizer", "matrix", f"a matrix with a finite LDP epsilon > 0 (its LDP epsilon is {eps0!r})")
     rows = [_composed_row("compose.clones", "upper", "generic", eps0=eps0, n=n, delta=delta, rounds=rounds)]
+    rows.append(CandidateRow("compose.finite", "upper", None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon('compose.finite', ...) for it", "")
+                if n > MECHANISM_ROUNDS_N_MAX else
+                _composed_row("compose.finite", "upper", "matrix", eps0=None, n=n, delta=delta, rounds=rounds, own={"matrix": matrix}))
     return _pick("matrix", {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds}, rows, "matrix")
