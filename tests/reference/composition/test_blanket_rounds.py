@@ -182,12 +182,12 @@ def test_heterogeneous_schedule_is_above_each_part():
 
 @pytest.mark.slow
 def test_heterogeneous_schedule_with_structured_and_krr_rounds_is_above_each_part():
-    laplace = BlanketRound("laplace", 1.0, 1000, 3)
-    oue = BlanketRound("oue", 0.5, 2000, 2, d=50)
-    krr = BlanketRound("krr", 1.0, 500, 2, k=4)
+    laplace = BlanketRound("laplace", 1.0, 300, 3)
+    oue = BlanketRound("oue", 0.5, 200, 2, d=50)
+    krr = BlanketRound("krr", 1.0, 100, 2, k=4)
     mixed = composed_epsilon([laplace, oue, krr], delta=1e-6, generic=False).upper
     parts = [composed_epsilon([r], delta=1e-6, generic=False).upper for r in (laplace, oue)]
-    parts.append(mechanism_composed_epsilon([MechanismRound("krr", 1.0, 500, 2, 4)], delta=1e-6, lower=False).upper)
+    parts.append(mechanism_composed_epsilon([MechanismRound("krr", 1.0, 100, 2, 4)], delta=1e-6, lower=False).upper)
     assert max(parts) < mixed <= 3 * 1.0 + 2 * 0.5 + 2 * 1.0
 
 
@@ -211,8 +211,9 @@ def test_envelope_and_pair_shapes():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, d", [("rappor", 20), ("blh", 20), ("olh", 20), ("hadamard", 20), ("subset", 20), ("duchi", None)])
+@pytest.mark.parametrize("name, d", [("hadamard", 20), ("subset", 20), ("duchi", None)])
 def test_structured_randomizers_compose_below_the_generic_pair_at_moderate_n(name, d):
-    value = compose_randomizer(randomizer=name, eps0=1.0, n=10**4, delta=1e-6, rounds=10, d=d)
-    clones = clones_composed_epsilon([Round("clones", 1.0, 10**4, 10)], delta=1e-6).upper
+    # docs/composition.md's table has every structured randomizer at n = 1e4 and 1e6 (benchmarks/compose_blanket.py).
+    value = compose_randomizer(randomizer=name, eps0=1.0, n=1000, delta=1e-6, rounds=10, d=d)
+    clones = clones_composed_epsilon([Round("clones", 1.0, 1000, 10)], delta=1e-6).upper
     assert 0 < value.upper <= clones
