@@ -19,7 +19,7 @@ Which statements compete (the registry of randomizers: `interface/mechanisms.py`
   the k-RR class) and the mechanism's own composition (compose.krr, compose.binary_rr: up to n = 1e5, see
   MECHANISM_ROUNDS_N_MAX) for the upper side, and for Laplace, a matrix and the structured randomizers their own
   compositions by BBGN19 Lemma 5.3's envelope (compose.laplace, compose.finite, compose.randomizer; the latter two
-  up to n = 1e5 too) beside compose.clones; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
+  only up to n = 100, BLANKET_ROUNDS_N_MAX: their envelopes cost minutes beyond) beside compose.clones; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
   fixed neighbouring datasets, is a LOWER bound, for binary RR and hence for the generic worst case; a matrix
   is also composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up).
 
@@ -235,7 +235,11 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
 # front door tries them up to this n and says so above it (the generic pairs still certify; call
 # `composed_epsilon("compose.krr", ...)` directly for the tighter number at larger n).
 MECHANISM_ROUNDS_N_MAX = 10**5
-MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr", "compose.randomizer", "compose.finite")
+MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
+# The matrix and structured-randomizer envelopes cost one certified Lemma 5.3 evaluation per node, 0.3-2 s each (tens
+# of seconds to minutes per envelope at n >= 1e3): the front door tries them up to this n only and names the direct
+# call above it (compose.laplace's envelope takes seconds over its whole range and is always tried).
+BLANKET_ROUNDS_N_MAX = 100
 # The compositions by BBGN19 Lemma 5.3's envelope (`reference/composition/blanket_rounds.py`): outside their own
 # ranges (Laplace n <= 1e6, eps0 <= 8, ...) their row certifies nothing and the generic pair still does.
 BLANKET_ROUNDS = ("compose.laplace", "compose.finite", "compose.randomizer")
@@ -249,6 +253,8 @@ def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: flo
     rows = [
         CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
         if statement_id in MECHANISM_ROUNDS and n > MECHANISM_ROUNDS_N_MAX
+        else CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
+        if statement_id == "compose.randomizer" and n > BLANKET_ROUNDS_N_MAX
         else _composed_row(statement_id, side, name, eps0=eps0, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None,
                            own={"randomizer": name, "d": extra.get("d")} if statement_id == "compose.randomizer" else None)
         for side, ids in sides for statement_id in ids
@@ -322,7 +328,7 @@ def _matrix(matrix: object, *, n: int, delta: float, rounds: int) -> Certificati
     if not (eps0 > 0 and math.isfinite(eps0)):
         raise ParameterError("randomizer", "matrix", f"a matrix with a finite LDP epsilon > 0 (its LDP epsilon is {eps0!r})")
     rows = [_composed_row("compose.clones", "upper", "generic", eps0=eps0, n=n, delta=delta, rounds=rounds)]
-    rows.append(CandidateRow("compose.finite", "upper", None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon('compose.finite', ...) for it", "")
-                if n > MECHANISM_ROUNDS_N_MAX else
+    rows.append(CandidateRow("compose.finite", "upper", None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon('compose.finite', ...) for it", "")
+                if n > BLANKET_ROUNDS_N_MAX else
                 _composed_row("compose.finite", "upper", "matrix", eps0=None, n=n, delta=delta, rounds=rounds, own={"matrix": matrix}))
     return _pick("matrix", {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds}, rows, "matrix")
