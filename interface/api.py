@@ -1079,16 +1079,24 @@ def _compose_pair(statement_id: str) -> str:
     return statement_id.split(".", 1)[1]
 
 
-def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None, k: int | None = None) -> Composition:
+def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None, k: int | None = None,
+                     d: int | None = None, randomizer: str | None = None, matrix: object = None) -> Composition:
     """The certified epsilon after `rounds` shuffled rounds at (eps0, n) by the pair of `statement_id`
     (compose.clones, compose.stronger_clones, compose.exact_binary_rr), or after the heterogeneous
     `schedule` (a list of {"eps0", "n", "rounds"[, "pair"]}; pair defaults to the statement's and may
     only be one of CERTIFYING_PAIRS[the statement's pair]). k: the number of categories of compose.krr.
+    compose.laplace, compose.finite (`matrix`, no eps0) and compose.randomizer (`randomizer` one of rappor, oue,
+    blh, olh, hadamard, subset with the domain size `d`, or duchi): `_blanket_composition`.
     Parameters outside the supported range raise ParameterError naming them."""
     from ..reference.composition.shuffled_rounds import composed_epsilon as _composed, rounds_from_json
 
     pair = _compose_pair(statement_id)
     delta = _compose_delta(delta)
+    if pair in BLANKET_PAIRS:
+        return _blanket_composition(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
+    for name, given in (("d", d), ("randomizer", randomizer), ("matrix", matrix)):
+        if given is not None:
+            raise ParameterError(name, "given", f"no {name} for {statement_id} (compose.finite takes a matrix, compose.randomizer a randomizer and d)")
     if schedule is None:
         for name, given in (("rounds", rounds), ("eps0", eps0), ("n", n)):
             if given is None:
@@ -1114,6 +1122,58 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     # The reference's note already says so where it knows why (the rounding of the grid): not twice.
     reason = result.note if " wide" in result.note else join_reasons(result.note, width_note(float(result.lower), float(result.upper)))
     return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, reason)
+
+
+# The statements composed by BBGN19 Lemma 5.3's envelope (`reference/composition/blanket_rounds.py`), and the
+# schedule fields of their rounds.
+BLANKET_PAIRS = ("laplace", "finite", "randomizer")
+BLANKET_ROUND_FIELDS = ("mechanism", "eps0", "n", "rounds", "d", "k", "matrix")
+
+
+def _blanket_composition(statement_id: str, *, rounds: object, eps0: object, n: object, delta: float, schedule: Sequence[Mapping[str, Any]] | None,
+                         k: object, d: object, randomizer: object, matrix: object) -> Composition:
+    """compose.laplace / compose.finite / compose.randomizer: one round group (rounds, eps0, n and the mechanism's
+    own parameters), or a `schedule` of {"mechanism", "eps0", "n", "rounds"[, "d", "k", "matrix"]} mixing laplace,
+    matrix, the structured randomizers, binary_rr and krr rounds. The value is the certified upper end (the
+    generic clone pair's when smaller, said in the reason); the lower end 0. Ranges: `blanket_rounds.composed_epsilon`."""
+    from ..reference.composition.blanket_rounds import BlanketRound, composed_epsilon as _blanket
+
+    pair = statement_id.split(".", 1)[1]
+    if schedule is None:
+        if k is not None:
+            raise ParameterError("k", k, f"no k for {statement_id} (k-RR rounds: a schedule with \"mechanism\": \"krr\")")
+        if pair == "finite" and eps0 is not None:
+            raise ParameterError("eps0", eps0, "no eps0 for compose.finite (the matrix's own LDP epsilon is used)")
+        required: dict[str, object] = {"rounds": rounds, "n": n, **({"matrix": matrix} if pair == "finite" else {"eps0": eps0}),
+                                       **({"randomizer": randomizer} if pair == "randomizer" else {})}
+        for name, given in required.items():
+            if given is None:
+                raise ParameterNameError(name, None, (*required, "delta"), missing=True, owner=statement_id, statement_id=statement_id, note=" (or a schedule and delta)")
+        mechanism = {"laplace": "laplace", "finite": "matrix"}.get(pair, randomizer)
+        group: dict[str, Any] = {"mechanism": mechanism, "rounds": rounds, "n": n, "eps0": eps0, "d": d, "matrix": matrix}
+        schedule = [{key: value for key, value in group.items() if value is not None}]
+    elif any(given is not None for given in (rounds, eps0, n, k, d, randomizer, matrix)):
+        raise ParameterError("schedule", "given", "either a schedule or rounds/eps0/n/d/randomizer/matrix, not both")
+    parsed = []
+    for index, item in enumerate(schedule):
+        if not isinstance(item, Mapping) or "mechanism" not in item or set(item) - set(BLANKET_ROUND_FIELDS):
+            raise ParameterError(f"schedule[{index}]", repr(item)[:60], f"an object with \"mechanism\" and fields among {', '.join(BLANKET_ROUND_FIELDS)}")
+        table = item.get("matrix")
+        if isinstance(table, Mapping):
+            table = table.get("matrix")
+        parsed.append(BlanketRound(
+            str(item["mechanism"]),
+            None if item.get("eps0") is None else _as_float("eps0", parse_number("eps0", item["eps0"])),
+            parse_number("n", item.get("n"), integer=True),
+            parse_number("rounds", item.get("rounds", 1), integer=True),
+            None if item.get("d") is None else parse_number("d", item["d"], integer=True),
+            None if item.get("k") is None else parse_number("k", item["k"], integer=True),
+            table,
+        ))
+    result = _blanket(parsed, delta=delta)
+    listed = [{"mechanism": r.mechanism, **({"eps0": r.eps0} if r.eps0 is not None else {}), "n": r.n, "rounds": r.rounds, **({"d": r.d} if r.d is not None else {}), **({"k": r.k} if r.k is not None else {})}
+              for r in parsed]
+    return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, result.note)
 
 
 def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float, k: int | None = None) -> DeltaInterval:

@@ -17,10 +17,13 @@ Which statements compete (the registry of randomizers: `interface/mechanisms.py`
 - T > 1 rounds: the composition statements (spec/derived/compose.py): compose.clones (FMT21's clone pair
   dominates every eps0-LDP round) and, for k-RR and binary RR, compose.stronger_clones (FMT23's stronger clones,
   the k-RR class) and the mechanism's own composition (compose.krr, compose.binary_rr: up to n = 1e5, see
-  MECHANISM_ROUNDS_N_MAX) for the upper side; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
+  MECHANISM_ROUNDS_N_MAX) for the upper side, and for Laplace, a matrix and the structured randomizers their own
+  compositions by BBGN19 Lemma 5.3's envelope (compose.laplace, compose.finite, compose.randomizer; the latter two
+  only up to n = 100, BLANKET_ROUNDS_N_MAX: their envelopes cost minutes beyond) beside compose.clones; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
   fixed neighbouring datasets, is a LOWER bound, for binary RR and hence for the generic worst case; a matrix
-  is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up), unless it IS k-ary randomized
-  response (exact equality of its entries): then as k-RR (upper rows at its eps0 rounded up, lower rows rounded down).
+  is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up) and by compose.finite, unless it IS
+  k-ary randomized response (exact equality of its entries): then as k-RR (upper rows at its eps0 rounded up, lower
+  rows rounded down).
 
 Neighbouring relation: replace-one for every statement used (`interface/results.py`).
 """
@@ -247,6 +250,13 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
 # `composed_epsilon("compose.krr", ...)` directly for the tighter number at larger n).
 MECHANISM_ROUNDS_N_MAX = 10**5
 MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
+# The matrix and structured-randomizer envelopes cost one certified Lemma 5.3 evaluation per node, 0.3-2 s each (tens
+# of seconds to minutes per envelope at n >= 1e3): the front door tries them up to this n only and names the direct
+# call above it (compose.laplace's envelope takes seconds over its whole range and is always tried).
+BLANKET_ROUNDS_N_MAX = 100
+# The compositions by BBGN19 Lemma 5.3's envelope (`reference/composition/blanket_rounds.py`): outside their own
+# ranges (Laplace n <= 1e6, eps0 <= 8, ...) their row certifies nothing and the generic pair still does.
+BLANKET_ROUNDS = ("compose.laplace", "compose.finite", "compose.randomizer")
 
 
 def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float, rounds: int, eps0_lower: float | None = None) -> Certification:
@@ -259,19 +269,24 @@ def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: flo
     rows = [
         CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
         if statement_id in MECHANISM_ROUNDS and n > MECHANISM_ROUNDS_N_MAX
-        else _composed_row(statement_id, side, name, eps0=eps0 if side == "upper" or eps0_lower is None else eps0_lower, n=n, delta=delta, rounds=rounds,
-                           k=extra.get("k") if statement_id == "compose.krr" else None)
+        else CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
+        if statement_id == "compose.randomizer" and n > BLANKET_ROUNDS_N_MAX
+        else _composed_row(statement_id, side, name, eps0=eps0 if side == "upper" or eps0_lower is None else eps0_lower, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None,
+                           own={"randomizer": name, "d": extra.get("d")} if statement_id == "compose.randomizer" else None)
         for side, ids in sides for statement_id in ids
     ]
     return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds, **extra}, rows, name)
 
 
-def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float, n: int, delta: float, rounds: int, k: int | None = None) -> CandidateRow:
+def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float | None, n: int, delta: float, rounds: int, k: int | None = None,
+                  own: Mapping[str, Any] | None = None) -> CandidateRow:
     about = _about(statement_id, asked) if side == "lower" else ""
     try:
-        result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, k=k)
+        result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, k=k, **(own or {}))
     except ParameterError as failure:
-        if failure.name in ("eps0", "n", "delta", "rounds"):  # the composition's range is the front door's for T > 1
+        # The generic composition's range is the front door's for T > 1; the blanket envelopes' narrower ranges
+        # only take their own row out.
+        if failure.name in ("eps0", "n", "delta", "rounds") and statement_id not in BLANKET_ROUNDS:
             raise
         return CandidateRow(statement_id, side, None, False, str(failure), about)
     except HypothesisViolation as failure:  # this statement certifies nothing at the point
@@ -346,4 +361,7 @@ def _matrix(matrix: object, *, n: int, delta: float, rounds: int) -> Certificati
     if audit.mechanism in ("krr", "binary_rr") and audit.k is not None:
         return _matrix_as_krr(audit.k, audit.ldp_ratio, eps0, n=n, delta=delta, rounds=rounds)
     rows = [_composed_row("compose.clones", "upper", "generic", eps0=eps0, n=n, delta=delta, rounds=rounds)]
+    rows.append(CandidateRow("compose.finite", "upper", None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon('compose.finite', ...) for it", "")
+                if n > BLANKET_ROUNDS_N_MAX else
+                _composed_row("compose.finite", "upper", "matrix", eps0=None, n=n, delta=delta, rounds=rounds, own={"matrix": matrix}))
     return _pick("matrix", {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds}, rows, "matrix")

@@ -25,6 +25,10 @@ is a post-processing of it (or has a smaller privacy profile at every eps); domi
   (0, 1), (e^{eps_i}, h_i) and their mirror images 1 - alpha + alpha h(-eps) is the hockey-stick curve of an
   explicit pair (`ctd_pair_masses`: Q'(v) = the slope increase at breakpoint v, P'(v) = alpha_v Q'(v)).
   Composed T times (adaptive composition: Zhu, Dong, Wang 2022 Thm 10). Upper bounds.
+- `compose.laplace`, `compose.finite`, `compose.randomizer`: the same construction with BBGN19 Lemma 5.3's exact
+  blanket bound as the envelope (the Laplace mechanism on [0, 1], any finite randomizer matrix, the structured
+  randomizers); Lemma 5.3 bounds the hockey-stick divergence of EVERY neighbouring pair, so the certified upper
+  end of its value at a node bounds delta* there. Upper bounds; heterogeneous schedules mix them.
 """
 
 from __future__ import annotations
@@ -241,7 +245,74 @@ COMPOSE_KRR = _statement(
     with_k=True,
 )
 
+_BLANKET = (
+    " Blanket envelope (shuffle_spec.reference.composition.blanket_rounds, module doc B1-B4): h_i = the certified upper "
+    "end of BBGN19 Lemma 5.3's exact delta(eps_i) for the mechanism, at nodes eps_i = i h (h a power of 2, 16 to 64 "
+    "nodes up to where the bound falls below a floor far under delta / T); Lemma 5.3 bounds H_{e^eps}(M(D) || M(D')) "
+    "for every ordered pair of neighbouring datasets (replace one user's input; its maximum over the ordered pairs of "
+    "inputs is taken), so h_i >= delta*(eps_i), the worst-case profile of one round. Then the connect-the-dots pair "
+    "(ctd_pair_masses; C1-C5 of shuffle_spec.reference.composition.connect_the_dots), closed by delta*(e0) = 0 at a "
+    "float e0 >= the round's LDP level, composed T times by the certified FFT (adaptive composition: Zhu, Dong, Wang "
+    "2022 Thm 10); heterogeneous schedules (mechanism, eps0, n per round, binary RR and k-RR rounds included) compose "
+    "the rounds' pairs. The value is the smaller of this certified upper end and compose.clones' (both upper bounds; "
+    "the note says when the generic pair is smaller). The interval's lower end is 0 (no composed lower bound)."
+)
+
+
+def _blanket_statement(name: str, title: str, locator: str, mechanism: str, notes: str, reference: str) -> Statement:
+    # No examples: each evaluation builds a certified envelope (seconds to a minute); the tests evaluate them.
+    return Statement(
+        id=f"compose.{name}",
+        kind=Kind.PROCEDURE,
+        title=title,
+        source=Source("BBGN19", locator + " + connect the dots (DGKKM22) + dominating-pair composition (Zhu-Dong-Wang 2022 Thm 10); "
+                      "derived here, proof checks in proofs_checks/derived/compose_blanket.py", "derived", "high"),
+        symbols=(eps0, n, delta, rounds, eps),
+        hypotheses=(sp.Lt(delta, 1),),
+        conclusion=(sp.Le(composed_delta, delta),),
+        direction=Direction.UPPER_BOUND,
+        reference=reference,
+        mechanism=mechanism,
+        tags=frozenset({"composition"}),
+        notes=_COMMON + _BLANKET + notes,
+    )
+
+
+COMPOSE_LAPLACE = _blanket_statement(
+    "laplace",
+    "eps after T rounds of the shuffled Laplace mechanism on [0, 1]: BBGN19 Lemma 5.3's exact bound as the profile envelope, connect-the-dots pair composed T times",
+    "Lemma 5.3 evaluated exactly for Laplace (BBGN19.Lem5.3.exact_laplace) at grid nodes",
+    "laplace",
+    " Envelope: BBGN19.Lem5.3.exact_laplace (the pair of inputs (0, 1) is the worst for every eps). Range 1e-3 <= eps0 <= 8, n <= 1e6.",
+    "shuffle_spec.reference.composition.blanket_rounds:compose_laplace",
+)
+
+COMPOSE_FINITE = _blanket_statement(
+    "finite",
+    "eps after T rounds of a shuffled finite randomizer (a matrix): BBGN19 Lemma 5.3's exact bound as the profile envelope, connect-the-dots pair composed T times",
+    "Lemma 5.3 evaluated exactly for a matrix, best blanket decomposition (BBGN19.Lem5.3.exact_randomizer), at grid nodes",
+    "",
+    " Envelope: BBGN19.Lem5.3.exact_randomizer, the maximum over every ordered pair of rows. eps0 is the matrix's own "
+    "LDP epsilon (rounded up). Range: 2..16 rows, 2..64 outputs, LDP epsilon in [1e-3, 30], n <= 1e8.",
+    "shuffle_spec.reference.composition.blanket_rounds:compose_finite",
+)
+
+COMPOSE_RANDOMIZER = _blanket_statement(
+    "randomizer",
+    "eps after T rounds of a shuffled structured randomizer (RAPPOR, OUE, BLH, OLH, Hadamard, subset selection, Duchi): the blanket bound as the profile envelope, connect-the-dots pair composed T times",
+    "Lemma 5.3 evaluated exactly from each mechanism's closed-form decomposition (BBGN19.Lem5.3.exact_unary, "
+    "exact_local_hashing, exact_hadamard, exact_subset) at grid nodes",
+    "",
+    " Envelope: the mechanism's certified Lemma 5.3 delta over its replace_pairs() (every ordered pair of inputs), "
+    "built with e^eps0 rounded up (the mechanism at the true e^eps0 is a post-processing of it, so its profile is "
+    "smaller at every eps). Duchi et al.'s mechanism: binary RR's envelope (compose.binary_rr; every pair of "
+    "Duchi's profile is below binary RR's worst case at every eps, exact.shuffled_duchi). Range 1e-3 <= eps0 <= 30 "
+    "(OLH <= 13.8), d in [2, 1e9], n <= 1e8 (Duchi 1e7).",
+    "shuffle_spec.reference.composition.blanket_rounds:compose_randomizer",
+)
+
 # The one-round pairs whose losses are composed (for the proof checks and the docs).
 PAIR_PMFS = {"clones": clone_pair_pmfs, "exact_binary_rr": binary_rr_pair_pmfs}
 
-STATEMENTS: tuple[Statement, ...] = (COMPOSE_CLONES, COMPOSE_STRONGER_CLONES, COMPOSE_EXACT_BINARY_RR, COMPOSE_BINARY_RR, COMPOSE_KRR)
+STATEMENTS: tuple[Statement, ...] = (COMPOSE_CLONES, COMPOSE_STRONGER_CLONES, COMPOSE_EXACT_BINARY_RR, COMPOSE_BINARY_RR, COMPOSE_KRR,
+                                    COMPOSE_LAPLACE, COMPOSE_FINITE, COMPOSE_RANDOMIZER)

@@ -1,6 +1,9 @@
 """`shuffle-spec compose ID --rounds T --eps0 E --n N --delta D [--json]`: epsilon after T shuffled rounds,
 certified by composing the pair of ID (compose.clones, compose.stronger_clones, compose.exact_binary_rr, and
-the mechanism-specific compose.binary_rr, compose.krr with --k) with privacy-loss distributions (shuffle_spec.reference.composition.shuffled_rounds). Heterogeneous rounds: `--rounds-file FILE`, a JSON list
+the mechanism-specific compose.binary_rr, compose.krr with --k) with privacy-loss distributions (shuffle_spec.reference.composition.shuffled_rounds).
+compose.laplace (--eps0), compose.finite (--matrix FILE, the JSON of `audit randomizer`; no --eps0) and
+compose.randomizer (--randomizer NAME --d D): BBGN19 Lemma 5.3's envelope (shuffle_spec.reference.composition.blanket_rounds);
+their --rounds-file rounds are {"mechanism", "eps0", "n"[, "rounds", "d", "k", "matrix"]}. Heterogeneous rounds: `--rounds-file FILE`, a JSON list
 of {"eps0", "n"[, "rounds", "pair", "k"]} (or {"rounds": [...]}), with --delta. FILE is a regular file of at
 most MAX_ROUNDS_FILE_BYTES bytes and MAX_SCHEDULE_ENTRIES rounds, no key given twice; a round's "pair"
 must certify the statement (`shuffle_spec.interface.api.composed_epsilon`).
@@ -38,24 +41,44 @@ MAX_ROUNDS_FILE_BYTES = 1 << 20
 # number of entries, not the rounds they repeat, is what costs: 1000 entries take minutes.
 MAX_SCHEDULE_ENTRIES = COMPOSE_SCHEDULE_MAX
 ROUND_FIELDS = ("eps0", "n", "rounds", "pair", "k")
+# The statements whose rounds are composed by BBGN19 Lemma 5.3's envelope (their own flags and round fields).
+BLANKET_IDS = ("compose.laplace", "compose.finite", "compose.randomizer")
 # The headline's label for each statement direction.
 LABELS = {"upper_bound": "upper bound", "lower_bound": "lower bound", "exact": "exact"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", help="compose.clones, compose.stronger_clones, compose.exact_binary_rr, compose.binary_rr or compose.krr")
+    parser.add_argument("id", help="compose.clones, compose.stronger_clones, compose.exact_binary_rr, compose.binary_rr, compose.krr, compose.laplace, compose.finite or compose.randomizer")
     # Numbers are parsed by the project's one parser (`bridge.parse_number`, in `api.composed_epsilon`), as
     # in every other command: "1e3" and "1/2" are numbers, "1_0" and "0x10" are not; ranges are checked there.
     parser.add_argument("--rounds", help=f"number of rounds T, an integer 1 <= T <= {MAX_ROUNDS:.0e}")
     parser.add_argument("--eps0", help=f"local epsilon of each round, 0 < eps0 <= {MAX_EPS0:g}")
     parser.add_argument("--n", help=f"users per round, an integer 1 <= n <= {MAX_N:.0e}")
     parser.add_argument("--k", help="categories of k-RR (compose.krr), an integer 2 <= k <= 1e6")
+    parser.add_argument("--randomizer", help="compose.randomizer: rappor, oue, blh, olh, hadamard, subset (with --d) or duchi")
+    parser.add_argument("--d", help="compose.randomizer: the domain size, an integer 2 <= d <= 1e9")
+    parser.add_argument("--matrix", help="compose.finite: JSON file of the randomizer, {\"matrix\": [[\"3/4\", \"1/4\"], ...]} (rows inputs)")
     parser.add_argument("--delta", required=True, help=f"central delta after all rounds, {DELTA_MIN:g} <= delta < 1")
     parser.add_argument("--rounds-file", help="JSON file of heterogeneous rounds: [{eps0, n, rounds[, pair]}, ...]")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    extra = {name: getattr(args, name) for name in ("randomizer", "d", "matrix") if getattr(args, name) is not None}
+    if args.id in BLANKET_IDS:
+        if "matrix" in extra:
+            extra["matrix"] = load_json_file(extra["matrix"], what="--matrix", limit=MAX_ROUNDS_FILE_BYTES)
+        if args.rounds_file is not None:
+            document = load_json_file(args.rounds_file, what="--rounds-file", limit=MAX_ROUNDS_FILE_BYTES)
+            schedule = document.get("rounds") if isinstance(document, dict) else document
+            if not isinstance(schedule, list) or not schedule:
+                raise UsageError(f"--rounds-file {args.rounds_file}: expected a non-empty list of rounds [{{\"mechanism\": ..., \"eps0\": ..., \"n\": ...}}, ...]")
+            result = composed_epsilon(args.id, delta=args.delta, schedule=schedule, **extra)
+        else:
+            result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta, k=args.k, **extra)
+        return _print(args, result)
+    if extra:
+        raise UsageError(f"--{', --'.join(extra)} only with {', '.join(BLANKET_IDS)}")
     if args.rounds_file is not None:
         if args.rounds is not None or args.eps0 is not None or args.n is not None or args.k is not None:
             raise UsageError("give either --rounds-file or --rounds/--eps0/--n/--k, not both")
@@ -66,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
         if missing:
             raise UsageError(f"compose needs --{', --'.join(missing)} (or --rounds-file)")
         result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta, k=args.k)
+    return _print(args, result)
+
+
+def _print(args: argparse.Namespace, result: Any) -> int:
     if args.json:
         print_json(dict(result.to_json(), direction=resolve(result.id).direction.value))
     else:

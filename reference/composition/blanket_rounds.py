@@ -1,0 +1,437 @@
+"""Mechanism-specific certified composition of shuffled rounds for the randomizers whose single round is certified
+by BBGN19 Lemma 5.3 evaluated exactly on a blanket decomposition: the Laplace mechanism on [0, 1]
+(`compose.laplace`), any finite randomizer matrix (`compose.finite`) and the structured randomizers of
+`reference/randomizers/` (`compose.randomizer`: symmetric RAPPOR, OUE, BLH, OLH, Hadamard response, k-subset
+selection; Duchi et al.'s mechanism through binary randomized response). A schedule may mix them, and mix them
+with binary RR and k-RR rounds (`mechanism_rounds`), with different eps0 and n per round.
+
+Neighbouring relation: replace one user's input, n fixed (symmetric), in every round; over T rounds the
+neighbouring datasets differ in one user's inputs (any of its T inputs may change). The upper bound is valid
+under ADAPTIVE composition: each round's input may be chosen after seeing the earlier rounds' outputs.
+
+Upper bound (steps B1-B4; the new step B1 is checked in `proofs_checks/derived/compose_blanket.py`, B2-B4 are
+steps U2-U4 of `mechanism_rounds`, checked in `proofs_checks/derived/compose_mechanism.py`):
+
+B1 Envelope. h_i >= delta*(eps_i) := sup over ordered neighbouring pairs of datasets of
+   H_{e^eps_i}(M(D) || M(D')) of one round, at nodes eps_i = i h (h a power of 2). BBGN19 Lemma 5.3 bounds
+   H_{e^eps}(M(D) || M(D')) for EVERY pair of neighbouring datasets (user 1 at x vs x', any inputs of the others)
+   by the Lemma's expression for the ordered pair of inputs (x, x'); each evaluator returns a certified interval
+   of that expression (of its maximum over the pairs (x, x') it covers), and h_i is that interval's UPPER end:
+   - Laplace on [0, 1]: `reference.bounds.blanket_exact_laplace.exact_blanket_laplace_delta` (statement
+     BBGN19.Lem5.3.exact_laplace; the pair (0, 1) is the worst pair for every eps, proven there);
+   - a finite matrix: `reference.bounds.blanket_exact_randomizer.exact_blanket_randomizer_delta` (the maximum
+     over every ordered pair of rows; statement BBGN19.Lem5.3.exact_randomizer);
+   - a structured randomizer: `reference.randomizers.structured.structured_blanket_delta` over the mechanism's
+     `replace_pairs()` (each module proves its list covers every ordered pair). The mechanism is built with
+     e^eps0 rounded UP to a rational (`side="upper"`): the mechanism at the true e^eps0 is a post-processing of
+     it (one channel per report; module docs of `unary`, `local_hashing`, `hadamard`, `subset_selection`), so
+     its delta* is at most the rounded one's at every eps;
+   - Duchi et al.'s mechanism: every neighbouring pair's profile is at most binary RR's worst-case profile at
+     every eps (module doc of `reference.randomizers.duchi`, step (2)), so binary RR's envelope
+     (`mechanism_rounds.profile_envelope`) is one for it.
+   The nodes run from 0 until the upper end falls below a floor (far below delta / rounds) or reaches the
+   round's eps0 bound e0 (a float >= the LDP level of the mechanism analysed), where delta* = 0 (an e0-LDP
+   randomizer is e0-DP after shuffling). Where the nodes stop only affects tightness.
+B2 Dominating pair: `connect_the_dots` (C1-C5 there) turns the h_i and the node e0 into an explicit pair
+   (P', Q') with H_alpha(M(D) || M(D')) <= H_alpha(P' || Q') at every alpha > 0 and every ordered neighbouring
+   pair. A subset of the nodes (a coarser grid when the FFT window needs it) gives a pair that still dominates.
+B3 Composition: dominating pairs compose under adaptive composition (Zhu, Dong, Wang 2022, Thm 10; Dong, Roth,
+   Su 2019): the product of the rounds' pairs dominates the schedule; the certified FFT engine
+   (`reference/numerics/pld.py`) bounds the product's delta(eps) from above.
+B4 eps(delta): `solve_epsilon` on that certified upper curve; never above sum_r e0_r (basic composition).
+   With `generic=True` (the default) the FMT21 clone pair's certified composition (`compose.clones`, valid for
+   every eps0-LDP round) is computed too and the smaller of the two certified upper ends is returned (the note
+   says which): the minimum of two upper bounds is one.
+The interval's lower end is 0: no composed lower bound is evaluated for these mechanisms.
+
+Speed: the envelope costs one certified Lemma 5.3 evaluation per node (about 30-60 nodes, plus a few to place
+them): Laplace ~0.02-0.1 s each (its tilted lattice FFT), a structured randomizer ~0.2-0.8 s each (a blanket
+sum over N blocks, each an FFT of the N-fold sum of L), a small matrix ~0.5-2 s each (every ordered pair of
+rows). The envelope is cached per (mechanism, parameters, n, floor); the composition itself is one FFT
+(milliseconds to a second) whatever T is. Written by hand: no library composes certified upper envelopes of
+a privacy profile (module docs of `connect_the_dots` and `pld`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ..bounds.blanket_exact_laplace import MAX_EPS0 as LAPLACE_MAX_EPS0
+from ..bounds.blanket_exact_laplace import MAX_N as LAPLACE_MAX_N
+from ..bounds.blanket_exact_laplace import exact_blanket_laplace_delta
+from ..bounds.blanket_exact_randomizer import MAX_N as MATRIX_MAX_N
+from ..bounds.blanket_exact_randomizer import FiniteRandomizer, exact_blanket_randomizer_delta, finite_randomizer
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
+from ..core.parameters import check_eps0, check_n, check_rounds
+from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
+from ..numerics.pld import ComposedPLD, GridPLD, compose
+from ..numerics.solver import solve_epsilon
+from ..randomizers.common import MAX_N as STRUCTURED_MAX_N
+from ..randomizers.common import check_domain, eps0_rounded_up
+from ..randomizers.hadamard import hadamard_response
+from ..randomizers.local_hashing import local_hashing, olh_range
+from ..randomizers.structured import BlanketPair, structured_blanket_delta
+from ..randomizers.subset_selection import optimal_subset_size, subset_selection
+from ..randomizers.unary import optimized_unary_encoding, symmetric_rappor
+from .connect_the_dots import DominatingPair, connect_the_dots
+from .mechanism_rounds import MAX_N as MECHANISM_MAX_N
+from .mechanism_rounds import profile_envelope
+
+__all__ = [
+    "MECHANISMS",
+    "STRUCTURED",
+    "BlanketRound",
+    "RoundEnvelope",
+    "round_envelope",
+    "round_dominating_pair",
+    "composed_epsilon",
+    "composed_delta",
+    "compose_laplace",
+    "compose_finite",
+    "compose_randomizer",
+]
+
+STRUCTURED = ("rappor", "oue", "blh", "olh", "hadamard", "subset", "duchi")
+# binary_rr and krr rounds are accepted in a schedule (their envelopes are `mechanism_rounds`').
+MECHANISMS = ("laplace", "matrix") + STRUCTURED + ("binary_rr", "krr")
+MIN_EPS0 = 1e-3
+MAX_EPS0 = {"laplace": LAPLACE_MAX_EPS0}  # the others: COMPOSE_EPS0_MAX
+MAX_N = {"laplace": LAPLACE_MAX_N, "matrix": MATRIX_MAX_N, **{name: STRUCTURED_MAX_N for name in STRUCTURED}, "duchi": MECHANISM_MAX_N["binary_rr"],
+         "binary_rr": MECHANISM_MAX_N["binary_rr"], "krr": MECHANISM_MAX_N["krr"]}
+MAX_ROUNDS = COMPOSE_ROUNDS_MAX
+# Nodes per envelope: the step is the power of 2 just below (range of the profile) / NODES (so between NODES and
+# 2 NODES nodes). Fewer than `mechanism_rounds` (64): each node is a full Lemma 5.3 evaluation here (module doc,
+# Speed); the hull of fewer upper bounds still dominates, only a little looser (Laplace, T = 10..1000: 32 instead
+# of 64 costs 0.2-0.5% of the composed eps, 16 costs 1.5-3%; the structured and matrix evaluations are ten times
+# dearer than Laplace's, so they take 16).
+NODES = {"laplace": 32}
+DEFAULT_NODES = 16
+# Placing the nodes: the end of the range is bisected on certified values to this relative width.
+END_TOLERANCE = 0.05
+FLOOR = 1e-17
+FLOOR_FRACTION = 1e-4
+EPS_REL_TOL = 1e-6
+
+
+@dataclass(frozen=True)
+class BlanketRound:
+    """`rounds` shuffled rounds of `mechanism` with local eps0 and n users. mechanism: "laplace", "matrix" (then
+    `matrix`, a validated FiniteRandomizer or a row-stochastic matrix; eps0 is the matrix's own LDP epsilon and
+    may be None), a structured randomizer of STRUCTURED (then `d`, the domain size, except "duchi"), or
+    "binary_rr" / "krr" (then `k`)."""
+
+    mechanism: str
+    eps0: float | None
+    n: int
+    rounds: int = 1
+    d: int | None = None
+    k: int | None = None
+    matrix: object = None
+
+
+@dataclass(frozen=True)
+class RoundEnvelope:
+    """Certified upper bounds `upper[i]` of one round's worst-case profile delta*(eps) at nodes[i] = i step (B1),
+    `eps0_bound` a float >= the round's LDP level (delta* = 0 there); evaluations and seconds spent."""
+
+    step: float
+    nodes: np.ndarray
+    upper: np.ndarray
+    eps0_bound: float
+    evaluations: int
+    seconds: float
+
+
+# ---------------------------------------------------------------------------------------------------
+# Validation.
+
+
+def _validate(r: BlanketRound) -> BlanketRound:
+    if not isinstance(r, BlanketRound):
+        raise ParameterError("rounds", repr(r)[:60], "BlanketRound(mechanism, eps0, n, rounds, d, k, matrix) entries")
+    if r.mechanism not in MECHANISMS:
+        raise ParameterError("mechanism", r.mechanism, f"one of {', '.join(MECHANISMS)}")
+    check_rounds(r.rounds, maximum=MAX_ROUNDS)
+    check_n(r.n, maximum=MAX_N[r.mechanism], why=f"the {r.mechanism} envelope")
+    matrix: FiniteRandomizer | None = None
+    eps0 = r.eps0
+    if r.mechanism == "matrix":
+        if r.matrix is None:
+            raise ParameterError("matrix", None, "a row-stochastic matrix for a matrix round")
+        matrix = finite_randomizer(r.matrix)
+        if eps0 is not None and float(eps0) < matrix.eps0:
+            raise ParameterError("eps0", eps0, f"None or at least the matrix's LDP epsilon {matrix.eps0!r}")
+        eps0 = matrix.eps0
+        if not eps0 > 0:
+            raise ParameterError("matrix", "an input-independent matrix", "a matrix whose output depends on the input (eps0 > 0)")
+    elif r.matrix is not None:
+        raise ParameterError("matrix", "given", f"no matrix for a {r.mechanism} round")
+    maximum = MAX_EPS0.get(r.mechanism, COMPOSE_EPS0_MAX)
+    check_eps0(eps0, maximum=maximum, why="mechanism-specific composition")
+    if float(eps0) < MIN_EPS0:  # type: ignore[arg-type]
+        raise ParameterError("eps0", eps0, f"{MIN_EPS0:g} <= eps0 <= {maximum:g} (mechanism-specific composition)")
+    d = r.d
+    if r.mechanism in STRUCTURED and r.mechanism != "duchi":
+        if d is None:
+            raise ParameterError("d", None, f"the domain size of a {r.mechanism} round, an integer 2 <= d <= 1e9")
+        d = check_domain(d)
+    elif d is not None:
+        raise ParameterError("d", d, f"no domain size for a {r.mechanism} round")
+    k = r.k
+    if r.mechanism == "krr":
+        require_integer("k", k, minimum=2)
+        k = int(k)  # type: ignore[arg-type]
+    elif r.mechanism == "binary_rr":
+        if k not in (None, 2):
+            raise ParameterError("k", k, "2 (or none) for binary_rr")
+        k = 2
+    elif k is not None:
+        raise ParameterError("k", k, f"no k for a {r.mechanism} round")
+    if r.mechanism == "olh":
+        olh_range(float(eps0))  # type: ignore[arg-type]  # refuses eps0 > 13.8 (too many hash values)
+    return BlanketRound(r.mechanism, float(eps0), int(r.n), int(r.rounds), d, k, matrix)  # type: ignore[arg-type]
+
+
+def _validate_schedule(rounds: Sequence[BlanketRound]) -> list[BlanketRound]:
+    if isinstance(rounds, (str, bytes)) or not isinstance(rounds, Sequence) or len(rounds) == 0:
+        raise ParameterError("rounds", repr(rounds)[:60], "a non-empty list of BlanketRound(mechanism, eps0, n, rounds, ...)")
+    if len(rounds) > COMPOSE_SCHEDULE_MAX:
+        raise ParameterError("rounds", f"a list of {len(rounds)} entries", f"at most {COMPOSE_SCHEDULE_MAX} entries (repeated rounds once, with their count)")
+    out = [_validate(r) for r in rounds]
+    total = sum(r.rounds for r in out)
+    if total > MAX_ROUNDS:
+        raise ParameterError("rounds", total, f"a total of at most {MAX_ROUNDS:.0e} rounds")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# B1: envelopes.
+
+
+def _structured_mechanism(name: str, eps0: float, d: int) -> tuple[list[BlanketPair], Fraction]:
+    """The blanket pairs (every ordered pair of inputs) and the exact LDP ratio of the mechanism built with
+    e^eps0 rounded up (module doc, B1)."""
+    if name == "rappor":
+        unary = symmetric_rappor(eps0, d, side="upper")
+        return unary.replace_pairs(), unary.ratio
+    if name == "oue":
+        unary = optimized_unary_encoding(eps0, d, side="upper")
+        return unary.replace_pairs(), unary.ratio
+    if name in ("blh", "olh"):
+        hashing = local_hashing(eps0, d, 2 if name == "blh" else olh_range(eps0))
+        return hashing.replace_pairs(), hashing.ratio
+    if name == "hadamard":
+        hadamard = hadamard_response(eps0, d)
+        return hadamard.replace_pairs(), hadamard.ratio
+    subset = subset_selection(eps0, d, optimal_subset_size(eps0, d))
+    return subset.replace_pairs(), subset.ratio
+
+
+def _floor_for(delta: float, total_rounds: int) -> float:
+    """The envelope's floor: FLOOR, or lower when delta / rounds asks for it (a power of 10, so that schedules
+    share cached envelopes)."""
+    want = min(FLOOR, FLOOR_FRACTION * delta / total_rounds)
+    return 10.0 ** math.floor(math.log10(max(want, 1e-290)))
+
+
+def _nodes(upper_at: Callable[[float], float], eps0: float, floor: float, count: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """Nodes i h from 0 (h a power of 2, `count` to 2 `count` of them over the range where the certified upper value is
+    above `floor`) and the certified upper values there; the last one is below the floor or the nodes reach eps0.
+    The range is found by bisection on certified values: it only decides where the nodes are."""
+    lo, hi = 0.0, eps0
+    if upper_at(hi * 0.999) > floor:
+        end = eps0
+    else:
+        while hi - lo > END_TOLERANCE * hi:
+            mid = 0.5 * (lo + hi)
+            if upper_at(mid) > floor:
+                lo = mid
+            else:
+                hi = mid
+        end = hi
+    step = 2.0 ** math.floor(math.log2(end / count))
+    nodes, upper = [], []
+    i = 0
+    while i * step < eps0:
+        nodes.append(i * step)
+        upper.append(min(upper_at(i * step), 1.0))
+        i += 1
+        if upper[-1] < floor:
+            break
+    return step, np.array(nodes), np.array(upper)
+
+
+@lru_cache(maxsize=64)
+def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
+    started = time.perf_counter()
+    count = [0]
+    eps0 = float(r.eps0)  # type: ignore[arg-type]
+    if r.mechanism in ("binary_rr", "krr", "duchi"):
+        # Duchi: binary RR's envelope bounds its profile at every eps (module doc, B1).
+        env = profile_envelope("krr" if r.mechanism == "krr" else "binary_rr", eps0=eps0, n=r.n, k=r.k or 2, floor=floor)
+        return RoundEnvelope(env.step, env.nodes, env.upper, eps0, env.evaluations, time.perf_counter() - started)
+    if r.mechanism == "laplace":
+        bound = eps0
+
+        def value(eps: float) -> float:
+            return exact_blanket_laplace_delta(eps0=eps0, n=r.n, eps=eps).upper
+    elif r.mechanism == "matrix":
+        matrix = r.matrix
+        if not isinstance(matrix, FiniteRandomizer):  # _validate made it one
+            raise ParameterError("matrix", repr(matrix)[:60], "a validated FiniteRandomizer")
+        bound = matrix.eps0
+
+        def value(eps: float) -> float:
+            return exact_blanket_randomizer_delta(matrix=matrix, n=r.n, eps=eps, delta_hint=floor).upper
+    else:
+        pairs, ratio = _structured_mechanism(r.mechanism, eps0, int(r.d))  # type: ignore[arg-type]
+        bound = eps0_rounded_up(ratio)
+
+        def value(eps: float) -> float:
+            return structured_blanket_delta(pairs, n=r.n, eps=eps, delta_hint=floor).upper
+
+    def upper_at(eps: float) -> float:
+        count[0] += 1
+        return value(eps)
+
+    step, nodes, upper = _nodes(upper_at, bound, floor, NODES.get(r.mechanism, DEFAULT_NODES))
+    return RoundEnvelope(step, nodes, upper, float(bound), count[0], time.perf_counter() - started)
+
+
+def round_envelope(r: BlanketRound, *, floor: float = FLOOR) -> RoundEnvelope:
+    """Certified upper bounds of one shuffled round's worst-case privacy profile delta*(eps) (replace-one) at grid
+    nodes (module doc, B1). Ranges: as `composed_epsilon`; floor in (0, 1e-6]."""
+    r = _key(_validate(r))
+    require_probability("floor", floor)
+    if floor > 1e-6:
+        raise ParameterError("floor", floor, "0 < floor <= 1e-6")
+    return _envelope(r, float(floor))
+
+
+@lru_cache(maxsize=256)
+def _pair_on(r: BlanketRound, floor: float, step: float) -> DominatingPair:
+    """B2 on a grid step >= the envelope's (nodes at multiples of `step` only: each value is still an upper bound
+    at its node, so the pair still dominates, only coarser)."""
+    env = _envelope(r, floor)
+    stride = max(int(round(step / env.step)), 1)
+    keep = np.arange(0, len(env.nodes), stride)
+    return connect_the_dots(env.step * stride, env.nodes[keep], env.upper[keep], eps0=env.eps0_bound)
+
+
+def round_dominating_pair(r: BlanketRound, *, floor: float = FLOOR) -> DominatingPair:
+    """A dominating pair of one shuffled round (module doc, B1-B2; replace-one): for every ordered pair of
+    neighbouring datasets and every alpha > 0, H_alpha(M(D) || M(D')) <= H_alpha(P' || Q'). Ranges: as
+    `round_envelope`."""
+    env = round_envelope(r, floor=floor)
+    return _pair_on(_key(_validate(r)), float(floor), env.step)
+
+
+# ---------------------------------------------------------------------------------------------------
+# B3-B4: composition.
+
+
+def _key(r: BlanketRound) -> BlanketRound:
+    """The round without its count (envelopes do not depend on it)."""
+    return BlanketRound(r.mechanism, r.eps0, r.n, 1, r.d, r.k, r.matrix)
+
+
+def _composed_upper(rounds: list[BlanketRound], delta_or_floor: float, tail: float) -> ComposedPLD:
+    total = sum(r.rounds for r in rounds)
+    floor = _floor_for(delta_or_floor, total)
+    keys = [_key(r) for r in rounds]
+    envelopes = [_envelope(key, floor) for key in keys]
+    step = min(e.step for e in envelopes)
+    for _ in range(40):
+        grids: list[GridPLD] = []
+        for key, env in zip(keys, envelopes, strict=True):
+            pair = _pair_on(key, floor, max(step, env.step))
+            grids.append(pair.grid_pld(step))
+        try:
+            return compose(grids, [r.rounds for r in rounds], tail=tail)
+        except ParameterError:
+            step *= 2  # the FFT window is too wide: coarser nodes still dominate (`_pair_on`)
+    raise ParameterError("rounds", total, "a composition whose loss window fits the FFT")
+
+
+def _generic_epsilon(rounds: list[BlanketRound], delta: float) -> float | None:
+    """compose.clones' certified upper end for the same schedule (every round eps0-LDP at its eps0 bound), or None
+    where the clone composition refuses (eps0 > 30)."""
+    from .shuffled_rounds import Round, composed_epsilon as clones_epsilon  # lazy: heavy, and only for this
+
+    try:
+        value = clones_epsilon([Round("clones", float(r.eps0), r.n, r.rounds) for r in rounds], delta=delta)  # type: ignore[arg-type]
+    except ParameterError:
+        return None
+    return float(value.upper)
+
+
+def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: bool = True) -> BoundValue:
+    """compose.laplace / compose.finite / compose.randomizer: a certified upper bound on eps(delta) after the rounds
+    (heterogeneous allowed, binary_rr and krr rounds included; replace-one relation; valid under adaptive
+    composition), module doc B1-B4. `generic`: also compose FMT21's clone pair and return the smaller certified
+    upper end (the note says which). The interval's lower end is 0 (no composed lower bound evaluated).
+    Supported: 1e-3 <= eps0 <= 30 (Laplace <= 8; a matrix: its own LDP epsilon), n <= 1e6 (Laplace), 1e8
+    (matrix, structured, k-RR), 1e7 (binary RR, Duchi); d in [2, 1e9] for the structured randomizers (OLH: eps0
+    <= 13.8); total rounds <= 1e6; 0 < delta < 1."""
+    rounds = _validate_schedule(rounds)
+    require_probability("delta", delta)
+    tail = max(delta * 1e-6, 1e-300)
+    composed = _composed_upper(rounds, delta, tail)
+
+    def bounds(eps: float) -> tuple[float, float]:
+        value = composed.delta(eps)
+        return value, value
+
+    result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=EPS_REL_TOL)
+    upper = float(result.upper)
+    note = result.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)
+    if generic:
+        clones = _generic_epsilon(rounds, delta)
+        if clones is not None and clones < upper:
+            note = f"the generic clone pair (compose.clones) certifies less than the mechanism's own envelope ({upper!r}): its value is returned"
+            upper = clones
+    if upper > 0:
+        note = f"{note}; lower end 0 (no lower bound evaluated)" if note else "lower end 0 (no lower bound evaluated)"
+    return BoundValue(0.0, upper, note, direction="upper_bound")
+
+
+def composed_delta(rounds: Sequence[BlanketRound], *, eps: float) -> BoundValue:
+    """A certified upper bound on delta(eps) after the rounds (the composed dominating pairs, B1-B3); the lower end
+    is 0 (no lower bound evaluated). eps >= 0; ranges as composed_epsilon."""
+    rounds = _validate_schedule(rounds)
+    require_positive("eps", eps, allow_zero=True)
+    composed = _composed_upper(rounds, 1e-6, 1e-18)
+    return BoundValue(0.0, composed.delta(float(eps)), direction="upper_bound")
+
+
+def compose_laplace(*, eps0: float, n: int, delta: float, rounds: int) -> BoundValue:
+    """compose.laplace: certified eps(delta) after `rounds` rounds of n shuffled eps0-LDP Laplace reports on [0, 1]
+    (BBGN19 Lemma 5.3 envelope, module doc; the generic clone pair's value when smaller). 1e-3 <= eps0 <= 8,
+    1 <= n <= 1e6, 0 < delta < 1, 1 <= rounds <= 1e6."""
+    return composed_epsilon([BlanketRound("laplace", eps0, n, rounds)], delta=delta)
+
+
+def compose_finite(*, matrix: object, n: int, delta: float, rounds: int) -> BoundValue:
+    """compose.finite: certified eps(delta) after `rounds` rounds of n shuffled reports of the finite randomizer
+    `matrix` (k x m row-stochastic, 2 <= k <= 16, 2 <= m <= 64, its LDP epsilon in [1e-3, 30]; BBGN19 Lemma 5.3
+    envelope, module doc; the generic clone pair's value when smaller). 1 <= n <= 1e8, 0 < delta < 1,
+    1 <= rounds <= 1e6."""
+    return composed_epsilon([BlanketRound("matrix", None, n, rounds, matrix=matrix)], delta=delta)
+
+
+def compose_randomizer(*, randomizer: str, eps0: float, n: int, delta: float, rounds: int, d: int | None = None) -> BoundValue:
+    """compose.randomizer: certified eps(delta) after `rounds` rounds of n shuffled reports of the structured
+    randomizer `randomizer` (rappor, oue, blh, olh, hadamard, subset with the domain size d; duchi without; module
+    doc; the generic clone pair's value when smaller). 1e-3 <= eps0 <= 30 (OLH <= 13.8), 1 <= n <= 1e8 (duchi
+    1e7), 2 <= d <= 1e9, 0 < delta < 1, 1 <= rounds <= 1e6."""
+    if randomizer not in STRUCTURED:
+        raise ParameterError("randomizer", randomizer, f"one of {', '.join(STRUCTURED)}")
+    return composed_epsilon([BlanketRound(randomizer, eps0, n, rounds, d=d)], delta=delta)

@@ -1,0 +1,79 @@
+"""`shuffle-spec compose compose.laplace / compose.finite / compose.randomizer` and the front door's many-round
+answer for Laplace, a matrix and the structured randomizers (reference/composition/blanket_rounds.py). Small n so
+that the envelopes are cheap; the values are checked against the reference they come from, and the front door's
+pick is checked to be the smaller of the certified candidates."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import shuffle_spec
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.reference.composition.blanket_rounds import BlanketRound, composed_epsilon
+from shuffle_spec.reference.composition.shuffled_rounds import Round
+from shuffle_spec.reference.composition.shuffled_rounds import composed_epsilon as clones_epsilon
+
+MATRIX = [["3/4", "1/4"], ["1/4", "3/4"]]  # LDP ratio 3: a cheap envelope at n = 2
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_compose_finite_from_a_matrix_file_matches_the_reference(capsys, tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"matrix": MATRIX}))
+    code, out, _ = _run(capsys, "compose", "compose.finite", "--matrix", str(path), "--rounds", "2", "--n", "2", "--delta", "0.01", "--json")
+    assert code == 0
+    data = json.loads(out)
+    expected = composed_epsilon([BlanketRound("matrix", None, 2, 2, matrix=MATRIX)], delta=0.01)
+    assert data["value"] == expected.upper and data["direction"] == "upper_bound" and data["interval"][0] == 0.0
+
+
+def test_compose_schedule_file_mixes_mechanisms(capsys, tmp_path):
+    path = tmp_path / "rounds.json"
+    path.write_text(json.dumps([{"mechanism": "oue", "eps0": 1, "d": 2, "n": 2, "rounds": 2}, {"mechanism": "matrix", "matrix": MATRIX, "n": 2}]))
+    code, out, _ = _run(capsys, "compose", "compose.randomizer", "--rounds-file", str(path), "--delta", "0.01", "--json")
+    assert code == 0
+    data = json.loads(out)
+    alone = composed_epsilon([BlanketRound("oue", 1.0, 2, 2, d=2)], delta=0.01).upper
+    assert data["rounds"] == 3 and data["value"] > alone
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (("compose.laplace", "--eps0", "9", "--rounds", "2", "--n", "3"), "eps0"),
+    (("compose.randomizer", "--randomizer", "oue", "--eps0", "1", "--rounds", "2", "--n", "3"), "d"),
+    (("compose.randomizer", "--randomizer", "gaussian", "--eps0", "1", "--rounds", "2", "--n", "3"), "mechanism"),
+    (("compose.clones", "--d", "3", "--eps0", "1", "--rounds", "2", "--n", "3"), "--d"),
+])
+def test_compose_blanket_bad_input_exits_2_with_one_line(capsys, argv, fragment):
+    code, _, err = _run(capsys, "compose", *argv, "--delta", "0.01")
+    assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow  # the Laplace envelope: 2-3 s
+def test_certify_laplace_rounds_picks_the_smaller_certified_upper_bound():
+    answer = shuffle_spec.certify("laplace", eps0=2.0, n=3, delta=0.01, rounds=5)
+    uppers = {row.statement_id: row.eps for row in answer.rows if row.side == "upper"}
+    assert set(uppers) == {"compose.laplace", "compose.clones"}
+    assert answer.value == min(uppers.values()) and answer.neighbouring == "replace-one"
+    assert uppers["compose.clones"] == clones_epsilon([Round("clones", 2.0, 3, 5)], delta=0.01).upper
+
+
+def test_certify_structured_and_matrix_rounds_list_their_own_composition():
+    oue = shuffle_spec.certify("oue", d=3, eps0=1.0, n=2, delta=0.01, rounds=2)
+    assert any(row.statement_id == "compose.randomizer" and row.valid for row in oue.rows)
+    matrix = shuffle_spec.certify(MATRIX, n=2, delta=0.01, rounds=2)
+    assert any(row.statement_id == "compose.finite" and row.valid for row in matrix.rows)
+    assert matrix.value <= min(row.eps for row in matrix.rows if row.side == "upper" and row.valid)
+
+
+def test_certify_laplace_outside_the_envelope_range_falls_back_to_the_generic_pair():
+    answer = shuffle_spec.certify("laplace", eps0=1.0, n=10**7, delta=1e-6, rounds=10)
+    assert answer.statement_id == "compose.clones"
+    row = next(row for row in answer.rows if row.statement_id == "compose.laplace")
+    assert not row.valid and "n" in row.reason
