@@ -270,3 +270,26 @@ def test_the_registry_regenerates_to_the_committed_file():
 
     fresh = json.loads(registry._dump(registry.build_registry()))
     assert fresh == json.loads(registry.REGISTRY_FILE.read_text())
+
+
+def test_the_cupy_stand_in_computes_numpy_s_transforms_and_re_exports_numpy():
+    # In a child process (the stand-in must never be importable as `cupy` in this one): cupy.fft.fft/ifft
+    # equal numpy.fft.fft/ifft up to float64 round-off on a probability vector like the audited code's grid,
+    # and the other names the audited code uses are NumPy's own.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from support.paths import child_environment
+
+    script = (
+        "import numpy as np, cupy as cp\n"
+        "x = np.zeros(1 << 12); x[:300] = np.random.default_rng(1).random(300); x /= x.sum()\n"
+        "f = cp.fft.fft(x); assert np.max(np.abs(f - np.fft.fft(x))) < 1e-14\n"
+        "g = cp.fft.ifft(f ** 7); assert np.max(np.abs(g - np.fft.ifft(np.fft.fft(x) ** 7))) < 1e-15\n"
+        "assert cp.pad is np.pad and cp.maximum is np.maximum and cp.sum is np.sum and cp.linspace is np.linspace and cp.asarray is np.asarray\n"
+        "assert cp.fft.__name__ == 'cupy._fft'\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=child_environment(Path(python_codes.CUPY_STANDIN)), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
