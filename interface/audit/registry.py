@@ -389,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         registry = build_registry(progress=lambda k: print(f"auditing {k}", file=sys.stderr))
     REGISTRY_FILE.write_text(_dump(registry))
     REGISTRY_TABLE.write_text(render_table(registry))
-    findings = write_findings(FINDINGS_DIR, registry)
+    findings = write_findings(FINDINGS_DIR, registry, command="python3 -m shuffle_spec.interface.audit.registry --write")
     print(f"wrote {REGISTRY_FILE.relative_to(REPOSITORY)} and {REGISTRY_TABLE.relative_to(REPOSITORY)} ({len(registry['entries'])} entries), {len(findings)} findings vector files in {FINDINGS_DIR.relative_to(REPOSITORY)}")
     return 0
 

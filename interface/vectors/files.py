@@ -74,11 +74,13 @@ __all__ = [
     "canonical_decimal",
     "checked_group",
     "differences",
+    "document_bytes",
     "fresh_document",
     "generate_all",
     "generate_group",
     "has_high_precision_value",
     "load_vector_group",
+    "write_documents",
     "write_vectors",
     "check_vectors",
     "validate_document",
@@ -482,6 +484,11 @@ def _dump(document: Mapping[str, Any]) -> str:
     return json.dumps(document, indent=1, sort_keys=False) + "\n"
 
 
+def document_bytes(document: Mapping[str, Any]) -> bytes:
+    """The bytes a vector document is written as (`write_documents`; its SHA-256 goes into the manifest)."""
+    return _dump(document).encode("ascii")
+
+
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -787,25 +794,39 @@ def _stderr_note(text: str) -> None:
 
 
 def write_vectors(directory: str | Path, statements: Iterable[Statement] | None = None, *, note: Callable[[str], None] = _stderr_note) -> list[Path]:
-    """Write the vectors into `directory` (created if needed) and return the paths written.
-
-    Never deletes nor overwrites a file it did not write. Before anything is written, every file about
-    to be replaced must be a vector file: else a one-line `UsageError` and nothing is written. A file no
-    longer generated is removed only when the previous manifest (`index.json`, `sha256`) lists it with
-    the bytes it still has and it is a vector document. Any other `*.json` is left alone; one that looks
-    like a vector file is named through `note` ("not ours, left alone"), as is a listed file that
-    changed since it was written."""
+    """Write the vectors into `directory` (created if needed) and return the paths written: the documents
+    of `generate_all(statements)`, by `write_documents` (its rules: never deletes nor overwrites a file it
+    did not write)."""
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"vectors generate: {directory} is not a directory")
+    return write_documents(directory, generate_all(statements), note=note)
+
+
+def write_documents(directory: str | Path, documents: Mapping[str, Mapping[str, Any]], *, note: Callable[[str], None] = _stderr_note, command: str = "vectors generate") -> list[Path]:
+    """Write vector documents (file name -> document, `index.json` among them: the manifest) into
+    `directory` (created if needed) and return the paths written. The one writer of vector files: the
+    spec's (`write_vectors`) and the audit findings' (`shuffle_spec.interface.vectors.findings`). Every
+    file is `json.dumps(document, indent=1)` plus a newline in ASCII (`_dump`), so the bytes depend on the
+    documents alone, never on the machine.
+
+    Never deletes nor overwrites a file it did not write. Before anything is written, every file about
+    to be replaced must be a vector file: else a one-line `UsageError` naming `command` (the writer, as
+    its user types it) and nothing is written. A file no longer generated is removed only when the previous manifest (`index.json`,
+    `sha256`) lists it with the bytes it still has and it is a vector document. Any other `*.json` is left
+    alone; one that looks like a vector file is named through `note` ("not ours, left alone"), as is a
+    listed file that changed since it was written."""
+    directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"{command}: {directory} is not a directory")
+    writer = f"shuffle-spec {command}" if command == "vectors generate" else command
     directory.mkdir(parents=True, exist_ok=True)
     manifest = _manifest(directory)
-    documents = generate_all(statements)
-    data = {name: _dump(document).encode("ascii") for name, document in documents.items()}
+    data = {name: document_bytes(document) for name, document in documents.items()}
     for name in data:
         reason = _overwrite_refusal(directory / name)
         if reason is not None:
-            raise UsageError(f"vectors generate: {directory / name} exists and is {reason}, not a file written by `shuffle-spec vectors generate`; nothing was written (move it away or choose another directory)")
+            raise UsageError(f"{command}: {directory / name} exists and is {reason}, not a file written by `{writer}`; nothing was written (move it away or choose another directory)")
     written = []
     for name in sorted(data, key=lambda n: n == INDEX):  # the index (the manifest) last
         _write_atomically(directory / name, data[name])

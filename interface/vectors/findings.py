@@ -4,11 +4,15 @@ the vector format (`schema.json`, schema version shuffle-spec-vectors/2), flagge
 so that any implementation repeating the mistake fails the same vectors.
 
 Layout: one file per audited implementation with failures, named after its registry key, and an index
-(index.json) in the folder written; the committed copy is `tests/findings_vectors/`, written with the registry (`python3 -m
-shuffle_spec.interface.audit.registry --write`), and `python3 -m shuffle_spec.interface.vectors.findings DIR`
-writes them anywhere. Not by `shuffle-spec vectors generate`: that command writes
-what the spec generates (its tests run it on stand-in registries without the audited statements), while
-these files derive from the audits. Each file's group is the statement the
+(index.json, also the manifest) in the folder written. The committed copy is `tests/findings_vectors/`,
+written by any of: the registry (`python3 -m shuffle_spec.interface.audit.registry --write`);
+`shuffle-spec vectors generate tests/vectors` run in a checkout of the repository (the spec's vectors into
+tests/vectors, then these into the sibling tests/findings_vectors: `checkout_findings_directory`);
+`shuffle-spec vectors generate DIR --findings FDIR` (anywhere); `python3 -m
+shuffle_spec.interface.vectors.findings DIR`. All write through the one writer of vector files,
+`files.write_documents` (same bytes on every machine, same never-overwrite-what-is-not-ours rules). The
+documents derive from the committed `docs/audits/registry.json` alone, so an installed package without the
+repository's docs writes none. Each file's group is the statement the
 implementation was audited against (title, source, reference, rtol as its own vector file has them). Every
 UNSOUND point is a test; a BELOW BOUND point is one when the implementation claims that statement
 (`BELOW_BOUND_FLAGS`). Each test is `valid` with the statement's expected value and acceptance interval at that point, a `comment`
@@ -38,27 +42,27 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ...spec.registry import get_statement
-from .files import SCHEMA_VERSION, canonical_decimal, expected_from
+from .files import SCHEMA_VERSION, canonical_decimal, document_bytes, expected_from, write_documents
 
-__all__ = ["REGISTRY_FILE", "findings_documents", "write_findings"]
+__all__ = ["FINDINGS_DIRECTORY", "REGISTRY_FILE", "checkout_findings_directory", "findings_documents", "write_findings"]
 
-REGISTRY_FILE = Path(__file__).resolve().parents[2] / "docs" / "audits" / "registry.json"
+CHECKOUT = Path(__file__).resolve().parents[2]  # the repository root when the package runs from a checkout
+REGISTRY_FILE = CHECKOUT / "docs" / "audits" / "registry.json"
+FINDINGS_DIRECTORY = CHECKOUT / "tests" / "findings_vectors"  # the committed copy
+SPEC_VECTORS_DIRECTORY = CHECKOUT / "tests" / "vectors"
 INDEX = "index.json"
 VERDICT_FLAG = {"UNSOUND": "BelowTruth", "BELOW BOUND": "BelowCertified"}
 # A BELOW BOUND point is a finding when the implementation claims the statement it was held to (it drops
 # terms of it, evaluates it outside its hypotheses, or rounds it down); an implementation with its own
 # analysis (Wang et al.'s k-RR row) below a registered statement is not shown wrong by that alone.
 BELOW_BOUND_FLAGS = {"TermsDropped", "HypothesisIgnored", "FloatCancellation"}
-
-
-def _dump(document: Mapping[str, Any]) -> str:
-    return json.dumps(document, indent=1, sort_keys=False) + "\n"
 
 
 def _group_head(statement_id: str) -> dict[str, Any]:
@@ -138,24 +142,32 @@ def findings_documents(registry: Mapping[str, Any] | None = None) -> dict[str, d
         "generator": "shuffle-spec audit registry (findings)",
         "files": sorted(documents),
         "numberOfTests": sum(d["numberOfTests"] for d in documents.values()),
-        "sha256": {name: hashlib.sha256(_dump(documents[name]).encode("ascii")).hexdigest() for name in sorted(documents)},
+        "sha256": {name: hashlib.sha256(document_bytes(documents[name])).hexdigest() for name in sorted(documents)},
     }
     return documents
 
 
-def write_findings(directory: str | Path, registry: Mapping[str, Any] | None = None) -> list[Path]:
-    """Write the findings' vector files into `directory` (created if needed); returns the paths written.
-    Nothing is written when the registry file is absent (an installed package without the repository's docs)."""
+def write_findings(directory: str | Path, registry: Mapping[str, Any] | None = None, *, command: str = "python3 -m shuffle_spec.interface.vectors.findings") -> list[Path]:
+    """Write the findings' vector files into `directory` (created if needed) through the one writer of
+    vector files (`files.write_documents`); returns the paths written. Nothing is written when the
+    registry file is absent (an installed package without the repository's docs)."""
     if registry is None and not REGISTRY_FILE.exists():
         return []
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, document in sorted(findings_documents(registry).items(), key=lambda item: item[0] == INDEX):
-        path = directory / name
-        path.write_text(_dump(document), encoding="ascii")
-        written.append(path)
-    return written
+    return write_documents(directory, findings_documents(registry), command=command)
+
+
+def checkout_findings_directory(spec_vectors_directory: str | Path) -> Path | None:
+    """Where `shuffle-spec vectors generate DIR` also writes the findings' vectors: the checkout's
+    `tests/findings_vectors` when DIR is the checkout's own `tests/vectors` and its audit registry is there
+    (regenerating the committed spec vectors regenerates the committed findings too); None otherwise (any
+    other DIR, or an installed package: nothing is written beside a folder the user chose)."""
+    if not REGISTRY_FILE.exists():
+        return None
+    try:
+        same = os.path.samefile(spec_vectors_directory, SPEC_VECTORS_DIRECTORY)
+    except OSError:
+        return None
+    return FINDINGS_DIRECTORY if same else None
 
 
 def main(argv: list[str] | None = None) -> int:

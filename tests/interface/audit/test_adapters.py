@@ -11,7 +11,7 @@ import pytest
 
 from shuffle_spec.interface.audit import registry
 from shuffle_spec.interface.audit.adapters import IMPLEMENTATIONS, ThirdPartyMissing, implementation
-from shuffle_spec.interface.audit.adapters import aidotnet, optirs, python_codes, smartnoise
+from shuffle_spec.interface.audit.adapters import aidotnet, optirs, python_codes, r_shfflm, rust_shuffle_dp, smartnoise
 from shuffle_spec.interface.audit.sandbox import CallOutcome
 from shuffle_spec.interface.audit.verdicts import BELOW_BOUND, PASS, UNSOUND
 from shuffle_spec.spec.registry import get_statement
@@ -128,6 +128,88 @@ def test_optirs_factor_reproduces_its_own_test_values():
     assert optirs.central_epsilon(4.0, 100, 1e-6) == 2.0
 
 
+# --- The Rust crate's ShuffleDp::amplify: a run of the original ------------------------------------------------
+# Printed by `ShuffleDp::amplify` (fmt_coefficient, amplify, validate_inputs compiled unchanged with `rustc -O`,
+# rustc 1.95.0, with a two-variant stand-in for crate::error), `{:?}` of epsilon_central, 2026-11-26.
+RUST_SHUFFLE_DP_RUN = [
+    (1.0, 1_000_000, 1e-6, 0.084676368388105),
+    (1.0, 10_000, 1e-6, 0.6332102183801624),
+    (0.1, 10_000, 1e-6, 0.0339050787685125),
+    (4.0, 100_000, 1e-6, 3.6904773158327964),
+    (8.0, 10_000, 1e-5, 8.0),
+    (0.5, 1000, 1e-6, 0.5),
+    (10.0, 1_000_000_000, 1e-12, 8.401934048883835),
+    (1.0, 2, 1e-6, 1.0),
+]
+
+
+@pytest.mark.parametrize("row", RUST_SHUFFLE_DP_RUN)
+def test_rust_shuffle_dp_port_matches_the_rust_run(row):
+    eps0, n, delta, printed = row
+    assert rust_shuffle_dp.amplify(eps0, n, delta) == printed
+
+
+def test_rust_shuffle_dp_is_above_fmt21_theorem_2_1_inside_its_hypothesis():
+    # Module doc: dropping 1/(e^eps0 + 1) <= 1/2 outweighs dropping 8 e^eps0 / n inside the hypothesis
+    # eps0 <= log(n / (16 log(2/delta))); checked against the registered closed form FMT21.Thm2.1.focs.
+    from shuffle_spec.proofs_checks.bridge import evaluate
+
+    statement = get_statement("FMT21.Thm2.1.focs")
+    for eps0, n, delta in [(0.1, 10_000, 1e-6), (1.0, 10_000, 1e-6), (2.0, 1_000_000, 1e-8), (4.0, 10**7, 1e-6)]:
+        assert eps0 <= math.log(n / (16 * math.log(2 / delta)))
+        theorem = evaluate(statement, {"eps0": eps0, "n": n, "delta": delta})
+        assert rust_shuffle_dp.amplify(eps0, n, delta) > float(theorem.interval[1] if theorem.interval else theorem.value)
+
+
+def test_rust_shuffle_dp_refuses_what_validate_inputs_refuses_and_overflows_like_f64():
+    for eps0, n, delta in [(-0.1, 1000, 1e-5), (1.0, 1, 1e-5), (1.0, 1000, 0.0), (1.0, 1000, 1.0)]:
+        with pytest.raises(ValueError):
+            rust_shuffle_dp.amplify(eps0, n, delta)
+    assert rust_shuffle_dp.amplify(800.0, 10, 0.5) == 800.0  # exp overflows to inf, the clamp returns eps0
+    assert rust_shuffle_dp.amplify(math.nan, 10_000, 1e-6) == 0.0  # NaN.min(NaN).max(0.0) is 0.0 in Rust
+    assert rust_shuffle_dp.amplify(1e-300, 10_000, 1e-6) == 0.0  # exp(1e-300) - 1 == 0 in doubles
+
+
+# --- The R function Shfflm: a run of the original -------------------------------------------------------------
+# Printed by Rscript (R 4.2.2) running `Shfflm` unchanged (with `.t1_result <- function(...) list(...)`),
+# sprintf("%.17g") of $estimate, $epsilon_refined, $epsilon_simple, 2026-11-26.
+R_SHFFLM_RUN = [
+    (0.1, 10_000, 1e-6, 0.013511240871665234, 0.013514540978204922, 0.044603066266198067),
+    (0.25, 10_000, 1e-6, 0.049318066545213084, 0.049361919434399555, 0.11150766566549514),
+    (0.5, 10_000, 1e-6, 0.1866318325237602, 0.18725353417810872, 0.22301533133099027),
+    (1.0, 10_000, 1e-6, 1.3993487437334433, 1.4315069322326046, 0.44603066266198055),
+    (1.0, 1_000_000, 1e-6, 0.13412346639209435, 0.13444585945594126, 0.04460306626619806),
+    (3.0, 1_000_000, 1e-6, 319.92086170364001, 436.65494476668414, 0.13380919879859418),
+    (0.1, 1000, 1e-2, 0.024721999573810566, 0.024754993007756704, 0.08143368509298135),
+    (2.0, 100_000, 1e-8, 18.275313997279135, 20.691952121834642, 0.3257347403719254),
+    (5.0, 5, 0.5, math.inf, 12651543357084.723, 22.339784466354203),
+]
+
+
+@pytest.mark.parametrize("row", R_SHFFLM_RUN)
+def test_r_shfflm_port_matches_the_r_run(row):
+    eps0, n, delta, general, refined, simple = row
+    fields = r_shfflm.shfflm(eps0, n, delta)
+    assert fields["estimate"] == pytest.approx(general, rel=1e-15)
+    assert fields["epsilon_refined"] == pytest.approx(refined, rel=1e-15)
+    assert fields["epsilon_simple"] == pytest.approx(simple, rel=1e-15)
+
+
+def test_r_shfflm_estimate_is_the_registered_general_bound_and_cancels_at_tiny_eps0():
+    from shuffle_spec.proofs_checks.bridge import evaluate
+
+    statement = get_statement("EFMRTT19.Thm7.v2")
+    for eps0, n, delta in [(0.1, 10_000, 1e-6), (0.5, 10_000, 1e-6), (1.0, 1_000_000, 1e-6)]:
+        low, high = (float(x) for x in evaluate(statement, {"eps0": eps0, "n": n, "delta": delta}).interval)
+        assert r_shfflm.estimate(eps0, n, delta) == pytest.approx(high, rel=1e-14) and low <= high
+    # exp(e0) - 1 in doubles is 0 below 2^-53: the estimate is 0 where the theorem's value is positive.
+    assert r_shfflm.estimate(1e-300, 10_000, 1e-6) == 0.0
+    assert float(evaluate(statement, {"eps0": 1e-300, "n": 10_000, "delta": 1e-6}).interval[0]) > 0
+    for eps0, n, delta in [(0.0, 10, 0.5), (1.0, 1, 0.5), (1.0, 10, 1.0)]:
+        with pytest.raises(ValueError):
+            r_shfflm.estimate(eps0, n, delta)
+
+
 # --- third-party Python: never run here --------------------------------------------------------------------
 
 
@@ -188,3 +270,26 @@ def test_the_registry_regenerates_to_the_committed_file():
 
     fresh = json.loads(registry._dump(registry.build_registry()))
     assert fresh == json.loads(registry.REGISTRY_FILE.read_text())
+
+
+def test_the_cupy_stand_in_computes_numpy_s_transforms_and_re_exports_numpy():
+    # In a child process (the stand-in must never be importable as `cupy` in this one): cupy.fft.fft/ifft
+    # equal numpy.fft.fft/ifft up to float64 round-off on a probability vector like the audited code's grid,
+    # and the other names the audited code uses are NumPy's own.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from support.paths import child_environment
+
+    script = (
+        "import numpy as np, cupy as cp\n"
+        "x = np.zeros(1 << 12); x[:300] = np.random.default_rng(1).random(300); x /= x.sum()\n"
+        "f = cp.fft.fft(x); assert np.max(np.abs(f - np.fft.fft(x))) < 1e-14\n"
+        "g = cp.fft.ifft(f ** 7); assert np.max(np.abs(g - np.fft.ifft(np.fft.fft(x) ** 7))) < 1e-15\n"
+        "assert cp.pad is np.pad and cp.maximum is np.maximum and cp.sum is np.sum and cp.linspace is np.linspace and cp.asarray is np.asarray\n"
+        "assert cp.fft.__name__ == 'cupy._fft'\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=child_environment(Path(python_codes.CUPY_STANDIN)), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
