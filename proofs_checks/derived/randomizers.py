@@ -190,6 +190,35 @@ def _hadamard_pattern() -> None:
     require(projected == hr.pattern_rows(), "Hadamard pattern rows")
 
 
+@proof_check(HR_LOWER, "Hadamard response: the dependent triple (Sylvester rows 1, 2, 3 = 1 XOR 2): membership in C_z is [b_x = b_x'] and the 3 x 4 rows are a projection of the full matrix (d = 4, 7, 9)")
+def _hadamard_dependent_pattern() -> None:
+    for d in (4, 7, 9):
+        hr = HadamardResponse(F(5, 2), d)
+        rows = hr.rows()
+        member = [[bin((w + 1) & y).count("1") % 2 == 0 for y in range(hr.size)] for w in range(3)]
+        require(all(member[2][y] == (member[0][y] == member[1][y]) for y in range(hr.size)), f"C_z determined by C_x, C_x' at d = {d}")
+        projected = [[sum((rows[w][y] for y in range(hr.size) if (int(member[0][y]), int(member[1][y])) == b), F(0)) for b in itertools.product((0, 1), repeat=2)] for w in range(3)]
+        require(projected == hr.dependent_pattern_rows(), f"Hadamard dependent pattern rows at d = {d}")
+
+
+@proof_check(UNARY_LOWER, "the third-bit partitions of the 3-bit patterns are partitions (merging them is a function of one report: a post-processing), bins A and B hold only z-unset patterns, and merging commutes with projecting: the merged pattern law of the full matrix is the merged pattern rows")
+def _third_bit_partitions() -> None:
+    from ...reference.lower_bounds.structured import PATTERNS as COLUMNS, third_bit_partitions
+
+    encoding = UnaryEncoding(F(4, 5), F(1, 5), 4)
+    rows = encoding.rows()
+    outputs = list(itertools.product((0, 1), repeat=4))
+    pattern = encoding.pattern_rows()
+    for x, x2, z in itertools.permutations(range(3)):
+        for bins in third_bit_partitions(x, x2, z, list(COLUMNS)):
+            require(sorted(i for b in bins for i in b) == list(range(8)), f"a partition at roles {(x, x2, z)}")
+            require(all(COLUMNS[i][z] == 0 for b in bins[:2] for i in b), "bins A, B hold only patterns with the bit at z unset")
+            for w in range(3):
+                merged_full = [sum((rows[w][i] for i, y in enumerate(outputs) if PATTERNS.index(y[:3]) in b), F(0)) for b in bins]
+                merged_pattern = [sum((pattern[w][i] for i in b), F(0)) for b in bins]
+                require(merged_full == merged_pattern, "merging the projected patterns = merging the full reports")
+
+
 @proof_check(SS_LOWER, "subset selection: the pattern rows (membership of x, x', z) are a projection of the full matrix (d = 5, k = 2)")
 def _subset_pattern() -> None:
     ss = SubsetSelection(F(4), 5, 2)

@@ -140,7 +140,10 @@ UNARY_PATTERN_PAIR = Statement(
     notes=(
         "The 3 x 8 pattern randomizer goes through exact.randomizer_pair (its output merging is one more "
         "post-processing); the certified lower bound is the lower end of the interval. Irrational e^eps0 is "
-        "rounded down. Deletion relation: the reports projected to bit x (shuffled binary randomized response)."
+        "rounded down. Deletion relation: the reports projected to bit x (shuffled binary randomized response). "
+        "Merging also keeps the third bit apart (shuffle_spec.reference.lower_bounds.structured: bins "
+        "{b_x=1, b_x'=0, b_z=0}, {b_x'=1, b_z=0}, the rest; its mirror; {(1,0,0)}, {(0,1,0)}, the rest), each a "
+        "function of one report; the largest certified lower end over every merging and role assignment is reported."
     ),
 )
 
@@ -210,7 +213,7 @@ EXACT_LOCAL_HASHING, LOCAL_HASHING_PATTERN_PAIR = _pair(
         "whatever d is; the certified randomized-rounding FFT upper bound. e^eps0 rounded up (k-RR on g values at a smaller e "
         "is a post-processing of the one at a larger e). Range: eps0 <= 40 (OLH: g <= 1e6), d in [2, 1e9], n <= 1e8.",
         "Pattern: ([y = H(x)], [y = H(x')], [y = H(z)]); for a 3-wise independent family the owner's indicator is Bern(e0/(e0+g-1)) "
-        "and the other two independent Bern(1/g). e^eps0 rounded down; certified lower end of exact.randomizer_pair.",
+        "and the other two independent Bern(1/g). e^eps0 rounded down; certified lower end of exact.randomizer_pair. Merging: as exact.unary_pattern_pair (the third bit kept apart too).",
     ),
 )
 
@@ -228,7 +231,10 @@ EXACT_HADAMARD, HADAMARD_PATTERN_PAIR = _pair(
         "four groups of probability 1/4, every pair and every d. e^eps0 rounded up (mixing with the uniform output is a post-processing). "
         "Range: eps0 <= 40, d in [2, 1e9], n <= 1e8.",
         "Pattern: membership of y in C_x, C_x', C_z for rows 1, 2, 4 (independent over GF(2)): independent fair bits, the owner's "
-        "weighted by e0; d <= 3: the full matrix. e^eps0 rounded down.",
+        "weighted by e0; d <= 3: the full matrix. e^eps0 rounded down. Also (d >= 4) the dependent triple rows 1, 2, 3 = 1 XOR 2: "
+        "Sylvester rows multiply, so [y in C_z] = [b_x = b_x'] and the pattern (b_x, b_x') has law e0^c_w / (2 (1 + e0)), "
+        "c_z = [b_x = b_x'] (the 3 x 4 rows); the larger certified lower end of the two projections is reported. Both go "
+        "through exact.randomizer_pair, the 3 x 8 one with the third bit kept apart as for the unary encodings.",
     ),
 )
 
@@ -246,7 +252,7 @@ EXACT_SUBSET, SUBSET_PATTERN_PAIR = _pair(
         "size log d). k defaults to Ye and Barg's ceil(d/(e0+1)). e^eps0 rounded up (mixing with the uniform subset is a "
         "post-processing). Range: eps0 <= 40, d in [2, 1e9], 1 <= k <= d - 1, n <= 1e8.",
         "Pattern: membership of x, x', z in S, probability (k)_s (d-k)_(3-s) / (d)_3 for s members, the owner's weighted by "
-        "gamma e0^[w in S]. e^eps0 rounded down.",
+        "gamma e0^[w in S]. e^eps0 rounded down. Merging: as exact.unary_pattern_pair (the third bit kept apart too).",
     ),
 )
 
