@@ -228,6 +228,42 @@ def _subset_pattern() -> None:
     require(projected == ss.pattern_rows(), "subset selection pattern rows")
 
 
+RAISED = "BBGN19.Lem5.3.exact_raised"
+
+
+@proof_check(RAISED, "raising: c_j - c_i = (alpha_j - alpha_i) - e (beta_j - beta_i) is >= 0 for every e >= 1 under the hypotheses, and (s + c_j)_+ >= (s + c_i)_+ then (the coupled sums)")
+def _raised_monotone() -> None:
+    a_i, b_i, a_j, b_j, e, s = sp.symbols("a_i b_i a_j b_j e s", real=True)
+    u, v, w = sp.symbols("u v w", nonnegative=True)  # beta_i - beta_j = u, (alpha_j - beta_j) - (alpha_i - beta_i) = v, e - 1 = w
+    difference = ((a_j - e * b_j) - (a_i - e * b_i)).subs({b_i: b_j + u, a_j: a_i - b_i + b_j + v}).subs({e: 1 + w})
+    assert_nonnegative(sp.expand(difference), "c_j - c_i = v + u w >= 0")
+    for c_i, c_j in ((-3, -1), (-1, 2), (1, 4)):
+        for total in (-5, -1, 0, 2):
+            require(max(total + c_j, 0) >= max(total + c_i, 0), "s -> s_+ non-decreasing")
+
+
+@proof_check(RAISED, "D'_N = E[(S_N)_+] / N is non-increasing in N for i.i.d. terms (exchangeability and convexity), checked exactly on the raised unary groups for N <= 6")
+def _raised_decreasing() -> None:
+    from ...reference.randomizers.raised import raised_groups
+
+    groups = UnaryEncoding(F(1, 2), F(1, 11), 4).replace_pairs()[0].groups
+    for _, _, raised in raised_groups(groups):
+        for e in (F(3, 2), F(4)):
+            previous = None
+            for big_n in range(1, 7):
+                total = F(0)
+                for counts in itertools.product(range(big_n + 1), repeat=len(raised.p)):
+                    if sum(counts) != big_n:
+                        continue
+                    weight = F(math.factorial(big_n))
+                    for c, prob in zip(counts, raised.p, strict=True):
+                        weight = weight / math.factorial(c) * prob**c
+                    total += weight * max(sum(((a - e * b) * c for a, b, c in zip(raised.alpha, raised.beta, counts, strict=True)), F(0)), F(0))
+                value = total / big_n
+                require(previous is None or value <= previous, f"D'_N non-increasing at N = {big_n}")
+                previous = value
+
+
 DUCHI = "exact.shuffled_duchi"
 
 

@@ -79,15 +79,16 @@ def third_bit_partitions(x: int, x2: int, z: int, columns: Sequence[tuple[int, .
         raise ParameterError("(x, x', z)", (x, x2, z), "a permutation of the bit positions 0, 1, 2")
     if not isinstance(columns, Sequence) or not all(isinstance(b, tuple) and len(b) == 3 and set(b) <= {0, 1} for b in columns):
         raise ParameterError("columns", repr(columns)[:60], "a list of 3-bit patterns (tuples of 0 and 1)")
-    shapes = (
-        (lambda b: b[x] == 1 and b[x2] == 0 and b[z] == 0, lambda b: b[x2] == 1 and b[z] == 0),
-        (lambda b: b[x] == 1 and b[z] == 0, lambda b: b[x] == 0 and b[x2] == 1 and b[z] == 0),
-        (lambda b: b[x] == 1 and b[x2] == 0 and b[z] == 0, lambda b: b[x] == 0 and b[x2] == 1 and b[z] == 0),
+    # Each bin as the bits it requires: {bit position: value}.
+    shapes: tuple[tuple[dict[int, int], dict[int, int]], ...] = (
+        ({x: 1, x2: 0, z: 0}, {x2: 1, z: 0}),
+        ({x: 1, z: 0}, {x: 0, x2: 1, z: 0}),
+        ({x: 1, x2: 0, z: 0}, {x: 0, x2: 1, z: 0}),
     )
     out: list[tuple[tuple[int, ...], ...]] = []
-    for in_a, in_b in shapes:
-        a = tuple(i for i, b in enumerate(columns) if in_a(b))
-        b_ = tuple(i for i, b in enumerate(columns) if in_b(b) and i not in a)
+    for need_a, need_b in shapes:
+        a = tuple(i for i, b in enumerate(columns) if all(b[k] == v for k, v in need_a.items()))
+        b_ = tuple(i for i, b in enumerate(columns) if all(b[k] == v for k, v in need_b.items()) and i not in a)
         c = tuple(i for i in range(len(columns)) if i not in a and i not in b_)
         if a and b_ and c:
             out.append((a, b_, c))
