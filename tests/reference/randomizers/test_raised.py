@@ -56,14 +56,20 @@ def test_raised_groups_bound_the_four_group_sum_and_decrease_in_n(encoding):
 def test_raised_count_expectation_matches_exact_enumeration():
     # The lattice sum that evaluates a raised D'_N brackets the exact enumeration (OUE e0 = 20, N = 5, eps = log 5).
     groups = unary.UnaryEncoding(F(1, 2), F(1, 21), 4).replace_pairs()[0].groups
-    i, j, raised = min(raised_groups(groups), key=lambda c: c[2].p)  # any candidate with one positive coefficient
+    # Groups sorted by (alpha, beta): 2 = bits (1, 0), 3 = bits (1, 1); raise (1, 1) to (1, 0): one positive coefficient.
+    raised = next(r for i, j, r in raised_groups(groups) if (i, j) == (3, 2))
     exact = _exact_count_expectation(5, raised.alpha, raised.beta, raised.p, F(5))
     lo, hi = count_expectation(5, raised, math.log(5))
     assert lo <= float(exact) * (1 + 1e-12) and float(exact) <= hi * (1 + 1e-12)
 
 
-@pytest.mark.parametrize("encoding, n, delta", [(unary.UnaryEncoding(F(1, 2), F(1, 21), 3), 3, F(1, 100)), (unary.UnaryEncoding(F(5, 6), F(1, 6), 3), 3, F(3, 10))], ids=["oue", "rappor"])
+@pytest.mark.parametrize(
+    "encoding, n, delta",
+    [(unary.UnaryEncoding(F(1, 2), F(1, 21), 3), 3, F(1, 100)), pytest.param(unary.UnaryEncoding(F(5, 6), F(1, 6), 3), 3, F(3, 10), marks=pytest.mark.slow)],
+    ids=["oue", "rappor"],
+)
 def test_raised_bound_is_above_the_exact_shuffled_epsilon(encoding, n, delta):
+    # Close to the truth here (OUE: exact 2.8985, this bound 2.9087, eps0 = log 20 = 2.9957), so not vacuous.
     exact = math.log(exact_shuffled_e_eps(Randomizer.from_matrix(encoding.rows()), n, delta))
     upper = raised_blanket_epsilon(encoding.replace_pairs(), n=n, delta=float(delta), eps0=math.nextafter(math.log(encoding.ratio), 9.0))
     assert exact <= upper.value
