@@ -95,6 +95,18 @@ def third_bit_partitions(x: int, x2: int, z: int, columns: Sequence[tuple[int, .
     return out
 
 
+def _bit_symmetric(rows: Sequence[Sequence[Fraction]]) -> bool:
+    """Whether rows[sigma(w)][sigma(b)] == rows[w][b] for every permutation sigma of the 3 bit positions."""
+    index = {b: i for i, b in enumerate(PATTERNS)}
+    for sigma in itertools.permutations(range(3)):
+        for w in range(3):
+            for b, i in index.items():
+                moved = tuple(b[sigma.index(j)] for j in range(3))  # bit j of the moved pattern is bit sigma^-1(j) of b
+                if Fraction(rows[sigma[w]][index[moved]]) != Fraction(rows[w][i]):
+                    return False
+    return True
+
+
 def _third_bit_split(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float, floor: float, labels: Sequence[str] | None) -> BoundValue | None:
     """The best certified lower end over the third-bit partitions (module doc) and every role assignment, or
     None when none beats `floor` (a candidate is solved only when its certified delta at the current best eps
@@ -104,7 +116,11 @@ def _third_bit_split(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float
     randomizer = finite_randomizer(matrix)
     columns = [PATTERNS[j] for j in keep]
     best: tuple[float, float, str] | None = None
-    for x, x2, z in itertools.permutations(range(3)):
+    # Rows that map onto each other when the bit positions are permuted (row w's law at pattern b is row
+    # sigma(w)'s at sigma(b): every mechanism here) give the same problem under every role assignment; one is
+    # enough (each candidate costs a certified lattice sum at n).
+    roles = [(0, 1, 2)] if _bit_symmetric(rows) else list(itertools.permutations(range(3)))
+    for x, x2, z in roles:
         for bins in third_bit_partitions(x, x2, z, columns):
             def bounds(eps: float, x: int = x, x2: int = x2, z: int = z, bins: tuple[tuple[int, ...], ...] = bins) -> tuple[float, float]:
                 value = randomizer_pair_delta(matrix=randomizer, n=n, eps=eps, x=x, x2=x2, z=z, bins=[list(b) for b in bins], delta_hint=delta)
