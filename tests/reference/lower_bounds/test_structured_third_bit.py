@@ -59,7 +59,7 @@ def test_hadamard_dependent_rows_are_projections_of_the_full_matrix():
         assert all(member[2][y] == (member[0][y] == member[1][y]) for y in range(size))
 
 
-@pytest.mark.slow
+@pytest.mark.deep
 def test_hadamard_dependent_triple_is_below_the_exact_shuffled_epsilon():
     # d = 4 (K = 8), e0 = 10, n = 4, delta = 1/5: the dependent triple beats the independent rows 1, 2, 4
     # (0.95 against 0.65) and stays below the exact central epsilon by full enumeration.
@@ -89,9 +89,10 @@ def test_lower_bound_is_non_increasing_in_delta_at_a_large_eps0_cell():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["rappor", "oue", "blh", "hadamard"])
-@pytest.mark.parametrize("eps0, n", [(8.0, 10**4), (4.0, 10**3)])
+@pytest.mark.parametrize("name, eps0, n", [("oue", 8.0, 10**4), ("hadamard", 4.0, 10**4)])
 def test_lower_is_below_the_certified_upper_at_the_large_eps0_cells(name, eps0, n):
+    # The two cells where the new lower bounds come closest to the registry's upper bounds (1.8414 vs 1.8513;
+    # 0.2786 vs 0.2849); the whole grid is compared in benchmarks/RANDOMIZERS_RESULTS.md.
     upper = RANDOMIZERS[name].upper(eps0=eps0, n=n, delta=1e-6, d=10**6)
     lower = RANDOMIZERS[name].lower(eps0=eps0, n=n, delta=1e-6, d=10**6)
     assert lower.value <= upper.value

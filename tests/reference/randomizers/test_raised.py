@@ -76,7 +76,7 @@ def test_raised_bound_is_above_the_exact_shuffled_epsilon(encoding, n, delta):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, eps0, n", [("oue", 8.0, 10**6), ("oue", 8.0, 10**5), ("olh", 8.0, 10**6), ("rappor", 8.0, 10**5)])
+@pytest.mark.parametrize("name, eps0, n", [("oue", 8.0, 10**6)])
 def test_raised_bound_is_above_the_certified_lower_bound_where_both_are_tight(name, eps0, n):
     # OUE at eps0 = 8, n = 1e6: the lower bound is 0.2077 and this upper bound 0.2079 (within 0.1%): an unsound
     # evaluation would show here first.
