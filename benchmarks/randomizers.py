@@ -108,6 +108,15 @@ def table() -> str:
         "lower bound (exact.*_pattern_pair); ratio = upper / lower; seconds per call (upper, lower) on the shared machine",
         f"(load average when the table was written: {load:.1f}). `any d`: the closed forms do not depend on d >= 4, so the",
         "row holds for both domain sizes (1e3 and 1e6). `eps0*`: no amplification provable, eps0 returned.",
+    ]
+    if newer:
+        lines += [
+            "",
+            f"Lower bounds and their seconds at {sum(1 for r in rows if (r['name'], r['d'], r['eps0'], r['n']) in newer)} of {len(rows)} points: recomputed by `--lower`",
+            "(RANDOMIZERS_LOWER.jsonl, with the third bit kept apart and Hadamard's dependent triple; each row there also",
+            "keeps the lower bound it replaces, `lower_before`); upper bounds and their seconds: the earlier run.",
+        ]
+    lines += [
         "",
         "| mechanism | d | eps0 | n | upper | lower | ratio | seconds (upper, lower) |",
         "|---|---|---|---|---|---|---|---|",
