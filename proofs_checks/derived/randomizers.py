@@ -190,6 +190,35 @@ def _hadamard_pattern() -> None:
     require(projected == hr.pattern_rows(), "Hadamard pattern rows")
 
 
+@proof_check(HR_LOWER, "Hadamard response: the dependent triple (Sylvester rows 1, 2, 3 = 1 XOR 2): membership in C_z is [b_x = b_x'] and the 3 x 4 rows are a projection of the full matrix (d = 4, 7, 9)")
+def _hadamard_dependent_pattern() -> None:
+    for d in (4, 7, 9):
+        hr = HadamardResponse(F(5, 2), d)
+        rows = hr.rows()
+        member = [[bin((w + 1) & y).count("1") % 2 == 0 for y in range(hr.size)] for w in range(3)]
+        require(all(member[2][y] == (member[0][y] == member[1][y]) for y in range(hr.size)), f"C_z determined by C_x, C_x' at d = {d}")
+        projected = [[sum((rows[w][y] for y in range(hr.size) if (int(member[0][y]), int(member[1][y])) == b), F(0)) for b in itertools.product((0, 1), repeat=2)] for w in range(3)]
+        require(projected == hr.dependent_pattern_rows(), f"Hadamard dependent pattern rows at d = {d}")
+
+
+@proof_check(UNARY_LOWER, "the third-bit partitions of the 3-bit patterns are partitions (merging them is a function of one report: a post-processing), bins A and B hold only z-unset patterns, and merging commutes with projecting: the merged pattern law of the full matrix is the merged pattern rows")
+def _third_bit_partitions() -> None:
+    from ...reference.lower_bounds.structured import PATTERNS as COLUMNS, third_bit_partitions
+
+    encoding = UnaryEncoding(F(4, 5), F(1, 5), 4)
+    rows = encoding.rows()
+    outputs = list(itertools.product((0, 1), repeat=4))
+    pattern = encoding.pattern_rows()
+    for x, x2, z in itertools.permutations(range(3)):
+        for bins in third_bit_partitions(x, x2, z, list(COLUMNS)):
+            require(sorted(i for b in bins for i in b) == list(range(8)), f"a partition at roles {(x, x2, z)}")
+            require(all(COLUMNS[i][z] == 0 for b in bins[:2] for i in b), "bins A, B hold only patterns with the bit at z unset")
+            for w in range(3):
+                merged_full = [sum((rows[w][i] for i, y in enumerate(outputs) if PATTERNS.index(y[:3]) in b), F(0)) for b in bins]
+                merged_pattern = [sum((pattern[w][i] for i in b), F(0)) for b in bins]
+                require(merged_full == merged_pattern, "merging the projected patterns = merging the full reports")
+
+
 @proof_check(SS_LOWER, "subset selection: the pattern rows (membership of x, x', z) are a projection of the full matrix (d = 5, k = 2)")
 def _subset_pattern() -> None:
     ss = SubsetSelection(F(4), 5, 2)
@@ -197,6 +226,42 @@ def _subset_pattern() -> None:
     rows = ss.rows()
     projected = [[sum((rows[w][i] for i, s in enumerate(subsets) if tuple(int(j in s) for j in range(3)) == b), F(0)) for b in PATTERNS] for w in range(3)]
     require(projected == ss.pattern_rows(), "subset selection pattern rows")
+
+
+RAISED = "BBGN19.Lem5.3.exact_raised"
+
+
+@proof_check(RAISED, "raising: c_j - c_i = (alpha_j - alpha_i) - e (beta_j - beta_i) is >= 0 for every e >= 1 under the hypotheses, and (s + c_j)_+ >= (s + c_i)_+ then (the coupled sums)")
+def _raised_monotone() -> None:
+    a_i, b_i, a_j, b_j, e, s = sp.symbols("a_i b_i a_j b_j e s", real=True)
+    u, v, w = sp.symbols("u v w", nonnegative=True)  # beta_i - beta_j = u, (alpha_j - beta_j) - (alpha_i - beta_i) = v, e - 1 = w
+    difference = ((a_j - e * b_j) - (a_i - e * b_i)).subs({b_i: b_j + u, a_j: a_i - b_i + b_j + v}).subs({e: 1 + w})
+    assert_nonnegative(sp.expand(difference), "c_j - c_i = v + u w >= 0")
+    for c_i, c_j in ((-3, -1), (-1, 2), (1, 4)):
+        for total in (-5, -1, 0, 2):
+            require(max(total + c_j, 0) >= max(total + c_i, 0), "s -> s_+ non-decreasing")
+
+
+@proof_check(RAISED, "D'_N = E[(S_N)_+] / N is non-increasing in N for i.i.d. terms (exchangeability and convexity), checked exactly on the raised unary groups for N <= 6")
+def _raised_decreasing() -> None:
+    from ...reference.randomizers.raised import raised_groups
+
+    groups = UnaryEncoding(F(1, 2), F(1, 11), 4).replace_pairs()[0].groups
+    for _, _, raised in raised_groups(groups):
+        for e in (F(3, 2), F(4)):
+            previous = None
+            for big_n in range(1, 7):
+                total = F(0)
+                for counts in itertools.product(range(big_n + 1), repeat=len(raised.p)):
+                    if sum(counts) != big_n:
+                        continue
+                    weight = F(math.factorial(big_n))
+                    for c, prob in zip(counts, raised.p, strict=True):
+                        weight = weight / math.factorial(c) * prob**c
+                    total += weight * max(sum(((a - e * b) * c for a, b, c in zip(raised.alpha, raised.beta, counts, strict=True)), F(0)), F(0))
+                value = total / big_n
+                require(previous is None or value <= previous, f"D'_N non-increasing at N = {big_n}")
+                previous = value
 
 
 DUCHI = "exact.shuffled_duchi"

@@ -24,8 +24,10 @@ under the blanket: unary encodings, local hashing, Hadamard response), the exact
 binomial counts (`product_count_expectation`, its eps-independent windows and suffix sums kept across the
 solver's evaluations: about 0.1-1 s per bound where the FFT path took 1-40 s); otherwise (subset selection,
 whose two memberships are dependent) the randomized-rounding FFT upper bound (lower end 0). (Raising the
-coefficient of one group to merge it with another, which would put four groups on the lattice path, was measured
-on unary encodings: looser by 4-5% and slower than the FFT bound, so it is not used.)
+coefficient of one group to merge it with another puts the four groups on the lattice path: statement
+BBGN19.Lem5.3.exact_raised, `reference.randomizers.raised`. On unary encodings it is looser than the exact
+product-form sum (4-5% at eps0 <= 1, equal at eps0 = 8), so the registry does not use it; for subset selection at
+large eps0 and n it is far below the FFT bound, see benchmarks/RANDOMIZERS_RAISED.md.)
 
 The central bound is the maximum over the pairs a mechanism lists (every ordered neighbouring pair, up to pairs
 with equal groups), solved for eps by the one certified solver. Neighbouring relation: the one the mechanism's

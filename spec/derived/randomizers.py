@@ -50,6 +50,7 @@ __all__ = [
     "EXACT_DUCHI",
     "EXACT_PIECEWISE",
     "PIECEWISE_PARTITION_PAIR",
+    "EXACT_RAISED",
 ]
 
 MAX_N = 10**8
@@ -145,7 +146,10 @@ UNARY_PATTERN_PAIR = Statement(
     notes=(
         "The 3 x 8 pattern randomizer goes through exact.randomizer_pair (its output merging is one more "
         "post-processing); the certified lower bound is the lower end of the interval. Irrational e^eps0 is "
-        "rounded down. Deletion relation: the reports projected to bit x (shuffled binary randomized response)."
+        "rounded down. Deletion relation: the reports projected to bit x (shuffled binary randomized response). "
+        "Merging also keeps the third bit apart (shuffle_spec.reference.lower_bounds.structured: bins "
+        "{b_x=1, b_x'=0, b_z=0}, {b_x'=1, b_z=0}, the rest; its mirror; {(1,0,0)}, {(0,1,0)}, the rest), each a "
+        "function of one report; the largest certified lower end over every merging and role assignment is reported."
     ),
 )
 
@@ -215,7 +219,7 @@ EXACT_LOCAL_HASHING, LOCAL_HASHING_PATTERN_PAIR = _pair(
         "whatever d is; the certified randomized-rounding FFT upper bound. e^eps0 rounded up (k-RR on g values at a smaller e "
         "is a post-processing of the one at a larger e). Range: eps0 <= 40 (OLH: g <= 1e6), d in [2, 1e9], n <= 1e8.",
         "Pattern: ([y = H(x)], [y = H(x')], [y = H(z)]); for a 3-wise independent family the owner's indicator is Bern(e0/(e0+g-1)) "
-        "and the other two independent Bern(1/g). e^eps0 rounded down; certified lower end of exact.randomizer_pair.",
+        "and the other two independent Bern(1/g). e^eps0 rounded down; certified lower end of exact.randomizer_pair. Merging: as exact.unary_pattern_pair (the third bit kept apart too).",
     ),
 )
 
@@ -233,7 +237,10 @@ EXACT_HADAMARD, HADAMARD_PATTERN_PAIR = _pair(
         "four groups of probability 1/4, every pair and every d. e^eps0 rounded up (mixing with the uniform output is a post-processing). "
         "Range: eps0 <= 40, d in [2, 1e9], n <= 1e8.",
         "Pattern: membership of y in C_x, C_x', C_z for rows 1, 2, 4 (independent over GF(2)): independent fair bits, the owner's "
-        "weighted by e0; d <= 3: the full matrix. e^eps0 rounded down.",
+        "weighted by e0; d <= 3: the full matrix. e^eps0 rounded down. Also (d >= 4) the dependent triple rows 1, 2, 3 = 1 XOR 2: "
+        "Sylvester rows multiply, so [y in C_z] = [b_x = b_x'] and the pattern (b_x, b_x') has law e0^c_w / (2 (1 + e0)), "
+        "c_z = [b_x = b_x'] (the 3 x 4 rows); the larger certified lower end of the two projections is reported. Both go "
+        "through exact.randomizer_pair, the 3 x 8 one with the third bit kept apart as for the unary encodings.",
     ),
 )
 
@@ -251,7 +258,7 @@ EXACT_SUBSET, SUBSET_PATTERN_PAIR = _pair(
         "size log d). k defaults to Ye and Barg's ceil(d/(e0+1)). e^eps0 rounded up (mixing with the uniform subset is a "
         "post-processing). Range: eps0 <= 40, d in [2, 1e9], 1 <= k <= d - 1, n <= 1e8.",
         "Pattern: membership of x, x', z in S, probability (k)_s (d-k)_(3-s) / (d)_3 for s members, the owner's weighted by "
-        "gamma e0^[w in S]. e^eps0 rounded down.",
+        "gamma e0^[w in S]. e^eps0 rounded down. Merging: as exact.unary_pattern_pair (the third bit kept apart too).",
     ),
 )
 
@@ -336,6 +343,35 @@ PIECEWISE_PARTITION_PAIR = Statement(
     ),
 )
 
+alpha_i, beta_i, alpha_j, beta_j = sp.symbols("alpha_i beta_i alpha_j beta_j", nonnegative=True)
+RAISED_DELTA = sp.Function("raised_blanket_delta")  # Lemma 5.3's sum with D'_N: group i's coefficient raised to group j's
+EXACT_RAISED = Statement(
+    id="BBGN19.Lem5.3.exact_raised",
+    kind=Kind.PROCEDURE,
+    title="Upper bound: the structured randomizers' blanket bound with one of the four groups raised to another's coefficient (three groups, exact lattice sums), certified",
+    source=Source(
+        "BBGN19",
+        "Lemma 5.3 with the closed-form decompositions of BBGN19.Lem5.3.exact_unary / exact_local_hashing / exact_hadamard / exact_subset; the raise is derived here, proof in proofs_checks/derived/randomizers.py",
+        "v2",
+        "high",
+    ),
+    symbols=(n, delta, eps, alpha_i, beta_i, alpha_j, beta_j),
+    hypotheses=(sp.Lt(delta, 1), sp.Le(n, MAX_N), sp.Le(beta_j, beta_i), sp.Ge(alpha_j - beta_j, alpha_i - beta_i)),
+    hypothesis_names=("delta < 1", "n <= 1e8", "beta_j <= beta_i", "alpha_j - beta_j >= alpha_i - beta_i (c_j >= c_i for every e^eps >= 1)"),
+    conclusion=(sp.Le(RAISED_DELTA(n, eps), delta),),
+    direction=Direction.UPPER_BOUND,
+    reference="shuffle_spec.reference.randomizers.raised:raised_epsilon_upper",
+    notes=(
+        "D_N = (1/N) E[(L_1 + ... + L_N)_+] with L = c_g = alpha_g - e^eps beta_g w.p. p_g; replacing c_i by c_j >= c_i "
+        "(coupled, s -> s_+ non-decreasing) gives D'_N >= D_N, so Lemma 5.3's sum with D'_N bounds delta(eps). Three "
+        "groups remain: the exact lattice sums (one positive coefficient; else the FFT bound of the four original "
+        "groups). D'_N is non-increasing in N for any i.i.d. L (S_{N+1} is the mean of its N+1 leave-one-out sums; "
+        "convexity), as the blocked N-sum needs. A second certified upper bound beside the registry's: tighter than the "
+        "four-group FFT evaluation at large eps0 and n (OUE eps0 = 8, n = 1e6: 0.2079 against the FFT's 0.4285; the unary encodings now use the exact product-form sum, which gives the same 0.2079, so it matters for subset selection), looser at small eps0. "
+        "e^eps0 rounded up as the mechanisms state. Range: eps0 <= 40 (OLH <= 13.8), d in [2, 1e9], n <= 1e8."
+    ),
+)
+
 STATEMENTS: tuple[Statement, ...] = (
     EXACT_UNARY,
     UNARY_PATTERN_PAIR,
@@ -348,4 +384,5 @@ STATEMENTS: tuple[Statement, ...] = (
     EXACT_DUCHI,
     EXACT_PIECEWISE,
     PIECEWISE_PARTITION_PAIR,
+    EXACT_RAISED,
 )

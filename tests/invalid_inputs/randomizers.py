@@ -8,7 +8,7 @@ from shuffle_spec import reference  # noqa: F401  (the package is importable bef
 from shuffle_spec.reference import randomizers
 from shuffle_spec.reference.bounds import blanket_exact_randomizer as blanket
 from shuffle_spec.reference.lower_bounds import structured as lower_structured
-from shuffle_spec.reference.randomizers import common, duchi, hadamard, local_hashing, structured, subset_selection, unary
+from shuffle_spec.reference.randomizers import common, duchi, hadamard, local_hashing, raised, structured, subset_selection, unary
 
 F = Fraction
 ENCODING = unary.UnaryEncoding(F(2, 3), F(1, 3), 3)
@@ -37,6 +37,17 @@ CASES = [
     Case(common.check_randomizer_inputs, (1.0, 10**9, 1e-6), fragment="n"),
     Case(lower_structured.pattern_pair_epsilon, (), {"rows": [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]], "n": 10, "delta": 1e-6, "labels": ["x"]}, fragment="labels"),
     Case(lower_structured.pattern_pair_epsilon, (), {"rows": [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]], "n": 0, "delta": 1e-6}, fragment="n"),
+    Case(lower_structured.third_bit_partitions, (0, 1, 1, list(lower_structured.PATTERNS)), fragment="(x, x', z)"),
+    Case(raised.raised_groups, ("groups",), fragment="groups"),
+    Case(raised.raised_blanket_delta, ([],), {"n": 10, "eps": 0.1}, fragment="pairs"),
+    Case(raised.raised_blanket_delta, ([PAIR],), {"n": 0, "eps": 0.1}, fragment="n"),
+    Case(raised.raised_blanket_delta, ([PAIR],), {"n": 10, "eps": -1.0}, fragment="eps"),
+    Case(raised.raised_blanket_epsilon, ([PAIR],), {"n": 10, "delta": 1.5, "eps0": 2.0}, fragment="delta"),
+    Case(raised.raised_blanket_epsilon, ([PAIR],), {"n": 10, "delta": 1e-6, "eps0": 0.5}, fragment="eps0"),
+    Case(raised.raised_epsilon_upper, ("krr",), {"eps0": 1.0, "n": 10, "delta": 1e-6, "d": 10}, fragment="name"),
+    Case(raised.raised_epsilon_upper, ("oue",), {"eps0": 1.0, "n": 10, "delta": 1e-6, "d": 1}, fragment="d"),
+    Case(raised.raised_epsilon_upper, ("oue",), {"eps0": 50.0, "n": 10, "delta": 1e-6, "d": 10}, fragment="eps0"),
+    Case(lower_structured.third_bit_partitions, (0, 1, 2, [(0, 1)]), fragment="columns"),
     Case(unary.UnaryEncoding, (F(1, 3), F(2, 3), 3), fragment="(p, q)"),
     Case(unary.UnaryEncoding, (F(2, 3), F(1, 3), 1), fragment="d"),
     Case(unary.symmetric_rappor, (0.0, 3), fragment="eps0"),

@@ -1,0 +1,196 @@
+"""The structured randomizers' blanket bound with one group raised: BBGN19 Lemma 5.3 with the four groups of a
+closed-form decomposition reduced to three by raising one group's coefficient to another's, then evaluated with
+the exact lattice sums (statement BBGN19.Lem5.3.exact_raised).
+
+Why. The decomposition of `shuffle_spec.reference.randomizers.structured` gives, for a pair (x, x'), four groups
+(alpha_g, beta_g, p_g), and D_N = (1/N) E[(L_1 + ... + L_N)_+] with L_i i.i.d., L = c_g = alpha_g - e^eps beta_g
+with probability p_g. Four distinct coefficients are beyond the lattice sums, so that module bounds D_N by the
+randomized-rounding FFT upper bound. At large eps0 and large n that bound is far above the sum it bounds (OUE at
+eps0 = 8, n = 1e6, eps = 0.25: delta <= 2.7e-6 from the FFT bound, 2.9e-8 from the route here), and the
+certified epsilon follows it (0.43 where the lower bound is 0.208).
+
+The argument (a larger sum, proved here). Replace group i's coefficient by group j's where c_j >= c_i for every
+e^eps >= 1, i.e. beta_j <= beta_i and alpha_j - beta_j >= alpha_i - beta_i (c_j - c_i is linear in e^eps: at
+least 0 at e^eps = 1 and non-decreasing). Coupling each L_i with its raised copy L'_i >= L_i, and s -> s_+ being
+non-decreasing, E[(sum L_i)_+] <= E[(sum L'_i)_+] = D'_N N for every N: Lemma 5.3's sum with D'_N is an upper
+bound on delta(eps). L' takes three values (groups i and j merged), so D'_N is the certified lattice sum of
+`count_expectation` when exactly one coefficient is positive (that path uses no identity of the mean, which
+raising changes); otherwise this module falls back to the FFT bound of the four original groups. The blocking
+of the N-sum needs D'_N non-increasing in N, which holds for every i.i.d. sequence: S_{N+1} = (1/N) sum_i
+S^{(-i)} (S^{(-i)}: the sum without term i, N terms), so by convexity (S_{N+1})_+ <= (1/N) sum_i (S^{(-i)})_+
+and E[(S_{N+1})_+] / (N + 1) <= E[(S_N)_+] / N (proof check in `proofs_checks/derived/randomizers.py`).
+
+Which group is raised: every admissible (i, j) is valid; the two with the smallest increase of the mean,
+sum p_i (c_j - c_i) at the eps evaluated, are tried, and the smaller certified upper end is kept (the smaller of
+two upper bounds is one). For the unary encodings that is the (1, 1) group (probability q^2).
+
+The upper bound is for the mechanism at a rational e' >= e^eps0 (the mechanism modules' `side="upper"`), as the
+registry's upper bounds; neighbouring relation: replace-one. This module does not replace the registry's upper
+bound (`RANDOMIZERS[name].upper`); it is a second certified upper bound, and the smaller of the two is one.
+
+Ranges: as the mechanisms (eps0 in (0, 40], d in [2, 1e9], OLH eps0 <= 13.8), n in [1, 1e8], delta in
+[1e-300, 1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+import mpmath
+
+from ..bounds.blanket_exact_randomizer import Groups, blanket_sum, count_expectation, fft_count_expectation_upper
+from ..core.errors import ParameterError, require_positive, require_probability
+from ..core.limits import DELTA_MIN
+from ..core.parameters import check_delta, check_n
+from ..core.results import NO_AMPLIFICATION, BoundValue
+from ..numerics.lattice_sums import U1
+from ..numerics.solver import solve_certified_epsilon
+from .common import check_randomizer_inputs, eps0_rounded_up
+from .structured import DPS, EPS_REL_TOL, MAX_N, BlanketPair
+
+__all__ = ["STATEMENT", "raised_groups", "raised_blanket_delta", "raised_blanket_epsilon", "raised_epsilon_upper", "MECHANISMS"]
+
+STATEMENT = "BBGN19.Lem5.3.exact_raised"
+TRIED = 2  # raised candidates evaluated per pair and eps
+MECHANISMS = ("rappor", "oue", "blh", "olh", "hadamard", "subset")
+
+
+def raised_groups(groups: Groups) -> list[tuple[int, int, Groups]]:
+    """BBGN19.Lem5.3.exact_raised: every admissible raise (i, j) of `groups` (module doc: beta_j <= beta_i and
+    alpha_j - beta_j >= alpha_i - beta_i, so c_j >= c_i for every e^eps >= 1) that leaves at most 3 groups, as
+    (i, j, the merged Groups). Range: Groups with exact Fraction entries."""
+    if not isinstance(groups, Groups):
+        raise ParameterError("groups", repr(groups)[:60], "a Groups (alpha, beta, p) of exact Fractions")
+    out = []
+    size = len(groups)
+    for i in range(size):
+        for j in range(size):
+            if i == j or groups.beta[j] > groups.beta[i] or groups.alpha[j] - groups.beta[j] < groups.alpha[i] - groups.beta[i]:
+                continue
+            merged: dict[tuple[Fraction, Fraction], Fraction] = {}
+            for g in range(size):
+                key = (groups.alpha[j], groups.beta[j]) if g == i else (groups.alpha[g], groups.beta[g])
+                merged[key] = merged.get(key, Fraction(0)) + groups.p[g]
+            if len(merged) > 3:
+                continue
+            keys = sorted(merged)
+            out.append((i, j, Groups(tuple(k[0] for k in keys), tuple(k[1] for k in keys), tuple(merged[k] for k in keys))))
+    return out
+
+
+def _increase(groups: Groups, i: int, j: int, e: float) -> float:
+    return float(groups.p[i]) * ((float(groups.alpha[j]) - e * float(groups.beta[j])) - (float(groups.alpha[i]) - e * float(groups.beta[i])))
+
+
+def _one_positive(groups: Groups, e_hi: float) -> bool:
+    """At most one coefficient can be positive at any e^eps >= e_lo: checked with e_hi >= e^eps rounded up by a
+    relative 1e-12 in the direction that makes a coefficient larger (beta >= 0, so a smaller e is the larger
+    coefficient: the caller passes e_lo)."""
+    positive = [a - Fraction(e_hi) * b for a, b in zip(groups.alpha, groups.beta, strict=True)]
+    return sum(1 for c in positive if c > 0) <= 1
+
+
+def _pair_delta_upper(pair: BlanketPair, *, n: int, eps: float, delta_hint: float, tail: float) -> float:
+    with mpmath.workdps(DPS):
+        e = float(mpmath.exp(mpmath.mpf(eps)))
+    e_lo = e * (1 - 1e-12)
+    original = pair.groups
+    candidates = sorted(raised_groups(original), key=lambda c: _increase(original, c[0], c[1], e))[:TRIED]
+    best = math.inf
+    for _, _, groups in candidates:
+        if not _one_positive(groups, e_lo):
+            continue
+
+        def d_n(big_n: int, groups: Groups = groups) -> tuple[float, float]:
+            _, hi = count_expectation(big_n, groups, eps, tail=tail)
+            return 0.0, min(1.0, hi / big_n * (1 + 2 * U1))
+
+        best = min(best, blanket_sum(n, pair.gamma, d_n, delta_hint).upper)
+    if best == math.inf:
+        def d_n_fft(big_n: int) -> tuple[float, float]:
+            return 0.0, min(1.0, fft_count_expectation_upper(big_n, original, eps, tail=tail) / big_n * (1 + 2 * U1))
+
+        best = blanket_sum(n, pair.gamma, d_n_fft, delta_hint).upper
+    return best
+
+
+def raised_blanket_delta(pairs: Sequence[BlanketPair], *, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_raised: a certified upper bound on max over `pairs` of Lemma 5.3's delta(eps) with one
+    group raised (module doc): an upper bound on the central delta(eps) of n shuffled reports (the pairs'
+    neighbouring relation). The interval's lower end is 0 (only the upper end is certified). Range: n in
+    [1, 1e8], eps >= 0, delta_hint in (0, 1)."""
+    if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
+        raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
+    check_n(n, maximum=MAX_N)
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    n = int(n)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(mpmath.mpf(eps))
+    upper = 0.0
+    for pair in pairs:
+        if pair.gamma == 1 or e >= mpmath.mpf(pair.ratio.numerator) / pair.ratio.denominator:
+            continue  # every coefficient <= 0: this pair's delta is 0
+        upper = max(upper, _pair_delta_upper(pair, n=n, eps=float(eps), delta_hint=delta_hint, tail=tail))
+    return BoundValue(0.0, min(upper, 1.0), direction="upper_bound")
+
+
+def raised_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float) -> BoundValue:
+    """BBGN19.Lem5.3.exact_raised: the smallest eps whose certified raised delta (max over `pairs`) is <= delta,
+    an upper bound on the central eps of n shuffled reports; `eps0` with the no-amplification note when nothing
+    below it is certified. Range: n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' largest
+    log(alpha/beta)."""
+    if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
+        raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
+    check_n(n, maximum=MAX_N)
+    check_delta(delta, minimum=DELTA_MIN, why="shuffle_spec.reference.core.limits")
+    require_positive("eps0", eps0)
+    with mpmath.workdps(DPS):
+        top = max(mpmath.log(mpmath.mpf(p.ratio.numerator) / p.ratio.denominator) for p in pairs)
+    if top > eps0:
+        raise ParameterError("eps0", eps0, f"at least the pairs' largest log(alpha/beta) = {float(top):.17g}")
+
+    def bounds(eps: float) -> tuple[float, float]:
+        return 0.0, raised_blanket_delta(pairs, n=n, eps=eps, delta_hint=delta).upper
+
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight="upper")
+    if not found:
+        return BoundValue(0.0, float(eps0), NO_AMPLIFICATION, direction="upper_bound")
+    return BoundValue(0.0, upper, direction="upper_bound")
+
+
+def _pairs(name: str, eps0: float, d: int) -> tuple[list[BlanketPair], Fraction]:
+    from . import hadamard, local_hashing, subset_selection, unary
+
+    if name == "rappor":
+        mechanism: object = unary.symmetric_rappor(eps0, d, side="upper")
+    elif name == "oue":
+        mechanism = unary.optimized_unary_encoding(eps0, d, side="upper")
+    elif name == "blh":
+        mechanism = local_hashing.local_hashing(eps0, d, 2)
+    elif name == "olh":
+        mechanism = local_hashing.local_hashing(eps0, d, local_hashing.olh_range(eps0))
+    elif name == "hadamard":
+        mechanism = hadamard.hadamard_response(eps0, d)
+    else:
+        mechanism = subset_selection.subset_selection(eps0, d, subset_selection.optimal_subset_size(eps0, d))
+    return mechanism.replace_pairs(), mechanism.ratio  # type: ignore[attr-defined]
+
+
+def raised_epsilon_upper(name: str, *, eps0: float, n: int, delta: float, d: int) -> BoundValue:
+    """BBGN19.Lem5.3.exact_raised for the registry's mechanism `name` (one of MECHANISMS) at replace-one level
+    eps0 on d inputs, parameters as the registry states them (e^eps0 rounded up): a certified upper bound on the
+    central eps of n shuffled reports, never above eps0. Range: eps0 in (0, 40] (OLH: <= 13.8), n in [1, 1e8],
+    delta in [1e-300, 1), d in [2, 1e9]."""
+    if name not in MECHANISMS:
+        raise ParameterError("name", name, "one of " + ", ".join(MECHANISMS))
+    check_randomizer_inputs(eps0, n, delta)
+    pairs, ratio = _pairs(name, eps0, d)
+    solver_eps0 = eps0_rounded_up(ratio)
+    value = raised_blanket_epsilon(pairs, n=n, delta=delta, eps0=solver_eps0)
+    if value.upper >= eps0:
+        return BoundValue(0.0, float(eps0), NO_AMPLIFICATION, direction="upper_bound")
+    return value
