@@ -266,20 +266,28 @@ def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: flo
     uppers = entry.compose_upper
     lowers = entry.compose_lower + (("compose.exact_binary_rr",) if name == "krr" and extra.get("k") == 2 else ())
     sides: tuple[tuple[Literal["upper", "lower"], tuple[str, ...]], ...] = (("upper", uppers), ("lower", lowers))
+    # A mechanism composition's lower end is a lower bound at the eps0 it was run with: only when the lower rows
+    # use the same eps0 (not a matrix's, whose upper rows run at its LDP epsilon rounded up).
+    lower_ends: list[CandidateRow] | None = [] if eps0_lower is None else None
     rows = [
         CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
         if statement_id in MECHANISM_ROUNDS and n > MECHANISM_ROUNDS_N_MAX
         else CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
         if statement_id == "compose.randomizer" and n > BLANKET_ROUNDS_N_MAX
         else _composed_row(statement_id, side, name, eps0=eps0 if side == "upper" or eps0_lower is None else eps0_lower, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None,
-                           own={"randomizer": name, "d": extra.get("d")} if statement_id == "compose.randomizer" else None)
+                           own={"randomizer": name, "d": extra.get("d")} if statement_id == "compose.randomizer" else None,
+                           lower_ends=lower_ends if side == "upper" else None)
         for side, ids in sides for statement_id in ids
     ]
+    rows += lower_ends or []
     return _pick(_label(name, extra), {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds, **extra}, rows, name)
 
 
 def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float | None, n: int, delta: float, rounds: int, k: int | None = None,
-                  own: Mapping[str, Any] | None = None) -> CandidateRow:
+                  own: Mapping[str, Any] | None = None, lower_ends: list[CandidateRow] | None = None) -> CandidateRow:
+    """The row of one composition statement; with `lower_ends`, a mechanism composition's certified lower end
+    (compose.krr, compose.binary_rr: composed explicit neighbouring dataset pairs, a lower bound on the mechanism's
+    worst case at this eps0) is appended there as a lower row."""
     about = _about(statement_id, asked) if side == "lower" else ""
     try:
         result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, k=k, **(own or {}))
@@ -294,6 +302,9 @@ def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str
     # The certified end on this side: an upper pair's upper end; compose.exact_binary_rr's lower end (its value).
     if result.direction != side:
         return CandidateRow(statement_id, side, None, False, f"{statement_id} is a{'n upper' if result.direction == 'upper' else ' lower'} bound, not a {side} bound", about)
+    if lower_ends is not None and statement_id in MECHANISM_ROUNDS and result.interval[0] > 0:
+        lower_ends.append(CandidateRow(statement_id, "lower", float(result.interval[0]), True,
+                                       f"the lower end of {statement_id}'s certified interval: composed explicit neighbouring dataset pairs", ""))
     return CandidateRow(statement_id, side, float(result.value), True, result.reason, about)
 
 

@@ -65,8 +65,9 @@ def test_rounds_use_the_composition_statements():
     krr = shuffle_spec.certify("krr", k=3, **ROUNDS)
     stronger = shuffle_spec.composed_epsilon("compose.stronger_clones", **ROUNDS)
     specific = shuffle_spec.composed_epsilon("compose.krr", k=3, **ROUNDS)  # the mechanism's own composition (n <= 1e5)
-    assert krr.value == min(specific.interval[1], stronger.interval[1], clones.interval[1]) and krr.lower_id is None and krr.direction == "upper"
-    assert "no certified lower bound" in krr.reason
+    assert krr.value == min(specific.interval[1], stronger.interval[1], clones.interval[1]) and krr.direction == "interval"
+    # The lower end of compose.krr's interval (composed explicit dataset pairs) is the k-RR lower bound.
+    assert (krr.lower_id, krr.lower) == ("compose.krr", specific.interval[0]) and 0 < krr.lower <= krr.value
 
 
 def test_a_matrix_is_composed_at_its_ldp_epsilon_rounded_up():

@@ -39,11 +39,12 @@ def test_a_float_matrix_with_exactly_equal_entries_is_recognised():
 
 
 def test_a_matrix_that_is_not_krr_stays_generic():
-    """One entry moved (rows still stochastic): not k-RR, composed as a generic randomizer (compose.clones)."""
+    """One entry moved (rows still stochastic): not k-RR, composed as a generic randomizer (compose.clones) and by
+    the matrix's own blanket envelope (compose.finite), never by compose.krr."""
     matrix = [[F(3, 5), F(1, 5), F(1, 5)], [F(1, 5), F(3, 5), F(1, 5)], [F(1, 5), F(1, 4), F(11, 20)]]
     result = certify(matrix, **POINT)
     assert "randomized response" not in result.reason
-    assert {row.statement_id for row in result.rows} == {"compose.clones"}
+    assert {row.statement_id for row in result.rows} == {"compose.clones", "compose.finite"}
 
 
 @pytest.mark.slow
