@@ -42,13 +42,12 @@ import mpmath
 
 from ..bounds.blanket_exact_randomizer import Groups, blanket_sum, count_expectation, fft_count_expectation_upper
 from ..core.errors import ParameterError, require_positive, require_probability
-from ..core.limits import DELTA_MIN
-from ..core.parameters import check_delta, check_n
+from ..core.parameters import check_n
 from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
 from .common import check_randomizer_inputs, eps0_rounded_up
-from .structured import DPS, EPS_REL_TOL, MAX_N, BlanketPair
+from .structured import DPS, EPS_REL_TOL, MAX_N, BlanketPair, check_blanket_search
 
 __all__ = ["STATEMENT", "raised_groups", "raised_blanket_delta", "raised_blanket_epsilon", "raised_epsilon_upper", "MECHANISMS"]
 
@@ -143,15 +142,7 @@ def raised_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: float
     an upper bound on the central eps of n shuffled reports; `eps0` with the no-amplification note when nothing
     below it is certified. Range: n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' largest
     log(alpha/beta)."""
-    if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
-        raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
-    check_n(n, maximum=MAX_N)
-    check_delta(delta, minimum=DELTA_MIN, why="shuffle_spec.reference.core.limits")
-    require_positive("eps0", eps0)
-    with mpmath.workdps(DPS):
-        top = max(mpmath.log(mpmath.mpf(p.ratio.numerator) / p.ratio.denominator) for p in pairs)
-    if top > eps0:
-        raise ParameterError("eps0", eps0, f"at least the pairs' largest log(alpha/beta) = {float(top):.17g}")
+    check_blanket_search(pairs, n=n, delta=delta, eps0=eps0)
 
     def bounds(eps: float) -> tuple[float, float]:
         return 0.0, raised_blanket_delta(pairs, n=n, eps=eps, delta_hint=delta).upper

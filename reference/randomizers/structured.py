@@ -161,11 +161,10 @@ def structured_blanket_delta(pairs: Sequence[BlanketPair], *, n: int, eps: float
     return BoundValue(min(lower, upper), upper, direction="upper_bound")
 
 
-def structured_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float) -> BoundValue:
-    """BBGN19.Lem5.3.exact_randomizer: the smallest eps whose certified delta (max over `pairs`, module doc) is
-    <= delta: a certified interval, value = its upper end, an upper bound on the central eps of n shuffled
-    reports; `eps0` (the mechanism's LDP level) with the no-amplification note when nothing below it is
-    certified. Range: n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' log max alpha/beta."""
+def check_blanket_search(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float) -> None:
+    """The inputs of a certified epsilon search over blanket pairs (this module's and `raised`'s): a non-empty list of
+    BlanketPair, n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' largest log(alpha/beta) (the
+    search's no-amplification end must be a valid LDP level of the pairs)."""
     if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
         raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
     check_n(n, maximum=MAX_N)
@@ -175,6 +174,14 @@ def structured_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: f
         top = max(mpmath.log(mpmath.mpf(p.ratio.numerator) / p.ratio.denominator) for p in pairs)
     if top > eps0:
         raise ParameterError("eps0", eps0, f"at least the pairs' largest log(alpha/beta) = {float(top):.17g}")
+
+
+def structured_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer: the smallest eps whose certified delta (max over `pairs`, module doc) is
+    <= delta: a certified interval, value = its upper end, an upper bound on the central eps of n shuffled
+    reports; `eps0` (the mechanism's LDP level) with the no-amplification note when nothing below it is
+    certified. Range: n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' log max alpha/beta."""
+    check_blanket_search(pairs, n=n, delta=delta, eps0=eps0)
 
     def bounds(eps: float) -> tuple[float, float]:
         value = structured_blanket_delta(pairs, n=n, eps=eps, delta_hint=delta)
