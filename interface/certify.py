@@ -18,8 +18,8 @@ Which statements compete (the registry of randomizers: `interface/mechanisms.py`
   dominates every eps0-LDP round) and, for k-RR and binary RR, compose.stronger_clones (FMT23's stronger clones,
   the k-RR class) and the mechanism's own composition (compose.krr, compose.binary_rr: up to n = 1e5, see
   MECHANISM_ROUNDS_N_MAX) for the upper side, and for Laplace, a matrix and the structured randomizers their own
-  compositions by BBGN19 Lemma 5.3's envelope (compose.laplace, compose.finite, compose.randomizer; the latter two
-  only up to n = 100, BLANKET_ROUNDS_N_MAX: their envelopes cost minutes beyond) beside compose.clones; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
+  compositions by BBGN19 Lemma 5.3's envelope (compose.laplace, compose.finite, compose.randomizer; a matrix and
+  subset selection only up to n = 100, BLANKET_ROUNDS_N_MAX: their envelopes cost minutes beyond) beside compose.clones; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
   fixed neighbouring datasets, is a LOWER bound, for binary RR and hence for the generic worst case; a matrix
   is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up) and by compose.finite, unless it IS
   k-ary randomized response (exact equality of its entries): then as k-RR (upper rows at its eps0 rounded up, lower
@@ -250,10 +250,14 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
 # `composed_epsilon("compose.krr", ...)` directly for the tighter number at larger n).
 MECHANISM_ROUNDS_N_MAX = 10**5
 MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
-# The matrix and structured-randomizer envelopes cost one certified Lemma 5.3 evaluation per node, 0.3-2 s each (tens
-# of seconds to minutes per envelope at n >= 1e3): the front door tries them up to this n only and names the direct
-# call above it (compose.laplace's envelope takes seconds over its whole range and is always tried).
+# The matrix and subset-selection envelopes cost one certified Lemma 5.3 evaluation per node by the FFT path, 0.3-2 s
+# each (tens of seconds to minutes per envelope at n >= 1e3): the front door tries them up to this n only and names
+# the direct call above it. compose.laplace's envelope and those of the randomizers whose Lemma 5.3 sum is exact in
+# product form (BLANKET_ROUNDS_FAST, `reference.bounds.blanket_exact_randomizer.product_form`; Duchi's is binary RR's)
+# take about a second over their whole range (0.3-1.3 s of CPU at eps0 in [0.05, 8], n in [1e3, 1e8], T = 100-1000)
+# and are always tried.
 BLANKET_ROUNDS_N_MAX = 100
+BLANKET_ROUNDS_FAST = ("rappor", "oue", "blh", "olh", "hadamard", "duchi")
 # The compositions by BBGN19 Lemma 5.3's envelope (`reference/composition/blanket_rounds.py`): outside their own
 # ranges (Laplace n <= 1e6, eps0 <= 8, ...) their row certifies nothing and the generic pair still does.
 BLANKET_ROUNDS = ("compose.laplace", "compose.finite", "compose.randomizer")
@@ -273,7 +277,7 @@ def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: flo
         CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
         if statement_id in MECHANISM_ROUNDS and n > MECHANISM_ROUNDS_N_MAX
         else CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
-        if statement_id == "compose.randomizer" and n > BLANKET_ROUNDS_N_MAX
+        if statement_id == "compose.randomizer" and name not in BLANKET_ROUNDS_FAST and n > BLANKET_ROUNDS_N_MAX
         else _composed_row(statement_id, side, name, eps0=eps0 if side == "upper" or eps0_lower is None else eps0_lower, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None,
                            own={"randomizer": name, "d": extra.get("d")} if statement_id == "compose.randomizer" else None,
                            lower_ends=lower_ends if side == "upper" else None)

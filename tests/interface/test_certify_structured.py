@@ -27,6 +27,8 @@ def test_a_missing_domain_size_is_named():
         certify("oue", **POINT)
 
 
-def test_several_rounds_of_a_structured_randomizer_use_the_generic_composition():
+def test_several_rounds_of_a_structured_randomizer_take_the_smaller_of_its_own_and_the_generic_composition():
     result = certify("oue", d=50, rounds=3, **POINT)
-    assert result.statement_id == "compose.clones" and result.lower_id is None
+    rows = {row.statement_id: row for row in result.rows if row.valid}
+    assert set(rows) == {"compose.randomizer", "compose.clones"} and result.lower_id is None
+    assert result.value == min(row.eps for row in rows.values())

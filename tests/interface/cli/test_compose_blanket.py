@@ -78,3 +78,16 @@ def test_certify_laplace_outside_the_envelope_range_falls_back_to_the_generic_pa
     assert answer.statement_id == "compose.clones"
     row = next(row for row in answer.rows if row.statement_id == "compose.laplace")
     assert not row.valid and "n" in row.reason
+
+
+def test_certify_tries_the_product_form_compositions_at_large_n_and_names_the_direct_call_for_subset():
+    """The product-form randomizers' envelopes are cheap at any n (module comment of BLANKET_ROUNDS_FAST): OUE at
+    n = 1e5 is composed by compose.randomizer, which is below the generic clone pair there; subset selection's FFT
+    envelope is not tried above n = 100 and its row names the direct call."""
+    oue = shuffle_spec.certify("oue", d=1000, eps0=1.0, n=10**5, delta=1e-6, rounds=10)
+    rows = {row.statement_id: row for row in oue.rows}
+    assert rows["compose.randomizer"].valid and oue.statement_id == "compose.randomizer"
+    assert rows["compose.randomizer"].eps < rows["compose.clones"].eps
+    subset = shuffle_spec.certify("subset", d=1000, eps0=1.0, n=10**5, delta=1e-6, rounds=10)
+    row = next(row for row in subset.rows if row.statement_id == "compose.randomizer")
+    assert not row.valid and "composed_epsilon('compose.randomizer'" in row.reason and subset.statement_id == "compose.clones"
