@@ -153,7 +153,7 @@ def randomizer_entry(name: str) -> RandomizerEntry:
 
 def randomizer_bounds(name: str, *, eps0: float, n: int, delta: float, **parameters: object) -> tuple[BoundValue, BoundValue]:
     """(certified upper bound, certified lower bound) on the central eps of n shuffled reports of the mechanism
-    `name` at LDP level eps0 (replace-one), each a BoundValue (module doc). Range: eps0 in (0, 40], n in [1, 1e8],
+    `name` at LDP level eps0 (replace-one), each a BoundValue (module doc). Range: eps0 in [1e-12, 40], n in [1, 1e8],
     delta in [1e-300, 1), the mechanism's parameters in their ranges (`RANDOMIZERS[name].parameters`)."""
     entry = randomizer_entry(name)
     expected = {p.name for p in entry.parameters}

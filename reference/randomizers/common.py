@@ -14,12 +14,17 @@ from ..core.limits import DELTA_MIN, K_MAX
 from ..core.parameters import check_delta, check_eps0, check_n
 from ..core.results import NO_AMPLIFICATION, BoundValue
 
-__all__ = ["MAX_EPS0", "MAX_N", "MAX_D", "check_randomizer_inputs", "check_domain", "cap_at_eps0", "eps0_rounded_up"]
+__all__ = ["MAX_EPS0", "MIN_EPS0", "MAX_N", "MAX_D", "check_randomizer_inputs", "check_domain", "cap_at_eps0", "eps0_rounded_up"]
 
 # eps0 <= 40: e^eps0 and e^-eps0 and the products of the closed forms (up to e^(2 eps0) for unary encodings) stay
 # far inside the certified sums' range of normal doubles (their entries >= 1e-200); beyond it nothing is amplified
 # at n <= 1e8 anyway.
 MAX_EPS0 = 40.0
+# eps0 >= 1e-12: the mechanisms' probabilities are built from exact rational brackets of e^eps0 a few ulps of a double
+# wide (`structured.exp_bracket`); below about 1e-15 the lower end is 1 and the probabilities coincide (p = q), so
+# such an eps0 is refused naming eps0 rather than an internal parameter. Nothing is lost: at eps0 = 1e-12 every bound
+# here is already 0 at delta >= 1e-300 (the total variation is below e^eps0 - 1).
+MIN_EPS0 = 1e-12
 MAX_N = 10**8  # the blanket sum and the pair lower bound (`reference.bounds.blanket_exact_randomizer`)
 MAX_D = K_MAX  # the closed forms do not depend on d (unary, hashing, Hadamard) or only through exact ratios
 
@@ -33,8 +38,10 @@ def check_domain(d: object, *, minimum: int = 2, name: str = "d") -> int:
 
 
 def check_randomizer_inputs(eps0: object, n: object, delta: object) -> None:
-    """eps0 in (0, 40], n an integer in [1, 1e8], delta in [1e-300, 1)."""
+    """eps0 in [1e-12, 40], n an integer in [1, 1e8], delta in [1e-300, 1)."""
     check_eps0(eps0, maximum=MAX_EPS0, why="structured randomizers")
+    if eps0 < MIN_EPS0:  # type: ignore[operator]  # a real number: checked just above
+        raise ParameterError("eps0", eps0, f"{MIN_EPS0:g} <= eps0 <= {MAX_EPS0:g} (structured randomizers: e^eps0 must be distinguishable from 1 in its exact brackets)")
     check_n(n, maximum=MAX_N)
     check_delta(delta, minimum=DELTA_MIN, why="shuffle_spec.reference.core.limits")
 

@@ -20,7 +20,7 @@ D_e(P || Q) <= c D_e(A || B) <= D_e(A || B), the divergence of binary RR inputs 
 Hence the worst case over all datasets in [-1, 1]^n equals shuffled binary RR's: `exact.shuffled_binary_rr`
 (certified worst case over every configuration) gives both ends.
 
-Ranges: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1). No domain size (real inputs in [-1, 1]).
+Ranges: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1). No domain size (real inputs in [-1, 1]).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ STATEMENTS = {"upper": "exact.shuffled_duchi", "lower": "exact.shuffled_duchi"}
 def duchi_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     """exact.shuffled_duchi: the certified enclosure (direction "exact") of the central eps of n shuffled reports
     of Duchi et al.'s one-dimensional mechanism at eps0, replace-one: shuffled binary RR's (module doc).
-    Range: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1)."""
+    Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1)."""
     check_randomizer_inputs(eps0, n, delta)
     value = shuffled_binary_rr(eps0=eps0, n=n, delta=delta)
     return BoundValue(value.lower, value.upper, "equal to shuffled binary randomized response at eps0; " + value.note, direction="exact")

@@ -26,7 +26,7 @@ Rounding: the upper bound at a rational e' >= e^eps0, the lower at e' <= e^eps0:
 e is a post-processing of the one at a larger e (with probability t replace y by a uniform output of [K]: the
 mixture is Hadamard response with a ratio falling continuously from e to 1).
 
-Ranges: eps0 in (0, 40], d an integer in [2, 1e9], n in [1, 1e8], delta in [1e-300, 1). Replace-one.
+Ranges: eps0 in [1e-12, 40], d an integer in [2, 1e9], n in [1, 1e8], delta in [1e-300, 1). Replace-one.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ class HadamardResponse:
 
 def hadamard_response(eps0: float, d: int, *, side: str = "upper") -> HadamardResponse:
     """Hadamard response at eps0 on d inputs, e^eps0 rounded to an exact rational on `side` (module doc).
-    Range: eps0 in (0, 40], d in [2, 1e9]."""
+    Range: eps0 in [1e-12, 40], d in [2, 1e9]."""
     check_randomizer_inputs(eps0, 1, 0.5)
     if side not in ("upper", "lower"):
         raise ParameterError("side", side, "'upper' or 'lower'")
@@ -102,7 +102,7 @@ def hadamard_response(eps0: float, d: int, *, side: str = "upper") -> HadamardRe
 
 def hadamard_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
     """BBGN19.Lem5.3.exact_hadamard: certified upper bound on the central eps of n shuffled Hadamard responses
-    at eps0 (module doc), replace-one. Range: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
+    at eps0 (module doc), replace-one. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
     mechanism = hadamard_response(eps0, d)
     value = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.ratio))

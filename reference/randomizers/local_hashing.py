@@ -28,7 +28,7 @@ computed from eps0 as the paper states, then held fixed): k-ary randomized respo
 a post-processing of the one at a larger e (with probability t replace y by a uniform value of [g]: the ratio
 falls continuously from e to 1), applied to every report.
 
-Ranges: eps0 in (0, 40], d an integer in [2, 1e9], g an integer in [2, 1e6] (OLH: g = round(e^eps0) + 1 <= 1e6,
+Ranges: eps0 in [1e-12, 40], d an integer in [2, 1e9], g an integer in [2, 1e6] (OLH: g = round(e^eps0) + 1 <= 1e6,
 so eps0 <= 13.8 for OLH), n in [1, 1e8], delta in [1e-300, 1). Neighbouring relation: replace-one.
 """
 
@@ -124,7 +124,7 @@ def olh_range(eps0: float) -> int:
 
 def local_hashing(eps0: float, d: int, g: int, *, side: str = "upper") -> LocalHashing:
     """Local hashing at eps0 with g values on d inputs, e^eps0 rounded to an exact rational on `side` ("upper":
-    >= e^eps0, "lower": <=; module doc). Range: eps0 in (0, 40], d in [2, 1e9], g in [2, 1e6]."""
+    >= e^eps0, "lower": <=; module doc). Range: eps0 in [1e-12, 40], d in [2, 1e9], g in [2, 1e6]."""
     check_randomizer_inputs(eps0, 1, 0.5)
     if side not in ("upper", "lower"):
         raise ParameterError("side", side, "'upper' or 'lower'")
@@ -152,7 +152,7 @@ def local_hashing_epsilon_lower(mechanism: LocalHashing, *, n: int, delta: float
 
 def blh_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
     """BBGN19.Lem5.3.exact_local_hashing for BLH (g = 2) at eps0: certified upper bound, replace-one.
-    Range: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
+    Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
     return cap_at_eps0(local_hashing_epsilon_upper(local_hashing(eps0, d, 2), n=n, delta=delta), eps0)
 

@@ -52,7 +52,7 @@ When h < 2 a second coarsening is tried as well: inputs -1 and 1 only (the other
 +-1, whose laws are the h >= 2 formulas' rows -1 and 1 at every h (the piece of -1 is [-C, -1] exactly); the
 larger of the two certified lower ends is reported (each is a lower bound).
 
-Ranges: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1). No domain size (real inputs in [-1, 1]).
+Ranges: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1). No domain size (real inputs in [-1, 1]).
 Neighbouring relation: replace-one.
 """
 
@@ -150,7 +150,7 @@ def _check_input(t: object) -> Fraction:
 
 def piecewise_mechanism(eps0: float, *, side: str = "upper") -> PiecewiseMechanism:
     """The piecewise mechanism at eps0 with h = e^(eps0/2) rounded to an exact rational on `side` ("upper": >= h,
-    the safe side of the upper bound, module doc; "lower": <= h). Range: eps0 in (0, 40]."""
+    the safe side of the upper bound, module doc; "lower": <= h). Range: eps0 in [1e-12, 40]."""
     check_randomizer_inputs(eps0, 1, 0.5)
     if side not in ("upper", "lower"):
         raise ParameterError("side", side, "'upper' or 'lower'")
@@ -186,7 +186,7 @@ def partition_rows(eps0: float, *, cells: str = "adaptive") -> list[list[Fractio
     """The rows of the coarsened piecewise mechanism at eps0 after the rounding channel (module doc): exact
     Fractions, each a post-processing of the true cell laws, every inequality that makes the channel a channel
     checked exactly. cells = "adaptive": inputs -1, 1, 0, cells cut at +-tau; "unit": inputs -1, 1 only, cells cut
-    at +-1 (the h >= 2 formulas hold for these two rows at every h). Range: eps0 in (0, 40]."""
+    at +-1 (the h >= 2 formulas hold for these two rows at every h). Range: eps0 in [1e-12, 40]."""
     check_randomizer_inputs(eps0, 1, 0.5)
     if cells not in ("adaptive", "unit"):
         raise ParameterError("cells", cells, "'adaptive' or 'unit'")
@@ -212,11 +212,19 @@ def partition_rows(eps0: float, *, cells: str = "adaptive") -> list[list[Fractio
     return rows if cells == "unit" else rows + [[s2, 1 - 2 * s2, s2]]
 
 
+# The upper bound's three-group lattice sums (one per blanket size, rebuilt at each eps of the search) grow with
+# log(1/delta): at eps0 = 1, n = 1e4 about 6 s at delta = 1e-12, 49 s at 1e-100 and more than 6 minutes at 1e-300 on the
+# shared 2-core machine. Below this delta the bound is refused rather than left to run.
+UPPER_DELTA_MIN = 1e-100
+
+
 def piecewise_epsilon_upper(*, eps0: float, n: int, delta: float) -> BoundValue:
     """BBGN19.Lem5.3.exact_piecewise: certified upper bound on the central eps of n shuffled reports of the
     piecewise mechanism at eps0 (module doc: the blanket gamma = e^(-eps0/2), the worst pair (-1, 1), h rounded up),
-    replace-one; at most eps0. Range: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1)."""
+    replace-one; at most eps0. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-100, 1) (UPPER_DELTA_MIN)."""
     check_randomizer_inputs(eps0, n, delta)
+    if delta < UPPER_DELTA_MIN:
+        raise ParameterError("delta", delta, f"{UPPER_DELTA_MIN:g} <= delta < 1 (the piecewise upper bound's lattice sums take minutes below)")
     mechanism = piecewise_mechanism(eps0)
     value = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.e0))
     return cap_at_eps0(value, eps0)

@@ -28,7 +28,7 @@ The upper bound is for the mechanism at a rational e' >= e^eps0 (the mechanism m
 registry's upper bounds; neighbouring relation: replace-one. This module does not replace the registry's upper
 bound (`RANDOMIZERS[name].upper`); it is a second certified upper bound, and the smaller of the two is one.
 
-Ranges: as the mechanisms (eps0 in (0, 40], d in [2, 1e9], OLH eps0 <= 13.8), n in [1, 1e8], delta in
+Ranges: as the mechanisms (eps0 in [1e-12, 40], d in [2, 1e9], OLH eps0 <= 13.8), n in [1, 1e8], delta in
 [1e-300, 1).
 """
 
@@ -174,7 +174,7 @@ def _pairs(name: str, eps0: float, d: int) -> tuple[list[BlanketPair], Fraction]
 def raised_epsilon_upper(name: str, *, eps0: float, n: int, delta: float, d: int) -> BoundValue:
     """BBGN19.Lem5.3.exact_raised for the registry's mechanism `name` (one of MECHANISMS) at replace-one level
     eps0 on d inputs, parameters as the registry states them (e^eps0 rounded up): a certified upper bound on the
-    central eps of n shuffled reports, never above eps0. Range: eps0 in (0, 40] (OLH: <= 13.8), n in [1, 1e8],
+    central eps of n shuffled reports, never above eps0. Range: eps0 in [1e-12, 40] (OLH: <= 13.8), n in [1, 1e8],
     delta in [1e-300, 1), d in [2, 1e9]."""
     if name not in MECHANISMS:
         raise ParameterError("name", name, "one of " + ", ".join(MECHANISMS))

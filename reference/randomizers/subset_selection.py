@@ -22,7 +22,7 @@ Rounding: the upper bound at a rational e' >= e^eps0, the lower at e' <= e^eps0 
 smaller e is a post-processing of the one at a larger e (with probability t replace S by a uniform k-subset: the
 mixture has the form a + b [x in S] with a ratio falling continuously from e to 1).
 
-Ranges: eps0 in (0, 40], d an integer in [2, 1e9], k an integer in [1, d - 1], n in [1, 1e8], delta in
+Ranges: eps0 in [1e-12, 40], d an integer in [2, 1e9], k an integer in [1, d - 1], n in [1, 1e8], delta in
 [1e-300, 1). Replace-one.
 """
 
@@ -100,7 +100,7 @@ class SubsetSelection:
 
 
 def optimal_subset_size(eps0: float, d: int) -> int:
-    """Ye and Barg's subset size k = ceil(d / (e^eps0 + 1)), at least 1 and at most d - 1. Range: eps0 in (0, 40],
+    """Ye and Barg's subset size k = ceil(d / (e^eps0 + 1)), at least 1 and at most d - 1. Range: eps0 in [1e-12, 40],
     d in [2, 1e9]."""
     check_randomizer_inputs(eps0, 1, 0.5)
     d = check_domain(d)
@@ -109,7 +109,7 @@ def optimal_subset_size(eps0: float, d: int) -> int:
 
 def subset_selection(eps0: float, d: int, k: int, *, side: str = "upper") -> SubsetSelection:
     """k-subset selection at eps0 on d inputs, e^eps0 rounded to an exact rational on `side` (module doc).
-    Range: eps0 in (0, 40], d in [2, 1e9], k in [1, d - 1]."""
+    Range: eps0 in [1e-12, 40], d in [2, 1e9], k in [1, d - 1]."""
     check_randomizer_inputs(eps0, 1, 0.5)
     if side not in ("upper", "lower"):
         raise ParameterError("side", side, "'upper' or 'lower'")
@@ -118,7 +118,7 @@ def subset_selection(eps0: float, d: int, k: int, *, side: str = "upper") -> Sub
 
 def subset_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, k: int | None = None) -> BoundValue:
     """BBGN19.Lem5.3.exact_subset: certified upper bound on the central eps of n shuffled k-subset selections at
-    eps0 (module doc; k defaults to Ye and Barg's ceil(d / (e^eps0 + 1))), replace-one. Range: eps0 in (0, 40],
+    eps0 (module doc; k defaults to Ye and Barg's ceil(d / (e^eps0 + 1))), replace-one. Range: eps0 in [1e-12, 40],
     n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9], k in [1, d - 1]."""
     check_randomizer_inputs(eps0, n, delta)
     size = optimal_subset_size(eps0, d) if k is None else k

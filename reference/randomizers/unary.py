@@ -45,7 +45,7 @@ every report) of the mechanism at a larger e: RAPPOR, a further binary symmetric
 the bit channel Pr[1 | 1] = (1 - q - q') / (1 - 2q), Pr[1 | 0] = 1 - Pr[1 | 1] (maps Bern(1/2) to Bern(1/2) and
 Bern(q) to Bern(q')). So the central epsilon is non-decreasing in e, and a bound at e' bounds the truth at e.
 
-Ranges: eps0 in (0, 40] (replace-one LDP level), d an integer in [2, 1e9] (nothing depends on d for d >= 3),
+Ranges: eps0 in [1e-12, 40] (replace-one LDP level), d an integer in [2, 1e9] (nothing depends on d for d >= 3),
 n in [1, 1e8], delta in [1e-300, 1). Neighbouring relation: replace-one unless the function says deletion.
 """
 
@@ -154,7 +154,7 @@ def _side(side: str) -> int:
 
 def symmetric_rappor(eps0: float, d: int, *, side: str = "upper") -> UnaryEncoding:
     """Symmetric RAPPOR / SUE at replace-one level eps0 (EPK14; WBLJ17 Section 4.3): p = h/(h+1), q = 1/(h+1),
-    h = e^(eps0/2) rounded to an exact rational on `side` (module doc). Range: eps0 in (0, 40], d in [2, 1e9]."""
+    h = e^(eps0/2) rounded to an exact rational on `side` (module doc). Range: eps0 in [1e-12, 40], d in [2, 1e9]."""
     check_randomizer_inputs(eps0, 1, 0.5)
     h = exp_bracket(eps0 / 2)[_side(side)]
     return UnaryEncoding(h / (h + 1), 1 / (h + 1), check_domain(d))
@@ -162,7 +162,7 @@ def symmetric_rappor(eps0: float, d: int, *, side: str = "upper") -> UnaryEncodi
 
 def optimized_unary_encoding(eps0: float, d: int, *, side: str = "upper") -> UnaryEncoding:
     """OUE at level eps0 (WBLJ17 Section 4.3): p = 1/2, q = 1/(e^eps0 + 1), e^eps0 rounded to an exact rational on
-    `side` (module doc). Range: eps0 in (0, 40], d in [2, 1e9]."""
+    `side` (module doc). Range: eps0 in [1e-12, 40], d in [2, 1e9]."""
     check_randomizer_inputs(eps0, 1, 0.5)
     e0 = exp_bracket(eps0)[_side(side)]
     return UnaryEncoding(Fraction(1, 2), 1 / (e0 + 1), check_domain(d))
@@ -238,7 +238,7 @@ def symmetric_rappor_sum_epsilon(*, eps0: float, n: int, delta: float, relation:
       (2 eps_1, delta' (1 + e^eps_1)) with eps_1 the deletion eps at delta' = delta / (1 + e^eps_a), eps_a the
       deletion eps at delta / (1 + e^(eps0/2)) (eps_1 <= eps_a, so delta' (1 + e^eps_1) <= delta): an upper
       bound, direction "upper_bound"; its lower end is the one-coordinate value (coordinate x alone).
-    Range: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1)."""
+    Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1)."""
     check_randomizer_inputs(eps0, n, delta)
     if relation not in ("replace-one", "deletion"):
         raise ParameterError("relation", relation, "'replace-one' or 'deletion'")
@@ -262,7 +262,7 @@ def _capped(value: BoundValue, eps0: float) -> BoundValue:
 
 def symmetric_rappor_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
     """BBGN19.Lem5.3.exact_unary for symmetric RAPPOR / SUE at replace-one level eps0 (module doc):
-    certified upper bound on the central eps, replace-one. Range: eps0 in (0, 40], n in [1, 1e8], delta in
+    certified upper bound on the central eps, replace-one. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in
     [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
     return _capped(unary_epsilon_upper(symmetric_rappor(eps0, d, side="upper"), n=n, delta=delta), eps0)
@@ -277,7 +277,7 @@ def symmetric_rappor_epsilon_lower(*, eps0: float, n: int, delta: float, d: int)
 
 def oue_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
     """BBGN19.Lem5.3.exact_unary for OUE at level eps0 (module doc): certified upper bound on the central
-    eps, replace-one. Range: eps0 in (0, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
+    eps, replace-one. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
     return _capped(unary_epsilon_upper(optimized_unary_encoding(eps0, d, side="upper"), n=n, delta=delta), eps0)
 

@@ -8,7 +8,7 @@ from shuffle_spec import reference  # noqa: F401  (the package is importable bef
 from shuffle_spec.reference import randomizers
 from shuffle_spec.reference.bounds import blanket_exact_randomizer as blanket
 from shuffle_spec.reference.lower_bounds import structured as lower_structured
-from shuffle_spec.reference.randomizers import common, duchi, hadamard, local_hashing, raised, structured, subset_selection, unary
+from shuffle_spec.reference.randomizers import common, duchi, hadamard, local_hashing, piecewise, raised, structured, subset_selection, unary
 
 F = Fraction
 ENCODING = unary.UnaryEncoding(F(2, 3), F(1, 3), 3)
@@ -34,6 +34,13 @@ CASES = [
     Case(common.check_domain, (1,), fragment="d"),
     Case(common.check_domain, (10**10,), fragment="d"),
     Case(common.check_randomizer_inputs, (41.0, 10, 1e-6), fragment="eps0"),
+    # Below 1e-12 the exact brackets of e^eps0 (a few ulps wide) reach 1: refused naming eps0, not an internal
+    # (p, q) or h.
+    Case(common.check_randomizer_inputs, (1e-300, 10, 1e-6), fragment="eps0"),
+    Case(randomizers.randomizer_bounds, ("piecewise",), {"eps0": 1e-300, "n": 10, "delta": 1e-6}, fragment="eps0"),
+    # The piecewise upper bound's three-group lattice sums take minutes below delta = 1e-100 (49 s there): refused.
+    Case(piecewise.piecewise_epsilon_upper, (), {"eps0": 1.0, "n": 10**4, "delta": 1e-300}, fragment="delta"),
+    Case(randomizers.randomizer_bounds, ("oue",), {"eps0": 1e-300, "n": 10, "delta": 1e-6, "d": 10}, fragment="eps0"),
     Case(common.check_randomizer_inputs, (1.0, 10**9, 1e-6), fragment="n"),
     Case(lower_structured.pattern_pair_epsilon, (), {"rows": [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]], "n": 10, "delta": 1e-6, "labels": ["x"]}, fragment="labels"),
     Case(lower_structured.pattern_pair_epsilon, (), {"rows": [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]], "n": 0, "delta": 1e-6}, fragment="n"),
