@@ -25,11 +25,31 @@ project. An accountant that expects another relation (dp_accounting's `Neighbori
 the default of its accountants) is refused with a ParameterError naming it: a replace-one guarantee is not an
 add/remove one. Pass `neighboring_relation=NeighboringRelation.REPLACE_ONE` (or "replace_one").
 
-dp_accounting is imported lazily (inside the functions): the core package does not depend on it.
+- `ShuffledRoundDpEvent`, `ShuffledPLDAccountant`, `ShuffledRdpAccountant`: a dp_accounting event for one
+  shuffled round (its fields as the exports above take them: mechanism, eps0, n, k) and the two accountants of
+  dp_accounting extended by it. Every dp_accounting accountant implements `_maybe_compose(event, count,
+  do_compose)` (`PrivacyAccountant`, abstract), and `PLDAccountant` / `RdpAccountant` recurse through
+  `ComposedDpEvent` and `SelfComposedDpEvent` by `self._maybe_compose`; a subclass that handles one more event
+  type and hands every other to `super()` therefore composes the shuffled round inside any nested event, beside
+  dp_accounting's own Gaussian, subsampled and randomized-response events. `count` rounds are composed at
+  once: the PLD accountant composes `shuffled_round_pld(..., rounds=count)` at its own
+  value_discretization_interval (losses rounded up: pessimistic); the RDP accountant adds count times
+  `shuffled_round_rdp` at its orders (orders outside (1, 1e4] get eps0: every round is eps0-DP and Renyi
+  divergences of an eps0-DP pair are at most eps0 at every order). An accountant built for another relation
+  than REPLACE_ONE gets dp_accounting's own `CompositionErrorDetails` naming that relation (its `compose`
+  raises `UnsupportedEventError`, its `supports` returns False), as dp_accounting does for its
+  `RandomizedResponseDpEvent`; REPLACE_SPECIAL is refused too (a round has no "special" input to replace a
+  user's report with). Out-of-range parameters raise the one-line ParameterError in the checking pass,
+  before the accountant's ledger or state changes (the envelope built there is cached for the composing
+  pass). The classes subclass dp_accounting's, so they are built on first access (module `__getattr__`).
+
+dp_accounting is imported lazily (inside the functions and on first access to the classes): the core package
+does not depend on it.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Sequence
 
@@ -38,6 +58,8 @@ import numpy as np
 from ..reference.composition.mechanism_rounds import dominating_pair
 from ..reference.core.errors import ParameterError, require_integer, require_positive
 
+# The classes of ACCOUNTANT_CLASSES are public too but not in __all__: `import *` would build them, and so
+# need dp_accounting.
 __all__ = ["NEIGHBOURING_RELATION", "shuffled_round_pld", "shuffled_round_rdp"]
 
 NEIGHBOURING_RELATION = "replace_one"
@@ -112,3 +134,123 @@ def shuffled_round_rdp(mechanism: str, *, eps0: float, n: int, orders: Sequence[
     pair = dominating_pair(mechanism, eps0=eps0, n=n, k=k)
     # Every order is also at most eps0 (an eps0-DP round: D_order <= eps0 for every order).
     return [min(pair.renyi_divergence(float(order)), float(eps0)) for order in orders]
+
+
+# The classes built on first access, by name (module `__getattr__`): they subclass dp_accounting's.
+ACCOUNTANT_CLASSES = ("ShuffledRoundDpEvent", "ShuffledPLDAccountant", "ShuffledRdpAccountant")
+# Renyi orders for which shuffled_round_rdp is evaluated; other orders get eps0 (module doc).
+RDP_ORDER_RANGE = (1.0, 1e4)
+
+
+def __getattr__(name: str) -> Any:
+    if name in ACCOUNTANT_CLASSES:
+        _dp_accounting()  # the one-line error naming the extra, also once the classes are built
+        return _accountant_classes()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _relation_refusal(accountant: Any, event: Any) -> Any:
+    """dp_accounting's CompositionErrorDetails for an accountant whose relation is not REPLACE_ONE, else None."""
+    dp = _dp_accounting()
+    if accountant.neighboring_relation is dp.NeighboringRelation.REPLACE_ONE:
+        return None
+    return dp.PrivacyAccountant.CompositionErrorDetails(
+        invalid_event=event,
+        error_message=(
+            "neighboring_relation must be `REPLACE_ONE` for `ShuffledRoundDpEvent` (the shuffled-round guarantees "
+            f"are for replacing one user's input, n fixed). Found {accountant.neighboring_relation}."
+        ),
+    )
+
+
+def _mechanism_name(value: object) -> object:
+    """The mechanism's name; the text dp_accounting's `DpEvent.from_named_tuple` makes of a str field (it
+    rebuilds every Sequence element by element: str(list(name))) is turned back into the name."""
+    if isinstance(value, str) and value.startswith("["):
+        import ast
+
+        try:
+            chars = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return value
+        if isinstance(chars, list) and all(isinstance(c, str) and len(c) == 1 for c in chars):
+            return "".join(chars)
+    return value
+
+
+def _round_rdp(event: Any, orders: Sequence[float]) -> np.ndarray:
+    """One round's Renyi-DP upper bounds at the accountant's orders: shuffled_round_rdp inside RDP_ORDER_RANGE,
+    eps0 elsewhere (module doc)."""
+    low, high = RDP_ORDER_RANGE
+    inside = [float(order) for order in orders if low < float(order) <= high]
+    curve = dict(zip(inside, shuffled_round_rdp(event.mechanism, eps0=event.eps0, n=event.n, k=event.k, orders=inside), strict=True)) if inside else {}
+    return np.array([curve.get(float(order), float(event.eps0)) for order in orders], dtype=np.float64)
+
+
+@functools.cache
+def _accountant_classes() -> dict[str, type]:
+    """Build the event and the two accountants (module doc) once dp_accounting is importable."""
+    dp = _dp_accounting()
+    import attr
+    from dp_accounting.pld import pld_privacy_accountant  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    from dp_accounting.rdp import rdp_privacy_accountant  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    @attr.s(frozen=True, slots=True, auto_attribs=True)
+    class ShuffledRoundDpEvent(dp.DpEvent):  # type: ignore[misc, name-defined, unused-ignore]
+        """One round of the shuffle model: each of n users sends one report of `mechanism` ("binary_rr", or
+        "krr" with k categories) at local eps0 through a shuffler (replace-one relation). Ranges: as
+        shuffled_round_pld (1e-3 <= eps0 <= 30, n <= 1e7 for binary RR and 1e8 for k-RR, 2 <= k <= 1e6)."""
+
+        mechanism: str = attr.ib(converter=_mechanism_name)
+        eps0: float
+        n: int
+        k: int = 2
+
+        def to_named_tuple(self) -> Any:
+            # dp_accounting rebuilds every Sequence field element by element, which turns a str into the text of
+            # a list of its characters: the mechanism's name is put back as it is (and `_mechanism_name` undoes
+            # the same rebuilding in dp_accounting's from_named_tuple).
+            return super().to_named_tuple()._replace(mechanism=self.mechanism)
+
+    class ShuffledPLDAccountant(pld_privacy_accountant.PLDAccountant):  # type: ignore[misc, name-defined, unused-ignore]
+        """dp_accounting's PLDAccountant that also composes ShuffledRoundDpEvent (module doc): `count` rounds
+        as `shuffled_round_pld(..., rounds=count)` at the accountant's value_discretization_interval.
+        neighboring_relation must be REPLACE_ONE for a shuffled round (dp_accounting's default is
+        ADD_OR_REMOVE_ONE: pass it)."""
+
+        def _maybe_compose(self, event: Any, count: int, do_compose: bool) -> Any:
+            if not isinstance(event, ShuffledRoundDpEvent):
+                return super()._maybe_compose(event, count, do_compose)
+            refusal = _relation_refusal(self, event)
+            if refusal is not None:
+                return refusal
+            if not do_compose:  # the range check (ParameterError) before the ledger changes; the pair is cached
+                dominating_pair(event.mechanism, eps0=event.eps0, n=event.n, k=event.k)
+                return None
+            pld = shuffled_round_pld(event.mechanism, eps0=event.eps0, n=event.n, k=event.k, rounds=count,
+                                     value_discretization_interval=self._value_discretization_interval)
+            self._pld = self._pld.compose(pld)  # type: ignore[has-type, unused-ignore]  # dp_accounting has no stubs
+            return None
+
+    class ShuffledRdpAccountant(rdp_privacy_accountant.RdpAccountant):  # type: ignore[misc, name-defined, unused-ignore]
+        """dp_accounting's RdpAccountant that also composes ShuffledRoundDpEvent (module doc): count times
+        `shuffled_round_rdp` at the accountant's orders (eps0 at orders outside (1, 1e4]).
+        neighboring_relation must be REPLACE_ONE for a shuffled round."""
+
+        def _maybe_compose(self, event: Any, count: int, do_compose: bool) -> Any:
+            if not isinstance(event, ShuffledRoundDpEvent):
+                return super()._maybe_compose(event, count, do_compose)
+            refusal = _relation_refusal(self, event)
+            if refusal is not None:
+                return refusal
+            if not do_compose:
+                dominating_pair(event.mechanism, eps0=event.eps0, n=event.n, k=event.k)
+                return None
+            self._rdp += count * _round_rdp(event, self._orders)
+            return None
+
+    classes: dict[str, type] = {}
+    for cls in (ShuffledRoundDpEvent, ShuffledPLDAccountant, ShuffledRdpAccountant):
+        cls.__qualname__ = cls.__name__  # importable by name (dp_accounting's from_named_tuple, pickle)
+        classes[cls.__name__] = cls
+    return classes
