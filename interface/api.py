@@ -29,7 +29,7 @@ import math
 import time
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Union, cast
 
 from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported
@@ -764,10 +764,36 @@ def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: floa
     )
 
 
-# The composition statement that certifies T rounds of a randomizer the single-round statements of a mechanism
-# cover (`ShuffleBound.compose`; spec/derived/compose.py): the clone pair dominates every eps0-LDP round (FMT21),
-# the stronger clone pair every round of the FMT23 errata class, which contains k-RR (binary RR is 2-RR).
+# The generic composition statement that certifies T rounds of a randomizer the single-round statements of a
+# mechanism cover (`ShuffleBound.compose`; spec/derived/compose.py): the clone pair dominates every eps0-LDP round
+# (FMT21), the stronger clone pair every round of the FMT23 errata class, which contains k-RR (binary RR is
+# 2-RR). It is the fallback where the mechanism's own composition (MECHANISM_COMPOSITION) does not reach.
 COMPOSITION_OF_MECHANISM = {"generic": "compose.clones", "laplace": "compose.clones", "krr": "compose.stronger_clones", "binary_rr": "compose.stronger_clones"}
+# The mechanism's own composition (a certified envelope of ITS round's worst-case privacy profile, connect the
+# dots, composed: spec/derived/compose.py) for the statements of a mechanism (their `mechanism` field). Structured
+# randomizers (compose.randomizer) and matrices (compose.finite) have no single-round statement with inputs eps0,
+# n, delta, so no ShuffleBound of theirs exists to compose: `composed_epsilon` composes them directly.
+MECHANISM_COMPOSITION = {"krr": "compose.krr", "binary_rr": "compose.binary_rr", "laplace": "compose.laplace"}
+
+
+def _mechanism_composition_range(mechanism: str, eps0: float, n: int, k: object) -> str:
+    """"" when the mechanism's own composition covers one round at (eps0, n, k); else why not (its range, from
+    the reference's own limits: `mechanism_rounds` for binary RR and k-RR, `blanket_rounds` for Laplace)."""
+    from ..reference.composition import blanket_rounds, mechanism_rounds
+
+    if mechanism == "laplace":
+        low, high, most = blanket_rounds.MIN_EPS0, blanket_rounds.MAX_EPS0["laplace"], blanket_rounds.MAX_N["laplace"]
+    else:
+        low, high, most = mechanism_rounds.MIN_EPS0, mechanism_rounds.MAX_EPS0, mechanism_rounds.MAX_N[mechanism]
+    if not low <= eps0 <= high:
+        return f"eps0 = {eps0!r} is outside its range {low:g} <= eps0 <= {high:g}"
+    if n > most:
+        return f"n = {n!r} is outside its range n <= {most:.0e}"
+    if mechanism == "krr" and k is None:
+        return "k (the number of categories) is not given"
+    if mechanism == "krr" and not (isinstance(k, (int, float)) and not isinstance(k, bool) and float(k).is_integer() and 2 <= k <= mechanism_rounds.KRR_MAX_K):
+        return f"k = {k!r} is outside its range: an integer 2 <= k <= {mechanism_rounds.KRR_MAX_K:.0e}"
+    return ""
 
 
 def _renamed(method: str, name: str, value: float | None, old: str, old_value: float | None) -> float:
@@ -821,6 +847,8 @@ class ShuffleBound:
         self.eps0 = eps0
         self.n = int(n)
         self.params: dict[str, float] = dict(params)
+        # Set by `compose`: which composition statement certifies the rounds, and why (empty otherwise).
+        self.composition_note = ""
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in self.params.items())
@@ -844,14 +872,17 @@ class ShuffleBound:
         return assumptions + own
 
     def evaluation(self, delta: float) -> Evaluation:
-        """The full answer at `delta` (value, certified interval, note), refusals included (`valid`)."""
-        return _evaluation(self.statement, {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params})
+        """The full answer at `delta` (value, certified interval, note), refusals included (`valid`); for a
+        bound made by `compose`, the reason starts with its `composition_note`."""
+        evaluation = _evaluation(self.statement, {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params})
+        return replace(evaluation, reason=join_reasons(self.composition_note, evaluation.reason)) if self.composition_note else evaluation
 
     def get_epsilon(self, target_delta: float | None = None, *, delta: float | None = None) -> float:
         """The central epsilon at `target_delta` (dp_accounting's name): an upper bound, also in floating point
         (`shuffled_epsilon`). `delta=` is the old keyword, still accepted (DeprecationWarning)."""
         target_delta = _renamed("get_epsilon", "target_delta", target_delta, "delta", delta)
-        return shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=target_delta, **self.params)
+        value = shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=target_delta, **self.params)
+        return _with_reason(value, self.composition_note)
 
     def get_delta(self, target_epsilon: float | None = None, *, eps: float | None = None, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
         """The delta at which the bound certifies `target_epsilon` >= 0 (dp_accounting's name; `shuffled_delta`:
@@ -873,16 +904,24 @@ class ShuffleBound:
 
     def compose(self, rounds: int) -> "ShuffleBound":
         """A new `ShuffleBound` for `rounds` rounds of this one (dp_accounting's `compose`): each round n users
-        report once with the same eps0-LDP randomizer, composed adaptively. The T-round bound is a composition
-        statement, not T times this statement's number (docs/composition.md):
+        report once with the same eps0-LDP randomizer, composed adaptively (replace-one relation). The T-round
+        bound is a composition statement, not T times this statement's number (docs/composition.md); the one
+        chosen is the tightest that covers the statement's mechanism (its `mechanism` field):
 
         - a compose.<pair> statement: the same statement with `rounds` times its rounds;
-        - a generic or Laplace single-round statement: compose.clones (FMT21's clone pair dominates every
-          eps0-LDP round, so it certifies T rounds of any such randomizer);
-        - a k-RR or binary-RR statement: compose.stronger_clones (FMT23's stronger clone pair, for the errata
-          class that contains k-RR);
+        - a k-RR statement: compose.krr (BBGN19 Lemma 5.3's exact bound as k-RR's profile envelope; eps0 in
+          [1e-3, 30], n <= 1e8, k <= 1e6), else compose.stronger_clones (FMT23's stronger clone pair, for the
+          errata class that contains k-RR);
+        - a binary-RR statement: compose.binary_rr (the exact per-pair profile's envelope; eps0 in [1e-3, 30],
+          n <= 1e7: about 10 s at n = 1e6, 2 min at n = 1e7 for the envelope, cached), else
+          compose.stronger_clones;
+        - a Laplace statement: compose.laplace (Lemma 5.3's exact bound for Laplace on [0, 1]; eps0 in [1e-3, 8],
+          n <= 1e6; the clone pair's value where smaller), else compose.clones;
+        - a generic statement: compose.clones (FMT21's clone pair dominates every eps0-LDP round);
         - a lower bound, or a statement of another mechanism: refused (`ParameterError` naming statement_id).
 
+        The returned bound's `composition_note` says which composition was used and why (the mechanism's own, or
+        the generic pair outside its range); its `evaluation` and `get_epsilon` carry it in their reason.
         `rounds`: an integer >= 1; the composition's own range (rounds in total <= 1e6, n <= 1e9, eps0 <= 30) is
         checked when a bound is asked for."""
         count = parse_number("rounds", rounds, integer=True)
@@ -890,19 +929,33 @@ class ShuffleBound:
             raise ParameterError("rounds", rounds, "an integer rounds >= 1", statement_id=self.statement_id)
         statement = self.statement
         if statement.id.startswith("compose."):
-            params = dict(self.params)
-            params["rounds"] = int(params["rounds"]) * count
-            return ShuffleBound(statement.id, eps0=self.eps0, n=self.n, **params)
+            again = dict(self.params)
+            again["rounds"] = int(again["rounds"]) * count
+            return _composition_bound(statement.id, self.eps0, self.n, again, self.composition_note)
         if statement.direction is Direction.LOWER_BOUND:
             raise ParameterError("statement_id", statement.id, "an upper bound or an exact statement (composing a lower bound certifies no upper bound)", statement_id=statement.id)
-        target = COMPOSITION_OF_MECHANISM.get(statement.mechanism or "generic")
+        mechanism = statement.mechanism or "generic"
+        target = COMPOSITION_OF_MECHANISM.get(mechanism)
         if target is None:
             raise ParameterError(
                 "statement_id", statement.id,
                 f"a statement of a randomizer a composition statement covers ({', '.join(sorted(COMPOSITION_OF_MECHANISM))}); this one is for {statement.mechanism}",
                 statement_id=statement.id,
             )
-        return ShuffleBound(target, eps0=self.eps0, n=self.n, rounds=count)
+        own = MECHANISM_COMPOSITION.get(mechanism)
+        params: dict[str, float] = {"rounds": count}
+        if own is None:
+            note = f"{target}: the generic composition of any eps0-LDP randomizer (no mechanism-specific composition for {statement.id})"
+        else:
+            outside = _mechanism_composition_range(mechanism, float(self.eps0), self.n, self.params.get("k"))
+            if outside:
+                note = f"{target}: the generic pair, since {own} (the {mechanism} mechanism's own composition) does not reach here: {outside}"
+            else:
+                target = own
+                note = f"{own}: the {mechanism} mechanism's own composition"
+                if own == "compose.krr":
+                    params["k"] = int(self.params["k"])
+        return _composition_bound(target, self.eps0, self.n, params, note)
 
     def interval(self, delta: float) -> tuple[float, float]:
         """(lower, upper): a certified enclosure of the statement's exact quantity at `delta` (for a
@@ -916,6 +969,79 @@ class ShuffleBound:
     def check(self, delta: float) -> None:
         """Raise `HypothesisViolation` / `ParameterError` when the bound certifies nothing at `delta`."""
         self.get_epsilon(delta)
+
+
+def _with_reason(value: EpsilonBound, note: str) -> EpsilonBound:
+    """`value` with `note` first in its reason (a composed bound says which composition certified it)."""
+    if not note:
+        return value
+    return EpsilonBound(float(value), interval=value.interval, direction=value.direction, statement_id=value.statement_id,
+                        reason=join_reasons(note, value.reason), neighbouring=value.neighbouring)
+
+
+# The composition statements without scalar inputs in the catalogue (procedures over a mechanism's envelope) that
+# `ShuffleBound.compose` routes to: answered by `composed_epsilon` and the reference's composed delta.
+BLANKET_COMPOSITION_BOUNDS = ("compose.laplace",)
+
+
+class _BlanketCompositionBound(ShuffleBound):
+    """`rounds` rounds of the shuffled Laplace mechanism on [0, 1] by compose.laplace (BBGN19 Lemma 5.3's exact
+    bound as the round's profile envelope, connect the dots, composed; the clone pair's value where smaller:
+    `reference/composition/blanket_rounds.py`), as `ShuffleBound.compose` returns it for a Laplace statement.
+    The statement is a procedure (no scalar inputs in the catalogue), so the answers come from
+    `composed_epsilon` and `blanket_rounds.composed_delta` instead of the statement evaluator. Ranges: as
+    compose.laplace (1e-3 <= eps0 <= 8, 1 <= n <= 1e6, rounds <= 1e6, 0 < delta < 1)."""
+
+    def __init__(self, statement_id: StatementLike, *, eps0: float, n: int, **params: float):
+        self.statement = _statement(statement_id)
+        self.statement_id = self.statement.id
+        if self.statement_id not in BLANKET_COMPOSITION_BOUNDS or set(params) != {"rounds"}:
+            raise ParameterError("statement_id", self.statement_id, f"one of {', '.join(BLANKET_COMPOSITION_BOUNDS)} with rounds", statement_id=self.statement_id)
+        self.eps0 = eps0
+        self.n = int(n)
+        self.params = dict(params)
+        self.composition_note = ""
+
+    def evaluation(self, delta: float) -> Evaluation:
+        result = composed_epsilon(self.statement_id, rounds=int(self.params["rounds"]), eps0=self.eps0, n=self.n, delta=delta)
+        params: dict[str, float | int] = {"eps0": self.eps0, "n": self.n, "delta": float(delta), "rounds": int(self.params["rounds"])}
+        return Evaluation(self.statement_id, params, result.value, True, join_reasons(self.composition_note, result.reason), result.interval)
+
+    def get_epsilon(self, target_delta: float | None = None, *, delta: float | None = None) -> float:
+        target_delta = _renamed("get_epsilon", "target_delta", target_delta, "delta", delta)
+        evaluation = self.evaluation(target_delta)
+        interval = cast(tuple[float, float], evaluation.interval)
+        return EpsilonBound(cast(float, evaluation.value), interval=interval, direction="upper", statement_id=self.statement_id,
+                            reason=evaluation.reason, neighbouring=neighbouring_of(self.statement_id))
+
+    def delta_calibration(self, target_epsilon: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
+        """The certified delta(eps) of the composed envelope pair, read directly (no search, so no time budget
+        is spent): `value` its upper end."""
+        from ..reference.composition.blanket_rounds import BlanketRound, composed_delta as _blanket_delta
+
+        eps = _nonnegative("target_epsilon", target_epsilon)
+        value = _blanket_delta([BlanketRound("laplace", float(self.eps0), self.n, int(self.params["rounds"]))], eps=eps)
+        lower, upper = float(value.lower), float(value.upper)
+        if not upper < 1:
+            raise ParameterError("eps", eps, f"a target {self.statement_id} certifies with some delta < 1 (its certified delta(eps) is {upper!r})", statement_id=self.statement_id)
+        params: dict[str, float | int] = {"eps0": self.eps0, "n": self.n, "rounds": int(self.params["rounds"])}
+        method = "direct: certified delta(eps) of the composed envelope pair (shuffle_spec.reference.composition.blanket_rounds.composed_delta)"
+        return Calibration(self.statement_id, "delta", upper, (lower, upper), eps, params, note=self.composition_note, method=method)
+
+    def get_delta(self, target_epsilon: float | None = None, *, eps: float | None = None, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
+        target_epsilon = _renamed("get_delta", "target_epsilon", target_epsilon, "eps", eps)
+        return float(self.delta_calibration(target_epsilon).value)
+
+    def interval(self, delta: float) -> tuple[float, float]:
+        return cast(tuple[float, float], self.evaluation(delta).interval)
+
+
+def _composition_bound(statement_id: str, eps0: float, n: int, params: Mapping[str, float], note: str) -> ShuffleBound:
+    """The ShuffleBound of a composition statement (ShuffleBound.compose), its `composition_note` set."""
+    cls = _BlanketCompositionBound if statement_id in BLANKET_COMPOSITION_BOUNDS else ShuffleBound
+    bound = cls(statement_id, eps0=eps0, n=n, **params)
+    bound.composition_note = note
+    return bound
 
 
 def _rows(matrix: Any) -> Any:

@@ -54,9 +54,9 @@ def test_compose_returns_the_composition_statement_for_t_rounds():
     assert (generic.statement_id, generic.params) == ("compose.clones", {"rounds": 10})
     assert generic.get_epsilon(1e-6) == api.composed_epsilon("compose.clones", delta=1e-6, **CHEAP).value
     krr = api.ShuffleBound("FMT23.stronger_clones", eps0=1.0, n=10_000, k=3).compose(10)
-    assert krr.statement_id == "compose.stronger_clones"
+    assert krr.statement_id == "compose.krr"  # the mechanism's own composition (test_shuffle_bound_compose.py)
     again = krr.compose(5)  # T rounds of a 10-round composition: 50 rounds
-    assert again.params == {"rounds": 50} and again is not krr and krr.params == {"rounds": 10}
+    assert again.params == {"rounds": 50, "k": 3} and again is not krr and krr.params == {"rounds": 10, "k": 3}
     with pytest.raises(ParameterError) as lower:
         api.ShuffleBound("exact.krr_pair_x0", eps0=1.0, n=1000, k=3).compose(10)
     assert lower.value.name == "statement_id"

@@ -1,0 +1,92 @@
+"""ShuffleBound.compose routes to the mechanism's own composition (compose.krr, compose.binary_rr,
+compose.laplace) inside its range and to the generic pair (compose.stronger_clones, compose.clones) outside it,
+saying which in `composition_note` and in every answer's reason. The numeric properties (the routed value is
+between the composed lower end and the generic value) are in the second tier: each envelope takes seconds."""
+
+from __future__ import annotations
+
+import pytest
+
+from shuffle_spec.interface import api
+from shuffle_spec.reference.composition.mechanism_rounds import MechanismRound, composed_lower_epsilon
+from shuffle_spec.reference.core.errors import ParameterError
+
+DELTA = 1e-6
+
+
+@pytest.mark.parametrize(("statement_id", "params", "target", "generic"), [
+    ("FMT23.stronger_clones", {"k": 3}, "compose.krr", "compose.stronger_clones"),
+    ("BBGN19.Lem5.3.exact_krr", {"k": 100}, "compose.krr", "compose.stronger_clones"),
+    ("EFMRSTT20.LemII.6", {}, "compose.binary_rr", "compose.stronger_clones"),
+    ("exact.shuffled_binary_rr", {}, "compose.binary_rr", "compose.stronger_clones"),
+    ("BBGN19.hoeffding_laplace", {}, "compose.laplace", "compose.clones"),
+])
+def test_a_mechanism_s_statement_composes_by_the_mechanism_s_own_composition(statement_id, params, target, generic):
+    rounds = api.ShuffleBound(statement_id, eps0=1.0, n=1000, **params).compose(10)
+    assert rounds.statement_id == target
+    assert rounds.params == {"rounds": 10, **({"k": params["k"]} if target == "compose.krr" else {})}
+    assert rounds.composition_note.startswith(f"{target}: the ") and "own composition" in rounds.composition_note
+    again = rounds.compose(3)  # 3 times the 10 rounds: the same statement and note
+    assert (again.statement_id, again.params["rounds"], again.composition_note) == (target, 30, rounds.composition_note)
+
+
+@pytest.mark.parametrize(("statement_id", "params", "eps0", "n", "generic", "why"), [
+    ("FMT23.stronger_clones", {"k": 3}, 1.0, 10**9, "compose.stronger_clones", "n = 1000000000 is outside its range n <= 1e+08"),
+    ("FMT23.stronger_clones", {"k": 3}, 1e-4, 1000, "compose.stronger_clones", "eps0 = 0.0001 is outside its range 0.001 <= eps0 <= 30"),
+    ("EFMRSTT20.LemII.6", {}, 1.0, 2 * 10**7, "compose.stronger_clones", "n = 20000000 is outside its range n <= 1e+07"),
+    ("BBGN19.hoeffding_laplace", {}, 10.0, 1000, "compose.clones", "eps0 = 10.0 is outside its range 0.001 <= eps0 <= 8"),
+    ("BBGN19.hoeffding_laplace", {}, 1.0, 2 * 10**6, "compose.clones", "n = 2000000 is outside its range n <= 1e+06"),
+])
+def test_outside_the_mechanism_s_range_the_generic_pair_is_used_and_the_note_says_why(statement_id, params, eps0, n, generic, why):
+    rounds = api.ShuffleBound(statement_id, eps0=eps0, n=n, **params).compose(10)
+    assert (rounds.statement_id, rounds.params) == (generic, {"rounds": 10})
+    assert rounds.composition_note.startswith(f"{generic}: the generic pair") and rounds.composition_note.endswith(why)
+
+
+def test_a_generic_statement_composes_by_the_clone_pair_and_a_lower_bound_is_refused():
+    rounds = api.ShuffleBound("FMT21.clones_numeric", eps0=1.0, n=1000).compose(10)
+    assert rounds.statement_id == "compose.clones" and "no mechanism-specific composition" in rounds.composition_note
+    for statement_id, params in (("exact.krr_pair_x0", {"k": 3}), ("exact.laplace_pair_x0", {}), ("exact.shuffled_binary_rr.pair", {"k": 1})):
+        with pytest.raises(ParameterError, match="lower bound") as refused:
+            api.ShuffleBound(statement_id, eps0=1.0, n=1000, **params).compose(10)
+        assert refused.value.name == "statement_id"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("statement_id", "params", "eps0"), [
+    ("FMT23.stronger_clones", {"k": 3}, 1.0),
+    ("FMT23.stronger_clones", {"k": 10}, 4.0),
+    ("EFMRSTT20.LemII.6", {}, 1.0),
+    ("EFMRSTT20.LemII.6", {}, 4.0),
+])
+def test_the_routed_value_lies_between_the_composed_lower_end_and_the_generic_pair(statement_id, params, eps0):
+    """compose.krr / compose.binary_rr after 10 rounds at n = 1000: <= the generic stronger-clone pair's value
+    (both certified upper bounds; the mechanism's envelope is the tighter one here) and >= the certified lower
+    bound of composed explicit neighbouring dataset pairs (mechanism_rounds.composed_lower_epsilon)."""
+    rounds = api.ShuffleBound(statement_id, eps0=eps0, n=1000, **params).compose(10)
+    value = rounds.get_epsilon(DELTA)
+    generic = api.composed_epsilon("compose.stronger_clones", rounds=10, eps0=eps0, n=1000, delta=DELTA).value
+    mechanism = rounds.statement_id.split(".", 1)[1]
+    lower = composed_lower_epsilon([MechanismRound(mechanism, eps0, 1000, 10, int(params.get("k", 2)))], delta=DELTA).lower
+    assert 0 < lower <= value < generic
+    assert value.statement_id == rounds.statement_id and value.reason.startswith(rounds.composition_note)
+    assert rounds.evaluation(DELTA).reason.startswith(rounds.composition_note)
+
+
+@pytest.mark.slow
+def test_laplace_rounds_lie_between_one_round_s_lower_bound_and_the_clone_pair():
+    """compose.laplace after 10 rounds: <= compose.clones (the envelope composition takes the clone pair's value
+    where smaller) and >= the certified lower bound of ONE round (exact.laplace_pair_x0: T rounds leak at least
+    what one does, dropping rounds is a post-processing). get_delta(eps) is certified for eps: eps at that delta
+    is at most eps (up to the eps search's relative tolerance)."""
+    rounds = api.ShuffleBound("BBGN19.bennett_laplace", eps0=1.0, n=1000).compose(10)
+    assert rounds.statement_id == "compose.laplace"
+    value = rounds.get_epsilon(DELTA)
+    generic = api.composed_epsilon("compose.clones", rounds=10, eps0=1.0, n=1000, delta=DELTA).value
+    one_round = api.shuffled_epsilon("exact.laplace_pair_x0", eps0=1.0, n=1000, delta=DELTA)
+    assert one_round.direction == "lower"
+    assert 0 < one_round <= value < generic
+    assert value.reason.startswith(rounds.composition_note) and rounds.interval(DELTA)[1] == value
+    delta = rounds.get_delta(value)
+    assert 0 < delta <= 1.01 * DELTA
+    assert rounds.get_epsilon(delta) <= value * (1 + 1e-5)
