@@ -90,3 +90,20 @@ def test_laplace_rounds_lie_between_one_round_s_lower_bound_and_the_clone_pair()
     delta = rounds.get_delta(value)
     assert 0 < delta <= 1.01 * DELTA
     assert rounds.get_epsilon(delta) <= value * (1 + 1e-5)
+
+
+def test_the_guide_quotes_the_worked_example_s_table():
+    """docs/guides/compose.md quotes the year of daily 10-RR reports at eps0 = 2, n = 1e7 (ShuffleBound.compose
+    routes it to compose.krr): its mechanism-specific and generic figures are the cells of docs/composition.md's
+    table (which `benchmarks/compose.py --worked` writes), so regenerating the table without the guide fails."""
+    import re
+
+    from support.paths import ROOT
+
+    guide = (ROOT / "docs" / "guides" / "compose.md").read_text()
+    table = (ROOT / "docs" / "composition.md").read_text()
+    quoted = re.search(r"`year.get_epsilon\(1e-6\)` is ([0-9.]+) .*?pair gives\s+([0-9.]+)", guide, re.S)
+    row = re.search(r"^\| 2 \| 1e\+07 \| ([0-9.]+) \| ([0-9.]+) \|", table, re.M)
+    assert quoted is not None and row is not None
+    assert (quoted.group(1), quoted.group(2)) == (row.group(2), row.group(1))
+    assert "compose(365)" in guide and "ShuffleBound('compose.krr', eps0=2.0, n=10000000, rounds=365, k=10)" in guide
