@@ -63,6 +63,8 @@ from ..reference.core.errors import ParameterError, require_integer, require_pos
 __all__ = ["NEIGHBOURING_RELATION", "shuffled_round_pld", "shuffled_round_rdp"]
 
 NEIGHBOURING_RELATION = "replace_one"
+# The most rounds shuffled_round_pld self-composes (and a PLD accountant composes of one event at once).
+MAX_PLD_ROUNDS = 10**6
 EXTRA = "the optional extra 'accountants' (pip install 'shuffle-spec[accountants]', which installs dp-accounting>=0.4)"
 
 
@@ -95,7 +97,7 @@ def shuffled_round_pld(mechanism: str, *, eps0: float, n: int, k: int = 2, round
     compose.krr (1e-3 <= eps0 <= 30, n <= 1e7 for binary RR and 1e8 for k-RR, 2 <= k <= 1e6), 1 <= rounds <= 1e6, interval > 0."""
     _check_relation(neighboring_relation)
     require_integer("rounds", rounds, minimum=1)
-    if rounds > 10**6:
+    if rounds > MAX_PLD_ROUNDS:
         raise ParameterError("rounds", rounds, "1 <= rounds <= 1e6")
     _dp_accounting()
     from dp_accounting.pld import pld_pmf, privacy_loss_distribution  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -178,6 +180,15 @@ def _mechanism_name(value: object) -> object:
     return value
 
 
+def _check_event(event: Any, count: int, *, max_rounds: int | None) -> None:
+    """The accountants' checking pass: the round's parameters (their ranges: building the dominating pair, which
+    is cached for the composing pass) and the number of rounds composed at once (the PLD accountant's
+    self-composition: at most MAX_PLD_ROUNDS, as shuffled_round_pld; the RDP accountant adds, any count)."""
+    dominating_pair(event.mechanism, eps0=event.eps0, n=event.n, k=event.k)
+    if max_rounds is not None and count > max_rounds:
+        raise ParameterError("rounds", count, f"at most {max_rounds:.0e} rounds of one ShuffledRoundDpEvent in a PLD accountant (count x nested SelfComposedDpEvent counts)")
+
+
 def _round_rdp(event: Any, orders: Sequence[float]) -> np.ndarray:
     """One round's Renyi-DP upper bounds at the accountant's orders: shuffled_round_rdp inside RDP_ORDER_RANGE,
     eps0 elsewhere (module doc)."""
@@ -225,7 +236,7 @@ def _accountant_classes() -> dict[str, type]:
             if refusal is not None:
                 return refusal
             if not do_compose:  # the range check (ParameterError) before the ledger changes; the pair is cached
-                dominating_pair(event.mechanism, eps0=event.eps0, n=event.n, k=event.k)
+                _check_event(event, count, max_rounds=MAX_PLD_ROUNDS)
                 return None
             pld = shuffled_round_pld(event.mechanism, eps0=event.eps0, n=event.n, k=event.k, rounds=count,
                                      value_discretization_interval=self._value_discretization_interval)
@@ -244,7 +255,7 @@ def _accountant_classes() -> dict[str, type]:
             if refusal is not None:
                 return refusal
             if not do_compose:
-                dominating_pair(event.mechanism, eps0=event.eps0, n=event.n, k=event.k)
+                _check_event(event, count, max_rounds=None)
                 return None
             self._rdp += count * _round_rdp(event, self._orders)
             return None

@@ -160,3 +160,14 @@ def test_the_worked_federated_example_of_the_docs_prints_its_table():
     for line in lines:
         name, value = line.rsplit(" ", 1)
         assert f"{float(value):.4g}" == table[name]
+
+
+def test_too_many_rounds_at_once_are_refused_before_the_ledger_changes():
+    """count x the counts of nested SelfComposedDpEvents above 1e6 (shuffled_round_pld's range): one line,
+    naming rounds, before anything is composed (the RDP accountant adds and takes any count)."""
+    dp = _dp()
+    accountant = _pld_accountant(dp)
+    event = dp.SelfComposedDpEvent(accountants.ShuffledRoundDpEvent("binary_rr", eps0=1.0, n=20), 1000)
+    with pytest.raises(ParameterError, match=r"^rounds = 2000000 .*1e\+06"):
+        accountant.compose(event, 2000)
+    assert accountant.ledger == dp.NoOpDpEvent() and accountant.get_epsilon(DELTA) == 0.0
