@@ -569,7 +569,7 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     budget = _check_budget(time_budget)
     base = {"eps": eps, "eps0": eps0, "n": n, **params}
     if statement.id.startswith("compose."):  # the composed PLD gives delta(eps) directly, certified (no search)
-        return _composed_delta_calibration(statement.id, eps=eps, eps0=eps0, n=n, rounds=params["rounds"], base=base)
+        return _composed_delta_calibration(statement.id, eps=eps, eps0=eps0, n=n, rounds=params["rounds"], base=base, k=params.get("k"))
     mark = getattr(statement, "effective_delta", None)
     if mark is not None:
         return _total_delta(statement, mark, eps, eps0, n, params, base, budget)
@@ -598,13 +598,13 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, method=method)
 
 
-def _composed_delta_calibration(statement_id: str, *, eps: float, eps0: float, n: int, rounds: object, base: dict[str, Any]) -> Calibration:
+def _composed_delta_calibration(statement_id: str, *, eps: float, eps0: float, n: int, rounds: object, base: dict[str, Any], k: object = None) -> Calibration:
     """`shuffled_delta` of a compose.<pair> statement: the certified delta(eps) of the composed privacy-loss
     distribution (`reference.composition.shuffled_rounds.composed_delta`: its upper end is from the pessimistic
     discretisation, an upper bound on the pair's composed delta(eps)), read directly instead of inverting eps(delta)
     by bisection (one PLD composition instead of tens). `bracket` is that [lower, upper]: the pair's exact composed
-    delta(eps) lies in it, and `value` is its upper end."""
-    lower, upper = composed_delta(statement_id, rounds=cast(int, rounds), eps0=eps0, n=n, eps=eps)
+    delta(eps) lies in it, and `value` is its upper end. k: compose.krr's number of categories."""
+    lower, upper = composed_delta(statement_id, rounds=cast(int, rounds), eps0=eps0, n=n, eps=eps, k=cast("int | None", k))
     if not upper < 1:
         raise ParameterError("eps", eps, f"a target {statement_id} certifies with some delta < 1 (its certified delta(eps) is {upper!r})", statement_id=statement_id)
     method = "direct: certified delta(eps) of the composed privacy-loss distribution (shuffle_spec.reference.composition.shuffled_rounds.composed_delta)"

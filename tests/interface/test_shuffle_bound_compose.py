@@ -107,3 +107,14 @@ def test_the_guide_quotes_the_worked_example_s_table():
     assert quoted is not None and row is not None
     assert (quoted.group(1), quoted.group(2)) == (row.group(2), row.group(1))
     assert "compose(365)" in guide and "ShuffleBound('compose.krr', eps0=2.0, n=10000000, rounds=365, k=10)" in guide
+
+
+def test_get_delta_of_composed_k_rr_rounds_passes_k():
+    """compose.krr's direct delta(eps) needs k: ShuffleBound.get_delta of composed k-RR rounds (what compose
+    routes a k-RR statement to) gives the certified delta, at which the composed eps is at most the target."""
+    rounds = api.ShuffleBound("FMT23.stronger_clones", eps0=1.0, n=20, k=3).compose(2)
+    calibration = rounds.delta_calibration(1.0)
+    direct = api.composed_delta("compose.krr", rounds=2, eps0=1.0, n=20, k=3, eps=1.0)
+    assert calibration.value == direct.upper and calibration.bracket == (direct.lower, direct.upper)
+    assert 0 < calibration.value < 1
+    assert api.composed_epsilon("compose.krr", rounds=2, eps0=1.0, n=20, k=3, delta=calibration.value).interval[0] <= 1.0
