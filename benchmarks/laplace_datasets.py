@@ -32,8 +32,18 @@ b(x) >= e^{-eps0/2} = A and a, b >= e = e^{-eps0}/2 (AM-GM, a b = e^{-eps0}/4), 
 point of the segment between the two "types" (A - e, e) and (e, A - e); revealing more is post-processing and
 the divergence is convex in each user's law, so the worst case is a configuration of k users of the first type
 and n - 1 - k of the second. The column "two types, pure" is k = n - 1 (= k = 0 by the mirror); that mixed k is
-never worse is NOT proven (checked numerically at n = 100, 150 only: docs/tight_bounds.md), so this column is
+never worse is NOT proven (checked at n = 100 to 200 only with `--mixed`), so this column is
 not a certified upper bound. The blanket decomposition is the same computation with a = b = e.
+
+The mixed configurations (`--mixed EPS0:N:EPS`): k users of the first type and n - 1 - k of the second are not
+i.i.d., but their middle draws are (c does not depend on the type), so with the counts (N_L, N_R, m) of the pool
+and its m middle values v_i the density relative to (counting measure) x nu^m is
+
+    p_L(x) f(N_L - 1, N_R, m) + p_R(x) f(N_L, N_R - 1, m) + f(N_L, N_R, m - 1) (1/m) sum_i mu_x(v_i) / nu(v_i),
+
+f the others' count law (a 3-dimensional FFT of the two types' generating functions), nu the normalised middle;
+the delta is a sum over the counts of E[(alpha + beta S_m)_+], S_m the m-fold sum of the per-draw ratio on a
+lattice. Its cost is n^3 cells, so N is capped at MIXED_MAX_N.
 """
 
 from __future__ import annotations
@@ -164,6 +174,73 @@ def tail_merged_eps(eps0: float, n: int, delta: float, left: float, right: float
     return solve(lambda eps: max(positive_part(*tail_merged_law(eps0, eps, left, right, a, b), n) for a, b in ((0.0, 1.0), (1.0, 0.0))), eps0, delta)
 
 
+# The mixed check keeps (n + 1)^3 floats per configuration (about 70 MB at n = 200).
+MIXED_MAX_N = 200
+MIXED_LATTICE = 1 << 20
+
+
+def _type_counts(eps0: float, n: int, k: int) -> np.ndarray:
+    """f[l, r, m]: the law of the others' (L, R, middle) counts, k users of type (A - e, e), n - 1 - k of (e, A - e)."""
+    big_a, e = math.exp(-eps0 / 2), 0.5 * math.exp(-eps0)
+    c = big_a - math.exp(-eps0)
+    rest = 1 - big_a - c
+    z = np.exp(-2j * np.pi * np.arange(n) / n)  # degrees <= n - 1: no wrap-around
+    zl, zr, zm = np.meshgrid(z, z, z, indexing="ij", sparse=True)
+    g = (rest + (big_a - e) * zl + e * zr + c * zm) ** k * (rest + e * zl + (big_a - e) * zr + c * zm) ** (n - 1 - k)
+    f = np.zeros((n + 1, n + 1, n + 1))
+    f[:n, :n, :n] = np.maximum(np.real(np.fft.ifftn(g)), 0.0)
+    return f
+
+
+def mixed_configuration_deltas(eps0: float, n: int, eps: float, ks: list[int]) -> dict[int, tuple[float, float]]:
+    """{k: (forward delta, backward delta)} of the tail-merged pool with k users of the first type (module doc)."""
+    if not 2 <= n <= MIXED_MAX_N:
+        raise SystemExit(f"--mixed: n={n} outside [2, {MIXED_MAX_N}] (the count law has n^3 cells)")
+    e_eps = math.exp(eps)
+    counts = {k: _type_counts(eps0, n, k) for k in ks}
+    edges = np.linspace(0.0, 1.0, CELLS + 1)
+    lo, hi = edges[:-1], edges[1:]
+    middle = np.minimum(_mass(lo, hi, 0.0, eps0), _mass(lo, hi, 1.0, eps0))
+    total_middle = float(np.sum(middle))
+    directions = {}
+    for name, (a, b) in (("forward", (0.0, 1.0)), ("backward", (1.0, 0.0))):
+        ratio = (_mass(lo, hi, a, eps0) - e_eps * _mass(lo, hi, b, eps0)) / middle * total_middle  # (mu_a - e^eps mu_b) / nu
+        low = float(np.min(ratio))
+        h = (float(np.max(ratio)) - low) * n / (MIXED_LATTICE - 8)
+        j = np.floor((ratio - low) / h)
+        frac = (ratio - low) / h - j
+        w = np.zeros(MIXED_LATTICE)
+        np.add.at(w, j.astype(np.int64), middle / total_middle * (1 - frac))
+        np.add.at(w, j.astype(np.int64) + 1, middle / total_middle * frac)
+        d_left = 0.5 * (math.exp(-eps0 * a) - e_eps * math.exp(-eps0 * b))
+        d_right = 0.5 * (math.exp(-eps0 * (1 - a)) - e_eps * math.exp(-eps0 * (1 - b)))
+        directions[name] = (np.fft.rfft(w), low, h, d_left, d_right)
+    totals = {(k, name): 0.0 for k in ks for name in directions}
+    powers = {name: np.ones(MIXED_LATTICE // 2 + 1, dtype=complex) for name in directions}
+    for m in range(n + 1):
+        for name, (spectrum, low, h, d_left, d_right) in directions.items():
+            if m:
+                powers[name] = powers[name] * spectrum
+                law = np.maximum(np.fft.irfft(powers[name], MIXED_LATTICE), 0.0)
+                values = m * low + np.arange(MIXED_LATTICE) * h
+                tail_mass = np.append(np.cumsum(law[::-1])[::-1], 0.0)
+                tail_moment = np.append(np.cumsum((law * values)[::-1])[::-1], 0.0)
+            for k in ks:
+                f = counts[k]
+                alpha = np.zeros((n + 1, n + 1))
+                alpha[1:, :] += f[:-1, :, m] * d_left
+                alpha[:, 1:] += f[:, :-1, m] * d_right
+                if not m:
+                    totals[k, name] += float(np.sum(np.maximum(alpha, 0.0)))
+                    continue
+                beta = f[:, :, m - 1] / m
+                inside = beta > 0
+                t = -alpha[inside] / beta[inside]  # E[(alpha + beta S)_+] = beta E[(S - t)_+]
+                i = np.clip(np.floor((t - m * low) / h).astype(np.int64) + 1, 0, MIXED_LATTICE)
+                totals[k, name] += float(np.sum(np.maximum(alpha[~inside], 0.0))) + float(np.sum(beta[inside] * (tail_moment[i] - t * tail_mass[i])))
+    return {k: (totals[k, "forward"], totals[k, "backward"]) for k in ks}
+
+
 def row(eps0: float, n: int, delta: float) -> str:
     start = time.perf_counter()
     found = {name: dataset_eps(eps0, n, delta, *law) for name, law in DATASETS.items()}
@@ -186,7 +263,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", default="1e3,1e4")
     parser.add_argument("--delta", type=float, default=1e-6)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--mixed", default=None, metavar="EPS0:N:EPS", help="only the mixed-configuration check at one point")
     args = parser.parse_args(argv)
+    if args.mixed:
+        eps0, n, eps = (float(x) for x in args.mixed.split(":"))
+        size = int(n)
+        ks = sorted({0, 1, size // 20, size // 4, size // 2, size - 1 - size // 4, size - 1 - size // 20, size - 2, size - 1})
+        print(f"| k (users of type (A - e, e)) | forward delta | backward delta | max |  (eps0 = {eps0:g}, n = {size}, eps = {eps:g})")
+        print("|---|---|---|---|")
+        for k, (forward, backward) in mixed_configuration_deltas(eps0, size, eps, ks).items():
+            print(f"| {k} | {forward:.4g} | {backward:.4g} | {max(forward, backward):.4g} |", flush=True)
+        return 0
     lines = [
         f"`python benchmarks/laplace_datasets.py --eps0 {args.eps0} --n {args.n} --delta {args.delta:g}` (load average at start: {os.getloadavg()[0]:.1f})",
         "",
