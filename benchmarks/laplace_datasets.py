@@ -41,9 +41,11 @@ and its m middle values v_i the density relative to (counting measure) x nu^m is
 
     p_L(x) f(N_L - 1, N_R, m) + p_R(x) f(N_L, N_R - 1, m) + f(N_L, N_R, m - 1) (1/m) sum_i mu_x(v_i) / nu(v_i),
 
-f the others' count law (a 3-dimensional FFT of the two types' generating functions), nu the normalised middle;
-the delta is a sum over the counts of E[(alpha + beta S_m)_+], S_m the m-fold sum of the per-draw ratio on a
-lattice. Its cost is n^3 cells, so N is capped at MIXED_MAX_N.
+f the others' count law, nu the normalised middle. Whether a user emits a tail symbol, a middle draw or a residual
+does not depend on its type, so f(l, r, m) = Pr[m middle draws, l + r tail symbols] psi_k(l | l + r), psi_k the law
+of the L symbols among the tail symbols (a hypergeometric mixture of two binomials); the delta is a sum over the
+counts within MIXED_WINDOW standard deviations of E[(alpha + beta S_m)_+], S_m the m-fold sum of the per-draw
+ratio on a lattice. Its cost grows like n^2 per configuration and middle count: n is capped at MIXED_MAX_N.
 """
 
 from __future__ import annotations
@@ -174,70 +176,91 @@ def tail_merged_eps(eps0: float, n: int, delta: float, left: float, right: float
     return solve(lambda eps: max(positive_part(*tail_merged_law(eps0, eps, left, right, a, b), n) for a, b in ((0.0, 1.0), (1.0, 0.0))), eps0, delta)
 
 
-# The mixed check keeps (n + 1)^3 floats per configuration (about 70 MB at n = 200).
-MIXED_MAX_N = 200
+# The mixed check's largest n (its cost grows like n^2 per configuration and middle count).
+MIXED_MAX_N = 1000
 MIXED_LATTICE = 1 << 20
+# Counts farther than this many standard deviations from their means are left out (mass below 1e-18).
+MIXED_WINDOW = 9.0
 
 
-def _type_counts(eps0: float, n: int, k: int) -> np.ndarray:
-    """f[l, r, m]: the law of the others' (L, R, middle) counts, k users of type (A - e, e), n - 1 - k of (e, A - e)."""
-    big_a, e = math.exp(-eps0 / 2), 0.5 * math.exp(-eps0)
-    c = big_a - math.exp(-eps0)
-    rest = 1 - big_a - c
-    z = np.exp(-2j * np.pi * np.arange(n) / n)  # degrees <= n - 1: no wrap-around
-    zl, zr, zm = np.meshgrid(z, z, z, indexing="ij", sparse=True)
-    g = (rest + (big_a - e) * zl + e * zr + c * zm) ** k * (rest + e * zl + (big_a - e) * zr + c * zm) ** (n - 1 - k)
-    f = np.zeros((n + 1, n + 1, n + 1))
-    f[:n, :n, :n] = np.maximum(np.real(np.fft.ifftn(g)), 0.0)
-    return f
+def _log_choose(a: int, b: int) -> float:
+    return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
+
+
+def _tail_symbol_law(n_others: int, k: int, tails: int, q: float) -> np.ndarray:
+    """psi[l] = Pr[l of the `tails` tail symbols are L]: the tail emitters are a hypergeometric draw from the k
+    users of the first type (L with probability 1 - q) and the others (L with probability q); by the generating
+    function on the (tails + 1)-th roots of unity."""
+    i = np.arange(max(0, tails - (n_others - k)), min(k, tails) + 1)
+    weights = np.exp([_log_choose(k, int(v)) + _log_choose(n_others - k, tails - int(v)) - _log_choose(n_others, tails) for v in i])
+    keep = weights > 1e-30
+    i, weights = i[keep], weights[keep]
+    z = np.exp(2j * np.pi * np.arange(tails + 1) / (tails + 1))[:, None]
+    g = ((q + (1 - q) * z) ** i[None, :] * ((1 - q) + q * z) ** (tails - i)[None, :]) @ weights
+    return np.maximum(np.real(np.fft.fft(g)) / (tails + 1), 0.0)
 
 
 def mixed_configuration_deltas(eps0: float, n: int, eps: float, ks: list[int]) -> dict[int, tuple[float, float]]:
     """{k: (forward delta, backward delta)} of the tail-merged pool with k users of the first type (module doc)."""
     if not 2 <= n <= MIXED_MAX_N:
-        raise SystemExit(f"--mixed: n={n} outside [2, {MIXED_MAX_N}] (the count law has n^3 cells)")
+        raise SystemExit(f"--mixed: n={n} outside [2, {MIXED_MAX_N}]")
+    big_a, e = math.exp(-eps0 / 2), 0.5 * math.exp(-eps0)
+    c = big_a - math.exp(-eps0)
+    others, q = n - 1, e / big_a
+
+    def window(p: float) -> tuple[int, int]:
+        mean, sd = others * p, math.sqrt(others * p * (1 - p))
+        return max(0, int(mean - MIXED_WINDOW * sd) - 2), min(others, int(mean + MIXED_WINDOW * sd) + 3)
+
+    (m_lo, m_hi), (s_lo, s_hi) = window(c), window(big_a)
+    m_lo = max(m_lo, 1)
+
+    def counts(m: int, tails: int) -> float:
+        """Pr[the others give m middle draws and `tails` tail symbols] (the type does not change it)."""
+        if m < 0 or tails < 0 or m + tails > others:
+            return 0.0
+        log_p = _log_choose(others, m) + _log_choose(others - m, tails) + m * math.log(c) + tails * math.log(big_a)
+        return math.exp(log_p + (others - m - tails) * math.log(1 - big_a - c))
+
+    laws = {k: {s: _tail_symbol_law(others, k, s, q) for s in range(max(s_lo - 1, 0), s_hi + 1)} for k in ks}
     e_eps = math.exp(eps)
-    counts = {k: _type_counts(eps0, n, k) for k in ks}
     edges = np.linspace(0.0, 1.0, CELLS + 1)
     lo, hi = edges[:-1], edges[1:]
     middle = np.minimum(_mass(lo, hi, 0.0, eps0), _mass(lo, hi, 1.0, eps0))
     total_middle = float(np.sum(middle))
-    directions = {}
+    totals = {(k, name): 0.0 for k in ks for name in ("forward", "backward")}
     for name, (a, b) in (("forward", (0.0, 1.0)), ("backward", (1.0, 0.0))):
         ratio = (_mass(lo, hi, a, eps0) - e_eps * _mass(lo, hi, b, eps0)) / middle * total_middle  # (mu_a - e^eps mu_b) / nu
         low = float(np.min(ratio))
-        h = (float(np.max(ratio)) - low) * n / (MIXED_LATTICE - 8)
+        h = (float(np.max(ratio)) - low) * m_hi / (MIXED_LATTICE - 8)
         j = np.floor((ratio - low) / h)
         frac = (ratio - low) / h - j
         w = np.zeros(MIXED_LATTICE)
         np.add.at(w, j.astype(np.int64), middle / total_middle * (1 - frac))
         np.add.at(w, j.astype(np.int64) + 1, middle / total_middle * frac)
+        spectrum = np.fft.rfft(w)
+        power = spectrum ** (m_lo - 1)
         d_left = 0.5 * (math.exp(-eps0 * a) - e_eps * math.exp(-eps0 * b))
         d_right = 0.5 * (math.exp(-eps0 * (1 - a)) - e_eps * math.exp(-eps0 * (1 - b)))
-        directions[name] = (np.fft.rfft(w), low, h, d_left, d_right)
-    totals = {(k, name): 0.0 for k in ks for name in directions}
-    powers = {name: np.ones(MIXED_LATTICE // 2 + 1, dtype=complex) for name in directions}
-    for m in range(n + 1):
-        for name, (spectrum, low, h, d_left, d_right) in directions.items():
-            if m:
-                powers[name] = powers[name] * spectrum
-                law = np.maximum(np.fft.irfft(powers[name], MIXED_LATTICE), 0.0)
-                values = m * low + np.arange(MIXED_LATTICE) * h
-                tail_mass = np.append(np.cumsum(law[::-1])[::-1], 0.0)
-                tail_moment = np.append(np.cumsum((law * values)[::-1])[::-1], 0.0)
-            for k in ks:
-                f = counts[k]
-                alpha = np.zeros((n + 1, n + 1))
-                alpha[1:, :] += f[:-1, :, m] * d_left
-                alpha[:, 1:] += f[:, :-1, m] * d_right
-                if not m:
-                    totals[k, name] += float(np.sum(np.maximum(alpha, 0.0)))
-                    continue
-                beta = f[:, :, m - 1] / m
-                inside = beta > 0
-                t = -alpha[inside] / beta[inside]  # E[(alpha + beta S)_+] = beta E[(S - t)_+]
-                i = np.clip(np.floor((t - m * low) / h).astype(np.int64) + 1, 0, MIXED_LATTICE)
-                totals[k, name] += float(np.sum(np.maximum(alpha[~inside], 0.0))) + float(np.sum(beta[inside] * (tail_moment[i] - t * tail_mass[i])))
+        for m in range(m_lo, m_hi + 1):
+            power = power * spectrum
+            law = np.maximum(np.fft.irfft(power, MIXED_LATTICE), 0.0)
+            values = m * low + np.arange(MIXED_LATTICE) * h
+            tail_mass = np.append(np.cumsum(law[::-1])[::-1], 0.0)
+            tail_moment = np.append(np.cumsum((law * values)[::-1])[::-1], 0.0)
+            for s in range(s_lo, s_hi + 1):  # s tail symbols in the view (N_L = 0..s), m middle values
+                user_tail, user_middle = counts(m, s - 1), counts(m - 1, s) / m
+                for k in ks:
+                    alpha = np.zeros(s + 1)
+                    if s >= 1:
+                        psi = laws[k][s - 1]
+                        alpha[1:] += user_tail * psi * d_left
+                        alpha[:-1] += user_tail * psi * d_right
+                    beta = user_middle * laws[k][s]
+                    inside = beta > 0
+                    t = -alpha[inside] / beta[inside]  # E[(alpha + beta S)_+] = beta E[(S - t)_+]
+                    i = np.clip(np.floor((t - m * low) / h).astype(np.int64) + 1, 0, MIXED_LATTICE)
+                    totals[k, name] += float(np.sum(np.maximum(alpha[~inside], 0.0))) + float(np.sum(beta[inside] * (tail_moment[i] - t * tail_mass[i])))
     return {k: (totals[k, "forward"], totals[k, "backward"]) for k in ks}
 
 
@@ -268,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.mixed:
         eps0, n, eps = (float(x) for x in args.mixed.split(":"))
         size = int(n)
-        ks = sorted({0, 1, size // 20, size // 4, size // 2, size - 1 - size // 4, size - 1 - size // 20, size - 2, size - 1})
+        ks = sorted({0, 1, size // 100, size // 20, size // 4, (size - 1) // 2})  # k and n - 1 - k mirror each other
         print(f"| k (users of type (A - e, e)) | forward delta | backward delta | max |  (eps0 = {eps0:g}, n = {size}, eps = {eps:g})")
         print("|---|---|---|---|")
         for k, (forward, backward) in mixed_configuration_deltas(eps0, size, eps, ks).items():
