@@ -213,7 +213,6 @@ def mixed_configuration_deltas(eps0: float, n: int, eps: float, ks: list[int]) -
         return max(0, int(mean - MIXED_WINDOW * sd) - 2), min(others, int(mean + MIXED_WINDOW * sd) + 3)
 
     (m_lo, m_hi), (s_lo, s_hi) = window(c), window(big_a)
-    m_lo = max(m_lo, 1)
 
     def counts(m: int, tails: int) -> float:
         """Pr[the others give m middle draws and `tails` tail symbols] (the type does not change it)."""
@@ -239,10 +238,15 @@ def mixed_configuration_deltas(eps0: float, n: int, eps: float, ks: list[int]) -
         np.add.at(w, j.astype(np.int64), middle / total_middle * (1 - frac))
         np.add.at(w, j.astype(np.int64) + 1, middle / total_middle * frac)
         spectrum = np.fft.rfft(w)
-        power = spectrum ** (m_lo - 1)
+        power = spectrum ** max(m_lo - 1, 0)
         d_left = 0.5 * (math.exp(-eps0 * a) - e_eps * math.exp(-eps0 * b))
         d_right = 0.5 * (math.exp(-eps0 * (1 - a)) - e_eps * math.exp(-eps0 * (1 - b)))
-        for m in range(m_lo, m_hi + 1):
+        if m_lo == 0:  # no middle value in the view: the user's report is a tail symbol, (alpha)_+ alone
+            for s in range(max(s_lo, 1), s_hi + 1):
+                for k in ks:
+                    psi = counts(0, s - 1) * laws[k][s - 1]
+                    totals[k, name] += float(np.sum(np.maximum(np.append(psi * d_right, 0.0) + np.append(0.0, psi * d_left), 0.0)))
+        for m in range(max(m_lo, 1), m_hi + 1):
             power = power * spectrum
             law = np.maximum(np.fft.irfft(power, MIXED_LATTICE), 0.0)
             values = m * low + np.arange(MIXED_LATTICE) * h
