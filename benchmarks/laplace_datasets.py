@@ -32,7 +32,7 @@ b(x) >= e^{-eps0/2} = A and a, b >= e = e^{-eps0}/2 (AM-GM, a b = e^{-eps0}/4), 
 point of the segment between the two "types" (A - e, e) and (e, A - e); revealing more is post-processing and
 the divergence is convex in each user's law, so the worst case is a configuration of k users of the first type
 and n - 1 - k of the second. The column "two types, pure" is k = n - 1 (= k = 0 by the mirror); that mixed k is
-never worse is NOT proven (checked at n = 100 to 200 only with `--mixed`), so this column is
+never worse is NOT proven (checked at n <= 1000 only, `--mixed`), so this column is
 not a certified upper bound. The blanket decomposition is the same computation with a = b = e.
 
 The mixed configurations (`--mixed EPS0:N:EPS`): k users of the first type and n - 1 - k of the second are not
