@@ -62,7 +62,7 @@ from ..core.errors import ParameterError, require_integer
 from ..numerics.binomial import UNIT
 from .connect_the_dots import DominatingPair
 
-__all__ = ["DirectionalComposition", "compose_directional", "work"]
+__all__ = ["DirectionalComposition", "compose_directional"]
 
 
 @dataclass(frozen=True)
@@ -94,11 +94,6 @@ def _kernels(pair: DominatingPair, step: float, negligible: float = 0.0) -> tupl
             mass = np.where(small, 0.0, mass)
         out.append(_Kernel(first, mass, inf_mass))
     return out[0], out[1]
-
-
-def work(pair: DominatingPair, rounds: int, points: int) -> int:
-    """Multiply-adds of `compose_directional` on a window of `points` grid points (for the caller's budget)."""
-    return 2 * rounds * points * len(pair.index)
 
 
 @dataclass(frozen=True)
@@ -196,6 +191,8 @@ def compose_directional(pair: DominatingPair, *, rounds: int, step: float, lo: i
     on the grid indices lo..hi of `step` (a power of 2 dividing the pair's step; lo < 0 < hi): W_{T-1} and
     the kernels, whose `delta(eps)` bounds the worst case from above. Atoms of mass below `negligible` are moved to
     the loss +inf (speed; the bound only grows). 1 <= rounds <= 1e6."""
+    if not isinstance(pair, DominatingPair):
+        raise ParameterError("pair", repr(pair)[:60], "a DominatingPair (connect_the_dots)")
     require_integer("rounds", rounds, minimum=1)
     if rounds > 10**6:
         raise ParameterError("rounds", rounds, "1 <= rounds <= 1e6")

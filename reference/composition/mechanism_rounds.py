@@ -98,7 +98,7 @@ from ..numerics.lattice_sums import normal_guess
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
-from .directional_rounds import DirectionalComposition, compose_directional, work
+from .directional_rounds import DirectionalComposition, compose_directional
 from .explicit_pairs import Group, lower_delta, lower_epsilon
 
 __all__ = [
@@ -503,7 +503,7 @@ def _directional_epsilon(r: MechanismRound, delta: float, guess: float) -> float
         spread = sd * math.sqrt(r.rounds)
         lo = -math.ceil(min(math.log(1 / DIRECTIONAL_FLOOR), max(1.0, DIRECTIONAL_LOW_SDS * spread)) / step) - 1
         hi = math.ceil((guess + DIRECTIONAL_SDS * spread) / step) + 2
-        if work(pair, r.rounds, hi - lo + 1) <= DIRECTIONAL_WORK:
+        if 2 * r.rounds * (hi - lo + 1) * len(pair.index) <= DIRECTIONAL_WORK:  # multiply-adds (two kernels)
             negligible = DIRECTIONAL_FLOOR * 1e-2 * delta / r.rounds  # per atom, moved to +inf (U5)
             composed = compose_directional(pair, rounds=r.rounds, step=step, lo=lo, hi=hi, negligible=negligible)
 
