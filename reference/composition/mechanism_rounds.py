@@ -487,10 +487,10 @@ def _composed_upper(rounds: list[MechanismRound], delta_or_floor: float, tail: f
     raise ParameterError("rounds", total, "a composition whose loss window fits the FFT")
 
 
-def _directional_epsilon(r: MechanismRound, delta: float, guess: float) -> float | None:
-    """U5 (module doc): a certified upper bound on eps(delta) after r.rounds adaptive rounds of binary RR, each
-    dominated by the pair A or its reverse (`directional_rounds`); None when the work budget is exceeded.
-    `guess`: the symmetric answer (U4), which only places the window."""
+def _directional_composition(r: MechanismRound, delta: float, guess: float) -> DirectionalComposition | None:
+    """U5 (module doc): the dynamic programme of r.rounds adaptive rounds of binary RR, each dominated by the pair A
+    or its reverse (`directional_rounds`), whose delta(eps) is a certified upper bound; None when the work budget is
+    exceeded. `guess` (an eps near the one asked) and `delta` only place the window and the atoms moved to +inf."""
     floor = _floor_for(delta, r.rounds)
     env = _envelope("binary_rr", r.eps0, r.n, 2, floor)
     step = env.step
@@ -505,15 +505,27 @@ def _directional_epsilon(r: MechanismRound, delta: float, guess: float) -> float
         hi = math.ceil((guess + DIRECTIONAL_SDS * spread) / step) + 2
         if 2 * r.rounds * (hi - lo + 1) * len(pair.index) <= DIRECTIONAL_WORK:  # multiply-adds (two kernels)
             negligible = DIRECTIONAL_FLOOR * 1e-2 * delta / r.rounds  # per atom, moved to +inf (U5)
-            composed = compose_directional(pair, rounds=r.rounds, step=step, lo=lo, hi=hi, negligible=negligible)
-
-            def bounds(eps: float, c: DirectionalComposition = composed) -> tuple[float, float]:
-                value = c.delta(eps)
-                return value, value
-
-            return solve_epsilon(bounds, eps0=r.eps0 * r.rounds, delta=delta, rel_tol=EPS_REL_TOL).upper
+            return compose_directional(pair, rounds=r.rounds, step=step, lo=lo, hi=hi, negligible=negligible)
         step *= 2
     return None
+
+
+def _directional_epsilon(r: MechanismRound, delta: float, guess: float) -> float | None:
+    """U5's certified upper bound on eps(delta) (`_directional_composition`), None when it is skipped."""
+    composed = _directional_composition(r, delta, guess)
+    if composed is None:
+        return None
+
+    def bounds(eps: float, c: DirectionalComposition = composed) -> tuple[float, float]:
+        value = c.delta(eps)
+        return value, value
+
+    return solve_epsilon(bounds, eps0=r.eps0 * r.rounds, delta=delta, rel_tol=EPS_REL_TOL).upper
+
+
+def _uses_directional(rounds: list[MechanismRound]) -> bool:
+    """U5 applies to one group of T >= 2 binary-RR rounds (module doc)."""
+    return len(rounds) == 1 and rounds[0].mechanism == "binary_rr" and rounds[0].rounds > 1
 
 
 def composed_lower_epsilon(rounds: Sequence[MechanismRound], *, delta: float) -> BoundValue:
@@ -546,7 +558,7 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
 
     result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=EPS_REL_TOL)
     upper = result.upper
-    if len(rounds) == 1 and rounds[0].mechanism == "binary_rr" and rounds[0].rounds > 1 and 0 < upper < rounds[0].eps0 * rounds[0].rounds:
+    if _uses_directional(rounds) and 0 < upper < rounds[0].eps0 * rounds[0].rounds:
         directional = _directional_epsilon(rounds[0], delta, upper)
         if directional is not None:
             upper = min(upper, directional)  # both certified (U4, U5): the smaller one
@@ -561,13 +573,17 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
 
 def composed_delta(rounds: Sequence[MechanismRound], *, eps: float) -> BoundValue:
     """A certified interval of the worst-case delta(eps) after the rounds: the upper end from the composed
-    dominating pairs (U1-U3), the lower end the largest certified lower end of delta(eps) over the composed
+    dominating pairs (U1-U3; for one group of binary-RR rounds also U5, the smaller value), the lower end the largest certified lower end of delta(eps) over the composed
     explicit dataset pairs (L1-L2, `explicit_pairs.lower_delta`; 0 with a note saying so when none could be
     composed). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
     composed = _composed_upper(rounds, 1e-6, 1e-18)
     upper = composed.delta(float(eps))
+    if _uses_directional(rounds) and upper > 0:
+        directional = _directional_composition(rounds[0], 1e-6, float(eps))
+        if directional is not None:
+            upper = min(upper, directional.delta(float(eps)))  # both certified (U3, U5): the smaller one
     groups = [Group(r.mechanism, r.eps0, r.n, r.rounds, r.k) for r in rounds]
     low, which = lower_delta(groups, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
     low = min(low, upper)

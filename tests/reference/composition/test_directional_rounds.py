@@ -126,9 +126,11 @@ def test_one_round_is_the_pair_or_its_reverse():
 @pytest.mark.slow
 def test_directional_is_below_the_symmetrised_pair():
     """The point of U5: at eps0 = 4, n = 1000, T = 100 the upper end is below the composition of the
-    symmetrised dominating pair (U4 alone), and still above the certified lower end."""
+    symmetrised dominating pair (U4 alone), still above the certified lower end, and composed_delta agrees."""
     schedule = [MechanismRound("binary_rr", 4.0, 1000, 100)]
     symmetric = mech._composed_upper(schedule, 1e-6, 1e-12)
     sym_eps = mech.solve_epsilon(lambda e: (symmetric.delta(e), symmetric.delta(e)), eps0=400.0, delta=1e-6, rel_tol=1e-6).lower
     result = mech.composed_epsilon(schedule, delta=1e-6)
     assert result.lower <= result.upper < sym_eps - 0.01
+    # composed_delta takes the same smaller curve: at the returned eps its upper end is within delta.
+    assert composed_delta(schedule, eps=result.upper).upper <= 1e-6 * (1 + 1e-9)
