@@ -230,7 +230,8 @@ def _structured_mechanism(name: str, eps0: float, d: int | None) -> tuple[list[B
     if name == "piecewise":
         piecewise = piecewise_mechanism(eps0)  # h = e^(eps0/2) rounded up (module doc, B1)
         return piecewise.replace_pairs(), piecewise.e0
-    assert d is not None  # _validate requires it for every other structured randomizer
+    if d is None:  # _validate requires it for every other structured randomizer
+        raise ParameterError("d", None, f"the domain size of a {name} round, an integer 2 <= d <= 1e9")
     if name == "rappor":
         unary = symmetric_rappor(eps0, d, side="upper")
         return unary.replace_pairs(), unary.ratio

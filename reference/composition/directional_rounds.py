@@ -163,7 +163,7 @@ def _advance(values: np.ndarray, kernels: tuple[_Kernel, ...]) -> np.ndarray:
     mass(d) W_{t-1}(i - d): the dense group by one direct convolution (np.convolve: a sum of products per
     entry, zeros exact), the other atoms by one shifted slice each."""
     size = len(values)
-    out = None
+    out = np.zeros(size)  # every kernel's sum is >= 0: the maximum starts at 0
     for kernel in kernels:
         atoms = np.nonzero(kernel.mass)[0]
         dmin = kernel.first + int(atoms.min())
@@ -181,8 +181,7 @@ def _advance(values: np.ndarray, kernels: tuple[_Kernel, ...]) -> np.ndarray:
             summed += kernel.mass[u] * ext[start:start + size]
         terms = (c_hi - c_lo + 1) + len(far)
         raised = (summed * (1 + 2 * (terms + 2) * UNIT) + kernel.inf_mass) * (1 + 2 * UNIT)
-        out = raised if out is None else np.maximum(out, raised)
-    assert out is not None
+        out = np.maximum(out, raised)
     return np.minimum.accumulate(np.minimum(out, 1.0))
 
 
