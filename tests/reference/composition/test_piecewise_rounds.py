@@ -54,7 +54,7 @@ def test_piecewise_composed_upper_is_above_the_binned_lower_bound():
 def test_piecewise_one_round_and_many_rounds():
     """T = 1 is at least the single-round certified value's lower end and within 2% of its upper end (the
     chord between nodes); T = 10 is below the generic clone pair's composition (the point of the envelope)."""
-    eps0, n = 1.0, 100
+    eps0, n = 1.0, 30
     single = piecewise_epsilon_upper(eps0=eps0, n=n, delta=1e-6)
     one = composed_epsilon([BlanketRound("piecewise", eps0, n, 1)], delta=1e-6, generic=False).upper
     assert single.lower <= one <= single.upper * 1.02
