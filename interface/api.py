@@ -1215,7 +1215,7 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     `schedule` (a list of {"eps0", "n", "rounds"[, "pair"]}; pair defaults to the statement's and may
     only be one of CERTIFYING_PAIRS[the statement's pair]). k: the number of categories of compose.krr.
     compose.laplace, compose.finite (`matrix`, no eps0) and compose.randomizer (`randomizer` one of rappor, oue,
-    blh, olh, hadamard, subset with the domain size `d`, or duchi): `_blanket_composition`.
+    blh, olh, hadamard, subset with the domain size `d`, duchi or piecewise): `_blanket_composition`.
     Parameters outside the supported range raise ParameterError naming them."""
     from ..reference.composition.shuffled_rounds import composed_epsilon as _composed, rounds_from_json
 

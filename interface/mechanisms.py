@@ -86,7 +86,7 @@ register(Mechanism("laplace", "the Laplace mechanism on [0, 1]", compose_upper=(
 # The structured randomizers of reference/randomizers/ (symmetric RAPPOR, OUE, local hashing, Hadamard response,
 # subset selection, Duchi et al.'s and the piecewise mechanism): their certified single-round bounds come from that package's own
 # registry (`STRUCTURED`, read by `interface/certify.py`), beside the generic statements, which hold for them too;
-# T rounds are certified by compose.randomizer (BBGN19 Lemma 5.3's envelope; not yet for the piecewise mechanism) and
+# T rounds are certified by compose.randomizer (BBGN19 Lemma 5.3's envelope) and
 # compose.clones (every eps0-LDP randomizer). Each takes the domain size d but the two mechanisms for a real value
 # in [-1, 1] (duchi, piecewise).
 STRUCTURED = ("rappor", "oue", "blh", "olh", "hadamard", "subset", "duchi", "piecewise")
@@ -95,7 +95,7 @@ _STRUCTURED_TITLES = {"rappor": "symmetric RAPPOR", "oue": "optimized unary enco
                       "duchi": "Duchi et al.'s one-dimensional mechanism", "piecewise": "the piecewise mechanism (Wang et al., ICDE 2019)"}
 for _name in STRUCTURED:
     register(Mechanism(_name, _STRUCTURED_TITLES[_name], parameters=() if _name in ("duchi", "piecewise") else ("d",),
-                       compose_upper=("compose.clones",) if _name == "piecewise" else ("compose.randomizer", "compose.clones")))
+                       compose_upper=("compose.randomizer", "compose.clones")))
 
 
 # Typed descriptions: what a type checker sees (`certify(KRR(k=10), ...)`).

@@ -2,7 +2,7 @@
 by BBGN19 Lemma 5.3 evaluated exactly on a blanket decomposition: the Laplace mechanism on [0, 1]
 (`compose.laplace`), any finite randomizer matrix (`compose.finite`) and the structured randomizers of
 `reference/randomizers/` (`compose.randomizer`: symmetric RAPPOR, OUE, BLH, OLH, Hadamard response, k-subset
-selection; Duchi et al.'s mechanism through binary randomized response). A schedule may mix them, and mix them
+selection, the piecewise mechanism; Duchi et al.'s mechanism through binary randomized response). A schedule may mix them, and mix them
 with binary RR and k-RR rounds (`mechanism_rounds`), with different eps0 and n per round.
 
 Neighbouring relation: replace one user's input, n fixed (symmetric), in every round; over T rounds the
@@ -26,6 +26,11 @@ B1 Envelope. h_i >= delta*(eps_i) := sup over ordered neighbouring pairs of data
      e^eps0 rounded UP to a rational (`side="upper"`): the mechanism at the true e^eps0 is a post-processing of
      it (one channel per report; module docs of `unary`, `local_hashing`, `hadamard`, `subset_selection`), so
      its delta* is at most the rounded one's at every eps;
+   - the piecewise mechanism (Wang et al., ICDE 2019): the same evaluation over its worst pair (-1, 1) and the
+     mirror (1, -1) (`reference.randomizers.piecewise`, statement BBGN19.Lem5.3.exact_piecewise: the pair
+     (-1, 1) dominates every (t, t') in the convex order at EVERY eps, and h = e^(eps0/2) rounded UP to a rational
+     only raises Lemma 5.3's value at every eps >= 0, both proven there), so the upper end is an upper bound of
+     delta* at each node; its LDP level bound is the rounded-up log of the rational e0 = h^2;
    - Duchi et al.'s mechanism: every neighbouring pair's profile is at most binary RR's worst-case profile at
      every eps (module doc of `reference.randomizers.duchi`, step (2)), so binary RR's envelope
      (`mechanism_rounds.profile_envelope`) is one for it.
@@ -78,6 +83,7 @@ from ..randomizers.common import MAX_N as STRUCTURED_MAX_N
 from ..randomizers.common import check_domain, eps0_rounded_up
 from ..randomizers.hadamard import hadamard_response
 from ..randomizers.local_hashing import local_hashing, olh_range
+from ..randomizers.piecewise import piecewise_mechanism
 from ..randomizers.structured import BlanketPair, structured_blanket_delta
 from ..randomizers.subset_selection import optimal_subset_size, subset_selection
 from ..randomizers.unary import optimized_unary_encoding, symmetric_rappor
@@ -99,7 +105,9 @@ __all__ = [
     "compose_randomizer",
 ]
 
-STRUCTURED = ("rappor", "oue", "blh", "olh", "hadamard", "subset", "duchi")
+STRUCTURED = ("rappor", "oue", "blh", "olh", "hadamard", "subset", "duchi", "piecewise")
+# Structured randomizers without a domain size (real inputs in [-1, 1]).
+NO_DOMAIN = ("duchi", "piecewise")
 # binary_rr and krr rounds are accepted in a schedule (their envelopes are `mechanism_rounds`').
 MECHANISMS = ("laplace", "matrix") + STRUCTURED + ("binary_rr", "krr")
 MIN_EPS0 = 1e-3
@@ -179,7 +187,7 @@ def _validate(r: BlanketRound) -> BlanketRound:
     if float(eps0) < MIN_EPS0:  # type: ignore[arg-type]
         raise ParameterError("eps0", eps0, f"{MIN_EPS0:g} <= eps0 <= {maximum:g} (mechanism-specific composition)")
     d = r.d
-    if r.mechanism in STRUCTURED and r.mechanism != "duchi":
+    if r.mechanism in STRUCTURED and r.mechanism not in NO_DOMAIN:
         if d is None:
             raise ParameterError("d", None, f"the domain size of a {r.mechanism} round, an integer 2 <= d <= 1e9")
         d = check_domain(d)
@@ -216,9 +224,14 @@ def _validate_schedule(rounds: Sequence[BlanketRound]) -> list[BlanketRound]:
 # B1: envelopes.
 
 
-def _structured_mechanism(name: str, eps0: float, d: int) -> tuple[list[BlanketPair], Fraction]:
-    """The blanket pairs (every ordered pair of inputs) and the exact LDP ratio of the mechanism built with
-    e^eps0 rounded up (module doc, B1)."""
+def _structured_mechanism(name: str, eps0: float, d: int | None) -> tuple[list[BlanketPair], Fraction]:
+    """The blanket pairs (every ordered pair of inputs, or a worst pair that dominates them all) and the exact LDP
+    ratio of the mechanism built with e^eps0 rounded up (module doc, B1)."""
+    if name == "piecewise":
+        piecewise = piecewise_mechanism(eps0)  # h = e^(eps0/2) rounded up (module doc, B1)
+        return piecewise.replace_pairs(), piecewise.e0
+    if d is None:  # _validate requires it for every other structured randomizer
+        raise ParameterError("d", None, f"the domain size of a {name} round, an integer 2 <= d <= 1e9")
     if name == "rappor":
         unary = symmetric_rappor(eps0, d, side="upper")
         return unary.replace_pairs(), unary.ratio
@@ -292,7 +305,7 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
         def value(eps: float) -> float:
             return exact_blanket_randomizer_delta(matrix=matrix, n=r.n, eps=eps, delta_hint=floor).upper
     else:
-        pairs, ratio = _structured_mechanism(r.mechanism, eps0, int(r.d))  # type: ignore[arg-type]
+        pairs, ratio = _structured_mechanism(r.mechanism, eps0, r.d)
         bound = eps0_rounded_up(ratio)
 
         def value(eps: float) -> float:
@@ -429,9 +442,9 @@ def compose_finite(*, matrix: object, n: int, delta: float, rounds: int) -> Boun
 
 def compose_randomizer(*, randomizer: str, eps0: float, n: int, delta: float, rounds: int, d: int | None = None) -> BoundValue:
     """compose.randomizer: certified eps(delta) after `rounds` rounds of n shuffled reports of the structured
-    randomizer `randomizer` (rappor, oue, blh, olh, hadamard, subset with the domain size d; duchi without; module
-    doc; the generic clone pair's value when smaller). 1e-3 <= eps0 <= 30 (OLH <= 13.8), 1 <= n <= 1e8 (duchi
-    1e7), 2 <= d <= 1e9, 0 < delta < 1, 1 <= rounds <= 1e6."""
+    randomizer `randomizer` (rappor, oue, blh, olh, hadamard, subset with the domain size d; duchi and piecewise
+    without; module doc; the generic clone pair's value when smaller). 1e-3 <= eps0 <= 30 (OLH <= 13.8),
+    1 <= n <= 1e8 (duchi 1e7), 2 <= d <= 1e9, 0 < delta < 1, 1 <= rounds <= 1e6."""
     if randomizer not in STRUCTURED:
         raise ParameterError("randomizer", randomizer, f"one of {', '.join(STRUCTURED)}")
     return composed_epsilon([BlanketRound(randomizer, eps0, n, rounds, d=d)], delta=delta)

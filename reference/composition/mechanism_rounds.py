@@ -39,6 +39,21 @@ U3 Composition. Dominating pairs compose under adaptive composition (Zhu, Dong, 
 U4 eps(delta): `solve_epsilon` on the certified upper curve: its returned upper end has certified
    delta <= target. Every eps0-LDP round is eps0-DP, so the answer never exceeds sum_r eps0_r (returned with a
    note when nothing smaller is certified).
+U5 Binary RR, one group of T >= 2 rounds: the one dominating pair of U2 carries the SYMMETRISED profile (the
+   relation is symmetric, so it must dominate (P_k, Q_k) and (Q_k, P_k) at once), while binary RR is asymmetric:
+   (P_{n-1}, Q_{n-1}) has a far heavier upper tail than its reverse. The sweep of U1 also keeps two halves:
+   forward[i] >= max d_k(eps_i) over k >= floor(n/2) and reverse[i] >= max d_k(eps_i) over k <= ceil(n/2) - 1
+   (every single pair and every accepted block goes to the halves whose range of k it meets, so
+   max(forward, reverse) is U1's envelope). `connect_the_dots(forward, h_reverse=reverse)` gives a pair A that
+   dominates every (P_k, Q_k) with k >= floor(n/2); its reverse dominates the others ((P_k, Q_k) with
+   k < floor(n/2) is the reverse of (P_{n-1-k}, Q_{n-1-k}) up to flipping every bit). The T rounds, each
+   dominated by A or by its reverse as the adversary chooses adaptively, are composed by the dynamic programme
+   of `directional_rounds` (its module doc, D1-D4): a certified upper bound under adaptive composition. The
+   answer is the smaller of U4's and U5's (both certified); U5 is skipped when its work (T x window x atoms)
+   exceeds DIRECTIONAL_WORK after DIRECTIONAL_COARSENINGS coarsenings (then U4's stands).
+   Measured (delta = 1e-6, eps0 = 4, n = 1e4): T = 1000 13.42 -> 13.31 (lower end 13.07), T = 100 3.510 -> 3.494
+   (lower end 3.447); U4 cannot go below 13.33 at T = 1000 even with the exact profile values, while the
+   adaptive worst case is within 0.01 of the composed exact forward pair (13.09).
 
 Lower bound (the interval's lower end; a certified LOWER bound on the composed mechanism's worst case):
 L1 Explicit neighbouring datasets realise explicit pairs in one round (binary RR: user 1 holding 1 vs 0 with k
@@ -55,7 +70,7 @@ carries almost nothing of the composed value: `_next_node`).
 
 Speed: the envelope costs O(nodes x blocks) certified pair evaluations (binary RR) or O(nodes) lattice sums
 (k-RR), and is cached per (mechanism, eps0, n, k, floor); the composition itself is one FFT (milliseconds to a
-second). Times per cell: benchmarks/COMPOSE_MECHANISM_RESULTS.md.
+second), plus U5's dynamic programme for binary RR (at most DIRECTIONAL_WORK multiply-adds, about a second). Times per cell: benchmarks/COMPOSE_MECHANISM_RESULTS.md.
 Written by hand: no library composes certified upper envelopes of a profile (dp_accounting's connect-the-dots
 takes exact floats and its FFT has no certified round-off; module docs of `connect_the_dots` and `pld`).
 """
@@ -83,6 +98,7 @@ from ..numerics.lattice_sums import normal_guess
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
+from .directional_rounds import DirectionalComposition, compose_directional
 from .explicit_pairs import Group, lower_delta, lower_epsilon
 
 __all__ = [
@@ -132,6 +148,18 @@ FLOOR_FRACTION = 1e-4
 # Thinned removal: the neglected Bin(B, lambda) tail per block, far below the floor.
 THIN_TAIL = 1e-22
 EPS_REL_TOL = 1e-6
+# U5 (binary RR, one group of rounds): the dynamic programme's multiply-adds at most this (about a second);
+# the grid is coarsened once (coarser envelope nodes: still dominating) if it does not fit, else U5 is skipped
+# (coarser grids measured looser than U4: eps0 = 4, n = 1e4, T = 1000: 13.36 at 2x, 13.54 at 4x against 13.41).
+DIRECTIONAL_WORK = 12 * 10**8
+DIRECTIONAL_COARSENINGS = 2
+# U5's window (tightness only: outside it W = 1 below, W(top) above, both valid): from
+# e = -min(log(1 / DIRECTIONAL_FLOOR), max(1, DIRECTIONAL_LOW_SDS sd sqrt(T))) (below it 1 - e^e <= V <= 1,
+# and the paths from eps rarely get there) to the symmetric answer plus DIRECTIONAL_SDS sd sqrt(T), sd the
+# standard deviation of one round's loss under A.
+DIRECTIONAL_FLOOR = 1e-4
+DIRECTIONAL_LOW_SDS = 10.0
+DIRECTIONAL_SDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -159,6 +187,9 @@ class Envelope:
     upper: np.ndarray
     evaluations: int
     seconds: float
+    # Binary RR only (module doc, U5): upper bounds of max d_k over k >= floor(n/2) and over k <= ceil(n/2) - 1.
+    forward: np.ndarray | None = None
+    reverse: np.ndarray | None = None
 
 
 def _validate(r: MechanismRound) -> MechanismRound:
@@ -291,9 +322,11 @@ def _walk_nodes(bounds_at: Bounds, step: float, eps0: float, floor: float, seen:
     return nodes, lower, upper
 
 
-def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.ndarray, np.ndarray, int]:
-    """U1 for binary RR (module doc): nodes, certified upper bounds, evaluations. Each pair (population, ones)
-    is evaluated at all nodes in one pass (`pair_delta_evaluator_many`: windows and pmf values shared)."""
+def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
+    """U1 for binary RR (module doc): nodes, certified upper bounds, evaluations, and the two halves of U5
+    (forward: every k >= floor(n/2); reverse: every k <= ceil(n/2) - 1), each the maximum over the single pairs
+    and accepted blocks that meet its range of k. Each pair (population, ones) is evaluated at all nodes in
+    one pass (`pair_delta_evaluator_many`: windows and pmf values shared)."""
     bound = pair_delta_evaluator_many(eps0)
     count = [0]
 
@@ -310,10 +343,24 @@ def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.nd
     node_array = np.array(nodes)
     best = np.array(single_lower)
     envelope = np.array(upper)
+    # U5's halves: k = n-1 is forward, k = 0 reverse (for n = 1 the one pair is both).
+    middle, top_reverse = n // 2, (n + 1) // 2 - 1
+    forward = many(n, n - 1, node_array)[1]
+    reverse = many(n, 0, node_array)[1]
+
+    def add(low: int, high: int, values: np.ndarray) -> None:
+        nonlocal forward, reverse
+        if high >= middle:
+            forward = np.maximum(forward, values)
+        if low <= top_reverse:
+            reverse = np.maximum(reverse, values)
+
     if n <= ALL_COUNTS_UP_TO:
         for k in range(1, n - 1):
-            envelope = np.maximum(envelope, many(n, k, node_array)[1])
-        return step, node_array, envelope, count[0]
+            values = many(n, k, node_array)[1]
+            envelope = np.maximum(envelope, values)
+            add(k, k, values)
+        return step, node_array, envelope, count[0], forward, reverse
     # The sweep (module doc, U1): blocks [K, k_top] from the worst end down, k = n-1 and k = 0 done above.
     k_top, width = n - 2, 1
     while k_top >= 1:
@@ -334,9 +381,10 @@ def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.nd
         if width == 0:  # a single pair: its certified lower ends sharpen the acceptance target
             best = np.maximum(best, lower_ends)
         envelope = np.maximum(envelope, values)
+        add(start, k_top, values)
         k_top = start - 1
         width = max(1, int(width * min(2.0, max(aim, 1.0))))
-    return step, node_array, envelope, count[0]
+    return step, node_array, envelope, count[0], forward, reverse
 
 
 def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.ndarray, np.ndarray, int]:
@@ -369,9 +417,10 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
 def _envelope(mechanism: str, eps0: float, n: int, k: int, floor: float) -> Envelope:
     started = time.perf_counter()
     if mechanism == "binary_rr":
-        step, nodes, upper, evaluations = _binary_rr_envelope(eps0, n, floor)
-    else:
-        step, nodes, upper, evaluations = _krr_envelope(eps0, n, k, floor)
+        step, nodes, upper, evaluations, forward, reverse = _binary_rr_envelope(eps0, n, floor)
+        return Envelope(mechanism, eps0, n, k, step, nodes, np.minimum(upper, 1.0), evaluations, time.perf_counter() - started,
+                        np.minimum(forward, 1.0), np.minimum(reverse, 1.0))
+    step, nodes, upper, evaluations = _krr_envelope(eps0, n, k, floor)
     return Envelope(mechanism, eps0, n, k, step, nodes, np.minimum(upper, 1.0), evaluations, time.perf_counter() - started)
 
 
@@ -395,6 +444,19 @@ def _pair_on(mechanism: str, eps0: float, n: int, k: int, floor: float, step: fl
     index = np.rint(env.nodes / env.step).astype(np.int64)
     keep = np.nonzero(index % stride == 0)[0]  # the nodes that are multiples of `step` (0 among them)
     return connect_the_dots(step, env.nodes[keep], env.upper[keep], eps0=eps0)
+
+
+@lru_cache(maxsize=64)
+def _directional_pair_on(eps0: float, n: int, floor: float, step: float) -> DominatingPair:
+    """U5's pair A (module doc): connect the dots of the forward half with the reverse half as the reversed
+    family's values, on the envelope nodes that are multiples of `step`."""
+    env = _envelope("binary_rr", eps0, n, 2, floor)
+    if env.forward is None or env.reverse is None:  # binary RR envelopes always carry both halves (U5)
+        raise ParameterError("mechanism", env.mechanism, "binary_rr (the halves of U5)")
+    stride = max(int(round(step / env.step)), 1)
+    index = np.rint(env.nodes / env.step).astype(np.int64)
+    keep = np.nonzero(index % stride == 0)[0]
+    return connect_the_dots(step, env.nodes[keep], env.forward[keep], eps0=eps0, h_reverse=env.reverse[keep])
 
 
 def dominating_pair(mechanism: str, *, eps0: float, n: int, k: int = 2, floor: float = FLOOR) -> DominatingPair:
@@ -427,6 +489,47 @@ def _composed_upper(rounds: list[MechanismRound], delta_or_floor: float, tail: f
     raise ParameterError("rounds", total, "a composition whose loss window fits the FFT")
 
 
+def _directional_composition(r: MechanismRound, delta: float, guess: float) -> DirectionalComposition | None:
+    """U5 (module doc): the dynamic programme of r.rounds adaptive rounds of binary RR, each dominated by the pair A
+    or its reverse (`directional_rounds`), whose delta(eps) is a certified upper bound; None when the work budget is
+    exceeded. `guess` (an eps near the one asked) and `delta` only place the window and the atoms moved to +inf."""
+    floor = _floor_for(delta, r.rounds)
+    env = _envelope("binary_rr", r.eps0, r.n, 2, floor)
+    step = env.step
+    for _ in range(DIRECTIONAL_COARSENINGS):
+        pair = _directional_pair_on(r.eps0, r.n, floor, step)
+        loss = pair.index * pair.step
+        mass = pair.p_mass
+        mean = float(np.sum(mass * loss))
+        sd = math.sqrt(max(float(np.sum(mass * loss**2)) - mean**2, 0.0)) + step
+        spread = sd * math.sqrt(r.rounds)
+        lo = -math.ceil(min(math.log(1 / DIRECTIONAL_FLOOR), max(1.0, DIRECTIONAL_LOW_SDS * spread)) / step) - 1
+        hi = math.ceil((guess + DIRECTIONAL_SDS * spread) / step) + 2
+        if 2 * r.rounds * (hi - lo + 1) * len(pair.index) <= DIRECTIONAL_WORK:  # multiply-adds (two kernels)
+            negligible = DIRECTIONAL_FLOOR * 1e-2 * delta / r.rounds  # per atom, moved to +inf (U5)
+            return compose_directional(pair, rounds=r.rounds, step=step, lo=lo, hi=hi, negligible=negligible)
+        step *= 2
+    return None
+
+
+def _directional_epsilon(r: MechanismRound, delta: float, guess: float) -> float | None:
+    """U5's certified upper bound on eps(delta) (`_directional_composition`), None when it is skipped."""
+    composed = _directional_composition(r, delta, guess)
+    if composed is None:
+        return None
+
+    def bounds(eps: float, c: DirectionalComposition = composed) -> tuple[float, float]:
+        value = c.delta(eps)
+        return value, value
+
+    return solve_epsilon(bounds, eps0=r.eps0 * r.rounds, delta=delta, rel_tol=EPS_REL_TOL).upper
+
+
+def _uses_directional(rounds: list[MechanismRound]) -> bool:
+    """U5 applies to one group of T >= 2 binary-RR rounds (module doc)."""
+    return len(rounds) == 1 and rounds[0].mechanism == "binary_rr" and rounds[0].rounds > 1
+
+
 def composed_lower_epsilon(rounds: Sequence[MechanismRound], *, delta: float) -> BoundValue:
     """A certified LOWER bound on the worst-case eps(delta) of the composed rounds (module doc, L1): the largest
     certified lower end over the explicit dataset pairs tried (`explicit_pairs`: binary RR and k-RR rounds)."""
@@ -457,6 +560,10 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
 
     result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=EPS_REL_TOL)
     upper = result.upper
+    if _uses_directional(rounds) and 0 < upper < rounds[0].eps0 * rounds[0].rounds:
+        directional = _directional_epsilon(rounds[0], delta, upper)
+        if directional is not None:
+            upper = min(upper, directional)  # both certified (U4, U5): the smaller one
     low = composed_lower_epsilon(rounds, delta=delta).lower if lower else 0.0
     low = min(low, upper)
     note = result.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)
@@ -468,13 +575,17 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
 
 def composed_delta(rounds: Sequence[MechanismRound], *, eps: float) -> BoundValue:
     """A certified interval of the worst-case delta(eps) after the rounds: the upper end from the composed
-    dominating pairs (U1-U3), the lower end the largest certified lower end of delta(eps) over the composed
+    dominating pairs (U1-U3; for one group of binary-RR rounds also U5, the smaller value), the lower end the largest certified lower end of delta(eps) over the composed
     explicit dataset pairs (L1-L2, `explicit_pairs.lower_delta`; 0 with a note saying so when none could be
     composed). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
     composed = _composed_upper(rounds, 1e-6, 1e-18)
     upper = composed.delta(float(eps))
+    if _uses_directional(rounds) and upper > 0:
+        directional = _directional_composition(rounds[0], 1e-6, float(eps))
+        if directional is not None:
+            upper = min(upper, directional.delta(float(eps)))  # both certified (U3, U5): the smaller one
     groups = [Group(r.mechanism, r.eps0, r.n, r.rounds, r.k) for r in rounds]
     low, which = lower_delta(groups, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
     low = min(low, upper)

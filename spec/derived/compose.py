@@ -299,14 +299,14 @@ COMPOSE_FINITE = _blanket_statement(
 
 COMPOSE_RANDOMIZER = _blanket_statement(
     "randomizer",
-    "eps after T rounds of a shuffled structured randomizer (RAPPOR, OUE, BLH, OLH, Hadamard, subset selection, Duchi): the blanket bound as the profile envelope, connect-the-dots pair composed T times",
+    "eps after T rounds of a shuffled structured randomizer (RAPPOR, OUE, BLH, OLH, Hadamard, subset selection, Duchi, piecewise): the blanket bound as the profile envelope, connect-the-dots pair composed T times",
     "Lemma 5.3 evaluated exactly from each mechanism's closed-form decomposition (BBGN19.Lem5.3.exact_unary, "
-    "exact_local_hashing, exact_hadamard, exact_subset) at grid nodes",
+    "exact_local_hashing, exact_hadamard, exact_subset, exact_piecewise) at grid nodes",
     "",
     " Envelope: the mechanism's certified Lemma 5.3 delta over its replace_pairs() (every ordered pair of inputs), "
     "built with e^eps0 rounded up (the mechanism at the true e^eps0 is a post-processing of it, so its profile is "
     "smaller at every eps). Duchi et al.'s mechanism: binary RR's envelope (compose.binary_rr; every pair of "
-    "Duchi's profile is below binary RR's worst case at every eps, exact.shuffled_duchi). Range 1e-3 <= eps0 <= 30 "
+    "Duchi's profile is below binary RR's worst case at every eps, exact.shuffled_duchi). The piecewise mechanism: its worst pair (-1, 1) and the mirror, with e^(eps0/2) rounded up (BBGN19.Lem5.3.exact_piecewise: both hold at every eps). Range 1e-3 <= eps0 <= 30 "
     "(OLH <= 13.8), d in [2, 1e9], n <= 1e8 (Duchi 1e7).",
     "shuffle_spec.reference.composition.blanket_rounds:compose_randomizer",
 )

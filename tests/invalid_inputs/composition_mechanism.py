@@ -1,14 +1,18 @@
 """Invalid inputs of the mechanism-specific composition (shuffle_spec.reference.composition.mechanism_rounds,
-.connect_the_dots, .binary_rr_pairs, .krr_pairs) and of the per-pair helpers it uses from reference.exact.binary_rr."""
+.connect_the_dots, .directional_rounds, .binary_rr_pairs, .krr_pairs) and of the per-pair helpers it uses from reference.exact.binary_rr."""
 
 from invalid_inputs import Case
 from shuffle_spec.reference.composition import connect_the_dots as ctd
 from shuffle_spec.reference.composition import mechanism_rounds as mech
+from shuffle_spec.reference.composition.directional_rounds import compose_directional
 from shuffle_spec.reference.composition.binary_rr_pairs import binary_rr_pair_plds
 from shuffle_spec.reference.composition import explicit_pairs
 from shuffle_spec.reference.composition.krr_pairs import krr_pair_finest_step, krr_pair_grids, krr_pair_moments
 from shuffle_spec.reference.composition.mechanism_rounds import MechanismRound
 from shuffle_spec.reference.exact import binary_rr
+
+# A small dominating pair for the directional programme's cases (binary RR, eps0 = 1, n = 4).
+PAIR = ctd.connect_the_dots(0.25, [0.0, 0.25, 0.5], [0.3, 0.1, 0.0], eps0=1.0)
 
 CASES = [
     Case(ctd.connect_the_dots, (0.1, [0.0, 0.1], [0.5, 0.1]), fragment="step"),
@@ -37,4 +41,8 @@ CASES = [
     Case(krr_pair_moments, ("x0",), {"eps0": 1.0, "n": 10, "k": 2}, fragment="k"),
     Case(krr_pair_grids, ("third",), {"eps0": 1.0, "n": 10, "k": 3, "step": -1.0, "tail": 0.0}, fragment="step"),
     Case(krr_pair_grids, ("third",), {"eps0": 1.0, "n": 10, "k": 3, "step": 1.0, "tail": 1.5}, fragment="tail"),
+    Case(compose_directional, ("not a pair",), {"rounds": 2, "step": 0.5, "lo": -4, "hi": 4}, fragment="pair"),
+    Case(compose_directional, (PAIR,), {"rounds": 0, "step": PAIR.step, "lo": -4, "hi": 4}, fragment="rounds"),
+    Case(compose_directional, (PAIR,), {"rounds": 2, "step": PAIR.step, "lo": 3, "hi": 4}, fragment="lo"),
+    Case(compose_directional, (PAIR,), {"rounds": 2, "step": PAIR.step * 2, "lo": -4, "hi": 4}, fragment="step"),
 ]

@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eps0", help=f"local epsilon of each round, 0 < eps0 <= {MAX_EPS0:g}")
     parser.add_argument("--n", help=f"users per round, an integer 1 <= n <= {MAX_N:.0e}")
     parser.add_argument("--k", help="categories of k-RR (compose.krr), an integer 2 <= k <= 1e6")
-    parser.add_argument("--randomizer", help="compose.randomizer: rappor, oue, blh, olh, hadamard, subset (with --d) or duchi")
+    parser.add_argument("--randomizer", help="compose.randomizer: rappor, oue, blh, olh, hadamard, subset (with --d), duchi or piecewise")
     parser.add_argument("--d", help="compose.randomizer: the domain size, an integer 2 <= d <= 1e9")
     parser.add_argument("--matrix", help="compose.finite: JSON file of the randomizer, {\"matrix\": [[\"3/4\", \"1/4\"], ...]} (rows inputs)")
     parser.add_argument("--delta", required=True, help=f"central delta after all rounds, {DELTA_MIN:g} <= delta < 1")
