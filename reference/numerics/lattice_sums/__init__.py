@@ -64,7 +64,8 @@ Floating-point model and margins (every one on the safe side):
 - Values below 1e-280 are certified only as lying in [0, 1e-280].
 - Binomial tails outside a window by the Chernoff bound exp(-m KL(x/m || p)), evaluated with the same
   log margin.
-- Suffix (reverse cumulative) sums of L non-negative floats: relative error <= (L + 2) u'; a difference
+- Suffix sums of L non-negative floats (formed at the queries' start indices only: the row cut there, its pieces
+  summed and added from the row's end; any order of additions): relative error <= (L + 2) u'; a difference
   A - s B of two such suffixes (the threshold shift) or a polynomial combination sum_k c_k A_k is padded by
   (L + 16) u' times sum_k |c_k| (A_k + s B_k) (every term's magnitude), the float errors of the c_k included.
 - The weights w_j, v: log of a ratio of binomial pmfs by gammaln, margin 1e-13 times the sum of the
