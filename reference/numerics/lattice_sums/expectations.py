@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
 
 from ...core.errors import ParameterError, require_integer
 
-from .laws import BinomialLaw, CHUNK_ELEMENTS, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_pmf, binomial_window
+from .laws import BinomialLaw, CHUNK_ELEMENTS, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_gamma, log_pmf, binomial_window
 
 __all__ = ["Coefficients", "positive_part_expectation", "positive_part_expectations"]
 
@@ -44,8 +43,8 @@ def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float | np.ndarray, upp
 def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
     """log(Pr[Bin(m_to, p) = a] / Pr[Bin(m_from, p) = a]) = log(m_to!/(m_to-a)!) - log(m_from!/(m_from-a)!)
     + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc)."""
-    t1, t2 = gammaln(m_to + 1.0), gammaln(m_to - a + 1.0)
-    t3, t4 = gammaln(m_from + 1.0), gammaln(m_from - a + 1.0)
+    t1, t2 = log_gamma(m_to + 1.0), log_gamma(m_to - a + 1.0)
+    t3, t4 = log_gamma(m_from + 1.0), log_gamma(m_from - a + 1.0)
     t5 = (m_to - m_from) * law.log_q
     value = t1 - t2 - t3 + t4 + t5
     err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * np.abs(m_to - m_from) + 1e-15
