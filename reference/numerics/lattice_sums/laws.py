@@ -26,8 +26,10 @@ U1 = 1.001 * UNIT
 LOG_MARGIN = 1e-13
 EXP_MARGIN = 1e-12
 TINY = 1e-280
-# Rows x length doubles per temporary array of the row sums (bounds the memory at n = 1e8).
-CHUNK_ELEMENTS = 1 << 19
+# Rows x length doubles per temporary array of the row sums (bounds the memory at n = 1e8). 2^16 (half a megabyte
+# per array) keeps a chunk's temporaries in cache: measured 1.2-1.4x faster than 2^19 at n = 1e6 to 1e8 (k = 3, 10).
+# Only the grouping of rows depends on it (a row's length is its chunk's longest): the bounds hold for any value.
+CHUNK_ELEMENTS = 1 << 16
 # Rows whose widths lie within this factor share a chunk of the row sums.
 WIDTH_CLASS = 1.5
 # Grid rows per standard deviation of b within the zone that carries the sum (`_fine_zone`), wider beyond.
