@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    nice -n 5 python3 benchmarks/tightest_speed.py [--repeat 3] [--root DIR] [--json OUT] [--before BEFORE.json] [--write]
+    nice -n 5 python3 benchmarks/tightest_speed.py [--repeat 3] [--root DIR] [--json OUT] [--before BEFORE.json] [--profile] [--write]
 
 Each point is a fresh process `python3 -m shuffle_spec tightest ... --json` (what a user or a CI loop pays:
 interpreter start-up, imports and the computation), timed by the wall clock, best of `--repeat` runs (the best
@@ -16,6 +16,12 @@ their statement ids) are kept: `--before BEFORE.json` (the `--json` output of a 
 the before/after comparison of times and values, and flags every upper bound that moved down by more than the
 solver's tolerance or lower bound that moved up by more (the certified ends may move only within the search
 tolerance or to the safe side).
+
+`--profile` adds where the time of one call goes (k = 10, eps0 = 1, delta = 1e-6, n = 1e4, 1e6, 1e8): the import of
+the front door and each statement's seconds in a fresh process, and the import of scipy.special alone.
+
+`--from-json RUN.json` reports an earlier run's measurements (and, with `--profile`, adds a profile of `--root` measured
+now: a run's profile can thus be added to its JSON afterwards).
 
 `--root DIR` measures another checkout: DIR holds the package as its folder shuffle_spec (e.g.
 `mkdir -p DIR/shuffle_spec && git archive <commit> | tar -x -C DIR/shuffle_spec`); by default the installed
@@ -58,6 +64,47 @@ OTHERS = (
 SEARCH_TOLERANCE = 3e-4
 
 
+PROFILE_CHILD = """
+import json, sys, time
+start = time.process_time()
+from shuffle_spec.interface import tightest as front
+from shuffle_spec.proofs_checks import bridge
+imported = time.process_time() - start
+seconds = {}
+evaluate = bridge.evaluate
+def timed(statement, inputs, *args, **kwargs):
+    begin = time.process_time()
+    try:
+        return evaluate(statement, inputs, *args, **kwargs)
+    finally:
+        seconds[statement.id] = time.process_time() - begin
+front.evaluate = timed
+k, eps0, n, delta = int(sys.argv[1]), float(sys.argv[2]), int(float(sys.argv[3])), float(sys.argv[4])
+begin = time.process_time()
+front.tightest(randomizer="krr", k=k, eps0=eps0, n=n, delta=delta)
+total = time.process_time() - begin
+print(json.dumps({"imports": imported, "total": total, "statements": seconds, "scipy": "scipy.special" in sys.modules}))
+"""
+PROFILE_POINTS = ((10, 1.0, 10**4, 1e-6), (10, 1.0, 10**6, 1e-6), (10, 1.0, 10**8, 1e-6))
+SCIPY_IMPORT = "import time, numpy, mpmath; start = time.process_time(); import scipy.special; print(time.process_time() - start)"
+
+
+def profile(root: Path) -> dict:
+    """Where the time of one k-RR `tightest` goes (k = 10, eps0 = 1, delta = 1e-6, n = 1e4, 1e6, 1e8): in a fresh
+    process, the CPU seconds (this process's, so that other processes on a shared machine do not count) of importing
+    the front door and of each statement's evaluation (the first statement that
+    needs a module pays its import: FMT21.clones_numeric pays scipy.special's), best of 2 runs by total; and the
+    CPU seconds of `import scipy.special` after NumPy and mpmath (best of 3)."""
+    python = sys.executable
+    points = []
+    for k, eps0, n, delta in PROFILE_POINTS:
+        runs = [json.loads(subprocess.run([python, "-c", PROFILE_CHILD, str(k), str(eps0), str(n), str(delta)], cwd=root, env=_env(root),
+                                          capture_output=True, text=True, check=True).stdout) for _ in range(2)]
+        points.append({"k": k, "eps0": eps0, "n": n, "delta": delta, **min(runs, key=lambda r: r["total"])})
+    scipy = min(float(subprocess.run([python, "-c", SCIPY_IMPORT], cwd=root, env=_env(root), capture_output=True, text=True, check=True).stdout) for _ in range(3))
+    return {"points": points, "scipy_special_import": scipy}
+
+
 def _env(root: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(root)}  # byte code is written: a best run reads it, as an installed package does
 
@@ -92,8 +139,9 @@ def points() -> list[tuple[str, list[str], float]]:
     return out
 
 
-def measure(root: Path, repeat: int, only: str | None = None) -> dict:
+def measure(root: Path, repeat: int, only: str | None = None, with_profile: bool = False) -> dict:
     load_start = "/".join(f"{x:.2f}" for x in os.getloadavg())
+    found = profile(root) if with_profile else None
     rows = []
     for label, arguments, target in points():
         if only is not None and only not in label:
@@ -103,7 +151,7 @@ def measure(root: Path, repeat: int, only: str | None = None) -> dict:
         rows.append({"label": label, "wall": wall, "cpu": cpu, "target": target, **_ends(answer)})
         print(f"{label}: {wall:.3f} s wall ({cpu:.3f} s CPU)", file=sys.stderr, flush=True)
     load_end = "/".join(f"{x:.2f}" for x in os.getloadavg())
-    return {"root": str(root), "repeat": repeat, "load": [load_start, load_end], "rows": rows}
+    return {"root": str(root), "repeat": repeat, "load": [load_start, load_end], "rows": rows, "profile": found}
 
 
 def _moved(before: float | None, after: float | None, side: str) -> str:
@@ -150,6 +198,16 @@ def report(result: dict, before: dict | None = None) -> str:
         old_low = "-" if old["lower"] is None else f"{old['lower']:.7g}"
         out.append(f"| {row['label']} | {row['wall']:.3f} ({old['wall']:.3f}) | {row['cpu']:.3f} ({old['cpu']:.3f}) | {row['target']:g} | "
                    f"{up} ({old_up}) | {_moved(old['upper'], row['upper'], 'upper')} | {low} ({old_low}) | {_moved(old['lower'], row['lower'], 'lower')} |")
+    for name, found in (("before", (before or {}).get("profile")), ("this checkout", result.get("profile"))):
+        if not found:
+            continue
+        out += ["", f"Where the time goes, {name} (k = 10, eps0 = 1, delta = 1e-6; in-process CPU seconds of one fresh process, best "
+                f"of 2; `import scipy.special` after NumPy and mpmath: {found['scipy_special_import']:.3f} s CPU):", "",
+                "| n | import of the front door | all statements | slowest statements (s) | scipy.special loaded |", "|---|---|---|---|---|"]
+        for point in found["points"]:
+            slowest = sorted(point["statements"].items(), key=lambda item: -item[1])[:5]
+            listed = ", ".join(f"{statement} {value:.3f}" for statement, value in slowest)
+            out.append(f"| {point['n']:.0e} | {point['imports']:.3f} | {point['total']:.3f} | {listed} | {'yes' if point['scipy'] else 'no'} |")
     krr = [row for row in result["rows"] if row["label"].startswith("krr")]
     if krr:
         met = sum(row["wall"] <= row["target"] for row in krr)
@@ -165,8 +223,16 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="write the raw measurements here")
     parser.add_argument("--before", type=Path, default=None, help="a --json file of another checkout: before/after columns")
     parser.add_argument("--write", action="store_true", help="write benchmarks/TIGHTEST_SPEED.md")
+    parser.add_argument("--profile", action="store_true", help="also where the time of three k-RR calls goes (in-process seconds)")
+    parser.add_argument("--from-json", type=Path, default=None, help="report a --json file of an earlier run instead of measuring "
+                        "(with --profile: its profile measured now)")
     args = parser.parse_args()
-    result = measure(args.root.resolve(), args.repeat, args.only)
+    if args.from_json is not None:
+        result = json.loads(args.from_json.read_text())
+        if args.profile:
+            result["profile"] = profile(args.root.resolve())
+    else:
+        result = measure(args.root.resolve(), args.repeat, args.only, args.profile)
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
     before = json.loads(args.before.read_text()) if args.before is not None else None
