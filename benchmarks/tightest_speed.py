@@ -36,6 +36,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -167,11 +168,12 @@ def _moved(before: float | None, after: float | None, side: str) -> str:
     return "tol" if abs(after - before) <= SEARCH_TOLERANCE * 1.01 * abs(before) else "UNSAFE"
 
 
-def report(result: dict, before: dict | None = None) -> str:
+def report(result: dict, before: dict | None = None, note: str = "") -> str:
     previous = {row["label"]: row for row in before["rows"]} if before else {}
     out = [
         "# `shuffle-spec tightest` wall clock (`python3 benchmarks/tightest_speed.py --write`)",
         "",
+        *([note, ""] if note else []),
         f"Machine: `uname -m` = {platform.machine()}, `nproc` = {os.cpu_count()}, python {platform.python_version()}. Load average "
         f"(1/5/15 min) {result['load'][0]} at the start, {result['load'][1]} at the end; best of {result['repeat']} fresh processes per "
         "point (wall seconds; the CPU seconds of the same run beside it). Targets: k-RR 0.5 s, the others 2 s.",
@@ -212,6 +214,14 @@ def report(result: dict, before: dict | None = None) -> str:
     if krr:
         met = sum(row["wall"] <= row["target"] for row in krr)
         out += ["", f"k-RR: {met} of {len(krr)} points within {KRR_TARGET:g} s wall; slowest {max(row['wall'] for row in krr):.3f} s."]
+        for n in NS:
+            label = f"n={n:.0e}"
+            cells = [row for row in krr if f" {label} " in row["label"]]
+            line = f"k-RR at {label}: CPU seconds per call, median {statistics.median(r['cpu'] for r in cells):.3f}, max {max(r['cpu'] for r in cells):.3f}"
+            old = [previous[r["label"]] for r in cells if r["label"] in previous]
+            if old:
+                line += f" (before: median {statistics.median(r['cpu'] for r in old):.3f}, max {max(r['cpu'] for r in old):.3f})"
+            out.append(line + ".")
     return "\n".join(out) + "\n"
 
 
@@ -224,6 +234,7 @@ def main() -> int:
     parser.add_argument("--before", type=Path, default=None, help="a --json file of another checkout: before/after columns")
     parser.add_argument("--write", action="store_true", help="write benchmarks/TIGHTEST_SPEED.md")
     parser.add_argument("--profile", action="store_true", help="also where the time of three k-RR calls goes (in-process seconds)")
+    parser.add_argument("--note", default="", help="a paragraph printed under the title (what was compared, when)")
     parser.add_argument("--from-json", type=Path, default=None, help="report a --json file of an earlier run instead of measuring "
                         "(with --profile: its profile measured now)")
     args = parser.parse_args()
@@ -236,7 +247,7 @@ def main() -> int:
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
     before = json.loads(args.before.read_text()) if args.before is not None else None
-    text = report(result, before)
+    text = report(result, before, args.note)
     if args.write:
         (HERE / "TIGHTEST_SPEED.md").write_text(text)
     print(text)
