@@ -64,10 +64,13 @@ def log_gamma(x: np.ndarray | float) -> np.ndarray:
     1/(1260x^5) - 1/(1680x^7), whose truncation error is below the first omitted term 1/(1188 x^9) < 1e-24 (the
     series alternates with decreasing terms for x >= 1) and whose float error is a few ulps of (x - 1/2) log x + x,
     at most 1.25 times log Gamma(x) there (log x >= 5.5); other x (non-integers below the table) by math.lgamma.
-    Range: x >= 1 (NaN for x < 1, where the lattice sums never ask)."""
+    Range: finite x >= 1 (ParameterError otherwise: the lattice sums never ask below 1)."""
     values = np.asarray(x, dtype=float)
     flat = np.atleast_1d(values).ravel()
-    out = np.full(flat.shape, np.nan)
+    if not (np.all(flat >= 1) and np.all(np.isfinite(flat))):
+        bad = flat[~((flat >= 1) & np.isfinite(flat))][0]
+        raise ParameterError("x", float(bad), "finite x >= 1 (log Gamma of the lattice sums)")
+    out = np.empty(flat.shape)
     big = flat >= LOG_FACTORIAL_TABLE
     if np.any(big):
         xb = flat[big]
@@ -75,7 +78,7 @@ def log_gamma(x: np.ndarray | float) -> np.ndarray:
         inv2 = inv * inv
         series = inv * (1.0 / 12 - inv2 * (1.0 / 360 - inv2 * (1.0 / 1260 - inv2 / 1680)))
         out[big] = (xb - 0.5) * np.log(xb) - xb + (_HALF_LOG_2PI + series)
-    small = np.nonzero(~big & (flat >= 1))[0]
+    small = np.nonzero(~big)[0]
     if len(small):
         xs = flat[small]
         whole = xs == np.floor(xs)
