@@ -242,7 +242,10 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
         return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
 
     hint, slope = search_start(terms, eps0=eps0, n=n, delta=delta, fallback=lambda: bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value)
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
+    # Only the upper end is the bound (its value): the search narrows that end alone (usually two evaluations
+    # besides eps0 instead of three). The lower end of the interval is the largest evaluated point whose certified
+    # lower delta exceeds the target (or 0): still a certified end, only less tight than a search for it would give.
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="upper", slope=slope)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")
 
 

@@ -152,7 +152,9 @@ def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> Bound
     hint, slope = search_start(
         lambda x: _terms(pair, eps0, k, x), eps0=eps0, n=n, delta=delta, fallback=lambda: bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value
     )
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
+    # Only the lower end is the bound (its value): the search narrows that end alone (usually two evaluations besides
+    # eps0 instead of three); the pair's upper end in the note is the smallest evaluated point certified (eps0 at worst).
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="lower", slope=slope)
     # A lower-bound statement's value must be at most the truth (vectors judge the value): the LOWER end is
     # returned as the value, the pair's certified interval is in the note (as exact.shuffled_binary_rr.pair).
     note = f"exact eps of the pair in [{lower!r}, {upper!r}]; the value is its lower end (a lower bound on the truth)"
@@ -270,7 +272,8 @@ def krr_pair_third_split_epsilon(*, eps0: float, n: int, delta: float, k: int) -
         return [(e0 - e, 1 / d), (1 - e * e0, 1 / d), ((1 - e) / e0, e0 / d), (1 - e, (k - 3) / d)]
 
     hint, slope = search_start(terms, eps0=eps0, n=n, delta=delta, fallback=lambda: bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value)
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="both", slope=slope)
+    # The lower end alone is narrowed (as for the merged pairs above).
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="lower", slope=slope)
     note = f"exact eps of the pair in [{lower!r}, {upper!r}]; the value is its lower end (a lower bound on the truth)"
     return BoundValue(lower, lower, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note, direction="lower_bound")
 

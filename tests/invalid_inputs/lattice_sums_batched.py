@@ -1,9 +1,11 @@
 """Invalid inputs of the batched lattice sums."""
 
 import mpmath
+import numpy as np
 
 from invalid_inputs import Case
 from shuffle_spec.reference.numerics import lattice_sums
+from shuffle_spec.reference.numerics.lattice_sums import laws
 
 LAW = lattice_sums.binomial_law(mpmath.mpf(1) / 3)
 GOOD = lattice_sums.Coefficients((1.0, 1.0), (-2.0, -2.0), (-0.5, -0.5))
@@ -22,6 +24,11 @@ CASES += [
     Case(lattice_sums.split_positive_part, (10, LAW, LAW, LAW, (-1.0, 1.0), (-1.0, -1.0), (0.5, 0.5)), {"tail": 1e-9}, fragment="coefficients"),
     Case(lattice_sums.split_positive_part, (10, LAW, LAW, LAW, (1.0, 1.0), (-1.0, -1.0), (0.5,)), {"tail": 1e-9}, fragment="tau"),
     Case(lattice_sums.split_positive_part, (0, LAW, LAW, LAW, (1.0, 1.0), (-1.0, -1.0), (0.5, 0.5)), {"tail": 1e-9}, fragment="n"),
+]
+CASES += [
+    Case(laws.log_gamma, (np.array([3.0, 0.5]),), fragment="x"),
+    Case(laws.log_gamma, (float("nan"),), fragment="x"),
+    Case(laws.log_gamma, (float("inf"),), fragment="x"),
 ]
 CASES += [
     Case(lattice_sums.normal_guess, (lambda eps: [(1.0, 0.5)],), {"n": 0, "eps0": 1.0, "delta": 1e-6}, fragment="n"),

@@ -52,8 +52,8 @@ ANCHOR_STEP values and carried by the ratio recurrence in between (the error mod
 
 Floating-point model and margins (every one on the safe side):
 - IEEE binary64, round to nearest: +, -, *, / carry relative error <= u = 2^-53 (normal range).
-- scipy.special.gammaln at integer arguments, libm log and exp: relative error <= 1e-14 (their documented
-  accuracy is a few ulps); the log-pmf margin is 1e-13 times the sum of the magnitudes of its terms, exp
+- log Gamma (`laws.log_gamma`: a table of log(m!) below 256, Stirling's series above) at integer arguments,
+  libm log and exp: relative error <= 1e-14 (a few ulps; the log-gamma tested against mpmath); the log-pmf margin is 1e-13 times the sum of the magnitudes of its terms, exp
   gets a 1e-12 relative margin.
 - The ratio recurrence pmf(a+1) = pmf(a) (m-a)/(a+1) rho costs 2 roundings per ratio and 1 per running
   product, rho = p/q carries relative error <= e_rho: j steps from the anchor the relative error is
@@ -64,7 +64,8 @@ Floating-point model and margins (every one on the safe side):
 - Values below 1e-280 are certified only as lying in [0, 1e-280].
 - Binomial tails outside a window by the Chernoff bound exp(-m KL(x/m || p)), evaluated with the same
   log margin.
-- Suffix (reverse cumulative) sums of L non-negative floats: relative error <= (L + 2) u'; a difference
+- Suffix sums of L non-negative floats (formed at the queries' start indices only: the row cut there, its pieces
+  summed and added from the row's end; any order of additions): relative error <= (L + 2) u'; a difference
   A - s B of two such suffixes (the threshold shift) or a polynomial combination sum_k c_k A_k is padded by
   (L + 16) u' times sum_k |c_k| (A_k + s B_k) (every term's magnitude), the float errors of the c_k included.
 - The weights w_j, v: log of a ratio of binomial pmfs by gammaln, margin 1e-13 times the sum of the

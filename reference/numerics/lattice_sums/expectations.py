@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
 
 from ...core.errors import ParameterError, require_integer
 
-from .laws import BinomialLaw, CHUNK_ELEMENTS, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_pmf, binomial_window
+from .laws import BinomialLaw, CHUNK_ELEMENTS, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_gamma, log_pmf, binomial_window
 
 __all__ = ["Coefficients", "positive_part_expectation", "positive_part_expectations"]
 
@@ -44,8 +43,8 @@ def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float | np.ndarray, upp
 def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
     """log(Pr[Bin(m_to, p) = a] / Pr[Bin(m_from, p) = a]) = log(m_to!/(m_to-a)!) - log(m_from!/(m_from-a)!)
     + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc)."""
-    t1, t2 = gammaln(m_to + 1.0), gammaln(m_to - a + 1.0)
-    t3, t4 = gammaln(m_from + 1.0), gammaln(m_from - a + 1.0)
+    t1, t2 = log_gamma(m_to + 1.0), log_gamma(m_to - a + 1.0)
+    t3, t4 = log_gamma(m_from + 1.0), log_gamma(m_from - a + 1.0)
     t5 = (m_to - m_from) * law.log_q
     value = t1 - t2 - t3 + t4 + t5
     err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * np.abs(m_to - m_from) + 1e-15
@@ -116,7 +115,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     Between rows (upward rows, module doc "shifted rows"): for b = beta + j, g(a; b) = g(a; beta) - j (c2 - c1)
     and Pr[Bin(M - j, p) = a] = Pr[Bin(M, p) = a] w_j(a) with w_j(a) = prod_{i<j} (M - a - i) / ((M - i) q)
     non-increasing in a (M = m - beta); so F(b) <= w_j(a_j) E_M[(g(a; beta) - j (c2 - c1))_+], a_j the first a
-    with a positive term; the sum is a suffix sum of the row (one cumulative sum serves every j). For
+    with a positive term; the sum is a suffix sum of the row (formed at the start indices the queries use). For
     b = beta' - j' the row at beta' gives F(b) >= v(a_j') E_M'[(g(a; beta') + j' (c2 - c1))_+] over the row's
     terms, v(a) = Pr[Bin(M' + j') = a] / Pr[Bin(M') = a] non-decreasing in a. A query on a downward row (or one
     whose shifted bound is not finite) takes the row's own value: F is non-increasing in b."""
@@ -210,12 +209,12 @@ def _direction_rows(
     anchor, anchor_err = log_pmf(m_a, first, law_a)
     a = first[:, None] + direction * steps[None, :]
     inside = (a >= 0) & (a <= m_a[:, None])
-    a_safe = np.clip(a, 0.0, m_a[:, None])
+    everywhere = bool(np.all(inside))
+    a_safe = a if everywhere else np.clip(a, 0.0, m_a[:, None])  # the clip is the identity when every a is inside
     if direction > 0:
         ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
     else:
         ratio = a_safe[:, :-1] / ((m_a[:, None] - a_safe[:, :-1] + 1.0) * law_a.rho)
-    everywhere = bool(np.all(inside))
     if not everywhere:
         ratio = np.where(inside[:, 1:], ratio, 0.0)
     rel = np.empty((len(rows), length))
@@ -294,22 +293,12 @@ def _direction_rows(
     if direction < 0:
         return
     # Shifted rows (upward only, module doc "shifted rows"): suffix moments P_k = sum_{t' >= t} g rel t'^k and
-    # Q_k = sum_{t' >= t} rel t'^k, k = 0, 1, 2 (a zero column at the end), for g_hi rel_hi (upper queries) and
-    # g_lo rel_lo (lower queries). Sums of non-negative terms on the suffixes used: relative error <= (length + 2) u'.
+    # Q_k = sum_{t' >= t} rel t'^k, k = 0, 1, 2 (0 past the row's end), for g_hi rel_hi (upper queries) and
+    # g_lo rel_lo (lower queries), at the indices the queries use only (`_suffix_sums_at`). Sums of non-negative
+    # terms on the suffixes used: relative error <= (length + 2) u'.
     position = np.full(len(ms), -1, dtype=np.int64)
     position[rows] = np.arange(len(rows))
     powers = (None, steps, steps * steps)
-
-    def suffix(values: np.ndarray) -> list[np.ndarray]:
-        sums = []
-        for power in powers:
-            out = np.empty((len(rows), length + 1))
-            out[:, length] = 0.0
-            np.cumsum((values if power is None else values * power)[:, ::-1], axis=1, out=out[:, length - 1 :: -1])
-            sums.append(out)
-        return sums
-
-    q_plain = suffix(rel) if rel_hi is rel else None  # serves both query sides when no ratio underflowed
 
     pad_factor = (length + 16) * U1
     sel = np.nonzero(position[queries.up_row] >= 0)[0]
@@ -317,11 +306,11 @@ def _direction_rows(
         # F(beta + j) <= hi_anchor w_j(a0) sum_{t >= idx} (g_hi - s) rel_hi (1 - x + x^2/2) + remainder, with
         # s <= j (c2 - c1), a0 = the first a with a positive term, x = sigma (a - a0), sigma = j / (M - a0) <=
         # -(log w_j)'(a0) (log w_j is concave: its tangent lies above it; e^-x <= 1 - x + x^2/2 for x >= 0).
-        p_up, q_up = suffix(g_hi * rel_hi), (q_plain if q_plain is not None else suffix(rel_hi))
         local = position[queries.up_row[sel]]
         j = queries.up_shift[sel]
         s = j * shift_unit * (1 - 2 * U1)
         idx = _count_at_most(g_hi, local, s, (s - k_hi[local]) / lam_hi - first[local])
+        p_up, q_up = _suffix_sums_at((g_hi * rel_hi, rel_hi), powers, local, idx)
         a_first = first[local] + idx
         m_from = m_a[local]
         m_to = m_from - j
@@ -333,7 +322,7 @@ def _direction_rows(
         poly = np.zeros(len(sel))
         size = np.zeros(len(sel))
         for kk in range(3):
-            big_p, big_q = p_up[kk][local, idx], q_up[kk][local, idx]
+            big_p, big_q = p_up[kk], q_up[kk]
             poly += coef[kk] * (big_p - s * big_q)
             size += np.abs(coef[kk]) * (big_p + s * big_q)
         # Every term of the combination is non-negative ((g_hi - s) > 0 and 1 - x + x^2/2 > 0): the plain-rel sum
@@ -349,11 +338,11 @@ def _direction_rows(
         # F(beta' - j') >= lo_anchor v(a0) sum_{t >= idx} (g_lo + s') rel_lo (1 + x + x^2/2) over the row, with
         # s' <= j' (c2 - c1), x = sigma (a - a0), sigma = j' / (M' - a0 + j') <= (log v)'(a0) (log v is convex:
         # its tangent lies below it; e^x >= 1 + x + x^2/2 for x >= 0). Every term is non-negative.
-        p_dn, q_dn = suffix(g_lo * rel_lo), (q_plain if q_plain is not None else suffix(rel_lo))
         local = position[queries.lo_row[sel]]
         j = queries.lo_shift[sel]
         s = j * shift_unit * (1 - 2 * U1)
         idx = _count_at_most(g_lo, local, -s, (-s - k_lo[local]) / lam_lo - first[local])
+        p_dn, q_dn = _suffix_sums_at((g_lo * rel_lo, rel_lo), powers, local, idx)
         a_first = np.minimum(first[local] + idx, m_a[local])
         sigma = j / (m_a[local] - a_first + j + 1.0) * (1 - 4 * U1)
         ci = idx.astype(float)
@@ -361,7 +350,7 @@ def _direction_rows(
         poly = np.zeros(len(sel))
         size = np.zeros(len(sel))
         for kk in range(3):
-            value = p_dn[kk][local, idx] + s * q_dn[kk][local, idx]
+            value = p_dn[kk] + s * q_dn[kk]
             poly += coef[kk] * value
             size += np.abs(coef[kk]) * value
         h = np.maximum(poly - pad_factor * size, 0.0) * scale_lo  # non-negative terms (g_lo + s' >= 0)
@@ -371,6 +360,45 @@ def _direction_rows(
         bound = lo_anchor[local] * weight * h / (1 + 6 * U1)
         query_lo[sel] = np.where(starts_ok[local], bound, 0.0)
 
+
+def _suffix_sums_at(arrays: tuple[np.ndarray, ...], powers: tuple[np.ndarray | None, ...], rows: np.ndarray, idx: np.ndarray) -> list[list[np.ndarray]]:
+    """For each array V of `arrays` (rows x length, non-negative), each power w (None: 1) and each query q:
+    sum_{t >= idx[q]} V[rows[q], t] w[t] (0 when idx[q] is the row's length), w non-negative.
+
+    Only the suffixes the queries use are formed: the rows are cut at every index a query starts from (and at
+    every row's start), each piece is summed by np.add.reduceat, and the pieces of a row are added from its end
+    (a reverse cumulative sum over the pieces, a few per query instead of one per array element: the full
+    reverse cumulative sums along the rows cost about ten times more). Each result is a sum of at most `length`
+    non-negative floats, computed by some tree of additions: its relative error is <= (length - 1) u', the bound
+    the callers already account for (`length + 2` u', package doc), whatever the order."""
+    n_rows, length = arrays[0].shape
+    inside = idx < length
+    starts = rows[inside].astype(np.int64) * length + idx[inside].astype(np.int64)
+    cuts = np.sort(np.concatenate((np.arange(n_rows, dtype=np.int64) * length, starts)))
+    distinct = np.empty(len(cuts), dtype=bool)
+    distinct[0] = True
+    np.not_equal(cuts[1:], cuts[:-1], out=distinct[1:])
+    cuts = cuts[distinct]
+    piece_row = cuts // length
+    # Column of each piece within its row's run of pieces (the pieces are sorted by row, then by index).
+    first_piece = np.searchsorted(piece_row, np.arange(n_rows), side="left")
+    column = np.arange(len(cuts)) - first_piece[piece_row]
+    width = int(np.max(column, initial=0)) + 1
+    where = np.searchsorted(cuts, starts)
+    query_row, query_column = piece_row[where], column[where]
+    out = []
+    for values in arrays:
+        sums = []
+        for power in powers:
+            grid = np.zeros((n_rows, width))
+            grid[piece_row, column] = np.add.reduceat((values if power is None else values * power).ravel(), cuts)
+            # Reverse cumulative sum over a row's pieces: the suffix from each cut to the row's end.
+            tails = np.cumsum(grid[:, ::-1], axis=1)[:, ::-1]
+            result = np.zeros(len(idx))
+            result[inside] = tails[query_row, query_column]
+            sums.append(result)
+        out.append(sums)
+    return out
 
 @dataclass(frozen=True)
 class _Plan:

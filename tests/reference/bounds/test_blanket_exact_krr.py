@@ -117,3 +117,43 @@ def test_large_n_ordering_and_the_third_value_pair_table(k, eps0, n, expected):
     # The exact blanket bound is tighter than its Bennett relaxation and within the issue's target here.
     assert blanket.upper <= bennett_krr_epsilon(eps0=eps0, n=n, delta=1e-6, k=k).value
     assert blanket.upper / third.lower <= 1.02
+
+
+# One end narrowed: the upper bound searches its upper end alone, the pairs their lower end alone. The end that is
+# the value keeps the contract (evaluated, certified there) and stays within the search tolerance of a search that
+# narrows both ends (the solver's rel_tol, 3e-4, with 1% for the two searches' different stopping points).
+ONE_END_POINTS = [(1.0, 1000, 10, 1e-6), (4.0, 500, 3, 1e-9)]
+
+
+@pytest.mark.parametrize("eps0,n,k,delta", ONE_END_POINTS)
+def test_the_upper_bound_narrowed_alone_is_certified_and_as_tight(eps0, n, k, delta):
+    from shuffle_spec.reference.bounds.blanket_exact_krr import EPS_REL_TOL
+    from shuffle_spec.reference.numerics.solver import solve_certified_epsilon
+
+    value = exact_blanket_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    assert exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=value.upper, delta_hint=delta).upper <= delta
+
+    def bounds(eps):
+        d = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
+        return d.lower, d.upper
+
+    both_lower, both_upper, _ = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, tight="both")
+    assert abs(value.upper - both_upper) <= 1.01 * EPS_REL_TOL * both_upper
+    assert value.lower <= both_upper  # the interval's other end is still below the bound's root
+
+
+@pytest.mark.parametrize("eps0,n,k,delta", ONE_END_POINTS)
+def test_the_pair_lower_bounds_narrowed_alone_are_certified_and_as_tight(eps0, n, k, delta):
+    from shuffle_spec.reference.lower_bounds.krr import EPS_REL_TOL
+    from shuffle_spec.reference.numerics.solver import solve_certified_epsilon
+
+    for pair, function in (("third", krr_pair_third_epsilon), ("x0", krr_pair_x0_epsilon)):
+        value = function(eps0=eps0, n=n, delta=delta, k=k).value
+        assert value == 0.0 or krr_pair_delta(eps0=eps0, n=n, k=k, eps=value, pair=pair, delta_hint=delta).lower > delta
+
+        def bounds(eps, pair=pair):
+            d = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair=pair, delta_hint=delta)
+            return d.lower, d.upper
+
+        both_lower, _, _ = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, tight="both")
+        assert abs(value - both_lower) <= 1.01 * EPS_REL_TOL * both_lower, (pair, value, both_lower)
