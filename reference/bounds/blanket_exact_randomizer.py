@@ -32,6 +32,16 @@ k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N
 
 The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N).
 
+Aiming the search (uncertified). Each certified evaluation of delta(eps) costs a lattice sum or an FFT per blanket
+size N; the certified solver needs 2-3 of them when it is given an estimate of the root accurate to about its
+tolerance (`solve_certified_epsilon`'s `guess`), 8-15 without. `saddle_expectations` estimates E[(L_1 + ... + L_N)_+]
+by the saddlepoint (Bahadur-Rao) approximation: tilt L by e^(lam L) with lam > 0 the root of K'(lam) = 0 (K the
+cumulant generating function of L: the tilted sum has mean 0), and treat the tilted sum as Gaussian,
+E[S_+] ~ e^(N K(lam)) sigma (1/sqrt(2 pi) - u e^(u^2/2) Phi_bar(u)), sigma^2 = N K''(lam), u = lam sigma. The tilt
+does not depend on N, so every N of the blanket sum costs a few floating-point operations; `saddle_blanket_root`
+solves the float blanket sum for eps. These estimates only decide where the certified delta is evaluated, never a
+number that is reported (the solver's result holds whatever the guess).
+
 Supported range: k (rows) in [2, 16], m (outputs) in [2, 64], the randomizer's eps0 in (0, 50] (eps0 = 0: the
 output ignores the input, eps = 0 is returned), n in [1, 10^8], delta in [1e-300, 1), every positive entry at
 least MIN_ENTRY = 1e-200 (after the all-zero columns are dropped). Entries: numbers,
@@ -52,13 +62,14 @@ from typing import Any
 
 import mpmath
 import numpy as np
+from scipy.special import erfcx
 
 from .blanket_exact_krr import bracket
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, binomial_law, binomial_window, blocking_offsets, positive_part_expectation
-from ..numerics.solver import solve_certified_epsilon
+from ..numerics.solver import solve_certified_epsilon, uncertified_root
 from ..core.limits import DELTA_MIN
 from ..core.parameters import check_delta, check_n
 from ..core.results import NO_AMPLIFICATION, BoundValue
@@ -79,6 +90,9 @@ __all__ = [
     "exact_blanket_randomizer_delta",
     "exact_blanket_randomizer_epsilon",
     "MAX_N",
+    "saddle_expectations",
+    "saddle_blanket_delta",
+    "saddle_blanket_root",
     "check_count_and_delta",
     "MAX_K",
     "MAX_M",
@@ -596,6 +610,94 @@ def _chernoff_cutoff(grid: object, big_n: int, scale: float) -> tuple[float, flo
 
 # ---------------------------------------------------------------------------------------------------
 # The blanket sum over N, one ordered pair.
+
+
+def _saddle_tilt(coefficients: np.ndarray, weights: np.ndarray) -> tuple[float, float, float] | None:
+    """(lam, K(lam), K''(lam)) at the root lam > 0 of K'(lam) = 0 for L = coefficients with probabilities weights
+    (floats), or None when there is none (every coefficient <= 0, or a mean >= 0)."""
+    top = float(np.max(coefficients))
+    if top <= 0 or float(np.sum(weights * coefficients)) >= 0:
+        return None
+    shifted = coefficients - top  # e^(lam (c - top)) <= 1: no overflow; K(lam) = lam top + log sum w e^(lam (c - top))
+
+    def moments(lam: float) -> tuple[float, float, float]:
+        terms = weights * np.exp(lam * shifted)
+        total = float(np.sum(terms))
+        mean = float(np.sum(terms * coefficients)) / total
+        second = float(np.sum(terms * coefficients * coefficients)) / total
+        return lam * top + math.log(total), mean, second - mean * mean
+
+    low, high = 0.0, 1.0 / max(top, 1e-300)
+    for _ in range(2000):
+        if moments(high)[1] > 0:
+            break
+        low, high = high, 2 * high
+    else:
+        return None
+    for _ in range(200):  # bisection on K'(lam) = 0 (K' increasing)
+        mid = 0.5 * (low + high)
+        if moments(mid)[1] > 0:
+            high = mid
+        else:
+            low = mid
+        if high - low <= 1e-13 * high:
+            break
+    lam = 0.5 * (low + high)
+    k, _, k2 = moments(lam)
+    return lam, k, k2
+
+
+def saddle_expectations(big_ns: np.ndarray, groups: Groups, eps: float) -> np.ndarray:
+    """Uncertified (module doc, "Aiming the search"): saddlepoint estimates of E[(L_1 + ... + L_N)_+] for each N of
+    `big_ns`, L = alpha_g - e^eps beta_g with probability p_g. Only for placing a certified search."""
+    e = math.exp(eps)
+    coefficients = np.array([float(a) - e * float(b) for a, b in zip(groups.alpha, groups.beta, strict=True)])
+    weights = np.array([float(p) for p in groups.p])
+    big_ns = np.asarray(big_ns, dtype=float)
+    tilt = _saddle_tilt(coefficients, weights)
+    if tilt is None:
+        return np.zeros(len(big_ns)) if float(np.max(coefficients)) <= 0 else big_ns * float(np.max(coefficients))
+    lam, k, k2 = tilt
+    sigma = np.sqrt(np.maximum(big_ns * k2, 1e-300))
+    u = lam * sigma
+    gauss = sigma * np.maximum(1 / math.sqrt(2 * math.pi) - u * 0.5 * erfcx(u / math.sqrt(2)), 0.0)
+    with np.errstate(under="ignore", over="ignore"):
+        value: np.ndarray = np.exp(np.minimum(big_ns * k, 700.0)) * gauss
+    return value
+
+
+def saddle_blanket_delta(n: int, gamma: Fraction, groups_list: Sequence[Groups], eps: float, delta_hint: float) -> float:
+    """Uncertified: the blanket sum of `blanket_sum` (the same N grid) with D_N from `saddle_expectations`, max over
+    the pairs' groups. Only for placing a certified search."""
+    law_n = binomial_law(gamma)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    window = binomial_window(n - 1, law_n, tail)
+    big_ns = np.arange(window.lo, window.hi + 1, dtype=float) + 1
+    best = 0.0
+    for groups in groups_list:
+        d = np.minimum(saddle_expectations(big_ns, groups, eps) / big_ns, 1.0)
+        best = max(best, float(np.sum(window.upper * d)))
+    return best
+
+
+def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], *, delta: float, eps0: float) -> float | None:
+    """Uncertified: the eps in (0, eps0) where `saddle_blanket_delta` crosses delta (relative 1e-6), or None when it
+    does not cross there. Only for placing a certified search (`solve_certified_epsilon`'s guess)."""
+    if not 0 < eps0 < 700 or gamma == 1:
+        return None
+    log_target = math.log(delta)
+
+    def f(eps: float) -> float:
+        value = saddle_blanket_delta(n, gamma, groups_list, eps, delta)
+        return (math.log(value) if value > 0 else -800.0) - log_target
+
+    low, high = eps0 * 1e-9, eps0 * (1 - 1e-9)
+    try:
+        if not (f(low) > 0 >= f(high)):
+            return None
+        return uncertified_root(f, low, high, 1e-6)
+    except (ValueError, OverflowError, FloatingPointError):
+        return None
 
 
 def _pair_groups(randomizer: FiniteRandomizer, x: int, x2: int) -> Groups:
