@@ -614,35 +614,42 @@ def _chernoff_cutoff(grid: object, big_n: int, scale: float) -> tuple[float, flo
 
 def _saddle_tilt(coefficients: np.ndarray, weights: np.ndarray) -> tuple[float, float, float] | None:
     """(lam, K(lam), K''(lam)) at the root lam > 0 of K'(lam) = 0 for L = coefficients with probabilities weights
-    (floats), or None when there is none (every coefficient <= 0, or a mean >= 0)."""
-    top = float(np.max(coefficients))
-    if top <= 0 or float(np.sum(weights * coefficients)) >= 0:
+    (floats), or None when there is none (every coefficient <= 0, or a mean >= 0). A handful of groups: plain
+    floats, Newton steps kept inside a bisection bracket (K' is increasing)."""
+    cs = [float(c) for c in coefficients]
+    ws = [float(w) for w in weights]
+    top = max(cs)
+    if top <= 0 or sum(w * c for w, c in zip(ws, cs, strict=True)) >= 0:
         return None
-    shifted = coefficients - top  # e^(lam (c - top)) <= 1: no overflow; K(lam) = lam top + log sum w e^(lam (c - top))
 
     def moments(lam: float) -> tuple[float, float, float]:
-        terms = weights * np.exp(lam * shifted)
-        total = float(np.sum(terms))
-        mean = float(np.sum(terms * coefficients)) / total
-        second = float(np.sum(terms * coefficients * coefficients)) / total
-        return lam * top + math.log(total), mean, second - mean * mean
+        terms = [w * math.exp(lam * (c - top)) for w, c in zip(ws, cs, strict=True)]  # <= w: no overflow
+        total = sum(terms)
+        mean = sum(t * c for t, c in zip(terms, cs, strict=True)) / total
+        second = sum(t * c * c for t, c in zip(terms, cs, strict=True)) / total
+        return lam * top + math.log(total), mean, max(second - mean * mean, 0.0)
 
-    low, high = 0.0, 1.0 / max(top, 1e-300)
+    low, high = 0.0, 1.0 / top
     for _ in range(2000):
         if moments(high)[1] > 0:
             break
         low, high = high, 2 * high
     else:
         return None
-    for _ in range(200):  # bisection on K'(lam) = 0 (K' increasing)
-        mid = 0.5 * (low + high)
-        if moments(mid)[1] > 0:
-            high = mid
+    lam = 0.5 * (low + high)
+    scale = max(abs(c) for c in cs)
+    for _ in range(100):
+        _, mean, var = moments(lam)
+        if abs(mean) <= 1e-14 * scale:
+            break  # lam is the root (to rounding)
+        if mean > 0:
+            high = lam
         else:
-            low = mid
+            low = lam
         if high - low <= 1e-13 * high:
             break
-    lam = 0.5 * (low + high)
+        step = lam - mean / var if var > 0 else 0.5 * (low + high)
+        lam = step if low < step < high else 0.5 * (low + high)
     k, _, k2 = moments(lam)
     return lam, k, k2
 

@@ -31,7 +31,9 @@ S = L_1 + ... + L_n (L_i i.i.d., L = a_y with probability mu_z(y)) and any lam >
 for every real s (t <= e^(t - 1)), so E[S_+] <= M(lam)^n / (e lam), M(lam) = sum_y mu_z(y) e^(lam a_y)
 (tests/reference/lower_bounds/test_chernoff_screen.py checks it against full enumeration). When that is <= delta the candidate's certified lower
 end (<= its exact delta) is <= delta too, so the check would skip it: skipping it on the screen gives the same
-result, without the lattice sum. The screen is evaluated at 40 digits and rounded up; lam is chosen in floats
+result, without the lattice sum. Each candidate that is solved has its certified search aimed at the
+saddlepoint estimate of its root (`pair_guess`, uncertified: `reference.bounds.blanket_exact_randomizer`, "Aiming
+the search"): 2-4 lattice sums instead of 8-15; the certified ends are read off the evaluated points as before. The screen is evaluated at 40 digits and rounded up; lam is chosen in floats
 (any lam > 0 gives a bound, the choice only decides how often the screen skips).
 
 Supported range: as `reference.bounds.blanket_exact_randomizer` (k <= 16, m <= 64, eps0 <= 50),
@@ -55,15 +57,16 @@ from ..bounds.blanket_exact_randomizer import (
     FiniteRandomizer,
     check_count_and_delta,
     count_expectation,
+    saddle_expectations,
     finite_randomizer,
     group_outputs,
 )
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..numerics.lattice_sums import U1
-from ..numerics.solver import solve_certified_epsilon
+from ..numerics.solver import solve_certified_epsilon, uncertified_root
 from ..core.results import BoundValue
 
-__all__ = ["PairChoice", "randomizer_pair_delta", "randomizer_pair_epsilon", "best_randomizer_pair", "candidate_bins", "pair_delta_chernoff_upper", "screened_out", "MAX_SPLITS"]
+__all__ = ["PairChoice", "randomizer_pair_delta", "randomizer_pair_epsilon", "best_randomizer_pair", "candidate_bins", "pair_delta_chernoff_upper", "screened_out", "pair_guess", "MAX_SPLITS"]
 
 PER_SD = 48
 MAX_SPLITS = 10
@@ -169,6 +172,29 @@ def screened_out(randomizer: FiniteRandomizer, choice: PairChoice, n: int, eps: 
     return _chernoff(randomizer.rows, choice, n, eps) <= delta
 
 
+def pair_guess(randomizer: FiniteRandomizer, choice: PairChoice, n: int, delta: float) -> float | None:
+    """Uncertified (module doc): the eps in (0, eps0) where the saddlepoint estimate of the candidate's delta crosses
+    delta, or None. Only decides where the certified search evaluates."""
+    if randomizer.eps0 <= 0 or choice.x == choice.x2:
+        return None
+    rows = randomizer.rows
+    groups = group_outputs(_merged(rows[choice.x], choice.bins), _merged(rows[choice.x2], choice.bins), _merged(rows[choice.z], choice.bins))
+    sizes = np.array([float(n)])
+    log_target = math.log(delta)
+
+    def f(eps: float) -> float:
+        value = float(saddle_expectations(sizes, groups, eps)[0]) / n
+        return (math.log(value) if value > 0 else -800.0) - log_target
+
+    low, high = randomizer.eps0 * 1e-9, randomizer.eps0 * (1 - 1e-9)
+    try:
+        if not f(low) > 0 >= f(high):
+            return None
+        return uncertified_root(f, low, high, 1e-6)
+    except (ValueError, OverflowError, FloatingPointError):
+        return None
+
+
 def randomizer_pair_delta(*, matrix: object, n: int, eps: float, x: int, x2: int, z: int, bins: object = None, delta_hint: float = 1e-6) -> BoundValue:
     """exact.randomizer_pair: a certified interval of D_{e^eps}(P_x || P_x') for n shuffled reports of `matrix`
     (after merging the outputs into `bins`, a partition of the kept output indices; default: none merged),
@@ -256,7 +282,7 @@ def best_randomizer_pair(*, matrix: object, n: int, delta: float) -> tuple[Bound
         if best is not None and (screened_out(randomizer, choice, n, best[0], delta) or bounds(best[0])[0] <= delta):
             continue
         try:
-            lower, upper, found = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL)
+            lower, upper, found = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL, guess=pair_guess(randomizer, choice, n, delta))
         except ParameterError:
             continue  # more than 3 distinct coefficients after merging (cannot happen with 3 bins)
         if best is None or lower > best[0]:
