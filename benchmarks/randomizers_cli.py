@@ -3,7 +3,7 @@ n in {1e3, 1e4, 1e5, 1e6}, delta = 1e-6, d = 1e6 (subset selection also d = 1e3,
 >= 4; Duchi's and the piecewise mechanism take no d).
 
     PYTHONPATH=. python3 benchmarks/randomizers_cli.py --label before        # appends to benchmarks/RANDOMIZERS_CLI.jsonl
-    PYTHONPATH=. python3 benchmarks/randomizers_cli.py --label after --only subset piecewise
+    PYTHONPATH=. python3 benchmarks/randomizers_cli.py --label after --only subset piecewise --eps0 1 8 --n 1e4 1e6
     PYTHONPATH=. python3 benchmarks/randomizers_cli.py --table before after  # writes benchmarks/RANDOMIZERS_CLI_RESULTS.md
 
 Each point is one subprocess `python -m shuffle_spec tightest --randomizer R ... --json` (start-up, every statement the
@@ -69,13 +69,13 @@ def run_point(name: str, d: int | None, eps0: float, n: int) -> dict[str, object
     return row
 
 
-def compute(label: str, only: list[str] | None) -> None:
+def compute(label: str, only: list[str] | None, eps0s: tuple[float, ...] = EPS0, ns: tuple[int, ...] = NS) -> None:
     done = {_key(r) for r in _rows()}
     for name, d in PLAN:
         if only and name not in only:
             continue
-        for eps0 in EPS0:
-            for n in NS:
+        for eps0 in eps0s:
+            for n in ns:
                 base = {"label": label, "name": name, "d": d, "eps0": eps0, "n": n}
                 if _key(base) in done:
                     continue
@@ -140,13 +140,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--label", default="run", help="the label of this run's rows (e.g. before, after)")
     parser.add_argument("--only", nargs="*", help="mechanism names to run (default: all)")
+    parser.add_argument("--eps0", nargs="*", type=float, help="eps0 values to run (default: the grid's)")
+    parser.add_argument("--n", nargs="*", type=float, help="n values to run (default: the grid's)")
     parser.add_argument("--table", nargs=2, metavar=("BEFORE", "AFTER"), help="write the comparison table of two labels")
     args = parser.parse_args()
     if args.table:
         TABLE.write_text(table(*args.table))
         print(TABLE.read_text())
     else:
-        compute(args.label, args.only)
+        compute(args.label, args.only, tuple(args.eps0) if args.eps0 else EPS0, tuple(int(n) for n in args.n) if args.n else NS)
 
 
 if __name__ == "__main__":
