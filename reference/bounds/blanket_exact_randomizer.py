@@ -654,9 +654,22 @@ def _saddle_tilt(coefficients: np.ndarray, weights: np.ndarray) -> tuple[float, 
     return lam, k, k2
 
 
+def _check_saddle_groups(groups_list: object, eps: object) -> None:
+    if not isinstance(groups_list, Sequence) or not groups_list or not all(isinstance(g, Groups) for g in groups_list):
+        raise ParameterError("groups", _short(groups_list), "a Groups of (alpha, beta, p) (a non-empty list of them for the blanket sums)")
+    require_positive("eps", eps, allow_zero=True)
+    if float(eps) > 700:  # type: ignore[arg-type]
+        raise ParameterError("eps", eps, "0 <= eps <= 700 (e^eps a finite double)")
+
+
 def saddle_expectations(big_ns: np.ndarray, groups: Groups, eps: float) -> np.ndarray:
     """Uncertified (module doc, "Aiming the search"): saddlepoint estimates of E[(L_1 + ... + L_N)_+] for each N of
-    `big_ns`, L = alpha_g - e^eps beta_g with probability p_g. Only for placing a certified search."""
+    `big_ns`, L = alpha_g - e^eps beta_g with probability p_g. Only for placing a certified search. Range: big_ns
+    integers >= 1, groups a Groups, 0 <= eps <= 700."""
+    _check_saddle_groups([groups], eps)
+    big_ns = np.asarray(big_ns, dtype=float)
+    if big_ns.ndim != 1 or not bool(np.all(big_ns >= 1)) or not bool(np.all(big_ns == np.floor(big_ns))):
+        raise ParameterError("big_ns", _short(big_ns), "a list of integers N >= 1")
     e = math.exp(eps)
     coefficients = np.array([float(a) - e * float(b) for a, b in zip(groups.alpha, groups.beta, strict=True)])
     weights = np.array([float(p) for p in groups.p])
@@ -675,7 +688,14 @@ def saddle_expectations(big_ns: np.ndarray, groups: Groups, eps: float) -> np.nd
 
 def saddle_blanket_delta(n: int, gamma: Fraction, groups_list: Sequence[Groups], eps: float, delta_hint: float) -> float:
     """Uncertified: the blanket sum of `blanket_sum` (the same N grid) with D_N from `saddle_expectations`, max over
-    the pairs' groups. Only for placing a certified search."""
+    the pairs' groups. Only for placing a certified search. Range: n in [1, MAX_N], gamma a Fraction in (0, 1],
+    groups_list non-empty Groups, 0 <= eps <= 700, delta_hint in (0, 1)."""
+    check_n(n, maximum=MAX_N)
+    if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
+        raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
+    _check_saddle_groups(groups_list, eps)
+    require_probability("delta_hint", delta_hint)
+    n = int(n)
     law_n = binomial_law(gamma)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     window = binomial_window(n - 1, law_n, tail)
@@ -689,7 +709,15 @@ def saddle_blanket_delta(n: int, gamma: Fraction, groups_list: Sequence[Groups],
 
 def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], *, delta: float, eps0: float) -> float | None:
     """Uncertified: the eps in (0, eps0) where `saddle_blanket_delta` crosses delta (relative 1e-6), or None when it
-    does not cross there. Only for placing a certified search (`solve_certified_epsilon`'s guess)."""
+    does not cross there. Only for placing a certified search (`solve_certified_epsilon`'s guess). Range: as
+    saddle_blanket_delta, delta in (0, 1), eps0 > 0."""
+    check_n(n, maximum=MAX_N)
+    if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
+        raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
+    _check_saddle_groups(groups_list, 0.0)
+    require_probability("delta", delta)
+    require_positive("eps0", eps0)
+    n = int(n)
     if not 0 < eps0 < 700 or gamma == 1:
         return None
     log_target = math.log(delta)

@@ -167,10 +167,21 @@ def pair_delta_chernoff_upper(*, matrix: object, n: int, eps: float, x: int, x2:
     return _chernoff(randomizer.rows, PairChoice(int(x), int(x2), int(z), chosen), int(n), float(eps))
 
 
+def _check_candidate(randomizer: object, choice: object, n: int, delta: float) -> None:
+    if not isinstance(randomizer, FiniteRandomizer):
+        raise ParameterError("randomizer", repr(randomizer)[:40], "a FiniteRandomizer from finite_randomizer()")
+    if not isinstance(choice, PairChoice) or max(choice.x, choice.x2, choice.z) >= randomizer.k or min(choice.x, choice.x2, choice.z) < 0:
+        raise ParameterError("choice", repr(choice)[:60], f"a PairChoice of input indices in [0, {randomizer.k - 1}]")
+    check_count_and_delta(n, delta)
+
+
 def screened_out(randomizer: FiniteRandomizer, choice: PairChoice, n: int, eps: float, delta: float) -> bool:
     """Whether the screens (module doc) show that the candidate's exact delta at eps is <= delta (then its
     certified lower end is too, and the search skips it as the lattice-sum check would): the Chernoff bound, then
-    the certified upper end of the lattice sum on a coarser grid (SCREEN_PER_SD rows per sd instead of PER_SD)."""
+    the certified upper end of the lattice sum on a coarser grid (SCREEN_PER_SD rows per sd instead of PER_SD).
+    Range: as pair_guess, eps >= 0."""
+    _check_candidate(randomizer, choice, n, delta)
+    require_positive("eps", eps, allow_zero=True)
     if eps <= 0 or eps >= randomizer.eps0 or choice.x == choice.x2:
         return False
     if _chernoff(randomizer.rows, choice, n, eps) <= delta:
@@ -187,7 +198,9 @@ def screened_out(randomizer: FiniteRandomizer, choice: PairChoice, n: int, eps: 
 
 def pair_guess(randomizer: FiniteRandomizer, choice: PairChoice, n: int, delta: float) -> float | None:
     """Uncertified (module doc): the eps in (0, eps0) where the saddlepoint estimate of the candidate's delta crosses
-    delta, or None. Only decides where the certified search evaluates."""
+    delta, or None. Only decides where the certified search evaluates. Range: randomizer a FiniteRandomizer, choice a
+    PairChoice of its inputs, n in [1, 1e8], delta in [1e-300, 1)."""
+    _check_candidate(randomizer, choice, n, delta)
     if randomizer.eps0 <= 0 or choice.x == choice.x2:
         return None
     rows = randomizer.rows
