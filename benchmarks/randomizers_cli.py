@@ -115,7 +115,7 @@ def table(before: str, after: str) -> str:
         "1-minute load average before the call. upper / lower: the certified ends `tightest` reports (its tightest certified",
         f"upper bound and largest certified lower bound); change = {after} / {before} - 1. Target: {TARGET:g} s per call.",
         "",
-        f"| mechanism | d | points | seconds {before} (median, max) | seconds {after} (median, max) | over {TARGET:g} s ({before}, {after}) | load (max) |",
+        f"| mechanism | d | points in both | seconds {before} (median, max) | seconds {after} (median, max) | over {TARGET:g} s ({before}, {after}) | load (max) |",
         "|---|---|---|---|---|---|---|",
     ]
     detail = [
@@ -133,11 +133,14 @@ def table(before: str, after: str) -> str:
             secs = sorted(float(r["seconds"]) for r in side if r is not None)  # type: ignore[arg-type]
             return "-" if not secs else f"{secs[len(secs) // 2]:.2f}, {secs[-1]:.2f}"
 
-        b_side, a_side = [p[0] for p in pairs], [p[1] for p in pairs]
+        both = [p for p in pairs if p[0] is not None and p[1] is not None]  # the summary compares the same points
+        b_side, a_side = [p[0] for p in both], [p[1] for p in both]
+        if not both:
+            continue
         over = (sum(1 for r in b_side if r is not None and float(r["seconds"]) > TARGET), sum(1 for r in a_side if r is not None and float(r["seconds"]) > TARGET))  # type: ignore[arg-type]
         load = max(float(r["load"]) for r in b_side + a_side if r is not None)  # type: ignore[arg-type]
         dd = "none" if d is None else f"{d:.0e}"
-        lines.append(f"| {name} | {dd} | {len(pairs)} | {summary(b_side)} | {summary(a_side)} | {over[0]}, {over[1]} | {load:.1f} |")
+        lines.append(f"| {name} | {dd} | {len(both)} | {summary(b_side)} | {summary(a_side)} | {over[0]}, {over[1]} | {load:.1f} |")
         for b, a, e, n in pairs:
             bu, au = (b or {}).get("upper"), (a or {}).get("upper")
             bl, al = (b or {}).get("lower"), (a or {}).get("lower")
