@@ -32,6 +32,16 @@ k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N
 
 The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N).
 
+Aiming the search (uncertified). Each certified evaluation of delta(eps) costs a lattice sum or an FFT per blanket
+size N; the certified solver needs 2-3 of them when it is given an estimate of the root accurate to about its
+tolerance (`solve_certified_epsilon`'s `guess`), 8-15 without. `saddle_expectations` estimates E[(L_1 + ... + L_N)_+]
+by the saddlepoint (Bahadur-Rao) approximation: tilt L by e^(lam L) with lam > 0 the root of K'(lam) = 0 (K the
+cumulant generating function of L: the tilted sum has mean 0), and treat the tilted sum as Gaussian,
+E[S_+] ~ e^(N K(lam)) sigma (1/sqrt(2 pi) - u e^(u^2/2) Phi_bar(u)), sigma^2 = N K''(lam), u = lam sigma. The tilt
+does not depend on N, so every N of the blanket sum costs a few floating-point operations; `saddle_blanket_root`
+solves the float blanket sum for eps. These estimates only decide where the certified delta is evaluated, never a
+number that is reported (the solver's result holds whatever the guess).
+
 Supported range: k (rows) in [2, 16], m (outputs) in [2, 64], the randomizer's eps0 in (0, 50] (eps0 = 0: the
 output ignores the input, eps = 0 is returned), n in [1, 10^8], delta in [1e-300, 1), every positive entry at
 least MIN_ENTRY = 1e-200 (after the all-zero columns are dropped). Entries: numbers,
@@ -52,13 +62,14 @@ from typing import Any
 
 import mpmath
 import numpy as np
+from scipy.special import erfcx
 
 from .blanket_exact_krr import bracket
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, binomial_law, binomial_window, blocking_offsets, positive_part_expectation
-from ..numerics.solver import solve_certified_epsilon
+from ..numerics.solver import solve_certified_epsilon, uncertified_root
 from ..core.limits import DELTA_MIN
 from ..core.parameters import check_delta, check_n
 from ..core.results import NO_AMPLIFICATION, BoundValue
@@ -79,6 +90,9 @@ __all__ = [
     "exact_blanket_randomizer_delta",
     "exact_blanket_randomizer_epsilon",
     "MAX_N",
+    "saddle_expectations",
+    "saddle_blanket_delta",
+    "saddle_blanket_root",
     "check_count_and_delta",
     "MAX_K",
     "MAX_M",
@@ -596,6 +610,129 @@ def _chernoff_cutoff(grid: object, big_n: int, scale: float) -> tuple[float, flo
 
 # ---------------------------------------------------------------------------------------------------
 # The blanket sum over N, one ordered pair.
+
+
+def _saddle_tilt(coefficients: np.ndarray, weights: np.ndarray) -> tuple[float, float, float] | None:
+    """(lam, K(lam), K''(lam)) at the root lam > 0 of K'(lam) = 0 for L = coefficients with probabilities weights
+    (floats), or None when there is none (every coefficient <= 0, or a mean >= 0). A handful of groups: plain
+    floats, Newton steps kept inside a bisection bracket (K' is increasing)."""
+    cs = [float(c) for c in coefficients]
+    ws = [float(w) for w in weights]
+    top = max(cs)
+    if top <= 0 or sum(w * c for w, c in zip(ws, cs, strict=True)) >= 0:
+        return None
+
+    def moments(lam: float) -> tuple[float, float, float]:
+        terms = [w * math.exp(lam * (c - top)) for w, c in zip(ws, cs, strict=True)]  # <= w: no overflow
+        total = sum(terms)
+        mean = sum(t * c for t, c in zip(terms, cs, strict=True)) / total
+        second = sum(t * c * c for t, c in zip(terms, cs, strict=True)) / total
+        return lam * top + math.log(total), mean, max(second - mean * mean, 0.0)
+
+    low, high = 0.0, 1.0 / top
+    for _ in range(2000):
+        if moments(high)[1] > 0:
+            break
+        low, high = high, 2 * high
+    else:
+        return None
+    lam = 0.5 * (low + high)
+    scale = max(abs(c) for c in cs)
+    for _ in range(100):
+        _, mean, var = moments(lam)
+        if abs(mean) <= 1e-14 * scale:
+            break  # lam is the root (to rounding)
+        if mean > 0:
+            high = lam
+        else:
+            low = lam
+        if high - low <= 1e-13 * high:
+            break
+        step = lam - mean / var if var > 0 else 0.5 * (low + high)
+        lam = step if low < step < high else 0.5 * (low + high)
+    k, _, k2 = moments(lam)
+    return lam, k, k2
+
+
+def _check_saddle_groups(groups_list: object, eps: object) -> None:
+    if not isinstance(groups_list, Sequence) or not groups_list or not all(isinstance(g, Groups) for g in groups_list):
+        raise ParameterError("groups", _short(groups_list), "a Groups of (alpha, beta, p) (a non-empty list of them for the blanket sums)")
+    require_positive("eps", eps, allow_zero=True)
+    if float(eps) > 700:  # type: ignore[arg-type]
+        raise ParameterError("eps", eps, "0 <= eps <= 700 (e^eps a finite double)")
+
+
+def saddle_expectations(big_ns: np.ndarray, groups: Groups, eps: float) -> np.ndarray:
+    """Uncertified (module doc, "Aiming the search"): saddlepoint estimates of E[(L_1 + ... + L_N)_+] for each N of
+    `big_ns`, L = alpha_g - e^eps beta_g with probability p_g. Only for placing a certified search. Range: big_ns
+    integers >= 1, groups a Groups, 0 <= eps <= 700."""
+    _check_saddle_groups([groups], eps)
+    big_ns = np.asarray(big_ns, dtype=float)
+    if big_ns.ndim != 1 or not bool(np.all(big_ns >= 1)) or not bool(np.all(big_ns == np.floor(big_ns))):
+        raise ParameterError("big_ns", _short(big_ns), "a list of integers N >= 1")
+    e = math.exp(eps)
+    coefficients = np.array([float(a) - e * float(b) for a, b in zip(groups.alpha, groups.beta, strict=True)])
+    weights = np.array([float(p) for p in groups.p])
+    big_ns = np.asarray(big_ns, dtype=float)
+    tilt = _saddle_tilt(coefficients, weights)
+    if tilt is None:
+        return np.zeros(len(big_ns)) if float(np.max(coefficients)) <= 0 else big_ns * float(np.max(coefficients))
+    lam, k, k2 = tilt
+    sigma = np.sqrt(np.maximum(big_ns * k2, 1e-300))
+    u = lam * sigma
+    gauss = sigma * np.maximum(1 / math.sqrt(2 * math.pi) - u * 0.5 * erfcx(u / math.sqrt(2)), 0.0)
+    with np.errstate(under="ignore", over="ignore"):
+        value: np.ndarray = np.exp(np.minimum(big_ns * k, 700.0)) * gauss
+    return value
+
+
+def saddle_blanket_delta(n: int, gamma: Fraction, groups_list: Sequence[Groups], eps: float, delta_hint: float) -> float:
+    """Uncertified: the blanket sum of `blanket_sum` (the same N grid) with D_N from `saddle_expectations`, max over
+    the pairs' groups. Only for placing a certified search. Range: n in [1, MAX_N], gamma a Fraction in (0, 1],
+    groups_list non-empty Groups, 0 <= eps <= 700, delta_hint in (0, 1)."""
+    check_n(n, maximum=MAX_N)
+    if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
+        raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
+    _check_saddle_groups(groups_list, eps)
+    require_probability("delta_hint", delta_hint)
+    n = int(n)
+    law_n = binomial_law(gamma)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    window = binomial_window(n - 1, law_n, tail)
+    big_ns = np.arange(window.lo, window.hi + 1, dtype=float) + 1
+    best = 0.0
+    for groups in groups_list:
+        d = np.minimum(saddle_expectations(big_ns, groups, eps) / big_ns, 1.0)
+        best = max(best, float(np.sum(window.upper * d)))
+    return best
+
+
+def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], *, delta: float, eps0: float) -> float | None:
+    """Uncertified: the eps in (0, eps0) where `saddle_blanket_delta` crosses delta (relative 1e-6), or None when it
+    does not cross there. Only for placing a certified search (`solve_certified_epsilon`'s guess). Range: as
+    saddle_blanket_delta, delta in (0, 1), eps0 > 0."""
+    check_n(n, maximum=MAX_N)
+    if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
+        raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
+    _check_saddle_groups(groups_list, 0.0)
+    require_probability("delta", delta)
+    require_positive("eps0", eps0)
+    n = int(n)
+    if not 0 < eps0 < 700 or gamma == 1:
+        return None
+    log_target = math.log(delta)
+
+    def f(eps: float) -> float:
+        value = saddle_blanket_delta(n, gamma, groups_list, eps, delta)
+        return (math.log(value) if value > 0 else -800.0) - log_target
+
+    low, high = eps0 * 1e-9, eps0 * (1 - 1e-9)
+    try:
+        if not (f(low) > 0 >= f(high)):
+            return None
+        return uncertified_root(f, low, high, 1e-6)
+    except (ValueError, OverflowError, FloatingPointError):
+        return None
 
 
 def _pair_groups(randomizer: FiniteRandomizer, x: int, x2: int) -> Groups:

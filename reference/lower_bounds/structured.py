@@ -41,7 +41,7 @@ from ..bounds.blanket_exact_randomizer import EPS_REL_TOL, finite_randomizer
 from ..core.errors import ParameterError, require_integer
 from ..core.results import BoundValue
 from ..numerics.solver import solve_certified_epsilon
-from .randomizer import best_randomizer_pair, candidate_bins, randomizer_pair_delta
+from .randomizer import PairChoice, best_randomizer_pair, candidate_bins, pair_guess, randomizer_pair_delta, screened_out
 
 __all__ = ["pattern_pair_epsilon", "pattern_roles_epsilon", "third_bit_partitions", "PATTERNS"]
 
@@ -127,10 +127,10 @@ def _third_bit_split(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float
                 return value.lower, value.upper
 
             current = floor if best is None else best[0]
-            if current > 0 and bounds(current)[0] <= delta:
-                continue
+            if current > 0 and (screened_out(randomizer, PairChoice(x, x2, z, bins), n, current, delta) or bounds(current)[0] <= delta):
+                continue  # the Chernoff screen first (`reference.lower_bounds.randomizer`): the same skips, mostly without a lattice sum
             try:
-                lower, upper, _ = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL)
+                lower, upper, _ = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL, guess=pair_guess(randomizer, PairChoice(x, x2, z, bins), n, delta))
             except ParameterError:
                 continue  # more than 3 distinct coefficients (cannot happen with 3 bins)
             if lower > floor and (best is None or lower > best[0]):
@@ -170,10 +170,10 @@ def pattern_roles_epsilon(*, rows: Sequence[Sequence[Fraction]], roles: Sequence
                 value = randomizer_pair_delta(matrix=randomizer, n=n, eps=eps, x=x, x2=x2, z=z, bins=[list(b) for b in bins], delta_hint=delta)
                 return value.lower, value.upper
 
-            if best is not None and bounds(best[0])[0] <= delta:
+            if best is not None and (screened_out(randomizer, PairChoice(x, x2, z, bins), n, best[0], delta) or bounds(best[0])[0] <= delta):
                 continue  # its eps cannot beat the best certified lower end (delta is non-increasing in eps)
             try:
-                lower, upper, _ = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL)
+                lower, upper, _ = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL, guess=pair_guess(randomizer, PairChoice(x, x2, z, bins), n, delta))
             except ParameterError:
                 continue  # more than 3 distinct coefficients for this partition
             if best is None or lower > best[0]:

@@ -47,48 +47,18 @@ from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
 from .common import check_randomizer_inputs, eps0_rounded_up
+from .raised_candidate import one_positive, raised_candidate_epsilon, raised_groups
 from .structured import DPS, EPS_REL_TOL, MAX_N, BlanketPair, check_blanket_search
 
-__all__ = ["STATEMENT", "raised_groups", "raised_blanket_delta", "raised_blanket_epsilon", "raised_epsilon_upper", "MECHANISMS"]
+__all__ = ["STATEMENT", "raised_groups", "raised_blanket_delta", "raised_blanket_epsilon", "raised_epsilon_upper", "raised_candidate_epsilon", "MECHANISMS"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_raised"
 TRIED = 2  # raised candidates evaluated per pair and eps
 MECHANISMS = ("rappor", "oue", "blh", "olh", "hadamard", "subset")
 
 
-def raised_groups(groups: Groups) -> list[tuple[int, int, Groups]]:
-    """BBGN19.Lem5.3.exact_raised: every admissible raise (i, j) of `groups` (module doc: beta_j <= beta_i and
-    alpha_j - beta_j >= alpha_i - beta_i, so c_j >= c_i for every e^eps >= 1) that leaves at most 3 groups, as
-    (i, j, the merged Groups). Range: Groups with exact Fraction entries."""
-    if not isinstance(groups, Groups):
-        raise ParameterError("groups", repr(groups)[:60], "a Groups (alpha, beta, p) of exact Fractions")
-    out = []
-    size = len(groups)
-    for i in range(size):
-        for j in range(size):
-            if i == j or groups.beta[j] > groups.beta[i] or groups.alpha[j] - groups.beta[j] < groups.alpha[i] - groups.beta[i]:
-                continue
-            merged: dict[tuple[Fraction, Fraction], Fraction] = {}
-            for g in range(size):
-                key = (groups.alpha[j], groups.beta[j]) if g == i else (groups.alpha[g], groups.beta[g])
-                merged[key] = merged.get(key, Fraction(0)) + groups.p[g]
-            if len(merged) > 3:
-                continue
-            keys = sorted(merged)
-            out.append((i, j, Groups(tuple(k[0] for k in keys), tuple(k[1] for k in keys), tuple(merged[k] for k in keys))))
-    return out
-
-
 def _increase(groups: Groups, i: int, j: int, e: float) -> float:
     return float(groups.p[i]) * ((float(groups.alpha[j]) - e * float(groups.beta[j])) - (float(groups.alpha[i]) - e * float(groups.beta[i])))
-
-
-def _one_positive(groups: Groups, e_hi: float) -> bool:
-    """At most one coefficient can be positive at any e^eps >= e_lo: checked with e_hi >= e^eps rounded up by a
-    relative 1e-12 in the direction that makes a coefficient larger (beta >= 0, so a smaller e is the larger
-    coefficient: the caller passes e_lo)."""
-    positive = [a - Fraction(e_hi) * b for a, b in zip(groups.alpha, groups.beta, strict=True)]
-    return sum(1 for c in positive if c > 0) <= 1
 
 
 def _pair_delta_upper(pair: BlanketPair, *, n: int, eps: float, delta_hint: float, tail: float) -> float:
@@ -99,7 +69,7 @@ def _pair_delta_upper(pair: BlanketPair, *, n: int, eps: float, delta_hint: floa
     candidates = sorted(raised_groups(original), key=lambda c: _increase(original, c[0], c[1], e))[:TRIED]
     best = math.inf
     for _, _, groups in candidates:
-        if not _one_positive(groups, e_lo):
+        if not one_positive(groups, e_lo):
             continue
 
         def d_n(big_n: int, groups: Groups = groups) -> tuple[float, float]:

@@ -18,6 +18,18 @@ k-subset's membership pattern b of three fixed elements has probability
 (k)_s (d-k)_(3-s) / (d)_3, s = |b| (falling factorials), and the owner w's pattern law is that times
 gamma e0^b_w: the 3 x 8 pattern randomizer. d = 2: the full 2 x 2 matrix (k = 1: binary randomized response).
 
+Which evaluation (upper bound). The four groups are dependent (two memberships of one k-subset), so the exact
+product-form sum of the unary encodings does not apply; Lemma 5.3's sum is bounded either by the randomized-rounding
+FFT (`reference.randomizers.structured`: tight at small eps0, 1-4% in eps above the sum at large eps0 and n, and
+0.3-1 s per evaluated eps) or with one group raised to another's coefficient (statement BBGN19.Lem5.3.exact_raised,
+`reference.randomizers.raised_candidate`: exact lattice sums of a larger L, hence a larger delta; the raised delta <= delta
+implies this statement's). When k (k - 1) / (d (d - 1)), the probability of the pair's (1, 1) group, is small
+(large eps0 and d) the raise costs almost nothing. The saddlepoint estimates of both roots decide (uncertified:
+they only choose which certified evaluation runs): the raised one alone when its root is within RAISED_CLOSE of the
+four-group one; else the FFT's, and the raised one as well when the FFT's certified end lies more than FFT_SLACK
+above the raised estimate, the smaller certified end kept (the smaller of two upper bounds is one). Each search is
+aimed at its estimate (2-3 evaluations).
+
 Rounding: the upper bound at a rational e' >= e^eps0, the lower at e' <= e^eps0 (k held fixed): the mechanism at a
 smaller e is a post-processing of the one at a larger e (with probability t replace S by a uniform k-subset: the
 mixture has the form a + b [x in S] with a ratio falling continuously from e to 1).
@@ -33,16 +45,24 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..bounds.blanket_exact_randomizer import saddle_blanket_root
 from ..core.errors import ParameterError, require_integer
 from ..core.results import BoundValue
 from ..lower_bounds.structured import pattern_pair_epsilon
 from .common import cap_at_eps0, check_domain, check_randomizer_inputs, eps0_rounded_up
-from .structured import BlanketPair, blanket_pair, exp_bracket, structured_blanket_epsilon
+from .raised_candidate import raised_candidate_epsilon, raised_groups
+from .structured import GUESS_BIAS, BlanketPair, blanket_pair, exp_bracket, structured_blanket_epsilon
 
 __all__ = ["SubsetSelection", "subset_selection", "optimal_subset_size", "subset_epsilon_upper", "subset_epsilon_lower", "STATEMENTS"]
 
 STATEMENTS = {"upper": "BBGN19.Lem5.3.exact_subset", "lower": "exact.subset_pattern_pair"}
 MAX_FULL = 4096
+# Which evaluation (module doc): the raised one alone when its estimated root is within RAISED_CLOSE of the
+# four-group estimate; the raised one besides the FFT's when the FFT's certified end is above the raised estimate
+# by more than FFT_SLACK.
+RAISED_CLOSE = 1e-3
+FFT_SLACK = 2e-3
+RAISED_NOTE = "evaluated with one group raised (BBGN19.Lem5.3.exact_raised: its delta bounds this statement's from above)"
 
 
 def _falling(a: int, j: int) -> int:
@@ -118,12 +138,30 @@ def subset_selection(eps0: float, d: int, k: int, *, side: str = "upper") -> Sub
 
 def subset_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, k: int | None = None) -> BoundValue:
     """BBGN19.Lem5.3.exact_subset: certified upper bound on the central eps of n shuffled k-subset selections at
-    eps0 (module doc; k defaults to Ye and Barg's ceil(d / (e^eps0 + 1))), replace-one. Range: eps0 in [1e-12, 40],
-    n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9], k in [1, d - 1]."""
+    eps0 (module doc; k defaults to Ye and Barg's ceil(d / (e^eps0 + 1))), replace-one: the smaller of the four-group
+    evaluation and the raised one where both are computed (module doc, "Which evaluation"). Range: eps0 in
+    [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9], k in [1, d - 1]."""
     check_randomizer_inputs(eps0, n, delta)
     size = optimal_subset_size(eps0, d) if k is None else k
     mechanism = subset_selection(eps0, d, size)
-    value = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.ratio))
+    pairs = mechanism.replace_pairs()
+    solver_eps0 = eps0_rounded_up(mechanism.ratio)
+    pair = pairs[0]
+    if len(pair.groups) <= 3:  # k = 1 or k = d - 1: three groups, the exact lattice sums
+        return cap_at_eps0(structured_blanket_epsilon(pairs, n=n, delta=delta, eps0=solver_eps0), eps0)
+    exact_root = saddle_blanket_root(int(n), pair.gamma, [pair.groups], delta=delta, eps0=solver_eps0)
+    raised = [(root, groups) for _, _, groups in raised_groups(pair.groups) if (root := saddle_blanket_root(int(n), pair.gamma, [groups], delta=delta, eps0=solver_eps0)) is not None]
+    best = min(raised, key=lambda item: item[0]) if raised else None
+    if exact_root is not None and best is not None and best[0] <= exact_root * (1 + RAISED_CLOSE):
+        # The raise costs at most RAISED_CLOSE of the estimated root: the raised evaluation alone.
+        value = raised_candidate_epsilon(pair, best[1], n=n, delta=delta, eps0=solver_eps0, guess=best[0] * (1 + GUESS_BIAS))
+        return cap_at_eps0(BoundValue(value.lower, value.upper, value.note or RAISED_NOTE, direction="upper_bound"), eps0)
+    value = structured_blanket_epsilon(pairs, n=n, delta=delta, eps0=solver_eps0)
+    if best is not None and value.upper > best[0] * (1 + FFT_SLACK):
+        # The four-group FFT evaluation stopped well above the raised estimate: the raised one too, the smaller kept.
+        second = raised_candidate_epsilon(pair, best[1], n=n, delta=delta, eps0=solver_eps0, guess=best[0] * (1 + GUESS_BIAS))
+        if second.upper < value.upper:
+            value = BoundValue(second.lower, second.upper, second.note or RAISED_NOTE, direction="upper_bound")
     return cap_at_eps0(value, eps0)
 
 

@@ -111,3 +111,33 @@ CASES += [
 ]
 
 EXEMPT = {"shuffle_spec.reference.randomizers.names"}  # no inputs
+
+# The aimed searches' estimates, the lower bounds' screens and the fixed raise (speed of the structured randomizers).
+from shuffle_spec.reference.bounds.blanket_exact_randomizer import finite_randomizer as _finite  # noqa: E402
+from shuffle_spec.reference.lower_bounds import randomizer as lower_pairs  # noqa: E402
+from shuffle_spec.reference.randomizers import raised_candidate  # noqa: E402
+
+_RANDOMIZER = _finite([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]])
+_CHOICE = lower_pairs.PairChoice(0, 1, 0, ((0,), (1,)))
+CASES += [
+    Case(blanket.saddle_expectations, ([0], PAIR.groups, 0.1), fragment="big_ns"),
+    Case(blanket.saddle_expectations, ([10], "groups", 0.1), fragment="groups"),
+    Case(blanket.saddle_expectations, ([10], PAIR.groups, -1.0), fragment="eps"),
+    Case(blanket.saddle_blanket_delta, (0, PAIR.gamma, [PAIR.groups], 0.1, 1e-6), fragment="n"),
+    Case(blanket.saddle_blanket_delta, (10, 0.5, [PAIR.groups], 0.1, 1e-6), fragment="gamma"),
+    Case(blanket.saddle_blanket_delta, (10, PAIR.gamma, [PAIR.groups], 0.1, 0.0), fragment="delta_hint"),
+    Case(blanket.saddle_blanket_root, (10, PAIR.gamma, []), {"delta": 1e-6, "eps0": 1.0}, fragment="groups"),
+    Case(blanket.saddle_blanket_root, (10, PAIR.gamma, [PAIR.groups]), {"delta": 2.0, "eps0": 1.0}, fragment="delta"),
+    Case(blanket.saddle_blanket_root, (10, PAIR.gamma, [PAIR.groups]), {"delta": 1e-6, "eps0": -1.0}, fragment="eps0"),
+    Case(lower_pairs.pair_delta_chernoff_upper, (), {"matrix": [[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]], "n": 10, "eps": 0.1, "x": 0, "x2": 5, "z": 0}, fragment="x2"),
+    Case(lower_pairs.pair_delta_chernoff_upper, (), {"matrix": [[F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)]], "n": 0, "eps": 0.1, "x": 0, "x2": 1, "z": 0}, fragment="n"),
+    Case(lower_pairs.pair_guess, ("r", _CHOICE, 10, 1e-6), fragment="randomizer"),
+    Case(lower_pairs.pair_guess, (_RANDOMIZER, lower_pairs.PairChoice(0, 3, 0, ((0,), (1,))), 10, 1e-6), fragment="choice"),
+    Case(lower_pairs.pair_guess, (_RANDOMIZER, _CHOICE, 10, 1.5), fragment="delta"),
+    Case(lower_pairs.screened_out, (_RANDOMIZER, _CHOICE, 0, 0.1, 1e-6), fragment="n"),
+    Case(lower_pairs.screened_out, (_RANDOMIZER, _CHOICE, 10, -0.1, 1e-6), fragment="eps"),
+    Case(raised_candidate.one_positive, ("g", 2.0), fragment="groups"),
+    Case(raised_candidate.one_positive, (PAIR.groups, 0.5), fragment="e_hi"),
+    Case(raised_candidate.raised_candidate_epsilon, (PAIR, PAIR.groups), {"n": 10, "delta": 1e-6, "eps0": 2.0}, fragment="groups"),
+    Case(raised_candidate.raised_candidate_epsilon, (PAIR, PAIR.groups), {"n": 0, "delta": 1e-6, "eps0": 2.0}, fragment="n"),
+]

@@ -1,0 +1,229 @@
+"""Wall-clock seconds of the `tightest` CLI per structured randomizer, on the gap table's grid: eps0 in {0.5, 1, 2, 4, 8},
+n in {1e3, 1e4, 1e5, 1e6}, delta = 1e-6, d = 1e6 (subset selection also d = 1e3, the only mechanism whose bounds depend on d
+>= 4; Duchi's and the piecewise mechanism take no d).
+
+    PYTHONPATH=. python3 benchmarks/randomizers_cli.py --label before        # appends to benchmarks/RANDOMIZERS_CLI.jsonl
+    PYTHONPATH=. python3 benchmarks/randomizers_cli.py --label after --only subset piecewise --eps0 1 8 --n 1e4 1e6
+    PYTHONPATH=. python3 benchmarks/randomizers_cli.py --table before after  # writes benchmarks/RANDOMIZERS_CLI_RESULTS.md
+    PYTHONPATH=. python3 benchmarks/randomizers_cli.py --upper-grid          # in-process upper bounds of subset selection
+                                                                              # and the piecewise mechanism on the whole grid
+    PYTHONPATH=. python3 benchmarks/randomizers_cli.py --upper-table         # writes benchmarks/RANDOMIZERS_UPPER_AIMED.md
+
+`--upper-grid` computes, in-process, the certified upper bounds of the two mechanisms whose upper-bound evaluation
+changed (subset selection: raised or four-group evaluation, aimed searches; piecewise: aimed search) at every grid
+point, next to the value and seconds recorded in benchmarks/RANDOMIZERS.jsonl (the previous code's), into
+benchmarks/RANDOMIZERS_UPPER_AIMED.jsonl; `--upper-table` writes their comparison.
+
+Each point is one subprocess `python -m shuffle_spec tightest --randomizer R ... --json` (start-up, every statement the
+command evaluates, the certified upper and lower bounds): the number a user waits for. The 1-minute load average is
+recorded before each call (the machine is shared: a load above the 2 cores inflates the wall clock). A call that
+exceeds the timeout is recorded as such (seconds = the timeout, no values). Points already in the file under the same
+label are skipped, so an interrupted run resumes. The table compares two labels point by point: seconds, and the
+certified upper end and lower end with their relative change (after / before - 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+DATA = ROOT / "RANDOMIZERS_CLI.jsonl"
+TABLE = ROOT / "RANDOMIZERS_CLI_RESULTS.md"
+EPS0 = (0.5, 1.0, 2.0, 4.0, 8.0)
+NS = (10**3, 10**4, 10**5, 10**6)
+DELTA = 1e-6
+PLAN: tuple[tuple[str, int | None], ...] = (
+    ("rappor", 10**6), ("oue", 10**6), ("olh", 10**6), ("blh", 10**6), ("hadamard", 10**6),
+    ("subset", 10**3), ("subset", 10**6), ("duchi", None), ("piecewise", None),
+)
+UPPER = ROOT / "RANDOMIZERS_UPPER_AIMED.jsonl"
+UPPER_TABLE = ROOT / "RANDOMIZERS_UPPER_AIMED.md"
+UPPER_PLAN: tuple[tuple[str, int | None], ...] = (("piecewise", None), ("subset", 10**3), ("subset", 10**6))
+TIMEOUT = 180.0
+TARGET = 2.0
+
+
+def _rows() -> list[dict[str, object]]:
+    if not DATA.exists():
+        return []
+    return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+
+
+def _key(r: dict[str, object]) -> tuple[object, ...]:
+    return (r["label"], r["name"], r["d"], r["eps0"], r["n"])
+
+
+def run_point(name: str, d: int | None, eps0: float, n: int) -> dict[str, object]:
+    command = [sys.executable, "-m", "shuffle_spec", "tightest", "--randomizer", name, "--eps0", repr(eps0), "--n", str(n), "--delta", repr(DELTA), "--json"]
+    if d is not None:
+        command += ["--d", str(d)]
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        return {"seconds": TIMEOUT, "timeout": True, "load": load}
+    seconds = time.perf_counter() - start
+    row: dict[str, object] = {"seconds": round(seconds, 3), "timeout": False, "load": round(load, 2), "exit": done.returncode}
+    if done.returncode == 0:
+        out = json.loads(done.stdout)
+        row.update(upper=out["upper"]["eps"], upper_id=out["upper"]["id"], lower=(out.get("lower") or {}).get("eps"),
+                   lower_id=(out.get("lower") or {}).get("id"))
+    else:
+        row["error"] = done.stderr.strip().splitlines()[-1:] or [""]
+    return row
+
+
+def compute(label: str, only: list[str] | None, eps0s: tuple[float, ...] = EPS0, ns: tuple[int, ...] = NS) -> None:
+    done = {_key(r) for r in _rows()}
+    for name, d in PLAN:
+        if only and name not in only:
+            continue
+        for eps0 in eps0s:
+            for n in ns:
+                base = {"label": label, "name": name, "d": d, "eps0": eps0, "n": n}
+                if _key(base) in done:
+                    continue
+                row = {**base, **run_point(name, d, eps0, n)}
+                with DATA.open("a") as handle:
+                    handle.write(json.dumps(row) + "\n")
+                print(json.dumps(row), flush=True)
+
+
+def _fmt(x: object) -> str:
+    return "-" if x is None else f"{x:.7g}"
+
+
+def _change(a: object, b: object) -> str:
+    if not isinstance(a, float) or not isinstance(b, float) or a == 0:
+        return "-"
+    return f"{b / a - 1:+.2e}"
+
+
+def table(before: str, after: str) -> str:
+    rows = {_key(r): r for r in _rows()}
+    lines = [
+        f"# `tightest --randomizer R`: wall-clock seconds, `{before}` and `{after}` (generated by benchmarks/randomizers_cli.py --table)",
+        "",
+        f"One subprocess per point (start-up included), delta = {DELTA:g}, replace-one, on the shared 2-core machine; load = the",
+        "1-minute load average before the call. upper / lower: the certified ends `tightest` reports (its tightest certified",
+        f"upper bound and largest certified lower bound); change = {after} / {before} - 1. Target: {TARGET:g} s per call.",
+        "",
+        f"| mechanism | d | points in both | seconds {before} (median, max) | seconds {after} (median, max) | over {TARGET:g} s ({before}, {after}) | load (max) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    detail = [
+        "",
+        f"| mechanism | d | eps0 | n | upper {before} | upper {after} | change | lower {before} | lower {after} | change | seconds ({before}, {after}) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, d in PLAN:
+        pairs = [(rows.get((before, name, d, e, n)), rows.get((after, name, d, e, n)), e, n) for e in EPS0 for n in NS]
+        pairs = [p for p in pairs if p[0] is not None or p[1] is not None]
+        if not pairs:
+            continue
+
+        def summary(side: list[dict[str, object] | None]) -> str:
+            secs = sorted(float(r["seconds"]) for r in side if r is not None)  # type: ignore[arg-type]
+            return "-" if not secs else f"{secs[len(secs) // 2]:.2f}, {secs[-1]:.2f}"
+
+        both = [p for p in pairs if p[0] is not None and p[1] is not None]  # the summary compares the same points
+        b_side, a_side = [p[0] for p in both], [p[1] for p in both]
+        if not both:
+            continue
+        over = (sum(1 for r in b_side if r is not None and float(r["seconds"]) > TARGET), sum(1 for r in a_side if r is not None and float(r["seconds"]) > TARGET))  # type: ignore[arg-type]
+        load = max(float(r["load"]) for r in b_side + a_side if r is not None)  # type: ignore[arg-type]
+        dd = "none" if d is None else f"{d:.0e}"
+        lines.append(f"| {name} | {dd} | {len(both)} | {summary(b_side)} | {summary(a_side)} | {over[0]}, {over[1]} | {load:.1f} |")
+        for b, a, e, n in pairs:
+            bu, au = (b or {}).get("upper"), (a or {}).get("upper")
+            bl, al = (b or {}).get("lower"), (a or {}).get("lower")
+            bs = "-" if b is None else ("timeout" if b.get("timeout") else f"{float(b['seconds']):.2f}")  # type: ignore[arg-type]
+            as_ = "-" if a is None else ("timeout" if a.get("timeout") else f"{float(a['seconds']):.2f}")  # type: ignore[arg-type]
+            detail.append(f"| {name} | {dd} | {e:g} | {n:.0e} | {_fmt(bu)} | {_fmt(au)} | {_change(bu, au)} | {_fmt(bl)} | {_fmt(al)} | {_change(bl, al)} | {bs}, {as_} |")
+    return "\n".join(lines + detail) + "\n"
+
+
+def upper_grid() -> None:
+    from shuffle_spec.reference.randomizers import RANDOMIZERS
+
+    previous = {(r["name"], None if r["name"] == "piecewise" else r["d"], r["eps0"], r["n"]): r for r in map(json.loads, (ROOT / "RANDOMIZERS.jsonl").read_text().splitlines()) if r}
+    done = {(r["name"], r["d"], r["eps0"], r["n"]) for r in map(json.loads, UPPER.read_text().splitlines())} if UPPER.exists() else set()
+    for name, d in UPPER_PLAN:
+        for eps0 in EPS0:
+            for n in NS:
+                if (name, d, eps0, n) in done:
+                    continue
+                load = os.getloadavg()[0]
+                start = time.perf_counter()
+                value = RANDOMIZERS[name].upper(eps0=eps0, n=n, delta=DELTA, **({"d": d} if d else {}))
+                seconds = time.perf_counter() - start
+                before = previous.get((name, d, eps0, n), {})
+                row = {"name": name, "d": d, "eps0": eps0, "n": n, "upper": value.upper, "note": value.note, "seconds": round(seconds, 2), "load": round(load, 2),
+                       "upper_before": before.get("upper"), "seconds_before": before.get("upper_seconds")}
+                with UPPER.open("a") as handle:
+                    handle.write(json.dumps(row) + "\n")
+                print(json.dumps(row), flush=True)
+
+
+def upper_table() -> str:
+    rows = [json.loads(line) for line in UPPER.read_text().splitlines() if line.strip()]
+    load = max(float(r.get("load", 0.0)) for r in rows)
+    lines = [
+        "# Upper bounds of subset selection and the piecewise mechanism, aimed searches (generated by benchmarks/randomizers_cli.py --upper-table)",
+        "",
+        f"delta = {DELTA:g}, replace-one; in-process seconds per upper bound on the shared 2-core machine (1-minute load average up to {load:.1f}",
+        "during the run; `before`: the value and seconds of benchmarks/RANDOMIZERS.jsonl, the previous code under other loads).",
+        "change = after / before - 1 of the certified upper end: negative = tighter; positive = the aimed search stopped at",
+        "another certified point within its 1e-3 tolerance (looser, the safe side). `raised`: the value comes from the raised",
+        "evaluation (BBGN19.Lem5.3.exact_raised, one group raised; its delta bounds BBGN19.Lem5.3.exact_subset's).",
+        "",
+        "| mechanism | d | points | seconds before (median, max) | seconds after (median, max) | change (min, max) |",
+        "|---|---|---|---|---|---|",
+    ]
+    detail = ["", "| mechanism | d | eps0 | n | upper before | upper after | change | seconds (before, after) |", "|---|---|---|---|---|---|---|---|"]
+    for name, d in UPPER_PLAN:
+        sel = [r for r in rows if r["name"] == name and r["d"] == d]
+        if not sel:
+            continue
+        before = sorted(float(r["seconds_before"]) for r in sel if r["seconds_before"] is not None)
+        after = sorted(float(r["seconds"]) for r in sel)
+        changes = [r["upper"] / r["upper_before"] - 1 for r in sel if r["upper_before"]]
+        dd = "none" if d is None else f"{d:.0e}"
+        lines.append(f"| {name} | {dd} | {len(sel)} | {before[len(before) // 2]:.2f}, {before[-1]:.2f} | {after[len(after) // 2]:.2f}, {after[-1]:.2f} | {min(changes):+.2e}, {max(changes):+.2e} |")
+        for r in sorted(sel, key=lambda r: (r["eps0"], r["n"])):
+            tag = " (raised)" if "raised" in r["note"] else ""
+            detail.append(f"| {name} | {dd} | {r['eps0']:g} | {r['n']:.0e} | {_fmt(r['upper_before'])} | {_fmt(r['upper'])}{tag} | {_change(r['upper_before'], r['upper'])} | {float(r['seconds_before']):.2f}, {float(r['seconds']):.2f} |")
+    return "\n".join(lines + detail) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--label", default="run", help="the label of this run's rows (e.g. before, after)")
+    parser.add_argument("--only", nargs="*", help="mechanism names to run (default: all)")
+    parser.add_argument("--eps0", nargs="*", type=float, help="eps0 values to run (default: the grid's)")
+    parser.add_argument("--n", nargs="*", type=float, help="n values to run (default: the grid's)")
+    parser.add_argument("--upper-grid", action="store_true", help="in-process upper bounds of subset selection and the piecewise mechanism on the grid")
+    parser.add_argument("--upper-table", action="store_true", help="write the table of --upper-grid")
+    parser.add_argument("--table", nargs=2, metavar=("BEFORE", "AFTER"), help="write the comparison table of two labels")
+    args = parser.parse_args()
+    if args.upper_grid:
+        upper_grid()
+    elif args.upper_table:
+        UPPER_TABLE.write_text(upper_table())
+        print(UPPER_TABLE.read_text())
+    elif args.table:
+        TABLE.write_text(table(*args.table))
+        print(TABLE.read_text())
+    else:
+        compute(args.label, args.only, tuple(args.eps0) if args.eps0 else EPS0, tuple(int(n) for n in args.n) if args.n else NS)
+
+
+if __name__ == "__main__":
+    main()

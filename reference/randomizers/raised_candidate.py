@@ -1,0 +1,105 @@
+"""One admissible raise of a structured randomizer's blanket pair, evaluated on its own (statement
+BBGN19.Lem5.3.exact_raised; the argument and the ranges are those of `shuffle_spec.reference.randomizers.raised`, which
+tries the two raises with the smallest increase of the mean at every eps and takes the smaller bound).
+
+Here one raise is fixed for the whole search (any admissible raise gives an upper bound), so that the search can be
+aimed at the saddlepoint estimate of that raise's root: subset selection's upper bound uses it
+(`shuffle_spec.reference.randomizers.subset_selection`, "Which evaluation"). A module of its own so that the mechanism
+modules can use it without importing `raised` (which builds every registry mechanism by name).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+
+from ..bounds.blanket_exact_randomizer import Groups, blanket_sum, count_expectation, fft_count_expectation_upper
+from ..core.errors import ParameterError
+from ..core.results import NO_AMPLIFICATION, BoundValue
+from ..numerics.lattice_sums import U1
+from ..numerics.solver import solve_certified_epsilon
+from .structured import DPS, EPS_REL_TOL, BlanketPair, check_blanket_search
+
+__all__ = ["STATEMENT", "raised_groups", "one_positive", "raised_candidate_epsilon"]
+
+STATEMENT = "BBGN19.Lem5.3.exact_raised"
+
+
+def raised_groups(groups: Groups) -> list[tuple[int, int, Groups]]:
+    """BBGN19.Lem5.3.exact_raised: every admissible raise (i, j) of `groups` (module doc: beta_j <= beta_i and
+    alpha_j - beta_j >= alpha_i - beta_i, so c_j >= c_i for every e^eps >= 1) that leaves at most 3 groups, as
+    (i, j, the merged Groups). Range: Groups with exact Fraction entries."""
+    if not isinstance(groups, Groups):
+        raise ParameterError("groups", repr(groups)[:60], "a Groups (alpha, beta, p) of exact Fractions")
+    out = []
+    size = len(groups)
+    for i in range(size):
+        for j in range(size):
+            if i == j or groups.beta[j] > groups.beta[i] or groups.alpha[j] - groups.beta[j] < groups.alpha[i] - groups.beta[i]:
+                continue
+            merged: dict[tuple[Fraction, Fraction], Fraction] = {}
+            for g in range(size):
+                key = (groups.alpha[j], groups.beta[j]) if g == i else (groups.alpha[g], groups.beta[g])
+                merged[key] = merged.get(key, Fraction(0)) + groups.p[g]
+            if len(merged) > 3:
+                continue
+            keys = sorted(merged)
+            out.append((i, j, Groups(tuple(k[0] for k in keys), tuple(k[1] for k in keys), tuple(merged[k] for k in keys))))
+    return out
+
+
+def one_positive(groups: Groups, e_hi: float) -> bool:
+    """At most one coefficient can be positive at any e^eps >= e_lo: checked with e_hi >= e^eps rounded up by a
+    relative 1e-12 in the direction that makes a coefficient larger (beta >= 0, so a smaller e is the larger
+    coefficient: the caller passes e_lo). Range: groups a Groups, e_hi a finite float >= 1."""
+    if not isinstance(groups, Groups):
+        raise ParameterError("groups", repr(groups)[:60], "a Groups (alpha, beta, p) of exact Fractions")
+    if not (isinstance(e_hi, (int, float)) and not isinstance(e_hi, bool) and math.isfinite(e_hi) and e_hi >= 1):
+        raise ParameterError("e_hi", e_hi, "a finite float >= 1 (a bound on e^eps)")
+    positive = [a - Fraction(e_hi) * b for a, b in zip(groups.alpha, groups.beta, strict=True)]
+    return sum(1 for c in positive if c > 0) <= 1
+
+
+def _candidate_delta_upper(pair: BlanketPair, groups: Groups, *, n: int, eps: float, delta_hint: float, tail: float) -> float:
+    """Lemma 5.3's sum with one fixed raise `groups` of the pair's groups (the lattice path when at most one
+    coefficient can be positive, else the FFT bound of the original groups, as `_pair_delta_upper`)."""
+    with mpmath.workdps(DPS):
+        e = float(mpmath.exp(mpmath.mpf(eps)))
+    if not one_positive(groups, e * (1 - 1e-12)):
+        def d_n_fft(big_n: int) -> tuple[float, float]:
+            return 0.0, min(1.0, fft_count_expectation_upper(big_n, pair.groups, eps, tail=tail) / big_n * (1 + 2 * U1))
+
+        return blanket_sum(n, pair.gamma, d_n_fft, delta_hint).upper
+
+    def d_n(big_n: int) -> tuple[float, float]:
+        _, hi = count_expectation(big_n, groups, eps, tail=tail)
+        return 0.0, min(1.0, hi / big_n * (1 + 2 * U1))
+
+    return blanket_sum(n, pair.gamma, d_n, delta_hint).upper
+
+
+def raised_candidate_epsilon(pair: BlanketPair, groups: Groups, *, n: int, delta: float, eps0: float, guess: float | None = None) -> BoundValue:
+    """BBGN19.Lem5.3.exact_raised with one fixed raise: `groups` must be one of `raised_groups(pair.groups)` (every
+    admissible raise gives an upper bound, module doc). The smallest eps whose certified raised delta is <= delta,
+    an upper bound on the central eps of n shuffled reports (the pair's relation); eps0 with the no-amplification
+    note when nothing below it is certified. `guess` (uncertified) only aims the search. Range: n in [1, 1e8],
+    delta in [1e-300, 1), eps0 > 0 at least the pair's log(alpha/beta)."""
+    check_blanket_search([pair], n=n, delta=delta, eps0=eps0)
+    if not any(groups == candidate for _, _, candidate in raised_groups(pair.groups)):
+        raise ParameterError("groups", repr(groups)[:60], "one of raised_groups(pair.groups) (an admissible raise of the pair)")
+    n = int(n)
+    tail = max(min(1e-30, delta * 1e-12), 1e-300)
+
+    def bounds(eps: float) -> tuple[float, float]:
+        with mpmath.workdps(DPS):
+            e = mpmath.exp(mpmath.mpf(eps))
+        if pair.gamma == 1 or e >= mpmath.mpf(pair.ratio.numerator) / pair.ratio.denominator:
+            return 0.0, 0.0  # every coefficient <= 0: the pair's delta is 0
+        return 0.0, min(_candidate_delta_upper(pair, groups, n=n, eps=float(eps), delta_hint=delta, tail=tail), 1.0)
+
+    _, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight="upper", guess=guess)
+    if not found:
+        return BoundValue(0.0, float(eps0), NO_AMPLIFICATION, direction="upper_bound")
+    return BoundValue(0.0, upper, direction="upper_bound")
