@@ -32,9 +32,11 @@ naming the implementation, what it returned and the certified truth, and `flags`
 | `FloatCancellation` | the value comes from a floating-point cancellation (0 or denormal where the exact value is positive) |
 
 A lower-bound claim's test is `valid` with interval [0, certified upper end]: the statement of its group
-is the one certifying that upper end. The expected values are the registry's (doubles from the certified
-reference), written as canonical 20-digit decimals, rounded outward; they are regenerated with the
-registry (`python3 -m shuffle_spec.interface.audit.registry --write`, then this module).
+is the one certifying that upper end. The expected values and intervals are the registry's numbers as
+written there (the registry rounds every certified end outward to a few significant digits, the same on every
+machine: `registry.written`), read as the exact decimals they are (`_decimal`) and written as canonical 20-digit
+decimals; they are regenerated with the registry (`python3 -m shuffle_spec.interface.audit.registry --write`,
+then this module).
 """
 
 from __future__ import annotations
@@ -83,19 +85,25 @@ def _group_head(statement_id: str) -> dict[str, Any]:
     }
 
 
+def _decimal(number: float | str) -> Fraction:
+    """The exact decimal the registry wrote: a JSON number is read back as a double, whose repr is that decimal
+    again (the registry writes at most 17 significant digits), not the double's binary expansion."""
+    return Fraction(repr(number) if isinstance(number, float) else str(number))
+
+
 def _test(entry: Mapping[str, Any], failure: Mapping[str, Any], tc_id: int) -> dict[str, Any] | None:
     lower_claim = entry["claim_direction"] == "lower"
     certified = failure.get("certified")
     if certified is None:
         return None
     if lower_claim:
-        interval = ["0", canonical_decimal(Fraction(certified), 20, "up")]
+        interval = ["0", canonical_decimal(_decimal(certified), 20, "up")]
         flags = ["AboveCertifiedUpper"]
         truth = f"certified upper end {certified!r} ({failure.get('truth_source')})"
     else:
         if not failure.get("interval"):
             return None
-        interval = [canonical_decimal(Fraction(failure["interval"][0]), 20, "down"), canonical_decimal(Fraction(failure["interval"][1]), 20, "up")]
+        interval = [canonical_decimal(_decimal(failure["interval"][0]), 20, "down"), canonical_decimal(_decimal(failure["interval"][1]), 20, "up")]
         flags = [VERDICT_FLAG[failure["verdict"]]]
         truth = f"certified {certified!r}" + (f", truth >= {failure['truth_lower']!r} ({failure['truth_source']})" if failure.get("truth_lower") is not None else "")
     flags += [f for f in entry["flags"] if f not in flags]
@@ -104,7 +112,7 @@ def _test(entry: Mapping[str, Any], failure: Mapping[str, Any], tc_id: int) -> d
         "comment": f"{entry['implementation']} ({entry['repository']} {entry['version'][:10]}) returned {failure['claimed']!r} here: {failure['verdict']}; {truth}",
         "inputs": dict(failure["inputs"]),
         "result": "valid",
-        "expected": canonical_decimal(Fraction(certified), 20),
+        "expected": canonical_decimal(_decimal(certified), 20),
         "interval": interval,
         "flags": flags,
     }
