@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from ...spec.registry import get_statement
-from .files import SCHEMA_VERSION, canonical_decimal, document_bytes, expected_from, write_documents
+from .files import SCHEMA_VERSION, canonical_decimal, document_bytes, group_head, write_documents
 
 __all__ = ["FINDINGS_DIRECTORY", "REGISTRY_FILE", "checkout_findings_directory", "findings_documents", "write_findings"]
 
@@ -65,24 +65,6 @@ VERDICT_FLAG = {"UNSOUND": "BelowTruth", "BELOW BOUND": "BelowCertified"}
 # terms of it, evaluates it outside its hypotheses, or rounds it down); an implementation with its own
 # analysis (Wang et al.'s k-RR row) below a registered statement is not shown wrong by that alone.
 BELOW_BOUND_FLAGS = {"TermsDropped", "HypothesisIgnored", "FloatCancellation"}
-
-
-def _group_head(statement_id: str) -> dict[str, Any]:
-    """The group fields of the statement's own vector file (`generate_group`'s head, without its tests)."""
-    statement = get_statement(statement_id)
-    source = statement.source
-    return {
-        "statement_id": statement.id,
-        "title": statement.title,
-        "source": {"paper": source.paper, "locator": source.locator, "version": source.version, "confidence": source.confidence},
-        "direction": statement.direction.value,
-        "mechanism": statement.mechanism or "generic",
-        "inputs": list(statement.input_names),
-        "output": None if statement.output is None else str(statement.output),
-        "expected_from": expected_from(statement),
-        "reference": statement.reference,
-        "rtol": statement.rtol,
-    }
 
 
 def _decimal(number: float | str) -> Fraction:
@@ -136,7 +118,7 @@ def findings_documents(registry: Mapping[str, Any] | None = None) -> dict[str, d
             continue
         for index, test in enumerate(tests, start=1):
             test["tcId"] = index
-        group = {**_group_head(statement_id), "tests": tests}
+        group = {**group_head(get_statement(statement_id)), "tests": tests}
         documents[f"{entry['key']}.json"] = {
             "schema": SCHEMA_VERSION,
             "generator": "shuffle-spec audit registry (findings)",
