@@ -37,13 +37,13 @@ import hashlib
 import json
 import math
 import sys
-from fractions import Fraction
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ...spec.terms import Direction
 from ...spec.registry import get_statement
+from ...spec.terms import Direction
 from ..tightest import tightest
 from ..vectors.files import canonical_decimal, generate_group
 from ..vectors.findings import write_findings
