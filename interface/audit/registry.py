@@ -18,6 +18,13 @@ A claimed *lower* bound (`claim_direction="lower"`) is judged against this proje
 for its randomizer (`tightest`): above it, the claim is not a lower bound (UNSOUND); otherwise PASS (a
 lower bound cannot be confirmed from above).
 
+Every certified number the registry writes (the statement's value, its acceptance interval, the lower bound
+on the truth, and the numbers its reasons quote) is rounded OUTWARD to `WRITTEN_DIGITS` significant digits
+(`written`): the last digits of a certified end depend on the machine's NumPy sums, and the committed files
+are the same on every machine only when those digits are not written. The verdicts are judged at full
+precision first; a written number keeps more digits where fewer would put it on the other side of the
+claimed value (the comparison a verdict rests on stays readable from the file).
+
 `fingerprint` in the registry is the SHA-256 of everything the registry is computed from in this
 repository (the recorded files, the adapters, the verdict rules, the spec catalog); a default-tier test
 compares it (cheap), a slow test regenerates the whole registry and compares it.
@@ -31,12 +38,14 @@ import json
 import math
 import sys
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ...spec.registry import get_statement
+from ...spec.terms import Direction
 from ..tightest import tightest
-from ..vectors.files import generate_group
+from ..vectors.files import canonical_decimal, generate_group
 from ..vectors.findings import write_findings
 from .adapters import IMPLEMENTATIONS, Implementation, implementation
 from .bound import AuditPoint, BoundAudit, audit_point, grid_points, vector_points
@@ -60,10 +69,13 @@ __all__ = [
     "RECORDED_DIR",
     "audit_implementation",
     "build_registry",
+    "certified_side",
     "fingerprint",
+    "outward",
     "record",
     "render_table",
     "stale",
+    "written",
 ]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -75,6 +87,13 @@ FINDINGS_DIR = REPOSITORY / "tests" / "findings_vectors"  # the findings' regres
 SCHEMA = "shuffle-spec-audit-registry/1"
 RECORDED_SCHEMA = "shuffle-spec-audit-recorded/1"
 FAILING = (UNSOUND, BELOW_BOUND)
+# Significant digits of the certified numbers written (module doc). The certified ends come from NumPy sums
+# whose last digits depend on the machine (the blocking of pairwise summation) and, through the certified
+# solver's bracketing, move by about 1e-10 relative between machines. A written value changes only when the
+# computed one lies within that distance of a 7-digit boundary: about 1e-10 / 1e-7 = one chance in 10^3 per
+# value at worst, a few in 10^2 for the whole registry, where 9 digits would change several values per machine.
+# The price: an acceptance interval wider by at most 1e-6 relative (outward), far inside the statements' rtol.
+WRITTEN_DIGITS = 7
 
 
 def _order(record: Implementation) -> list[str]:
@@ -218,33 +237,92 @@ def _number(x: Any) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _finding_json(f: Finding) -> dict[str, Any]:
+def outward(value: float, side: str, digits: int = WRITTEN_DIGITS) -> float:
+    """`value` rounded to `digits` significant digits away from what it bounds: an upper end ("up") up, a lower
+    end ("down") down. Why outward: the written number must still be a certified end (a lower end rounded up
+    could exceed the truth it bounds, an upper end rounded down could fall below it). The rounding is exact
+    (`canonical_decimal`: rational arithmetic) and the double returned is the one nearest that decimal, which is
+    on the same side of `value` as the decimal (`value` is a double, so it is not nearer); its repr is the
+    decimal itself (at most 15 digits round-trip). A non-finite value, or one that would overflow, comes back
+    unchanged."""
+    if not math.isfinite(value):
+        return value
+    rounded = float(canonical_decimal(Fraction(value), digits, side))
+    return rounded if math.isfinite(rounded) else value
+
+
+def written(value: float, side: str, claimed: float | None) -> float:
+    """The number the registry writes for the certified end `value` ("up": an upper end, "down": a lower end):
+    rounded outward to `WRITTEN_DIGITS` digits, or to the fewest more digits (up to 15) that keep it on the same
+    side of the `claimed` value as `value` (every verdict of a failing call compares the claimed value with these
+    numbers, so the file shows why it failed; the more digits a value needs the closer the claim, the rarer the
+    case). At most 15 digits, so that the repr written is the outward decimal itself; a claim within about 1e-15
+    relative of the value keeps the computed double unrounded."""
+    if claimed is None or not math.isfinite(claimed) or not math.isfinite(value):
+        return outward(value, side)
+    for digits in range(WRITTEN_DIGITS, 16):
+        rounded = outward(value, side, digits)
+        if (rounded > claimed) == (value > claimed) and (rounded < claimed) == (value < claimed):
+            return rounded
+    return value
+
+
+def _finding_json(f: Finding, certified_side: str) -> dict[str, Any]:
+    """A failing call as the registry writes it: its certified numbers rounded outward (`written`), and its reason
+    quoting those written numbers instead of the computed ones (the last digits of which depend on the machine)."""
+    claimed = f.got
+    computed = _number(f.expected)
+    certified = None if computed is None else written(computed, certified_side, claimed)
+    interval = None
+    if f.interval:
+        interval = [repr(written(float(f.interval[0]), "down", claimed)), repr(written(float(f.interval[1]), "up", claimed))]
+    truth = None if f.truth is None else written(f.truth, "down", claimed)  # a lower bound on the true epsilon
+    reason = f.reason
+    if f.truth is not None and truth is not None:
+        reason = reason.replace(repr(f.truth), repr(truth))
+    if computed is not None and certified is not None:
+        reason = reason.replace(repr(computed), repr(certified))
+    if f.verdict == BELOW_BOUND and f.relative_gap is not None and claimed is not None and certified:
+        # The relative gap the reason quotes (`verdicts.judge`: (claimed - value) / value), from the written value.
+        reason = reason.replace(f"by {-f.relative_gap:.3g} (relative)", f"by {-(claimed - certified) / certified:.3g} (relative)")
     return {
         "verdict": f.verdict,
         "inputs": f.inputs,
-        "claimed": f.got,
-        "certified": _number(f.expected),
-        "interval": f.interval,
-        "truth_lower": f.truth,
+        "claimed": claimed,
+        "certified": certified,
+        "interval": interval,
+        "truth_lower": truth,
         "truth_source": f.truth_source,
-        "reason": f.reason,
+        "reason": reason,
     }
 
 
-def _badness(f: Finding) -> tuple[int, float]:
-    """Worst first: UNSOUND by claimed / truth (smallest first), then BELOW BOUND by relative gap."""
-    if f.verdict == UNSOUND and f.truth is None and f.relative_gap is not None:  # a lower-bound claim above the upper end
-        return (0, -f.relative_gap)
-    if f.verdict == UNSOUND:
-        got, truth = f.got, f.truth
+def _badness(finding: dict[str, Any], lower_claim: bool) -> tuple[int, float]:
+    """Worst first: UNSOUND by claimed / truth (smallest first), then BELOW BOUND by relative gap. From the
+    written numbers, so that the order, too, is the same on every machine."""
+    got, truth, certified = finding["claimed"], finding["truth_lower"], finding["certified"]
+    if finding["verdict"] == UNSOUND and lower_claim:  # a lower-bound claim above the upper end: the farthest first
+        return (0, -(got - certified) / certified if got is not None and certified else -math.inf)
+    if finding["verdict"] == UNSOUND:
         if got is not None and truth:
             return (0, got / truth if got >= 0 else -math.inf)
         return (0, -math.inf)
-    return (1, f.relative_gap if f.relative_gap is not None else 0.0)
+    return (1, (got - certified) / certified if got is not None and certified else 0.0)
+
+
+def certified_side(record: Implementation) -> str:
+    """Which end the registry's "certified" number is: a lower-bound claim is judged against the certified upper
+    end of its randomizer; otherwise the statement's value, its lower end for a lower bound and its upper end for
+    an upper bound or an exact value (`bound._classify_point`)."""
+    if record.claim_direction == "lower":
+        return "up"
+    return "down" if get_statement(record.statement).direction is Direction.LOWER_BOUND else "up"
 
 
 def entry(record: Implementation, audit: BoundAudit) -> dict[str, Any]:
-    failing = sorted((f for f in audit.findings if f.verdict in FAILING), key=_badness)
+    side = certified_side(record)
+    lower_claim = record.claim_direction == "lower"
+    failing = sorted((_finding_json(f, side) for f in audit.findings if f.verdict in FAILING), key=lambda finding: _badness(finding, lower_claim))
     return {
         "key": record.key,
         "implementation": record.name,
@@ -265,8 +343,8 @@ def entry(record: Implementation, audit: BoundAudit) -> dict[str, Any]:
         "counts": audit.counts(),
         "result": audit.result if audit.findings else "not recorded",
         "worst": audit.worst if audit.findings else "NOT RECORDED",
-        "worst_finding": _finding_json(failing[0]) if failing else None,
-        "failures": [_finding_json(f) for f in failing],
+        "worst_finding": failing[0] if failing else None,
+        "failures": failing,
     }
 
 
@@ -305,6 +383,13 @@ def _fmt(x: Any, digits: int = 6) -> str:
     return "" if value is None else f"{value:.{digits}g}"
 
 
+def _fmt_written(x: Any) -> str:
+    """A written certified number as the JSON has it (its digits are already the outward-rounded ones: a nearest
+    rounding to fewer digits here could move an end inward)."""
+    value = _number(x)
+    return "" if value is None else repr(value)
+
+
 def _point(inputs: dict[str, Any]) -> str:
     return ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in inputs.items())
 
@@ -320,6 +405,8 @@ def render_table(registry: dict[str, Any]) -> str:
         "says what the implementation claims, what is wrong or right and what to use instead. Verdict classes:",
         "`shuffle-spec audit bound --help`. \"worst finding\": the failing call that claims the most privacy",
         "(UNSOUND: the smallest claimed / truth; BELOW BOUND: the largest relative gap below the statement).",
+        f"Certified numbers are rounded outward to {WRITTEN_DIGITS} significant digits (upper ends up, lower ends down; more",
+        "digits only where fewer would cross the claimed value), the same on every machine; claimed values to 6.",
         "",
         "| implementation | version | audited against | calls | UNSOUND | BELOW BOUND | other failures | result | worst finding: point | claimed | certified | truth >= | page |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
@@ -332,7 +419,7 @@ def render_table(registry: dict[str, Any]) -> str:
         lines.append(
             f"| {e['implementation']} ({e['repository']}, {e['language']}) | `{e['version'][:10]}` | `{against}` | {e['calls']}"
             f"{' (+' + str(e['not_run']) + ' not run)' if e['not_run'] else ''} | {counts.get('UNSOUND', '')} | {counts.get('BELOW BOUND', '')} | {other or ''} | "
-            f"**{e['result'].upper()}** | {_point(w['inputs']) if w else ''} | {_fmt(w.get('claimed'))} | {_fmt(w.get('certified'))} | {_fmt(w.get('truth_lower'))} | [{e['page']}]({e['page']}) |"
+            f"**{e['result'].upper()}** | {_point(w['inputs']) if w else ''} | {_fmt(w.get('claimed'))} | {_fmt_written(w.get('certified'))} | {_fmt_written(w.get('truth_lower'))} | [{e['page']}]({e['page']}) |"
         )
     lines.append("")
     return "\n".join(lines)

@@ -78,6 +78,7 @@ __all__ = [
     "fresh_document",
     "generate_all",
     "generate_group",
+    "group_head",
     "has_high_precision_value",
     "load_vector_group",
     "write_documents",
@@ -419,6 +420,13 @@ def generate_group(statement: Statement, *, one_precision: bool = False) -> dict
             failed = failures(statement, point)
             if failed:
                 add(point, "invalid", f"{failed[0]} fails")
+    return {**group_head(statement), "tests": tests}
+
+
+def group_head(statement: Statement) -> dict[str, Any]:
+    """The fields of a test group before its tests: what the statement is, where it comes from, how its expected
+    values are computed. The same head for the spec's vector file of the statement and for the audit findings'
+    vectors held to it (`interface/vectors/findings.py`)."""
     source = statement.source
     return {
         "statement_id": statement.id,
@@ -433,7 +441,6 @@ def generate_group(statement: Statement, *, one_precision: bool = False) -> dict
         "expected_from": expected_from(statement),
         "reference": statement.reference,
         "rtol": statement.rtol,
-        "tests": tests,
     }
 
 

@@ -32,9 +32,11 @@ naming the implementation, what it returned and the certified truth, and `flags`
 | `FloatCancellation` | the value comes from a floating-point cancellation (0 or denormal where the exact value is positive) |
 
 A lower-bound claim's test is `valid` with interval [0, certified upper end]: the statement of its group
-is the one certifying that upper end. The expected values are the registry's (doubles from the certified
-reference), written as canonical 20-digit decimals, rounded outward; they are regenerated with the
-registry (`python3 -m shuffle_spec.interface.audit.registry --write`, then this module).
+is the one certifying that upper end. The expected values and intervals are the registry's numbers as
+written there (the registry rounds every certified end outward to a few significant digits, the same on every
+machine: `registry.written`), read as the exact decimals they are (`_decimal`) and written as canonical 20-digit
+decimals; they are regenerated with the registry (`python3 -m shuffle_spec.interface.audit.registry --write`,
+then this module).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from ...spec.registry import get_statement
-from .files import SCHEMA_VERSION, canonical_decimal, document_bytes, expected_from, write_documents
+from .files import SCHEMA_VERSION, canonical_decimal, document_bytes, group_head, write_documents
 
 __all__ = ["FINDINGS_DIRECTORY", "REGISTRY_FILE", "checkout_findings_directory", "findings_documents", "write_findings"]
 
@@ -65,22 +67,10 @@ VERDICT_FLAG = {"UNSOUND": "BelowTruth", "BELOW BOUND": "BelowCertified"}
 BELOW_BOUND_FLAGS = {"TermsDropped", "HypothesisIgnored", "FloatCancellation"}
 
 
-def _group_head(statement_id: str) -> dict[str, Any]:
-    """The group fields of the statement's own vector file (`generate_group`'s head, without its tests)."""
-    statement = get_statement(statement_id)
-    source = statement.source
-    return {
-        "statement_id": statement.id,
-        "title": statement.title,
-        "source": {"paper": source.paper, "locator": source.locator, "version": source.version, "confidence": source.confidence},
-        "direction": statement.direction.value,
-        "mechanism": statement.mechanism or "generic",
-        "inputs": list(statement.input_names),
-        "output": None if statement.output is None else str(statement.output),
-        "expected_from": expected_from(statement),
-        "reference": statement.reference,
-        "rtol": statement.rtol,
-    }
+def _decimal(number: float | str) -> Fraction:
+    """The exact decimal the registry wrote: a JSON number is read back as a double, whose repr is that decimal
+    again (the registry writes at most 17 significant digits), not the double's binary expansion."""
+    return Fraction(repr(number) if isinstance(number, float) else str(number))
 
 
 def _test(entry: Mapping[str, Any], failure: Mapping[str, Any], tc_id: int) -> dict[str, Any] | None:
@@ -89,13 +79,13 @@ def _test(entry: Mapping[str, Any], failure: Mapping[str, Any], tc_id: int) -> d
     if certified is None:
         return None
     if lower_claim:
-        interval = ["0", canonical_decimal(Fraction(certified), 20, "up")]
+        interval = ["0", canonical_decimal(_decimal(certified), 20, "up")]
         flags = ["AboveCertifiedUpper"]
         truth = f"certified upper end {certified!r} ({failure.get('truth_source')})"
     else:
         if not failure.get("interval"):
             return None
-        interval = [canonical_decimal(Fraction(failure["interval"][0]), 20, "down"), canonical_decimal(Fraction(failure["interval"][1]), 20, "up")]
+        interval = [canonical_decimal(_decimal(failure["interval"][0]), 20, "down"), canonical_decimal(_decimal(failure["interval"][1]), 20, "up")]
         flags = [VERDICT_FLAG[failure["verdict"]]]
         truth = f"certified {certified!r}" + (f", truth >= {failure['truth_lower']!r} ({failure['truth_source']})" if failure.get("truth_lower") is not None else "")
     flags += [f for f in entry["flags"] if f not in flags]
@@ -104,7 +94,7 @@ def _test(entry: Mapping[str, Any], failure: Mapping[str, Any], tc_id: int) -> d
         "comment": f"{entry['implementation']} ({entry['repository']} {entry['version'][:10]}) returned {failure['claimed']!r} here: {failure['verdict']}; {truth}",
         "inputs": dict(failure["inputs"]),
         "result": "valid",
-        "expected": canonical_decimal(Fraction(certified), 20),
+        "expected": canonical_decimal(_decimal(certified), 20),
         "interval": interval,
         "flags": flags,
     }
@@ -128,7 +118,7 @@ def findings_documents(registry: Mapping[str, Any] | None = None) -> dict[str, d
             continue
         for index, test in enumerate(tests, start=1):
             test["tcId"] = index
-        group = {**_group_head(statement_id), "tests": tests}
+        group = {**group_head(get_statement(statement_id)), "tests": tests}
         documents[f"{entry['key']}.json"] = {
             "schema": SCHEMA_VERSION,
             "generator": "shuffle-spec audit registry (findings)",

@@ -272,7 +272,7 @@ def _transport_lattice_offsets() -> None:
 
 
 @proof_check(ID, "transport: moduli on Im z = -tau: |P|^2 - |Q|^2 = (p-q)(e^tau - 1)(M_p + M_q) (independent of theta), |Q|^2 = M_q^2 - 2pq e^tau "
-             "(1 - cos theta); the kernel (a - b)/(1 - e^-zeta) + a e^zeta = (a e^zeta - b)/(1 - e^-zeta) and |a e^{tau+i theta} - b|^2 = "
+             "(1 - cos theta) = (p - q e^tau)^2 + 4pq e^tau cos^2(theta/2), |1 - e^{-tau-i theta}|^2 = (1 - e^-tau)^2 + 2 e^-tau (1 - cos theta); the kernel (a - b)/(1 - e^-zeta) + a e^zeta = (a e^zeta - b)/(1 - e^-zeta) and |a e^{tau+i theta} - b|^2 = "
              "(a e^tau - b)^2 + 2ab e^tau (1 - cos theta)")
 def _transport_moduli() -> None:
     p, q = _pp, 1 - _pp
@@ -283,6 +283,11 @@ def _transport_moduli() -> None:
     m_p, m_q = q + p * growth, p + q * growth
     assert_identity(p_abs2 - q_abs2, (p - q) * (growth - 1) * (m_p + m_q), "|P|^2 - |Q|^2")
     assert_identity(q_abs2, m_q**2 - 2 * p * q * growth * (1 - sp.cos(theta)), "|Q|^2")
+    # The form the reference evaluates (`q_modulus_squared_lower`): two non-negative terms, no cancellation at small eps0.
+    assert_identity(q_abs2, (p - q * growth) ** 2 + 4 * p * q * growth * sp.cos(theta / 2) ** 2, "|Q|^2 as a sum of two squares")
+    # The kernel's denominator |1 - e^{-tau - i theta}|^2, evaluated as hypot(1 - e^-tau, sqrt(2 e^-tau (1 - cos theta))).
+    denominator = (1 - sp.exp(-tau) * sp.cos(theta)) ** 2 + (sp.exp(-tau) * sp.sin(theta)) ** 2
+    assert_identity(denominator, (1 - sp.exp(-tau)) ** 2 + 2 * sp.exp(-tau) * (1 - sp.cos(theta)), "|1 - e^{-tau - i theta}|^2")
     assert_identity((a - b) / (1 - sp.exp(-zeta)) + a * sp.exp(zeta), (a * sp.exp(zeta) - b) / (1 - sp.exp(-zeta)), "kernel")
     numerator = (a * growth * sp.cos(theta) - b) ** 2 + (a * growth * sp.sin(theta)) ** 2
     assert_identity(numerator, (a * growth - b) ** 2 + 2 * a * b * growth * (1 - sp.cos(theta)), "|a e^{tau + i theta} - b|^2")

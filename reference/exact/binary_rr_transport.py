@@ -73,7 +73,7 @@ from scipy.special import i0e
 
 from ..core.errors import ParameterError
 
-__all__ = ["LAGRANGE_CUBE", "log_error_constant", "max_pmf_bound", "n_series_coefficients", "nu_hat_bound", "quadratic_cell_upper", "saddle_tilt"]
+__all__ = ["LAGRANGE_CUBE", "log_error_constant", "max_pmf_bound", "n_series_coefficients", "nu_hat_bound", "q_modulus_squared_lower", "quadratic_cell_upper", "saddle_tilt"]
 
 UNIT = 2.0**-53
 # Grid of the upper Riemann sum, in units of the damping scale theta_s = (p q e^tau Lambda)^-1/2: steps of
@@ -122,6 +122,34 @@ def _grid(theta_s: float) -> np.ndarray:
     if last < math.pi:
         points = np.concatenate((points, [math.pi]))
     return np.unique(points)
+
+
+def q_modulus_squared_lower(*, p: float, q: float, tau: float, theta: np.ndarray) -> np.ndarray:
+    """Lower bound of |Q(theta - i tau)|^2 = |p + q e^tau e^{i theta}|^2 at each theta (module doc: the
+    denominator of the smooth term), for the floats p, q as given, written as a sum of two non-negative terms,
+
+        |Q|^2 = (p - q e^tau)^2 + 4 p q e^tau cos^2(theta / 2),
+
+    so that no cancellation occurs: the form (q e^tau + p)^2 - 2 p q e^tau (1 - cos theta) subtracts two numbers
+    near 1 whose difference at theta = pi is (p - q e^tau)^2, about (eps0 / 2 - tau / 2)^2; at eps0 = 1e-6 that form
+    came out 0.17% above the true value (a denominator too large: the bound too small) and at eps0 = 1e-9 it was
+    0 (a division by zero). p - q e^tau = (p - q) - q expm1(tau) is computed with an absolute error below
+    4 UNIT (|p - q| + q expm1(tau)) (the subtraction p - q, expm1, the product, the last subtraction: one rounding
+    each), taken off before squaring; the squares, products and the cosine (theta a float, cos to 1 ulp) take a
+    relative 16 UNIT. Supported: 1/2 <= p < 1 with q = 1 - p, finite tau >= 0, finite theta (else ParameterError)."""
+    _check_probabilities(p, q)
+    if not (tau >= 0.0 and math.isfinite(tau)):
+        raise ParameterError("tau", tau, "a finite tau >= 0")
+    angles = np.asarray(theta, dtype=float)
+    if not np.all(np.isfinite(angles)):
+        raise ParameterError("theta", theta, "finite angles")
+    x = math.expm1(tau)
+    gap = (p - q) - q * x  # p - q e^tau
+    gap_error = 4 * UNIT * (abs(p - q) + q * x)
+    gap_low = max(abs(gap) - gap_error, 0.0)
+    half_cos = np.cos(0.5 * angles)
+    bound: np.ndarray = (gap_low * gap_low + 4.0 * p * q * math.exp(tau) * half_cos * half_cos) * (1 - 16 * UNIT)
+    return bound
 
 
 @dataclass(frozen=True)
@@ -176,10 +204,16 @@ def _factors(eps0: float, p: float, q: float, eps: float, m: int, ones: int, wid
     # the two parts of kappa cancel, as they do in H itself (bounding them separately costs ~z^2).
     r = 1.0 / et
     b = e * p - q
-    gap = abs(a * et - b) + 4 * UNIT * (a * et + abs(b))
-    kern_num = np.sqrt(gap * gap + 2.0 * a * abs(b) * et * y) * (1 + 8 * UNIT)
-    kern_inv = 1.0 / np.sqrt((1.0 - r) ** 2 + 2.0 * r * y) * (1 + 8 * UNIT)
-    q_abs2 = (m_q * m_q - 2.0 * p * q * et * y) * (1 - 8 * UNIT)
+    # a = p - e q and b = e p - q are differences of numbers near 1/2 (about eps0 - eps at small eps0): each carries an
+    # absolute error below 4 UNIT (p + e q), resp. 4 UNIT (e p + q) (e, the product, the difference), which is not
+    # small against a or b themselves when eps0 is; both are taken on the large side.
+    a_error, b_error = 4 * UNIT * (p + e * q), 4 * UNIT * (e * p + q)
+    gap = abs(a * et - b) + 4 * UNIT * (a * et + abs(b)) + et * a_error + b_error
+    kern_num = np.sqrt(gap * gap + 2.0 * (a + a_error) * (abs(b) + b_error) * et * y) * (1 + 8 * UNIT)
+    # |1 - e^{-tau - i theta}|^2 = (1 - r)^2 + 2 r y with 1 - r = -expm1(-tau) (1 - 1/e^tau would lose all digits as
+    # tau -> 0) and hypot, which neither underflows when tau is tiny nor rounds by more than an ulp.
+    kern_inv = (1 + 8 * UNIT) / (np.hypot(-math.expm1(-tau), np.sqrt(2.0 * r * y)) * (1 - 8 * UNIT))
+    q_abs2 = q_modulus_squared_lower(p=p, q=q, tau=tau, theta=theta)
     zabs = np.sqrt(theta * theta + tau * tau) * (1 + 4 * UNIT)
     if quadratic:
         psi = (zabs**3 * math.exp(1.5 * tau) * LAGRANGE_CUBE / 6) * (1 + 8 * UNIT)

@@ -67,7 +67,8 @@ def wang_laplace_lower(eps0: float, n: int, delta: float) -> float:
 
 
 def su_fft_krr(eps0: float, n: int, delta: float, k: int) -> float:
-    """FFTbound(RRMechanism(eps0, k)).get_eps(eps0, n, delta), their k-RR upper bound (CuPy stand-in: NumPy)."""
+    """FFTbound(RRMechanism(eps0, k)).get_eps(eps0, n, delta), their k-RR upper bound (the CuPy stand-in
+    `cupy_standin/`: NumPy for the arrays and every other name, `scipy.fft.fft` / `scipy.fft.ifft` for `cupy.fft`)."""
     bounds = third_party_module("su_fft_krr", "amplification_bounds", extra_paths=(CUPY_STANDIN,))
     mechanisms = third_party_module("su_fft_krr", "mechanisms", extra_paths=(CUPY_STANDIN,))
     return float(bounds.FFTbound(mechanisms.RRMechanism(eps0, k)).get_eps(eps0, n, delta))

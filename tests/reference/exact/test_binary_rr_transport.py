@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -188,3 +189,32 @@ def test_block_check_soundness_randomized(eps0, n, delta, scale, start, span):
     if top < 1e-12:  # the float scan's absolute error (~1e-16) is not small enough below
         return
     assert ebr._transport_block(ebr._Pairs(eps0, top * (1 - 1e-6), n), n, k0, k1, eps)[0] != "pass"
+
+
+# --- small eps0: the smooth term's denominator |Q|^2 and the tilted kernel without cancellation ---------------
+
+
+@pytest.mark.parametrize("eps0", [1e-9, 1e-6, 1e-3, 0.5, 4.0, 20.0])
+def test_q_modulus_squared_lower_is_below_the_exact_modulus_and_close(eps0):
+    # |p + q e^tau e^{i theta}|^2 for the floats p, q, at 60 digits (mpmath, the definition); at theta = pi it is
+    # (p - q e^tau)^2, about (eps0 / 2)^2, the difference of two numbers near 1 in the other form of it.
+    p, q = _keep(eps0)
+    theta = np.array([0.0, 1e-3, 1.0, 2.0, 3.0, 3.14159, math.pi])
+    for tau in (0.45 * eps0, 0.01 * eps0, 1e-6 * eps0):
+        bound = transport.q_modulus_squared_lower(p=p, q=q, tau=tau, theta=theta)
+        with mpmath.workdps(60):
+            exact = [abs(mpmath.mpf(p) + mpmath.mpf(q) * mpmath.exp(mpmath.mpf(tau)) * mpmath.expj(mpmath.mpf(float(t)))) ** 2 for t in theta]
+            for value, truth in zip(bound, exact, strict=True):
+                assert value <= truth, (eps0, tau, value, truth)
+                assert value >= truth * (1 - 1e-12), (eps0, tau, value, truth)
+
+
+def test_tiny_eps0_certifies_without_a_float_warning():
+    # eps0 = 1e-9: the smooth term's denominator was computed as 0 at theta = pi (numpy: divide by zero, turned into
+    # an error here since warnings are errors); the transport bound now has a finite constant there, and the answer
+    # is still the exact one (delta(0) = TV of two pairs below 1e-6: eps = 0).
+    p, q = _keep(1e-9)
+    constant = transport.log_error_constant(eps0=1e-9, p=p, q=q, eps=5e-10, m=999, ones=333, width=19, tau=4e-10)
+    assert math.isfinite(constant)
+    result = ebr.worst_case(eps0=1e-9, n=1000, delta=1e-6)
+    assert result.lower == result.upper == 0.0
