@@ -38,7 +38,7 @@ from ..core.parameters import check_eps0
 from ..numerics.binomial import iv_context
 from .count_pairs import CountPair, count_pair_from_intervals
 
-__all__ = ["laplace_count_pairs", "laplace_binned_laws", "MAX_EPS0"]
+__all__ = ["laplace_count_pairs", "laplace_candidate_thresholds", "laplace_binned_laws", "MAX_EPS0"]
 
 MAX_EPS0 = 8.0
 # Threshold grid of the chi-square search (in units of the input range [0, 1]), around and beyond it: multiples of
@@ -99,20 +99,21 @@ def _best_cuts(eps0: float) -> tuple[tuple[float, float], float]:
     return (float(cuts[i, 0]), float(cuts[i, 1])), float(_GRID[j])
 
 
+def laplace_candidate_thresholds(*, eps0: float) -> list[tuple[float, ...]]:
+    """The thresholds of the candidate binned pairs (module doc), best-ranked first: the two of largest chi-square,
+    the best one, and 1/2 (once). Range: 1e-3 <= eps0 <= 8."""
+    check_eps0(eps0, maximum=MAX_EPS0, why="the binned Laplace pairs")
+    three, one = _best_cuts(float(eps0))
+    return [three] + ([(one,)] if one != 0.5 else []) + [(0.5,)]
+
+
 @lru_cache(maxsize=32)
 def laplace_count_pairs(*, eps0: float) -> tuple[CountPair, ...]:
     """The candidate binned pairs of the shuffled eps0-Laplace mechanism (module doc; user 1 at 0 vs 1, the others
-    at 0), best-ranked first: the three-bin pair of largest chi-square, the best two-bin cut, the cut at 1/2.
-    Range: 1e-3 <= eps0 <= 8."""
-    check_eps0(eps0, maximum=MAX_EPS0, why="the binned Laplace pairs")
-    eps0 = float(eps0)
-    three, one = _best_cuts(eps0)
+    at 0), best-ranked first, binned at `laplace_candidate_thresholds`. Range: 1e-3 <= eps0 <= 8."""
     out: list[CountPair] = []
-    cuts: tuple[float, ...]
-    for cuts in (three, (one,), (0.5,)):
-        if len(cuts) == 1 and any(c.description.endswith(f"at {cuts[0]!r}") for c in out):
-            continue
-        zero, unit = laplace_binned_laws(eps0=eps0, thresholds=cuts)
+    for cuts in laplace_candidate_thresholds(eps0=eps0):
+        zero, unit = laplace_binned_laws(eps0=float(eps0), thresholds=cuts)
         where = " and ".join(repr(c) for c in cuts)
         name = f"Laplace pair user 1 at 0 vs 1, the other n-1 users at 0, reports binned at {where}"
         try:

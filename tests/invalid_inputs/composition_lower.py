@@ -27,6 +27,7 @@ CASES = [
     Case(trinomial_pair_moments, (), {"cells": (ONE,) * 9, "n": 0}, fragment="n"),
     Case(trinomial_pair_grids, (), {"cells": (ONE,) * 9, "n": 10, "step": 1.0, "tail": 0.0, "eps0": -1.0}, fragment="eps0"),
     Case(laplace_pairs.laplace_count_pairs, (), {"eps0": 9.0}, fragment="eps0"),
+    Case(laplace_pairs.laplace_candidate_thresholds, (), {"eps0": 0.0}, fragment="eps0"),
     Case(laplace_pairs.laplace_binned_laws, (), {"eps0": 1.0, "thresholds": (0.7, 0.2)}, fragment="thresholds"),
     Case(finite_pairs.partitions, (9,), fragment="m"),
     Case(finite_pairs.matrix_count_pairs, ([[HALF, HALF], [HALF, HALF]],), fragment="matrix"),
