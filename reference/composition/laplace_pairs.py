@@ -104,7 +104,11 @@ def laplace_candidate_thresholds(*, eps0: float) -> list[tuple[float, ...]]:
     the best one, and 1/2 (once). Range: 1e-3 <= eps0 <= 8."""
     check_eps0(eps0, maximum=MAX_EPS0, why="the binned Laplace pairs")
     three, one = _best_cuts(float(eps0))
-    return [three] + ([(one,)] if one != 0.5 else []) + [(0.5,)]
+    out: list[tuple[float, ...]] = [three]
+    if one != 0.5:
+        out.append((one,))
+    out.append((0.5,))
+    return out
 
 
 @lru_cache(maxsize=32)

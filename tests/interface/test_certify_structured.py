@@ -29,6 +29,8 @@ def test_a_missing_domain_size_is_named():
 
 def test_several_rounds_of_a_structured_randomizer_take_the_smaller_of_its_own_and_the_generic_composition():
     result = certify("oue", d=50, rounds=3, **POINT)
-    rows = {row.statement_id: row for row in result.rows if row.valid}
-    assert set(rows) == {"compose.randomizer", "compose.clones"} and result.lower_id is None
+    rows = {row.statement_id: row for row in result.rows if row.valid and row.side == "upper"}
+    assert set(rows) == {"compose.randomizer", "compose.clones"}
     assert result.value == min(row.eps for row in rows.values())
+    # The lower end: compose.randomizer's composed explicit pattern pairs, below the value.
+    assert result.lower_id == "compose.randomizer" and result.lower is not None and 0 < result.lower <= result.value
