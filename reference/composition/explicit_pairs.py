@@ -23,8 +23,13 @@ randomness per round), and its privacy-loss distribution is the convolution of t
 FIXED pair: no adaptivity is needed for a lower bound). The k-RR "third" pair keeps only the counts of x0, x1
 and the rest: a post-processing, so its composition's delta is at most the pair's.
 
+- "count" groups (`count_pairs`: the rounds of Laplace, a finite matrix or a structured randomizer, `blanket_lower`):
+  user 1 holds x in D and x' in D', the others z, the reports merged into 2 or 3 bins; the mirrored round is user
+  1 at x' in D and x in D' (the same others). Merging is a post-processing, so the binned composition's delta is at
+  most the unbinned pair's.
 Candidates: binary RR, k = n - 1 - j for j in OFFSETS, a fraction f in FRACTIONS of each group's rounds in the
-first direction; k-RR, the x0 pair with those fractions and the third pair. The maximum over the candidates of
+first direction; k-RR, the x0 pair with those fractions and the third pair; a count group, its best-ranked
+pair with those fractions and its other pairs in one direction or the other. The maximum over the candidates of
 their certified lower ends is returned: each is a lower bound.
 
 The grid: T h <= GRID_FRACTION x (a float estimate of the composed eps) (the optimistic rounding costs about
