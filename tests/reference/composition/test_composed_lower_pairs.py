@@ -21,6 +21,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from shuffle_spec.reference.bounds.blanket_exact_randomizer import exact_blanket_randomizer_epsilon
 from shuffle_spec.reference.composition.blanket_lower import blanket_lower_delta, blanket_lower_epsilon
 from shuffle_spec.reference.composition.blanket_rounds import BlanketRound, _validate_schedule, compose_laplace
 from shuffle_spec.reference.composition.count_pairs import count_pair
@@ -31,7 +32,8 @@ from shuffle_spec.reference.composition.shuffled_rounds import composed_epsilon 
 from shuffle_spec.reference.finite.randomizers import Randomizer
 from shuffle_spec.reference.finite.shuffling import neighbouring_datasets, shuffled_distribution
 from shuffle_spec.reference.lower_bounds.laplace import laplace_pair_x0_interval
-from shuffle_spec.reference.randomizers.unary import optimized_unary_encoding
+from shuffle_spec.reference.lower_bounds.randomizer import randomizer_pair_epsilon
+from shuffle_spec.reference.randomizers.unary import optimized_unary_encoding, symmetric_rappor_epsilon_lower, symmetric_rappor_epsilon_upper
 
 # Rows proportional to (4, 2, 1), cyclically shifted: LDP ratio 4, not k-RR (as in test_blanket_rounds).
 MATRIX = [[Fraction(4, 7), Fraction(2, 7), Fraction(1, 7)], [Fraction(1, 7), Fraction(4, 7), Fraction(2, 7)], [Fraction(2, 7), Fraction(1, 7), Fraction(4, 7)]]
@@ -161,3 +163,24 @@ def test_one_round_reproduces_the_single_round_laplace_lower_bound_on_the_safe_s
     low, _ = blanket_lower_epsilon(_validate_schedule([BlanketRound("laplace", eps0, n, 1)]), delta=delta)
     single = laplace_pair_x0_interval(eps0=eps0, n=n, delta=delta)
     assert low <= single.upper and low >= 0.95 * single.lower, (low, single)
+
+
+@pytest.mark.slow  # the single-round certified bounds: 5-15 s
+@pytest.mark.parametrize("eps0", [1.0, 4.0])
+def test_one_round_of_rappor_reproduces_its_single_round_bounds_on_the_safe_side(eps0):
+    # T = 1: below the single-round certified upper bound, and within 10% of the single-round lower bound (the
+    # pattern pair with its third-bit partitions; the composed one is ranked by chi-square and binned the same way).
+    n, d, delta = 1000, 16, 1e-6
+    low, _ = blanket_lower_epsilon(_validate_schedule([BlanketRound("rappor", eps0, n, 1, d=d)]), delta=delta)
+    single_low = symmetric_rappor_epsilon_lower(eps0=eps0, n=n, delta=delta, d=d).lower
+    single_up = symmetric_rappor_epsilon_upper(eps0=eps0, n=n, delta=delta, d=d).upper
+    assert 0.9 * single_low <= low <= single_up, (low, single_low, single_up)
+
+
+@pytest.mark.slow  # the matrix's Lemma 5.3 upper bound
+def test_one_round_of_a_matrix_reproduces_its_single_round_bounds_on_the_safe_side():
+    n, delta = 100, 1e-6
+    low, _ = blanket_lower_epsilon(_validate_schedule([BlanketRound("matrix", None, n, 1, matrix=MATRIX)]), delta=delta)
+    single_low = randomizer_pair_epsilon(matrix=MATRIX, n=n, delta=delta).lower
+    single_up = exact_blanket_randomizer_epsilon(matrix=MATRIX, n=n, delta=delta).upper
+    assert 0.99 * single_low <= low <= single_up, (low, single_low, single_up)
