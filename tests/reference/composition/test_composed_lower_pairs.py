@@ -23,7 +23,7 @@ import pytest
 
 from shuffle_spec.reference.bounds.blanket_exact_randomizer import exact_blanket_randomizer_epsilon
 from shuffle_spec.reference.composition.blanket_lower import blanket_lower_delta, blanket_lower_epsilon
-from shuffle_spec.reference.composition.blanket_rounds import BlanketRound, _validate_schedule, compose_laplace
+from shuffle_spec.reference.composition.blanket_rounds import BlanketRound, _validate_schedule, compose_laplace, composed_epsilon
 from shuffle_spec.reference.composition.count_pairs import count_pair
 from shuffle_spec.reference.composition.explicit_pairs import Group, lower_delta
 from shuffle_spec.reference.composition.laplace_pairs import laplace_candidate_thresholds, laplace_count_pairs
@@ -184,3 +184,14 @@ def test_one_round_of_a_matrix_reproduces_its_single_round_bounds_on_the_safe_si
     single_low = randomizer_pair_epsilon(matrix=MATRIX, n=n, delta=delta).lower
     single_up = exact_blanket_randomizer_epsilon(matrix=MATRIX, n=n, delta=delta).upper
     assert 0.99 * single_low <= low <= single_up, (low, single_low, single_up)
+
+
+@pytest.mark.slow  # the k-RR envelope beside Laplace's: about a second
+def test_a_mixed_schedule_lower_end_is_above_each_part_and_below_its_upper_end():
+    # Dropping a part of the T-round output is a post-processing, so the mix's worst case is above each part's; the
+    # mix tries each part's candidates (with the other part's), so its lower end is above each part's up to the
+    # grid (1%). And it stays below the mix's certified upper end.
+    laplace, krr = BlanketRound("laplace", 2.0, 3, 2), BlanketRound("krr", 1.0, 3, 2, k=3)
+    parts = [blanket_lower_epsilon(_validate_schedule([r]), delta=DELTA)[0] for r in (laplace, krr)]
+    mixed = composed_epsilon([laplace, krr], delta=DELTA, generic=False)
+    assert mixed.lower >= 0.99 * max(parts) and 0 < mixed.lower <= mixed.upper, (parts, mixed)
