@@ -96,8 +96,8 @@ def test_certify_tries_the_product_form_compositions_at_large_n_and_names_the_di
 
 
 def test_composed_delta_of_a_blanket_composition_has_a_certified_lower_end():
-    """compose.laplace through composed_delta: the upper end from the envelope, the lower end from the composed
-    binned Laplace pairs (a lower bound on the worst-case delta: below the upper end, positive where delta is)."""
-    value = shuffle_spec.composed_delta("compose.laplace", rounds=2, eps0=2.0, n=3, eps=0.5)
+    """compose.randomizer through composed_delta: the upper end from the envelope, the lower end from the composed
+    pattern pairs (a lower bound on the worst-case delta: below the upper end, positive where delta is)."""
+    value = shuffle_spec.composed_delta("compose.randomizer", rounds=2, eps0=1.0, n=2, eps=0.5, randomizer="oue", d=2)
     assert 0 < value.lower <= value.upper and value.direction == "upper" and value.neighbouring == "replace-one"
-    assert "Laplace pair" in value.reason
+    assert "oue pattern pair" in value.reason
