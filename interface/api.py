@@ -1264,7 +1264,8 @@ def _blanket_composition(statement_id: str, *, rounds: object, eps0: object, n: 
     """compose.laplace / compose.finite / compose.randomizer: one round group (rounds, eps0, n and the mechanism's
     own parameters), or a `schedule` of {"mechanism", "eps0", "n", "rounds"[, "d", "k", "matrix"]} mixing laplace,
     matrix, the structured randomizers, binary_rr and krr rounds. The value is the certified upper end (the
-    generic clone pair's when smaller, said in the reason); the lower end 0. Ranges: `blanket_rounds.composed_epsilon`."""
+    generic clone pair's when smaller, said in the reason); the lower end the certified lower bound of the composed
+    explicit dataset pairs (`reference.composition.blanket_lower`). Ranges: `blanket_rounds.composed_epsilon`."""
     from ..reference.composition.blanket_rounds import BlanketRound, composed_epsilon as _blanket
 
     pair = statement_id.split(".", 1)[1]
@@ -1305,19 +1306,30 @@ def _blanket_composition(statement_id: str, *, rounds: object, eps0: object, n: 
     return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, result.note)
 
 
-def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: float, k: int | None = None) -> DeltaInterval:
+def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None, n: int, eps: float, k: int | None = None, d: int | None = None,
+                   randomizer: str | None = None, matrix: object = None) -> DeltaInterval:
     """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`:
     a `DeltaInterval`, the (lower, upper) tuple as before, carrying `value` (the upper end; the lower end for
     compose.exact_binary_rr, a lower bound), `direction`, `statement_id`, `reason`, `neighbouring`. For
     compose.binary_rr and compose.krr (k: its number of categories) the lower end is a certified LOWER bound on the
     mechanism's worst-case delta (composed explicit dataset pairs); for compose.clones and compose.stronger_clones
     it is the lower end of the generic pair's own delta (no lower bound on a mechanism's delta: `reason` says so).
+    compose.laplace, compose.finite (`matrix`, no eps0) and compose.randomizer (`randomizer` and `d`): the upper end
+    from the mechanism's envelope, the lower end a certified LOWER bound on its worst-case delta (its composed
+    explicit dataset pairs, `reference.composition.blanket_lower`).
     Ranges: those of the composition (0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6; compose.krr:
-    2 <= k <= 1e6), eps >= 0."""
+    2 <= k <= 1e6; compose.laplace, .finite, .randomizer: `blanket_rounds.composed_epsilon`), eps >= 0."""
     from ..reference.composition.shuffled_rounds import Round, composed_delta as _delta
 
     pair = _compose_pair(statement_id)
     eps = _as_float("eps", parse_number("eps", eps))
+    if pair in BLANKET_PAIRS:
+        return _blanket_delta(statement_id, pair, rounds=rounds, eps0=eps0, n=n, eps=eps, d=d, randomizer=randomizer, matrix=matrix)
+    for name, given in (("d", d), ("randomizer", randomizer), ("matrix", matrix)):
+        if given is not None:
+            raise ParameterError(name, "given", f"no {name} for {statement_id} (compose.finite takes a matrix, compose.randomizer a randomizer and d)")
+    if eps0 is None:
+        raise ParameterNameError("eps0", None, ("rounds", "eps0", "n", "eps"), missing=True, owner=statement_id, statement_id=statement_id)
     single = _compose_round(rounds=rounds, eps0=eps0, n=n)
     if pair == "krr":
         if k is None:
@@ -1332,6 +1344,32 @@ def composed_delta(statement_id: str, *, rounds: int, eps0: float, n: int, eps: 
     else:
         reason = join_reasons(value.note if pair in ("binary_rr", "krr") else "", width_note(lower, upper))
     return DeltaInterval(lower, upper, direction=direction, statement_id=statement_id, reason=reason, neighbouring=neighbouring_of(statement_id))
+
+
+def _blanket_delta(statement_id: str, pair: str, *, rounds: object, eps0: object, n: object, eps: float, d: object, randomizer: object, matrix: object) -> DeltaInterval:
+    """composed_delta of compose.laplace / compose.finite / compose.randomizer: one round group (module doc of
+    `reference.composition.blanket_rounds`; the lower end from `blanket_lower`)."""
+    from ..reference.composition.blanket_rounds import BlanketRound, composed_delta as _delta
+
+    if pair == "finite" and eps0 is not None:
+        raise ParameterError("eps0", eps0, "no eps0 for compose.finite (the matrix's own LDP epsilon is used)")
+    if pair != "finite" and eps0 is None:
+        raise ParameterNameError("eps0", None, ("rounds", "eps0", "n", "eps"), missing=True, owner=statement_id, statement_id=statement_id)
+    if pair == "randomizer" and randomizer is None:
+        raise ParameterNameError("randomizer", None, ("rounds", "eps0", "n", "eps", "randomizer", "d"), missing=True, owner=statement_id, statement_id=statement_id)
+    mechanism = {"laplace": "laplace", "finite": "matrix"}.get(pair, str(randomizer))
+    value = _delta([BlanketRound(
+        mechanism,
+        None if eps0 is None else _as_float("eps0", parse_number("eps0", eps0)),
+        parse_number("n", n, integer=True),
+        parse_number("rounds", rounds, integer=True),
+        None if d is None else parse_number("d", d, integer=True),
+        None,
+        matrix,
+    )], eps=eps)
+    lower, upper = float(value.lower), float(value.upper)
+    return DeltaInterval(lower, upper, direction="upper", statement_id=statement_id, reason=join_reasons(value.note, width_note(lower, upper)),
+                         neighbouring=neighbouring_of(statement_id))
 
 
 def _compose_round(*, rounds: object, eps0: object, n: object) -> dict[str, Any]:

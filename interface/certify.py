@@ -290,8 +290,9 @@ def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: flo
 def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str, *, eps0: float | None, n: int, delta: float, rounds: int, k: int | None = None,
                   own: Mapping[str, Any] | None = None, lower_ends: list[CandidateRow] | None = None) -> CandidateRow:
     """The row of one composition statement; with `lower_ends`, a mechanism composition's certified lower end
-    (compose.krr, compose.binary_rr: composed explicit neighbouring dataset pairs, a lower bound on the mechanism's
-    worst case at this eps0) is appended there as a lower row."""
+    (compose.krr, compose.binary_rr, compose.laplace, compose.finite, compose.randomizer: composed explicit
+    neighbouring dataset pairs, a lower bound on the mechanism's worst case at this eps0) is appended there as a
+    lower row."""
     about = _about(statement_id, asked) if side == "lower" else ""
     try:
         result = composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, k=k, **(own or {}))
@@ -306,7 +307,7 @@ def _composed_row(statement_id: str, side: Literal["upper", "lower"], asked: str
     # The certified end on this side: an upper pair's upper end; compose.exact_binary_rr's lower end (its value).
     if result.direction != side:
         return CandidateRow(statement_id, side, None, False, f"{statement_id} is a{'n upper' if result.direction == 'upper' else ' lower'} bound, not a {side} bound", about)
-    if lower_ends is not None and statement_id in MECHANISM_ROUNDS and result.interval[0] > 0:
+    if lower_ends is not None and (statement_id in MECHANISM_ROUNDS or statement_id in BLANKET_ROUNDS) and result.interval[0] > 0:
         lower_ends.append(CandidateRow(statement_id, "lower", float(result.interval[0]), True,
                                        f"the lower end of {statement_id}'s certified interval: composed explicit neighbouring dataset pairs", ""))
     return CandidateRow(statement_id, side, float(result.value), True, result.reason, about)
@@ -376,7 +377,9 @@ def _matrix(matrix: object, *, n: int, delta: float, rounds: int) -> Certificati
     if audit.mechanism in ("krr", "binary_rr") and audit.k is not None:
         return _matrix_as_krr(audit.k, audit.ldp_ratio, eps0, n=n, delta=delta, rounds=rounds)
     rows = [_composed_row("compose.clones", "upper", "generic", eps0=eps0, n=n, delta=delta, rounds=rounds)]
+    lower_ends: list[CandidateRow] = []
     rows.append(CandidateRow("compose.finite", "upper", None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon('compose.finite', ...) for it", "")
                 if n > BLANKET_ROUNDS_N_MAX else
-                _composed_row("compose.finite", "upper", "matrix", eps0=None, n=n, delta=delta, rounds=rounds, own={"matrix": matrix}))
+                _composed_row("compose.finite", "upper", "matrix", eps0=None, n=n, delta=delta, rounds=rounds, own={"matrix": matrix}, lower_ends=lower_ends))
+    rows += lower_ends  # compose.finite's lower end: the matrix's own explicit pairs, exact rationals
     return _pick("matrix", {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds}, rows, "matrix")

@@ -47,7 +47,9 @@ B4 eps(delta): `solve_epsilon` on that certified upper curve; never above sum_r 
    With `generic=True` (the default) the FMT21 clone pair's certified composition (`compose.clones`, valid for
    every eps0-LDP round) is computed too and the smaller of the two certified upper ends is returned (the note
    says which): the minimum of two upper bounds is one.
-The interval's lower end is 0: no composed lower bound is evaluated for these mechanisms.
+Lower end (`blanket_lower`): the rounds' explicit neighbouring pairs (binned for Laplace, a matrix and the structured
+randomizers), fixed over the rounds, composed by the optimistic path of the engine (`explicit_pairs`): a certified
+LOWER bound on the same worst case, so the interval contains the truth.
 
 Speed: the envelope costs one certified Lemma 5.3 evaluation per node (about 30-60 nodes, plus a few to place
 them): Laplace ~0.02-0.1 s each (its tilted lattice FFT), a structured randomizer ~0.2-0.8 s each (a blanket
@@ -87,6 +89,7 @@ from ..randomizers.piecewise import piecewise_mechanism
 from ..randomizers.structured import BlanketPair, structured_blanket_delta
 from ..randomizers.subset_selection import optimal_subset_size, subset_selection
 from ..randomizers.unary import optimized_unary_encoding, symmetric_rappor
+from .blanket_lower import blanket_lower_delta, blanket_lower_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
 from .mechanism_rounds import MAX_N as MECHANISM_MAX_N
 from .mechanism_rounds import profile_envelope
@@ -386,11 +389,12 @@ def _generic_epsilon(rounds: list[BlanketRound], delta: float) -> float | None:
     return float(value.upper)
 
 
-def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: bool = True) -> BoundValue:
+def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: bool = True, lower: bool = True) -> BoundValue:
     """compose.laplace / compose.finite / compose.randomizer: a certified upper bound on eps(delta) after the rounds
     (heterogeneous allowed, binary_rr and krr rounds included; replace-one relation; valid under adaptive
     composition), module doc B1-B4. `generic`: also compose FMT21's clone pair and return the smaller certified
-    upper end (the note says which). The interval's lower end is 0 (no composed lower bound evaluated).
+    upper end (the note says which). The interval's lower end is the certified lower bound of the composed explicit
+    pairs (`blanket_lower`; 0 with lower=False or when none could be composed, the note says which).
     Supported: 1e-3 <= eps0 <= 30 (Laplace <= 8; a matrix: its own LDP epsilon), n <= 1e6 (Laplace), 1e8
     (matrix, structured, k-RR), 1e7 (binary RR, Duchi); d in [2, 1e9] for the structured randomizers (OLH: eps0
     <= 13.8); total rounds <= 1e6; 0 < delta < 1."""
@@ -411,18 +415,26 @@ def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: b
         if clones is not None and clones < upper:
             note = f"the generic clone pair (compose.clones) certifies less than the mechanism's own envelope ({upper!r}): its value is returned"
             upper = clones
+    low, which = blanket_lower_epsilon(rounds, delta=delta) if lower else (0.0, "")
+    low = min(low, upper)
     if upper > 0:
-        note = f"{note}; lower end 0 (no lower bound evaluated)" if note else "lower end 0 (no lower bound evaluated)"
-    return BoundValue(0.0, upper, note, direction="upper_bound")
+        end = f"lower end: composed explicit dataset pairs, the largest {which}" if which else "lower end 0 (no lower bound evaluated)"
+        note = f"{note}; {end}" if note else end
+    return BoundValue(low, upper, note, direction="upper_bound")
 
 
 def composed_delta(rounds: Sequence[BlanketRound], *, eps: float) -> BoundValue:
-    """A certified upper bound on delta(eps) after the rounds (the composed dominating pairs, B1-B3); the lower end
-    is 0 (no lower bound evaluated). eps >= 0; ranges as composed_epsilon."""
+    """A certified interval of the worst-case delta(eps) after the rounds: the upper end from the composed dominating
+    pairs (B1-B3), the lower end the largest certified lower end of delta(eps) over the composed explicit dataset
+    pairs (`blanket_lower`; 0 with a note saying so when none could be composed). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
     composed = _composed_upper(rounds, 1e-6, 1e-18)
-    return BoundValue(0.0, composed.delta(float(eps)), direction="upper_bound")
+    upper = composed.delta(float(eps))
+    low, which = blanket_lower_delta(rounds, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
+    if not which:
+        return BoundValue(0.0, upper, "lower end 0: no explicit composed pair could be evaluated for these rounds", direction="upper_bound")
+    return BoundValue(min(low, upper), upper, f"lower end: composed explicit dataset pairs, the largest {which}", direction="upper_bound")
 
 
 def compose_laplace(*, eps0: float, n: int, delta: float, rounds: int) -> BoundValue:

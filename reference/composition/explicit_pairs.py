@@ -23,8 +23,13 @@ randomness per round), and its privacy-loss distribution is the convolution of t
 FIXED pair: no adaptivity is needed for a lower bound). The k-RR "third" pair keeps only the counts of x0, x1
 and the rest: a post-processing, so its composition's delta is at most the pair's.
 
+- "count" groups (`count_pairs`: the rounds of Laplace, a finite matrix or a structured randomizer, `blanket_lower`):
+  user 1 holds x in D and x' in D', the others z, the reports merged into 2 or 3 bins; the mirrored round is user
+  1 at x' in D and x in D' (the same others). Merging is a post-processing, so the binned composition's delta is at
+  most the unbinned pair's.
 Candidates: binary RR, k = n - 1 - j for j in OFFSETS, a fraction f in FRACTIONS of each group's rounds in the
-first direction; k-RR, the x0 pair with those fractions and the third pair. The maximum over the candidates of
+first direction; k-RR, the x0 pair with those fractions and the third pair; a count group, its best-ranked
+pair with those fractions and its other pairs in one direction or the other. The maximum over the candidates of
 their certified lower ends is returned: each is a lower bound.
 
 The grid: T h <= GRID_FRACTION x (a float estimate of the composed eps) (the optimistic rounding costs about
@@ -42,6 +47,7 @@ from ..core.errors import ParameterError, require_positive, require_probability
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .binary_rr_pairs import binary_rr_pair_plds
+from .count_pairs import CountPair, count_pair_finest_step, count_pair_grids, count_pair_moments
 from .krr_pairs import krr_pair_finest_step, krr_pair_grids, krr_pair_moments
 
 __all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "lower_delta", "lower_epsilon"]
@@ -56,13 +62,16 @@ COARSENINGS = 6
 
 @dataclass(frozen=True)
 class Group:
-    """`rounds` rounds of `mechanism` ("binary_rr" or "krr") with eps0, n and k (validated by the caller)."""
+    """`rounds` rounds of `mechanism` ("binary_rr" or "krr") with eps0, n and k (validated by the caller); or
+"count": rounds of any randomizer through its candidate binned pairs `pairs` (`count_pairs`, built by
+`laplace_pairs` / `finite_pairs`), eps0 its LDP level (not used by the composition)."""
 
     mechanism: str
     eps0: float
     n: int
     rounds: int
     k: int = 2
+    pairs: tuple[CountPair, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,19 +87,27 @@ def _check(groups: Sequence[Group], delta: float) -> list[Group]:
     """The groups as the callers (`mechanism_rounds`) validated them: here only their kind is checked."""
     if isinstance(groups, (str, bytes)) or not isinstance(groups, Sequence) or not groups or not all(isinstance(g, Group) for g in groups):
         raise ParameterError("groups", groups, "a non-empty list of Group(mechanism, eps0, n, rounds, k)")
-    if any(g.mechanism not in ("binary_rr", "krr") for g in groups):
-        raise ParameterError("mechanism", [g.mechanism for g in groups], "binary_rr or krr")
+    if any(g.mechanism not in ("binary_rr", "krr", "count") for g in groups):
+        raise ParameterError("mechanism", [g.mechanism for g in groups], "binary_rr, krr or count")
+    if any(g.mechanism == "count" and (not g.pairs or not all(isinstance(p, CountPair) for p in g.pairs)) for g in groups):
+        raise ParameterError("pairs", [len(g.pairs) for g in groups], "a non-empty tuple of CountPair for a count group")
     require_probability("delta", delta)
     return list(groups)
 
 
 def _options(g: Group) -> list[_Option]:
+    if g.mechanism == "count":
+        # The first candidate (the best ranked) in every direction mix; the others forward and backward only.
+        first = [_Option("count", 0, f) for f in FRACTIONS]
+        return first + [_Option("count", i, f) for i in range(1, len(g.pairs)) for f in (FRACTIONS[0], FRACTIONS[-1])]
     if g.mechanism == "binary_rr" or g.k == 2:
         return [_Option("binary", j, f) for j in OFFSETS for f in FRACTIONS]
     return [_Option("x0", 0, f) for f in FRACTIONS] + [_Option("third", 0, 1.0)]
 
 
-def _describe(o: _Option) -> str:
+def _describe(o: _Option, g: Group | None = None) -> str:
+    if o.pair == "count" and g is not None:
+        return f"{g.pairs[o.offset].description} ({o.fraction:.0%} of the rounds x vs x')"
     if o.pair == "binary":
         return f"binary-RR pair with k = n-1-{o.offset} ones among the others ({o.fraction:.0%} of the rounds P_k vs Q_k)"
     if o.pair == "x0":
@@ -99,12 +116,25 @@ def _describe(o: _Option) -> str:
 
 
 def _moments(g: Group, o: _Option) -> tuple[float, float]:
+    if o.pair == "count":
+        return count_pair_moments(g.pairs[o.offset], n=g.n)
     if o.pair == "binary":
         return binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))[0].moments()
     return krr_pair_moments(o.pair, eps0=g.eps0, n=g.n, k=g.k)
 
 
+def _finest(g: Group, o: _Option) -> float:
+    """The finest grid step the option's grids serve (0.0: any power of 2)."""
+    if o.pair == "count":
+        return count_pair_finest_step(g.pairs[o.offset], n=g.n)
+    if o.pair == "binary":
+        return 0.0
+    return krr_pair_finest_step(o.pair, eps0=g.eps0, n=g.n, k=g.k)
+
+
 def _grids(g: Group, o: _Option, step: float, tail: float) -> tuple[GridPLD, GridPLD]:
+    if o.pair == "count":
+        return count_pair_grids(g.pairs[o.offset], n=g.n, step=step, tail=tail)
     if o.pair == "binary":
         forward, backward = binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))
         return forward.discretise(step, False, tail), backward.discretise(step, False, tail)
@@ -123,14 +153,14 @@ def _composed_pairs(groups: Sequence[Group], delta: float) -> list[tuple[str, Co
         chosen = [o[min(c, len(o) - 1)] for o in options]
         try:
             moments = [_moments(g, o) for g, o in zip(groups, chosen, strict=True)]
-            finest = max([krr_pair_finest_step(o.pair, eps0=g.eps0, n=g.n, k=g.k) for g, o in zip(groups, chosen, strict=True) if o.pair != "binary"], default=0.0)
+            finest = max([_finest(g, o) for g, o in zip(groups, chosen, strict=True)], default=0.0)
         except ParameterError:
             continue  # a pair beyond its evaluation range (too many cells): this candidate is skipped
         mean = sum(g.rounds * m[0] for g, m in zip(groups, moments, strict=True))
         var = sum(g.rounds * m[1] for g, m in zip(groups, moments, strict=True))
         scale = max(mean + math.sqrt(var) * math.sqrt(2 * math.log(1.25 / delta)), math.sqrt(var), 1e-12)
         step = max(2.0 ** math.floor(math.log2(min(GRID_FRACTION * scale / total, scale / 2**14))), finest)
-        label = "; ".join(_describe(o) for o in chosen)
+        label = "; ".join(_describe(o, g) for g, o in zip(groups, chosen, strict=True))
         for _ in range(COARSENINGS):
             grids, powers = [], []
             for g, o in zip(groups, chosen, strict=True):

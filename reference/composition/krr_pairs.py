@@ -51,17 +51,31 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ..core.errors import ParameterError, require_integer
+from ..core.errors import ParameterError, require_integer, require_positive
 from ..core.parameters import check_eps0, check_n
 from ..numerics.binomial import TINY, UNIT, ProbabilityPair, iv_context, log_binomial_pmf_interval
 from ..numerics.pld import GridPLD
 
-__all__ = ["PAIRS", "SPREAD", "MAX_CELLS", "FINE_BINS", "FINE_PER_SD", "krr_pair_finest_step", "krr_pair_grids", "krr_pair_moments"]
+__all__ = [
+    "PAIRS",
+    "SPREAD",
+    "MAX_CELLS",
+    "FINE_BINS",
+    "FINE_PER_SD",
+    "Enclosure",
+    "krr_pair_finest_step",
+    "krr_pair_grids",
+    "krr_pair_moments",
+    "trinomial_pair_finest_step",
+    "trinomial_pair_grids",
+    "trinomial_pair_moments",
+]
 
 PAIRS = ("x0", "third")
 # Window of each count: mean +- SPREAD sd (+ a few counts). Cells outside are dropped (a lower bound loses at
@@ -119,6 +133,12 @@ def _setup(pair: str, eps0: float, k: int) -> _Setup:
         pi_a, pi_r = 1 / d, (d - 2) / d
         gam = iv.mpf(k - 2) / (e0 + (k - 3))
         g0, g1 = (e0, iv.mpf(1), gam), (iv.mpf(1), e0, gam)
+    return _setup_from(pi_a, pi_b, pi_r, g0, g1)
+
+
+def _setup_from(pi_a: Any, pi_b: Any, pi_r: Any, g0: tuple[Any, Any, Any], g1: tuple[Any, Any, Any]) -> _Setup:
+    """The _Setup of a trinomial pair from the interval cell probabilities (pi_A, pi_B, pi_R) of the reference
+    law W and the interval coefficients of g_x0 and g_x1 on (A, B, R) (module doc; all positive)."""
     # B ~ Bin(n, pi_B); A | B ~ Bin(n - B, pi_A / (pi_A + pi_R)).
     law_b = _pair(pi_b, pi_a + pi_r)
     law_a = _pair(pi_a / (pi_a + pi_r), pi_r / (pi_a + pi_r))
@@ -169,7 +189,11 @@ def _walk(anchor: float, at: int, lo: int, hi: int, up: np.ndarray, down: np.nda
 
 @lru_cache(maxsize=4)
 def _fine(pair: str, eps0: float, n: int, k: int) -> _Fine:
-    s = _setup(pair, eps0, k)
+    return _fine_from(_setup(pair, eps0, k), n)
+
+
+def _fine_from(s: _Setup, n: int) -> _Fine:
+    """Both directions' optimistic masses on the fine grid of the trinomial pair `s` at n (module doc)."""
     b_lo, b_hi = _window(n, s.law_b.p)
     rows = list(range(b_lo, b_hi + 1))
     a_lo = [_window(n - b, s.law_a.p)[0] for b in rows]
@@ -323,7 +347,11 @@ def krr_pair_grids(pair: str, *, eps0: float, n: int, k: int, step: float, tail:
     (>= 1), 0 <= tail < 1 (top and bottom grid mass <= tail/2 moved down or dropped); ParameterError beyond
     MAX_CELLS cells."""
     eps0, n, k = _check(pair, eps0, n, k)
-    fine = _fine(pair, eps0, n, k)
+    return _coarse(_fine(pair, eps0, n, k), step, tail, eps0)
+
+
+def _coarse(fine: _Fine, step: float, tail: float, eps0: float) -> tuple[GridPLD, GridPLD]:
+    """Both directions of a fine grid summed onto `step` (a power-of-2 multiple of the fine step; rounded down)."""
     ratio = step / fine.step if isinstance(step, float) and step > 0 else 0.0
     if not (ratio >= 1 and math.log2(ratio) == int(math.log2(ratio)) and ratio <= 2.0**60):
         raise ParameterError("step", step, f"the pair's finest step {fine.step!r} times a power of 2 (>= 1)")
@@ -354,3 +382,61 @@ def _trimmed(masses: np.ndarray, base: int, step: float, tail: float, eps0: floa
     kept = masses[low_cut:high_cut].copy()
     kept[-1] += float(np.sum(masses[high_cut:])) * (1 - 1.001 * UNIT * (len(masses) + 2))
     return GridPLD(step, offset + low_cut, kept, 0.0, False, eps0)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Any trinomial pair of the same form (the count pairs of `count_pairs`): W = Mult(n; pi_A, pi_B, pi_R) and
+# g_x0, g_x1 linear in (A, B, R) with positive coefficients, every number given by an exact rational enclosure.
+
+# An exact enclosure [lo, hi] of a positive real (lo <= hi, both Fractions).
+Enclosure = tuple[Fraction, Fraction]
+
+
+def _interval(e: Enclosure) -> Any:
+    iv = iv_context()
+    lo, hi = e
+    return iv.mpf([(iv.mpf(lo.numerator) / lo.denominator).a, (iv.mpf(hi.numerator) / hi.denominator).b])
+
+
+def _check_trinomial(cells: object, n: object) -> tuple[tuple[Enclosure, ...], int]:
+    ok = isinstance(cells, tuple) and len(cells) == 9
+    if isinstance(cells, tuple) and ok:
+        for e in cells:
+            if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(v, Fraction) for v in e) and 0 < e[0] <= e[1]):
+                ok = False
+    if not (ok and isinstance(cells, tuple)):
+        raise ParameterError("cells", repr(cells)[:60], "9 enclosures (lo, hi) of positive Fractions: pi_A, pi_B, pi_R, g_x0 on (A, B, R), g_x1 on (A, B, R)")
+    check_n(n, maximum=10**8, why="the trinomial pair PLDs")
+    return cells, int(n)  # type: ignore[call-overload]
+
+
+@lru_cache(maxsize=4)
+def _fine_trinomial(cells: tuple[Enclosure, ...], n: int) -> _Fine:
+    e = [_interval(c) for c in cells]
+    return _fine_from(_setup_from(e[0], e[1], e[2], (e[3], e[4], e[5]), (e[6], e[7], e[8])), n)
+
+
+def trinomial_pair_finest_step(*, cells: tuple[Enclosure, ...], n: int) -> float:
+    """The fine grid step of the trinomial pair `cells` at n (as `krr_pair_finest_step`). Ranges as
+    `trinomial_pair_grids`."""
+    cells, n = _check_trinomial(cells, n)
+    return _fine_trinomial(cells, n).step
+
+
+def trinomial_pair_moments(*, cells: tuple[Enclosure, ...], n: int) -> tuple[float, float]:
+    """Float mean and variance of the loss of "x0 vs x1" of the trinomial pair (uncertified: grid choice only).
+    Ranges as `trinomial_pair_grids`."""
+    cells, n = _check_trinomial(cells, n)
+    fine = _fine_trinomial(cells, n)
+    return fine.mean, fine.var
+
+
+def trinomial_pair_grids(*, cells: tuple[Enclosure, ...], n: int, step: float, tail: float, eps0: float) -> tuple[GridPLD, GridPLD]:
+    """OPTIMISTIC grid PLDs of "x0 vs x1" and "x1 vs x0" of a pair whose outputs have the law P_x(h) = W(h) g_x(h) / n
+    (module doc), W = Mult(n; pi_A, pi_B, pi_R): `cells` holds exact enclosures of pi_A, pi_B, pi_R, then of the
+    coefficients of g_x0 and of g_x1 on (A, B, R), all positive; the same certified lower ends as `krr_pair_grids`.
+    eps0: a float >= every |loss| (the grids' eps_max). Range: 1 <= n <= 1e8, step = the finest step times a power
+    of 2, 0 <= tail < 1; ParameterError beyond MAX_CELLS cells."""
+    cells, n = _check_trinomial(cells, n)
+    require_positive("eps0", eps0)
+    return _coarse(_fine_trinomial(cells, n), step, tail, float(eps0))

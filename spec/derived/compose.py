@@ -28,7 +28,9 @@ is a post-processing of it (or has a smaller privacy profile at every eps); domi
 - `compose.laplace`, `compose.finite`, `compose.randomizer`: the same construction with BBGN19 Lemma 5.3's exact
   blanket bound as the envelope (the Laplace mechanism on [0, 1], any finite randomizer matrix, the structured
   randomizers); Lemma 5.3 bounds the hockey-stick divergence of EVERY neighbouring pair, so the certified upper
-  end of its value at a node bounds delta* there. Upper bounds; heterogeneous schedules mix them.
+  end of its value at a node bounds delta* there. Upper bounds; heterogeneous schedules mix them. Their
+  interval's lower end: the single-round lower bounds' explicit pairs, binned, composed as one fixed pair of
+  neighbouring T-round datasets (a lower bound on the same worst case).
 """
 
 from __future__ import annotations
@@ -255,7 +257,11 @@ _BLANKET = (
     "float e0 >= the round's LDP level, composed T times by the certified FFT (adaptive composition: Zhu, Dong, Wang "
     "2022 Thm 10); heterogeneous schedules (mechanism, eps0, n per round, binary RR and k-RR rounds included) compose "
     "the rounds' pairs. The value is the smaller of this certified upper end and compose.clones' (both upper bounds; "
-    "the note says when the generic pair is smaller). The interval's lower end is 0 (no composed lower bound)."
+    "the note says when the generic pair is smaller). The interval's lower end is a certified LOWER bound on the same "
+    "worst case: explicit neighbouring dataset pairs of one round (user 1 at x vs x', the other n-1 users at z), each "
+    "report merged into 2 or 3 bins (a post-processing), composed over the rounds as one fixed pair of neighbouring "
+    "T-round datasets by the optimistic path of the certified engine (shuffle_spec.reference.composition.blanket_lower, "
+    ".count_pairs, .explicit_pairs); so the interval contains the truth."
 )
 
 
@@ -283,7 +289,9 @@ COMPOSE_LAPLACE = _blanket_statement(
     "eps after T rounds of the shuffled Laplace mechanism on [0, 1]: BBGN19 Lemma 5.3's exact bound as the profile envelope, connect-the-dots pair composed T times",
     "Lemma 5.3 evaluated exactly for Laplace (BBGN19.Lem5.3.exact_laplace) at grid nodes",
     "laplace",
-    " Envelope: BBGN19.Lem5.3.exact_laplace (the pair of inputs (0, 1) is the worst for every eps). Range 1e-3 <= eps0 <= 8, n <= 1e6.",
+    " Envelope: BBGN19.Lem5.3.exact_laplace (the pair of inputs (0, 1) is the worst for every eps). Lower end: the pair "
+    "of exact.laplace_pair_x0 (user 1 at 0 vs 1, the others at 0) with the reports binned at fixed thresholds "
+    "(shuffle_spec.reference.composition.laplace_pairs). Range 1e-3 <= eps0 <= 8, n <= 1e6.",
     "shuffle_spec.reference.composition.blanket_rounds:compose_laplace",
 )
 
@@ -293,7 +301,8 @@ COMPOSE_FINITE = _blanket_statement(
     "Lemma 5.3 evaluated exactly for a matrix, best blanket decomposition (BBGN19.Lem5.3.exact_randomizer), at grid nodes",
     "",
     " Envelope: BBGN19.Lem5.3.exact_randomizer, the maximum over every ordered pair of rows. eps0 is the matrix's own "
-    "LDP epsilon (rounded up). Range: 2..16 rows, 2..64 outputs, LDP epsilon in [1e-3, 30], n <= 1e8.",
+    "LDP epsilon (rounded up). Lower end: exact.randomizer_pair's pairs with the outputs merged "
+    "(shuffle_spec.reference.composition.finite_pairs). Range: 2..16 rows, 2..64 outputs, LDP epsilon in [1e-3, 30], n <= 1e8.",
     "shuffle_spec.reference.composition.blanket_rounds:compose_finite",
 )
 
@@ -306,7 +315,9 @@ COMPOSE_RANDOMIZER = _blanket_statement(
     " Envelope: the mechanism's certified Lemma 5.3 delta over its replace_pairs() (every ordered pair of inputs), "
     "built with e^eps0 rounded up (the mechanism at the true e^eps0 is a post-processing of it, so its profile is "
     "smaller at every eps). Duchi et al.'s mechanism: binary RR's envelope (compose.binary_rr; every pair of "
-    "Duchi's profile is below binary RR's worst case at every eps, exact.shuffled_duchi). The piecewise mechanism: its worst pair (-1, 1) and the mirror, with e^(eps0/2) rounded up (BBGN19.Lem5.3.exact_piecewise: both hold at every eps). Range 1e-3 <= eps0 <= 30 "
+    "Duchi's profile is below binary RR's worst case at every eps, exact.shuffled_duchi). The piecewise mechanism: its worst pair (-1, 1) and the mirror, with e^(eps0/2) rounded up (BBGN19.Lem5.3.exact_piecewise: both hold at every eps). Lower end: the pattern pairs "
+    "of the single-round lower bounds (exact.randomizer_pair on the mechanism's pattern projection, e^eps0 rounded "
+    "down), binned (shuffle_spec.reference.composition.finite_pairs); Duchi's: binary RR's pairs. Range 1e-3 <= eps0 <= 30 "
     "(OLH <= 13.8), d in [2, 1e9], n <= 1e8 (Duchi 1e7).",
     "shuffle_spec.reference.composition.blanket_rounds:compose_randomizer",
 )

@@ -29,9 +29,11 @@ def test_a_missing_domain_size_is_named():
 
 def test_several_rounds_of_a_structured_randomizer_take_the_smaller_of_its_own_and_the_generic_composition():
     result = certify("oue", d=50, rounds=3, **POINT)
-    rows = {row.statement_id: row for row in result.rows if row.valid}
-    assert set(rows) == {"compose.randomizer", "compose.clones"} and result.lower_id is None
+    rows = {row.statement_id: row for row in result.rows if row.valid and row.side == "upper"}
+    assert set(rows) == {"compose.randomizer", "compose.clones"}
     assert result.value == min(row.eps for row in rows.values())
+    # The lower end: compose.randomizer's composed explicit pattern pairs, below the value.
+    assert result.lower_id == "compose.randomizer" and result.lower is not None and 0 < result.lower <= result.value
 
 
 @pytest.mark.slow  # the piecewise envelope (Lemma 5.3 lattice sums at each node): ~10 s at n = 30
@@ -40,7 +42,7 @@ def test_several_rounds_of_the_piecewise_mechanism_are_composed_by_its_own_envel
     for the envelopes that take minutes beyond), and its value is the smaller one; beyond the cap it is named, not
     tried."""
     result = certify("piecewise", eps0=1.0, n=30, delta=1e-6, rounds=10)
-    rows = {row.statement_id: row for row in result.rows if row.valid}
+    rows = {row.statement_id: row for row in result.rows if row.valid and row.side == "upper"}
     assert set(rows) == {"compose.randomizer", "compose.clones"}
     assert result.value == min(row.eps for row in rows.values()) and rows["compose.randomizer"].eps < rows["compose.clones"].eps
     above = certify("piecewise", eps0=1.0, n=1000, delta=1e-6, rounds=10)

@@ -31,7 +31,9 @@ def test_compose_finite_from_a_matrix_file_matches_the_reference(capsys, tmp_pat
     assert code == 0
     data = json.loads(out)
     expected = composed_epsilon([BlanketRound("matrix", None, 2, 2, matrix=MATRIX)], delta=0.01)
-    assert data["value"] == expected.upper and data["direction"] == "upper_bound" and data["interval"][0] == 0.0
+    assert data["value"] == expected.upper and data["direction"] == "upper_bound"
+    # The interval's lower end: the matrix's composed explicit pairs (a certified lower bound, below the value).
+    assert data["interval"][0] == expected.lower and 0 < expected.lower <= expected.upper
 
 
 def test_compose_schedule_file_mixes_mechanisms(capsys, tmp_path):
@@ -91,3 +93,11 @@ def test_certify_tries_the_product_form_compositions_at_large_n_and_names_the_di
     subset = shuffle_spec.certify("subset", d=1000, eps0=1.0, n=10**5, delta=1e-6, rounds=10)
     row = next(row for row in subset.rows if row.statement_id == "compose.randomizer")
     assert not row.valid and "composed_epsilon('compose.randomizer'" in row.reason and subset.statement_id == "compose.clones"
+
+
+def test_composed_delta_of_a_blanket_composition_has_a_certified_lower_end():
+    """compose.randomizer through composed_delta: the upper end from the envelope, the lower end from the composed
+    pattern pairs (a lower bound on the worst-case delta: below the upper end, positive where delta is)."""
+    value = shuffle_spec.composed_delta("compose.randomizer", rounds=2, eps0=1.0, n=2, eps=0.5, randomizer="oue", d=2)
+    assert 0 < value.lower <= value.upper and value.direction == "upper" and value.neighbouring == "replace-one"
+    assert "oue pattern pair" in value.reason
