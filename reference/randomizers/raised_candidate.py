@@ -53,11 +53,12 @@ def raised_groups(groups: Groups) -> list[tuple[int, int, Groups]]:
 def one_positive(groups: Groups, e_hi: float) -> bool:
     """At most one coefficient can be positive at any e^eps >= e_lo: checked with e_hi >= e^eps rounded up by a
     relative 1e-12 in the direction that makes a coefficient larger (beta >= 0, so a smaller e is the larger
-    coefficient: the caller passes e_lo). Range: groups a Groups, e_hi a finite float >= 1."""
+    coefficient: the caller passes e_lo, which is just below 1 at eps = 0, where the solver starts). Range: groups a
+    Groups, e_hi a finite float > 0."""
     if not isinstance(groups, Groups):
         raise ParameterError("groups", repr(groups)[:60], "a Groups (alpha, beta, p) of exact Fractions")
-    if not (isinstance(e_hi, (int, float)) and not isinstance(e_hi, bool) and math.isfinite(e_hi) and e_hi >= 1):
-        raise ParameterError("e_hi", e_hi, "a finite float >= 1 (a bound on e^eps)")
+    if not (isinstance(e_hi, (int, float)) and not isinstance(e_hi, bool) and math.isfinite(e_hi) and e_hi > 0):
+        raise ParameterError("e_hi", e_hi, "a finite float > 0 (a bound on e^eps)")
     positive = [a - Fraction(e_hi) * b for a, b in zip(groups.alpha, groups.beta, strict=True)]
     return sum(1 for c in positive if c > 0) <= 1
 

@@ -137,7 +137,7 @@ CASES += [
     Case(lower_pairs.screened_out, (_RANDOMIZER, _CHOICE, 0, 0.1, 1e-6), fragment="n"),
     Case(lower_pairs.screened_out, (_RANDOMIZER, _CHOICE, 10, -0.1, 1e-6), fragment="eps"),
     Case(raised_candidate.one_positive, ("g", 2.0), fragment="groups"),
-    Case(raised_candidate.one_positive, (PAIR.groups, 0.5), fragment="e_hi"),
+    Case(raised_candidate.one_positive, (PAIR.groups, 0.0), fragment="e_hi"),
     Case(raised_candidate.raised_candidate_epsilon, (PAIR, PAIR.groups), {"n": 10, "delta": 1e-6, "eps0": 2.0}, fragment="groups"),
     Case(raised_candidate.raised_candidate_epsilon, (PAIR, PAIR.groups), {"n": 0, "delta": 1e-6, "eps0": 2.0}, fragment="n"),
 ]

@@ -83,3 +83,16 @@ def test_raised_bound_is_above_the_certified_lower_bound_where_both_are_tight(na
     upper = raised_epsilon_upper(name, eps0=eps0, n=n, delta=1e-6, d=10**6)
     lower = RANDOMIZERS[name].lower(eps0=eps0, n=n, delta=1e-6, d=10**6)
     assert lower.value <= upper.value
+
+
+def test_the_raise_check_answers_at_eps_zero_where_the_solver_starts():
+    """The certified search evaluates delta at eps = 0, where the raise check gets e^0 rounded down by 1e-12 (just
+    below 1). It must answer (it refused every e below 1 and stopped OUE's upper bound at eps0 = 8, n = 1e6), and
+    below 1 it can only count more positive coefficients (a - e b grows as e falls: the safe side)."""
+    from shuffle_spec.reference.randomizers.raised_candidate import one_positive
+
+    pair = unary.optimized_unary_encoding(8.0, 1000).replace_pairs()[0]
+    for _, _, groups in raised_groups(pair.groups):
+        below = one_positive(groups, 1 - 1e-12)
+        assert isinstance(below, bool)
+        assert not below or one_positive(groups, 1.0)
