@@ -25,3 +25,11 @@ def test_reference_ends_are_python_floats(mechanism, k):
     assert 0 < value.lower <= value.upper < 1
     assert type(value.lower) is float and type(value.upper) is float
     assert "np.float64" not in repr(value)
+
+
+def test_reference_ends_are_python_floats_when_no_explicit_pair_is_composed():
+    """The other return of `mechanism_rounds.composed_delta` (lower end 0 with a note): k-RR at eps0 = 0.5,
+    n = 1000, T = 10, eps = 0.3, where the composed explicit pairs give nothing (measured: lower end 0)."""
+    value = mechanism_composed_delta([MechanismRound("krr", 0.5, 1000, 10, 3)], eps=0.3)
+    assert value.lower == 0.0 and 0 < value.upper < 1
+    assert type(value.lower) is float and type(value.upper) is float
