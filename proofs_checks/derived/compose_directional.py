@@ -106,7 +106,8 @@ def _chain_rule() -> None:
     # First round: 4 outputs, the third has Q1-mass 0, the fourth P1-mass 0.
     first = ([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4), Fraction(0)], [Fraction(1, 3), Fraction(1, 2), Fraction(0), Fraction(1, 6)])
     pairs = _family(3)
-    second = [pairs[1], pairs[4], pairs[2], pairs[5]]  # chosen by y1 (adaptive), different directions and k
+    # Chosen by y1 (adaptive): (P_0, Q_0) after y1 = 0, its reverse (a different profile) after y1 = 1.
+    second = [pairs[0], pairs[1], pairs[3], pairs[4]]
     p, q = _adaptive_product(first, second)
     require(sum(p) == 1 and sum(q) == 1, "the product laws are distributions")
     p1, q1 = first
