@@ -1671,7 +1671,7 @@ def _count(name: str, value: object, minimum: int) -> int:
     if isinstance(value, np.integer):
         value = int(value)
     require_integer(name, value, minimum=minimum)
-    return int(value)  # type: ignore[call-overload]  # an integer: checked just above
+    return int(value) if isinstance(value, int) else int(float(value))  # type: ignore[arg-type]  # an int or an integral float: checked just above
 
 
 def pair_delta_evaluator_many(eps0: float) -> Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]:
