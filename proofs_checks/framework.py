@@ -49,6 +49,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "shuffle_spec.proofs_checks.derived.compose",
     "shuffle_spec.proofs_checks.derived.compose_mechanism",
     "shuffle_spec.proofs_checks.derived.compose_blanket",
+    "shuffle_spec.proofs_checks.derived.compose_directional",
     "shuffle_spec.proofs_checks.derived.blanket_exact_krr",
     "shuffle_spec.proofs_checks.derived.blanket_exact_randomizer",
     "shuffle_spec.proofs_checks.derived.blanket_exact_laplace",

@@ -18,7 +18,7 @@ sweep's blocks meeting [floor(n/2), n-1], its reverse family {(Q_k, P_k)} = {(P_
 (bit flip) by the blocks meeting [0, ceil(n/2)-1]; `connect_the_dots(..., h_reverse=...)` gives A. The other
 members (P_k, Q_k), k < floor(n/2), are reverses of members of F_1, so B dominates them.
 
-Statement (steps D1-D4). For T rounds run adaptively (round t's ordered pair chosen from F after seeing the
+Statement (steps D1-D4, checked on exact instances in `proofs_checks/derived/compose_directional.py`). For T rounds run adaptively (round t's ordered pair chosen from F after seeing the
 earlier outputs), the worst case V_T(eps) = sup H_{e^eps}(M(D) || M(D')) satisfies V_T <= W_T on the grid,
 where W_0(e) = (1 - e^e)_+ and
     W_t(e) = max over X in {A, B} of [ X's mass at loss +inf + sum_j X(l_j) W_{t-1}(e - l_j) ].

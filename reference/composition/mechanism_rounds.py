@@ -590,8 +590,9 @@ def composed_delta(rounds: Sequence[MechanismRound], *, eps: float) -> BoundValu
     low, which = lower_delta(groups, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
     low = min(low, upper)
     if not which:
-        return BoundValue(0.0, upper, "lower end 0: no explicit composed pair could be evaluated for these rounds", direction="upper_bound")
-    return BoundValue(low, upper, f"lower end: composed explicit dataset pairs, the largest {which}", direction="upper_bound")
+        return BoundValue(0.0, float(upper), "lower end 0: no explicit composed pair could be evaluated for these rounds", direction="upper_bound")
+    # float(): the explicit pairs' lower end is a numpy scalar; the result carries Python floats.
+    return BoundValue(float(low), float(upper), f"lower end: composed explicit dataset pairs, the largest {which}", direction="upper_bound")
 
 
 def compose_binary_rr(*, eps0: float, n: int, delta: float, rounds: int) -> BoundValue:

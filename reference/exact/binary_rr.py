@@ -1665,14 +1665,28 @@ def pair_delta_evaluator(eps0: float) -> Callable[[int, int, float], tuple[float
     return _Pairs(float(eps0), 1e-30).bound
 
 
+def _count(name: str, value: object, minimum: int) -> int:
+    """`value` as a Python int >= minimum. Numpy integers are accepted and converted here: the pmf's float anchor
+    multiplies the counts by 53-bit integers, which wraps or overflows in int64 (`_log_pmf_float`)."""
+    if isinstance(value, np.integer):
+        value = int(value)
+    require_integer(name, value, minimum=minimum)
+    return int(value) if isinstance(value, int) else int(float(value))  # type: ignore[arg-type]  # an int or an integral float: checked just above
+
+
 def pair_delta_evaluator_many(eps0: float) -> Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """`pair_delta_evaluator` at many eps at once: (population, ones, eps array) -> certified [lower, upper]
     arrays of D_{e^eps}(P || Q), one pair's windows and pmf values shared by all eps (`_Pair.delta_bounds_many`).
+    population an integer >= 1 and 0 <= ones <= population - 1 (Python or numpy integers, or integral floats).
     Used by the mechanism-specific composition to bound the worst-case profile at all grid nodes in one pass."""
     _validate(eps0, 1, None)
     pairs = _Pairs(float(eps0), 1e-30)
 
     def bound(population: int, ones: int, eps_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        population = _count("population", population, 1)
+        ones = _count("ones", ones, 0)
+        if ones > population - 1:
+            raise ParameterError("ones", ones, f"0 <= ones <= population - 1 = {population - 1}")
         pairs.evaluations += len(eps_values)
         return pairs.get(population, ones).delta_bounds_many(np.asarray(eps_values, dtype=float))
 

@@ -72,3 +72,26 @@ def test_many_agrees_with_the_scalar_path_and_rarely_needs_it(eps0, population, 
     assert np.all(upper <= reference[:, 1] * (1 + 1e-9) + 1e-300)
     assert np.all(lower >= reference[:, 0] * (1 - 1e-9))
     assert len(calls) <= len(nodes) // 10
+
+
+@pytest.mark.parametrize("kind, offset", [(np.int64, 0), (np.int32, 1), (np.uint64, 2)])
+def test_many_accepts_numpy_integer_counts(kind, offset):
+    """A population and count of ones given as numpy integers (as produced by np.arange or array indexing) give
+    the same certified interval as the Python ints: at n = 1e4 the pmf's float anchor multiplies the counts by a
+    53-bit numerator, which overflowed int64 (OverflowError) before the counts were converted."""
+    nodes = np.array([0.01, 0.02, 0.05])
+    # The numpy call first: cached set-ups keyed by equal Python ints would otherwise be reused.
+    got = pair_delta_evaluator_many(1.0)(kind(10**4), kind(5_000 + offset), nodes)
+    expected = pair_delta_evaluator_many(1.0)(10**4, 5_000 + offset, nodes)
+    assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
+
+
+@pytest.mark.parametrize("population, ones, fragment", [(1000.5, 10, "population"), (np.float64(12.5), 3, "population"), (0, 0, "population"),
+                                                        (10, 10, "ones"), (10, -1, "ones"), (10, 2.5, "ones")])
+def test_many_refuses_counts_that_are_not_a_pair(population, ones, fragment):
+    """population >= 1 and 0 <= ones <= population - 1, integers (a fractional population was silently
+    evaluated as another distribution; ones = population divided by zero)."""
+    from shuffle_spec.reference.core.errors import ParameterError
+
+    with pytest.raises(ParameterError, match=fragment):
+        pair_delta_evaluator_many(1.0)(population, ones, np.array([0.1]))
