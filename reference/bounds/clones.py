@@ -51,9 +51,7 @@ from functools import cached_property
 from typing import Any, Iterator
 
 import numpy as np
-# scipy.special only: scipy.stats and scipy.optimize cost seconds to import, and the uncertified estimate
-# needs neither (the binomial pmf by log-gamma, the root by the bracketed search below).
-from scipy.special import betainc, gammaln
+from ..numerics.lattice_sums.laws import log_gamma
 from ..numerics.binomial import (
     BLOCK,
     TINY,
@@ -324,7 +322,7 @@ def _stirling_error(n: np.ndarray) -> np.ndarray:
     """log(n!) - log(sqrt(2 pi n) (n/e)^n), n >= 1: log-gamma for small n, the asymptotic series above 15."""
     small = n <= 15
     ns = np.where(small, 16.0, n)
-    exact = gammaln(np.where(small, n, 1.0) + 1.0) - (np.where(small, n, 1.0) + 0.5) * np.log(np.where(small, n, 1.0)) + np.where(small, n, 1.0) - 0.5 * math.log(2 * math.pi)
+    exact = log_gamma(np.where(small, n, 1.0) + 1.0) - (np.where(small, n, 1.0) + 0.5) * np.log(np.where(small, n, 1.0)) + np.where(small, n, 1.0) - 0.5 * math.log(2 * math.pi)
     nn = ns * ns
     series = (1 / 12 - (1 / 360 - (1 / 1260 - (1 / 1680 - (1 / 1188) / nn) / nn) / nn) / nn) / ns
     error: np.ndarray = np.where(small, exact, series)
@@ -366,12 +364,61 @@ def _half_binomial_pmf(t: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 
+# Counts up to which `_half_binomial_cdf` sums the pmf itself: at most 7 sqrt(c) terms per point, and the walk
+# restarts from a fresh value about every sqrt(c)/8 counts, so the cost per estimate grows like the window (measured:
+# cheaper than importing scipy up to n ~ 2e5, dearer from n ~ 1e6). Above it, scipy's regularised incomplete beta,
+# imported there only: scipy.special costs about 0.2-0.3 s to import, more than a whole k-RR `tightest` evaluation
+# at n = 1e4.
+CDF_SUM_MAX = 2e5
+
+
+def _ratio_sum(m: float, c: float) -> float:
+    """1 + sum of the running products of the ratios pmf(j-1)/pmf(j) = j/(c-j+1), j = m, m - 1, ..., over K terms
+    (integers 0 <= m < c/2, c <= CDF_SUM_MAX), so that Pr[Bin(c, 1/2) <= m] = pmf(m) times it up to the terms left
+    out. The ratios are at most r = m/(c-m+1) < 1, so those are below r^K/(1-r) of pmf(m) (the sum is at least
+    pmf(m)): K >= 40/(1-r) leaves out less than e^-40 of it; K >= 7 sqrt(c) + 1 ends 14 standard deviations or more
+    below the mean, where the terms are below e^-98 of the pmf at the mean. Float error: about K ulps."""
+    r = m / (c - m + 1.0)
+    k = int(min(m + 1.0, math.ceil(40.0 / (1.0 - r)), math.ceil(7.0 * math.sqrt(c)) + 1))
+    j = m - np.arange(k - 1, dtype=float)
+    return 1.0 + float(np.cumprod(j / (c - j + 1.0)).sum())
+
+
+def _half_binomial_cdf(s: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Float Pr[Bin(c, 1/2) <= s] elementwise (integers s, c >= 1 as floats; 0 for s < 0, 1 for s >= c), what
+    scipy's I_{1/2}(c - s, s + 1) computes (within about 1e-11 of the smaller of F and 1 - F, tested against it):
+    the smaller tail as pmf(m) (Loader's form) times `_ratio_sum`, with Pr[Bin <= s] = 1 - Pr[Bin <= c - s - 1]
+    for s >= c/2; scipy above CDF_SUM_MAX. Uncertified: it feeds the estimate only."""
+    s = np.asarray(s, dtype=float)
+    c = np.asarray(c, dtype=float)
+    s, c = np.broadcast_arrays(s, c)
+    flat_s, flat_c = s.ravel(), c.ravel()
+    out = np.where(flat_s < 0, 0.0, 1.0)
+    inside = np.nonzero((flat_s >= 0) & (flat_s < flat_c))[0]
+    if len(inside):
+        si, ci = flat_s[inside], flat_c[inside]
+        upper = si >= ci / 2
+        m = np.where(upper, ci - si - 1.0, si)  # the smaller tail's last count (>= -1)
+        pmf = _half_binomial_pmf(np.maximum(m, 0.0), ci)
+        tails = np.empty(len(inside))
+        for i, (mi, cj, p) in enumerate(zip(m.tolist(), ci.tolist(), pmf.tolist(), strict=True)):
+            if mi < 0:
+                tails[i] = 0.0
+            elif cj > CDF_SUM_MAX:
+                from scipy.special import betainc  # noqa: PLC0415  (module comment above CDF_SUM_MAX)
+
+                tails[i] = float(betainc(cj - mi, mi + 1.0, 0.5))
+            else:
+                tails[i] = p * _ratio_sum(mi, cj)
+        out[inside] = np.where(upper, 1.0 - tails, tails)
+    return out.reshape(s.shape)
+
 def _estimate_points(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndarray:
     """Float B(c) at arbitrary counts by the cutoff formula with scipy's binomial pmf and regularised
     incomplete beta (F_c(t-1) = I_{1/2}(c-t+1, t)); accurate to ~1e-11 relative before the cancellation."""
     t = np.floor(beta * (c + 1.0))
     b = _half_binomial_pmf(t, c)
-    f = np.where(t >= 1, betainc(np.maximum(c - t + 1.0, 1.0), np.maximum(t, 1.0), 0.5), 0.0)
+    f = _half_binomial_cdf(t - 1.0, c)
     estimate: np.ndarray = np.maximum(a1 * b - em1 * f, 0.0)
     return estimate
 
@@ -388,7 +435,7 @@ def _estimate_walk(c: np.ndarray, a1: float, em1: float, beta: float) -> np.ndar
     cc = extended.reshape(chunks, length)
     c0, t0 = cc[:, 0], t[:, 0]
     u0 = _half_binomial_pmf(t0, c0)
-    f0 = np.where(t0 >= 1, betainc(np.maximum(c0 - t0 + 1.0, 1.0), np.maximum(t0, 1.0), 0.5), 0.0)
+    f0 = _half_binomial_cdf(t0 - 1.0, c0)
     tc, ccc = t[:, :-1], cc[:, :-1]
     same = t[:, 1:] == tc
     ratio = np.where(same, (ccc + 1.0) / (2.0 * (ccc + 1.0 - tc)), (ccc + 1.0) / (2.0 * (tc + 1.0)))
