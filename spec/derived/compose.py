@@ -215,7 +215,9 @@ COMPOSE_BINARY_RR = _statement(
     Source(
         "BBGN19",
         "exact.shuffled_binary_rr's per-pair profile with thinned removal (envelope) + connect the dots (DGKKM22) + "
-        "dominating-pair composition (Zhu-Dong-Wang 2022 Thm 10); derived here, proof checks in proofs_checks/derived/compose_mechanism.py",
+        "dominating-pair composition (Zhu-Dong-Wang 2022 Thm 10), and for one group of T >= 2 rounds the directional "
+        "programme over the pair and its reverse (Blackwell dominance, chain rule of the hockey-stick divergence); "
+        "derived here, proof checks in proofs_checks/derived/compose_mechanism.py and compose_directional.py",
         "derived",
         "high",
     ),
@@ -223,7 +225,11 @@ COMPOSE_BINARY_RR = _statement(
     "binary_rr",
     _COMMON + _MECHANISM + " Envelope: max over k of d_k(eps) = D_{e^eps}(P_k || Q_k) (k ones among the other n-1 users; "
     "D(Q_k||P_k) = d_{n-1-k}), k = n-1 and k = 0 evaluated alone, the other counts covered by blocks whose thinned "
-    "removal bound (exact.shuffled_binary_rr) holds at every eps at once. Range 1e-3 <= eps0 <= 30, n <= 1e7.",
+    "removal bound (exact.shuffled_binary_rr) holds at every eps at once. One group of T >= 2 rounds: also the halves "
+    "k >= n/2 and k < n/2 give a pair A and its reverse (bit flip), and T rounds each dominated by A or its reverse, "
+    "chosen adaptively, are composed by a certified dynamic programme "
+    "(shuffle_spec.reference.composition.directional_rounds, steps D1-D4); the value is the smaller of the two. "
+    "Range 1e-3 <= eps0 <= 30, n <= 1e7.",
     "shuffle_spec.reference.composition.mechanism_rounds:compose_binary_rr",
 )
 
