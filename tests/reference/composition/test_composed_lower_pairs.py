@@ -195,3 +195,14 @@ def test_a_mixed_schedule_lower_end_is_above_each_part_and_below_its_upper_end()
     parts = [blanket_lower_epsilon(_validate_schedule([r]), delta=DELTA)[0] for r in (laplace, krr)]
     mixed = composed_epsilon([laplace, krr], delta=DELTA, generic=False)
     assert mixed.lower >= 0.99 * max(parts) and 0 < mixed.lower <= mixed.upper, (parts, mixed)
+
+
+def test_compose_laplace_answers_where_the_blanket_lower_end_cannot_be_evaluated():
+    """compose.laplace at eps0 = 8, n = 1e6, T = 2: at some envelope node the single-round Laplace delta's LOWER end
+    (its lower lattice groups) fails its own float check. The envelope needs only the upper end: the lower end
+    must fall back to 0 (a valid lower end), not raise a ParameterError naming an internal "lower lattice law"
+    that lost the certified upper bound."""
+    from shuffle_spec.reference.composition.blanket_rounds import compose_laplace
+
+    result = compose_laplace(eps0=8.0, n=10**6, delta=1e-6, rounds=2)
+    assert 0.0 <= result.lower <= result.upper <= 16.0
