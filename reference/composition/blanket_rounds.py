@@ -80,7 +80,6 @@ from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
 from ..numerics.pld import ComposedPLD, GridPLD, compose
-from ..numerics.solver import solve_epsilon
 from ..randomizers.common import MAX_N as STRUCTURED_MAX_N
 from ..randomizers.common import check_domain, eps0_rounded_up
 from ..randomizers.hadamard import hadamard_response
@@ -93,6 +92,7 @@ from .blanket_lower import blanket_lower_delta, blanket_lower_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
 from .mechanism_rounds import MAX_N as MECHANISM_MAX_N
 from .mechanism_rounds import profile_envelope
+from .solve import composition_tail, upper_curve_epsilon
 
 __all__ = [
     "MECHANISMS",
@@ -400,14 +400,7 @@ def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: b
     <= 13.8); total rounds <= 1e6; 0 < delta < 1."""
     rounds = _validate_schedule(rounds)
     require_probability("delta", delta)
-    tail = max(delta * 1e-6, 1e-300)
-    composed = _composed_upper(rounds, delta, tail)
-
-    def bounds(eps: float) -> tuple[float, float]:
-        value = composed.delta(eps)
-        return value, value
-
-    result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=EPS_REL_TOL)
+    result = upper_curve_epsilon(_composed_upper(rounds, delta, composition_tail(delta)), delta=delta, rel_tol=EPS_REL_TOL)
     upper = float(result.upper)
     note = result.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)
     if generic:

@@ -100,6 +100,7 @@ from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
 from .directional_rounds import DirectionalComposition, compose_directional
 from .explicit_pairs import Group, lower_delta, lower_epsilon
+from .solve import composition_tail, upper_curve_epsilon
 
 __all__ = [
     "MECHANISMS",
@@ -551,14 +552,7 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
     0 < delta < 1."""
     rounds = _validate_schedule(rounds)
     require_probability("delta", delta)
-    tail = max(delta * 1e-6, 1e-300)
-    composed = _composed_upper(rounds, delta, tail)
-
-    def bounds(eps: float) -> tuple[float, float]:
-        value = composed.delta(eps)
-        return value, value
-
-    result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=EPS_REL_TOL)
+    result = upper_curve_epsilon(_composed_upper(rounds, delta, composition_tail(delta)), delta=delta, rel_tol=EPS_REL_TOL)
     upper = result.upper
     if _uses_directional(rounds) and 0 < upper < rounds[0].eps0 * rounds[0].rounds:
         directional = _directional_epsilon(rounds[0], delta, upper)

@@ -62,6 +62,7 @@ from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, C
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundDirection, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
 from .binary_rr_pairs import WINDOW_TAIL, binary_rr_pair_plds
+from .solve import composition_tail
 
 __all__ = [
     "binary_rr_counts",
@@ -350,8 +351,7 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
         from . import mechanism_rounds  # lazy: it builds on this module
 
         return mechanism_rounds.composed_epsilon(_mechanism_rounds(rounds), delta=delta)
-    tail = max(delta * 1e-6, 1e-300)
-    results = [_solve(c, delta, int(refine)) for c in _composer(rounds, tail)]
+    results = [_solve(c, delta, int(refine)) for c in _composer(rounds, composition_tail(delta))]
     worst = max(results, key=lambda r: r.upper)
     lower = max(r.lower for r in results)
     note = worst.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)
