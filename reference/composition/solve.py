@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..core.errors import ParameterError, require_positive, require_probability
 from ..core.results import BoundValue
 from ..numerics.pld import ComposedPLD
 from ..numerics.solver import solve_epsilon
@@ -25,7 +26,8 @@ __all__ = ["composition_tail", "upper_curve_epsilon"]
 
 def composition_tail(delta: float) -> float:
     """The tail mass a composition at target delta may drop (charged to its delta): delta * 1e-6, at least
-    1e-300. Range: 0 < delta < 1 (the callers check it)."""
+    1e-300. Range: 0 < delta < 1."""
+    require_probability("delta", delta)
     return max(delta * 1e-6, 1e-300)
 
 
@@ -33,7 +35,11 @@ def upper_curve_epsilon(composed: ComposedPLD, *, delta: float, rel_tol: float) 
     """The smallest eps in [0, composed.eps_max] whose certified upper delta(eps) is <= delta (module doc), by
     `solve_epsilon` with the one curve as both bracket ends (its note: the no-amplification note where nothing
     below eps_max is certified). Only the upper end is a claim (an upper bound on the composed eps(delta)).
-    Range: 0 < delta < 1, rel_tol > 0."""
+    Range: a ComposedPLD, 0 < delta < 1, rel_tol > 0."""
+    if not isinstance(composed, ComposedPLD):
+        raise ParameterError("composed", repr(composed)[:60], "a ComposedPLD (numerics.pld.compose)")
+    require_probability("delta", delta)
+    require_positive("rel_tol", rel_tol)
 
     def bounds(eps: float) -> tuple[float, float]:
         value = composed.delta(eps)

@@ -41,14 +41,14 @@ from fractions import Fraction
 import mpmath
 
 from ..bounds.blanket_exact_randomizer import Groups, blanket_sum, count_expectation, fft_count_expectation_upper
-from ..core.errors import ParameterError, require_positive, require_probability
-from ..core.parameters import check_n
+from ..core.errors import ParameterError
 from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
+from .blanket_inputs import blanket_delta_inputs
 from .common import check_randomizer_inputs, eps0_rounded_up
 from .raised_candidate import one_positive, raised_candidate_epsilon, raised_groups
-from .structured import DPS, EPS_REL_TOL, MAX_N, BlanketPair, check_blanket_search
+from .structured import DPS, EPS_REL_TOL, BlanketPair, check_blanket_search
 
 __all__ = ["STATEMENT", "raised_groups", "raised_blanket_delta", "raised_blanket_epsilon", "raised_epsilon_upper", "raised_candidate_epsilon", "MECHANISMS"]
 
@@ -90,19 +90,9 @@ def raised_blanket_delta(pairs: Sequence[BlanketPair], *, n: int, eps: float, de
     group raised (module doc): an upper bound on the central delta(eps) of n shuffled reports (the pairs'
     neighbouring relation). The interval's lower end is 0 (only the upper end is certified). Range: n in
     [1, 1e8], eps >= 0, delta_hint in (0, 1)."""
-    if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
-        raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
-    check_n(n, maximum=MAX_N)
-    require_positive("eps", eps, allow_zero=True)
-    require_probability("delta_hint", delta_hint)
-    n = int(n)
-    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
-    with mpmath.workdps(DPS):
-        e = mpmath.exp(mpmath.mpf(eps))
+    n, tail, live = blanket_delta_inputs(pairs, n=n, eps=eps, delta_hint=delta_hint)
     upper = 0.0
-    for pair in pairs:
-        if pair.gamma == 1 or e >= mpmath.mpf(pair.ratio.numerator) / pair.ratio.denominator:
-            continue  # every coefficient <= 0: this pair's delta is 0
+    for pair in live:
         upper = max(upper, _pair_delta_upper(pair, n=n, eps=float(eps), delta_hint=delta_hint, tail=tail))
     return BoundValue(0.0, min(upper, 1.0), direction="upper_bound")
 

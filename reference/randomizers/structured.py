@@ -48,12 +48,13 @@ import mpmath
 
 from ..bounds.blanket_exact_krr import bracket
 from ..bounds.blanket_exact_randomizer import Groups, blanket_sum, count_expectation, fft_count_expectation_upper, product_form, product_sums, saddle_blanket_root
-from ..core.errors import ParameterError, require_positive, require_probability, require_real
+from ..core.errors import ParameterError, require_positive, require_real
 from ..core.parameters import check_delta, check_n
 from ..core.limits import DELTA_MIN
 from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
+from .blanket_inputs import blanket_delta_inputs, check_blanket_pairs
 
 __all__ = [
     "BlanketPair",
@@ -148,19 +149,9 @@ def structured_blanket_delta(pairs: Sequence[BlanketPair], *, n: int, eps: float
     """BBGN19.Lem5.3.exact_randomizer: a certified interval of max over `pairs` of Lemma 5.3's delta(eps) (module
     doc), an upper bound on the central delta(eps) of n shuffled reports under the pairs' neighbouring relation.
     Range: n in [1, 1e8], eps >= 0, delta_hint in (0, 1)."""
-    if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
-        raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
-    check_n(n, maximum=MAX_N)
-    require_positive("eps", eps, allow_zero=True)
-    require_probability("delta_hint", delta_hint)
-    n = int(n)
-    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    n, tail, live = blanket_delta_inputs(pairs, n=n, eps=eps, delta_hint=delta_hint)
     lower = upper = 0.0
-    with mpmath.workdps(DPS):
-        e = mpmath.exp(mpmath.mpf(eps))
-    for pair in pairs:
-        if pair.gamma == 1 or e >= mpmath.mpf(pair.ratio.numerator) / pair.ratio.denominator:
-            continue  # every coefficient <= 0: this pair's delta is 0
+    for pair in live:
         value = blanket_sum(n, pair.gamma, _d_n(pair, eps, tail), delta_hint)
         lower, upper = max(lower, value.lower), max(upper, value.upper)
     return BoundValue(min(lower, upper), upper, direction="upper_bound")
@@ -170,8 +161,7 @@ def check_blanket_search(pairs: Sequence[BlanketPair], *, n: int, delta: float, 
     """The inputs of a certified epsilon search over blanket pairs (this module's and `raised`'s): a non-empty list of
     BlanketPair, n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' largest log(alpha/beta) (the
     search's no-amplification end must be a valid LDP level of the pairs)."""
-    if not isinstance(pairs, Sequence) or not pairs or not all(isinstance(p, BlanketPair) for p in pairs):
-        raise ParameterError("pairs", repr(pairs)[:60], "a non-empty list of BlanketPair (from blanket_pair)")
+    check_blanket_pairs(pairs)
     check_n(n, maximum=MAX_N)
     check_delta(delta, minimum=DELTA_MIN, why="shuffle_spec.reference.core.limits")
     require_positive("eps0", eps0)

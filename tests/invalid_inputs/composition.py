@@ -2,10 +2,14 @@
 
 from invalid_inputs import Case
 from shuffle_spec.reference.composition import shuffled_rounds as pld
+from shuffle_spec.reference.composition import solve
 from shuffle_spec.reference.composition.shuffled_rounds import Round
 from shuffle_spec.reference.protocols import ldp_sgd
 
 CASES = [
+    Case(solve.composition_tail, (0.0,), fragment="delta"),
+    Case(solve.composition_tail, (float("nan"),), fragment="delta"),
+    Case(solve.upper_curve_epsilon, ("a curve",), {"delta": 1e-6, "rel_tol": 1e-6}, fragment="composed"),
     Case(pld.composed_epsilon, ([Round("clones", 1.0, 100, 0)],), {"delta": 1e-6}, fragment="rounds"),
     Case(pld.composed_epsilon, ([Round("clones", 1.0, 100, 2)],), {"delta": 1.0}, fragment="delta"),
     Case(pld.composed_epsilon, ([Round("nope", 1.0, 100, 2)],), {"delta": 1e-6}, fragment="pair"),

@@ -28,3 +28,12 @@ def test_upper_curve_epsilon_brackets_the_root_of_the_curve(delta: float) -> Non
     assert result.lower == 0 or composed.delta(result.lower) > delta
     # The front door's upper end is this value (no other certified curve applies to k-RR rounds).
     assert composed_epsilon(rounds, delta=delta, lower=False).upper == result.upper
+
+
+def test_upper_curve_epsilon_refuses_a_bad_target_naming_it() -> None:
+    from shuffle_spec.reference.core.errors import ParameterError
+
+    composed = mechanism_rounds._composed_upper([MechanismRound("krr", 1.0, 50, 1, 3)], 1e-6, 1e-12)
+    for kwargs, name in (({"delta": 1.0, "rel_tol": 1e-6}, "delta"), ({"delta": 1e-6, "rel_tol": 0.0}, "rel_tol")):
+        with pytest.raises(ParameterError, match=name):
+            upper_curve_epsilon(composed, **kwargs)
