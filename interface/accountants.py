@@ -223,42 +223,50 @@ def _accountant_classes() -> dict[str, type]:
             # the same rebuilding in dp_accounting's from_named_tuple).
             return super().to_named_tuple()._replace(mechanism=self.mechanism)
 
-    class ShuffledPLDAccountant(pld_privacy_accountant.PLDAccountant):  # type: ignore[misc, name-defined, unused-ignore]
+    class ShuffledRoundComposing:
+        """What both accountants do with a ShuffledRoundDpEvent (module doc): every other event goes to
+        dp_accounting's own `_maybe_compose` (next in the method order); a relation other than REPLACE_ONE gets
+        dp_accounting's refusal; the checking pass (do_compose False) runs the range check (ParameterError)
+        before the ledger changes; the composing pass adds `count` rounds (`_compose_rounds`, the one part the
+        two accountants do differently: a PLD composed by dp_accounting, or RDP curves added)."""
+
+        MAX_ROUNDS: int | None = None  # the largest `count` the checking pass accepts (None: any)
+
+        def _maybe_compose(self, event: Any, count: int, do_compose: bool) -> Any:
+            if not isinstance(event, ShuffledRoundDpEvent):
+                return super()._maybe_compose(event, count, do_compose)  # type: ignore[misc]  # dp_accounting's, by the method order
+            refusal = _relation_refusal(self, event)
+            if refusal is not None:
+                return refusal
+            if not do_compose:  # the range check (ParameterError) before the ledger changes; the pair is cached
+                _check_event(event, count, max_rounds=self.MAX_ROUNDS)
+                return None
+            self._compose_rounds(event, count)
+            return None
+
+        def _compose_rounds(self, event: Any, count: int) -> None:
+            raise NotImplementedError
+
+    class ShuffledPLDAccountant(ShuffledRoundComposing, pld_privacy_accountant.PLDAccountant):  # type: ignore[misc, name-defined, unused-ignore]
         """dp_accounting's PLDAccountant that also composes ShuffledRoundDpEvent (module doc): `count` rounds
         as `shuffled_round_pld(..., rounds=count)` at the accountant's value_discretization_interval.
         neighboring_relation must be REPLACE_ONE for a shuffled round (dp_accounting's default is
         ADD_OR_REMOVE_ONE: pass it)."""
 
-        def _maybe_compose(self, event: Any, count: int, do_compose: bool) -> Any:
-            if not isinstance(event, ShuffledRoundDpEvent):
-                return super()._maybe_compose(event, count, do_compose)
-            refusal = _relation_refusal(self, event)
-            if refusal is not None:
-                return refusal
-            if not do_compose:  # the range check (ParameterError) before the ledger changes; the pair is cached
-                _check_event(event, count, max_rounds=MAX_PLD_ROUNDS)
-                return None
+        MAX_ROUNDS = MAX_PLD_ROUNDS
+
+        def _compose_rounds(self, event: Any, count: int) -> None:
             pld = shuffled_round_pld(event.mechanism, eps0=event.eps0, n=event.n, k=event.k, rounds=count,
                                      value_discretization_interval=self._value_discretization_interval)
             self._pld = self._pld.compose(pld)  # type: ignore[has-type, unused-ignore]  # dp_accounting has no stubs
-            return None
 
-    class ShuffledRdpAccountant(rdp_privacy_accountant.RdpAccountant):  # type: ignore[misc, name-defined, unused-ignore]
+    class ShuffledRdpAccountant(ShuffledRoundComposing, rdp_privacy_accountant.RdpAccountant):  # type: ignore[misc, name-defined, unused-ignore]
         """dp_accounting's RdpAccountant that also composes ShuffledRoundDpEvent (module doc): count times
         `shuffled_round_rdp` at the accountant's orders (eps0 at orders outside (1, 1e4]).
         neighboring_relation must be REPLACE_ONE for a shuffled round."""
 
-        def _maybe_compose(self, event: Any, count: int, do_compose: bool) -> Any:
-            if not isinstance(event, ShuffledRoundDpEvent):
-                return super()._maybe_compose(event, count, do_compose)
-            refusal = _relation_refusal(self, event)
-            if refusal is not None:
-                return refusal
-            if not do_compose:
-                _check_event(event, count, max_rounds=None)
-                return None
+        def _compose_rounds(self, event: Any, count: int) -> None:
             self._rdp += count * _round_rdp(event, self._orders)
-            return None
 
     classes: dict[str, type] = {}
     for cls in (ShuffledRoundDpEvent, ShuffledPLDAccountant, ShuffledRdpAccountant):
