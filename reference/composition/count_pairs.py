@@ -45,7 +45,8 @@ from ..core.errors import ParameterError
 from ..core.parameters import check_n
 from ..numerics.binomial import UNIT, ProbabilityPair, certified_window, iv_context
 from ..numerics.pld import GridPLD, PairPLD
-from .krr_pairs import Enclosure, trinomial_pair_finest_step, trinomial_pair_grids, trinomial_pair_moments
+from .enclosures import Enclosure, enclosure_float_with_error, enclosure_interval
+from .krr_pairs import trinomial_pair_finest_step, trinomial_pair_grids, trinomial_pair_moments
 
 __all__ = ["MAX_CELLS", "CountPair", "count_pair", "count_pair_from_intervals", "count_pair_chi_square", "count_pair_finest_step", "count_pair_moments", "count_pair_grids", "WINDOW_TAIL"]
 
@@ -143,29 +144,14 @@ def _trinomial_cells(pair: CountPair) -> tuple[Enclosure, ...]:
     return tuple(cells)
 
 
-def _float_with_error(e: Enclosure) -> tuple[float, float]:
-    """A float near the enclosure and a bound on its relative distance to every point of it (as in
-    numerics.binomial, whose helper is private to it)."""
-    lo, hi = e
-    value = float((lo + hi) / 2)
-    worst = max(abs(Fraction(value) - lo), abs(hi - Fraction(value))) / lo
-    return value, float(worst) * (1 + 1e-6) + 2.0**-1074
-
-
-def _interval(e: Enclosure) -> Any:
-    iv = iv_context()
-    lo, hi = e
-    return iv.mpf([(iv.mpf(lo.numerator) / lo.denominator).a, (iv.mpf(hi.numerator) / hi.denominator).b])
-
-
 @lru_cache(maxsize=16)
 def _binomial_plds(pair: CountPair, n: int) -> tuple[PairPLD, PairPLD]:
     """The two-bin pair's PLDs, both directions (module doc)."""
-    p_iv, q_iv = _interval(pair.z[1]), _interval(pair.z[0])
-    (p, p_err), (q, q_err) = _float_with_error(pair.z[1]), _float_with_error(pair.z[0])
+    p_iv, q_iv = enclosure_interval(pair.z[1]), enclosure_interval(pair.z[0])
+    (p, p_err), (q, q_err) = enclosure_float_with_error(pair.z[1]), enclosure_float_with_error(pair.z[0])
     window = certified_window(n, ProbabilityPair(p_iv, q_iv, p, q, p_err, q_err), 2 * WINDOW_TAIL)
     s = window.support
-    coefficients = [[_float_with_error(_ratio(law[y], pair.z[y])) for y in (0, 1)] for law in (pair.x, pair.x2)]
+    coefficients = [[enclosure_float_with_error(_ratio(law[y], pair.z[y])) for y in (0, 1)] for law in (pair.x, pair.x2)]
     rel_g = 1.01 * (max(err for row in coefficients for _, err in row) + 3 * UNIT)
     g = [row[1][0] * s + row[0][0] * (n - s) for row in coefficients]
     logs = [np.log(v) for v in g]

@@ -61,6 +61,7 @@ from ..core.errors import ParameterError, require_integer, require_positive
 from ..core.parameters import check_eps0, check_n
 from ..numerics.binomial import TINY, UNIT, ProbabilityPair, iv_context, log_binomial_pmf_interval
 from ..numerics.pld import GridPLD
+from .enclosures import Enclosure, enclosure_interval
 
 __all__ = [
     "PAIRS",
@@ -388,15 +389,6 @@ def _trimmed(masses: np.ndarray, base: int, step: float, tail: float, eps0: floa
 # Any trinomial pair of the same form (the count pairs of `count_pairs`): W = Mult(n; pi_A, pi_B, pi_R) and
 # g_x0, g_x1 linear in (A, B, R) with positive coefficients, every number given by an exact rational enclosure.
 
-# An exact enclosure [lo, hi] of a positive real (lo <= hi, both Fractions).
-Enclosure = tuple[Fraction, Fraction]
-
-
-def _interval(e: Enclosure) -> Any:
-    iv = iv_context()
-    lo, hi = e
-    return iv.mpf([(iv.mpf(lo.numerator) / lo.denominator).a, (iv.mpf(hi.numerator) / hi.denominator).b])
-
 
 def _check_trinomial(cells: object, n: object) -> tuple[tuple[Enclosure, ...], int]:
     ok = isinstance(cells, tuple) and len(cells) == 9
@@ -412,7 +404,7 @@ def _check_trinomial(cells: object, n: object) -> tuple[tuple[Enclosure, ...], i
 
 @lru_cache(maxsize=4)
 def _fine_trinomial(cells: tuple[Enclosure, ...], n: int) -> _Fine:
-    e = [_interval(c) for c in cells]
+    e = [enclosure_interval(c) for c in cells]
     return _fine_from(_setup_from(e[0], e[1], e[2], (e[3], e[4], e[5]), (e[6], e[7], e[8])), n)
 
 

@@ -1,12 +1,17 @@
 """Invalid inputs of the many-round composition (shuffle_spec.reference.composition.shuffled_rounds, reference.protocols.ldp_sgd.ldp_sgd_epsilon)."""
 
+from fractions import Fraction
+
 from invalid_inputs import Case
 from shuffle_spec.reference.composition import shuffled_rounds as pld
-from shuffle_spec.reference.composition import solve
+from shuffle_spec.reference.composition import enclosures, solve
 from shuffle_spec.reference.composition.shuffled_rounds import Round
 from shuffle_spec.reference.protocols import ldp_sgd
 
 CASES = [
+    Case(enclosures.enclosure_interval, ((0.5, 0.75),), fragment="enclosure"),
+    Case(enclosures.enclosure_float_with_error, ((Fraction(3, 4), Fraction(1, 2)),), fragment="enclosure"),
+    Case(enclosures.enclosure_float_with_error, ((Fraction(0), Fraction(1, 2)),), fragment="enclosure"),
     Case(solve.composition_tail, (0.0,), fragment="delta"),
     Case(solve.composition_tail, (float("nan"),), fragment="delta"),
     Case(solve.upper_curve_epsilon, ("a curve",), {"delta": 1e-6, "rel_tol": 1e-6}, fragment="composed"),

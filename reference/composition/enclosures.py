@@ -1,0 +1,48 @@
+"""Exact rational enclosures of positive probabilities and the two ways the count pairs (`count_pairs`) and the
+trinomial pairs (`krr_pairs`) read them.
+
+An `Enclosure` is (lo, hi), two Fractions with 0 < lo <= hi: the exact real lies in [lo, hi]. `enclosure_interval`
+rounds it OUTWARD to an mpmath interval at the working precision of `numerics.binomial.iv_context` (what the
+certified binomial and trinomial windows take); `enclosure_float_with_error` gives a float near it and a bound on
+the float's relative distance to every point of [lo, hi], computed exactly in Fractions (the enclosure
+counterpart of the interval helper in `numerics.binomial`, which reads an mpmath interval). Written by hand:
+mpmath has no Fraction endpoints, and the error bound must cover every point of the enclosure.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ..core.errors import ParameterError
+from ..numerics.binomial import iv_context
+
+__all__ = ["Enclosure", "enclosure_interval", "enclosure_float_with_error"]
+
+# An exact enclosure [lo, hi] of a positive real (lo <= hi, both Fractions).
+Enclosure = tuple[Fraction, Fraction]
+
+
+def _checked(e: object) -> Enclosure:
+    if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(v, Fraction) for v in e) and 0 < e[0] <= e[1]):
+        raise ParameterError("enclosure", repr(e)[:60], "a pair (lo, hi) of Fractions with 0 < lo <= hi")
+    return e  # type: ignore[return-value]
+
+
+def enclosure_interval(e: Enclosure) -> Any:
+    """The mpmath interval (iv_context) containing [lo, hi], its ends rounded outward. Range: an Enclosure
+    (Fractions 0 < lo <= hi)."""
+    lo, hi = _checked(e)
+    iv = iv_context()
+    return iv.mpf([(iv.mpf(lo.numerator) / lo.denominator).a, (iv.mpf(hi.numerator) / hi.denominator).b])
+
+
+def enclosure_float_with_error(e: Enclosure) -> tuple[float, float]:
+    """(x, r): the float x nearest the midpoint of [lo, hi] and r >= |y - x| / y for every y in [lo, hi] (the
+    exact relative distance over lo, raised by a factor 1 + 1e-6 and the smallest subnormal for the rounding of
+    its float). Range: an Enclosure (Fractions 0 < lo <= hi)."""
+    lo, hi = _checked(e)
+    value = float((lo + hi) / 2)
+    worst = max(abs(Fraction(value) - lo), abs(hi - Fraction(value))) / lo
+    return value, float(worst) * (1 + 1e-6) + 2.0**-1074
+
