@@ -38,14 +38,13 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Sequence
 
-import mpmath
 import numpy as np
 
 from ..core.errors import ParameterError
 from ..core.parameters import check_n
 from ..numerics.binomial import UNIT, ProbabilityPair, certified_window, iv_context
 from ..numerics.pld import GridPLD, PairPLD
-from .enclosures import Enclosure, enclosure_float_with_error, enclosure_interval
+from .enclosures import Enclosure, enclosure_float_with_error, enclosure_interval, fraction_of_end
 from .krr_pairs import trinomial_pair_finest_step, trinomial_pair_grids, trinomial_pair_moments
 
 __all__ = ["MAX_CELLS", "CountPair", "count_pair", "count_pair_from_intervals", "count_pair_chi_square", "count_pair_finest_step", "count_pair_moments", "count_pair_grids", "WINDOW_TAIL"]
@@ -70,16 +69,10 @@ class CountPair:
     description: str
 
 
-def _fraction_of(value: Any) -> Fraction:
-    """The exact rational value of an mpmath mpf (an interval's end point)."""
-    man, exp = mpmath.mpf(value).man_exp
-    return Fraction(int(man)) * (Fraction(2) ** int(exp))
-
-
 def _enclosure(x: Any) -> Enclosure:
     if not (hasattr(x, "a") and hasattr(x, "b")):
         raise ParameterError("bin probability", repr(x)[:40], "an mpmath interval (mpf) enclosing the probability")
-    return (_fraction_of(x.a), _fraction_of(x.b))
+    return (fraction_of_end(x.a), fraction_of_end(x.b))
 
 
 def _eps0_up(x: Sequence[Enclosure], x2: Sequence[Enclosure]) -> float:

@@ -5,7 +5,9 @@ An `Enclosure` is (lo, hi), two Fractions with 0 < lo <= hi: the exact real lies
 rounds it OUTWARD to an mpmath interval at the working precision of `numerics.binomial.iv_context` (what the
 certified binomial and trinomial windows take); `enclosure_float_with_error` gives a float near it and a bound on
 the float's relative distance to every point of [lo, hi], computed exactly in Fractions (the enclosure
-counterpart of the interval helper in `numerics.binomial`, which reads an mpmath interval). Written by hand:
+counterpart of the interval helper in `numerics.binomial`, which reads an mpmath interval); `fraction_of_end`
+reads an mpmath interval's end back EXACTLY (its own bits: `mpmath.mpf(end)` would round a 100-bit end to the 53
+bits of mpmath's default context, to the nearest, so an enclosure built from it could miss the value). Written by hand:
 mpmath has no Fraction endpoints, and the error bound must cover every point of the enclosure.
 """
 
@@ -17,7 +19,7 @@ from typing import Any
 from ..core.errors import ParameterError
 from ..numerics.binomial import iv_context
 
-__all__ = ["Enclosure", "enclosure_interval", "enclosure_float_with_error"]
+__all__ = ["Enclosure", "enclosure_interval", "enclosure_float_with_error", "fraction_of_end"]
 
 # An exact enclosure [lo, hi] of a positive real (lo <= hi, both Fractions).
 Enclosure = tuple[Fraction, Fraction]
@@ -46,3 +48,17 @@ def enclosure_float_with_error(e: Enclosure) -> tuple[float, float]:
     worst = max(abs(Fraction(value) - lo), abs(hi - Fraction(value))) / lo
     return value, float(worst) * (1 + 1e-6) + 2.0**-1074
 
+
+
+def fraction_of_end(end: Any) -> Fraction:
+    """The exact value of an mpmath interval's end point (a point interval, at any precision) or of an mpf, read
+    from its own mantissa and exponent. Range: a finite end point (ParameterError for an infinite or NaN one)."""
+    raw = getattr(end, "_mpi_", None)
+    raw = raw[0] if raw is not None else getattr(end, "_mpf_", None)
+    if raw is None:
+        raise ParameterError("end", repr(end)[:40], "an mpmath interval end point or mpf")
+    sign, man, exp, _ = raw
+    if man == 0 and exp != 0:
+        raise ParameterError("end", repr(end)[:40], "a finite real number")
+    value = Fraction(int(man)) * (Fraction(2) ** int(exp))
+    return -value if sign else value

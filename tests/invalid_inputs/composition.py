@@ -2,6 +2,8 @@
 
 from fractions import Fraction
 
+import mpmath
+
 from invalid_inputs import Case
 from shuffle_spec.reference.composition import shuffled_rounds as pld
 from shuffle_spec.reference.composition import enclosures, solve
@@ -10,6 +12,8 @@ from shuffle_spec.reference.protocols import ldp_sgd
 
 CASES = [
     Case(enclosures.enclosure_interval, ((0.5, 0.75),), fragment="enclosure"),
+    Case(enclosures.fraction_of_end, (0.5,), fragment="end"),
+    Case(enclosures.fraction_of_end, (mpmath.mpf("inf"),), fragment="end"),
     Case(enclosures.enclosure_float_with_error, ((Fraction(3, 4), Fraction(1, 2)),), fragment="enclosure"),
     Case(enclosures.enclosure_float_with_error, ((Fraction(0), Fraction(1, 2)),), fragment="enclosure"),
     Case(solve.composition_tail, (0.0,), fragment="delta"),

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from shuffle_spec.reference.composition.enclosures import enclosure_float_with_error, enclosure_interval
+from shuffle_spec.reference.composition.enclosures import enclosure_float_with_error, enclosure_interval, fraction_of_end
 
 F = Fraction
 CASES = [(F(1, 3), F(1, 3)), (F(1, 10**30), F(2, 10**30 + 1)), (F(2, 7), F(5, 7)), (F(10**40 + 1, 10**40), F(10**40 + 3, 10**40))]
@@ -34,3 +34,10 @@ def test_the_float_is_within_its_relative_error_of_every_point(e: tuple[Fraction
     value, err = enclosure_float_with_error(e)
     for y in (lo, (lo + hi) / 2, hi):  # |y - x| / y is largest at an end; the middle checks the float itself
         assert abs(y - F(value)) / y <= F(err)
+
+
+@pytest.mark.parametrize("e", CASES)
+def test_fraction_of_end_reads_the_ends_bits_exactly(e: tuple[Fraction, Fraction]) -> None:
+    interval = enclosure_interval(e)
+    assert (fraction_of_end(interval.a), fraction_of_end(interval.b)) == (_exact(interval.a), _exact(interval.b))
+    assert fraction_of_end(-interval.a) == -_exact(interval.a)
