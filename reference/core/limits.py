@@ -278,6 +278,7 @@ PARAMETER_LIMITS: tuple[ParameterLimit, ...] = (
     ParameterLimit("composition, high precision (compose.* _mp)", "n", ", ".join(f"n <= {v} ({k})" for k, v in COMPOSED_MP_N_MAX.items()), "per-round outcomes O(n^2) (clone pairs), n + 1 (binary RR)"),
     ParameterLimit("composition, high precision", "rounds", f"at most {COMPOSED_MP_MAX:.0e} composite losses per half of the rounds", "multisets of per-round losses enumerated"),
     ParameterLimit("exact pairs, high precision (exact.* _mp)", "n", f"at most {EXACT_MP_MAX_POINTS} outcomes, {EXACT_MP_MAX_WINDOW_POINTS} window counts, {EXACT_MP_MAX_LATTICE_POINTS} lattice points", "fixed-point big-integer work per outcome"),
+    ParameterLimit("exact binary RR pair evaluators (exact.binary_rr.pair_delta_evaluator, pair_delta_evaluator_many)", "population", f"1 <= population <= {_EXACT_WINDOW.n_max:.0e}, 0 <= ones <= population - 1", "the n range of exact.shuffled_binary_rr"),
     ParameterLimit("exact k-ary randomized response (exact.krr)", "eps0", f"0 < eps0 <= {EPS0_MAX_EXP:g}", "e^eps0 a finite double"),
     ParameterLimit("exact k-ary randomized response", "n, k", f"n C(n+k-2, k-1) C(n+k-1, k-1)/2 <= {KRR_EXACT_MAX_WORK} ({KRR_EXACT_MP_MAX_WORK} high precision)", "exact enumeration of histograms"),
     ParameterLimit("k-RAPPOR randomizer (attribute fragmenting)", "k", f"2 <= k <= {K_RAPPOR_K_MAX}", "2^k exact outputs"),

@@ -1660,9 +1660,16 @@ def pair_delta_evaluator(eps0: float) -> Callable[[int, int, float], tuple[float
     """A cached evaluator (population, ones, eps) -> certified [lower, upper] of D_{e^eps}(P || Q) for
     P = Bern(p) + S, Q = Bern(q) + S, S = Bin(ones, p) + Bin(population - 1 - ones, q) (one direction; the
     per-pair evaluation of exact.shuffled_binary_rr, module doc "Per pair"). Used by the mechanism-specific
-    composition (`reference.composition.mechanism_rounds`) to bound the worst-case profile at grid nodes."""
+    composition (`reference.composition.mechanism_rounds`) to bound the worst-case profile at grid nodes.
+    Range: eps0 as exact.shuffled_binary_rr; population an integer in [1, 1e12] (exact.shuffled_binary_rr's n,
+    reference.core.limits) and 0 <= ones <= population - 1."""
     _validate(eps0, 1, None)
-    return _Pairs(float(eps0), 1e-30).bound
+    pairs = _Pairs(float(eps0), 1e-30)
+
+    def bound(population: int, ones: int, eps: float) -> tuple[float, float]:
+        return pairs.bound(*_counts(population, ones), eps)
+
+    return bound
 
 
 def _count(name: str, value: object, minimum: int) -> int:
@@ -1674,19 +1681,28 @@ def _count(name: str, value: object, minimum: int) -> int:
     return int(value) if isinstance(value, int) else int(float(value))  # type: ignore[arg-type]  # an int or an integral float: checked just above
 
 
+def _counts(population: object, ones: object) -> tuple[int, int]:
+    """The evaluators' (population, ones) as Python ints: 1 <= population <= MAX_N (the statement's n: a larger
+    population is outside the certified range, even where its window would be small) and 0 <= ones <= population - 1."""
+    people = _count("population", population, 1)
+    if people > MAX_N:
+        raise ParameterError("population", people, f"1 <= population <= {MAX_N:.0e} (the n range of {STATEMENT}, reference.core.limits)")
+    count = _count("ones", ones, 0)
+    if count > people - 1:
+        raise ParameterError("ones", count, f"0 <= ones <= population - 1 = {people - 1}")
+    return people, count
+
+
 def pair_delta_evaluator_many(eps0: float) -> Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """`pair_delta_evaluator` at many eps at once: (population, ones, eps array) -> certified [lower, upper]
     arrays of D_{e^eps}(P || Q), one pair's windows and pmf values shared by all eps (`_Pair.delta_bounds_many`).
-    population an integer >= 1 and 0 <= ones <= population - 1 (Python or numpy integers, or integral floats).
+    population an integer in [1, 1e12] and 0 <= ones <= population - 1 (Python or numpy integers, or integral floats).
     Used by the mechanism-specific composition to bound the worst-case profile at all grid nodes in one pass."""
     _validate(eps0, 1, None)
     pairs = _Pairs(float(eps0), 1e-30)
 
     def bound(population: int, ones: int, eps_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        population = _count("population", population, 1)
-        ones = _count("ones", ones, 0)
-        if ones > population - 1:
-            raise ParameterError("ones", ones, f"0 <= ones <= population - 1 = {population - 1}")
+        population, ones = _counts(population, ones)
         pairs.evaluations += len(eps_values)
         return pairs.get(population, ones).delta_bounds_many(np.asarray(eps_values, dtype=float))
 

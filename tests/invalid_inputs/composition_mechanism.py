@@ -1,6 +1,8 @@
 """Invalid inputs of the mechanism-specific composition (shuffle_spec.reference.composition.mechanism_rounds,
 .connect_the_dots, .directional_rounds, .binary_rr_pairs, .krr_pairs) and of the per-pair helpers it uses from reference.exact.binary_rr."""
 
+import numpy as np
+
 from invalid_inputs import Case
 from shuffle_spec.reference.composition import connect_the_dots as ctd
 from shuffle_spec.reference.composition import mechanism_rounds as mech
@@ -30,6 +32,15 @@ CASES = [
     Case(mech.profile_envelope, ("binary_rr",), {"eps0": 1.0, "n": 100, "floor": 0.5}, fragment="floor"),
     Case(binary_rr.pair_delta_evaluator, (-1.0,), fragment="eps0"),
     Case(binary_rr.pair_delta_evaluator_many, (-1.0,), fragment="eps0"),
+    # The evaluators' populations: at most exact.shuffled_binary_rr's n (reference.core.limits), at least 1; the
+    # single evaluator checks its counts as the batched one does.
+    Case(binary_rr.pair_delta_evaluator_many(30.0), (10**20, 10, np.array([0.1])), fragment="population = 100000000000000000000"),
+    Case(binary_rr.pair_delta_evaluator_many(1.0), (10**12 + 1, 10, np.array([0.1])), fragment="population"),
+    Case(binary_rr.pair_delta_evaluator(30.0), (10**20, 10, 0.1), fragment="population = 100000000000000000000"),
+    Case(binary_rr.pair_delta_evaluator(1.0), (0, 0, 0.1), fragment="population"),
+    Case(binary_rr.pair_delta_evaluator(1.0), (5, 7, 0.1), fragment="ones"),
+    Case(binary_rr.pair_delta_evaluator(1.0), ("a", 1, 0.1), fragment="population"),
+    Case(binary_rr.pair_delta_evaluator(1.0), (2.5, 1, 0.1), fragment="population"),
     Case(binary_rr.thinned_removal, (1.0, -1, 1e-12), fragment="width"),
     Case(binary_rr_pair_plds, (1.0, 10, 10), fragment="k"),
     Case(krr_pair_finest_step, ("x0",), {"eps0": 1.0, "n": 0, "k": 3}, fragment="n"),
