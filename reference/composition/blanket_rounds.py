@@ -76,7 +76,7 @@ from ..bounds.blanket_exact_laplace import exact_blanket_laplace_delta
 from ..bounds.blanket_exact_randomizer import MAX_N as MATRIX_MAX_N
 from ..bounds.blanket_exact_randomizer import FiniteRandomizer, exact_blanket_randomizer_delta, finite_randomizer
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
+from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
 from ..numerics.pld import ComposedPLD, GridPLD, compose
@@ -92,6 +92,7 @@ from .blanket_lower import blanket_lower_delta, blanket_lower_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
 from .mechanism_rounds import MAX_N as MECHANISM_MAX_N
 from .mechanism_rounds import profile_envelope
+from .schedule import checked_schedule
 from .solve import composition_tail, upper_curve_epsilon
 
 __all__ = [
@@ -212,15 +213,7 @@ def _validate(r: BlanketRound) -> BlanketRound:
 
 
 def _validate_schedule(rounds: Sequence[BlanketRound]) -> list[BlanketRound]:
-    if isinstance(rounds, (str, bytes)) or not isinstance(rounds, Sequence) or len(rounds) == 0:
-        raise ParameterError("rounds", repr(rounds)[:60], "a non-empty list of BlanketRound(mechanism, eps0, n, rounds, ...)")
-    if len(rounds) > COMPOSE_SCHEDULE_MAX:
-        raise ParameterError("rounds", f"a list of {len(rounds)} entries", f"at most {COMPOSE_SCHEDULE_MAX} entries (repeated rounds once, with their count)")
-    out = [_validate(r) for r in rounds]
-    total = sum(r.rounds for r in out)
-    if total > MAX_ROUNDS:
-        raise ParameterError("rounds", total, f"a total of at most {MAX_ROUNDS:.0e} rounds")
-    return out
+    return checked_schedule(rounds, _validate, entry="BlanketRound(mechanism, eps0, n, rounds, ...)")
 
 
 # ---------------------------------------------------------------------------------------------------

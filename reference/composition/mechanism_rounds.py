@@ -89,7 +89,7 @@ from ..bounds.blanket_exact_krr import MAX_K as KRR_MAX_K
 from ..bounds.blanket_exact_krr import MAX_N as KRR_MAX_N
 from ..bounds.blanket_exact_krr import exact_blanket_krr_delta
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
+from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
 from ..exact.binary_rr import pair_delta_evaluator_many, thinned_removal
@@ -100,6 +100,7 @@ from ..numerics.solver import solve_epsilon
 from .connect_the_dots import DominatingPair, connect_the_dots
 from .directional_rounds import DirectionalComposition, compose_directional
 from .explicit_pairs import Group, lower_delta, lower_epsilon
+from .schedule import checked_schedule
 from .solve import composition_tail, upper_curve_epsilon
 
 __all__ = [
@@ -212,15 +213,7 @@ def _validate(r: MechanismRound) -> MechanismRound:
 
 
 def _validate_schedule(rounds: Sequence[MechanismRound]) -> list[MechanismRound]:
-    if isinstance(rounds, (str, bytes)) or not isinstance(rounds, Sequence) or len(rounds) == 0:
-        raise ParameterError("rounds", rounds, "a non-empty list of MechanismRound(mechanism, eps0, n, rounds, k)")
-    if len(rounds) > COMPOSE_SCHEDULE_MAX:
-        raise ParameterError("rounds", f"a list of {len(rounds)} entries", f"at most {COMPOSE_SCHEDULE_MAX} entries (repeated rounds once, with their count)")
-    out = [_validate(r) for r in rounds]
-    total = sum(r.rounds for r in out)
-    if total > MAX_ROUNDS:
-        raise ParameterError("rounds", total, f"a total of at most {MAX_ROUNDS:.0e} rounds")
-    return out
+    return checked_schedule(rounds, _validate, entry="MechanismRound(mechanism, eps0, n, rounds, k)")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -6,11 +6,14 @@ import mpmath
 
 from invalid_inputs import Case
 from shuffle_spec.reference.composition import shuffled_rounds as pld
-from shuffle_spec.reference.composition import enclosures, solve
+from shuffle_spec.reference.composition import enclosures, schedule, solve
 from shuffle_spec.reference.composition.shuffled_rounds import Round
 from shuffle_spec.reference.protocols import ldp_sgd
 
 CASES = [
+    Case(schedule.checked_schedule, ("x" * 10**6, lambda r: r), {"entry": "Round"}, fragment="rounds = \"'xxxx"),
+    Case(schedule.checked_schedule, ([Round("clones", 1.0, 100, 2)] * 1001, lambda r: r), {"entry": "Round"}, fragment="1001 entries"),
+    Case(schedule.checked_schedule, ([Round("clones", 1.0, 100, 10**6)] * 2, lambda r: r), {"entry": "Round"}, fragment="rounds = 2000000"),
     Case(enclosures.enclosure_interval, ((0.5, 0.75),), fragment="enclosure"),
     Case(enclosures.fraction_of_end, (0.5,), fragment="end"),
     Case(enclosures.fraction_of_end, (mpmath.mpf("inf"),), fragment="end"),
