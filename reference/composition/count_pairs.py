@@ -69,16 +69,18 @@ class CountPair:
     description: str
 
 
-def _fraction_of(value: Any) -> Fraction:
-    """The exact rational value of an mpmath mpf (an interval's end point)."""
-    man, exp = mpmath.mpf(value).man_exp
-    return Fraction(int(man)) * (Fraction(2) ** int(exp))
+def _fraction_of(raw: Any) -> Fraction:
+    """The exact rational value of a raw mpmath number (an interval's end point, kept at its own precision: no
+    conversion through the global context, which would round it to a double)."""
+    p, q = mpmath.libmp.to_rational(raw)
+    return Fraction(int(p), int(q))
 
 
 def _enclosure(x: Any) -> Enclosure:
-    if not (hasattr(x, "a") and hasattr(x, "b")):
+    ends = getattr(x, "_mpi_", None)
+    if not (isinstance(ends, tuple) and len(ends) == 2):
         raise ParameterError("bin probability", repr(x)[:40], "an mpmath interval (mpf) enclosing the probability")
-    return (_fraction_of(x.a), _fraction_of(x.b))
+    return (_fraction_of(ends[0]), _fraction_of(ends[1]))
 
 
 def _eps0_up(x: Sequence[Enclosure], x2: Sequence[Enclosure]) -> float:
