@@ -69,7 +69,7 @@ def test_one_round_is_the_single_round_lower_bound(eps0):
     assert one >= 0.999 * single.lower
 
 
-@pytest.mark.parametrize(("eps0", "n", "rounds"), [(1.0, 10**4, 100), (4.0, 10**4, 100)])
+@pytest.mark.parametrize(("eps0", "n", "rounds"), [pytest.param(1.0, 10**4, 100, marks=pytest.mark.slow), (4.0, 10**4, 100)])
 def test_composed_lower_is_below_the_generic_composed_upper(eps0, n, rounds):
     """Below the clone pair's certified composition (compose.clones, valid for every eps0-LDP randomizer,
     FMT21) and rising with T (more rounds of the same pair leak more: the pair composed fewer times is a
