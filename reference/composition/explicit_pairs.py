@@ -109,7 +109,11 @@ def _options(g: Group) -> list[_Option]:
         return first + [_Option("count", i, f) for i in range(1, len(g.pairs)) for f in (FRACTIONS[0], FRACTIONS[-1])]
     if g.mechanism == "binary_rr" or g.k == 2:
         return [_Option("binary", j, f) for j in OFFSETS for f in FRACTIONS]
-    if all(krr_pair_cells(pair, eps0=g.eps0, n=g.n, k=g.k) > KRR_MAX_CELLS for pair in KRR_PAIRS):
+    try:
+        beyond = all(krr_pair_cells(pair, eps0=g.eps0, n=g.n, k=g.k) > KRR_MAX_CELLS for pair in KRR_PAIRS)
+    except ParameterError:
+        beyond = False  # outside the pairs' ranges: the trinomial candidates are skipped as before
+    if beyond:
         return [_Option("krr_binned", 0, f) for f in FRACTIONS]
     return [_Option("x0", 0, f) for f in FRACTIONS] + [_Option("third", 0, 1.0)]
 

@@ -246,4 +246,5 @@ def test_compose_krr_at_n_1e7_has_a_composed_lower_end_above_one_round():
     value = compose_krr(eps0=2.0, n=10**7, delta=1e-6, rounds=365, k=10)
     one = krr_pair_third_epsilon(eps0=2.0, n=10**7, delta=1e-6, k=10).lower
     assert one < value.lower <= value.upper
-    assert "merged into {x0}" in value.note
+    lower = composed_lower_epsilon([MechanismRound("krr", 2.0, 10**7, 365, 10)], delta=1e-6)
+    assert lower.lower == value.lower and "merged into {x0}" in lower.note
