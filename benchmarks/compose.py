@@ -215,14 +215,15 @@ WORKED_ROUNDS = 365
 
 def worked_row(eps0: float, n: int) -> tuple[str, str, str]:
     """(generic, mechanism-specific, lower bound) for T = 365 daily k-RR reports, as printed (4 digits, upper
-    ends rounded up, the lower bound down). The lower bound is one round's explicit pair (exact.krr_pair_third,
-    k >= 3): T rounds leak at least what one round does (dropping rounds is a post-processing)."""
+    ends rounded up, the lower bound down). The lower bound is compose.krr's lower end: explicit neighbouring
+    datasets composed over the 365 rounds by the optimistic engine (`explicit_pairs`; the trinomial pairs where
+    they fit their cell budget, else the pair binned into {x0} and the rest)."""
     from shuffle_spec.reference.composition import mechanism_rounds as mech
-    from shuffle_spec.reference.lower_bounds.krr import krr_pair_third_epsilon
 
+    rounds = [mech.MechanismRound("krr", eps0, n, WORKED_ROUNDS, WORKED_K)]
     generic = composed_epsilon([Round("stronger_clones", eps0, n, WORKED_ROUNDS)], delta=DELTA).upper
-    specific = mech.composed_epsilon([mech.MechanismRound("krr", eps0, n, WORKED_ROUNDS, WORKED_K)], delta=DELTA, lower=False).upper
-    lower = krr_pair_third_epsilon(eps0=eps0, n=n, delta=DELTA, k=WORKED_K).lower
+    specific = mech.composed_epsilon(rounds, delta=DELTA, lower=False).upper
+    lower = mech.composed_lower_epsilon(rounds, delta=DELTA).lower
     return _digits(generic), _digits(specific), _digits(lower, up=False)
 
 
@@ -245,7 +246,7 @@ def federated_schedule() -> list[tuple[str, float]]:
 
 
 def worked() -> None:
-    print("| eps0 | n | generic composed (stronger clones) | mechanism-specific composed (compose.krr) | lower bound (one round, exact.krr_pair_third) |")
+    print("| eps0 | n | generic composed (stronger clones) | mechanism-specific composed (compose.krr) | lower bound (composed explicit pairs, compose.krr's lower end) |")
     print("|---|---|---|---|---|")
     for eps0 in WORKED_EPS0:
         for n in WORKED_N:

@@ -6,6 +6,8 @@ neighbouring pairs and composed by the optimistic path of the certified engine (
 - a finite matrix: the binned pairs of `finite_pairs.matrix_count_pairs` (exact.randomizer_pair's pairs);
 - RAPPOR, OUE, BLH, OLH, Hadamard, subset selection: the binned pattern pairs of
   `finite_pairs.structured_count_pairs` (exact.randomizer_pair on the pattern projections);
+- the piecewise mechanism: the binned cell pairs of `finite_pairs.piecewise_count_pairs`
+  (exact.piecewise_partition_pair's coarsenings of the reports to three cells);
 - Duchi et al.'s mechanism: binary RR's pairs (its inputs +-1 ARE binary RR at eps0, exact.shuffled_duchi step (1));
 - binary RR and k-RR rounds: their own pairs (`binary_rr_pairs`, `krr_pairs`).
 Neighbouring relation: replace-one; in every round user 1 is the only user whose input differs, so the chosen pairs
@@ -22,7 +24,7 @@ from typing import Any, Sequence
 from ..core.errors import ParameterError, require_positive, require_probability
 from .explicit_pairs import Group, lower_delta, lower_epsilon
 from .finite_pairs import STRUCTURED as PATTERN_RANDOMIZERS
-from .finite_pairs import matrix_count_pairs, structured_count_pairs
+from .finite_pairs import matrix_count_pairs, piecewise_count_pairs, structured_count_pairs
 from .laplace_pairs import laplace_count_pairs
 
 __all__ = ["lower_groups", "blanket_lower_epsilon", "blanket_lower_delta"]
@@ -36,6 +38,8 @@ def _group(r: Any) -> Group:
         return Group("count", r.eps0, r.n, r.rounds, pairs=matrix_count_pairs(r.matrix))
     if r.mechanism in PATTERN_RANDOMIZERS:
         return Group("count", r.eps0, r.n, r.rounds, pairs=structured_count_pairs(randomizer=r.mechanism, eps0=r.eps0, d=r.d))
+    if r.mechanism == "piecewise":
+        return Group("count", r.eps0, r.n, r.rounds, pairs=piecewise_count_pairs(eps0=r.eps0))
     if r.mechanism in ("duchi", "binary_rr") or (r.mechanism == "krr" and r.k == 2):
         return Group("binary_rr", r.eps0, r.n, r.rounds)
     if r.mechanism == "krr":

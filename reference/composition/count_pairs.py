@@ -27,6 +27,17 @@ Certified lower ends: the bin probabilities and the coefficients a_y / c_y are e
   lower loss ends down and keeps the lower mass ends.
 Every step only lowers delta(eps) of any composition (delta is non-decreasing in every mass and loss).
 
+k-RR at large n (`krr_count_pair`): the trinomial pairs of `krr_pairs` need O(n pi_A) x O(n pi_B) cells (about 4e8 at
+n = 1e7, k = 10, eps0 = 2; refused beyond their MAX_CELLS). Their two-bin coarsening is one binomial count at any
+n <= 1e8: user 1 holds x0 in D and x1 in D', the other n - 1 users hold x1 (or any value other than x0: the bin
+laws are the same), every report merged into {x0} and the rest. With e0 = e^eps0, D = e0 + k - 1 the bin laws of
+({rest}, {x0}) are ((D - e0)/D, e0/D) under x0 and ((D - 1)/D, 1/D) under every other value (k-RR reports its
+input w.p. e0/D, each other value w.p. 1/D). Among all two-bin coarsenings of all k-RR pairs it has the largest
+chi-square distance, (e0 - 1)^2/(D - 1) (a bin holding x0 but not x1 has c >= 1/D under the others; more values in
+it only raise c and leave the difference e0/D - 1/D): about 0.53 of the trinomial "third" pair's 2 (e0 - 1)^2/D at
+k = 10, so its composed epsilon is about 0.73 of that pair's in the Gaussian regime (module doc of `explicit_pairs`).
+The probabilities are 100-bit interval enclosures (e0 is irrational).
+
 Written by hand: no library gives the privacy-loss law of a shuffled explicit pair with certified masses.
 """
 
@@ -41,13 +52,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core.errors import ParameterError
-from ..core.parameters import check_n
+from ..core.parameters import check_eps0, check_n
 from ..numerics.binomial import UNIT, ProbabilityPair, certified_window, iv_context
 from ..numerics.pld import GridPLD, PairPLD
 from .enclosures import Enclosure, enclosure_float_with_error, enclosure_interval, fraction_of_end
 from .krr_pairs import trinomial_pair_finest_step, trinomial_pair_grids, trinomial_pair_moments
 
-__all__ = ["MAX_CELLS", "CountPair", "count_pair", "count_pair_from_intervals", "count_pair_chi_square", "count_pair_finest_step", "count_pair_moments", "count_pair_grids", "WINDOW_TAIL"]
+__all__ = ["MAX_CELLS", "CountPair", "count_pair", "count_pair_from_intervals", "krr_count_pair", "count_pair_chi_square", "count_pair_finest_step", "count_pair_moments", "count_pair_grids", "WINDOW_TAIL"]
 
 # Tail mass of Bin(n, c_1) dropped on each side in the two-bin case (a lower bound loses at most it).
 WINDOW_TAIL = 1e-30
@@ -70,7 +81,8 @@ class CountPair:
 
 
 def _enclosure(x: Any) -> Enclosure:
-    if not (hasattr(x, "a") and hasattr(x, "b")):
+    ends = getattr(x, "_mpi_", None)
+    if not (isinstance(ends, tuple) and len(ends) == 2):
         raise ParameterError("bin probability", repr(x)[:40], "an mpmath interval (mpf) enclosing the probability")
     return (fraction_of_end(x.a), fraction_of_end(x.b))
 
@@ -113,6 +125,23 @@ def count_pair_from_intervals(x: Sequence[Any], x2: Sequence[Any], z: Sequence[A
     laws = [tuple(_enclosure(v) for v in law) for law in (x, x2, z)]
     _check_laws(*laws)
     return CountPair(laws[0], laws[1], laws[2], _eps0_up(laws[0], laws[1]), description)
+
+
+@lru_cache(maxsize=32)
+def krr_count_pair(*, eps0: float, k: int) -> CountPair:
+    """The two-bin k-RR pair of the module doc (user 1 at x0 vs x1, the others at x1, reports merged into the rest
+    and {x0}; replace-one), bin probabilities as exact enclosures of 100-bit intervals. Range: 0 < eps0 <= 30,
+    2 <= k <= 1e6 (k = 2: binary RR's own pair, the others' bit opposite to user 1's first input)."""
+    check_eps0(eps0, maximum=30.0, why="the two-bin k-RR pair")
+    if not (isinstance(k, int) and not isinstance(k, bool) and 2 <= k <= 10**6):
+        raise ParameterError("k", k, "an integer 2 <= k <= 1e6 (the two-bin k-RR pair)")
+    iv = iv_context()
+    e0 = iv.exp(iv.mpf(float(eps0)))
+    d = e0 + (k - 1)
+    x = ((d - e0) / d, e0 / d)
+    others = ((d - 1) / d, 1 / d)
+    description = f"k-RR pair x0 vs x1, the others at x1, reports merged into {{x0}} and the rest (k = {k})"
+    return count_pair_from_intervals(x, others, others, description)
 
 
 def count_pair_chi_square(pair: CountPair) -> float:

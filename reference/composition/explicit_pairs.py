@@ -23,12 +23,17 @@ randomness per round), and its privacy-loss distribution is the convolution of t
 FIXED pair: no adaptivity is needed for a lower bound). The k-RR "third" pair keeps only the counts of x0, x1
 and the rest: a post-processing, so its composition's delta is at most the pair's.
 
+- k-RR "binned" (`count_pairs.krr_count_pair`, only where both trinomial pairs exceed their cell budget,
+  `krr_pairs.MAX_CELLS`: n = 1e7 at eps0 = 2, k = 10): user 1 holds x0 in D and x1 in D', the others x1, every
+  report merged into {x0} and the rest (a post-processing); the mirrored round is user 1 at x1 in D and x0 in D'
+  (the same others), as for the count groups below.
 - "count" groups (`count_pairs`: the rounds of Laplace, a finite matrix or a structured randomizer, `blanket_lower`):
   user 1 holds x in D and x' in D', the others z, the reports merged into 2 or 3 bins; the mirrored round is user
   1 at x' in D and x in D' (the same others). Merging is a post-processing, so the binned composition's delta is at
   most the unbinned pair's.
 Candidates: binary RR, k = n - 1 - j for j in OFFSETS, a fraction f in FRACTIONS of each group's rounds in the
-first direction; k-RR, the x0 pair with those fractions and the third pair; a count group, its best-ranked
+first direction; k-RR, the x0 pair with those fractions and the third pair (beyond their cell budget the binned
+pair with those fractions); a count group, its best-ranked
 pair with those fractions and its other pairs in one direction or the other. The maximum over the candidates of
 their certified lower ends is returned: each is a lower bound.
 
@@ -47,8 +52,10 @@ from ..core.errors import ParameterError, require_positive, require_probability
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from .binary_rr_pairs import binary_rr_pair_plds
-from .count_pairs import CountPair, count_pair_finest_step, count_pair_grids, count_pair_moments
-from .krr_pairs import krr_pair_finest_step, krr_pair_grids, krr_pair_moments
+from .count_pairs import CountPair, count_pair_finest_step, count_pair_grids, count_pair_moments, krr_count_pair
+from .krr_pairs import MAX_CELLS as KRR_MAX_CELLS
+from .krr_pairs import PAIRS as KRR_PAIRS
+from .krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments
 
 __all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "lower_delta", "lower_epsilon"]
 
@@ -102,12 +109,23 @@ def _options(g: Group) -> list[_Option]:
         return first + [_Option("count", i, f) for i in range(1, len(g.pairs)) for f in (FRACTIONS[0], FRACTIONS[-1])]
     if g.mechanism == "binary_rr" or g.k == 2:
         return [_Option("binary", j, f) for j in OFFSETS for f in FRACTIONS]
+    try:
+        beyond = all(krr_pair_cells(pair, eps0=g.eps0, n=g.n, k=g.k) > KRR_MAX_CELLS for pair in KRR_PAIRS)
+    except ParameterError:
+        beyond = False  # outside the pairs' ranges: the trinomial candidates are skipped as before
+    if beyond:
+        return [_Option("krr_binned", 0, f) for f in FRACTIONS]
     return [_Option("x0", 0, f) for f in FRACTIONS] + [_Option("third", 0, 1.0)]
 
 
+def _count_pair(g: Group, o: _Option) -> CountPair:
+    """The count pair of a "count" option, or the binned k-RR pair."""
+    return krr_count_pair(eps0=g.eps0, k=g.k) if o.pair == "krr_binned" else g.pairs[o.offset]
+
+
 def _describe(o: _Option, g: Group | None = None) -> str:
-    if o.pair == "count" and g is not None:
-        return f"{g.pairs[o.offset].description} ({o.fraction:.0%} of the rounds x vs x')"
+    if o.pair in ("count", "krr_binned") and g is not None:
+        return f"{_count_pair(g, o).description} ({o.fraction:.0%} of the rounds x vs x')"
     if o.pair == "binary":
         return f"binary-RR pair with k = n-1-{o.offset} ones among the others ({o.fraction:.0%} of the rounds P_k vs Q_k)"
     if o.pair == "x0":
@@ -116,8 +134,8 @@ def _describe(o: _Option, g: Group | None = None) -> str:
 
 
 def _moments(g: Group, o: _Option) -> tuple[float, float]:
-    if o.pair == "count":
-        return count_pair_moments(g.pairs[o.offset], n=g.n)
+    if o.pair in ("count", "krr_binned"):
+        return count_pair_moments(_count_pair(g, o), n=g.n)
     if o.pair == "binary":
         return binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))[0].moments()
     return krr_pair_moments(o.pair, eps0=g.eps0, n=g.n, k=g.k)
@@ -125,16 +143,16 @@ def _moments(g: Group, o: _Option) -> tuple[float, float]:
 
 def _finest(g: Group, o: _Option) -> float:
     """The finest grid step the option's grids serve (0.0: any power of 2)."""
-    if o.pair == "count":
-        return count_pair_finest_step(g.pairs[o.offset], n=g.n)
+    if o.pair in ("count", "krr_binned"):
+        return count_pair_finest_step(_count_pair(g, o), n=g.n)
     if o.pair == "binary":
         return 0.0
     return krr_pair_finest_step(o.pair, eps0=g.eps0, n=g.n, k=g.k)
 
 
 def _grids(g: Group, o: _Option, step: float, tail: float) -> tuple[GridPLD, GridPLD]:
-    if o.pair == "count":
-        return count_pair_grids(g.pairs[o.offset], n=g.n, step=step, tail=tail)
+    if o.pair in ("count", "krr_binned"):
+        return count_pair_grids(_count_pair(g, o), n=g.n, step=step, tail=tail)
     if o.pair == "binary":
         forward, backward = binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))
         return forward.discretise(step, False, tail), backward.discretise(step, False, tail)

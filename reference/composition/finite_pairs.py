@@ -22,8 +22,18 @@ one (one count: no cell budget at any n) are returned.
 Why one pair of neighbouring T-round datasets realises the composition: as in `explicit_pairs` (user 1 the only
 user whose inputs differ; the mirrored direction is user 1 at x' in D and x in D'; a fixed pair, no adaptivity).
 
+The piecewise mechanism (Wang et al., ICDE 2019, Sec. III-B; `piecewise_count_pairs`): the pairs of its single-round
+lower bound (statement exact.piecewise_partition_pair, `reference.randomizers.piecewise.partition_rows`): every
+report coarsened to the cell of (-inf, -tau), [-tau, tau], (tau, inf) it falls in, then a fixed rounding channel
+shared by every input (both post-processings of the shuffled output; module doc of `reference.randomizers.piecewise`,
+whose exact rational rows are checked there to be a channel applied to the true cell laws at the true eps0), for
+the inputs -1, 1, 0; and the cells cut at +-1 for the inputs -1, 1 (the same rows -1 and 1 when e^(eps0/2) >= 2). Each 3 x 3 (or 2 x 3)
+matrix of cell laws is a finite randomizer of which every candidate above is a binned pair; each is therefore a
+binned pair of the piecewise mechanism itself.
+
 Ranges: a finite matrix as `reference.bounds.blanket_exact_randomizer.finite_randomizer` (k <= 16 rows, m <= 64
-outputs, LDP epsilon <= 50); the structured randomizers as their lower bounds (`reference.randomizers`).
+outputs, LDP epsilon <= 50); the structured randomizers as their lower bounds (`reference.randomizers`); the
+piecewise mechanism eps0 in [1e-12, 40].
 """
 
 from __future__ import annotations
@@ -41,11 +51,12 @@ from ..lower_bounds.randomizer import candidate_bins
 from ..randomizers.common import check_domain
 from ..randomizers.hadamard import hadamard_response
 from ..randomizers.local_hashing import local_hashing, olh_range
+from ..randomizers.piecewise import partition_rows
 from ..randomizers.subset_selection import optimal_subset_size, subset_selection
 from ..randomizers.unary import optimized_unary_encoding, symmetric_rappor
 from .count_pairs import CountPair, count_pair, count_pair_chi_square
 
-__all__ = ["matrix_count_pairs", "structured_count_pairs", "partitions", "EXHAUSTIVE_OUTPUTS", "THREE_BINS", "STRUCTURED"]
+__all__ = ["matrix_count_pairs", "structured_count_pairs", "piecewise_count_pairs", "partitions", "EXHAUSTIVE_OUTPUTS", "THREE_BINS", "STRUCTURED"]
 
 EXHAUSTIVE_OUTPUTS = 8
 THREE_BINS = 2
@@ -155,6 +166,25 @@ def structured_count_pairs(*, randomizer: str, eps0: float, d: int) -> tuple[Cou
         kept = [j for j in range(len(rows[0])) if any(Fraction(r[j]) > 0 for r in rows)]
         projected = finite_randomizer([[Fraction(r[j]) for j in kept] for r in rows])
         out += _candidates(projected, labels[: projected.k], f"{randomizer} pattern pair (d = {d})")
+    out.sort(key=lambda p: -count_pair_chi_square(p))
+    threes = [p for p in out if len(p.x) == 3][:THREE_BINS]
+    twos = [p for p in out if len(p.x) == 2][:1]
+    return tuple(threes + twos)
+
+
+@lru_cache(maxsize=32)
+def piecewise_count_pairs(*, eps0: float) -> tuple[CountPair, ...]:
+    """The candidate binned cell pairs of the piecewise mechanism at eps0 (module doc; statement
+    exact.piecewise_partition_pair's coarsenings), best-ranked first: the THREE_BINS best three-cell pairs and the
+    best two-bin one over the adaptive cells (inputs -1, 1, 0) and the cells at +-1 (inputs -1, 1). Replace-one. Range: eps0 in [1e-12, 40] (ParameterError beyond)."""
+    out: list[CountPair] = []
+    # Both coarsenings at every eps0: at e^(eps0/2) >= 2 the unit cells' rows are the adaptive ones' rows -1 and 1
+    # (their pairs come out twice and are kept once).
+    for cells, labels, what in (("adaptive", ["-1", "1", "0"], "cells cut at +-tau"), ("unit", ["-1", "1"], "cells cut at +-1")):
+        rows = partition_rows(eps0, cells=cells)
+        for pair in _candidates(finite_randomizer(rows), labels[: len(rows)], f"piecewise cell pair ({what})"):
+            if all((p.x, p.x2, p.z) != (pair.x, pair.x2, pair.z) for p in out):
+                out.append(pair)
     out.sort(key=lambda p: -count_pair_chi_square(p))
     threes = [p for p in out if len(p.x) == 3][:THREE_BINS]
     twos = [p for p in out if len(p.x) == 2][:1]

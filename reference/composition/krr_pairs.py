@@ -70,6 +70,7 @@ __all__ = [
     "FINE_BINS",
     "FINE_PER_SD",
     "Enclosure",
+    "krr_pair_cells",
     "krr_pair_finest_step",
     "krr_pair_grids",
     "krr_pair_moments",
@@ -188,6 +189,22 @@ def _walk(anchor: float, at: int, lo: int, hi: int, up: np.ndarray, down: np.nda
     return np.concatenate((below[::-1], [anchor], above))
 
 
+def _cells(s: _Setup, n: int) -> tuple[int, int, list[int], list[int], list[int], int]:
+    """The windows of the trinomial pair `s` at n (module doc): B's, its rows, A's per row, and the number of cells."""
+    b_lo, b_hi = _window(n, s.law_b.p)
+    rows = list(range(b_lo, b_hi + 1))
+    a_lo = [_window(n - b, s.law_a.p)[0] for b in rows]
+    a_hi = [_window(n - b, s.law_a.p)[1] for b in rows]
+    return b_lo, b_hi, rows, a_lo, a_hi, sum(hi - lo + 1 for lo, hi in zip(a_lo, a_hi, strict=True))
+
+
+def krr_pair_cells(pair: str, *, eps0: float, n: int, k: int) -> int:
+    """The number of cells of the pair's window at n (module doc), counted before any work: above MAX_CELLS the pair
+    is refused. Ranges as `krr_pair_grids`."""
+    eps0, n, k = _check(pair, eps0, n, k)
+    return _cells(_setup(pair, eps0, k), n)[5]
+
+
 @lru_cache(maxsize=4)
 def _fine(pair: str, eps0: float, n: int, k: int) -> _Fine:
     return _fine_from(_setup(pair, eps0, k), n)
@@ -195,11 +212,7 @@ def _fine(pair: str, eps0: float, n: int, k: int) -> _Fine:
 
 def _fine_from(s: _Setup, n: int) -> _Fine:
     """Both directions' optimistic masses on the fine grid of the trinomial pair `s` at n (module doc)."""
-    b_lo, b_hi = _window(n, s.law_b.p)
-    rows = list(range(b_lo, b_hi + 1))
-    a_lo = [_window(n - b, s.law_a.p)[0] for b in rows]
-    a_hi = [_window(n - b, s.law_a.p)[1] for b in rows]
-    cells = sum(hi - lo + 1 for lo, hi in zip(a_lo, a_hi, strict=True))
+    b_lo, b_hi, rows, a_lo, a_hi, cells = _cells(s, n)
     if cells > MAX_CELLS:
         raise ParameterError("n", n, f"a k-RR pair window of at most {MAX_CELLS:.0e} cells (here {cells:.1e}; smaller n)")
     # The anchor and the column A = a_star (module doc).

@@ -206,3 +206,19 @@ def test_compose_laplace_answers_where_the_blanket_lower_end_cannot_be_evaluated
 
     result = compose_laplace(eps0=8.0, n=10**6, delta=1e-6, rounds=2)
     assert 0.0 <= result.lower <= result.upper <= 16.0
+
+
+def test_interval_bin_laws_are_enclosed_exactly():
+    """count_pair_from_intervals keeps the 100-bit interval ends exactly: the third and two thirds in the interval
+    context enclose 1/3 and 2/3 (their ends rounded to a double, the nearest doubles 0.333...31 and 0.666...63 both
+    lie BELOW the truth, would be a point outside the interval)."""
+    from shuffle_spec.reference.composition.count_pairs import count_pair_from_intervals
+    from shuffle_spec.reference.numerics.binomial import iv_context
+
+    iv = iv_context()
+    third, two_thirds = iv.mpf(1) / 3, iv.mpf(2) / 3
+    pair = count_pair_from_intervals((third, two_thirds), (two_thirds, third), (third, two_thirds), "test pair")
+    for law in (pair.x, pair.x2, pair.z):
+        for (lo, hi), truth in zip(law, (Fraction(1, 3), Fraction(2, 3)) if law is not pair.x2 else (Fraction(2, 3), Fraction(1, 3)), strict=True):
+            assert lo < truth < hi, (lo, hi, truth)
+            assert hi - lo < Fraction(1, 2**95)  # the interval's width, not a double's

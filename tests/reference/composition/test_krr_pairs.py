@@ -150,3 +150,101 @@ def test_one_round_grid_agrees_with_the_lattice_sum_engine(pair):
         mine = max(c.delta(eps) for c in composed)
         lattice = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair=pair, delta_hint=1e-12)
         assert lattice.lower * (1 - 1e-3) <= mine <= lattice.upper
+
+
+# ---------------------------------------------------------------------------------------------------
+# The binned pair (count_pairs.krr_count_pair): user 1 at x0 vs x1, the others at x1, reports merged into {x0} and
+# the rest; compose.krr's candidate where both trinomial pairs exceed their cell budget (n = 1e7 at eps0 = 2, k = 10).
+
+
+def _binned(law: dict[tuple[int, ...], Fraction]) -> dict[int, Fraction]:
+    """The law of the count of x0 (value 0) in a histogram law: the binned pair's output."""
+    out: dict[int, Fraction] = {}
+    for h, v in law.items():
+        out[h[0]] = out.get(h[0], Fraction(0)) + v
+    return out
+
+
+@pytest.fixture
+def binned_only(monkeypatch):
+    """compose.krr's candidates as beyond the trinomial cell budget (the binned pair alone), at any n."""
+    from shuffle_spec.reference.composition import explicit_pairs
+
+    monkeypatch.setattr(explicit_pairs, "KRR_MAX_CELLS", -1)
+
+
+@pytest.mark.parametrize("n, k, rounds", [(3, 3, 2), pytest.param(2, 4, 3, marks=pytest.mark.slow)])
+def test_binned_pair_composed_lower_is_below_the_exact_eps_of_its_realised_pair(binned_only, n, k, rounds):
+    """Certified lower end <= the exact eps of the realised T-round pair (user 1 at 0 vs 1, the others at 1; a
+    forward rounds and rounds - a mirrored ones, full histograms, every a) <= the composed upper end."""
+    delta = 1e-2
+    value = composed_lower_epsilon([MechanismRound("krr", math.log(3), n, rounds, k)], delta=delta)
+    lower = value.lower
+    assert lower > 0 and "merged into {x0} and the rest" in value.note, value.note
+    p, q = _round_pairs(Fraction(3), n, k)["x0 backward"]
+    above = Fraction(math.exp(lower)) * (1 + SLACK)
+    worst = max(_hockey(_product([p] * a + [q] * (rounds - a)), _product([q] * a + [p] * (rounds - a)), above) for a in range(rounds + 1))
+    assert worst >= Fraction(delta) * (1 - SLACK)
+    assert lower <= compose_krr(eps0=math.log(3), n=n, delta=delta, rounds=rounds, k=k).upper
+
+
+def test_binned_pair_delta_is_below_the_exact_binned_delta_and_close_to_it(binned_only):
+    """lower_delta of the binned pair (n = 4, k = 3, T = 3) <= the exact delta of its binned laws composed (the count
+    of x0 in each round, a forward rounds for a in the candidates' mixes 3, 2, 0) and >= 0.99 of it (teeth)."""
+    from shuffle_spec.reference.composition.explicit_pairs import Group, lower_delta
+
+    n, k, rounds = 4, 3, 3
+    p, q = (_binned(law) for law in _round_pairs(Fraction(3), n, k)["x0 backward"])
+    for eps in (0.0, 0.3, 0.6):
+        low, which = lower_delta([Group("krr", math.log(3), n, rounds, k)], eps=eps, delta_hint=1e-3)
+        alpha = Fraction(math.exp(eps)) * (1 - SLACK)
+        exact = max(float(_hockey(_product([p] * a + [q] * (rounds - a)), _product([q] * a + [p] * (rounds - a)), alpha)) for a in (3, 2, 0))
+        assert "merged into {x0}" in which
+        assert low <= exact * (1 + 1e-9), (eps, low, exact)
+        assert low >= 0.99 * exact, (eps, low, exact)
+
+
+def test_binned_pair_at_n_1e4_is_below_an_independent_pessimistic_composition(binned_only):
+    """eps0 = 2, k = 10, n = 1e4, T = 10: the certified lower end of delta(eps) <= an independent upper estimate of the
+    binned pair's exact composed delta, the largest over the candidates' direction mixes (the binomial pmf from
+    log Gamma, losses rounded UP to a 1e-5 grid, the T-fold convolution by one numpy FFT: the pessimistic side), and
+    >= 0.97 of it (teeth)."""
+    from shuffle_spec.reference.composition.explicit_pairs import Group, lower_delta
+
+    eps0, k, n, rounds = 2.0, 10, 10**4, 10
+    e0 = math.exp(eps0)
+    d = e0 + k - 1
+    s = np.arange(n + 1)
+    log_pmf = np.array([math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) for j in range(n + 1)])
+    w = np.exp(log_pmf + s * math.log(1 / d) + (n - s) * math.log1p(-1 / d))  # the count S of x0 among n reports of x1
+    kept = w > 1e-30  # the counts beyond: their mass (at most `dropped` a round) is added to the estimate
+    dropped = 2 * float(np.sum(w[~kept] * np.maximum(e0 * s[~kept], n) / n)) + 1e-300
+    s, w = s[kept], w[kept]
+    g_x0, g_x1 = e0 * s + (d - e0) / (d - 1) * (n - s), s + (n - s)  # g_x(s) = sum_y mu_x(y) h_y / mu_z(y)
+    step = 1e-5
+    spectra, index_pairs = [], []
+    for g, g2 in ((g_x0, g_x1), (g_x1, g_x0)):  # x0 vs x1, and the mirrored round
+        index = np.ceil((np.log(g) - np.log(g2)) / step).astype(np.int64)  # rounded up: the exact delta is at most this one's
+        index_pairs.append((index, w * g / n))
+    low_index = min(int(i.min()) for i, _ in index_pairs)
+    width = max(int(i.max()) for i, _ in index_pairs) - low_index + 1
+    size = 1 << int(math.ceil(math.log2(rounds * width + 1)))  # no wrap-around
+    for index, mass in index_pairs:
+        spectra.append(np.fft.rfft(np.bincount(index - low_index, weights=mass, minlength=width), size))
+    values = (rounds * low_index + np.arange(size)) * step
+    mixes = [np.maximum(np.fft.irfft(spectra[0] ** a * spectra[1] ** (rounds - a), size), 0.0) for a in (rounds, rounds // 2, 0)]
+    for eps in (0.05, 0.1, 0.15):
+        estimate = max(float(np.sum(c * np.maximum(1 - np.exp(eps - values), 0.0))) for c in mixes) * (1 + 1e-9) + 1e-13 + rounds * dropped
+        low, _ = lower_delta([Group("krr", eps0, n, rounds, k)], eps=eps, delta_hint=1e-6)
+        assert 0.97 * estimate <= low <= estimate, (eps, low, estimate)
+
+
+@pytest.mark.slow  # compose.krr's envelope at n = 1e7 (about a minute) and the binned pair's composition
+def test_compose_krr_at_n_1e7_has_a_composed_lower_end_above_one_round():
+    """eps0 = 2, k = 10, n = 1e7, T = 365 (docs/composition.md's worked example): both trinomial pairs exceed their
+    cell budget, the binned pair answers, above one round's certified lower bound and below the composed upper end."""
+    value = compose_krr(eps0=2.0, n=10**7, delta=1e-6, rounds=365, k=10)
+    one = krr_pair_third_epsilon(eps0=2.0, n=10**7, delta=1e-6, k=10).lower
+    assert one < value.lower <= value.upper
+    lower = composed_lower_epsilon([MechanismRound("krr", 2.0, 10**7, 365, 10)], delta=1e-6)
+    assert lower.lower == value.lower and "merged into {x0}" in lower.note

@@ -35,15 +35,16 @@ def test_the_table_has_every_cell_and_its_columns_are_ordered():
 
 @pytest.mark.slow
 def test_one_row_is_what_the_code_prints_today():
-    """The generic and lower-bound cells of the row eps0 = 2, n = 1e7, recomputed with the benchmark's rounding."""
+    """The generic and lower-bound cells of the row eps0 = 2, n = 1e7, recomputed with the benchmark's rounding (the
+    lower bound: compose.krr's composed explicit pairs, here the pair binned into {x0} and the rest)."""
     spec = importlib.util.spec_from_file_location("compose_benchmark", ROOT / "benchmarks" / "compose.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    from shuffle_spec.reference.composition.mechanism_rounds import MechanismRound, composed_lower_epsilon
     from shuffle_spec.reference.composition.shuffled_rounds import Round, composed_epsilon
-    from shuffle_spec.reference.lower_bounds.krr import krr_pair_third_epsilon
 
     row = next(r for r in _rows() if r[:2] == (2.0, 10**7))
     generic = composed_epsilon([Round("stronger_clones", 2.0, 10**7, 365)], delta=1e-6).upper
-    lower = krr_pair_third_epsilon(eps0=2.0, n=10**7, delta=1e-6, k=10).lower
+    lower = composed_lower_epsilon([MechanismRound("krr", 2.0, 10**7, 365, 10)], delta=1e-6).lower
     assert float(bench._digits(generic)) == row[2]
     assert float(bench._digits(lower, up=False)) == row[4]
