@@ -654,7 +654,7 @@ class _ClonePair:
         h0 = h(y0)
         if h0 is None:
             return None
-        y1 = y0 + (0.2 if h0 < 0 else -0.2)  # -log delta grows with eps: h increasing in y
+        y1 = y0 - max(min(0.5 * h0, 1.0), -1.0)  # a first step on the Gaussian model (slope 2), at most a factor e
         h1 = h(y1)
         for _ in range(SECANT_STEPS):
             if h1 is None or h1 == h0 or (h1 - h0) / (y1 - y0) <= 0:
@@ -663,7 +663,9 @@ class _ClonePair:
             y2 = min(max(y2, y1 - 1.0), y1 + 1.0)  # at most a factor e per step
             if not y2 < math.log(self.eps0):
                 return None
-            if abs(y2 - y1) <= SECANT_TOL:
+            # Secant errors shrink like the product of the last two steps (h is nearly linear: its curvature
+            # constant is below 1), so a step below 1e-5 after one below SECANT_TOL / (that step) has landed.
+            if abs(y2 - y1) <= SECANT_TOL or (abs(y2 - y1) <= 1e-5 and abs(y2 - y1) * abs(y1 - y0) <= SECANT_TOL):
                 return math.exp(y2)
             y0, h0, y1, h1 = y1, h1, y2, h(y2)
         return None
