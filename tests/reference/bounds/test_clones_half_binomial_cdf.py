@@ -129,7 +129,7 @@ def test_the_secant_guess_lands_on_the_certified_root(kind, eps0, n, delta):
     assert SECANT_TOL <= 1e-3 * DEFAULT_REL_TOL
 
 
-def test_clone_bounds_and_a_krr_tightest_call_import_no_scipy():
+def test_clone_bounds_and_krr_tightest_calls_import_no_scipy():
     code = textwrap.dedent(
         """
         import json, sys
@@ -137,6 +137,7 @@ def test_clone_bounds_and_a_krr_tightest_call_import_no_scipy():
         from shuffle_spec.reference.bounds.clones import clones_numeric
         from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
         tightest(eps0=1.0, n=10**4, delta=1e-6, randomizer="krr", k=10)
+        tightest(eps0=1.0, n=10**4, delta=1e-6, randomizer="krr", k=2)  # exact.shuffled_binary_rr's transport bound too
         for n in (10**6, 10**8):  # the carried walk (c > 2e5) and the sampled grid (c > 5e6)
             clones_numeric(eps0=1.0, n=n, delta=1e-6)
             stronger_clones(eps0=0.5, n=n, delta=1e-9)
