@@ -114,6 +114,19 @@ def test_quadratic_cell_upper_bounds_every_quadratic_through_the_intervals():
     assert gap < 1e-4  # exact values: the bound is the quadratic's maximum (up to the grid of u above)
 
 
+def test_max_pmf_bound_is_the_scaled_bessel_function_with_its_margin():
+    """max_pmf_bound = e^-x I_0(x) (1 + 1e-12), x = m p q (1 - 8u), by mpmath at 30 digits (no SciPy on the k = 2
+    `tightest` path): against scipy's i0e (within 1e-14 relative, its documented accuracy) from x = 0 to 2.5e9."""
+    from scipy.special import i0e
+
+    for m in (0, 1, 2, 7, 100, 12_345, 10**6, 10**8, 10**10):
+        for eps0 in (1e-6, 0.5, 1.0, 4.0, 8.0):
+            p, q = _keep(eps0)
+            x = m * p * q * (1 - 8 * 2.0**-53)
+            bound = transport.max_pmf_bound(p=p, q=q, m=m)
+            assert abs(bound / (float(i0e(x)) * (1 + 1e-12)) - 1) <= 1e-14, (m, eps0)
+
+
 @pytest.mark.parametrize("m, eps0", [(10, 1.0), (1000, 0.1), (1000, 4.0), (20_000, 1.0)])
 def test_max_pmf_bound_is_above_every_pmf_and_close(m, eps0):
     p, q = _keep(eps0)
