@@ -74,7 +74,7 @@ from ..bounds.blanket_exact_laplace import MAX_EPS0 as LAPLACE_MAX_EPS0
 from ..bounds.blanket_exact_laplace import MAX_N as LAPLACE_MAX_N
 from ..bounds.blanket_exact_laplace import exact_blanket_laplace_delta
 from ..bounds.blanket_exact_randomizer import MAX_N as MATRIX_MAX_N
-from ..bounds.blanket_exact_randomizer import FiniteRandomizer, exact_blanket_randomizer_delta, finite_randomizer
+from ..bounds.blanket_exact_randomizer import FiniteRandomizer, PairProfiles, finite_randomizer
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
@@ -304,9 +304,8 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
         if not isinstance(matrix, FiniteRandomizer):  # _validate made it one
             raise ParameterError("matrix", repr(matrix)[:60], "a validated FiniteRandomizer")
         bound = matrix.eps0
-
-        def value(eps: float) -> float:
-            return exact_blanket_randomizer_delta(matrix=matrix, n=r.n, eps=eps, delta_hint=floor).upper
+        profiles = PairProfiles(matrix, n=r.n, delta_hint=floor)  # skips pairs dominated at a smaller eps
+        value = profiles.upper
     else:
         pairs, ratio = _structured_mechanism(r.mechanism, eps0, r.d)
         bound = eps0_rounded_up(ratio)
