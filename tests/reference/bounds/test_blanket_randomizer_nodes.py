@@ -23,6 +23,8 @@ from shuffle_spec.reference.bounds.blanket_exact_randomizer import (
 from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.finite.randomizers import Randomizer
 from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta
+from shuffle_spec.reference.randomizers.structured import structured_blanket_delta
+from shuffle_spec.reference.randomizers.subset_selection import subset_selection
 
 CIRCULANT = [[Fraction(5, 10), Fraction(3, 10), Fraction(2, 10)], [Fraction(2, 10), Fraction(5, 10), Fraction(3, 10)], [Fraction(3, 10), Fraction(2, 10), Fraction(5, 10)]]
 # Two pairs far apart: rows 0 and 1 differ a lot, row 2 is close to row 0 (its pairs with row 0 are dominated).
@@ -89,3 +91,16 @@ def test_pair_profiles_refuse_bad_inputs():
         PairProfiles(CIRCULANT, n=0)
     with pytest.raises(ParameterError, match="eps"):
         PairProfiles(CIRCULANT, n=10).upper(-0.1)
+
+
+def test_structured_three_group_blanket_sum_brackets_lemma_5_3_by_enumeration():
+    """A structured pair with 3 groups (1-subset selection on 4 values: its pair's groups) goes through the batched
+    lattice sums; its interval contains Lemma 5.3's sum evaluated from the definition at n = 7:
+    sum_N C(n-1, N-1) gamma^(N-1) (1-gamma)^(n-N) E[(L_1 + ... + L_N)_+] / N, E by enumeration."""
+    pair = subset_selection(1.0, 4, 1).replace_pairs()[0]
+    assert len(pair.groups) == 3
+    gamma, n = float(pair.gamma), 7
+    for eps in (0.05, 0.4):
+        value = sum(math.comb(n - 1, big_n - 1) * gamma ** (big_n - 1) * (1 - gamma) ** (n - big_n) * brute_force_expectation(big_n, pair.groups, eps) / big_n for big_n in range(1, n + 1))
+        got = structured_blanket_delta([pair], n=n, eps=eps, delta_hint=1e-12)
+        assert got.lower * (1 - 1e-9) <= value <= got.upper * (1 + 1e-9), (eps, got, value)
