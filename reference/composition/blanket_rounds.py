@@ -74,11 +74,12 @@ from ..bounds.blanket_exact_laplace import MAX_EPS0 as LAPLACE_MAX_EPS0
 from ..bounds.blanket_exact_laplace import MAX_N as LAPLACE_MAX_N
 from ..bounds.blanket_exact_laplace import exact_blanket_laplace_delta
 from ..bounds.blanket_exact_randomizer import MAX_N as MATRIX_MAX_N
-from ..bounds.blanket_exact_randomizer import FiniteRandomizer, PairProfiles, finite_randomizer
+from ..bounds.blanket_exact_randomizer import FiniteRandomizer, Groups, PairProfiles, finite_randomizer, pair_groups, product_form
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX, COMPOSE_SCHEDULE_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
+from ..numerics.lattice_sums import binomial_law, binomial_window, blocking_offsets
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..numerics.solver import solve_epsilon
 from ..randomizers.common import MAX_N as STRUCTURED_MAX_N
@@ -100,6 +101,7 @@ __all__ = [
     "BlanketRound",
     "RoundEnvelope",
     "round_envelope",
+    "envelope_seconds",
     "round_dominating_pair",
     "composed_epsilon",
     "composed_delta",
@@ -125,6 +127,18 @@ MAX_ROUNDS = COMPOSE_ROUNDS_MAX
 # dearer than Laplace's, so they take 16).
 NODES = {"laplace": 32}
 DEFAULT_NODES = 16
+# The cost model of `envelope_seconds` (uncertified: it only decides whether the front door tries an envelope), measured
+# on one core of the shared 2-core machine (niced, loaded: an upper end for an idle core) per ordered pair and blanket
+# block (one D_N) at n = 1e2..1e6: the batched lattice sums (at most 3 groups; the product-form sums cost less)
+# 0.36-1.5 ms at N <= 600, 4 ms at N = 6e3, 8-19 ms at N = 6e4, 27-31 ms at N = 6e5, modelled as a + b sqrt(N);
+# the randomized-rounding FFT (subset selection, matrices with more than 3 groups) 0.6-1.3 ms at N <= 750, 2-3 ms at
+# 7e3, 9-19 ms at 7e4, 9-31 ms at 7e5, modelled as a + b (points of the FFT window: about 600 sqrt(N), at most 2^18).
+# An envelope takes 18-36 evaluations (nodes and the bisection placing them).
+LATTICE_BLOCK_SECONDS = (2e-4, 5e-5)
+FFT_BLOCK_SECONDS = (4e-4, 1e-7)
+FFT_POINTS_PER_ROOT = 600.0
+FFT_POINTS_MAX = 2.0**18
+ENVELOPE_EVALUATIONS = 32
 # Placing the nodes: the end of the range is bisected on certified values to this relative width.
 END_TOLERANCE = 0.05
 FLOOR = 1e-17
@@ -319,6 +333,46 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
 
     step, nodes, upper = _nodes(upper_at, bound, floor, NODES.get(r.mechanism, DEFAULT_NODES))
     return RoundEnvelope(step, nodes, upper, float(bound), count[0], time.perf_counter() - started)
+
+
+def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float) -> float:
+    """The cost model's seconds of one certified Lemma 5.3 evaluation of one pair (`envelope_seconds`)."""
+    if gamma >= 1:
+        return 0.0
+    law = binomial_law(gamma)
+    tail = max(min(1e-30, floor * 1e-12), 1e-300)  # as `blanket_sum` with delta_hint = floor
+    window = binomial_window(n - 1, law, tail)
+    mean = (n - 1) * law.p
+    blocks = len(blocking_offsets(window.lo, window.hi, mean, math.sqrt(max(mean * (1 - law.p), 0.0)), floor))
+    root = math.sqrt(mean + 1.0)
+    if len(groups) <= 3 or product_form(groups) is not None:
+        per_block = LATTICE_BLOCK_SECONDS[0] + LATTICE_BLOCK_SECONDS[1] * root
+    else:
+        per_block = FFT_BLOCK_SECONDS[0] + FFT_BLOCK_SECONDS[1] * min(FFT_POINTS_PER_ROOT * root, FFT_POINTS_MAX)
+    return blocks * per_block
+
+
+def envelope_seconds(r: BlanketRound, *, floor: float = FLOOR) -> float:
+    """Uncertified: the estimated CPU seconds (one core) of the profile envelope of a matrix round or a structured
+    randomizer's round (B1: about ENVELOPE_EVALUATIONS certified Lemma 5.3 evaluations, each one blanket sum per
+    ordered pair of distinct groups, each block of the sum one D_N), from the blanket sizes and pairs alone (no
+    evaluation). It only decides whether a caller (the front door, `interface/certify.py`) tries the envelope,
+    never a number. Range: a BlanketRound of "matrix" or a STRUCTURED
+    mechanism (as `composed_epsilon`); floor in (0, 1e-6]."""
+    r = _key(_validate(r))
+    require_probability("floor", floor)
+    if r.mechanism not in ("matrix",) + STRUCTURED:
+        raise ParameterError("mechanism", r.mechanism, f"matrix or one of {', '.join(STRUCTURED)} (the envelopes with a cost model)")
+    if r.mechanism == "duchi":
+        return 0.0  # binary RR's envelope (module doc, B1): a few lattice sums
+    if r.mechanism == "matrix":
+        matrix = finite_randomizer(r.matrix)
+        profiles = PairProfiles(matrix, n=r.n)
+        pairs = [(matrix.gamma, pair_groups(matrix, *pair)) for pair in profiles.pairs]
+    else:
+        structured, _ = _structured_mechanism(r.mechanism, float(r.eps0), r.d)  # type: ignore[arg-type]
+        pairs = [(pair.gamma, pair.groups) for pair in structured]
+    return ENVELOPE_EVALUATIONS * sum(_pair_seconds(r.n, gamma, groups, float(floor)) for gamma, groups in pairs)
 
 
 def round_envelope(r: BlanketRound, *, floor: float = FLOOR) -> RoundEnvelope:
