@@ -254,7 +254,7 @@ MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
 # node and ordered pair, 0.05-0.6 s each (20-60 s of CPU per envelope at n >= 1e3, whatever n): the front door tries
 # them where the cost model of `reference.composition.blanket_rounds.envelope_seconds` (blanket sizes and pairs, no
 # evaluation; an upper end of the CPU seconds measured) is at most this, and names the direct call elsewhere (a 3 x 3
-# matrix up to n ~ 270, a 10 x 10 one ~ 140, subset selection on d = 100 ~ 380, piecewise ~ 500).
+# matrix up to n ~ 250, a 10 x 10 one ~ 140, subset selection on d = 100 ~ 370, piecewise ~ 520).
 # compose.laplace's envelope and those of the randomizers whose Lemma 5.3 sum is exact in product form
 # (BLANKET_ROUNDS_FAST, `reference.bounds.blanket_exact_randomizer.product_form`; Duchi's is binary RR's) take about a
 # second over their whole range (0.3-1.3 s of CPU at eps0 in [0.05, 8], n in [1e3, 1e8], T = 100-1000) and are

@@ -30,7 +30,12 @@ k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N
   round-off bound and Chernoff tails); E[S'_+] adds the round-off (Cauchy-Schwarz), the mass above the
   window times N max l and below it times the window's lowest point. The lower end is 0 on this path.
 
-The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N).
+The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N). On
+the lattice path the D_N of all blocks come from one batched call of the lattice sums (`count_expectations`: the
+layout and binomial rows are built once; the certified intervals equal the per-N ones up to the rows' float
+padding, about 1e-10 relative, either way); a composition envelope evaluates many eps through `PairProfiles`,
+which skips a pair whose certified value at a smaller eps already lies below the maximum found (each pair's delta
+is non-increasing in eps).
 
 Aiming the search (uncertified). Each certified evaluation of delta(eps) costs a lattice sum or an FFT per blanket
 size N; the certified solver needs 2-3 of them when it is given an estimate of the root accurate to about its

@@ -19,7 +19,7 @@ verifies the exact identities every valid pair has: sum p = 1 and sum p alpha = 
 mu_x' are probability distributions), all terms non-negative.
 
 Evaluation of D_N (certified; `shuffle_spec.reference.bounds.blanket_exact_randomizer`): at most 3 distinct
-coefficients, the exact lattice sums; four groups of product form (alpha(I) - e^eps beta(J), I and J independent
+coefficients, the exact lattice sums (every block of the blanket sum in one batched call, `count_expectations`); four groups of product form (alpha(I) - e^eps beta(J), I and J independent
 under the blanket: unary encodings, local hashing, Hadamard response), the exact sum over two independent
 binomial counts (`product_count_expectation`, its eps-independent windows and suffix sums kept across the
 solver's evaluations: about 0.1-1 s per bound where the FFT path took 1-40 s); otherwise (subset selection,
