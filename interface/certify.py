@@ -19,7 +19,7 @@ Which statements compete (the registry of randomizers: `interface/mechanisms.py`
   the k-RR class) and the mechanism's own composition (compose.krr, compose.binary_rr: up to n = 1e5, see
   MECHANISM_ROUNDS_N_MAX) for the upper side, and for Laplace, a matrix and the structured randomizers their own
   compositions by BBGN19 Lemma 5.3's envelope (compose.laplace, compose.finite, compose.randomizer; a matrix and
-  subset selection only up to n = 100, BLANKET_ROUNDS_N_MAX: their envelopes cost minutes beyond) beside compose.clones; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
+  subset selection where their envelope's estimated cost is at most BLANKET_ROUNDS_SECONDS_MAX: tens of seconds beyond) beside compose.clones; compose.exact_binary_rr, the exact epsilon of T rounds of binary RR on
   fixed neighbouring datasets, is a LOWER bound, for binary RR and hence for the generic worst case; a matrix
   is composed as a generic eps0-LDP randomizer at its LDP epsilon (rounded up) and by compose.finite, unless it IS
   k-ary randomized response (exact equality of its entries): then as k-RR (upper rows at its eps0 rounded up, lower
@@ -250,17 +250,37 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
 # `composed_epsilon("compose.krr", ...)` directly for the tighter number at larger n).
 MECHANISM_ROUNDS_N_MAX = 10**5
 MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
-# The matrix and subset-selection envelopes cost one certified Lemma 5.3 evaluation per node by the FFT path, 0.3-2 s
-# each (tens of seconds to minutes per envelope at n >= 1e3): the front door tries them up to this n only and names
-# the direct call above it. compose.laplace's envelope and those of the randomizers whose Lemma 5.3 sum is exact in
-# product form (BLANKET_ROUNDS_FAST, `reference.bounds.blanket_exact_randomizer.product_form`; Duchi's is binary RR's)
-# take about a second over their whole range (0.3-1.3 s of CPU at eps0 in [0.05, 8], n in [1e3, 1e8], T = 100-1000)
-# and are always tried.
-BLANKET_ROUNDS_N_MAX = 100
+# The envelopes of a matrix, subset selection and the piecewise mechanism cost one certified Lemma 5.3 evaluation per
+# node and ordered pair, 0.05-0.6 s each (20-60 s of CPU per envelope at n >= 1e3, whatever n): the front door tries
+# them where the cost model of `reference.composition.blanket_rounds.envelope_seconds` (blanket sizes and pairs, no
+# evaluation; an upper end of the CPU seconds measured) is at most this, and names the direct call elsewhere (a 3 x 3
+# matrix up to n ~ 250, a 10 x 10 one ~ 140, subset selection on d = 100 ~ 370, piecewise ~ 520).
+# compose.laplace's envelope and those of the randomizers whose Lemma 5.3 sum is exact in product form
+# (BLANKET_ROUNDS_FAST, `reference.bounds.blanket_exact_randomizer.product_form`; Duchi's is binary RR's) take about a
+# second over their whole range (0.3-1.3 s of CPU at eps0 in [0.05, 8], n in [1e3, 1e8], T = 100-1000) and are
+# always tried.
+BLANKET_ROUNDS_SECONDS_MAX = 10.0
 BLANKET_ROUNDS_FAST = ("rappor", "oue", "blh", "olh", "hadamard", "duchi")
 # The compositions by BBGN19 Lemma 5.3's envelope (`reference/composition/blanket_rounds.py`): outside their own
 # ranges (Laplace n <= 1e6, eps0 <= 8, ...) their row certifies nothing and the generic pair still does.
 BLANKET_ROUNDS = ("compose.laplace", "compose.finite", "compose.randomizer")
+
+
+def _envelope_cost(mechanism: str, *, eps0: float | None, n: int, d: int | None = None, matrix: object = None) -> float:
+    """`envelope_seconds` of one round, 0 where it refuses the inputs (the composition's own row then says why)."""
+    from ..reference.composition.blanket_rounds import BlanketRound, envelope_seconds  # lazy: only for T > 1
+
+    if isinstance(matrix, Mapping):  # a matrix file's object, read as `composed_epsilon` reads it
+        matrix = matrix.get("matrix")
+    try:
+        return envelope_seconds(BlanketRound(mechanism, eps0, n, 1, d=d, matrix=matrix))
+    except ParameterError:
+        return 0.0
+
+
+def _not_tried(statement_id: str, cost: float, side: Literal["upper", "lower"] = "upper") -> CandidateRow:
+    return CandidateRow(statement_id, side, None, False, f"not tried by the front door: its profile envelope would take about {cost:.0f} s of CPU here (more than {BLANKET_ROUNDS_SECONDS_MAX:g} s, "
+                        f"estimated from its blanket sizes and pairs): call composed_epsilon({statement_id!r}, ...) for it", "")
 
 
 def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float, rounds: int, eps0_lower: float | None = None) -> Certification:
@@ -276,8 +296,8 @@ def _rounds(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: flo
     rows = [
         CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {MECHANISM_ROUNDS_N_MAX:.0e} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
         if statement_id in MECHANISM_ROUNDS and n > MECHANISM_ROUNDS_N_MAX
-        else CandidateRow(statement_id, side, None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon({statement_id!r}, ...) for it", "")
-        if statement_id == "compose.randomizer" and name not in BLANKET_ROUNDS_FAST and n > BLANKET_ROUNDS_N_MAX
+        else _not_tried(statement_id, cost, side)
+        if statement_id == "compose.randomizer" and name not in BLANKET_ROUNDS_FAST and (cost := _envelope_cost(name, eps0=eps0, n=n, d=extra.get("d"))) > BLANKET_ROUNDS_SECONDS_MAX
         else _composed_row(statement_id, side, name, eps0=eps0 if side == "upper" or eps0_lower is None else eps0_lower, n=n, delta=delta, rounds=rounds, k=extra.get("k") if statement_id == "compose.krr" else None,
                            own={"randomizer": name, "d": extra.get("d")} if statement_id == "compose.randomizer" else None,
                            lower_ends=lower_ends if side == "upper" else None)
@@ -378,8 +398,8 @@ def _matrix(matrix: object, *, n: int, delta: float, rounds: int) -> Certificati
         return _matrix_as_krr(audit.k, audit.ldp_ratio, eps0, n=n, delta=delta, rounds=rounds)
     rows = [_composed_row("compose.clones", "upper", "generic", eps0=eps0, n=n, delta=delta, rounds=rounds)]
     lower_ends: list[CandidateRow] = []
-    rows.append(CandidateRow("compose.finite", "upper", None, False, f"not tried by the front door at n > {BLANKET_ROUNDS_N_MAX} (its profile envelope costs minutes there): call composed_epsilon('compose.finite', ...) for it", "")
-                if n > BLANKET_ROUNDS_N_MAX else
+    cost = _envelope_cost("matrix", eps0=None, n=n, matrix=matrix)
+    rows.append(_not_tried("compose.finite", cost) if cost > BLANKET_ROUNDS_SECONDS_MAX else
                 _composed_row("compose.finite", "upper", "matrix", eps0=None, n=n, delta=delta, rounds=rounds, own={"matrix": matrix}, lower_ends=lower_ends))
     rows += lower_ends  # compose.finite's lower end: the matrix's own explicit pairs, exact rationals
     return _pick("matrix", {"eps0": eps0, "n": n, "delta": delta, "rounds": rounds}, rows, "matrix")

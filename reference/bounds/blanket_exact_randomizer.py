@@ -30,7 +30,12 @@ k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N
   round-off bound and Chernoff tails); E[S'_+] adds the round-off (Cauchy-Schwarz), the mass above the
   window times N max l and below it times the window's lowest point. The lower end is 0 on this path.
 
-The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N).
+The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N). On
+the lattice path the D_N of all blocks come from one batched call of the lattice sums (`count_expectations`: the
+layout and binomial rows are built once; the certified intervals equal the per-N ones up to the rows' float
+padding, about 1e-10 relative, either way); a composition envelope evaluates many eps through `PairProfiles`,
+which skips a pair whose certified value at a smaller eps already lies below the maximum found (each pair's delta
+is non-increasing in eps).
 
 Aiming the search (uncertified). Each certified evaluation of delta(eps) costs a lattice sum or an FFT per blanket
 size N; the certified solver needs 2-3 of them when it is given an estimate of the root accurate to about its
@@ -68,7 +73,7 @@ from .blanket_exact_krr import bracket
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
-from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, binomial_law, binomial_window, blocking_offsets, positive_part_expectation
+from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, binomial_law, binomial_window, blocking_offsets, positive_part_expectations
 from ..numerics.solver import solve_certified_epsilon, uncertified_root
 from ..core.limits import DELTA_MIN
 from ..core.parameters import check_delta, check_n
@@ -78,6 +83,7 @@ __all__ = [
     "FiniteRandomizer",
     "finite_randomizer",
     "count_expectation",
+    "count_expectations",
     "fft_count_expectation_upper",
     "ProductForm",
     "product_form",
@@ -85,8 +91,10 @@ __all__ = [
     "ProductSums",
     "product_sums",
     "group_outputs",
+    "pair_groups",
     "blanket_pair_delta",
     "blanket_sum",
+    "PairProfiles",
     "exact_blanket_randomizer_delta",
     "exact_blanket_randomizer_epsilon",
     "MAX_N",
@@ -293,10 +301,11 @@ def _merge_overlapping(items: list[tuple[float, float, mpmath.mpf, Fraction]]) -
     return [(a, b, c) for a, b, c in out]
 
 
-def _lattice_three(big_n: int, merged: list[tuple[float, float, Fraction]], tail: float, per_sd: int) -> tuple[float, float]:
-    """E[(sum c_g h_g)_+] for at most 3 groups with exactly one positive coefficient first (descending),
-    through `positive_part_expectation`: a = the positive group, b = the most negative, R = the middle.
-    The laws come from the exact group probabilities (`binomial_law` of a Fraction)."""
+def _lattice_three(big_ns: Sequence[int], merged: list[tuple[float, float, Fraction]], tail: float, per_sd: int) -> tuple[np.ndarray, np.ndarray]:
+    """E[(sum c_g h_g)_+] for at most 3 groups with exactly one positive coefficient first (descending), for every N
+    of `big_ns` in one batched lattice call (`positive_part_expectations`: the layout and the binomial rows are
+    built once for all N): a = the positive group, b = the most negative, R = the middle. The laws come from the
+    exact group probabilities (`binomial_law` of a Fraction)."""
     if len(merged) == 2:
         (c0lo, c0hi, _), (c1lo, c1hi, p1) = merged
         law_b = binomial_law(min(p1, Fraction(1)))
@@ -307,7 +316,7 @@ def _lattice_three(big_n: int, merged: list[tuple[float, float, Fraction]], tail
         law_b = binomial_law(p1)
         law_a = binomial_law(min(p0 / (1 - p1), Fraction(1)))
         coefficients = Coefficients((c0lo, c0hi), (c1lo, c1hi), (c2lo, c2hi))
-    return positive_part_expectation(big_n, law_b, law_a, coefficients, tail=tail, per_sd=per_sd)
+    return positive_part_expectations([int(m) for m in big_ns], law_b, law_a, coefficients, tail=tail, per_sd=per_sd)
 
 
 def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30, per_sd: int = PER_SD) -> tuple[float, float]:
@@ -316,39 +325,57 @@ def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1
     groups whose weighted mean is sum_g p_g l_g = 1 - e^eps (module doc) and at most 3 distinct
     coefficients. Raises ParameterError for more (use the FFT path)."""
     require_integer("N", big_n, minimum=0)
+    lo, hi = count_expectations([int(big_n)], groups, eps, tail=tail, per_sd=per_sd)
+    return float(lo[0]), float(hi[0])
+
+
+def count_expectations(big_ns: Sequence[int], groups: Groups, eps: float, *, tail: float = 1e-30, per_sd: int = PER_SD) -> tuple[np.ndarray, np.ndarray]:
+    """`count_expectation` for every N of `big_ns` (integers >= 0) at once: [lower, upper] arrays, one entry per N.
+    The coefficient brackets and their merging depend on eps only, and the lattice sums of all N run as one batch
+    (`_lattice_three`). Range: as count_expectation."""
     require_positive("eps", eps, allow_zero=True)
-    big_n = int(big_n)
-    if big_n == 0:
-        return 0.0, 0.0
+    for big_n in big_ns:
+        require_integer("N", big_n, minimum=0)
+    ns = np.array([int(m) for m in big_ns], dtype=np.int64)
+    lower, upper = np.zeros(len(ns)), np.zeros(len(ns))
+    live = np.nonzero(ns > 0)[0]
+    if len(live) == 0:
+        return lower, upper
+    sizes = ns[live].astype(float)
     brackets = _coefficient_brackets(groups, float(eps))
     items = [(lo, hi, value, p) for (lo, hi, value), p in zip(brackets, groups.p, strict=True)]
     merged = _merge_overlapping(items)
     if len(merged) > 3:
         raise ParameterError("groups", len(merged), "at most 3 distinct coefficients (the lattice path)")
     if merged[0][1] <= 0:
-        return 0.0, 0.0  # S <= 0 surely
-    if len(merged) == 1:
-        # A single coefficient of mean 1 - e^eps <= 0 whose bracket reaches above 0: S = N c, c in the bracket.
-        return 0.0, big_n * merged[0][1] * (1 + 2 * U1)
-    crude = (0.0, big_n * max(merged[0][1], 0.0) * (1 + 2 * U1))  # S <= N max c: safe, used only at sign ties
-    if merged[0][0] <= 0:
-        return crude  # the top coefficient is within rounding of 0
+        return lower, upper  # S <= 0 surely
+    # S <= N max c: safe; the answer where the top coefficient is within rounding of 0 (and for one coefficient:
+    # S = N c, c in the bracket, of mean 1 - e^eps <= 0).
+    crude = sizes * max(merged[0][1], 0.0) * (1 + 2 * U1)
+    if len(merged) == 1 or merged[0][0] <= 0:
+        upper[live] = crude
+        return lower, upper
     if merged[1][1] <= 0:
-        return _lattice_three(big_n, merged, tail, per_sd)  # exactly one positive coefficient
+        lo, hi = _lattice_three(ns[live].tolist(), merged, tail, per_sd)  # exactly one positive coefficient
+        lower[live], upper[live] = lo, hi
+        return lower, upper
     if len(merged) == 3 and merged[1][0] > 0 and merged[2][1] < 0:
         # Two positive coefficients: (S)_+ = S + (-S)_+, E[S] = N (1 - e^eps) exactly.
         flipped = [(-hi, -lo, p) for lo, hi, p in reversed(merged)]
-        lo_neg, hi_neg = _lattice_three(big_n, flipped, tail, per_sd)
-        with mpmath.workdps(DPS):
-            mean_lo, mean_hi = bracket(big_n * (1 - mpmath.exp(mpmath.mpf(eps))))
-        lower = max((mean_lo + lo_neg) - 4 * U1 * (abs(mean_lo) + lo_neg), 0.0)
-        upper = max((mean_hi + hi_neg) + 4 * U1 * (abs(mean_hi) + hi_neg), 0.0)
-        if upper - lower > 1e-4 * upper:
-            # Cancellation (E[(-S)_+] ~ -E[S] when S is mostly negative) widened the interval: the FFT path's
-            # upper bound is also valid; the smaller of two upper bounds is one.
-            upper = min(upper, fft_count_expectation_upper(big_n, groups, eps, tail=tail))
-        return min(lower, upper), upper
-    return crude  # a coefficient within rounding of 0
+        lo_neg, hi_neg = _lattice_three(ns[live].tolist(), flipped, tail, per_sd)
+        for j, i in enumerate(live):
+            with mpmath.workdps(DPS):
+                mean_lo, mean_hi = bracket(int(ns[i]) * (1 - mpmath.exp(mpmath.mpf(eps))))
+            low = max((mean_lo + lo_neg[j]) - 4 * U1 * (abs(mean_lo) + lo_neg[j]), 0.0)
+            high = max((mean_hi + hi_neg[j]) + 4 * U1 * (abs(mean_hi) + hi_neg[j]), 0.0)
+            if high - low > 1e-4 * high:
+                # Cancellation (E[(-S)_+] ~ -E[S] when S is mostly negative) widened the interval: the FFT path's
+                # upper bound is also valid; the smaller of two upper bounds is one.
+                high = min(high, fft_count_expectation_upper(int(ns[i]), groups, eps, tail=tail))
+            lower[i], upper[i] = min(low, high), high
+        return lower, upper
+    upper[live] = crude  # a coefficient within rounding of 0
+    return lower, upper
 
 
 @lru_cache(maxsize=64)
@@ -735,7 +762,8 @@ def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], 
         return None
 
 
-def _pair_groups(randomizer: FiniteRandomizer, x: int, x2: int) -> Groups:
+def pair_groups(randomizer: FiniteRandomizer, x: int, x2: int) -> Groups:
+    """The merged groups (alpha, beta, p) of the ordered pair (x, x') under the best blanket (module doc)."""
     gamma = randomizer.gamma
     omega = [c / gamma for c in randomizer.column_min()]
     return group_outputs(randomizer.rows[x], randomizer.rows[x2], omega)
@@ -756,7 +784,7 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
     n = int(n)
     if x == x2 or eps >= randomizer.eps0:
         return BoundValue(0.0, 0.0, direction="upper_bound")
-    groups = _pair_groups(randomizer, x, x2)
+    groups = pair_groups(randomizer, x, x2)
     distinct = len(groups)
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
 
@@ -767,17 +795,24 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
             lo, hi = 0.0, fft_count_expectation_upper(big_n, groups, eps, tail=tail)
         return lo / big_n / (1 + 2 * U1), min(1.0, hi / big_n * (1 + 2 * U1))
 
+    def d_ns(big_ns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = count_expectations(big_ns.tolist(), groups, eps, tail=tail)
+        return lo / big_ns / (1 + 2 * U1), np.minimum(1.0, hi / big_ns * (1 + 2 * U1))
+
     if randomizer.gamma == 1:
         # Every row equal: the output ignores the input; D = 0 for eps >= 0 (L = 1 - e <= 0 surely).
         return BoundValue(0.0, 0.0, direction="upper_bound")
-    return blanket_sum(n, randomizer.gamma, d_n, delta_hint)
+    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, batch=d_ns if distinct <= 3 else None)
 
 
-def blanket_sum(n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float) -> BoundValue:
+def blanket_sum(
+    n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float, *, batch: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
+) -> BoundValue:
     """BBGN19.Lem5.3.exact_randomizer: sum_N Pr[Bin(n-1, gamma) = N-1] D_N blocked on a grid (D_N non-increasing in N, as in
     `shuffle_spec.reference.bounds.blanket_exact_krr`); gamma exact (rows within 1e-45 of each other give gamma = 1 - 1e-45).
-    d_n(N) -> a certified (lower, upper) of D_N, non-increasing in N. Range: n in [1, MAX_N], gamma a Fraction in
-    (0, 1], delta_hint in (0, 1)."""
+    d_n(N) -> a certified (lower, upper) of D_N, non-increasing in N; `batch` (optional): the same for an array of N
+    at once (arrays of lower and upper ends), used instead of d_n when given. Range: n in [1, MAX_N], gamma a
+    Fraction in (0, 1], delta_hint in (0, 1)."""
     require_integer("n", n, minimum=1)
     if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
         raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
@@ -787,10 +822,13 @@ def blanket_sum(n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float
     window = binomial_window(n - 1, law_n, tail)
     offsets = blocking_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt(max((n - 1) * law_n.p * (1 - law_n.p), 0.0)), delta_hint)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
-    d_lo = np.empty(len(offsets))
-    d_hi = np.empty(len(offsets))
-    for i, offset in enumerate(offsets):
-        d_lo[i], d_hi[i] = d_n(int(window.lo + offset) + 1)
+    if batch is not None:
+        d_lo, d_hi = (np.asarray(v, dtype=float) for v in batch(window.lo + offsets + 1))
+    else:
+        d_lo = np.empty(len(offsets))
+        d_hi = np.empty(len(offsets))
+        for i, offset in enumerate(offsets):
+            d_lo[i], d_hi[i] = d_n(int(window.lo + offset) + 1)
     block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
     block_hi[-1] += window.above
     starts = np.concatenate(([0], offsets[:-1] + 1))
@@ -842,6 +880,47 @@ def exact_blanket_randomizer_delta(*, matrix: object, n: int, eps: float, delta_
         value = blanket_pair_delta(randomizer, x, x2, n=n, eps=eps, delta_hint=delta_hint)
         lower, upper = max(lower, value.lower), max(upper, value.upper)
     return BoundValue(lower, upper, direction="upper_bound")
+
+
+class PairProfiles:
+    """BBGN19.Lem5.3.exact_randomizer at many eps for one randomizer and n (the nodes of a composition envelope):
+    `upper(eps)` is the upper end of `exact_blanket_randomizer_delta` at eps, or lower, never below the bound's
+    maximum over the ordered pairs. Each pair's true delta is non-increasing in eps (D_N falls with e^eps, module
+    doc), so a pair whose certified upper end at some evaluated eps' <= eps is already <= the largest value found
+    at eps cannot raise the maximum there and is not evaluated again; the pairs are tried in the order of their
+    last values (largest first). The values returned are the maximum over the pairs evaluated: unchanged where
+    no pair is skipped, lower (and still an upper bound) where one is. Range: as exact_blanket_randomizer_delta;
+    eps >= 0."""
+
+    def __init__(self, matrix: object, *, n: int, delta_hint: float = 1e-6) -> None:
+        self.randomizer = finite_randomizer(matrix)
+        check_count_and_delta(n, 0.5)
+        require_probability("delta_hint", delta_hint)
+        self.n = int(n)
+        self.delta_hint = float(delta_hint)
+        omega = [c / self.randomizer.gamma for c in self.randomizer.column_min()]
+        self.pairs = _pair_order(self.randomizer, omega) if self.randomizer.gamma < 1 else []
+        self.seen: dict[tuple[int, int], list[tuple[float, float]]] = {pair: [] for pair in self.pairs}
+        self.evaluated = 0
+        self.skipped = 0
+
+    def _known(self, pair: tuple[int, int], eps: float) -> float:
+        """The smallest certified upper end of the pair at an evaluated eps' <= eps (inf when none)."""
+        return min((upper for at, upper in self.seen[pair] if at <= eps), default=math.inf)
+
+    def upper(self, eps: float) -> float:
+        require_positive("eps", eps, allow_zero=True)
+        eps = float(eps)
+        best = 0.0
+        for pair in sorted(self.pairs, key=lambda q: -self._known(q, eps)):  # never evaluated (inf) first
+            if self._known(pair, eps) <= best:
+                self.skipped += 1
+                continue  # its delta at eps is at most its certified value at a smaller eps, <= best
+            value = blanket_pair_delta(self.randomizer, *pair, n=self.n, eps=eps, delta_hint=self.delta_hint)
+            self.evaluated += 1
+            self.seen[pair].append((eps, value.upper))
+            best = max(best, value.upper)
+        return best
 
 
 def solve_over_pairs(

@@ -20,7 +20,10 @@ B1 Envelope. h_i >= delta*(eps_i) := sup over ordered neighbouring pairs of data
    - Laplace on [0, 1]: `reference.bounds.blanket_exact_laplace.exact_blanket_laplace_delta` (statement
      BBGN19.Lem5.3.exact_laplace; the pair (0, 1) is the worst pair for every eps, proven there);
    - a finite matrix: `reference.bounds.blanket_exact_randomizer.exact_blanket_randomizer_delta` (the maximum
-     over every ordered pair of rows; statement BBGN19.Lem5.3.exact_randomizer);
+     over every ordered pair of rows; statement BBGN19.Lem5.3.exact_randomizer), evaluated node by node through
+     `PairProfiles`: a pair whose certified value at a smaller eps is already at most the node's maximum is not
+     evaluated again (its delta is non-increasing in eps), so each node's value is that maximum or lower and still
+     an upper bound;
    - a structured randomizer: `reference.randomizers.structured.structured_blanket_delta` over the mechanism's
      `replace_pairs()` (each module proves its list covers every ordered pair). The mechanism is built with
      e^eps0 rounded UP to a rational (`side="upper"`): the mechanism at the true e^eps0 is a post-processing of
@@ -51,12 +54,17 @@ Lower end (`blanket_lower`): the rounds' explicit neighbouring pairs (binned for
 randomizers), fixed over the rounds, composed by the optimistic path of the engine (`explicit_pairs`): a certified
 LOWER bound on the same worst case, so the interval contains the truth.
 
-Speed: the envelope costs one certified Lemma 5.3 evaluation per node (about 30-60 nodes, plus a few to place
-them): Laplace ~0.02-0.1 s each (its tilted lattice FFT), a structured randomizer ~0.2-0.8 s each (a blanket
-sum over N blocks, each an FFT of the N-fold sum of L), a small matrix ~0.5-2 s each (every ordered pair of
-rows). The envelope is cached per (mechanism, parameters, n, floor); the composition itself is one FFT
-(milliseconds to a second) whatever T is. Written by hand: no library composes certified upper envelopes of
-a privacy profile (module docs of `connect_the_dots` and `pld`).
+Speed: the envelope costs one certified Lemma 5.3 evaluation per node (16-40 nodes, plus 6-8 to place them):
+Laplace ~0.02-0.1 s each (its tilted lattice FFT); a matrix or a structured randomizer one blanket sum per ordered
+pair (of distinct groups, not skipped), each over the blocks of the blanket size N: at most 3 groups, the lattice
+sums of all blocks in one batched call (0.04 s per pair at n = 100, 0.3-0.6 s at n = 1e3..1e6: the blocks get
+fewer as their N grow); more groups (subset selection, most matrices with m > 3) one randomized-rounding FFT per
+block (0.05 s at n = 100, 0.1-0.6 s beyond). Measured CPU of one envelope (a loaded machine): a 3 x 3 matrix 1.5 s
+at n = 100, 27 s at n = 1e3 (93 s before the batched sums), subset selection (d = 100) 8 s at n = 1e4.
+`envelope_seconds` estimates it from the blanket sizes and pairs alone (the front door's test). The envelope is
+cached per (mechanism, parameters, n, floor); the composition itself is one FFT (milliseconds to a second)
+whatever T is. Written by hand: no library composes certified upper envelopes of a privacy profile (module docs
+of `connect_the_dots` and `pld`).
 """
 
 from __future__ import annotations
@@ -74,11 +82,12 @@ from ..bounds.blanket_exact_laplace import MAX_EPS0 as LAPLACE_MAX_EPS0
 from ..bounds.blanket_exact_laplace import MAX_N as LAPLACE_MAX_N
 from ..bounds.blanket_exact_laplace import exact_blanket_laplace_delta
 from ..bounds.blanket_exact_randomizer import MAX_N as MATRIX_MAX_N
-from ..bounds.blanket_exact_randomizer import FiniteRandomizer, exact_blanket_randomizer_delta, finite_randomizer
+from ..bounds.blanket_exact_randomizer import FiniteRandomizer, Groups, PairProfiles, finite_randomizer, pair_groups, product_form
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
+from ..numerics.lattice_sums import binomial_law, binomial_window, blocking_offsets
 from ..numerics.pld import ComposedPLD, GridPLD, compose
 from ..randomizers.common import MAX_N as STRUCTURED_MAX_N
 from ..randomizers.common import check_domain, eps0_rounded_up
@@ -101,6 +110,7 @@ __all__ = [
     "BlanketRound",
     "RoundEnvelope",
     "round_envelope",
+    "envelope_seconds",
     "round_dominating_pair",
     "composed_epsilon",
     "composed_delta",
@@ -126,6 +136,18 @@ MAX_ROUNDS = COMPOSE_ROUNDS_MAX
 # dearer than Laplace's, so they take 16).
 NODES = {"laplace": 32}
 DEFAULT_NODES = 16
+# The cost model of `envelope_seconds` (uncertified: it only decides whether the front door tries an envelope), measured
+# on one core of the shared 2-core machine (niced, loaded: an upper end for an idle core) per ordered pair and blanket
+# block (one D_N) at n = 1e2..1e6: the batched lattice sums (at most 3 groups; the product-form sums cost less)
+# 0.36-1.5 ms at N <= 600, 4 ms at N = 6e3, 8-19 ms at N = 6e4, 27-31 ms at N = 6e5, modelled as a + b sqrt(N);
+# the randomized-rounding FFT (subset selection, matrices with more than 3 groups) 0.6-1.3 ms at N <= 750, 2-3 ms at
+# 7e3, 9-19 ms at 7e4, 9-31 ms at 7e5, modelled as a + b (points of the FFT window: about 600 sqrt(N), at most 2^18).
+# An envelope takes 18-36 evaluations (nodes and the bisection placing them).
+LATTICE_BLOCK_SECONDS = (2e-4, 5e-5)
+FFT_BLOCK_SECONDS = (4e-4, 1e-7)
+FFT_POINTS_PER_ROOT = 600.0
+FFT_POINTS_MAX = 2.0**18
+ENVELOPE_EVALUATIONS = 32
 # Placing the nodes: the end of the range is bisected on certified values to this relative width.
 END_TOLERANCE = 0.05
 FLOOR = 1e-17
@@ -297,9 +319,8 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
         if not isinstance(matrix, FiniteRandomizer):  # _validate made it one
             raise ParameterError("matrix", repr(matrix)[:60], "a validated FiniteRandomizer")
         bound = matrix.eps0
-
-        def value(eps: float) -> float:
-            return exact_blanket_randomizer_delta(matrix=matrix, n=r.n, eps=eps, delta_hint=floor).upper
+        profiles = PairProfiles(matrix, n=r.n, delta_hint=floor)  # skips pairs dominated at a smaller eps
+        value = profiles.upper
     else:
         pairs, ratio = _structured_mechanism(r.mechanism, eps0, r.d)
         bound = eps0_rounded_up(ratio)
@@ -313,6 +334,46 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
 
     step, nodes, upper = _nodes(upper_at, bound, floor, NODES.get(r.mechanism, DEFAULT_NODES))
     return RoundEnvelope(step, nodes, upper, float(bound), count[0], time.perf_counter() - started)
+
+
+def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float) -> float:
+    """The cost model's seconds of one certified Lemma 5.3 evaluation of one pair (`envelope_seconds`)."""
+    if gamma >= 1:
+        return 0.0
+    law = binomial_law(gamma)
+    tail = max(min(1e-30, floor * 1e-12), 1e-300)  # as `blanket_sum` with delta_hint = floor
+    window = binomial_window(n - 1, law, tail)
+    mean = (n - 1) * law.p
+    blocks = len(blocking_offsets(window.lo, window.hi, mean, math.sqrt(max(mean * (1 - law.p), 0.0)), floor))
+    root = math.sqrt(mean + 1.0)
+    if len(groups) <= 3 or product_form(groups) is not None:
+        per_block = LATTICE_BLOCK_SECONDS[0] + LATTICE_BLOCK_SECONDS[1] * root
+    else:
+        per_block = FFT_BLOCK_SECONDS[0] + FFT_BLOCK_SECONDS[1] * min(FFT_POINTS_PER_ROOT * root, FFT_POINTS_MAX)
+    return blocks * per_block
+
+
+def envelope_seconds(r: BlanketRound, *, floor: float = FLOOR) -> float:
+    """Uncertified: the estimated CPU seconds (one core) of the profile envelope of a matrix round or a structured
+    randomizer's round (B1: about ENVELOPE_EVALUATIONS certified Lemma 5.3 evaluations, each one blanket sum per
+    ordered pair of distinct groups, each block of the sum one D_N), from the blanket sizes and pairs alone (no
+    evaluation). It only decides whether a caller (the front door, `interface/certify.py`) tries the envelope,
+    never a number. Range: a BlanketRound of "matrix" or a STRUCTURED
+    mechanism (as `composed_epsilon`); floor in (0, 1e-6]."""
+    r = _key(_validate(r))
+    require_probability("floor", floor)
+    if r.mechanism not in ("matrix",) + STRUCTURED:
+        raise ParameterError("mechanism", r.mechanism, f"matrix or one of {', '.join(STRUCTURED)} (the envelopes with a cost model)")
+    if r.mechanism == "duchi":
+        return 0.0  # binary RR's envelope (module doc, B1): a few lattice sums
+    if r.mechanism == "matrix":
+        matrix = finite_randomizer(r.matrix)
+        profiles = PairProfiles(matrix, n=r.n)
+        pairs = [(matrix.gamma, pair_groups(matrix, *pair)) for pair in profiles.pairs]
+    else:
+        structured, _ = _structured_mechanism(r.mechanism, float(r.eps0), r.d)  # type: ignore[arg-type]
+        pairs = [(pair.gamma, pair.groups) for pair in structured]
+    return ENVELOPE_EVALUATIONS * sum(_pair_seconds(r.n, gamma, groups, float(floor)) for gamma, groups in pairs)
 
 
 def round_envelope(r: BlanketRound, *, floor: float = FLOOR) -> RoundEnvelope:
