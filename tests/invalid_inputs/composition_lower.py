@@ -1,6 +1,6 @@
 """Invalid inputs of the composed lower bounds of Laplace, finite matrices and the structured randomizers
 (shuffle_spec.reference.composition.count_pairs, .laplace_pairs, .finite_pairs, .blanket_lower, and the trinomial
-pairs of .krr_pairs)."""
+pairs of .krr_pairs), of the piecewise mechanism's cell pairs and of the binned k-RR pair."""
 
 from fractions import Fraction
 
@@ -18,6 +18,8 @@ CASES = [
     Case(count_pairs.count_pair, ([Fraction(1)], [Fraction(1)], [Fraction(1)], "one bin"), fragment="bins"),
     Case(count_pairs.count_pair, ([Fraction(1), Fraction(0)], [HALF, HALF], [HALF, HALF], "a zero bin"), fragment="bin probability"),
     Case(count_pairs.count_pair_from_intervals, ([0.5], [0.5], [0.5], "floats"), fragment="mpf"),
+    Case(count_pairs.krr_count_pair, (), {"eps0": 31.0, "k": 10}, fragment="eps0"),
+    Case(count_pairs.krr_count_pair, (), {"eps0": 1.0, "k": 1}, fragment="k"),
     Case(count_pairs.count_pair_chi_square, ("not a pair",), fragment="pair"),
     Case(count_pairs.count_pair_finest_step, (PAIR,), {"n": 0}, fragment="n"),
     Case(count_pairs.count_pair_moments, (PAIR,), {"n": 10**9}, fragment="n"),
@@ -33,6 +35,7 @@ CASES = [
     Case(finite_pairs.matrix_count_pairs, ([[HALF, HALF], [HALF, HALF]],), fragment="matrix"),
     Case(finite_pairs.structured_count_pairs, (), {"randomizer": "duchi", "eps0": 1.0, "d": 4}, fragment="randomizer"),
     Case(finite_pairs.structured_count_pairs, (), {"randomizer": "oue", "eps0": 1.0, "d": 1}, fragment="d"),
+    Case(finite_pairs.piecewise_count_pairs, (), {"eps0": 41.0}, fragment="eps0"),
     Case(blanket_lower.lower_groups, ([],), fragment="rounds"),
     Case(blanket_lower.blanket_lower_epsilon, ([BlanketRound("laplace", 1.0, 10)],), {"delta": 0.0}, fragment="delta"),
     Case(blanket_lower.blanket_lower_delta, ([BlanketRound("laplace", 1.0, 10)],), {"eps": -1.0, "delta_hint": 1e-6}, fragment="eps"),

@@ -9,7 +9,7 @@ from shuffle_spec.reference.composition import mechanism_rounds as mech
 from shuffle_spec.reference.composition.directional_rounds import compose_directional
 from shuffle_spec.reference.composition.binary_rr_pairs import binary_rr_pair_plds
 from shuffle_spec.reference.composition import explicit_pairs
-from shuffle_spec.reference.composition.krr_pairs import krr_pair_finest_step, krr_pair_grids, krr_pair_moments
+from shuffle_spec.reference.composition.krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments
 from shuffle_spec.reference.composition.mechanism_rounds import MechanismRound
 from shuffle_spec.reference.exact import binary_rr
 
@@ -44,6 +44,7 @@ CASES = [
     Case(binary_rr.thinned_removal, (1.0, -1, 1e-12), fragment="width"),
     Case(binary_rr_pair_plds, (1.0, 10, 10), fragment="k"),
     Case(krr_pair_finest_step, ("x0",), {"eps0": 1.0, "n": 0, "k": 3}, fragment="n"),
+    Case(krr_pair_cells, ("third",), {"eps0": 1.0, "n": 10**9, "k": 3}, fragment="n"),
     Case(explicit_pairs.lower_epsilon, ([],), {"delta": 1e-6}, fragment="groups"),
     Case(explicit_pairs.lower_epsilon, ([explicit_pairs.Group("binary_rr", 1.0, 10, 2)],), {"delta": 0.0}, fragment="delta"),
     Case(explicit_pairs.lower_delta, ([explicit_pairs.Group("laplace", 1.0, 10, 2)],), {"eps": 0.5}, fragment="mechanism"),
