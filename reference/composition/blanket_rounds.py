@@ -276,12 +276,17 @@ def _floor_for(delta: float, total_rounds: int) -> float:
 def _nodes(upper_at: Callable[[float], float], eps0: float, floor: float, count: int) -> tuple[float, np.ndarray, np.ndarray]:
     """Nodes i h from 0 (h a power of 2, `count` to 2 `count` of them over the range where the certified upper value is
     above `floor`) and the certified upper values there; the last one is below the floor or the nodes reach eps0.
-    The range is found by bisection on certified values: it only decides where the nodes are."""
+    The range is found by bisection on certified values: it only decides where the nodes are. Only the step
+    floor(log2(end / count)) depends on where the bisection ends (end = its final hi, in (lo, hi] at every stage),
+    so it stops as soon as every point of (lo, hi] gives the same step: the nodes are those of the full bisection,
+    with fewer evaluations."""
     lo, hi = 0.0, eps0
     if upper_at(hi * 0.999) > floor:
         end = eps0
     else:
         while hi - lo > END_TOLERANCE * hi:
+            if lo > 0 and math.floor(math.log2(lo / count)) == math.floor(math.log2(hi / count)):
+                break  # log2 is monotone: every end in (lo, hi] gives this step
             mid = 0.5 * (lo + hi)
             if upper_at(mid) > floor:
                 lo = mid
