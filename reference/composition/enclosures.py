@@ -28,7 +28,7 @@ Enclosure = tuple[Fraction, Fraction]
 def _checked(e: object) -> Enclosure:
     if not (isinstance(e, tuple) and len(e) == 2 and all(isinstance(v, Fraction) for v in e) and 0 < e[0] <= e[1]):
         raise ParameterError("enclosure", repr(e)[:60], "a pair (lo, hi) of Fractions with 0 < lo <= hi")
-    return e  # type: ignore[return-value]
+    return e
 
 
 def enclosure_interval(e: Enclosure) -> Any:

@@ -45,10 +45,10 @@ from ..core.errors import ParameterError
 from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
-from .blanket_inputs import blanket_delta_inputs
+from .blanket_pairs import DPS, blanket_delta_inputs
 from .common import check_randomizer_inputs, eps0_rounded_up
 from .raised_candidate import one_positive, raised_candidate_epsilon, raised_groups
-from .structured import DPS, EPS_REL_TOL, BlanketPair, check_blanket_search
+from .structured import EPS_REL_TOL, BlanketPair, check_blanket_search
 
 __all__ = ["STATEMENT", "raised_groups", "raised_blanket_delta", "raised_blanket_epsilon", "raised_epsilon_upper", "raised_candidate_epsilon", "MECHANISMS"]
 

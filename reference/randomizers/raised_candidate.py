@@ -20,7 +20,8 @@ from ..core.errors import ParameterError
 from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
-from .structured import DPS, EPS_REL_TOL, BlanketPair, check_blanket_search
+from .blanket_pairs import DPS
+from .structured import EPS_REL_TOL, BlanketPair, check_blanket_search
 
 __all__ = ["STATEMENT", "raised_groups", "one_positive", "raised_candidate_epsilon"]
 

@@ -41,7 +41,6 @@ pairs describe (replace-one unless it says otherwise).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
@@ -55,7 +54,7 @@ from ..core.limits import DELTA_MIN
 from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
-from .blanket_inputs import blanket_delta_inputs, check_blanket_pairs
+from .blanket_pairs import DPS, BlanketPair, blanket_delta_inputs, check_blanket_pairs
 
 __all__ = [
     "BlanketPair",
@@ -71,19 +70,9 @@ __all__ = [
 STATEMENT = "BBGN19.Lem5.3.exact_randomizer"
 MAX_N = 10**8
 EPS_REL_TOL = 1e-3
-DPS = 40
 GUESS_BIAS = 5e-4  # the certified root lies above the saddlepoint root by the blocking and rounding slack (~1e-4)
 
 Triple = tuple[Fraction, Fraction, Fraction]
-
-
-@dataclass(frozen=True)
-class BlanketPair:
-    """One ordered pair's blanket data: the blanket mass gamma and its groups (alpha, beta, p)."""
-
-    gamma: Fraction
-    groups: Groups
-    ratio: Fraction  # max alpha / beta: e^eps at which every coefficient is <= 0 (the pair's delta vanishes)
 
 
 def _merge(triples: Sequence[Triple]) -> Groups:

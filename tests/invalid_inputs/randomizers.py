@@ -8,7 +8,7 @@ from shuffle_spec import reference  # noqa: F401  (the package is importable bef
 from shuffle_spec.reference import randomizers
 from shuffle_spec.reference.bounds import blanket_exact_randomizer as blanket
 from shuffle_spec.reference.lower_bounds import structured as lower_structured
-from shuffle_spec.reference.randomizers import blanket_inputs, common, duchi, hadamard, local_hashing, piecewise, raised, structured, subset_selection, unary
+from shuffle_spec.reference.randomizers import blanket_pairs, common, duchi, hadamard, local_hashing, piecewise, raised, structured, subset_selection, unary
 
 F = Fraction
 ENCODING = unary.UnaryEncoding(F(2, 3), F(1, 3), 3)
@@ -16,9 +16,9 @@ PAIR = ENCODING.replace_pairs()[0]
 GROUPS = [(F(2), F(1, 2), F(1, 2)), (F(0), F(3, 2), F(1, 2))]
 
 CASES = [
-    Case(blanket_inputs.check_blanket_pairs, ("not pairs",), fragment="pairs"),
-    Case(blanket_inputs.blanket_delta_inputs, ([PAIR],), {"n": 10**9, "eps": 0.1, "delta_hint": 1e-6}, fragment="n"),
-    Case(blanket_inputs.blanket_delta_inputs, ([PAIR],), {"n": 10, "eps": 0.1, "delta_hint": 0.0}, fragment="delta_hint"),
+    Case(blanket_pairs.check_blanket_pairs, ("not pairs",), fragment="pairs"),
+    Case(blanket_pairs.blanket_delta_inputs, ([PAIR],), {"n": 10**9, "eps": 0.1, "delta_hint": 1e-6}, fragment="n"),
+    Case(blanket_pairs.blanket_delta_inputs, ([PAIR],), {"n": 10, "eps": 0.1, "delta_hint": 0.0}, fragment="delta_hint"),
     Case(blanket.blanket_sum, (0, F(1, 2), lambda n: (0.0, 0.0), 1e-6), fragment="n"),
     Case(blanket.blanket_sum, (10, 0.5, lambda n: (0.0, 0.0), 1e-6), fragment="gamma"),
     Case(blanket.blanket_sum, (10, F(1, 2), lambda n: (0.0, 0.0), 0.0), fragment="delta_hint"),

@@ -217,9 +217,11 @@ def test_merged_pair_is_the_post_processed_randomizer():
 
 
 def test_lower_bound_below_upper_bound_at_moderate_n():
+    # n = 100 (beyond the enumerable n of the exact tests above): the same property as at n = 300, a third of the
+    # work (measured: ratio 1.126 at n = 100, 1.123 at n = 300; the upper end's solve is 2.3 s vs 6.7 s CPU).
     rows = random_matrix(11, 3, 3)
-    lower, _ = best_randomizer_pair(matrix=rows, n=300, delta=1e-6)
-    upper = exact_blanket_randomizer_epsilon(matrix=rows, n=300, delta=1e-6, hint=1.25 * lower.lower)
+    lower, _ = best_randomizer_pair(matrix=rows, n=100, delta=1e-6)
+    upper = exact_blanket_randomizer_epsilon(matrix=rows, n=100, delta=1e-6, hint=1.25 * lower.lower)
     assert 0 < lower.lower <= upper.value
     assert upper.value / lower.lower < 1.5  # the exact blanket is close to the pair on a 3 x 3 randomizer
 

@@ -1,4 +1,4 @@
-"""reference/randomizers/blanket_inputs.py: the input check and the pair filter shared by the structured and the
+"""reference/randomizers/blanket_pairs.py: the input check and the pair filter shared by the structured and the
 raised blanket deltas (BBGN19 Lemma 5.3: a pair's delta is 0 once e^eps >= max alpha / beta)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.randomizers import raised, structured, unary
-from shuffle_spec.reference.randomizers.blanket_inputs import blanket_delta_inputs
+from shuffle_spec.reference.randomizers.blanket_pairs import blanket_delta_inputs
 
 F = Fraction
 PAIR = unary.UnaryEncoding(F(2, 3), F(1, 3), 3).replace_pairs()[0]
