@@ -91,6 +91,7 @@ __all__ = [
     "ProductSums",
     "product_sums",
     "group_outputs",
+    "check_pair_indices",
     "pair_groups",
     "blanket_pair_delta",
     "blanket_sum",
@@ -762,8 +763,20 @@ def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], 
         return None
 
 
+def check_pair_indices(randomizer: FiniteRandomizer, x: int, x2: int) -> None:
+    """`randomizer` a FiniteRandomizer and x, x2 its row indices in [0, k - 1], else a one-line ParameterError."""
+    if not isinstance(randomizer, FiniteRandomizer):
+        raise ParameterError("randomizer", _short(randomizer), "a FiniteRandomizer from finite_randomizer()")
+    for name, value in (("x", x), ("x2", x2)):
+        require_integer(name, value, minimum=0)
+        if value >= randomizer.k:
+            raise ParameterError(name, value, f"an input index in [0, {randomizer.k - 1}]")
+
+
 def pair_groups(randomizer: FiniteRandomizer, x: int, x2: int) -> Groups:
-    """The merged groups (alpha, beta, p) of the ordered pair (x, x') under the best blanket (module doc)."""
+    """The merged groups (alpha, beta, p) of the ordered pair (x, x') under the best blanket (module doc).
+    Range: x, x2 row indices of `randomizer`."""
+    check_pair_indices(randomizer, x, x2)
     gamma = randomizer.gamma
     omega = [c / gamma for c in randomizer.column_min()]
     return group_outputs(randomizer.rows[x], randomizer.rows[x2], omega)
@@ -772,12 +785,7 @@ def pair_groups(randomizer: FiniteRandomizer, x: int, x2: int) -> Groups:
 def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
     """BBGN19.Lem5.3.exact_randomizer: a certified interval of Lemma 5.3's delta(eps) for the ordered pair
     (x, x') (module doc). Range: the module doc's; x, x' row indices; eps >= 0."""
-    if not isinstance(randomizer, FiniteRandomizer):
-        raise ParameterError("randomizer", _short(randomizer), "a FiniteRandomizer from finite_randomizer()")
-    for name, value in (("x", x), ("x2", x2)):
-        require_integer(name, value, minimum=0)
-        if value >= randomizer.k:
-            raise ParameterError(name, value, f"an input index in [0, {randomizer.k - 1}]")
+    check_pair_indices(randomizer, x, x2)
     check_n(n, maximum=MAX_N)
     require_positive("eps", eps, allow_zero=True)
     require_probability("delta_hint", delta_hint)

@@ -366,7 +366,7 @@ def envelope_seconds(r: BlanketRound, *, floor: float = FLOOR) -> float:
     never a number. Range: a BlanketRound of "matrix" or a STRUCTURED
     mechanism (as `composed_epsilon`); floor in (0, 1e-6]."""
     r = _key(_validate(r))
-    require_probability("floor", floor)
+    _check_floor(floor)
     if r.mechanism not in ("matrix",) + STRUCTURED:
         raise ParameterError("mechanism", r.mechanism, f"matrix or one of {', '.join(STRUCTURED)} (the envelopes with a cost model)")
     if r.mechanism == "duchi":
@@ -381,13 +381,17 @@ def envelope_seconds(r: BlanketRound, *, floor: float = FLOOR) -> float:
     return ENVELOPE_EVALUATIONS * sum(_pair_seconds(r.n, gamma, groups, float(floor)) for gamma, groups in pairs)
 
 
+def _check_floor(floor: float) -> None:
+    require_probability("floor", floor)
+    if floor > 1e-6:
+        raise ParameterError("floor", floor, "0 < floor <= 1e-6")
+
+
 def round_envelope(r: BlanketRound, *, floor: float = FLOOR) -> RoundEnvelope:
     """Certified upper bounds of one shuffled round's worst-case privacy profile delta*(eps) (replace-one) at grid
     nodes (module doc, B1). Ranges: as `composed_epsilon`; floor in (0, 1e-6]."""
     r = _key(_validate(r))
-    require_probability("floor", floor)
-    if floor > 1e-6:
-        raise ParameterError("floor", floor, "0 < floor <= 1e-6")
+    _check_floor(floor)
     return _envelope(r, float(floor))
 
 

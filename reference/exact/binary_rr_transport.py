@@ -70,7 +70,7 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 
-from ..core.errors import ParameterError
+from ..core.errors import ParameterError, require_positive
 
 __all__ = ["LAGRANGE_CUBE", "log_error_constant", "max_pmf_bound", "n_series_coefficients", "nu_hat_bound", "q_modulus_squared_lower", "quadratic_cell_upper", "saddle_tilt"]
 
@@ -91,7 +91,9 @@ LAGRANGE_CUBE = 9.0 / 16.0
 def n_series_coefficients(eps0: float) -> tuple[float, float]:
     """Upper bounds of |c3|, |c4|, the first two non-zero Taylor coefficients (times r!) of
     N(u) = q e^{-(p - q) u} + p e^{2 q u} - p - q e^u (u = i z), c_r = q (q - p)^r + p (2 q)^r - q
-    (c_1 = c_2 = 0; c_3 = -2 p q (p - q): proof checks). 60-digit mpmath from the float eps0, then up 1e-12."""
+    (c_1 = c_2 = 0; c_3 = -2 p q (p - q): proof checks). 60-digit mpmath from the float eps0, then up 1e-12.
+    Range: eps0 a finite float >= 0."""
+    require_positive("eps0", eps0, allow_zero=True)
     with mpmath.workdps(60):
         e = mpmath.mpf(eps0)
         q = 1 / (1 + mpmath.exp(e))

@@ -30,4 +30,6 @@ CASES = [
     Case(blanket.compose_laplace, (), {"eps0": 1.0, "n": 0, "delta": 1e-6, "rounds": 2}, fragment="n"),
     Case(blanket.compose_finite, (), {"matrix": [[1.0, 0.0], [0.0, 1.0]], "n": 100, "delta": 1e-6, "rounds": 2}, fragment="matrix"),
     Case(blanket.compose_randomizer, (), {"randomizer": "krr", "eps0": 1.0, "n": 100, "delta": 1e-6, "rounds": 2}, fragment="randomizer"),
+    Case(blanket.envelope_seconds, (BlanketRound("laplace", 1.0, 100),), fragment="mechanism"),
+    Case(blanket.envelope_seconds, (BlanketRound("oue", 1.0, 100, d=10),), {"floor": 0.5}, fragment="floor"),
 ]

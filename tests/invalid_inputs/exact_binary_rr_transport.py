@@ -26,4 +26,6 @@ CASES = [
     Case(transport.saddle_tilt, (), {"p": P, "q": Q, "m": 10, "ones": 1, "target": math.nan}, fragment="target"),
     Case(transport.quadratic_cell_upper, ((0.0, 1.0), (2.0, 1.0), (0.0, 0.0)), fragment="at"),
     Case(transport.quadratic_cell_upper, ((0.0, math.inf), (1.0, 1.0), (0.0, 0.0)), fragment="below"),
+    Case(transport.n_series_coefficients, (-1.0,), fragment="eps0"),
+    Case(transport.n_series_coefficients, (math.nan,), fragment="eps0"),
 ]

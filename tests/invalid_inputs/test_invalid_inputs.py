@@ -34,7 +34,9 @@ def _public_functions():
     for info in pkgutil.walk_packages([str(root)], prefix="shuffle_spec.reference."):
         module = importlib.import_module(info.name)
         for name in getattr(module, "__all__", ()):
-            obj = getattr(module, name)
+            # inspect.unwrap: a function behind functools.lru_cache (or any functools.wraps wrapper) is still a
+            # public function and needs its row.
+            obj = inspect.unwrap(getattr(module, name))
             if inspect.isfunction(obj) and obj.__module__ == module.__name__:
                 yield f"{module.__name__}.{name}"
 
