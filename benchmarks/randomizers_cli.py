@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -39,8 +40,9 @@ EPS0 = (0.5, 1.0, 2.0, 4.0, 8.0)
 NS = (10**3, 10**4, 10**5, 10**6)
 DELTA = 1e-6
 PLAN: tuple[tuple[str, int | None], ...] = (
-    ("rappor", 10**6), ("oue", 10**6), ("olh", 10**6), ("blh", 10**6), ("hadamard", 10**6),
-    ("subset", 10**3), ("subset", 10**6), ("duchi", None), ("piecewise", None),
+    ("rappor", 10**3), ("rappor", 10**6), ("oue", 10**3), ("oue", 10**6), ("olh", 10**3), ("olh", 10**6),
+    ("blh", 10**3), ("blh", 10**6), ("hadamard", 10**3), ("hadamard", 10**6),
+    ("subset", 10**3), ("subset", 10**6), ("duchi", None), ("piecewise", None), ("laplace", None),
 )
 UPPER = ROOT / "RANDOMIZERS_UPPER_AIMED.jsonl"
 UPPER_TABLE = ROOT / "RANDOMIZERS_UPPER_AIMED.md"
@@ -59,18 +61,22 @@ def _key(r: dict[str, object]) -> tuple[object, ...]:
     return (r["label"], r["name"], r["d"], r["eps0"], r["n"])
 
 
-def run_point(name: str, d: int | None, eps0: float, n: int) -> dict[str, object]:
+def run_point(name: str, d: int | None, eps0: float, n: int, root: str | None = None) -> dict[str, object]:
     command = [sys.executable, "-m", "shuffle_spec", "tightest", "--randomizer", name, "--eps0", repr(eps0), "--n", str(n), "--delta", repr(DELTA), "--json"]
     if d is not None:
         command += ["--d", str(d)]
     load = os.getloadavg()[0]
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+        env = None if root is None else {**os.environ, "PYTHONPATH": root}  # another checkout: DIR/shuffle_spec
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False, env=env, cwd=root)
     except subprocess.TimeoutExpired:
         return {"seconds": TIMEOUT, "timeout": True, "load": load}
     seconds = time.perf_counter() - start
-    row: dict[str, object] = {"seconds": round(seconds, 3), "timeout": False, "load": round(load, 2), "exit": done.returncode}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the child's user + system seconds: what the call costs, whatever the load
+    cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
+    row: dict[str, object] = {"seconds": round(seconds, 3), "cpu": round(cpu, 3), "timeout": False, "load": round(load, 2), "exit": done.returncode}
     if done.returncode == 0:
         out = json.loads(done.stdout)
         row.update(upper=out["upper"]["eps"], upper_id=out["upper"]["id"], lower=(out.get("lower") or {}).get("eps"),
@@ -80,7 +86,7 @@ def run_point(name: str, d: int | None, eps0: float, n: int) -> dict[str, object
     return row
 
 
-def compute(label: str, only: list[str] | None, eps0s: tuple[float, ...] = EPS0, ns: tuple[int, ...] = NS) -> None:
+def compute(label: str, only: list[str] | None, eps0s: tuple[float, ...] = EPS0, ns: tuple[int, ...] = NS, root: str | None = None) -> None:
     done = {_key(r) for r in _rows()}
     for name, d in PLAN:
         if only and name not in only:
@@ -90,7 +96,7 @@ def compute(label: str, only: list[str] | None, eps0s: tuple[float, ...] = EPS0,
                 base = {"label": label, "name": name, "d": d, "eps0": eps0, "n": n}
                 if _key(base) in done:
                     continue
-                row = {**base, **run_point(name, d, eps0, n)}
+                row = {**base, **run_point(name, d, eps0, n, root)}
                 with DATA.open("a") as handle:
                     handle.write(json.dumps(row) + "\n")
                 print(json.dumps(row), flush=True)
@@ -209,6 +215,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="mechanism names to run (default: all)")
     parser.add_argument("--eps0", nargs="*", type=float, help="eps0 values to run (default: the grid's)")
     parser.add_argument("--n", nargs="*", type=float, help="n values to run (default: the grid's)")
+    parser.add_argument("--root", help="measure another checkout: DIR holds the package as DIR/shuffle_spec (default: the installed one)")
     parser.add_argument("--upper-grid", action="store_true", help="in-process upper bounds of subset selection and the piecewise mechanism on the grid")
     parser.add_argument("--upper-table", action="store_true", help="write the table of --upper-grid")
     parser.add_argument("--table", nargs=2, metavar=("BEFORE", "AFTER"), help="write the comparison table of two labels")
@@ -222,7 +229,7 @@ def main() -> None:
         TABLE.write_text(table(*args.table))
         print(TABLE.read_text())
     else:
-        compute(args.label, args.only, tuple(args.eps0) if args.eps0 else EPS0, tuple(int(n) for n in args.n) if args.n else NS)
+        compute(args.label, args.only, tuple(args.eps0) if args.eps0 else EPS0, tuple(int(n) for n in args.n) if args.n else NS, args.root)
 
 
 if __name__ == "__main__":

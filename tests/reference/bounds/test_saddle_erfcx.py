@@ -1,0 +1,28 @@
+"""The scaled complementary error function of the saddlepoint estimates (`_erfcx`, written so that the estimates
+that aim every structured randomizer's search load no SciPy): SciPy's erfcx is the independent reference, and the
+estimates built on it are the same numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import erfcx
+
+from shuffle_spec.reference.bounds.blanket_exact_randomizer import _erfcx
+
+
+def test_erfcx_matches_scipy_across_the_ranges_of_both_branches():
+    # math.erfc up to 25, the asymptotic series above; negative arguments down to where e^(x^2) overflows.
+    x = np.concatenate([np.linspace(-26.5, 30.0, 4001), np.geomspace(24.0, 1e8, 400), [0.0, 25.0, np.nextafter(25.0, 30.0)]])
+    ours, theirs = _erfcx(x), erfcx(x)
+    assert np.all(np.isfinite(ours))
+    assert float(np.max(np.abs(ours / theirs - 1))) < 1e-12
+
+
+def test_erfcx_overflows_like_scipy_and_keeps_the_shape():
+    assert _erfcx(np.array([-30.0]))[0] == math.inf == erfcx(-30.0)
+    assert _erfcx(np.zeros((2, 3))).shape == (2, 3)
+    # erfcx(0) = 1; erfcx(x) ~ 1 / (x sqrt(pi)) for large x (the first term of the series)
+    assert _erfcx(np.array([0.0]))[0] == 1.0
+    assert abs(_erfcx(np.array([1e6]))[0] * 1e6 * math.sqrt(math.pi) - 1) < 1e-12
