@@ -66,3 +66,26 @@ def test_pattern_search_equals_the_previous_order_within_the_search_tolerance(ro
     if n == 10**3 and "kept apart" in new.note:  # the note names the route and the roles of the winning pair
         assert "user 1 at x" in new.note
 
+
+
+def test_above_the_full_search_range_one_aimed_candidate_is_solved_and_the_note_says_so():
+    # OUE at eps0 = 8, n = 1e8 (d = 1e9): the cost guard solves the best-aimed candidate only; its lower end is a
+    # certified lower bound all the same (below the mechanism's certified upper bound, BBGN19.Lem5.3.exact_unary).
+    rows = unary.optimized_unary_encoding(8.0, 10**9, side="lower").pattern_rows()
+    value = pattern_pair_epsilon(rows=rows, n=10**8, delta=1e-6, labels=["x", "x'", "z"])
+    assert "full_search=True" in value.note
+    upper = unary.oue_epsilon_upper(eps0=8.0, n=10**8, delta=1e-6, d=10**9)
+    assert 0 < value.lower <= upper.upper
+
+
+@pytest.mark.slow
+def test_the_aimed_candidate_is_below_the_full_search_and_close_to_it():
+    # Symmetric RAPPOR at eps0 = 1, n = 2e6: the aimed candidate is one of the full search's candidates, so its
+    # certified lower end is at most the full search's (up to the search tolerance); at such n the candidates are
+    # near-tied and the saddlepoint ranking picks the winner, here within 1%.
+    rows = unary.symmetric_rappor(1.0, 1000, side="lower").pattern_rows()
+    aimed = pattern_pair_epsilon(rows=rows, n=2 * 10**6, delta=1e-6)
+    full = pattern_pair_epsilon(rows=rows, n=2 * 10**6, delta=1e-6, full_search=True)
+    assert "full_search=True" in aimed.note and "full_search" not in full.note
+    assert aimed.lower <= full.lower * (1 + EPS_REL_TOL)
+    assert aimed.lower >= 0.99 * full.lower
