@@ -25,6 +25,8 @@ Ranges: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1). No domain size
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..core.results import BoundValue
 from .common import check_randomizer_inputs
 
@@ -38,6 +40,13 @@ def duchi_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     of Duchi et al.'s one-dimensional mechanism at eps0, replace-one: shuffled binary RR's (module doc).
     Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1)."""
     check_randomizer_inputs(eps0, n, delta)
+    return _duchi_epsilon(float(eps0), int(n), float(delta))
+
+
+@lru_cache(maxsize=16)
+def _duchi_epsilon(eps0: float, n: int, delta: float) -> BoundValue:
+    # Kept: the front door asks for the upper end and then the lower end of the same enclosure (one evaluation of
+    # exact.shuffled_binary_rr, up to half a second at n = 1e6). BoundValue is frozen.
     from ..exact.binary_rr import shuffled_binary_rr  # here, not at the top: it loads SciPy, which the other mechanisms never need
 
     value = shuffled_binary_rr(eps0=eps0, n=n, delta=delta)
