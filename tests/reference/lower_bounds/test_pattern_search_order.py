@@ -89,3 +89,16 @@ def test_the_aimed_candidate_is_below_the_full_search_and_close_to_it():
     assert "full_search=True" in aimed.note and "full_search" not in full.note
     assert aimed.lower <= full.lower * (1 + EPS_REL_TOL)
     assert aimed.lower >= 0.99 * full.lower
+
+
+@pytest.mark.slow
+def test_skipping_by_the_saddlepoint_root_leaves_the_lower_end_unchanged(monkeypatch):
+    # OUE at eps0 = 1, n = 1e5: with and without the skip (SKIP_BY_AIM_N_MIN moved beyond n) the same lower end; the
+    # skip is sound either way (a skipped candidate can only lower the result), this checks it costs nothing here.
+    from shuffle_spec.reference.lower_bounds import structured
+
+    rows = unary.optimized_unary_encoding(1.0, 1000, side="lower").pattern_rows()
+    skipping = pattern_pair_epsilon(rows=rows, n=10**5, delta=1e-6)
+    monkeypatch.setattr(structured, "SKIP_BY_AIM_N_MIN", 10**9)
+    checking = pattern_pair_epsilon(rows=rows, n=10**5, delta=1e-6)
+    assert skipping.lower == checking.lower > 0
