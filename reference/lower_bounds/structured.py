@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..bounds.blanket_exact_randomizer import EPS_REL_TOL, FiniteRandomizer, check_count_and_delta, finite_randomizer, group_outputs
-from ..core.errors import ParameterError, require_integer
+from ..core.errors import ParameterError, require_integer, require_positive
 from ..core.results import BoundValue
 from ..numerics.solver import solve_certified_epsilon
 from .randomizer import MAX_CANDIDATES, NOTE, PairChoice, best_randomizer_pair, candidate_bins, pair_delta_chernoff_upper, pair_guess, randomizer_pair_delta, screened_out
@@ -54,16 +54,20 @@ SKIP_BY_AIM_MARGIN = 0.02
 AIMED = 6  # generic candidates (by chi-square) ranked with the third-bit partitions by their saddlepoint roots
 
 
-def pattern_pair_epsilon(*, rows: Sequence[Sequence[Fraction]], n: int, delta: float, labels: Sequence[str] | None = None, full_search: bool = False) -> BoundValue:
+def pattern_pair_epsilon(*, rows: Sequence[Sequence[Fraction]], n: int, delta: float, labels: Sequence[str] | None = None, full_search: bool = False,
+                         floor: float = 0.0) -> BoundValue:
     """exact.randomizer_pair on a projected pattern randomizer (module doc): a certified lower bound (the lower
     end of the interval) on the central eps of n shuffled reports of the randomizer whose projection `rows` is
     (one row per input role, exact Fractions). `labels` name the rows in the note. A 3 x 8 pattern matrix at
     n > FULL_SEARCH_N_MAX solves only its best-aimed candidate (the cost guard of `_pattern_search`; the note says
-    so) unless `full_search`. Range: see the module doc."""
+    so) unless `full_search`. `floor` (a 3 x 8 pattern matrix only): a lower bound the caller already has; candidates
+    that cannot beat it by more than the search tolerance are not solved, and (0, 0) with a note is returned when
+    none does. Range: see the module doc; floor >= 0."""
     if labels is not None and (not isinstance(labels, Sequence) or len(labels) != len(rows)):
         raise ParameterError("labels", labels, "one label per row")
+    require_positive("floor", floor, allow_zero=True)
     if len(rows) == 3 and all(isinstance(r, Sequence) and len(r) == len(PATTERNS) for r in rows):
-        return _pattern_search(rows, n=n, delta=delta, labels=labels, full_search=full_search)
+        return _pattern_search(rows, n=n, delta=delta, labels=labels, full_search=full_search, floor=float(floor))
     value, choice = best_randomizer_pair(matrix=[list(r) for r in rows], n=n, delta=delta)
     if choice is None or labels is None:
         return BoundValue(value.lower, value.upper, value.note, direction="lower_bound")
@@ -137,7 +141,7 @@ def _merged(row: Sequence[Fraction], bins: Sequence[Sequence[int]]) -> list[Frac
     return [sum((row[y] for y in b), Fraction(0)) for b in bins]
 
 
-def _pattern_search(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float, labels: Sequence[str] | None, full_search: bool) -> BoundValue:
+def _pattern_search(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float, labels: Sequence[str] | None, full_search: bool, floor: float = 0.0) -> BoundValue:
     """The best certified lower end over the third-bit partitions (module doc) of every role assignment, then over
     `best_randomizer_pair`'s candidates (every role assignment, contiguous merges): the same candidates and checks
     as `best_randomizer_pair` followed by the third-bit partitions, in the other order. The third-bit partitions
@@ -184,8 +188,8 @@ def _pattern_search(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float,
         # A candidate is solved only if its eps may exceed the best by more than the search tolerance: its certified
         # delta at best (1 + EPS_REL_TOL) above delta (screens first: the Chernoff bound, the coarse lattice sum).
         # Near-tied candidates (BLH at eps0 = 8: six within 1e-7 of each other) are not solved again.
-        bar = best[0] * (1 + EPS_REL_TOL) if best is not None else 0.0
-        if best is not None:
+        bar = max(best[0] if best is not None else 0.0, floor) * (1 + EPS_REL_TOL)
+        if best is not None or floor > 0:
             if pair_delta_chernoff_upper(matrix=randomizer, n=n, eps=bar, x=choice.x, x2=choice.x2, z=choice.z, bins=[list(b) for b in choice.bins]) <= delta:
                 continue  # exact: its delta at bar is at most delta
             if n >= SKIP_BY_AIM_N_MIN:
@@ -203,12 +207,12 @@ def _pattern_search(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float,
             lower, upper, _ = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL, guess=aim)
         except ParameterError:
             continue  # more than 3 distinct coefficients after merging (cannot happen with 3 bins)
-        if best is None or lower > best[0]:
+        if (best is None or lower > best[0]) and lower > floor:
             best = (lower, max(lower, upper), choice, kept_apart)
     guard = (f"; only the candidate with the largest saddlepoint root solved (n > {FULL_SEARCH_N_MAX:.0e}): every candidate with "
              "shuffle_spec.reference.lower_bounds.structured.pattern_pair_epsilon(..., full_search=True), minutes at n = 1e8") if aimed_only else ""
     if best is None:
-        return BoundValue(0.0, 0.0, NOTE + guard, direction="lower_bound")
+        return BoundValue(0.0, 0.0, NOTE + (f"; no candidate beats the floor {floor:.6g}" if floor > 0 else "") + guard, direction="lower_bound")
     lower, upper, choice, kept_apart = best
     if labels is None and not kept_apart:
         return BoundValue(lower, upper, f"{NOTE}; pair: {choice.describe()}{guard}", direction="lower_bound")

@@ -102,3 +102,27 @@ def test_skipping_by_the_saddlepoint_root_leaves_the_lower_end_unchanged(monkeyp
     monkeypatch.setattr(structured, "SKIP_BY_AIM_N_MIN", 10**9)
     checking = pattern_pair_epsilon(rows=rows, n=10**5, delta=1e-6)
     assert skipping.lower == checking.lower > 0
+
+
+
+@pytest.mark.slow
+def test_hadamard_searches_the_independent_rows_above_the_dependent_triple():
+    # d = 1000, eps0 = 4, n = 1e3: the registry's lower bound (dependent triple first, the independent rows with it
+    # as their floor) is the larger of the two searches run on their own, up to the search tolerance.
+    from shuffle_spec.reference.randomizers import hadamard
+
+    mechanism = hadamard.hadamard_response(4.0, 1000, side="lower")
+    dependent = pattern_pair_epsilon(rows=mechanism.dependent_pattern_rows(), n=10**3, delta=1e-6)
+    independent = pattern_pair_epsilon(rows=mechanism.pattern_rows(), n=10**3, delta=1e-6)
+    registry = hadamard.hadamard_epsilon_lower(eps0=4.0, n=10**3, delta=1e-6, d=1000)
+    best = max(dependent.lower, independent.lower)
+    assert best * (1 - EPS_REL_TOL) <= registry.lower <= best
+
+
+def test_a_floor_no_candidate_can_beat_gives_zero_and_says_why():
+    # floor = eps0 (symmetric RAPPOR at eps0 = 4): every candidate's delta is 0 at or above eps0, none is solved.
+    rows = unary.symmetric_rappor(4.0, 1000, side="lower").pattern_rows()
+    above = pattern_pair_epsilon(rows=rows, n=10**3, delta=1e-6, floor=4.0)
+    assert above.lower == 0.0 and "floor" in above.note
+    with pytest.raises(ParameterError, match="floor"):
+        pattern_pair_epsilon(rows=rows, n=10**3, delta=1e-6, floor=-1.0)
