@@ -48,7 +48,7 @@ def _previous_order(rows, n, delta):
     [
         # symmetric RAPPOR at eps0 = 4 (a third-bit partition wins), OUE at eps0 = 0.5 (a contiguous merge with
         # z = x wins), OLH at eps0 = 2 (rows not bit-symmetric: every role assignment is tried)
-        (unary.symmetric_rappor(4.0, 1000, side="lower").pattern_rows(), 10**3),
+        pytest.param(unary.symmetric_rappor(4.0, 1000, side="lower").pattern_rows(), 10**3, marks=pytest.mark.slow),
         pytest.param(unary.optimized_unary_encoding(0.5, 1000, side="lower").pattern_rows(), 10**3, marks=pytest.mark.slow),
         pytest.param(local_hashing.local_hashing(2.0, 1000, 8, side="lower").pattern_rows(), 10**3, marks=pytest.mark.slow),
     ],
