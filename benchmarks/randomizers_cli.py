@@ -1,7 +1,10 @@
-"""Wall-clock seconds of the `tightest` CLI per structured randomizer, on the gap table's grid: eps0 in {0.5, 1, 2, 4, 8},
-n in {1e3, 1e4, 1e5, 1e6}, delta = 1e-6, d = 1e6 (subset selection also d = 1e3, the only mechanism whose bounds depend on d
->= 4; Duchi's and the piecewise mechanism take no d).
+"""CPU and wall-clock seconds of the `tightest` CLI per structured randomizer and the Laplace mechanism, on the gap
+table's grid: eps0 in {0.5, 1, 2, 4, 8}, n in {1e3, 1e4, 1e5, 1e6}, delta = 1e-6, d = 1e6 (subset selection also
+d = 1e3, the only mechanism whose bounds depend on d >= 4; `--small-d` runs d = 1e3 for the others too; Duchi's
+mechanism, the piecewise mechanism and Laplace take no d); `--extra`: the points off the grid at d = 1e9, eps0 = 8,
+n = 1e8 (the cost guards).
 
+    nice -n 5 python3 benchmarks/randomizers_cli.py --label before --root /tmp/old   # another checkout: /tmp/old/shuffle_spec
     PYTHONPATH=. python3 benchmarks/randomizers_cli.py --label before        # appends to benchmarks/RANDOMIZERS_CLI.jsonl
     PYTHONPATH=. python3 benchmarks/randomizers_cli.py --label after --only subset piecewise --eps0 1 8 --n 1e4 1e6
     PYTHONPATH=. python3 benchmarks/randomizers_cli.py --table before after  # writes benchmarks/RANDOMIZERS_CLI_RESULTS.md
@@ -15,8 +18,9 @@ point, next to the value and seconds recorded in benchmarks/RANDOMIZERS.jsonl (t
 benchmarks/RANDOMIZERS_UPPER_AIMED.jsonl; `--upper-table` writes their comparison.
 
 Each point is one subprocess `python -m shuffle_spec tightest --randomizer R ... --json` (start-up, every statement the
-command evaluates, the certified upper and lower bounds): the number a user waits for. The 1-minute load average is
-recorded before each call (the machine is shared: a load above the 2 cores inflates the wall clock). A call that
+command evaluates, the certified upper and lower bounds): the number a user waits for. Its CPU seconds (the child's
+user + system time, from resource.getrusage) are recorded beside the wall clock, and the 1-minute load average before
+each call (the machine is shared: a load above the 2 cores inflates the wall clock, much less the CPU seconds). A call that
 exceeds the timeout is recorded as such (seconds = the timeout, no values). Points already in the file under the same
 label are skipped, so an interrupted run resumes. The table compares two labels point by point: seconds, and the
 certified upper end and lower end with their relative change (after / before - 1).
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -40,13 +45,20 @@ NS = (10**3, 10**4, 10**5, 10**6)
 DELTA = 1e-6
 PLAN: tuple[tuple[str, int | None], ...] = (
     ("rappor", 10**6), ("oue", 10**6), ("olh", 10**6), ("blh", 10**6), ("hadamard", 10**6),
-    ("subset", 10**3), ("subset", 10**6), ("duchi", None), ("piecewise", None),
+    ("subset", 10**3), ("subset", 10**6), ("duchi", None), ("piecewise", None), ("laplace", None),
 )
+# d = 1e3 for the mechanisms whose bounds do not depend on d >= 4 (the same numbers, the same work): `--small-d`.
+SMALL_D: tuple[tuple[str, int | None], ...] = (("rappor", 10**3), ("oue", 10**3), ("olh", 10**3), ("blh", 10**3), ("hadamard", 10**3))
 UPPER = ROOT / "RANDOMIZERS_UPPER_AIMED.jsonl"
 UPPER_TABLE = ROOT / "RANDOMIZERS_UPPER_AIMED.md"
 UPPER_PLAN: tuple[tuple[str, int | None], ...] = (("piecewise", None), ("subset", 10**3), ("subset", 10**6))
 TIMEOUT = 180.0
 TARGET = 2.0
+CPU_TARGET = 1.5  # CPU seconds per call: what keeps the wall clock under TARGET on an idle machine
+# Points off the grid (`--extra`): the largest domain and n, where one lattice sum costs seconds (the cost guards).
+EXTRA: tuple[tuple[str, int | None, float, int], ...] = tuple(
+    (name, 10**9, 8.0, 10**8) for name in ("rappor", "oue", "olh", "blh", "hadamard", "subset")
+)
 
 
 def _rows() -> list[dict[str, object]]:
@@ -59,18 +71,22 @@ def _key(r: dict[str, object]) -> tuple[object, ...]:
     return (r["label"], r["name"], r["d"], r["eps0"], r["n"])
 
 
-def run_point(name: str, d: int | None, eps0: float, n: int) -> dict[str, object]:
+def run_point(name: str, d: int | None, eps0: float, n: int, root: str | None = None) -> dict[str, object]:
     command = [sys.executable, "-m", "shuffle_spec", "tightest", "--randomizer", name, "--eps0", repr(eps0), "--n", str(n), "--delta", repr(DELTA), "--json"]
     if d is not None:
         command += ["--d", str(d)]
     load = os.getloadavg()[0]
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+        env = None if root is None else {**os.environ, "PYTHONPATH": root}  # another checkout: DIR/shuffle_spec
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False, env=env, cwd=root)
     except subprocess.TimeoutExpired:
         return {"seconds": TIMEOUT, "timeout": True, "load": load}
     seconds = time.perf_counter() - start
-    row: dict[str, object] = {"seconds": round(seconds, 3), "timeout": False, "load": round(load, 2), "exit": done.returncode}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the child's user + system seconds: what the call costs, whatever the load
+    cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
+    row: dict[str, object] = {"seconds": round(seconds, 3), "cpu": round(cpu, 3), "timeout": False, "load": round(load, 2), "exit": done.returncode}
     if done.returncode == 0:
         out = json.loads(done.stdout)
         row.update(upper=out["upper"]["eps"], upper_id=out["upper"]["id"], lower=(out.get("lower") or {}).get("eps"),
@@ -80,9 +96,19 @@ def run_point(name: str, d: int | None, eps0: float, n: int) -> dict[str, object
     return row
 
 
-def compute(label: str, only: list[str] | None, eps0s: tuple[float, ...] = EPS0, ns: tuple[int, ...] = NS) -> None:
+def compute(label: str, only: list[str] | None, eps0s: tuple[float, ...] = EPS0, ns: tuple[int, ...] = NS, root: str | None = None, extra: bool = False, small_d: bool = False) -> None:
     done = {_key(r) for r in _rows()}
-    for name, d in PLAN:
+    if extra:
+        for name, d, eps0, n in EXTRA:
+            base = {"label": label, "name": name, "d": d, "eps0": eps0, "n": n}
+            if (only and name not in only) or _key(base) in done:
+                continue
+            row = {**base, **run_point(name, d, eps0, n, root)}
+            with DATA.open("a") as handle:
+                handle.write(json.dumps(row) + "\n")
+            print(json.dumps(row), flush=True)
+        return
+    for name, d in SMALL_D if small_d else PLAN:
         if only and name not in only:
             continue
         for eps0 in eps0s:
@@ -90,7 +116,7 @@ def compute(label: str, only: list[str] | None, eps0s: tuple[float, ...] = EPS0,
                 base = {"label": label, "name": name, "d": d, "eps0": eps0, "n": n}
                 if _key(base) in done:
                     continue
-                row = {**base, **run_point(name, d, eps0, n)}
+                row = {**base, **run_point(name, d, eps0, n, root)}
                 with DATA.open("a") as handle:
                     handle.write(json.dumps(row) + "\n")
                 print(json.dumps(row), flush=True)
@@ -106,47 +132,68 @@ def _change(a: object, b: object) -> str:
     return f"{b / a - 1:+.2e}"
 
 
+def _seconds(row: dict[str, object] | None, key: str) -> str:
+    if row is None:
+        return "-"
+    if row.get("timeout"):
+        return f"timeout ({TIMEOUT:g} s)"
+    value = row.get(key)
+    return "-" if value is None else f"{float(value):.2f}"  # type: ignore[arg-type]
+
+
 def table(before: str, after: str) -> str:
     rows = {_key(r): r for r in _rows()}
+    chosen = [r for r in rows.values() if r["label"] in (before, after)]
+    loads = [float(r["load"]) for r in chosen if "load" in r]  # type: ignore[arg-type]
     lines = [
-        f"# `tightest --randomizer R`: wall-clock seconds, `{before}` and `{after}` (generated by benchmarks/randomizers_cli.py --table)",
+        f"# `tightest --randomizer R`: CPU and wall-clock seconds, `{before}` and `{after}` (generated by benchmarks/randomizers_cli.py --table)",
         "",
-        f"One subprocess per point (start-up included), delta = {DELTA:g}, replace-one, on the shared 2-core machine; load = the",
-        "1-minute load average before the call. upper / lower: the certified ends `tightest` reports (its tightest certified",
-        f"upper bound and largest certified lower bound); change = {after} / {before} - 1. Target: {TARGET:g} s per call.",
+        f"One subprocess per point (start-up included), delta = {DELTA:g}, replace-one, on the shared 2-core machine, run under `nice`.",
+        "CPU = the child's user + system seconds (what the call costs whatever else runs; the wall clock on a loaded",
+        f"machine is mostly waiting); load = the 1-minute load average before the call (from {min(loads, default=0):.1f} to {max(loads, default=0):.1f} in these",
+        "runs: the wall seconds say little about an idle machine, and even CPU seconds run 10-30% higher under such load",
+        "(shared caches)). upper / lower: the certified ends `tightest` reports (its tightest certified upper bound and largest",
+        f"certified lower bound); change = {after} / {before} - 1. Target: {TARGET:g} s wall on an idle machine, i.e. at most",
+        f"{CPU_TARGET:g} s of CPU.",
         "",
-        f"| mechanism | d | points in both | seconds {before} (median, max) | seconds {after} (median, max) | over {TARGET:g} s ({before}, {after}) | load (max) |",
-        "|---|---|---|---|---|---|---|",
+        f"| mechanism | d | points in both | CPU s {before} (median, max) | CPU s {after} (median, max) | over {CPU_TARGET:g} s CPU ({before}, {after}) | wall s {before} (median, max) | wall s {after} (median, max) | load (max) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     detail = [
         "",
-        f"| mechanism | d | eps0 | n | upper {before} | upper {after} | change | lower {before} | lower {after} | change | seconds ({before}, {after}) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        f"| mechanism | d | eps0 | n | upper {before} | upper {after} | change | lower {before} | lower {after} | change | CPU s ({before}, {after}) | wall s ({before}, {after}) | load ({before}, {after}) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, d in PLAN:
-        pairs = [(rows.get((before, name, d, e, n)), rows.get((after, name, d, e, n)), e, n) for e in EPS0 for n in NS]
+    plan = PLAN + SMALL_D + tuple((name, d) for name, d, _, _ in EXTRA if (name, d) not in PLAN)
+    for name, d in plan:
+        points = [(e, n) for e in EPS0 for n in NS] + [(e, n) for x, dd, e, n in EXTRA if (x, dd) == (name, d)]
+        pairs = [(rows.get((before, name, d, e, n)), rows.get((after, name, d, e, n)), e, n) for e, n in points]
         pairs = [p for p in pairs if p[0] is not None or p[1] is not None]
         if not pairs:
             continue
 
-        def summary(side: list[dict[str, object] | None]) -> str:
-            secs = sorted(float(r["seconds"]) for r in side if r is not None)  # type: ignore[arg-type]
+        def summary(side: list[dict[str, object]], key: str) -> str:
+            secs = sorted(float(r.get(key, TIMEOUT) if not r.get("timeout") else TIMEOUT) for r in side)  # type: ignore[arg-type]
             return "-" if not secs else f"{secs[len(secs) // 2]:.2f}, {secs[-1]:.2f}"
 
-        both = [p for p in pairs if p[0] is not None and p[1] is not None]  # the summary compares the same points
-        b_side, a_side = [p[0] for p in both], [p[1] for p in both]
-        if not both:
-            continue
-        over = (sum(1 for r in b_side if r is not None and float(r["seconds"]) > TARGET), sum(1 for r in a_side if r is not None and float(r["seconds"]) > TARGET))  # type: ignore[arg-type]
-        load = max(float(r["load"]) for r in b_side + a_side if r is not None)  # type: ignore[arg-type]
+        both = [p for p in pairs if p[0] is not None and p[1] is not None and (p[0].get("cpu") is not None or p[0].get("timeout"))]  # the summary compares the same points
+        b_side = [p[0] for p in both if p[0] is not None]
+        a_side = [p[1] for p in both if p[1] is not None]
         dd = "none" if d is None else f"{d:.0e}"
-        lines.append(f"| {name} | {dd} | {len(both)} | {summary(b_side)} | {summary(a_side)} | {over[0]}, {over[1]} | {load:.1f} |")
+        if both:
+            def over(side: list[dict[str, object]]) -> int:
+                return sum(1 for r in side if r.get("timeout") or float(r.get("cpu", 0.0)) > CPU_TARGET)  # type: ignore[arg-type]
+
+            load = max(float(r["load"]) for r in b_side + a_side)  # type: ignore[arg-type]
+            lines.append(f"| {name} | {dd} | {len(both)} | {summary(b_side, 'cpu')} | {summary(a_side, 'cpu')} | {over(b_side)}, {over(a_side)} | "
+                         f"{summary(b_side, 'seconds')} | {summary(a_side, 'seconds')} | {load:.1f} |")
         for b, a, e, n in pairs:
             bu, au = (b or {}).get("upper"), (a or {}).get("upper")
             bl, al = (b or {}).get("lower"), (a or {}).get("lower")
-            bs = "-" if b is None else ("timeout" if b.get("timeout") else f"{float(b['seconds']):.2f}")  # type: ignore[arg-type]
-            as_ = "-" if a is None else ("timeout" if a.get("timeout") else f"{float(a['seconds']):.2f}")  # type: ignore[arg-type]
-            detail.append(f"| {name} | {dd} | {e:g} | {n:.0e} | {_fmt(bu)} | {_fmt(au)} | {_change(bu, au)} | {_fmt(bl)} | {_fmt(al)} | {_change(bl, al)} | {bs}, {as_} |")
+            bload = "-" if b is None else f"{float(b['load']):.1f}"  # type: ignore[arg-type]
+            aload = "-" if a is None else f"{float(a['load']):.1f}"  # type: ignore[arg-type]
+            detail.append(f"| {name} | {dd} | {e:g} | {n:.0e} | {_fmt(bu)} | {_fmt(au)} | {_change(bu, au)} | {_fmt(bl)} | {_fmt(al)} | {_change(bl, al)} | "
+                          f"{_seconds(b, 'cpu')}, {_seconds(a, 'cpu')} | {_seconds(b, 'seconds')}, {_seconds(a, 'seconds')} | {bload}, {aload} |")
     return "\n".join(lines + detail) + "\n"
 
 
@@ -209,6 +256,9 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="mechanism names to run (default: all)")
     parser.add_argument("--eps0", nargs="*", type=float, help="eps0 values to run (default: the grid's)")
     parser.add_argument("--n", nargs="*", type=float, help="n values to run (default: the grid's)")
+    parser.add_argument("--small-d", action="store_true", help="d = 1e3 for the mechanisms whose bounds do not depend on d >= 4 (SMALL_D) instead of the grid")
+    parser.add_argument("--extra", action="store_true", help="the points off the grid (EXTRA: d = 1e9, eps0 = 8, n = 1e8) instead of the grid")
+    parser.add_argument("--root", help="measure another checkout: DIR holds the package as DIR/shuffle_spec (default: the installed one)")
     parser.add_argument("--upper-grid", action="store_true", help="in-process upper bounds of subset selection and the piecewise mechanism on the grid")
     parser.add_argument("--upper-table", action="store_true", help="write the table of --upper-grid")
     parser.add_argument("--table", nargs=2, metavar=("BEFORE", "AFTER"), help="write the comparison table of two labels")
@@ -222,7 +272,7 @@ def main() -> None:
         TABLE.write_text(table(*args.table))
         print(TABLE.read_text())
     else:
-        compute(args.label, args.only, tuple(args.eps0) if args.eps0 else EPS0, tuple(int(n) for n in args.n) if args.n else NS)
+        compute(args.label, args.only, tuple(args.eps0) if args.eps0 else EPS0, tuple(int(n) for n in args.n) if args.n else NS, args.root, args.extra, args.small_d)
 
 
 if __name__ == "__main__":

@@ -219,9 +219,11 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
     blanket bound above, the explicit pattern pair below) beside the generic upper bounds, which hold for it too
     (binary RR's worst case is NOT a lower bound for it: only its own pair is)."""
     from ..reference.randomizers import RANDOMIZERS
+    from .tightest import tightest as generic_tightest
 
     entry = RANDOMIZERS[name]
-    generic = tightest(randomizer="generic", eps0=eps0, n=n, delta=delta)
+    # The generic upper rows only: the generic lower row (binary RR's worst case) is no lower bound for this mechanism.
+    generic = generic_tightest(randomizer="generic", eps0=eps0, n=n, delta=delta, include_lower=False)
     rows = [CandidateRow(row["id"], "upper", row["eps"], bool(row["valid"] and row["eps"] is not None), row["reason"] or "", "")
             for row in generic.rows if row["direction"] == "upper_bound"]
     sides: tuple[tuple[Literal["upper", "lower"], Any, str], ...] = (("upper", entry.upper, entry.statements[0]), ("lower", entry.lower, entry.statements[1]))

@@ -158,7 +158,7 @@ def _exact_rows(candidate: Candidate, reason: str, *, include_upper: bool) -> li
 
 
 def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True,
-             exact_evaluation: Evaluation | None = None) -> Gap:
+             exact_evaluation: Evaluation | None = None, include_lower: bool = True) -> Gap:
     """The tightest certified upper bound and the largest certified lower bound on the central eps of n
     shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k >= 2, "binary_rr", or "laplace": the
     Laplace mechanism on [0, 1], no k) at delta, and
@@ -166,7 +166,9 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
     (UsageError) an unknown randomizer or a bad k; a point outside every statement's range gives None for
     that side. Each row: {"id", "direction" (the side it certifies), "eps" (that side's certified end),
     "valid", "reason", "interval" (the certified interval, or None)}. `exact_evaluation`: the caller's
-    evaluation of exact.shuffled_binary_rr at this (eps0, n, delta), used instead of evaluating it again."""
+    evaluation of exact.shuffled_binary_rr at this (eps0, n, delta), used instead of evaluating it again.
+    `include_lower=False`: the upper rows only (a caller that has its own lower bounds skips the lower statements'
+    evaluation, e.g. exact.shuffled_binary_rr for the generic randomizer, seconds at large n)."""
     mechanism, extra = _mechanism(randomizer, k)
     params = {"eps0": eps0, "n": n, "delta": delta, **extra}
     # Generic: the exact binary-RR worst case is a lower bound only (its upper end holds for binary RR alone).
@@ -174,7 +176,7 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
     rows = []
     evaluated: list[Candidate] = []
     uppers = candidate_upper_bounds(randomizer, k) if include_upper else []
-    for statement in uppers + _lower_statements(mechanism, extra.get("k")):
+    for statement in uppers + (_lower_statements(mechanism, extra.get("k")) if include_lower else []):
         inputs = {name: params[name] for name in statement.input_names if name in params}
         if set(inputs) != set(statement.input_names):
             continue

@@ -37,36 +37,42 @@ import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..bounds.blanket_exact_randomizer import EPS_REL_TOL, finite_randomizer
-from ..core.errors import ParameterError, require_integer
+from ..bounds.blanket_exact_randomizer import EPS_REL_TOL, FiniteRandomizer, check_count_and_delta, finite_randomizer, group_outputs
+from ..core.errors import ParameterError, require_integer, require_positive
 from ..core.results import BoundValue
 from ..numerics.solver import solve_certified_epsilon
-from .randomizer import PairChoice, best_randomizer_pair, candidate_bins, pair_guess, randomizer_pair_delta, screened_out
+from .randomizer import MAX_CANDIDATES, NOTE, PairChoice, best_randomizer_pair, candidate_bins, pair_delta_chernoff_upper, pair_guess, randomizer_pair_delta, screened_out
 
 __all__ = ["pattern_pair_epsilon", "pattern_roles_epsilon", "third_bit_partitions", "PATTERNS"]
 
 PATTERNS = tuple(itertools.product((0, 1), repeat=3))  # the 8 patterns, in the column order of a 3 x 8 pattern matrix
 
 STATEMENT = "exact.randomizer_pair"
+FULL_SEARCH_N_MAX = 10**6  # above it, one candidate (the cost guard of `_pattern_search`)
+SKIP_BY_AIM_N_MIN = 10**5  # from this n, candidates whose saddlepoint root is SKIP_BY_AIM_MARGIN below the bar are skipped
+SKIP_BY_AIM_MARGIN = 0.02
+AIMED = 6  # generic candidates (by chi-square) ranked with the third-bit partitions by their saddlepoint roots
 
 
-def pattern_pair_epsilon(*, rows: Sequence[Sequence[Fraction]], n: int, delta: float, labels: Sequence[str] | None = None) -> BoundValue:
+def pattern_pair_epsilon(*, rows: Sequence[Sequence[Fraction]], n: int, delta: float, labels: Sequence[str] | None = None, full_search: bool = False,
+                         floor: float = 0.0) -> BoundValue:
     """exact.randomizer_pair on a projected pattern randomizer (module doc): a certified lower bound (the lower
     end of the interval) on the central eps of n shuffled reports of the randomizer whose projection `rows` is
-    (one row per input role, exact Fractions). `labels` name the rows in the note. Range: see the module doc."""
+    (one row per input role, exact Fractions). `labels` name the rows in the note. A 3 x 8 pattern matrix at
+    n > FULL_SEARCH_N_MAX solves only its best-aimed candidate (the cost guard of `_pattern_search`; the note says
+    so) unless `full_search`. `floor` (a 3 x 8 pattern matrix only): a lower bound the caller already has; candidates
+    that cannot beat it by more than the search tolerance are not solved, and (0, 0) with a note is returned when
+    none does. Range: see the module doc; floor >= 0."""
     if labels is not None and (not isinstance(labels, Sequence) or len(labels) != len(rows)):
         raise ParameterError("labels", labels, "one label per row")
+    require_positive("floor", floor, allow_zero=True)
+    if len(rows) == 3 and all(isinstance(r, Sequence) and len(r) == len(PATTERNS) for r in rows):
+        return _pattern_search(rows, n=n, delta=delta, labels=labels, full_search=full_search, floor=float(floor))
     value, choice = best_randomizer_pair(matrix=[list(r) for r in rows], n=n, delta=delta)
     if choice is None or labels is None:
-        best = BoundValue(value.lower, value.upper, value.note, direction="lower_bound")
-    else:
-        note = f"the certified lower bound is the interval's lower end; pair: user 1 at {labels[choice.x]} vs {labels[choice.x2]}, the other n-1 users at {labels[choice.z]} (reports projected to the pattern)"
-        best = BoundValue(value.lower, value.upper, note, direction="lower_bound")
-    if len(rows) == 3 and all(isinstance(r, Sequence) and len(r) == len(PATTERNS) for r in rows):
-        split = _third_bit_split(rows, n=n, delta=delta, floor=best.lower, labels=labels)
-        if split is not None and split.lower > best.lower:
-            return split
-    return best
+        return BoundValue(value.lower, value.upper, value.note, direction="lower_bound")
+    note = f"the certified lower bound is the interval's lower end; pair: user 1 at {labels[choice.x]} vs {labels[choice.x2]}, the other n-1 users at {labels[choice.z]} (reports projected to the pattern)"
+    return BoundValue(value.lower, value.upper, note, direction="lower_bound")
 
 
 def third_bit_partitions(x: int, x2: int, z: int, columns: Sequence[tuple[int, ...]]) -> list[tuple[tuple[int, ...], ...]]:
@@ -107,39 +113,115 @@ def _bit_symmetric(rows: Sequence[Sequence[Fraction]]) -> bool:
     return True
 
 
-def _third_bit_split(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float, floor: float, labels: Sequence[str] | None) -> BoundValue | None:
-    """The best certified lower end over the third-bit partitions (module doc) and every role assignment, or
-    None when none beats `floor` (a candidate is solved only when its certified delta at the current best eps
-    exceeds delta: delta is non-increasing in eps, so only then can its eps be larger)."""
-    keep = [j for j in range(len(PATTERNS)) if any(Fraction(r[j]) > 0 for r in rows)]
-    matrix = [[Fraction(r[j]) for j in keep] for r in rows]
-    randomizer = finite_randomizer(matrix)
+def _generic_candidates(randomizer: FiniteRandomizer) -> list[PairChoice]:
+    """`best_randomizer_pair`'s candidates, in its order: every (x, x', z) with every partition of
+    `candidate_bins`, one per distinct (coefficients, law), by decreasing chi-square distance of the merged pair
+    (w.r.t. mu_z), at most MAX_CANDIDATES."""
+    rows = randomizer.rows
+    ranked: list[tuple[float, int, PairChoice]] = []
+    seen = set()
+    for x in range(randomizer.k):
+        for x2 in range(randomizer.k):
+            if x == x2:
+                continue
+            for bins in candidate_bins(randomizer, x, x2):
+                for z in range(randomizer.k):
+                    px, px2, pz = (_merged(rows[i], bins) for i in (x, x2, z))
+                    key = group_outputs(px, px2, pz)
+                    if key in seen:
+                        continue  # the same coefficients and law: the same epsilon
+                    seen.add(key)
+                    chi_square = sum(float((a - b) ** 2 / c) for a, b, c in zip(px, px2, pz, strict=True))
+                    ranked.append((-chi_square, len(ranked), PairChoice(x, x2, z, bins)))
+    ranked.sort()
+    return [choice for _, _, choice in ranked[:MAX_CANDIDATES]]
+
+
+def _merged(row: Sequence[Fraction], bins: Sequence[Sequence[int]]) -> list[Fraction]:
+    return [sum((row[y] for y in b), Fraction(0)) for b in bins]
+
+
+def _pattern_search(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float, labels: Sequence[str] | None, full_search: bool, floor: float = 0.0) -> BoundValue:
+    """The best certified lower end over the third-bit partitions (module doc) of every role assignment, then over
+    `best_randomizer_pair`'s candidates (every role assignment, contiguous merges): the same candidates and checks
+    as `best_randomizer_pair` followed by the third-bit partitions, in the other order. The third-bit partitions
+    come first because they are usually the best (eps0 >= 1, n >= 1e4): every later candidate is then screened at
+    a larger eps, where the Chernoff screen alone rules most of them out instead of a lattice sum at n (the
+    screens are exact: a candidate is skipped only when its certified delta at the current best eps is at most
+    delta, so that its eps cannot be larger; delta is non-increasing in eps). The result is the largest certified
+    lower end among the candidates solved; a different order may solve other candidates near the best, so the
+    reported lower end can differ from the other order's by the search tolerance (EPS_REL_TOL) of near-tied
+    candidates, never by more (each solved candidate's lower end is certified)."""
+    randomizer = finite_randomizer([list(r) for r in rows])
+    check_count_and_delta(n, delta)
+    n = int(n)
+    if randomizer.eps0 == 0 or randomizer.gamma == 1:
+        return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP", direction="lower_bound")
+    keep = [j for j in range(len(PATTERNS)) if any(Fraction(r[j]) > 0 for r in rows)]  # finite_randomizer's kept columns
     columns = [PATTERNS[j] for j in keep]
-    best: tuple[float, float, str] | None = None
     # Rows that map onto each other when the bit positions are permuted (row w's law at pattern b is row
     # sigma(w)'s at sigma(b): every mechanism here) give the same problem under every role assignment; one is
     # enough (each candidate costs a certified lattice sum at n).
     roles = [(0, 1, 2)] if _bit_symmetric(rows) else list(itertools.permutations(range(3)))
-    for x, x2, z in roles:
-        for bins in third_bit_partitions(x, x2, z, columns):
-            def bounds(eps: float, x: int = x, x2: int = x2, z: int = z, bins: tuple[tuple[int, ...], ...] = bins) -> tuple[float, float]:
-                value = randomizer_pair_delta(matrix=randomizer, n=n, eps=eps, x=x, x2=x2, z=z, bins=[list(b) for b in bins], delta_hint=delta)
-                return value.lower, value.upper
+    split = [(PairChoice(x, x2, z, bins), True) for x, x2, z in roles for bins in third_bit_partitions(x, x2, z, columns)]
+    generic = [(choice, False) for choice in _generic_candidates(randomizer)]
+    # The likeliest winners first: the third-bit partitions and the AIMED first generic candidates by decreasing
+    # saddlepoint root (`pair_guess`, uncertified, a few milliseconds each; None last), so that the first solve is
+    # usually the best and the other candidates meet the screens at its eps (only the order changes).
+    head = split + generic[:AIMED]
+    guesses = [pair_guess(randomizer, choice, n, delta) for choice, _ in head]
+    order = sorted(range(len(head)), key=lambda i: (guesses[i] is None, -(guesses[i] or 0.0), i))
+    candidates = [(head[i][0], head[i][1], guesses[i]) for i in order] + [(choice, False, None) for choice, _ in generic[AIMED:]]
+    aimed_only = not full_search and n > FULL_SEARCH_N_MAX
+    if aimed_only:
+        # The cost guard: one lattice sum at n = 1e8 costs seconds (a group of small probability, d = 1e9), and the
+        # screens of the other candidates need up to twenty of them (minutes). Above FULL_SEARCH_N_MAX only the
+        # candidate with the largest saddlepoint root is solved: its certified lower end is a lower bound all the
+        # same; the others, near-tied at such n, could only raise it (the note names the full search).
+        candidates = candidates[:1]
+    best: tuple[float, float, PairChoice, bool] | None = None
+    for choice, kept_apart, guess in candidates:
+        def bounds(eps: float, choice: PairChoice = choice) -> tuple[float, float]:
+            value = randomizer_pair_delta(matrix=randomizer, n=n, eps=eps, x=choice.x, x2=choice.x2, z=choice.z, bins=[list(b) for b in choice.bins], delta_hint=delta)
+            return value.lower, value.upper
 
-            current = floor if best is None else best[0]
-            if current > 0 and (screened_out(randomizer, PairChoice(x, x2, z, bins), n, current, delta) or bounds(current)[0] <= delta):
-                continue  # the Chernoff screen first (`reference.lower_bounds.randomizer`): the same skips, mostly without a lattice sum
-            try:
-                lower, upper, _ = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL, guess=pair_guess(randomizer, PairChoice(x, x2, z, bins), n, delta))
-            except ParameterError:
-                continue  # more than 3 distinct coefficients (cannot happen with 3 bins)
-            if lower > floor and (best is None or lower > best[0]):
-                who = f"user 1 at {labels[x]} vs {labels[x2]}, the other n-1 users at {labels[z]}" if labels is not None else f"rows {x} vs {x2}, the others at row {z}"
-                best = (lower, max(lower, upper), who)
+        # A candidate is solved only if its eps may exceed the best by more than the search tolerance: its certified
+        # delta at best (1 + EPS_REL_TOL) above delta (screens first: the Chernoff bound, the coarse lattice sum).
+        # Near-tied candidates (BLH at eps0 = 8: six within 1e-7 of each other) are not solved again.
+        bar = max(best[0] if best is not None else 0.0, floor) * (1 + EPS_REL_TOL)
+        if best is not None or floor > 0:
+            if pair_delta_chernoff_upper(matrix=randomizer, n=n, eps=bar, x=choice.x, x2=choice.x2, z=choice.z, bins=[list(b) for b in choice.bins]) <= delta:
+                continue  # exact: its delta at bar is at most delta
+            if n >= SKIP_BY_AIM_N_MIN:
+                # Uncertified, and sound all the same: skipping a candidate can only lower the result (every reported
+                # lower end is a solved candidate's certified one). At n >= 1e5 the saddlepoint root is within 1e-3 of
+                # the certified one (the aimed solves settle in two evaluations); a root SKIP_BY_AIM_MARGIN below bar
+                # spares the coarse lattice sum (20-60 ms at n = 1e6, the larger part of the search there).
+                guess = guess if guess is not None else pair_guess(randomizer, choice, n, delta)
+                if guess is not None and guess < bar * (1 - SKIP_BY_AIM_MARGIN):
+                    continue
+            if screened_out(randomizer, choice, n, bar, delta) or bounds(bar)[0] <= delta:
+                continue
+        try:
+            aim = guess if guess is not None else pair_guess(randomizer, choice, n, delta)
+            lower, upper, _ = solve_certified_epsilon(bounds, eps0=randomizer.eps0, delta=delta, rel_tol=EPS_REL_TOL, guess=aim)
+        except ParameterError:
+            continue  # more than 3 distinct coefficients after merging (cannot happen with 3 bins)
+        if (best is None or lower > best[0]) and lower > floor:
+            best = (lower, max(lower, upper), choice, kept_apart)
+    guard = (f"; only the candidate with the largest saddlepoint root solved (n > {FULL_SEARCH_N_MAX:.0e}): every candidate with "
+             "shuffle_spec.reference.lower_bounds.structured.pattern_pair_epsilon(..., full_search=True), minutes at n = 1e8") if aimed_only else ""
     if best is None:
-        return None
-    note = f"the certified lower bound is the interval's lower end; pair: {best[2]} (reports projected to the pattern, the reports without the bit at z kept apart)"
-    return BoundValue(best[0], best[1], note, direction="lower_bound")
+        return BoundValue(0.0, 0.0, NOTE + (f"; no candidate beats the floor {floor:.6g}" if floor > 0 else "") + guard, direction="lower_bound")
+    lower, upper, choice, kept_apart = best
+    if labels is None and not kept_apart:
+        return BoundValue(lower, upper, f"{NOTE}; pair: {choice.describe()}{guard}", direction="lower_bound")
+    if labels is None:
+        who = f"rows {choice.x} vs {choice.x2}, the others at row {choice.z}"
+    else:
+        who = f"user 1 at {labels[choice.x]} vs {labels[choice.x2]}, the other n-1 users at {labels[choice.z]}"
+    how = "reports projected to the pattern, the reports without the bit at z kept apart" if kept_apart else "reports projected to the pattern"
+    return BoundValue(lower, upper, f"the certified lower bound is the interval's lower end; pair: {who} ({how}){guard}", direction="lower_bound")
 
 
 def pattern_roles_epsilon(*, rows: Sequence[Sequence[Fraction]], roles: Sequence[tuple[int, int, int]], n: int, delta: float, labels: Sequence[str]) -> BoundValue:

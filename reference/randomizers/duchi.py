@@ -25,8 +25,9 @@ Ranges: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1). No domain size
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..core.results import BoundValue
-from ..exact.binary_rr import shuffled_binary_rr
 from .common import check_randomizer_inputs
 
 __all__ = ["duchi_epsilon", "duchi_epsilon_upper", "duchi_epsilon_lower", "STATEMENTS"]
@@ -39,6 +40,15 @@ def duchi_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     of Duchi et al.'s one-dimensional mechanism at eps0, replace-one: shuffled binary RR's (module doc).
     Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1)."""
     check_randomizer_inputs(eps0, n, delta)
+    return _duchi_epsilon(float(eps0), int(n), float(delta))
+
+
+@lru_cache(maxsize=16)
+def _duchi_epsilon(eps0: float, n: int, delta: float) -> BoundValue:
+    # Kept: the front door asks for the upper end and then the lower end of the same enclosure (one evaluation of
+    # exact.shuffled_binary_rr, up to half a second at n = 1e6). BoundValue is frozen.
+    from ..exact.binary_rr import shuffled_binary_rr  # here, not at the top: it loads SciPy, which the other mechanisms never need
+
     value = shuffled_binary_rr(eps0=eps0, n=n, delta=delta)
     return BoundValue(value.lower, value.upper, "equal to shuffled binary randomized response at eps0; " + value.note, direction="exact")
 

@@ -115,8 +115,10 @@ def hadamard_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> Boun
     check_randomizer_inputs(eps0, n, delta)
     mechanism = hadamard_response(eps0, d, side="lower")
     labels = ["x", "x'", "z"] if d > 3 else [f"input {i}" for i in range(d)]
-    independent = pattern_pair_epsilon(rows=mechanism.pattern_rows(), n=n, delta=delta, labels=labels)
     if d <= 3:
-        return independent  # the full matrix: every projection is a post-processing of it
+        return pattern_pair_epsilon(rows=mechanism.pattern_rows(), n=n, delta=delta, labels=labels)  # the full matrix: every projection is a post-processing of it
+    # The dependent triple first (usually the larger); the independent rows' search then solves only candidates that can
+    # beat it by more than the search tolerance (its `floor`): the larger of the two either way, up to that tolerance.
     dependent = pattern_pair_epsilon(rows=mechanism.dependent_pattern_rows(), n=n, delta=delta, labels=["x", "x'", "z = x XOR x' (rows 1, 2, 3)"])
-    return dependent if dependent.lower > independent.lower else independent
+    independent = pattern_pair_epsilon(rows=mechanism.pattern_rows(), n=n, delta=delta, labels=labels, floor=max(dependent.lower, 0.0))
+    return dependent if dependent.lower >= independent.lower else independent

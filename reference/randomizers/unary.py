@@ -58,7 +58,6 @@ from fractions import Fraction
 
 from ..core.errors import ParameterError
 from ..core.results import NO_AMPLIFICATION, BoundValue
-from ..exact.binary_rr import shuffled_binary_rr
 from ..lower_bounds.randomizer import best_randomizer_pair
 from ..lower_bounds.structured import pattern_pair_epsilon, pattern_roles_epsilon
 from .common import check_domain, check_randomizer_inputs, eps0_rounded_up
@@ -242,6 +241,8 @@ def symmetric_rappor_sum_epsilon(*, eps0: float, n: int, delta: float, relation:
     check_randomizer_inputs(eps0, n, delta)
     if relation not in ("replace-one", "deletion"):
         raise ParameterError("relation", relation, "'replace-one' or 'deletion'")
+    from ..exact.binary_rr import shuffled_binary_rr  # here, not at the top: it loads SciPy, which the other mechanisms never need
+
     per_bit = eps0 / 2
     one = shuffled_binary_rr(eps0=per_bit, n=n, delta=delta)
     if relation == "deletion":

@@ -47,6 +47,7 @@ CASES = [
     Case(common.check_randomizer_inputs, (1.0, 10**9, 1e-6), fragment="n"),
     Case(lower_structured.pattern_pair_epsilon, (), {"rows": [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]], "n": 10, "delta": 1e-6, "labels": ["x"]}, fragment="labels"),
     Case(lower_structured.pattern_pair_epsilon, (), {"rows": [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]], "n": 0, "delta": 1e-6}, fragment="n"),
+    Case(lower_structured.pattern_pair_epsilon, (), {"rows": [[F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)]], "n": 10, "delta": 1e-6, "floor": -1.0}, fragment="floor"),
     Case(lower_structured.third_bit_partitions, (0, 1, 1, list(lower_structured.PATTERNS)), fragment="(x, x', z)"),
     Case(raised.raised_groups, ("groups",), fragment="groups"),
     Case(raised.raised_blanket_delta, ([],), {"n": 10, "eps": 0.1}, fragment="pairs"),
