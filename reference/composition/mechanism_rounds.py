@@ -398,7 +398,8 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
         # A power of 1e3: nodes share the sum's cached layout (its plan is keyed by the precision).
         wanted = min(max(floor, HINT_FRACTION * previous), 1e-6)
         hint = max(10.0 ** (HINT_DECADES * math.floor(math.log10(wanted) / HINT_DECADES)), floor)
-        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=hint)
+        # Only the upper end enters the envelope (U1): the lattice sums skip their lower queries (same upper float).
+        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=hint, sharp_lower=False)
         return value.lower, value.upper
 
     e0 = math.exp(eps0)
