@@ -71,6 +71,11 @@ carries almost nothing of the composed value: `_next_node`).
 Speed: the envelope costs O(nodes x blocks) certified pair evaluations (binary RR) or O(nodes) lattice sums
 (k-RR), and is cached per (mechanism, eps0, n, k, floor); the composition itself is one FFT (milliseconds to a
 second), plus U5's dynamic programme for binary RR (at most DIRECTIONAL_WORK multiply-adds, about a second). Times per cell: benchmarks/COMPOSE_MECHANISM_RESULTS.md.
+Where the k-RR seconds go (n = 1e6, T = 1000, delta = 1e-6, cProfile): over 95% in the envelope's 56-76 lattice
+sums (0.05-0.2 s each: the rows of the trinomial sum and the shifted bounds of every b between them), the dominating
+pair and the FFT about 0.15 s, the eps search milliseconds. The envelope asks the lattice sums for their upper ends
+only (`sharp_lower=False`: the same upper floats, about a third less work) and decides the node step's point beyond
+the profile's end by the Bennett bound where that is already below the floor (`_node_step`'s `below_floor`).
 Written by hand: no library composes certified upper envelopes of a profile (dp_accounting's connect-the-dots
 takes exact floats and its FFT has no certified round-off; module docs of `connect_the_dots` and `pld`).
 """
@@ -146,8 +151,11 @@ ALL_COUNTS_UP_TO = 64
 # The envelope stops below this floor (and below FLOOR_FRACTION x delta / rounds): the mass left at +inf.
 FLOOR = 1e-17
 FLOOR_FRACTION = 1e-4
-# Thinned removal: the neglected Bin(B, lambda) tail per block, far below the floor.
+# Thinned removal: the neglected Bin(B, lambda) tail per block, far below the floor: THIN_TAIL at the default
+# FLOOR, THIN_TAIL_FRACTION of the floor below it (a fixed 1e-22 above a floor of 1e-24 failed every block at the
+# tail nodes: the sweep fell back to single counts, 58762 pair evaluations at n = 1e4 instead of 9696).
 THIN_TAIL = 1e-22
+THIN_TAIL_FRACTION = 1e-5
 EPS_REL_TOL = 1e-6
 # U5 (binary RR, one group of rounds): the dynamic programme's multiply-adds at most this (about a second);
 # the grid is coarsened once (coarser envelope nodes: still dominating) if it does not fit, else U5 is skipped
@@ -370,20 +378,27 @@ def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.nd
             add(k, k, values)
         return step, node_array, envelope, count[0], forward, reverse
     # The sweep (module doc, U1): blocks [K, k_top] from the worst end down, k = n-1 and k = 0 done above.
+    # Nodes where the worst-end pairs' own certified interval is wider than the tolerance (values at the pair
+    # evaluator's resolution, far below any delta that matters: their lower ends are 0 at floors near 1e-40) cannot
+    # judge a block against the tolerance: they are left out of the acceptance test (the block's values still
+    # enter the envelope there, so validity is untouched). Without this, floors below ~1e-38 (delta < 1e-30 at
+    # T = 2) made every block fail at those nodes and the sweep fell back to single pairs: minutes at n = 1e4.
+    judged = envelope <= (1 + ENVELOPE_TOLERANCE) * best
+    thin_tail = THIN_TAIL if floor >= FLOOR else max(min(THIN_TAIL, THIN_TAIL_FRACTION * floor), 1e-300)
     k_top, width = n - 2, 1
     while k_top >= 1:
         width = max(0, min(width, k_top - 1))
         start = k_top - width
-        removed, extra = thinned_removal(eps0, width, THIN_TAIL)
+        removed, extra = thinned_removal(eps0, width, thin_tail)
         lower_ends, upper_ends = many(n - removed, start, node_array)
         values = np.minimum((upper_ends + extra) * (1 + 4 * UNIT), 1.0)
         target = (1 + ENVELOPE_TOLERANCE) * best + floor * 1e-3
         # The share of the tolerance the block used (its bound exceeds the best pair by about a multiple of
         # the users removed, ~ width): the next width aims at WIDTH_AIM of it (speed only, never validity).
         with np.errstate(divide="ignore", invalid="ignore"):
-            used = float(np.max(np.where(target > best, (values - best) / (target - best), 0.0)))
+            used = float(np.max(np.where(judged & (target > best), (values - best) / (target - best), 0.0)))
         aim = WIDTH_AIM / used if used > 0 else 2.0
-        if width > 0 and np.any(values > target):
+        if width > 0 and np.any((values > target) & judged):
             width = int(width * min(0.5, aim))
             continue
         if width == 0:  # a single pair: its certified lower ends sharpen the acceptance target
