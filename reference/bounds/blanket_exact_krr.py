@@ -171,10 +171,12 @@ def _blanket_delta_split(eps0: float, n: int, eps: float, laws: tuple[BinomialLa
 
 
 
-def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6, sharp_lower: bool = True) -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: a certified interval of Lemma 5.3's delta(eps) for k-RR, evaluated exactly
     (module doc); an upper bound on D_{e^eps} of every neighbouring pair of n shuffled k-RR reports.
-    `delta_hint` (the target delta) only sets the blocking grid. Range: see the module doc; 0 <= eps."""
+    `delta_hint` (the target delta) only sets the blocking grid. sharp_lower=False: callers that use only the
+    upper end (the composition's envelope) skip the lattice sums' lower queries; the upper end is the same
+    float, the lower end is still certified but looser. Range: see the module doc; 0 <= eps."""
     check_krr_inputs(eps0, n, 0.5, k)
     require_positive("eps", eps, allow_zero=True)
     require_probability("delta_hint", delta_hint)
@@ -205,7 +207,7 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
         return _blanket_delta_split(eps0, n, eps, split, tail)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
     big_n = (window.lo + offsets + 1).astype(np.int64)
-    g_lo, g_hi = positive_part_expectations(big_n.tolist(), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
+    g_lo, g_hi = positive_part_expectations(big_n.tolist(), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD, lower=sharp_lower)
     d_hi = np.minimum(1.0, gamma[1] * g_hi / big_n * (1 + 4 * U1))
     d_lo = gamma[0] * g_lo / big_n / (1 + 4 * U1)
     block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)

@@ -71,6 +71,11 @@ carries almost nothing of the composed value: `_next_node`).
 Speed: the envelope costs O(nodes x blocks) certified pair evaluations (binary RR) or O(nodes) lattice sums
 (k-RR), and is cached per (mechanism, eps0, n, k, floor); the composition itself is one FFT (milliseconds to a
 second), plus U5's dynamic programme for binary RR (at most DIRECTIONAL_WORK multiply-adds, about a second). Times per cell: benchmarks/COMPOSE_MECHANISM_RESULTS.md.
+Where the k-RR seconds go (n = 1e6, T = 1000, delta = 1e-6, cProfile): over 95% in the envelope's 56-76 lattice
+sums (0.05-0.2 s each: the rows of the trinomial sum and the shifted bounds of every b between them), the dominating
+pair and the FFT about 0.15 s, the eps search milliseconds. The envelope asks the lattice sums for their upper ends
+only (`sharp_lower=False`: the same upper floats, about a third less work) and decides the node step's point beyond
+the profile's end by the Bennett bound where that is already below the floor (`_node_step`'s `below_floor`).
 Written by hand: no library composes certified upper envelopes of a profile (dp_accounting's connect-the-dots
 takes exact floats and its FFT has no certified round-off; module docs of `connect_the_dots` and `pld`).
 """
@@ -87,8 +92,9 @@ import numpy as np
 
 from ..bounds.blanket_exact_krr import MAX_K as KRR_MAX_K
 from ..bounds.blanket_exact_krr import MAX_N as KRR_MAX_N
+from ..bounds.bennett import bennett_krr_delta
 from ..bounds.blanket_exact_krr import exact_blanket_krr_delta
-from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
@@ -147,8 +153,11 @@ ALL_COUNTS_UP_TO = 64
 # The envelope stops below this floor (and below FLOOR_FRACTION x delta / rounds): the mass left at +inf.
 FLOOR = 1e-17
 FLOOR_FRACTION = 1e-4
-# Thinned removal: the neglected Bin(B, lambda) tail per block, far below the floor.
+# Thinned removal: the neglected Bin(B, lambda) tail per block, far below the floor: THIN_TAIL at the default
+# FLOOR, THIN_TAIL_FRACTION of the floor below it (a fixed 1e-22 above a floor of 1e-24 failed every block at the
+# tail nodes: the sweep fell back to single counts, 58762 pair evaluations at n = 1e4 instead of 9696).
 THIN_TAIL = 1e-22
+THIN_TAIL_FRACTION = 1e-5
 EPS_REL_TOL = 1e-6
 # U5 (binary RR, one group of rounds): the dynamic programme's multiply-adds at most this (about a second);
 # the grid is coarsened once (coarser envelope nodes: still dominating) if it does not fit, else U5 is skipped
@@ -230,7 +239,8 @@ def _floor_for(delta: float, total_rounds: int) -> float:
 Bounds = Callable[[float, float], tuple[float, float]]
 
 
-def _node_step(bounds_at: Bounds, eps0: float, floor: float, estimate: float | None = None) -> tuple[float, dict[float, tuple[float, float]]]:
+def _node_step(bounds_at: Bounds, eps0: float, floor: float, estimate: float | None = None,
+               below_floor: Callable[[float], bool] | None = None) -> tuple[float, dict[float, tuple[float, float]]]:
     """The power-of-2 node step h: the largest with NODES h < eps0 and the certified upper value at NODES h
     above `floor` (so that the profile above the floor spans at least NODES nodes), by bisection over the
     exponent; 2^floor(log2(eps0 / NODES)) when the value at 0.999 eps0 is still above the floor. The choice
@@ -239,11 +249,17 @@ def _node_step(bounds_at: Bounds, eps0: float, floor: float, estimate: float | N
     `estimate` (uncertified: where the profile reaches the floor) starts a local search instead of the
     bisection: the exponent moves down while the value at NODES 2^j is not above the floor, then up while the
     next one is (the same step when the certified values are non-increasing, in two or three evaluations near
-    the end instead of evaluations far beyond it, where the k-RR lattice sums are the most expensive)."""
+    the end instead of evaluations far beyond it, where the k-RR lattice sums are the most expensive).
+    `below_floor(eps)` (optional): True only where a cheap certified upper bound of the profile at eps is <= floor;
+    there the point counts as not above the floor without `bounds_at` (the step rule then reads "the certified
+    value or that cheap bound above the floor": still a rule on certified values, so the step stays a power of
+    2 whose choice only affects tightness). Such points are not put in the returned values."""
     seen: dict[float, tuple[float, float]] = {}
 
     def upper(eps: float) -> float:
         if eps not in seen:
+            if below_floor is not None and below_floor(eps):
+                return floor  # not above the floor (the comparisons below are strict)
             seen[eps] = bounds_at(eps, floor)
         return seen[eps][1]
 
@@ -356,20 +372,27 @@ def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.nd
             add(k, k, values)
         return step, node_array, envelope, count[0], forward, reverse
     # The sweep (module doc, U1): blocks [K, k_top] from the worst end down, k = n-1 and k = 0 done above.
+    # Nodes where the worst-end pairs' own certified interval is wider than the tolerance (values at the pair
+    # evaluator's resolution, far below any delta that matters: their lower ends are 0 at floors near 1e-40) cannot
+    # judge a block against the tolerance: they are left out of the acceptance test (the block's values still
+    # enter the envelope there, so validity is untouched). Without this, floors below ~1e-38 (delta < 1e-30 at
+    # T = 2) made every block fail at those nodes and the sweep fell back to single pairs: minutes at n = 1e4.
+    judged = envelope <= (1 + ENVELOPE_TOLERANCE) * best
+    thin_tail = THIN_TAIL if floor >= FLOOR else max(min(THIN_TAIL, THIN_TAIL_FRACTION * floor), 1e-300)
     k_top, width = n - 2, 1
     while k_top >= 1:
         width = max(0, min(width, k_top - 1))
         start = k_top - width
-        removed, extra = thinned_removal(eps0, width, THIN_TAIL)
+        removed, extra = thinned_removal(eps0, width, thin_tail)
         lower_ends, upper_ends = many(n - removed, start, node_array)
         values = np.minimum((upper_ends + extra) * (1 + 4 * UNIT), 1.0)
         target = (1 + ENVELOPE_TOLERANCE) * best + floor * 1e-3
         # The share of the tolerance the block used (its bound exceeds the best pair by about a multiple of
         # the users removed, ~ width): the next width aims at WIDTH_AIM of it (speed only, never validity).
         with np.errstate(divide="ignore", invalid="ignore"):
-            used = float(np.max(np.where(target > best, (values - best) / (target - best), 0.0)))
+            used = float(np.max(np.where(judged & (target > best), (values - best) / (target - best), 0.0)))
         aim = WIDTH_AIM / used if used > 0 else 2.0
-        if width > 0 and np.any(values > target):
+        if width > 0 and np.any((values > target) & judged):
             width = int(width * min(0.5, aim))
             continue
         if width == 0:  # a single pair: its certified lower ends sharpen the acceptance target
@@ -392,7 +415,8 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
         # A power of 1e3: nodes share the sum's cached layout (its plan is keyed by the precision).
         wanted = min(max(floor, HINT_FRACTION * previous), 1e-6)
         hint = max(10.0 ** (HINT_DECADES * math.floor(math.log10(wanted) / HINT_DECADES)), floor)
-        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=hint)
+        # Only the upper end enters the envelope (U1): the lattice sums skip their lower queries (same upper float).
+        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=hint, sharp_lower=False)
         return value.lower, value.upper
 
     e0 = math.exp(eps0)
@@ -402,8 +426,30 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
         return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
 
     estimate = normal_guess(terms, n=n, eps0=eps0, delta=floor)
-    step, seen = _node_step(bounds_at, eps0, floor, estimate)
-    nodes, _, upper = _walk_nodes(bounds_at, step, eps0, floor, seen)
+    cheap: set[float] = set()
+
+    def below_floor(eps: float) -> bool:
+        # BBGN19's Bennett relaxation (Lemmas 5.3, 5.6, 5.7) bounds the same expectation from above, rounded up,
+        # in about a millisecond against a tenth of a second for the lattice sum far in the tail: where it is
+        # already <= floor the step search needs no lattice sum (measured: the search's point beyond the end,
+        # 1e-20 to 1e-35, is decided this way at n = 1e6).
+        if not 0 < eps < eps0:
+            return False
+        try:
+            below = bennett_krr_delta(eps=eps, eps0=eps0, n=n, k=k) <= floor
+        except (ParameterError, HypothesisViolation):  # outside Bennett's range: the lattice sum decides
+            return False
+        if below:
+            cheap.add(eps)
+        return below
+
+    def walk_bounds(eps: float, previous: float) -> tuple[float, float]:
+        # A node the step search decided by the cheap bound gets the search's precision (the floor), as when the
+        # search evaluated it: the envelope's values do not depend on which way the search decided.
+        return bounds_at(eps, floor if eps in cheap else previous)
+
+    step, seen = _node_step(bounds_at, eps0, floor, estimate, below_floor)
+    nodes, _, upper = _walk_nodes(walk_bounds, step, eps0, floor, seen)
     return step, np.array(nodes), np.array(upper), count[0]
 
 

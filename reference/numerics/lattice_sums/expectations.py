@@ -108,7 +108,7 @@ class _Queries:
     lo_shift: np.ndarray
 
 
-def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: BinomialLaw, c: Coefficients, queries: _Queries) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: BinomialLaw, c: Coefficients, queries: _Queries, lower: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Certified bounds on F(beta) = E[g(a; beta)_+ | b = beta], a ~ Bin(m - beta, p_a), per row (m, beta), and
     on F(b) for the b between rows (`queries`): (row_lo, row_hi, query_hi, query_lo).
 
@@ -118,7 +118,10 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     with a positive term; the sum is a suffix sum of the row (formed at the start indices the queries use). For
     b = beta' - j' the row at beta' gives F(b) >= v(a_j') E_M'[(g(a; beta') + j' (c2 - c1))_+] over the row's
     terms, v(a) = Pr[Bin(M' + j') = a] / Pr[Bin(M') = a] non-decreasing in a. A query on a downward row (or one
-    whose shifted bound is not finite) takes the row's own value: F is non-increasing in b."""
+    whose shifted bound is not finite) takes the row's own value: F is non-increasing in b.
+
+    lower=False: the lower ends are not computed (row_lo, query_lo only from the rows' trivial bounds); the
+    upper ends are the same floats as with lower=True (no upper quantity reads a lower one)."""
     n_rows = len(ms)
     row_lo = np.zeros(n_rows)
     row_hi = np.zeros(n_rows)
@@ -170,7 +173,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
             per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width[width_class == value])), 1.0)))
             chunks += [members[i : i + per_chunk] for i in range(0, len(members), per_chunk)]
         for rows in chunks:
-            _direction_rows(direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi)
+            _direction_rows(direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi, lower)
     row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
     row_lo = np.minimum(row_lo, row_hi)
     # Between any two rows: F(b) = E[g | b] + E[g_- | b], the mean exact at b, the negative part between its
@@ -196,8 +199,10 @@ def _direction_rows(
     direction: int, rows: np.ndarray, ms: np.ndarray, betas: np.ndarray, ma_all: np.ndarray, mean_all: np.ndarray, reach_all: np.ndarray,
     start_up: np.ndarray, start_down: np.ndarray, unshifted_start: np.ndarray, law_a: BinomialLaw, c: Coefficients, slope_hi: float, shift_unit: float, queries: _Queries,
     row_lo: np.ndarray, row_hi: np.ndarray, query_hi: np.ndarray, query_lo: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
+    lower: bool = True,
 ) -> None:
-    """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place)."""
+    """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place). lower=False
+    skips the lower queries (the shifted lower bounds between rows): the upper results do not read them."""
     beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
     first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
     # Upward rows reach ROW_SD sd past the unshifted zero (or the mean, whichever is higher) however far below
@@ -226,12 +231,16 @@ def _direction_rows(
     small = rel < TINY
     if np.any(small):
         rel_hi = rel * (1 + rel_err)
-        rel_lo = rel * (1 - rel_err)
         rel_hi[small] = 2 * TINY  # an underflowed ratio is < TINY (1 + err) + 2^-1074
-        rel_lo[small] = 0.0
         if not everywhere:
             rel_hi = np.where(inside, rel_hi, 0.0)
-            rel_lo = np.where(inside, rel_lo, 0.0)
+        if lower:
+            rel_lo = rel * (1 - rel_err)
+            rel_lo[small] = 0.0
+            if not everywhere:
+                rel_lo = np.where(inside, rel_lo, 0.0)
+        else:
+            rel_lo = rel_hi  # not read: the lower sums are skipped
         scale_hi = scale_lo = 1.0
     else:
         # The true ratio products lie in rel (1 +- rel_err) with rel_err increasing along the row: every sum of
@@ -246,19 +255,29 @@ def _direction_rows(
     lam_hi, lam_lo = c.c0[1] - c.c2[1], c.c0[0] - c.c2[0]
     k_hi = (c.c1[1] - c.c2[1]) * beta + c.c2[1] * m_row + pad
     k_lo = (c.c1[0] - c.c2[0]) * beta + c.c2[0] * m_row - pad
-    g_hi = lam_hi * a_safe + k_hi[:, None]
-    g_lo = lam_lo * a_safe + k_lo[:, None]
+    # Without the lower ends (lower=False) the terms only they read are not formed: upward rows need g_hi alone,
+    # downward rows g_lo alone; s_lo = 0 is then the row's (valid, loose) lower sum.
+    w_lo: np.ndarray | None = None
+    g_hi = g_lo = a_safe  # placeholders, replaced below by the arrays the direction reads
     if direction > 0:
-        w_hi, w_lo = np.maximum(g_hi, 0.0), np.maximum(g_lo, 0.0)
+        g_hi = lam_hi * a_safe + k_hi[:, None]
+        w_hi = np.maximum(g_hi, 0.0)
+        if lower:
+            g_lo = lam_lo * a_safe + k_lo[:, None]
+            w_lo = np.maximum(g_lo, 0.0)
         # Every positive term lies in the row: its first point has g_hi <= 0 (or is a = 0).
         starts_ok = (first <= 0) | (g_hi[:, 0] <= 0)
     else:
-        w_hi, w_lo = np.maximum(-g_lo, 0.0), np.maximum(-g_hi, 0.0)
+        g_lo = lam_lo * a_safe + k_lo[:, None]
+        w_hi = np.maximum(-g_lo, 0.0)
+        if lower:
+            g_hi = lam_hi * a_safe + k_hi[:, None]
+            w_lo = np.maximum(-g_hi, 0.0)
         # Every negative term lies in the row: its first point has g_lo >= 0 (or is a = m - beta).
         starts_ok = (first >= m_a) | (g_lo[:, 0] >= 0)
     sum_factor = 1 + (length + 2) * U1
     s_hi = np.sum(w_hi * rel_hi, axis=1) * (sum_factor * scale_hi)
-    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor * scale_lo
+    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor * scale_lo if w_lo is not None else np.zeros(len(rows))
     # Remainder beyond the last summed point e (geometric bound, module doc).
     last = a[:, -1]
     more = (last < m_a) if direction > 0 else (last > 0)
@@ -333,7 +352,7 @@ def _direction_rows(
             weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
             bound = np.where(h > 0, hi_anchor[local] * weight * h, 0.0) * (1 + 6 * U1)
         query_hi[sel] = np.where(starts_ok[local] & np.isfinite(bound), bound, np.inf)
-    sel = np.nonzero(position[queries.lo_row] >= 0)[0]
+    sel = np.nonzero(position[queries.lo_row] >= 0)[0] if lower else np.zeros(0, dtype=np.int64)
     if len(sel):
         # F(beta' - j') >= lo_anchor v(a0) sum_{t >= idx} (g_lo + s') rel_lo (1 + x + x^2/2) over the row, with
         # s' <= j' (c2 - c1), x = sigma (a - a0), sigma = j' / (M' - a0 + j') <= (log v)'(a0) (log v is convex:
@@ -510,11 +529,13 @@ def _fine_zone(m_min: int, m_max: int, law_b: BinomialLaw, law_a: BinomialLaw, c
     return (math.floor(2 * (low - 6.0)) / 2, math.ceil(2 * (high + 4.0)) / 2)
 
 
-def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD) -> tuple[np.ndarray, np.ndarray]:
+def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD, lower: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """[lower, upper] (arrays, one entry per m) containing G(m) = E[(c0 a + c1 b + c2 (m - a - b))_+],
     b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a), for every m in `ms` (module doc), computed in one batch.
     `tail`: the b mass outside the summed window (each side); `per_sd`: grid rows per standard deviation of b
-    (how tight the blocking is). Range: integers m >= 0, c0 > 0 >= c2 >= c1."""
+    (how tight the blocking is). lower=False: only the upper ends are sharpened (the same floats as with
+    lower=True, about a third less work); the lower ends are then valid but loose. Range: integers m >= 0,
+    c0 > 0 >= c2 >= c1."""
     if not isinstance(c, Coefficients):
         raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
     require_integer("per_sd", per_sd, minimum=1)
@@ -554,7 +575,7 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
         load += size
     for batch in batches:
         batch_ms = tuple(chosen[i] for i in batch)
-        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone)
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, bool(lower))
         for j, position in enumerate(batch):
             total_lo[nonzero[position]] = lo[j]
             total_hi[nonzero[position]] = hi[j]
@@ -562,11 +583,13 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
 
 
 def _batch_expectations(
-    ms: tuple[int, ...], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, tail: float, per_sd: int, sd_a_unit: float, tangent_unit: float, zone: tuple[float, float]
+    ms: tuple[int, ...], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, tail: float, per_sd: int, sd_a_unit: float, tangent_unit: float, zone: tuple[float, float],
+    lower: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`positive_part_expectations` for one batch of groups (all m >= 1)."""
+    """`positive_part_expectations` for one batch of groups (all m >= 1); lower=False: the upper ends only (the
+    lower ends returned are then valid but loose)."""
     plan = _plan(ms, law_b, tail, per_sd, law_a.degenerate, sd_a_unit, tangent_unit, zone)
-    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries)
+    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries, lower)
     groups = len(plan.group_m)
     # Sums of non-negative terms per group (relative error <= (size + 4) u'); b below the window: F <= c0 m;
     # above it: F <= F(window.hi).
