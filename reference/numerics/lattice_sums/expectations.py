@@ -209,10 +209,11 @@ def _one_sided_rows(
     """The rows of `_row_bounds` that need no sum over a (a mask; their bounds written in place, O(1) per row).
 
     g(a; beta) is affine in a with slope c0 - c2 > 0, so on the row's support 0 <= a <= M = m - beta it lies
-    between its end values, each bracketed by `_g` (every coefficient at its safe end, the float error padded):
-    - g_hi(M) <= 0: g <= 0 on the whole row, F(beta) = 0 exactly;
-    - g_lo(0) >= 0: g >= 0 on the whole row, F(beta) = E[g | beta] (`_mean_g`, a linear combination of the row's
-      binomial moments E[a] = M p_a and 1) and its negative part is 0;
+    between its end values; the upper one is bracketed by `_g` (every coefficient at its safe end, the float
+    error padded):
+    - g_hi(M) <= 0: g <= 0 on the whole row, F(beta) = 0 exactly. (No row is entirely positive: g(0) = c1 beta +
+      c2 (m - beta) <= 0 as c1, c2 <= 0. The rows whose zero lies far below the mean already use a closed form,
+      F = E[g] + E[g_-] with E[g] exact, `_mean_g`, and only the negative part summed.)
     - the row's summed terms are all below TINY: an upward row whose start a0 has g_hi(a0) <= 0 (or a0 = 0) and
       Pr[Bin(M) = a0] < TINY (certified: exp of the log-pmf's upper end), and whose pmf ratio r0 at a0 is < 1
       (past the mode; log-concavity makes the ratio non-increasing, so pmf(a0 + i) <= pmf(a0) r0^i) has
@@ -222,22 +223,14 @@ def _one_sided_rows(
       TINY), with the geometric series of its remainder taken from the start instead of the end.
     The same outward rounding as the summed rows: the geometric terms by (1 + 8u') as the summed rows'
     remainder, the anchor by (1 + 4u'), E[g] + E[g_-] by (1 +- 2u') as the downward rows."""
-    n_rows = len(ms)
-    zeros = np.zeros(n_rows)
     none_positive = _g(c, ma, betas, ms, True) <= 0  # a = M, R = 0: the largest g of the row
-    all_nonneg = (_g(c, zeros, betas, ms, False) >= 0) & ~none_positive  # a = 0: the smallest g of the row
     row_lo[none_positive] = 0.0
     row_hi[none_positive] = 0.0
-    eg_lo, eg_hi = _mean_g(c, ms, betas, law_a)
-    row_lo[all_nonneg] = np.maximum(eg_lo[all_nonneg], 0.0) / (1 + 2 * U1)
-    row_hi[all_nonneg] = np.maximum(eg_hi[all_nonneg], 0.0) * (1 + 2 * U1)
-    neg_lo[all_nonneg] = 0.0
-    neg_hi[all_nonneg] = 0.0
     # Rows whose every summed term is below TINY: the start's pmf certified below TINY.
     first = np.where(upward, start_up, start_down)
     anchor, anchor_err = log_pmf(ma, first, law_a)
     with np.errstate(over="ignore"):
-        tiny = (np.exp(anchor + anchor_err) * (1 + EXP_MARGIN) < TINY) & ~none_positive & ~all_nonneg
+        tiny = (np.exp(anchor + anchor_err) * (1 + EXP_MARGIN) < TINY) & ~none_positive
     # g at the start as `_direction_rows` evaluates it (the affine form, its float error <= 12 u' max|c| m).
     pad = 12 * U1 * c.magnitude() * ms + 1e-300
     g_hi = (c.c0[1] - c.c2[1]) * first + ((c.c1[1] - c.c2[1]) * betas + c.c2[1] * ms + pad)
@@ -250,6 +243,7 @@ def _one_sided_rows(
     starts_ok = np.where(upward, (first <= 0) | (g_hi <= 0), (first >= ma) | (g_lo >= 0))
     tail = tiny & starts_ok & (ratio < 1)
     if np.any(tail):
+        eg_lo, eg_hi = _mean_g(c, ms, betas, law_a)
         r = ratio[tail]
         with np.errstate(over="ignore"):
             geometric = (start[tail] / (1 - r) + slope_hi * r / (1 - r) ** 2) * (1 + 8 * U1)
@@ -262,7 +256,7 @@ def _one_sided_rows(
         neg_hi[rows_dn] = part_hi[~up]
         row_hi[rows_dn] = np.maximum(eg_hi[rows_dn] + part_hi[~up], 0.0) * (1 + 2 * U1)
         row_lo[rows_dn] = np.maximum(eg_lo[rows_dn], 0.0) / (1 + 2 * U1)
-    closed: np.ndarray = none_positive | all_nonneg | tail
+    closed: np.ndarray = none_positive | tail
     return closed
 
 
