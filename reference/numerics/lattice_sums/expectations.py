@@ -155,7 +155,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     neg_hi = np.full(n_rows, np.inf)
     reach = np.where(upward & (unshifted_start < mean + NEAR_SD * sd), ROW_SD_NEAR, ROW_SD) * sd
     # Rows on one side of the zero of g (or whose summed terms all lie below TINY) cost O(1): `_one_sided_rows`.
-    closed = _one_sided_rows(upward, ms, betas, ma, start_up, start_down, law_a, c, slope_hi, row_lo, row_hi, neg_lo, neg_hi)
+    closed = _one_sided_rows(upward, ms, betas, back, ma, start_up, start_down, law_a, c, slope_hi, row_lo, row_hi, neg_lo, neg_hi)
     for direction in (+1, -1):
         all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
         if len(all_rows) == 0:
@@ -203,7 +203,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
 
 
 def _one_sided_rows(
-    upward: np.ndarray, ms: np.ndarray, betas: np.ndarray, ma: np.ndarray, start_up: np.ndarray, start_down: np.ndarray, law_a: BinomialLaw, c: Coefficients,
+    upward: np.ndarray, ms: np.ndarray, betas: np.ndarray, back: np.ndarray, ma: np.ndarray, start_up: np.ndarray, start_down: np.ndarray, law_a: BinomialLaw, c: Coefficients,
     slope_hi: float, row_lo: np.ndarray, row_hi: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
 ) -> np.ndarray:
     """The rows of `_row_bounds` that need no sum over a (a mask; their bounds written in place, O(1) per row).
@@ -211,7 +211,9 @@ def _one_sided_rows(
     g(a; beta) is affine in a with slope c0 - c2 > 0, so on the row's support 0 <= a <= M = m - beta it lies
     between its end values; the upper one is bracketed by `_g` (every coefficient at its safe end, the float
     error padded):
-    - g_hi(M) <= 0: g <= 0 on the whole row, F(beta) = 0 exactly. (No row is entirely positive: g(0) = c1 beta +
+    - g_hi(M) <= 0: g <= 0 on the whole row, F(beta) = 0 exactly; closed when the row serves no b below it
+      (back = 0) or its start's pmf is below TINY (as below): otherwise its shifted lower bounds on F(b) for the
+      b below it (where g is larger) come from its sums and are kept. (No row is entirely positive: g(0) = c1 beta +
       c2 (m - beta) <= 0 as c1, c2 <= 0. The rows whose zero lies far below the mean already use a closed form,
       F = E[g] + E[g_-] with E[g] exact, `_mean_g`, and only the negative part summed.)
     - the row's summed terms are all below TINY: an upward row whose start a0 has g_hi(a0) <= 0 (or a0 = 0) and
@@ -223,14 +225,15 @@ def _one_sided_rows(
       TINY), with the geometric series of its remainder taken from the start instead of the end.
     The same outward rounding as the summed rows: the geometric terms by (1 + 8u') as the summed rows'
     remainder, the anchor by (1 + 4u'), E[g] + E[g_-] by (1 +- 2u') as the downward rows."""
-    none_positive = _g(c, ma, betas, ms, True) <= 0  # a = M, R = 0: the largest g of the row
-    row_lo[none_positive] = 0.0
-    row_hi[none_positive] = 0.0
-    # Rows whose every summed term is below TINY: the start's pmf certified below TINY.
+    # The start's pmf certified below TINY (the summed path's lower anchor is then 0, its upper anchor TINY).
     first = np.where(upward, start_up, start_down)
     anchor, anchor_err = log_pmf(ma, first, law_a)
     with np.errstate(over="ignore"):
-        tiny = (np.exp(anchor + anchor_err) * (1 + EXP_MARGIN) < TINY) & ~none_positive
+        below_tiny = np.exp(anchor + anchor_err) * (1 + EXP_MARGIN) < TINY
+    none_positive = (_g(c, ma, betas, ms, True) <= 0) & ((back <= 0) | below_tiny)  # a = M, R = 0: the largest g
+    row_lo[none_positive] = 0.0
+    row_hi[none_positive] = 0.0
+    tiny = below_tiny & ~none_positive
     # g at the start as `_direction_rows` evaluates it (the affine form, its float error <= 12 u' max|c| m).
     pad = 12 * U1 * c.magnitude() * ms + 1e-300
     g_hi = (c.c0[1] - c.c2[1]) * first + ((c.c1[1] - c.c2[1]) * betas + c.c2[1] * ms + pad)

@@ -40,8 +40,11 @@ def _row_f(m: int, beta: int, p_a: float, c: tuple[float, float, float]) -> floa
     return float(np.sum(np.maximum(g, 0.0) * np.exp(log_pmf)))
 
 
-def _rows(m: int, betas: list[int], p_a: float, c: tuple[float, float, float], monkeypatch: pytest.MonkeyPatch, one_sided: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row_lo, row_hi, closed mask) of `_row_bounds` for rows (m, beta), each queried at its own b."""
+def _rows(
+    m: int, betas: list[int], p_a: float, c: tuple[float, float, float], monkeypatch: pytest.MonkeyPatch, one_sided: bool, back: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row_lo, row_hi, closed mask) of `_row_bounds` for rows (m, beta), each queried at its own b; `back`: the
+    number of b below each row that it serves (0: a row at every b)."""
     seen: list[np.ndarray] = []
     real = expectations._one_sided_rows
 
@@ -56,7 +59,7 @@ def _rows(m: int, betas: list[int], p_a: float, c: tuple[float, float, float], m
     queries = expectations._Queries(index, np.zeros(n_rows), index, np.zeros(n_rows))
     coefficients = lattice_sums.Coefficients((c[0], c[0]), (c[1], c[1]), (c[2], c[2]))
     law = lattice_sums.binomial_law(mpmath.mpf(p_a))
-    row_lo, row_hi, _, _ = expectations._row_bounds(np.full(n_rows, float(m)), np.array(betas, dtype=float), np.zeros(n_rows), law, coefficients, queries)
+    row_lo, row_hi, _, _ = expectations._row_bounds(np.full(n_rows, float(m)), np.array(betas, dtype=float), np.full(n_rows, back), law, coefficients, queries)
     return row_lo, row_hi, seen[0]
 
 
@@ -137,3 +140,13 @@ def test_x0_forward_sum_at_n_1e8_equals_the_summed_path(monkeypatch, eps0, k, ep
     # n = 1e8 (the summed path: about 0.8 s at k = 100, eps0 = 8). At eps0 = 1, k = 10 every row lies within a
     # few tens of sd of the zero of g: nothing is closed and the two paths must agree exactly.
     _compare_x0_forward(monkeypatch, eps0=eps0, n=10**8, k=k, eps=eps, some_closed=some_closed)
+
+
+def test_a_row_below_the_zero_serving_b_below_it_stays_summed(monkeypatch):
+    # m = 100, p_a = 0.5, beta = 41: g <= 0 on the whole row (F = 0), closed when it serves no other b; serving
+    # 5 values of b below it (where g is larger by up to 5 (c2 - c1)), it starts 3 values lower, at a pmf far above
+    # TINY: its sums give the shifted lower bounds there, so it stays summed.
+    _, hi, closed = _rows(100, [41], 0.5, C, monkeypatch, one_sided=True)
+    assert closed[0] and hi[0] == 0.0
+    _, hi, closed = _rows(100, [41], 0.5, C, monkeypatch, one_sided=True, back=5.0)
+    assert not closed[0] and hi[0] >= 0.0
