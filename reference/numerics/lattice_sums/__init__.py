@@ -37,7 +37,12 @@ the ratio pmf(a+1)/pmf(a) is non-increasing (log-concavity), so pmf(e+i) <= pmf(
 sum_{i>=1} (g(e) + lambda i) r^i = g(e) r/(1-r) + lambda r/(1-r)^2, valid for every shift s >= 0 of g too), or
 as E[g] + E[g_-] when the zero lies below the mean (E[g] in closed form, the negative part summed downwards
 the same way). Whether a row really starts below every positive term (upward) or above every negative one
-(downward) is verified on its first value; a row failing that is charged its cap c0 (m - beta).
+(downward) is verified on its first value; a row failing that is charged its cap c0 (m - beta). Rows that need no
+sum (`expectations._one_sided_rows`, O(1) each): g <= 0 on the whole row (its padded value at a = m - beta is
+<= 0, g increasing in a) gives F = 0 (when the row serves no b below it, or its start's pmf is below TINY); a row whose start's pmf is certified below TINY (and past the mode, g on the
+right side of 0 there) gives [0, TINY times the geometric series from its start] (upward) or [E[g], E[g] + that]
+(downward), the bounds the summed path gives such a row up to its float padding. (No row is entirely positive:
+g(0) = c1 b + c2 (m - b) <= 0.)
 
 Split sums (`split_positive_part`, the exact blanket bound at small n): E[(lam a + kappa s - tau r)_+] with
 s ~ Bin(n, p_s), a | s ~ Bin(s, p_a), r | s ~ Bin(n - s, p_r) independent of a: no blocking at all. For each s

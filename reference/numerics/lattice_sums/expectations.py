@@ -157,6 +157,8 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     neg_lo = np.zeros(n_rows)
     neg_hi = np.full(n_rows, np.inf)
     reach = np.where(upward & (unshifted_start < mean + NEAR_SD * sd), ROW_SD_NEAR, ROW_SD) * sd
+    # Rows on one side of the zero of g (or whose summed terms all lie below TINY) cost O(1): `_one_sided_rows`.
+    closed = _one_sided_rows(upward, ms, betas, back, ma, start_up, start_down, law_a, c, slope_hi, row_lo, row_hi, neg_lo, neg_hi)
     for direction in (+1, -1):
         all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
         if len(all_rows) == 0:
@@ -168,12 +170,20 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
         # a factor WIDTH_CLASS apart, each cut to CHUNK_ELEMENTS.
         width_class = np.floor(np.log(np.maximum(width, 1.0)) / math.log(WIDTH_CLASS)).astype(np.int64)
         chunks = []
-        for value in np.unique(width_class):
+        # sorted(set(...)), not np.unique: np.unique imports numpy.ma (about 20 ms at the first call).
+        for value in sorted(set(width_class.tolist())):
             members = all_rows[width_class == value]
             per_chunk = max(1, int(CHUNK_ELEMENTS // max(float(np.max(width[width_class == value])), 1.0)))
             chunks += [members[i : i + per_chunk] for i in range(0, len(members), per_chunk)]
-        for rows in chunks:
-            _direction_rows(direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi, lower)
+        # The chunks are formed over every row, then the one-sided rows are left out of the sums: a summed row keeps
+        # its chunk's length and error bound, so its bounds are those it had before the one-sided rows existed.
+        for chunk in chunks:
+            rows = chunk[~closed[chunk]]
+            if len(rows):
+                _direction_rows(
+                    direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi,
+                    lower, chunk=chunk,
+                )
     row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
     row_lo = np.minimum(row_lo, row_hi)
     # Between any two rows: F(b) = E[g | b] + E[g_- | b], the mean exact at b, the negative part between its
@@ -195,23 +205,90 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     return row_lo, row_hi, query_hi, query_lo
 
 
+def _one_sided_rows(
+    upward: np.ndarray, ms: np.ndarray, betas: np.ndarray, back: np.ndarray, ma: np.ndarray, start_up: np.ndarray, start_down: np.ndarray, law_a: BinomialLaw, c: Coefficients,
+    slope_hi: float, row_lo: np.ndarray, row_hi: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
+) -> np.ndarray:
+    """The rows of `_row_bounds` that need no sum over a (a mask; their bounds written in place, O(1) per row).
+
+    g(a; beta) is affine in a with slope c0 - c2 > 0, so on the row's support 0 <= a <= M = m - beta it lies
+    between its end values; the upper one is bracketed by `_g` (every coefficient at its safe end, the float
+    error padded):
+    - g_hi(M) <= 0: g <= 0 on the whole row, F(beta) = 0 exactly; closed when the row serves no b below it
+      (back = 0) or its start's pmf is below TINY (as below): otherwise its shifted lower bounds on F(b) for the
+      b below it (where g is larger) come from its sums and are kept. (No row is entirely positive: g(0) = c1 beta +
+      c2 (m - beta) <= 0 as c1, c2 <= 0. The rows whose zero lies far below the mean already use a closed form,
+      F = E[g] + E[g_-] with E[g] exact, `_mean_g`, and only the negative part summed.)
+    - the row's summed terms are all below TINY: an upward row whose start a0 has g_hi(a0) <= 0 (or a0 = 0) and
+      Pr[Bin(M) = a0] < TINY (certified: exp of the log-pmf's upper end), and whose pmf ratio r0 at a0 is < 1
+      (past the mode; log-concavity makes the ratio non-increasing, so pmf(a0 + i) <= pmf(a0) r0^i) has
+      F <= TINY sum_{i >= 0} (g_hi(a0)_+ + slope i) r0^i = TINY (g_+/(1 - r0) + slope r0/(1 - r0)^2), and its
+      lower end 0; a downward row likewise bounds E[g_-] (from g_lo(a0) >= 0 downwards) and F = E[g] + E[g_-].
+      These are the bounds the summed path gives such a row (its lower anchor is 0 below TINY, its upper anchor
+      TINY), with the geometric series of its remainder taken from the start instead of the end.
+    The same outward rounding as the summed rows: the geometric terms by (1 + 8u') as the summed rows'
+    remainder, the anchor by (1 + 4u'), E[g] + E[g_-] by (1 +- 2u') as the downward rows."""
+    # The start's pmf certified below TINY (the summed path's lower anchor is then 0, its upper anchor TINY).
+    first = np.where(upward, start_up, start_down)
+    anchor, anchor_err = log_pmf(ma, first, law_a)
+    with np.errstate(over="ignore"):
+        below_tiny = np.exp(anchor + anchor_err) * (1 + EXP_MARGIN) < TINY
+    none_positive = (_g(c, ma, betas, ms, True) <= 0) & ((back <= 0) | below_tiny)  # a = M, R = 0: the largest g
+    row_lo[none_positive] = 0.0
+    row_hi[none_positive] = 0.0
+    tiny = below_tiny & ~none_positive
+    # g at the start as `_direction_rows` evaluates it (the affine form, its float error <= 12 u' max|c| m).
+    pad = 12 * U1 * c.magnitude() * ms + 1e-300
+    g_hi = (c.c0[1] - c.c2[1]) * first + ((c.c1[1] - c.c2[1]) * betas + c.c2[1] * ms + pad)
+    g_lo = (c.c0[0] - c.c2[0]) * first + ((c.c1[0] - c.c2[0]) * betas + c.c2[0] * ms - pad)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r_up = (ma - first) / (first + 1.0) * law_a.rho
+        r_dn = np.where(first > 0, first / ((ma - first + 1.0) * law_a.rho), 0.0)
+    ratio = np.where(upward, r_up, r_dn) * (1 + 4 * U1 + law_a.err)
+    start = np.where(upward, np.maximum(g_hi, 0.0), np.maximum(-g_lo, 0.0))
+    starts_ok = np.where(upward, (first <= 0) | (g_hi <= 0), (first >= ma) | (g_lo >= 0))
+    tail = tiny & starts_ok & (ratio < 1)
+    if np.any(tail):
+        eg_lo, eg_hi = _mean_g(c, ms, betas, law_a)
+        r = ratio[tail]
+        with np.errstate(over="ignore"):
+            geometric = (start[tail] / (1 - r) + slope_hi * r / (1 - r) ** 2) * (1 + 8 * U1)
+        part_hi = TINY * geometric * (1 + 4 * U1)
+        up = upward[tail]
+        rows_up, rows_dn = np.nonzero(tail)[0][up], np.nonzero(tail)[0][~up]
+        row_lo[rows_up] = 0.0
+        row_hi[rows_up] = part_hi[up]
+        neg_lo[rows_dn] = 0.0
+        neg_hi[rows_dn] = part_hi[~up]
+        row_hi[rows_dn] = np.maximum(eg_hi[rows_dn] + part_hi[~up], 0.0) * (1 + 2 * U1)
+        row_lo[rows_dn] = np.maximum(eg_lo[rows_dn], 0.0) / (1 + 2 * U1)
+    closed: np.ndarray = none_positive | tail
+    return closed
+
+
 def _direction_rows(
     direction: int, rows: np.ndarray, ms: np.ndarray, betas: np.ndarray, ma_all: np.ndarray, mean_all: np.ndarray, reach_all: np.ndarray,
     start_up: np.ndarray, start_down: np.ndarray, unshifted_start: np.ndarray, law_a: BinomialLaw, c: Coefficients, slope_hi: float, shift_unit: float, queries: _Queries,
     row_lo: np.ndarray, row_hi: np.ndarray, query_hi: np.ndarray, query_lo: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
     lower: bool = True,
+    chunk: np.ndarray | None = None,
 ) -> None:
-    """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place). lower=False
+    """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place): `rows`, the
+    summed rows of `chunk` (default: all of it), whose length and error bound are the whole chunk's. lower=False
     skips the lower queries (the shifted lower bounds between rows): the upper results do not read them."""
+    group = rows if chunk is None else chunk
     beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
     first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
     # Upward rows reach ROW_SD sd past the unshifted zero (or the mean, whichever is higher) however far below
     # it they start (their back span): past the mode, so that the geometric bound applies.
-    span = np.maximum(np.maximum(unshifted_start[rows], mean_all[rows]) - first, 0.0) if direction > 0 else np.zeros(len(rows))
-    length = int(math.ceil(float(np.max(reach_all[rows] + span, initial=0.0)))) + 16
+    group_first = start_up[group] if direction > 0 else start_down[group]
+    span = np.maximum(np.maximum(unshifted_start[group], mean_all[group]) - group_first, 0.0) if direction > 0 else np.zeros(len(group))
+    length = int(math.ceil(float(np.max(reach_all[group] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
     err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
     anchor, anchor_err = log_pmf(m_a, first, law_a)
+    # The chunk's largest anchor error (a larger error is still a bound), the rows left out included.
+    chunk_err = float(np.max(anchor_err, initial=0.0)) if chunk is None else float(np.max(log_pmf(ma_all[group], group_first, law_a)[1], initial=0.0))
     a = first[:, None] + direction * steps[None, :]
     inside = (a >= 0) & (a <= m_a[:, None])
     everywhere = bool(np.all(inside))
@@ -227,7 +304,7 @@ def _direction_rows(
     with np.errstate(under="ignore"):
         np.cumprod(ratio, axis=1, out=rel[:, 1:])
     # The error bound of every row at once: the largest anchor error of the chunk (a larger error is still a bound).
-    rel_err = np.expm1(float(np.max(anchor_err, initial=0.0)) + err_steps) * 1.01
+    rel_err = np.expm1(chunk_err + err_steps) * 1.01
     small = rel < TINY
     if np.any(small):
         rel_hi = rel * (1 + rel_err)
