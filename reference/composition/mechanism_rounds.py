@@ -593,13 +593,16 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
     require_probability("delta", delta)
     result = upper_curve_epsilon(_composed_upper(rounds, delta, composition_tail(delta)), delta=delta, rel_tol=EPS_REL_TOL)
     upper = result.upper
-    if _uses_directional(rounds) and 0 < upper < rounds[0].eps0 * rounds[0].rounds:
+    # Also where the FFT certified no gain (upper = eps0 x T): below delta ~ 1e-12 its round-off bound keeps its
+    # curve above delta, while U5 (no FFT) still certifies (eps0 = 4, n = 1e4, T = 2, delta = 1e-15: 8 -> 0.892).
+    if _uses_directional(rounds) and 0 < upper <= rounds[0].eps0 * rounds[0].rounds:
         directional = _directional_epsilon(rounds[0], delta, upper)
         if directional is not None:
             upper = min(upper, directional)  # both certified (U4, U5): the smaller one
     low = composed_lower_epsilon(rounds, delta=delta).lower if lower else 0.0
     low = min(low, upper)
-    note = result.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)
+    # The FFT's note speaks for its own value only (a no-gain note must not follow U5's smaller one).
+    note = result.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN) if upper == result.upper else ""
     if upper > 0 and (upper - low) > 0.01 * upper:
         width = "lower end 0 (no lower bound evaluated)" if low == 0 else f"certified interval {(upper - low) / upper:.1%} wide"
         note = f"{note}; {width}" if note else width
