@@ -68,7 +68,7 @@ from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon, uncertified_root
 from ..core.results import BoundValue
 
-__all__ = ["PairChoice", "randomizer_pair_delta", "randomizer_pair_epsilon", "best_randomizer_pair", "candidate_bins", "pair_delta_chernoff_upper", "screened_out", "pair_guess", "MAX_SPLITS"]
+__all__ = ["PairChoice", "randomizer_pair_delta", "randomizer_pair_epsilon", "best_randomizer_pair", "ranked_candidates", "candidate_bins", "pair_delta_chernoff_upper", "screened_out", "pair_guess", "MAX_SPLITS"]
 
 PER_SD = 48
 SCREEN_PER_SD = 8  # the second screen's grid: 3-5 times cheaper than PER_SD, its upper end 5-10% looser
@@ -273,6 +273,32 @@ def _chi_square(randomizer: FiniteRandomizer, choice: PairChoice) -> float:
     return sum(float((a - b) ** 2 / c) for a, b, c in zip(px, px2, pz, strict=True))
 
 
+def ranked_candidates(randomizer: FiniteRandomizer) -> list[PairChoice]:
+    """exact.randomizer_pair's candidates in the order they are tried: every (x, x', z) with every partition of
+    `candidate_bins`, one per distinct (coefficients, law) (the same epsilon), by decreasing chi-square distance of
+    the merged pair w.r.t. mu_z (ties in the order found), at most MAX_CANDIDATES. Range: a FiniteRandomizer (from
+    finite_randomizer)."""
+    if not isinstance(randomizer, FiniteRandomizer):
+        raise ParameterError("randomizer", repr(randomizer)[:60], "a FiniteRandomizer from finite_randomizer()")
+    rows = randomizer.rows
+    ranked: list[tuple[float, int, PairChoice]] = []
+    seen = set()
+    for x in range(randomizer.k):
+        for x2 in range(randomizer.k):
+            if x == x2:
+                continue
+            for bins in candidate_bins(randomizer, x, x2):
+                for z in range(randomizer.k):
+                    key = group_outputs(_merged(rows[x], bins), _merged(rows[x2], bins), _merged(rows[z], bins))
+                    if key in seen:
+                        continue  # the same coefficients and law: the same epsilon
+                    seen.add(key)
+                    choice = PairChoice(x, x2, z, bins)
+                    ranked.append((-_chi_square(randomizer, choice), len(ranked), choice))
+    ranked.sort()
+    return [choice for _, _, choice in ranked[:MAX_CANDIDATES]]
+
+
 def best_randomizer_pair(*, matrix: object, n: int, delta: float) -> tuple[BoundValue, PairChoice | None]:
     """exact.randomizer_pair: the best pair found (module doc) and the certified interval of its epsilon
     (lower end: the certified lower bound on the central eps of n shuffled reports of `matrix` at delta).
@@ -283,24 +309,8 @@ def best_randomizer_pair(*, matrix: object, n: int, delta: float) -> tuple[Bound
     if randomizer.eps0 == 0 or randomizer.gamma == 1:
         return BoundValue(0.0, 0.0, "the output does not depend on the input: 0-DP", direction="lower_bound"), None
     tail = max(min(1e-30, delta * 1e-12), 1e-300)
-    candidates: list[tuple[float, int, PairChoice]] = []
-    seen = set()
-    for x in range(randomizer.k):
-        for x2 in range(randomizer.k):
-            if x == x2:
-                continue
-            for bins in candidate_bins(randomizer, x, x2):
-                for z in range(randomizer.k):
-                    choice = PairChoice(x, x2, z, bins)
-                    rows = randomizer.rows
-                    key = group_outputs(_merged(rows[x], bins), _merged(rows[x2], bins), _merged(rows[z], bins))
-                    if key in seen:
-                        continue  # the same coefficients and law: the same epsilon
-                    seen.add(key)
-                    candidates.append((-_chi_square(randomizer, choice), len(candidates), choice))
-    candidates.sort()
     best: tuple[float, float, PairChoice] | None = None
-    for _, _, choice in candidates[:MAX_CANDIDATES]:
+    for choice in ranked_candidates(randomizer):
         def bounds(eps: float, choice: PairChoice = choice) -> tuple[float, float]:
             value = _pair_delta(randomizer, choice, n, eps, tail)
             return value.lower, value.upper

@@ -37,11 +37,11 @@ import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..bounds.blanket_exact_randomizer import EPS_REL_TOL, FiniteRandomizer, check_count_and_delta, finite_randomizer, group_outputs
+from ..bounds.blanket_exact_randomizer import EPS_REL_TOL, check_count_and_delta, finite_randomizer
 from ..core.errors import ParameterError, require_integer, require_positive
 from ..core.results import BoundValue
 from ..numerics.solver import solve_certified_epsilon
-from .randomizer import MAX_CANDIDATES, NOTE, PairChoice, best_randomizer_pair, candidate_bins, pair_delta_chernoff_upper, pair_guess, randomizer_pair_delta, screened_out
+from .randomizer import NOTE, PairChoice, best_randomizer_pair, candidate_bins, pair_delta_chernoff_upper, ranked_candidates, pair_guess, randomizer_pair_delta, screened_out
 
 __all__ = ["pattern_pair_epsilon", "pattern_roles_epsilon", "third_bit_partitions", "PATTERNS"]
 
@@ -113,34 +113,6 @@ def _bit_symmetric(rows: Sequence[Sequence[Fraction]]) -> bool:
     return True
 
 
-def _generic_candidates(randomizer: FiniteRandomizer) -> list[PairChoice]:
-    """`best_randomizer_pair`'s candidates, in its order: every (x, x', z) with every partition of
-    `candidate_bins`, one per distinct (coefficients, law), by decreasing chi-square distance of the merged pair
-    (w.r.t. mu_z), at most MAX_CANDIDATES."""
-    rows = randomizer.rows
-    ranked: list[tuple[float, int, PairChoice]] = []
-    seen = set()
-    for x in range(randomizer.k):
-        for x2 in range(randomizer.k):
-            if x == x2:
-                continue
-            for bins in candidate_bins(randomizer, x, x2):
-                for z in range(randomizer.k):
-                    px, px2, pz = (_merged(rows[i], bins) for i in (x, x2, z))
-                    key = group_outputs(px, px2, pz)
-                    if key in seen:
-                        continue  # the same coefficients and law: the same epsilon
-                    seen.add(key)
-                    chi_square = sum(float((a - b) ** 2 / c) for a, b, c in zip(px, px2, pz, strict=True))
-                    ranked.append((-chi_square, len(ranked), PairChoice(x, x2, z, bins)))
-    ranked.sort()
-    return [choice for _, _, choice in ranked[:MAX_CANDIDATES]]
-
-
-def _merged(row: Sequence[Fraction], bins: Sequence[Sequence[int]]) -> list[Fraction]:
-    return [sum((row[y] for y in b), Fraction(0)) for b in bins]
-
-
 def _pattern_search(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float, labels: Sequence[str] | None, full_search: bool, floor: float = 0.0) -> BoundValue:
     """The best certified lower end over the third-bit partitions (module doc) of every role assignment, then over
     `best_randomizer_pair`'s candidates (every role assignment, contiguous merges): the same candidates and checks
@@ -164,7 +136,7 @@ def _pattern_search(rows: Sequence[Sequence[Fraction]], *, n: int, delta: float,
     # enough (each candidate costs a certified lattice sum at n).
     roles = [(0, 1, 2)] if _bit_symmetric(rows) else list(itertools.permutations(range(3)))
     split = [(PairChoice(x, x2, z, bins), True) for x, x2, z in roles for bins in third_bit_partitions(x, x2, z, columns)]
-    generic = [(choice, False) for choice in _generic_candidates(randomizer)]
+    generic = [(choice, False) for choice in ranked_candidates(randomizer)]
     # The likeliest winners first: the third-bit partitions and the AIMED first generic candidates by decreasing
     # saddlepoint root (`pair_guess`, uncertified, a few milliseconds each; None last), so that the first solve is
     # usually the best and the other candidates meet the screens at its eps (only the order changes).

@@ -57,6 +57,7 @@ CASES = [
     Case(pair.randomizer_pair_epsilon, (), {"matrix": GOOD, "n": 10, "delta": 0.0}, fragment="delta"),
     Case(pair.randomizer_pair_epsilon, (), {"matrix": GOOD, "n": -1, "delta": 1e-6}, fragment="n"),
     Case(pair.best_randomizer_pair, (), {"matrix": [[0.5]], "n": 10, "delta": 1e-6}, fragment="matrix"),
+    Case(pair.ranked_candidates, ([[0.5, 0.5], [0.5, 0.5]],), fragment="randomizer"),
     Case(pair.candidate_bins, ("r", 0, 1), fragment="randomizer"),
     Case(pair.candidate_bins, (RANDOMIZER, 0, 7), fragment="x2"),
 ]
