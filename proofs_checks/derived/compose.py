@@ -8,7 +8,11 @@ compose.exact_binary_rr; shuffle_spec.reference.composition.shuffled_rounds): th
   (P_c(a) = Q_c(c+1-a)), so one direction of the loss suffices;
 - the FFT error algebra: z^T - w^T = (z - w) sum_i z^i w^(T-1-i) (so |z^T - w^T| <= T R^(T-1) |z - w|), and the
   unitary scaling of the DFT (||F^-1 v||_2 = ||v||_2 / sqrt(N)) used to carry 2-norm errors through;
-- the reference's grid losses bracket the spec's loss at small instances.
+- the reference's grid losses bracket the spec's loss at small instances;
+- the tilted composition at small delta (reference/numerics/pld.py point 5): the tilt identity T5.1 (a product of
+  tilted masses is the tilted product, and g(s) c(s) = e^{Lambda - lam eps} G(s - eps) c~(s)), the trimmed-entry
+  bound T5.3 ((k + d)^T - k^T <= T d (k + d)^(T-1)) and the weight bounds T5.4 (G's maximum 1/(1 + lam)
+  (lam/(1 + lam))^lam <= 1/(1 + lam), G(u) <= e^{-lam u}).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ..framework import assert_identity, proof_check, require
+from ..framework import assert_identity, assert_nonnegative, proof_check, require
 from ...reference.composition import shuffled_rounds as pld
 from ...spec.derived import compose as spec
 from ...spec.derived.exact.binary_rr import pair_pmfs as binary_rr_pmfs
@@ -113,6 +117,53 @@ def _reference_losses_bracket_spec() -> None:
             # The reference's first coordinate is the mirror a -> c+1-a of the spec's (symmetric pair).
             exact = sp.N(spec.clone_loss_closed_form(count, count + 1 - value).subs(eps0, EPS0_VALUE), 30)
             require(lo[index] <= float(exact) <= hi[index], f"c={count}, x={value}: {exact} not in [{lo[index]}, {hi[index]}]")
+
+
+@proof_check(CLONES, "tilt identity (pld point 5, T5.1): tilted masses multiply to the tilted composite, and g(s) c(s) = e^{Lambda - lam eps} G(s - eps) c~(s)")
+def _tilt_identity() -> None:
+    lam, s, eps_, big_l1, big_l2 = sp.symbols("lam s epsilon L_1 L_2", real=True)
+    m1, m2, x1, x2 = sp.symbols("m_1 m_2 x_1 x_2", positive=True)
+    # Two factors (rounds) at losses x1, x2: the product of their tilted masses is the composite's mass tilted at
+    # x1 + x2 with scale L_1 + L_2 (so T-fold products tilt by the sum, Lambda = sum_r T_r L_r).
+    tilted = (m1 * sp.exp(lam * x1 - big_l1)) * (m2 * sp.exp(lam * x2 - big_l2))
+    assert_identity(sp.expand(tilted), sp.expand(m1 * m2 * sp.exp(lam * (x1 + x2) - (big_l1 + big_l2))), "product of tilted masses")
+    # c(s) = e^{Lambda - lam s} c~(s) and g(s) = 1 - e^{eps - s} for s > eps: g c = e^{Lambda - lam eps} G(s - eps) c~.
+    c_tilde = sp.Symbol("c_tilde", positive=True)
+    big_lambda = big_l1 + big_l2
+    lhs = (1 - sp.exp(eps_ - s)) * sp.exp(big_lambda - lam * s) * c_tilde
+    u = s - eps_
+    rhs = sp.exp(big_lambda - lam * eps_) * (1 - sp.exp(-u)) * sp.exp(-lam * u) * c_tilde
+    assert_identity(sp.expand(sp.powsimp(lhs)), sp.expand(sp.powsimp(rhs)), "g(s) c(s) = e^{Lambda - lam eps} G(s - eps) c~(s)")
+
+
+@proof_check(CLONES, "trimmed tilted entries (pld point 5, T5.3): (k + d)^T - k^T <= T d (k + d)^(T-1) for k, d >= 0, T = 1..6")
+def _trimmed_entry_bound() -> None:
+    k, d = sp.symbols("k d", nonnegative=True)
+    for power in range(1, 7):
+        gap = sp.expand(power * d * (k + d) ** (power - 1) - ((k + d) ** power - k**power))
+        # A polynomial in k, d >= 0 with non-negative coefficients is non-negative.
+        coefficients = sp.Poly(gap, k, d).coeffs() if gap != 0 else []
+        require(all(coefficient >= 0 for coefficient in coefficients), f"T={power}: {gap}")
+
+
+@proof_check(CLONES, "tilted weight (pld point 5, T5.4): G(u) = (1 - e^{-u}) e^{-lam u} has G' = 0 at e^{-u} = lam/(1 + lam), max 1/(1 + lam) (lam/(1 + lam))^lam <= 1/(1 + lam), and G(u) <= e^{-lam u}")
+def _tilted_weight_bounds() -> None:
+    lam = sp.Symbol("lam", positive=True)
+    u = sp.Symbol("u", nonnegative=True)
+    weight = (1 - sp.exp(-u)) * sp.exp(-lam * u)
+    derivative = sp.diff(weight, u)
+    # G' = e^{-lam u} (e^{-u} (1 + lam) - lam): positive before the stationary point, negative after (a maximum).
+    assert_identity(derivative, sp.exp(-lam * u) * (sp.exp(-u) * (1 + lam) - lam), "G'(u)")
+    at = sp.log((1 + lam) / lam)  # e^{-u*} = lam / (1 + lam)
+    assert_identity(sp.simplify(derivative.subs(u, at)), sp.Integer(0), "G'(u*) = 0")
+    peak = sp.simplify(weight.subs(u, at))
+    assert_identity(sp.simplify(peak * (1 + lam) / (lam / (1 + lam)) ** lam), sp.Integer(1), "G(u*) = 1/(1 + lam) (lam/(1 + lam))^lam")
+    # (lam/(1 + lam))^lam <= 1 for lam > 0, as 0 < lam/(1 + lam) <= 1.
+    assert_nonnegative(1 - lam / (1 + lam), "1 - lam/(1 + lam)")
+    assert_nonnegative(sp.exp(-lam * u) - weight, "e^{-lam u} - G(u) = e^{-u} e^{-lam u}")
+    for value in (sp.Rational(1, 10), 1, 7, 100):
+        numeric = float(peak.subs(lam, value))
+        require(0 < numeric <= 1 / (1 + float(value)) * (1 + 1e-15), f"G max at lam={value}: {numeric}")
 
 
 # The remaining symbols of the spec module are used by its statements only.

@@ -28,6 +28,40 @@ non-decreasing in s and lies in [0, 1]. Hence (the steps are checked in `proofs_
    entry and gives |sum_j g_j (c_hat_j - c_j)| <= ||g||_2 ||c_hat - c||_2 (Cauchy-Schwarz), which is added
    (upper) or subtracted (lower) by `ComposedPLD.delta`.
 
+5. Tilted composition at small delta (`compose_tilted`, `TiltedPLD`). The round-off of point 4 is relative to
+   the whole mass (~1e-13 of it), so below delta ~ 1e-12 the untilted curve certifies nothing. For a tilt
+   lam >= 0 and floats L_r (one per grid, held exactly):
+   T5.1 (identity, exact for every lam and eps) With mu~_r = e^{lam x - L_r} mu_r (mu_r the finite part of grid
+        r), the composed finite measure c = *_r mu_r^{*T_r} is c(s) = e^{Lambda - lam s} c~(s), Lambda =
+        sum_r T_r L_r, c~ = *_r mu~_r^{*T_r}; with e^{-lam s} = e^{-lam eps} e^{-lam (s - eps)}:
+        sum_s g(s) c(s) = e^{Lambda - lam eps} sum_s G(s - eps) c~(s), G(u) = (1 - e^{-u})_+ e^{-lam u};
+        delta(eps) = Pr[S = +inf] + that, Pr[S = +inf] <= sum_r T_r inf_r (upper end; 0 for the lower).
+   T5.2 (masses) a_{r,i} >= m_{r,i} e^{lam x_{r,i} - L_r} (pessimistic grids; <= for optimistic ones): the
+        exponent log m + lam x - L is within 4 u (|log m| + 2 |lam x| + |L|) + 1e-12 of the float one, and
+        e^err <= 1 + 2 err. The convolution is monotone in each mass and G >= 0.
+   T5.3 (trimmed entries) The entries of a_r at both ends of total <= TILT_TRIM (and those that underflow, each
+        < 2^-1074) are dropped: the composites using one of them have tilted mass <= (sum_r T_r D_r) A^{T-1}
+        (A >= every grid's tilted total; (k + d)^T - k^T <= T d (k + d)^{T-1}), each weighted by G <= G_max:
+        added to the upper end, ignored by the lower one (G >= 0).
+   T5.4 (the weight) 0 <= G(u) <= G_max := 1 / (1 + lam): G' = 0 at e^{-u} = lam / (1 + lam), where
+        G = (1 / (1 + lam)) (lam / (1 + lam))^lam <= 1 / (1 + lam); and G(u) <= e^{-lam u} (1 - e^{-u} <= 1).
+   T5.5 (window, aliasing) `compose` on the tilted grids (point 3): cyclic values >= linear ones, mass above the
+        window <= tail_above, below <= tail_below (Chernoff on the tilted moment generating functions). Upper:
+        sum_s G c~ <= sum_j G_j v_j + tail_above min(G_max, e^{-lam (top - eps)}) + tail_below G_max (the last
+        only when the window starts above eps: G = 0 at s <= eps). Lower: >= sum_j G_j v_j - G_max (tail_above
+        + tail_below) (the aliased mass, each window point weighted <= G_max).
+   T5.6 (round-off) |sum_j G_j (v^_j - v_j)| <= ||G||_2 error_2norm (point 4; relative to the tilted total,
+        about 1, so after the scale relative to delta itself), plus G's float error (expm1, exp, u = s - eps
+        and lam u: relative <= 2e-12 + 4 u (2 + lam u_max)) and the sum's ((N + 4) u' sum |G_j v_j|).
+   T5.7 (scale, log space) delta = e^{Lambda - lam eps} inner: Lambda's float sum within (R + 2) u' sum |T_r
+        L_r|, the exponent within 4 u (|Lambda - lam eps| + |lam eps|) + 1e-12 (1 + |log inner|), exp within
+        1e-12: an upper (lower) bound down to delta ~ 1e-300 (below, the upper end is the smallest double).
+   lam (`saddle_tilt`: the tilted mean of the composed loss at the eps asked; `chernoff_epsilon` estimates
+   that eps) is a float choice that decides tightness only. Reused from the single-round Laplace blanket
+   engine (`tilted_lattice.log_positive_part_expectation`): the error model of the tilted masses (T5.2) and the
+   log-space scale; new here: the weight G with e^{-lam eps} factored out, the +inf atom, T5.3, both ends.
+   The SymPy checks of T5.1, T5.3 and T5.4 are in `proofs_checks/derived/compose.py`.
+
 Written by hand rather than with dp_accounting's PLD: every step above is a proven bound in one direction,
 where dp_accounting's discretisation is pessimistic but its FFT round-off and truncation are not accounted for.
 """
@@ -45,7 +79,7 @@ from ..core.errors import ParameterError, require_integer, require_probability
 from ..core.rounding import fraction_to_float_up
 from .binomial import UNIT
 
-__all__ = ["C_FFT", "MAX_FFT", "ComposedPLD", "GridPLD", "PairPLD", "compose"]
+__all__ = ["C_FFT", "MAX_FFT", "ComposedPLD", "GridPLD", "PairPLD", "TiltedPLD", "chernoff_epsilon", "compose", "compose_tilted", "saddle_tilt"]
 
 # FFT error constant (module doc, point 4: FFT round-off) and the largest FFT size.
 C_FFT = 16.0
@@ -82,10 +116,14 @@ class PairPLD:
         mean = float(np.sum(w * self.loss_hi)) / total
         return mean, float(np.sum(w * (self.loss_hi - mean) ** 2)) / total
 
-    def discretise(self, step: float, pessimistic: bool, tail: float) -> "GridPLD":
+    def discretise(self, step: float, pessimistic: bool, tail: float, *, precise_tail: bool = False) -> "GridPLD":
         """The grid PLD on step * Z: losses rounded up (pessimistic) or down, masses' upper or lower
         bounds; for the upper bound the top tail of mass <= tail/2 goes to +inf and the bottom tail of mass
-        <= tail/2 is moved up to the lowest kept grid point; for the lower bound both are moved inward."""
+        <= tail/2 is moved up to the lowest kept grid point; for the lower bound both are moved inward.
+        `precise_tail`: the top tail is located by suffix sums rather than by total - prefix sums (which cancel
+        below ~1e-16 of the total and then cut up to that much mass to +inf: sound, but a floor under delta;
+        the tilted compositions at small delta use it, point 5). The cut only decides which mass is moved, the
+        moved mass is summed afresh, so either way is sound."""
         if pessimistic:
             index = np.ceil(self.loss_hi / step)
             mass = self.mass_hi
@@ -107,7 +145,10 @@ class PairPLD:
         cum = np.cumsum(masses)
         total = cum[-1]
         low_cut = int(np.searchsorted(cum, tail / 2, side="right"))  # entries [0, low_cut) hold mass <= tail/2
-        rcum = total - np.concatenate(([0.0], cum[:-1]))  # mass at indices >= j
+        if precise_tail:
+            rcum = np.cumsum(masses[::-1])[::-1]  # mass at indices >= j, from the top down (no cancellation)
+        else:
+            rcum = total - np.concatenate(([0.0], cum[:-1]))  # mass at indices >= j
         high_cut = int(np.searchsorted(-rcum, -tail / 2, side="left"))  # first j with rcum[j] <= tail/2
         high_cut = max(high_cut, low_cut + 1)
         low_cut = min(low_cut, len(masses) - 1)
@@ -179,6 +220,9 @@ class ComposedPLD:
     inf_mass: float
     pessimistic: bool
     eps_max: float
+    # The composed grids and their powers (kept for the tilted composition, point 5 of the module doc).
+    grids: tuple[GridPLD, ...] = ()
+    powers: tuple[int, ...] = ()
     _cache: dict[str, tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     def _suffix_sums(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -318,7 +362,7 @@ def compose(grids: Sequence[GridPLD], powers: Sequence[int], *, tail: float, max
         inf_mass = 0.0
     # Basic composition's sum of eps0 over the rounds, rounded up (every eps0-LDP round is eps0-DP centrally).
     eps_max = fraction_to_float_up(sum((Fraction(g.eps0) * t for g, t in zip(grids, powers, strict=True)), Fraction(0)))
-    return ComposedPLD(step, lo_index, values, error, tail_above, tail_below, inf_mass, pessimistic, eps_max)
+    return ComposedPLD(step, lo_index, values, error, tail_above, tail_below, inf_mass, pessimistic, eps_max, tuple(grids), tuple(powers))
 
 
 def _grid_scale(grids: list[GridPLD], powers: list[int]) -> float:
@@ -330,3 +374,201 @@ def _grid_scale(grids: list[GridPLD], powers: list[int]) -> float:
         mean = float(np.sum(w * x))
         var += t * float(np.sum(w * (x - mean) ** 2))
     return max(math.sqrt(var), grids[0].step)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Point 5 of the module doc: the exponentially tilted composition (small delta).
+
+# Mass of the tilted composed measure (total about 1) allowed outside its FFT window, each side (as
+# `tilted_lattice.WINDOW_TAIL`), and the tilted mass per grid below which its entries are dropped (T5.3).
+TILT_WINDOW_TAIL = 1e-30
+TILT_TRIM = 1e-30
+# Relative margin of numpy's exp / log / expm1 (a few ulps; 1e-12 as in `tilted_lattice.EXP_MARGIN`).
+EXP_MARGIN = 1e-12
+# The smallest positive double (an entry that underflows is at most this).
+TINY = 2.0**-1074
+
+
+def _log_mgf_float(grids: Sequence[GridPLD], powers: Sequence[int], lam: float) -> tuple[float, float]:
+    """Float K(lam) = sum_r T_r log M_r(lam) and K'(lam) (the tilted mean of the composed finite loss);
+    uncertified: they only choose the tilt."""
+    value = slope = 0.0
+    for g, t in zip(grids, powers, strict=True):
+        positive = g.masses > 0
+        x = (g.offset + np.nonzero(positive)[0]).astype(float) * g.step
+        a = np.log(g.masses[positive]) + lam * x
+        top = float(np.max(a))
+        w = np.exp(a - top)
+        total = float(np.sum(w))
+        value += t * (top + math.log(total))
+        slope += t * float(np.sum(w * x)) / total
+    return value, slope
+
+
+def saddle_tilt(grids: Sequence[GridPLD], powers: Sequence[int], eps: float) -> float:
+    """lam >= 0 with K'(lam) ~ eps (the Chernoff saddle of the composed finite loss at eps; bisection on the
+    non-decreasing tilted mean, float, uncertified: it only chooses the tilt, point 5). Range: grids with a
+    positive mass each, eps a float."""
+    if _log_mgf_float(grids, powers, 0.0)[1] >= eps:
+        return 0.0
+    top = sum(t * (g.offset + len(g.masses) - 1) * g.step for g, t in zip(grids, powers, strict=True))
+    if eps >= top:  # beyond the largest finite composed loss: the steepest tilt that keeps log-space sums finite
+        eps = top - grids[0].step / 2
+    low, high = 0.0, 1.0
+    while _log_mgf_float(grids, powers, high)[1] < eps and high < 1e6:
+        low, high = high, 2 * high
+    for _ in range(50):
+        mid = 0.5 * (low + high)
+        if _log_mgf_float(grids, powers, mid)[1] < eps:
+            low = mid
+        else:
+            high = mid
+    return high
+
+
+def chernoff_epsilon(grids: Sequence[GridPLD], powers: Sequence[int], delta: float) -> float:
+    """min over a grid of lam > 0 of (K(lam) - log delta) / lam: the eps at which the Chernoff bound of the
+    composed finite loss reaches delta (float; a start for the tilt's eps, uncertified). Range: 0 < delta < 1."""
+    lams = np.geomspace(1e-2, 1e3, 61)
+    best = math.inf
+    for lam in lams:
+        value, _ = _log_mgf_float(grids, powers, float(lam))
+        best = min(best, (value - math.log(delta)) / float(lam))
+    return best
+
+
+def _tilted_grid(g: GridPLD, lam: float) -> tuple[GridPLD, float, float, float]:
+    """(tilted grid, L, dropped, total) for one grid (T5.1-T5.3): masses a_i bounding m_i e^{lam x_i - L} from
+    above (pessimistic grid) or below (optimistic), L the float held (log-sum-exp of the float masses' tilt),
+    entries of tilted mass <= TILT_TRIM in all dropped (their tilted mass bounded by `dropped` from above), and
+    `total` an upper bound of the kept tilted masses' sum."""
+    positive = g.masses > 0
+    index = np.nonzero(positive)[0]
+    logm = np.log(g.masses[positive])
+    x = (g.offset + index).astype(float) * g.step  # exact: a power-of-2 step times an integer
+    a_log = logm + lam * x
+    top = float(np.max(a_log))
+    log_c = top + math.log(float(np.sum(np.exp(a_log - top))))
+    a = np.exp(a_log - log_c)
+    # T5.2: the absolute error of the exponent log m + lam x - L (each operation within an ulp of its magnitude,
+    # log within a few ulps) and exp's relative error: the model of `tilted_lattice.log_positive_part_expectation`.
+    err = 4 * UNIT * (np.abs(logm) + 2 * np.abs(lam * x) + abs(log_c)) + EXP_MARGIN
+    if g.pessimistic:
+        a = a * (1 + 2 * err) * (1 + 2 * UNIT)
+    else:
+        a = a * (1 - 2 * err) * (1 - 2 * UNIT)
+    # T5.3: drop the smallest entries (from both ends only: a contiguous grid), at most TILT_TRIM in all.
+    order = np.cumsum(a)
+    total = float(order[-1]) * (1 + (len(a) + 2) * 1.001 * UNIT)
+    rcum = total - np.concatenate(([0.0], order[:-1]))
+    first = int(np.searchsorted(order, TILT_TRIM / 2, side="right"))
+    last = int(np.searchsorted(-rcum, -TILT_TRIM / 2, side="left"))
+    first = min(first, len(a) - 1)
+    last = min(max(last, first + 1), len(a))
+    dropped = (float(np.sum(a[:first])) + float(np.sum(a[last:]))) * (1 + (len(a) + 2) * 1.001 * UNIT)
+    # Entries that underflowed to 0 (the dense grid below has them as 0): each below TINY.
+    dropped += TINY * (len(g.masses) + 1) * 2
+    lo, hi = int(index[first]), int(index[last - 1])
+    dense = np.zeros(hi - lo + 1)
+    dense[index[first:last] - lo] = a[first:last]
+    grid = GridPLD(g.step, g.offset + lo, dense, 0.0, g.pessimistic, g.eps0)
+    return grid, log_c, dropped, total
+
+
+@dataclass
+class TiltedPLD:
+    """The composition of the exponentially tilted grids (module doc, point 5): `composed` is the certified FFT
+    composition of the tilted measures (total mass about 1, its round-off and tails relative to that), with
+    delta(eps) = e^{log_scale - lam eps} sum_j G(s_j - eps) c~_j + Pr[S = +inf], G(u) = (1 - e^{-u})_+ e^{-lam u}."""
+
+    lam: float
+    log_scale: float
+    log_scale_err: float
+    dropped: float
+    composed: ComposedPLD
+    inf_mass: float
+    pessimistic: bool
+    eps_max: float
+
+    def delta(self, eps: float) -> float:
+        """Upper (pessimistic) or lower (optimistic) bound of the composed pair's delta(eps), eps >= 0 (T5.4-T5.7)."""
+        c = self.composed
+        lam = self.lam
+        size = len(c.values)
+        s = (c.start + np.arange(size, dtype=float)) * c.step
+        first = int(np.searchsorted(s, eps, side="right"))  # s_j > eps from here (G = 0 below)
+        u = s[first:] - eps  # one correctly rounded subtraction: relative error <= UNIT
+        weight = -np.expm1(-u) * np.exp(-lam * u)
+        v = c.values[first:]
+        # G's relative error: expm1 / exp within EXP_MARGIN each, u's rounding (d log(1 - e^{-u}) / d log u <= 1),
+        # the product lam u (absolute UNIT |lam u|) and the products (T5.5).
+        g_rel = 2 * EXP_MARGIN + 4 * UNIT * (2 + lam * (float(u[-1]) if len(u) else 0.0))
+        g_max = 1.0 / (1.0 + lam) * (1 + 1e-12)  # sup_u G(u) <= 1 / (1 + lam) (T5.4)
+        terms = weight * v
+        total = float(np.sum(terms))
+        abs_total = float(np.sum(np.abs(terms)))
+        slack = abs_total * (g_rel + (len(v) + 4) * 1.001 * UNIT) * 2
+        slack += float(np.sqrt(np.sum(weight * weight))) * (1 + g_rel) * 1.0001 * c.error_2norm
+        slack += TINY * (float(np.sum(np.abs(v))) + 1)  # weights that underflowed to 0 (each below TINY)
+        top = (c.start + size) * c.step
+        above = c.tail_above * (min(g_max, math.exp(-lam * (top - eps)) * (1 + EXP_MARGIN)) if top > eps else g_max)
+        below = c.tail_below * g_max if c.start * c.step > eps else 0.0
+        if self.pessimistic:
+            inner = total + slack + above + below + g_max * self.dropped
+            exponent = self.log_scale - lam * eps
+            err = self.log_scale_err + 4 * UNIT * (abs(exponent) + abs(lam * eps))
+            if inner <= 0:
+                finite = 0.0
+            else:
+                log_value = exponent + math.log(inner) + err + EXP_MARGIN * (1 + abs(math.log(inner)))
+                finite = math.exp(log_value) * (1 + EXP_MARGIN) if log_value < MAX_EXP_ARGUMENT else math.inf
+                finite = max(finite, TINY)
+            upper: float = min((finite + self.inf_mass) * (1 + 8 * UNIT), 1.0)
+            return upper
+        inner = total - slack - g_max * (c.tail_above + c.tail_below)
+        if inner <= 0:
+            return 0.0
+        exponent = self.log_scale - lam * eps
+        err = self.log_scale_err + 4 * UNIT * (abs(exponent) + abs(lam * eps))
+        log_value = exponent + math.log(inner) - err - EXP_MARGIN * (1 + abs(math.log(inner)))
+        lower: float = min(math.exp(log_value) * (1 - EXP_MARGIN), 1.0) * (1 - 8 * UNIT) if log_value < MAX_EXP_ARGUMENT else 1.0
+        return max(lower, 0.0)
+
+
+def compose_tilted(grids: Sequence[GridPLD], powers: Sequence[int], lam: float, *, max_fft: int = MAX_FFT) -> TiltedPLD | None:
+    """The composition of the grids tilted by e^{lam x} (module doc, point 5): a curve delta(eps) certified for
+    every eps >= 0 (upper for pessimistic grids, lower for optimistic ones), accurate relative to delta itself
+    near the eps whose saddle is lam (`saddle_tilt`). None when the tilted window does not fit max_fft points
+    (the caller keeps its untilted curve). Range: grids as `compose`, 0 <= lam <= 1e6 finite."""
+    if not grids or len(grids) != len(powers) or not all(isinstance(g, GridPLD) for g in grids):
+        raise ParameterError("grids", grids, "a non-empty list of GridPLD, one power (rounds >= 1) each")
+    if not (isinstance(lam, (int, float)) and math.isfinite(lam) and 0 <= lam <= 1e6):
+        raise ParameterError("lam", lam, "a finite tilt 0 <= lam <= 1e6")
+    lam = float(lam)
+    pessimistic = grids[0].pessimistic
+    tilted, log_scale, abs_scale, dropped, total_power = [], 0.0, 0.0, 0.0, sum(int(t) for t in powers)
+    largest = 1.0
+    for g, t in zip(grids, powers, strict=True):
+        if not np.any(g.masses > 0):
+            continue  # a round whose finite part is empty: its finite composed part is 0 (only the +inf atom)
+        grid, log_c, drop, total = _tilted_grid(g, lam)
+        tilted.append((grid, int(t)))
+        log_scale += int(t) * log_c
+        abs_scale += abs(int(t) * log_c)
+        dropped += int(t) * drop
+        largest = max(largest, total)
+    inf_mass = min(sum(int(t) * g.inf_mass for g, t in zip(grids, powers, strict=True)) * (1 + 8 * UNIT), 1.0) if pessimistic else 0.0
+    eps_max = fraction_to_float_up(sum((Fraction(g.eps0) * int(t) for g, t in zip(grids, powers, strict=True)), Fraction(0)))
+    if len(tilted) < len(grids):  # some round has no finite loss: S = +inf surely on the finite part's complement
+        empty = ComposedPLD(grids[0].step, 0, np.zeros(1), 0.0, 0.0, 0.0, inf_mass, pessimistic, eps_max)
+        return TiltedPLD(lam, 0.0, 0.0, 0.0, empty, inf_mass, pessimistic, eps_max)
+    # T5.3: a composite with a dropped factor has tilted mass <= (its dropped mass) x (the others' totals).
+    log_largest = (total_power - 1) * math.log(largest)
+    dropped *= math.exp(log_largest) * (1 + 1e-12) if log_largest < MAX_EXP_ARGUMENT else math.inf
+    # Float error of sum_r T_r L_r: (rounds + 2) ulps of the sum of magnitudes.
+    log_scale_err = (len(tilted) + 2) * 1.001 * UNIT * abs_scale
+    try:
+        composed = compose([g for g, _ in tilted], [t for _, t in tilted], tail=TILT_WINDOW_TAIL, max_fft=max_fft)
+    except ParameterError:
+        return None
+    return TiltedPLD(lam, log_scale, log_scale_err, dropped, composed, inf_mass, pessimistic, eps_max)
