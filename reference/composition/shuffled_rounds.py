@@ -24,8 +24,12 @@ Composition: each round's pair is turned into its privacy-loss distribution on c
 (`PairPLD`), discretised on one grid pessimistically and optimistically, and the rounds are composed by the
 certified FFT engine of `reference/numerics/pld.py` (its module doc gives the argument step by step). Then
 eps(delta) by `reference.numerics.solver.solve_epsilon` on the certified [lower, upper] delta brackets: the
-returned upper end has certified upper delta <= target. The result's interval contains the exact composed
-eps of the pair (pessimistic end upper, optimistic end lower).
+returned upper end has certified upper delta <= target. Below delta = 1e-10 the same grids are also composed
+exponentially tilted (`reference/numerics/pld.py` point 5, `solve.tilted_epsilon`): the bracket is then the
+pointwise tighter of the untilted and tilted curves, both certified; there the grids' top tails are cut by
+suffix sums and the binomial windows leave out at most the tail budget (both go to +inf), so that delta is
+resolved far below 1e-12. The result's interval contains the exact composed eps of the pair (pessimistic end
+upper, optimistic end lower).
 Every eps0-LDP round is eps0-DP centrally (post-processing), so T rounds are T eps0-DP: the search runs on
 [0, sum_r eps0_r] and returns that with a note when nothing smaller is certified.
 
@@ -62,7 +66,7 @@ from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, C
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundDirection, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
 from .binary_rr_pairs import WINDOW_TAIL, binary_rr_pair_plds
-from .solve import composition_tail
+from .solve import TILT_BELOW, composition_tail, tilted_epsilon
 
 __all__ = [
     "binary_rr_counts",
@@ -115,7 +119,7 @@ def _half_pair() -> ProbabilityPair:
 
 
 @lru_cache(maxsize=4096)
-def _half_window(c: int) -> CertifiedWindow:
+def _half_window(c: int, tail: float = WINDOW_TAIL) -> CertifiedWindow:
     """The certified window of Bin(c, 1/2) (cached: both rounding directions and repeated calls share it).
     Up to EXACT_HALF_UP_TO the whole support from exact integers: C(c, x) / 2^c as an int / int division is
     correctly rounded (relative error <= u; every value >= 2^-1000 is a normal float)."""
@@ -123,7 +127,7 @@ def _half_window(c: int) -> CertifiedWindow:
         pmf = np.array([math.comb(c, x) / 2**c for x in range(c + 1)])
         rel = np.full(c + 1, UNIT)
         return CertifiedWindow(c, 0, c, pmf, rel, pmf * (1 - 2 * UNIT), pmf * (1 + 2 * UNIT), 0.0, 0.0)
-    return certified_window(c, _half_pair(), WINDOW_TAIL)
+    return certified_window(c, _half_pair(), tail)
 
 
 def _clone_losses(x: np.ndarray, c: int, e0: float) -> tuple[np.ndarray, np.ndarray]:
@@ -140,11 +144,12 @@ def _clone_losses(x: np.ndarray, c: int, e0: float) -> tuple[np.ndarray, np.ndar
     return loss - margin, loss + margin
 
 
-def _clone_pair_pld(eps0: float, n: int, kind: str, pessimistic_blocks: bool = True) -> PairPLD:
+def _clone_pair_pld(eps0: float, n: int, kind: str, pessimistic_blocks: bool = True, window_tail: float = WINDOW_TAIL) -> PairPLD:
     """PLD of the FMT21 / FMT23 clone pair (one direction suffices: the pair is symmetric), with the
     clone counts grouped in blocks (module doc). `pessimistic_blocks`: each block represented by its
-    smallest count (dominating pair, for the upper bound) or its largest (dominated, for the lower bound)."""
-    counts = certified_window(n - 1, probability_pair(kind, eps0), WINDOW_TAIL)
+    smallest count (dominating pair, for the upper bound) or its largest (dominated, for the lower bound).
+    `window_tail`: the binomial windows' tail (their dropped mass goes to +inf: a floor under delta)."""
+    counts = certified_window(n - 1, probability_pair(kind, eps0), window_tail)
     iv = iv_context()
     e0_iv = iv.exp(iv.mpf(eps0))
     alpha_iv = e0_iv / (e0_iv + 1)
@@ -165,7 +170,7 @@ def _clone_pair_pld(eps0: float, n: int, kind: str, pessimistic_blocks: bool = T
         # every count of the block), so that both passes share the windows (`_half_window`, cached). A
         # block of one count is that count in both passes (no coarsening).
         rep = c if (pessimistic_blocks or end == c + 1) else end
-        xs = _half_window(rep)
+        xs = _half_window(rep, window_tail)
         dropped += xs.dropped * w_hi
         # x in lo..hi+1: P(x) = alpha b(x-1) + beta b(x), b zero outside the window (that mass is dropped).
         b_hi = np.concatenate(([0.0], xs.upper, [0.0]))
@@ -195,10 +200,11 @@ def binary_rr_counts(n: int) -> tuple[int, ...]:
     return tuple(range(0, min(BINARY_RR_COUNTS, n)))
 
 
-def pair_pld(pair: str, *, eps0: float, n: int, k: int = 0, direction: int = 0, pessimistic: bool = True) -> PairPLD:
+def pair_pld(pair: str, *, eps0: float, n: int, k: int = 0, direction: int = 0, pessimistic: bool = True, window_tail: float = WINDOW_TAIL) -> PairPLD:
     """The privacy-loss distribution of one round's pair (module doc): `pair` in PAIRS; for
     "exact_binary_rr" the count k (ones among the other n-1 users) and direction 0 (P_k vs Q_k) or 1.
-    Supported: 0 < eps0 <= 30, 1 <= n <= 1e9."""
+    `window_tail` (clone pairs): the mass the binomial windows may leave out (it goes to +inf; smaller at
+    small delta). Supported: 0 < eps0 <= 30, 1 <= n <= 1e9, 0 < window_tail <= 1e-24."""
     _validate_round(pair, eps0, n)
     if pair in MECHANISM_PAIRS:
         raise ParameterError("pair", pair, "clones, stronger_clones or exact_binary_rr (the mechanism pairs are built by mechanism_rounds.dominating_pair)")
@@ -209,7 +215,9 @@ def pair_pld(pair: str, *, eps0: float, n: int, k: int = 0, direction: int = 0, 
         if direction not in (0, 1):
             raise ParameterError("direction", direction, "0 (P_k vs Q_k) or 1 (Q_k vs P_k)")
         return binary_rr_pair_plds(float(eps0), int(n), int(k))[direction]
-    return _clone_pair_pld(float(eps0), int(n), "fmt21" if pair == "clones" else "fmt23", pessimistic)
+    if not (isinstance(window_tail, float) and 0 < window_tail <= WINDOW_TAIL):
+        raise ParameterError("window_tail", window_tail, f"a float in (0, {WINDOW_TAIL}]")
+    return _clone_pair_pld(float(eps0), int(n), "fmt21" if pair == "clones" else "fmt23", pessimistic, window_tail)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -264,10 +272,13 @@ def _validate_rounds(rounds: Sequence[Round]) -> list[Round]:
 class _Composer:
     """Builds the pair PLDs once and composes them on a grid chosen for the target."""
 
-    def __init__(self, rounds: list[Round], plds: list[tuple[PairPLD, PairPLD]], tail: float):
+    def __init__(self, rounds: list[Round], plds: list[tuple[PairPLD, PairPLD]], tail: float, precise_tail: bool = False):
         self.rounds = rounds
         self.plds = plds  # (pessimistic raw, optimistic raw) per round group
         self.tail = tail
+        # Below TILT_BELOW the grids' top tails are cut by suffix sums (`PairPLD.discretise`): the tilted
+        # composition resolves delta below the ~1e-16 that total - prefix sums would move to +inf.
+        self.precise_tail = precise_tail
         self.total = sum(r.rounds for r in rounds)
 
     def scale(self, delta: float) -> float:
@@ -290,7 +301,7 @@ class _Composer:
         per_round_tail = self.tail / (4 * self.total)
         for r, (raw_p, raw_o) in zip(self.rounds, self.plds, strict=True):
             raw = raw_p if pessimistic else raw_o
-            grids.append(raw.discretise(step, pessimistic, per_round_tail))
+            grids.append(raw.discretise(step, pessimistic, per_round_tail, precise_tail=self.precise_tail))
             powers.append(r.rounds)
         for _ in range(40):
             try:
@@ -299,24 +310,26 @@ class _Composer:
                 # Window too wide for MAX_FFT: a coarser grid is still sound (only less tight).
                 step *= 2
                 grids = [
-                    (raw_p if pessimistic else raw_o).discretise(step, pessimistic, per_round_tail)
+                    (raw_p if pessimistic else raw_o).discretise(step, pessimistic, per_round_tail, precise_tail=self.precise_tail)
                     for (raw_p, raw_o) in self.plds
                 ]
         raise ParameterError("rounds", self.total, "a composition whose loss window fits an FFT of MAX_FFT points")
 
 
-def _composer(rounds: list[Round], tail: float) -> list[_Composer]:
+def _composer(rounds: list[Round], tail: float, precise_tail: bool = False) -> list[_Composer]:
     """One composer per evaluated neighbouring pair: one for the clone pairs; for the exact binary-RR
     pair one per (k, direction)."""
     if rounds[0].pair != "exact_binary_rr":
-        plds = [(pair_pld(r.pair, eps0=r.eps0, n=r.n), pair_pld(r.pair, eps0=r.eps0, n=r.n, pessimistic=False)) for r in rounds]
-        return [_Composer(rounds, plds, tail)]
+        # Small delta (precise_tail): the windows' left-out mass (at +inf) kept below the tail budget too.
+        window = max(min(WINDOW_TAIL, tail / (4 * sum(r.rounds for r in rounds))), 1e-300) if precise_tail else WINDOW_TAIL
+        plds = [(pair_pld(r.pair, eps0=r.eps0, n=r.n, window_tail=window), pair_pld(r.pair, eps0=r.eps0, n=r.n, pessimistic=False, window_tail=window)) for r in rounds]
+        return [_Composer(rounds, plds, tail, precise_tail)]
     eps0, n = rounds[0].eps0, rounds[0].n
     out = []
     for k in binary_rr_counts(n):
         both = binary_rr_pair_plds(eps0, n, k)
         for direction in (0, 1):
-            out.append(_Composer(rounds, [(both[direction], both[direction])] * len(rounds), tail))
+            out.append(_Composer(rounds, [(both[direction], both[direction])] * len(rounds), tail, precise_tail))
     return out
 
 
@@ -329,7 +342,11 @@ def _solve(composer: _Composer, delta: float, refine: int) -> BoundValue:
         return lower.delta(eps), upper.delta(eps)
 
     eps_max = upper.eps_max
-    return solve_epsilon(bounds, eps0=eps_max, delta=delta, rel_tol=EPS_REL_TOL)
+    result = solve_epsilon(bounds, eps0=eps_max, delta=delta, rel_tol=EPS_REL_TOL)
+    if delta < TILT_BELOW:
+        # Below the untilted round-off floor: the tilted compositions of the same grids too (solve.py, Small delta).
+        result = tilted_epsilon(upper, lower, delta=delta, rel_tol=EPS_REL_TOL, start=result)
+    return result
 
 
 def _direction(rounds: Sequence[Round]) -> BoundDirection:
@@ -351,7 +368,7 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
         from . import mechanism_rounds  # lazy: it builds on this module
 
         return mechanism_rounds.composed_epsilon(_mechanism_rounds(rounds), delta=delta)
-    results = [_solve(c, delta, int(refine)) for c in _composer(rounds, composition_tail(delta))]
+    results = [_solve(c, delta, int(refine)) for c in _composer(rounds, composition_tail(delta), precise_tail=delta < TILT_BELOW)]
     worst = max(results, key=lambda r: r.upper)
     lower = max(r.lower for r in results)
     note = worst.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN)

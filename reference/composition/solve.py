@@ -1,6 +1,7 @@
 """eps(delta) of a composition from its certified upper delta curve: the one step that the mechanism rounds
 (`mechanism_rounds`, compose.binary_rr / compose.krr, module doc U4) and the blanket rounds (`blanket_rounds`,
-compose.laplace / compose.finite / compose.randomizer, module doc B4) share.
+compose.laplace / compose.finite / compose.randomizer, module doc B4) share; its small-delta part
+(`tilted_epsilon`) also serves the clone compositions (`shuffled_rounds`).
 
 Both compose per-round dominating pairs (connect the dots, `connect_the_dots` C5) into a `ComposedPLD` whose
 `delta(eps)` is a certified UPPER bound on the composed worst-case delta(eps) (pessimistic grids). The search of
@@ -10,18 +11,36 @@ one-sided curve says nothing about the true eps (the callers put their own certi
 composition's tail budget (the probability mass the discretisation may drop, charged to delta) is delta * 1e-6,
 at least 1e-300 (the smallest tail the grids carry). Neighbouring relation: that of the composed pairs (replace
 one user's input, for both callers).
+
+Small delta. The FFT round-off of the untilted composition is bounded relative to the whole mass (about 1e-13 of
+it, `numerics.pld` point 4), so below delta ~ 1e-12 its certified curve stays above delta and the search returns
+the sum of the rounds' eps0. Below TILT_BELOW the same grids are also composed exponentially tilted
+(`numerics.pld` point 5: the round-off relative to delta itself) at the Chernoff saddle of the eps the search
+needs: first at the eps where the Chernoff bound of the composed loss reaches delta (or at the untilted upper end
+when that certified a gain), then at the root found (at most TILT_PASSES compositions, a few FFTs). Each curve is a
+certified upper (lower) bound of delta(eps) at every eps, so their pointwise minimum (maximum) is one too, and
+the search runs on it. At delta >= TILT_BELOW nothing changes (the untilted search alone).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 from ..core.errors import ParameterError, require_positive, require_probability
 from ..core.results import BoundValue
-from ..numerics.pld import ComposedPLD
+from ..numerics.pld import ComposedPLD, chernoff_epsilon, compose_tilted, saddle_tilt
 from ..numerics.solver import solve_epsilon
 
-__all__ = ["composition_tail", "upper_curve_epsilon"]
+__all__ = ["TILT_BELOW", "TILT_PASSES", "composition_tail", "tilted_epsilon", "upper_curve_epsilon"]
+
+# Below this target delta the tilted composition is tried too (module doc: the untilted curve's round-off floor
+# is near 1e-12; at 1e-10 and above every value is the untilted search's alone).
+TILT_BELOW = 1e-10
+# Tilted compositions per search: at the Chernoff (or untilted) estimate, then at the root found, at most.
+TILT_PASSES = 3
+# A tilt aimed within this relative distance of the root found is not redone (the saddle barely moves).
+SETTLED = 0.02
 
 
 def composition_tail(delta: float) -> float:
@@ -31,11 +50,58 @@ def composition_tail(delta: float) -> float:
     return max(delta * 1e-6, 1e-300)
 
 
+def tilted_epsilon(upper: ComposedPLD, lower: ComposedPLD | None, *, delta: float, rel_tol: float, start: BoundValue) -> BoundValue:
+    """The search of `start` (the untilted one, on upper.delta and lower.delta) redone on the pointwise minimum
+    (maximum) of the untilted upper (lower) curve and the tilted compositions of the same grids (module doc, Small
+    delta): an interval [lower end, upper end] with both ends at least as tight as start's and as certified
+    (direction "exact", as solve_epsilon's). `upper` must carry its pessimistic grids (numerics.pld.compose keeps
+    them), `lower` its optimistic ones (None: one-sided, the lower end is start's). Range: 0 < delta < 1,
+    rel_tol > 0."""
+    require_probability("delta", delta)
+    require_positive("rel_tol", rel_tol)
+    if not upper.grids or not upper.pessimistic:
+        raise ParameterError("upper", "a ComposedPLD", "the pessimistic composition of numerics.pld.compose (it keeps its grids)")
+    ups: list[Callable[[float], float]] = [upper.delta]
+    lows: list[Callable[[float], float]] = [lower.delta] if lower is not None else []
+    best = start
+    # The first tilt aims at the smaller of the Chernoff estimate and the untilted end (each at or above the root,
+    # up to the Chernoff bound's neglect of the +inf atom); the next ones at the root found.
+    guess = min(start.upper, chernoff_epsilon(upper.grids, upper.powers, delta))
+    for _ in range(TILT_PASSES):
+        lam = saddle_tilt(upper.grids, upper.powers, min(guess, upper.eps_max))
+        tilted_up = compose_tilted(upper.grids, upper.powers, lam)
+        if tilted_up is None:
+            break
+        ups.append(tilted_up.delta)
+        if lower is not None and lower.grids:
+            tilted_low = compose_tilted(lower.grids, lower.powers, lam)
+            if tilted_low is not None:
+                lows.append(tilted_low.delta)
+
+        def bounds(eps: float) -> tuple[float, float]:
+            high = min(f(eps) for f in ups)
+            low = max((f(eps) for f in lows), default=high)
+            return min(low, high), high
+
+        result = solve_epsilon(bounds, eps0=upper.eps_max, delta=delta, rel_tol=rel_tol)
+        if lower is not None:
+            # Both searches' ends are certified (two-sided brackets): keep the tighter of each.
+            note = result.note if result.upper < best.upper else best.note
+            best = BoundValue(max(best.lower, result.lower), min(best.upper, result.upper), note, direction=best.direction)
+        elif result.upper < best.upper:
+            best = result  # one-sided: only the upper end is a claim, and the search's whole answer goes with it
+        if result.upper >= upper.eps_max or abs(result.upper - guess) <= SETTLED * guess:
+            break  # nothing certified below the basic composition (no root to aim at), or the tilt was aimed there
+        guess = result.upper
+    return best
+
+
 def upper_curve_epsilon(composed: ComposedPLD, *, delta: float, rel_tol: float) -> BoundValue:
     """The smallest eps in [0, composed.eps_max] whose certified upper delta(eps) is <= delta (module doc), by
     `solve_epsilon` with the one curve as both bracket ends (its note: the no-amplification note where nothing
-    below eps_max is certified). Only the upper end is a claim (an upper bound on the composed eps(delta)).
-    Range: a ComposedPLD, 0 < delta < 1, rel_tol > 0."""
+    below eps_max is certified); below delta = TILT_BELOW also on the tilted compositions of the same grids
+    (`tilted_epsilon`, the smaller certified end). Only the upper end is a claim (an upper bound on the composed
+    eps(delta)). Range: a ComposedPLD, 0 < delta < 1, rel_tol > 0."""
     if not isinstance(composed, ComposedPLD):
         raise ParameterError("composed", repr(composed)[:60], "a ComposedPLD (numerics.pld.compose)")
     require_probability("delta", delta)
@@ -45,4 +111,7 @@ def upper_curve_epsilon(composed: ComposedPLD, *, delta: float, rel_tol: float) 
         value = composed.delta(eps)
         return value, value
 
-    return replace(solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=rel_tol), direction="upper_bound")
+    result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=rel_tol)
+    if delta < TILT_BELOW and composed.grids and composed.pessimistic:
+        result = tilted_epsilon(composed, None, delta=delta, rel_tol=rel_tol, start=result)
+    return replace(result, direction="upper_bound")

@@ -1,0 +1,104 @@
+"""reference/composition/solve.py, Small delta: below delta = 1e-10 the compositions also search the tilted
+compositions of their grids (reference/numerics/pld.py point 5), where the untilted curve's round-off (~1e-13 of
+the whole mass) certified only the sum of the rounds' eps0; at delta >= 1e-10 every value is the untilted
+search's alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from shuffle_spec.reference.composition import mechanism_rounds as mech
+from shuffle_spec.reference.composition.blanket_rounds import compose_laplace
+from shuffle_spec.reference.composition.shuffled_rounds import compose_clones, pair_pld
+from shuffle_spec.reference.composition.solve import TILT_BELOW, composition_tail, tilted_epsilon, upper_curve_epsilon
+from shuffle_spec.reference.core.errors import ParameterError
+from shuffle_spec.reference.core.results import NO_COMPOSITION_GAIN
+from shuffle_spec.reference.numerics.pld import ComposedPLD, compose
+from shuffle_spec.reference.numerics.solver import solve_epsilon
+
+
+def _clone_composition(delta: float, pessimistic: bool = True) -> ComposedPLD:
+    """Two FMT21 clone rounds at eps0 = 4, n = 1e4 on a 2^-12 grid (the pair's own PLD, module doc of
+    shuffled_rounds)."""
+    raw = pair_pld("clones", eps0=4.0, n=10_000, pessimistic=pessimistic)
+    grid = raw.discretise(2.0**-12, pessimistic, composition_tail(delta) / 8, precise_tail=True)
+    return compose([grid], [2], tail=composition_tail(delta))
+
+
+@pytest.mark.parametrize("delta", [1e-6, 1e-10])
+def test_at_delta_1e_10_and_above_the_untilted_search_alone(delta: float) -> None:
+    # The tilted path only runs below TILT_BELOW: the answer is the untilted curve's own search, to the bit.
+    composed = _clone_composition(delta)
+    plain = solve_epsilon(lambda e: (composed.delta(e),) * 2, eps0=composed.eps_max, delta=delta, rel_tol=1e-6)
+    assert delta >= TILT_BELOW
+    assert upper_curve_epsilon(composed, delta=delta, rel_tol=1e-6).upper == plain.upper
+
+
+def test_clones_values_at_delta_1e_6_and_1e_10_unchanged() -> None:
+    # compose.clones at eps0 = 4, n = 1e4, T = 2 as on main before the tilted path (commit fc79626, the untilted
+    # certified search): unchanged to the bit.
+    at_1e_6 = compose_clones(eps0=4.0, n=10_000, delta=1e-6, rounds=2)
+    at_1e_10 = compose_clones(eps0=4.0, n=10_000, delta=1e-10, rounds=2)
+    assert (at_1e_6.lower, at_1e_6.upper) == (0.8579566963402603, 0.8580792399744469)
+    assert (at_1e_10.lower, at_1e_10.upper) == (1.2364400945228178, 1.2392765366904928)
+
+
+@pytest.mark.parametrize("delta", [1e-15, pytest.param(1e-20, marks=pytest.mark.slow), pytest.param(1e-30, marks=pytest.mark.slow)])
+def test_small_delta_gains_and_the_two_certified_ends_meet(delta: float) -> None:
+    # Before: the untilted curve certified nothing below eps0 x T = 8 (upper end 8, lower end ~1.33). Now the
+    # tilted pessimistic and optimistic compositions bracket the pair's exact eps: the upper end is at least the
+    # lower end (each is certified on its own side) and both lie within 1e-3 of each other (the grid's rounding).
+    result = compose_clones(eps0=4.0, n=10_000, delta=delta, rounds=2)
+    assert result.upper < 8.0
+    assert NO_COMPOSITION_GAIN not in result.note
+    assert 0 < result.lower <= result.upper <= result.lower * (1 + 1e-3)
+
+
+def test_tilted_epsilon_keeps_the_tighter_certified_ends() -> None:
+    # Two-sided brackets: the answer's upper end is at most start's and its lower end at least start's.
+    delta = 1e-15
+    upper, lower = _clone_composition(delta), _clone_composition(delta, pessimistic=False)
+    start = solve_epsilon(lambda e: (lower.delta(e), upper.delta(e)), eps0=upper.eps_max, delta=delta, rel_tol=1e-6)
+    result = tilted_epsilon(upper, lower, delta=delta, rel_tol=1e-6, start=start)
+    assert start.lower <= result.lower <= result.upper < start.upper
+    # The untilted curve alone stays far from the pair's eps (4.85 measured on this grid) where the tilted ones
+    # meet within 1e-3 (their ends are certified on opposite sides).
+    assert result.upper <= result.lower * (1 + 1e-3) < start.upper / 2
+
+
+def test_tilted_epsilon_refuses_an_optimistic_or_gridless_upper_curve() -> None:
+    lower = _clone_composition(1e-15, pessimistic=False)
+    start = solve_epsilon(lambda e: (0.0, 1.0), eps0=8.0, delta=1e-15, rel_tol=1e-6)
+    with pytest.raises(ParameterError, match="upper"):
+        tilted_epsilon(lower, None, delta=1e-15, rel_tol=1e-6, start=start)
+
+
+@pytest.mark.slow
+def test_clones_monotone_in_delta_down_to_1e_50() -> None:
+    # eps(delta) is non-increasing in delta (an eps certified at a smaller delta is certified at a larger one), also
+    # across TILT_BELOW where the search changes.
+    deltas = [1e-8, 1e-10, 1e-11, 1e-12, 1e-15, 1e-20, 1e-30, 1e-50]
+    results = [compose_clones(eps0=4.0, n=10_000, delta=d, rounds=2) for d in deltas]
+    uppers = [r.upper for r in results]
+    assert all(a <= b for a, b in zip(uppers, uppers[1:], strict=False)), uppers
+    assert all(r.lower <= r.upper for r in results)
+
+
+@pytest.mark.slow
+def test_krr_monotone_in_delta_and_below_basic_composition_at_small_delta() -> None:
+    # compose.krr at k = 10, eps0 = 4, n = 1e4, T = 2: before, 0.967 at 1e-12 and 8 (no gain) at 1e-15, 1e-20.
+    deltas = [1e-6, 1e-10, 1e-12, 1e-15, 1e-20, 1e-30]
+    uppers = [mech.compose_krr(eps0=4.0, n=10_000, delta=d, rounds=2, k=10).upper for d in deltas]
+    assert all(a <= b for a, b in zip(uppers, uppers[1:], strict=False)), uppers
+    assert uppers[3] < 8.0 and uppers[4] < 8.0
+    # The untilted values at delta = 1e-6 and 1e-10 as on main before the tilted path (commit fc79626).
+    assert uppers[0] == 0.5487175963778634
+    assert uppers[1] == 0.7925590237191462
+
+
+@pytest.mark.slow
+def test_untilted_values_at_delta_1e_6_unchanged_for_binary_rr_and_laplace() -> None:
+    # compose.binary_rr (eps0 = 4) and compose.laplace (eps0 = 2), n = 1e4, T = 2, delta = 1e-6: the values of main
+    # before the tilted path (commit fc79626).
+    assert mech.compose_binary_rr(eps0=4.0, n=10_000, delta=1e-6, rounds=2).upper == 0.44214787322154014
+    assert compose_laplace(eps0=2.0, n=10_000, delta=1e-6, rounds=2).upper == 0.13736555243039042
