@@ -389,6 +389,16 @@ EXP_MARGIN = 1e-12
 TINY = 2.0**-1074
 
 
+def _check_grids(grids: Sequence[GridPLD], powers: Sequence[int]) -> None:
+    """One power (an integer >= 1) per GridPLD, at least one grid, each with a positive mass."""
+    if not grids or len(grids) != len(powers) or not all(isinstance(g, GridPLD) for g in grids):
+        raise ParameterError("grids", grids, "a non-empty list of GridPLD, one power (rounds >= 1) each")
+    for t in powers:
+        require_integer("powers", t, minimum=1)
+    if not all(np.any(g.masses > 0) for g in grids):
+        raise ParameterError("grids", len(grids), "grid PLDs with a positive finite mass each")
+
+
 def _log_mgf_float(grids: Sequence[GridPLD], powers: Sequence[int], lam: float) -> tuple[float, float]:
     """Float K(lam) = sum_r T_r log M_r(lam) and K'(lam) (the tilted mean of the composed finite loss);
     uncertified: they only choose the tilt."""
@@ -408,7 +418,10 @@ def _log_mgf_float(grids: Sequence[GridPLD], powers: Sequence[int], lam: float) 
 def saddle_tilt(grids: Sequence[GridPLD], powers: Sequence[int], eps: float) -> float:
     """lam >= 0 with K'(lam) ~ eps (the Chernoff saddle of the composed finite loss at eps; bisection on the
     non-decreasing tilted mean, float, uncertified: it only chooses the tilt, point 5). Range: grids with a
-    positive mass each, eps a float."""
+    positive mass each, one power >= 1 each; eps a finite float."""
+    _check_grids(grids, powers)
+    if not (isinstance(eps, (int, float)) and math.isfinite(eps)):
+        raise ParameterError("eps", eps, "a finite float")
     if _log_mgf_float(grids, powers, 0.0)[1] >= eps:
         return 0.0
     top = sum(t * (g.offset + len(g.masses) - 1) * g.step for g, t in zip(grids, powers, strict=True))
@@ -428,7 +441,10 @@ def saddle_tilt(grids: Sequence[GridPLD], powers: Sequence[int], eps: float) -> 
 
 def chernoff_epsilon(grids: Sequence[GridPLD], powers: Sequence[int], delta: float) -> float:
     """min over a grid of lam > 0 of (K(lam) - log delta) / lam: the eps at which the Chernoff bound of the
-    composed finite loss reaches delta (float; a start for the tilt's eps, uncertified). Range: 0 < delta < 1."""
+    composed finite loss reaches delta (float; a start for the tilt's eps, uncertified). Range: grids as
+    `saddle_tilt`, 0 < delta < 1."""
+    _check_grids(grids, powers)
+    require_probability("delta", delta)
     lams = np.geomspace(1e-2, 1e3, 61)
     best = math.inf
     for lam in lams:
@@ -542,6 +558,8 @@ def compose_tilted(grids: Sequence[GridPLD], powers: Sequence[int], lam: float, 
     (the caller keeps its untilted curve). Range: grids as `compose`, 0 <= lam <= 1e6 finite."""
     if not grids or len(grids) != len(powers) or not all(isinstance(g, GridPLD) for g in grids):
         raise ParameterError("grids", grids, "a non-empty list of GridPLD, one power (rounds >= 1) each")
+    for t in powers:
+        require_integer("powers", t, minimum=1)
     if not (isinstance(lam, (int, float)) and math.isfinite(lam) and 0 <= lam <= 1e6):
         raise ParameterError("lam", lam, "a finite tilt 0 <= lam <= 1e6")
     lam = float(lam)

@@ -50,6 +50,25 @@ CASES += [
     Case(pld.compose, ([pld.pair_pld("clones", eps0=1.0, n=10).discretise(2.0**-10, True, 1e-12)], [1]), {"tail": 2.0}, fragment="tail"),
 ]
 
+from shuffle_spec.reference.numerics import pld as grid_pld  # noqa: E402
+from shuffle_spec.reference.numerics.solver import solve_epsilon  # noqa: E402
+
+_GRID = pld.pair_pld("clones", eps0=1.0, n=10).discretise(2.0**-10, True, 1e-12)
+_UPPER = grid_pld.compose([_GRID], [2], tail=1e-12)
+_START = solve_epsilon(lambda e: (0.0, 1.0), eps0=2.0, delta=1e-15, rel_tol=1e-6)
+CASES += [
+    Case(grid_pld.compose_tilted, ([_GRID], [2], -1.0), fragment="lam"),
+    Case(grid_pld.compose_tilted, ([_GRID], [2], float("nan")), fragment="lam"),
+    Case(grid_pld.compose_tilted, ([], [], 1.0), fragment="grids"),
+    Case(grid_pld.compose_tilted, ([_GRID], [0], 1.0), fragment="powers"),
+    Case(grid_pld.saddle_tilt, ([_GRID], [2], float("inf")), fragment="eps"),
+    Case(grid_pld.saddle_tilt, ([_GRID], [2.5], 1.0), fragment="powers"),
+    Case(grid_pld.chernoff_epsilon, ([_GRID], [2], 0.0), fragment="delta"),
+    Case(grid_pld.chernoff_epsilon, (["a grid"], [2], 1e-15), fragment="grids"),
+    Case(solve.tilted_epsilon, (_UPPER, None), {"delta": 1.5, "rel_tol": 1e-6, "start": _START}, fragment="delta"),
+    Case(solve.tilted_epsilon, (_UPPER, None), {"delta": 1e-15, "rel_tol": 0.0, "start": _START}, fragment="rel_tol"),
+]
+
 from shuffle_spec.reference.protocols import tree_counter  # noqa: E402
 
 CASES += [
