@@ -385,8 +385,9 @@ TILT_WINDOW_TAIL = 1e-30
 TILT_TRIM = 1e-30
 # Relative margin of numpy's exp / log / expm1 (a few ulps; 1e-12 as in `tilted_lattice.EXP_MARGIN`).
 EXP_MARGIN = 1e-12
-# The smallest positive double (an entry that underflows is at most this).
+# The smallest positive double (an entry that underflows is at most this) and the smallest normal one.
 TINY = 2.0**-1074
+SMALLEST_NORMAL = 2.0**-1022
 
 
 def _check_grids(grids: Sequence[GridPLD], powers: Sequence[int]) -> None:
@@ -473,6 +474,8 @@ def _tilted_grid(g: GridPLD, lam: float) -> tuple[GridPLD, float, float, float]:
         a = a * (1 + 2 * err) * (1 + 2 * UNIT)
     else:
         a = a * (1 - 2 * err) * (1 - 2 * UNIT)
+        # A subnormal result carries an absolute error up to TINY (its relative error is unbounded): lowered by it.
+        a = np.where(a < SMALLEST_NORMAL, np.maximum(a - 2 * TINY, 0.0), a)
     # T5.3: drop the smallest entries (from both ends only: a contiguous grid), at most TILT_TRIM in all.
     order = np.cumsum(a)
     total = float(order[-1]) * (1 + (len(a) + 2) * 1.001 * UNIT)
@@ -482,7 +485,8 @@ def _tilted_grid(g: GridPLD, lam: float) -> tuple[GridPLD, float, float, float]:
     first = min(first, len(a) - 1)
     last = min(max(last, first + 1), len(a))
     dropped = (float(np.sum(a[:first])) + float(np.sum(a[last:]))) * (1 + (len(a) + 2) * 1.001 * UNIT)
-    # Entries that underflowed to 0 (the dense grid below has them as 0): each below TINY.
+    # Entries that underflowed to 0 (the dense grid below has them as 0), and the absolute error of subnormal
+    # ones: each below TINY (upper end; the lower end lowered its subnormals above).
     dropped += TINY * (len(g.masses) + 1) * 2
     lo, hi = int(index[first]), int(index[last - 1])
     dense = np.zeros(hi - lo + 1)
@@ -527,7 +531,8 @@ class TiltedPLD:
         slack += float(np.sqrt(np.sum(weight * weight))) * (1 + g_rel) * 1.0001 * c.error_2norm
         slack += TINY * (float(np.sum(np.abs(v))) + 1)  # weights that underflowed to 0 (each below TINY)
         top = (c.start + size) * c.step
-        above = c.tail_above * (min(g_max, math.exp(-lam * (top - eps)) * (1 + EXP_MARGIN)) if top > eps else g_max)
+        # G(u) <= e^{-lam u} beyond the window (T5.4); the product lam (top - eps) rounded down by 4 ulps.
+        above = c.tail_above * (min(g_max, math.exp(-lam * (top - eps) * (1 - 4 * UNIT)) * (1 + EXP_MARGIN) + TINY) if top > eps else g_max)
         below = c.tail_below * g_max if c.start * c.step > eps else 0.0
         if self.pessimistic:
             inner = total + slack + above + below + g_max * self.dropped
