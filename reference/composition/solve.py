@@ -61,8 +61,6 @@ def tilted_epsilon(upper: ComposedPLD, lower: ComposedPLD | None, *, delta: floa
     require_positive("rel_tol", rel_tol)
     if not upper.grids or not upper.pessimistic:
         raise ParameterError("upper", "a ComposedPLD", "the pessimistic composition of numerics.pld.compose (it keeps its grids)")
-    ups: list[Callable[[float], float]] = [upper.delta]
-    lows: list[Callable[[float], float]] = [lower.delta] if lower is not None else []
     best = start
     # The first tilt aims at the smaller of the Chernoff estimate and the untilted end (each at or above the root,
     # up to the Chernoff bound's neglect of the +inf atom); the next ones at the root found.
@@ -72,13 +70,15 @@ def tilted_epsilon(upper: ComposedPLD, lower: ComposedPLD | None, *, delta: floa
         tilted_up = compose_tilted(upper.grids, upper.powers, lam)
         if tilted_up is None:
             break
-        ups.append(tilted_up.delta)
+        # Each pass searches the untilted curves with its own tilted ones (each search certified on its own).
+        ups: list[Callable[[float], float]] = [upper.delta, tilted_up.delta]
+        lows: list[Callable[[float], float]] = [lower.delta] if lower is not None else []
         if lower is not None and lower.grids:
             tilted_low = compose_tilted(lower.grids, lower.powers, lam)
             if tilted_low is not None:
                 lows.append(tilted_low.delta)
 
-        def bounds(eps: float) -> tuple[float, float]:
+        def bounds(eps: float, ups: list[Callable[[float], float]] = ups, lows: list[Callable[[float], float]] = lows) -> tuple[float, float]:
             high = min(f(eps) for f in ups)
             low = max((f(eps) for f in lows), default=high)
             return min(low, high), high

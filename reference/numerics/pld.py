@@ -56,11 +56,14 @@ non-decreasing in s and lies in [0, 1]. Hence (the steps are checked in `proofs_
    T5.7 (scale, log space) delta = e^{Lambda - lam eps} inner: Lambda's float sum within (R + 2) u' sum |T_r
         L_r|, the exponent within 4 u (|Lambda - lam eps| + |lam eps|) + 1e-12 (1 + |log inner|), exp within
         1e-12: an upper (lower) bound down to delta ~ 1e-300 (below, the upper end is the smallest double).
+   T5.8 (cut) Beyond s_J = eps + 80 / lam the window is not summed: there G <= e^{-lam (s_J - eps)} (T5.4) and
+        the tilted composed mass is at most prod_r A_r^{T_r} (the tilted grids' totals), their product is added
+        to the upper end; the lower end drops those non-negative terms.
    lam (`saddle_tilt`: the tilted mean of the composed loss at the eps asked; `chernoff_epsilon` estimates
    that eps) is a float choice that decides tightness only. Reused from the single-round Laplace blanket
    engine (`tilted_lattice.log_positive_part_expectation`): the error model of the tilted masses (T5.2) and the
    log-space scale; new here: the weight G with e^{-lam eps} factored out, the +inf atom, T5.3, both ends.
-   The SymPy checks of T5.1, T5.3 and T5.4 are in `proofs_checks/derived/compose.py`.
+   The SymPy checks of T5.1, T5.3 and T5.4 (T5.8 uses T5.4) are in `proofs_checks/derived/compose.py`.
 
 Written by hand rather than with dp_accounting's PLD: every step above is a proven bound in one direction,
 where dp_accounting's discretisation is pessimistic but its FFT round-off and truncation are not accounted for.
@@ -385,6 +388,8 @@ TILT_WINDOW_TAIL = 1e-30
 TILT_TRIM = 1e-30
 # Relative margin of numpy's exp / log / expm1 (a few ulps; 1e-12 as in `tilted_lattice.EXP_MARGIN`).
 EXP_MARGIN = 1e-12
+# The weight G is cut where lam u exceeds this (e^-80 ~ 2e-35 of the tilted mass beyond, added: T5.8).
+CUT_EXPONENT = 80.0
 # The smallest positive double (an entry that underflows is at most this) and the smallest normal one.
 TINY = 2.0**-1074
 SMALLEST_NORMAL = 2.0**-1022
@@ -509,17 +514,28 @@ class TiltedPLD:
     inf_mass: float
     pessimistic: bool
     eps_max: float
+    mass_total: float = 1.0  # an upper bound of the tilted composed measure's total mass (T5.8)
 
     def delta(self, eps: float) -> float:
         """Upper (pessimistic) or lower (optimistic) bound of the composed pair's delta(eps), eps >= 0 (T5.4-T5.7)."""
         c = self.composed
         lam = self.lam
         size = len(c.values)
-        s = (c.start + np.arange(size, dtype=float)) * c.step
-        first = int(np.searchsorted(s, eps, side="right"))  # s_j > eps from here (G = 0 below)
-        u = s[first:] - eps  # one correctly rounded subtraction: relative error <= UNIT
+        top = (c.start + size) * c.step
+        first = max(int(math.floor(eps / c.step)) + 1 - c.start, 0)  # s_j > eps from here (G = 0 below)
+        # T5.8: beyond u = CUT_EXPONENT / lam, G <= e^{-CUT_EXPONENT} and the tilted mass is <= mass_total.
+        last = size
+        beyond = 0.0
+        if lam > 0:
+            cut = int(math.floor((eps + CUT_EXPONENT / lam) / c.step)) + 1 - c.start
+            if cut < size:
+                last = max(cut, first)
+                u_cut = (c.start + last) * c.step - eps
+                beyond = math.exp(-lam * u_cut * (1 - 4 * UNIT)) * (1 + EXP_MARGIN) * self.mass_total + TINY
+        s = (c.start + np.arange(first, last, dtype=float)) * c.step
+        u = s - eps  # one correctly rounded subtraction: relative error <= UNIT
         weight = -np.expm1(-u) * np.exp(-lam * u)
-        v = c.values[first:]
+        v = c.values[first:last]
         # G's relative error: expm1 / exp within EXP_MARGIN each, u's rounding (d log(1 - e^{-u}) / d log u <= 1),
         # the product lam u (absolute UNIT |lam u|) and the products (T5.5).
         g_rel = 2 * EXP_MARGIN + 4 * UNIT * (2 + lam * (float(u[-1]) if len(u) else 0.0))
@@ -530,12 +546,11 @@ class TiltedPLD:
         slack = abs_total * (g_rel + (len(v) + 4) * 1.001 * UNIT) * 2
         slack += float(np.sqrt(np.sum(weight * weight))) * (1 + g_rel) * 1.0001 * c.error_2norm
         slack += TINY * (float(np.sum(np.abs(v))) + 1)  # weights that underflowed to 0 (each below TINY)
-        top = (c.start + size) * c.step
         # G(u) <= e^{-lam u} beyond the window (T5.4); the product lam (top - eps) rounded down by 4 ulps.
         above = c.tail_above * (min(g_max, math.exp(-lam * (top - eps) * (1 - 4 * UNIT)) * (1 + EXP_MARGIN) + TINY) if top > eps else g_max)
         below = c.tail_below * g_max if c.start * c.step > eps else 0.0
         if self.pessimistic:
-            inner = total + slack + above + below + g_max * self.dropped
+            inner = total + slack + above + below + g_max * self.dropped + beyond
             exponent = self.log_scale - lam * eps
             err = self.log_scale_err + 4 * UNIT * (abs(exponent) + abs(lam * eps))
             if inner <= 0:
@@ -587,6 +602,7 @@ def compose_tilted(grids: Sequence[GridPLD], powers: Sequence[int], lam: float, 
         return TiltedPLD(lam, 0.0, 0.0, 0.0, empty, inf_mass, pessimistic, eps_max)
     # T5.3: a composite with a dropped factor has tilted mass <= (its dropped mass) x (the others' totals).
     log_largest = (total_power - 1) * math.log(largest)
+    mass_total = math.exp(total_power * math.log(largest)) * (1 + 1e-12) if total_power * math.log(largest) < MAX_EXP_ARGUMENT else math.inf
     dropped *= math.exp(log_largest) * (1 + 1e-12) if log_largest < MAX_EXP_ARGUMENT else math.inf
     # Float error of sum_r T_r L_r: (rounds + 2) ulps of the sum of magnitudes.
     log_scale_err = (len(tilted) + 2) * 1.001 * UNIT * abs_scale
@@ -594,4 +610,4 @@ def compose_tilted(grids: Sequence[GridPLD], powers: Sequence[int], lam: float, 
         composed = compose([g for g, _ in tilted], [t for _, t in tilted], tail=TILT_WINDOW_TAIL, max_fft=max_fft)
     except ParameterError:
         return None
-    return TiltedPLD(lam, log_scale, log_scale_err, dropped, composed, inf_mass, pessimistic, eps_max)
+    return TiltedPLD(lam, log_scale, log_scale_err, dropped, composed, inf_mass, pessimistic, eps_max, mass_total)
