@@ -23,17 +23,19 @@ randomness per round), and its privacy-loss distribution is the convolution of t
 FIXED pair: no adaptivity is needed for a lower bound). The k-RR "third" pair keeps only the counts of x0, x1
 and the rest: a post-processing, so its composition's delta is at most the pair's.
 
-- k-RR "binned" (`count_pairs.krr_count_pair`, only where both trinomial pairs exceed their cell budget,
-  `krr_pairs.MAX_CELLS`: n = 1e7 at eps0 = 2, k = 10): user 1 holds x0 in D and x1 in D', the others x1, every
-  report merged into {x0} and the rest (a post-processing); the mirrored round is user 1 at x1 in D and x0 in D'
-  (the same others), as for the count groups below.
+- k-RR "third" in diagonal blocks (`krr_pairs`, stride > 1, only where both trinomial pairs exceed their cell
+  budget, `krr_pairs.MAX_CELLS`: n = 1e7 at eps0 = 2, k = 10): the third pair's counts merged into diagonal
+  blocks (a post-processing of the third pair's kept counts); symmetric, as the third pair.
+- k-RR "binned" (`count_pairs.krr_count_pair`, beside the blocked third pair): user 1 holds x0 in D and x1 in D',
+  the others x1, every report merged into {x0} and the rest (a post-processing); the mirrored round is user 1 at
+  x1 in D and x0 in D' (the same others), as for the count groups below.
 - "count" groups (`count_pairs`: the rounds of Laplace, a finite matrix or a structured randomizer, `blanket_lower`):
   user 1 holds x in D and x' in D', the others z, the reports merged into 2 or 3 bins; the mirrored round is user
   1 at x' in D and x in D' (the same others). Merging is a post-processing, so the binned composition's delta is at
   most the unbinned pair's.
 Candidates: binary RR, k = n - 1 - j for j in OFFSETS, a fraction f in FRACTIONS of each group's rounds in the
-first direction; k-RR, the x0 pair with those fractions and the third pair (beyond their cell budget the binned
-pair with those fractions); a count group, its best-ranked
+first direction; k-RR, the x0 pair with those fractions and the third pair (beyond their cell budget the third
+pair in diagonal blocks and the binned pair with those fractions); a count group, its best-ranked
 pair with those fractions and its other pairs in one direction or the other. The maximum over the candidates of
 their certified lower ends is returned: each is a lower bound.
 
@@ -55,7 +57,7 @@ from .binary_rr_pairs import binary_rr_pair_plds
 from .count_pairs import CountPair, count_pair_finest_step, count_pair_grids, count_pair_moments, krr_count_pair
 from .krr_pairs import MAX_CELLS as KRR_MAX_CELLS
 from .krr_pairs import PAIRS as KRR_PAIRS
-from .krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments
+from .krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments, krr_pair_stride
 
 __all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "lower_delta", "lower_epsilon"]
 
@@ -88,6 +90,7 @@ class _Option:
     pair: str
     offset: int
     fraction: float
+    stride: int = 1
 
 
 def _check(groups: Sequence[Group], delta: float) -> list[Group]:
@@ -114,7 +117,9 @@ def _options(g: Group) -> list[_Option]:
     except ParameterError:
         beyond = False  # outside the pairs' ranges: the trinomial candidates are skipped as before
     if beyond:
-        return [_Option("krr_binned", 0, f) for f in FRACTIONS]
+        # The third pair in diagonal blocks (`krr_pairs`), and the binned pair, cheap, beside it.
+        blocked = [_Option("third", 0, 1.0, krr_pair_stride("third", eps0=g.eps0, n=g.n, k=g.k))]
+        return blocked + [_Option("krr_binned", 0, f) for f in FRACTIONS]
     return [_Option("x0", 0, f) for f in FRACTIONS] + [_Option("third", 0, 1.0)]
 
 
@@ -130,6 +135,8 @@ def _describe(o: _Option, g: Group | None = None) -> str:
         return f"binary-RR pair with k = n-1-{o.offset} ones among the others ({o.fraction:.0%} of the rounds P_k vs Q_k)"
     if o.pair == "x0":
         return f"k-RR pair x0, the others at x0 ({o.fraction:.0%} of the rounds x0 vs x1)"
+    if o.stride > 1:
+        return f"k-RR pair third, the others at a third value, counts merged in diagonal blocks of {o.stride}"
     return "k-RR pair third, the others at a third value"
 
 
@@ -138,7 +145,7 @@ def _moments(g: Group, o: _Option) -> tuple[float, float]:
         return count_pair_moments(_count_pair(g, o), n=g.n)
     if o.pair == "binary":
         return binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))[0].moments()
-    return krr_pair_moments(o.pair, eps0=g.eps0, n=g.n, k=g.k)
+    return krr_pair_moments(o.pair, eps0=g.eps0, n=g.n, k=g.k, stride=o.stride)
 
 
 def _finest(g: Group, o: _Option) -> float:
@@ -147,7 +154,7 @@ def _finest(g: Group, o: _Option) -> float:
         return count_pair_finest_step(_count_pair(g, o), n=g.n)
     if o.pair == "binary":
         return 0.0
-    return krr_pair_finest_step(o.pair, eps0=g.eps0, n=g.n, k=g.k)
+    return krr_pair_finest_step(o.pair, eps0=g.eps0, n=g.n, k=g.k, stride=o.stride)
 
 
 def _grids(g: Group, o: _Option, step: float, tail: float) -> tuple[GridPLD, GridPLD]:
@@ -156,7 +163,7 @@ def _grids(g: Group, o: _Option, step: float, tail: float) -> tuple[GridPLD, Gri
     if o.pair == "binary":
         forward, backward = binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))
         return forward.discretise(step, False, tail), backward.discretise(step, False, tail)
-    return krr_pair_grids(o.pair, eps0=g.eps0, n=g.n, k=g.k, step=step, tail=tail)
+    return krr_pair_grids(o.pair, eps0=g.eps0, n=g.n, k=g.k, step=step, tail=tail, stride=o.stride)
 
 
 def _composed_pairs(groups: Sequence[Group], delta: float) -> list[tuple[str, ComposedPLD]]:
