@@ -41,6 +41,15 @@ their certified lower ends is returned: each is a lower bound.
 
 The grid: T h <= GRID_FRACTION x (a float estimate of the composed eps) (the optimistic rounding costs about
 T h / 2), coarsened while the FFT window does not fit (a candidate that never fits is skipped).
+
+Monotone in delta: the true eps(delta) is non-increasing, but each composed curve is a lower bound of delta(eps)
+for EVERY eps, read at the delta asked, and the grid and tails are chosen from that delta; below the engine's
+round-off floor (delta < DELTA_FLOOR = 1e-12, where the curve's certified delta is limited by the FFT's error
+bound, about 1e-13 of the mass) that choice made the lower end jump up and down with delta (binary RR, eps0 = 4,
+n = 1e4, T = 2: 0.7073 at 1.78e-13, 0.7227 at 3.16e-13, 0.7166 at 1e-30). `lower_epsilon` composes at
+max(delta, DELTA_FLOOR) and reads the curves at delta: below the floor one set of curves serves every delta, so
+eps(delta) read off them is non-increasing (each curve's certified delta is non-increasing in eps up to its
+round-off slack); at and above the floor nothing changes.
 Written by hand: no library composes lower ends of explicit pairs with certified round-off (module doc of `pld`).
 """
 
@@ -59,7 +68,7 @@ from .krr_pairs import MAX_CELLS as KRR_MAX_CELLS
 from .krr_pairs import PAIRS as KRR_PAIRS
 from .krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments, krr_pair_stride
 
-__all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "lower_delta", "lower_epsilon"]
+__all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "DELTA_FLOOR", "lower_delta", "lower_epsilon"]
 
 OFFSETS = (0, 1)
 FRACTIONS = (1.0, 0.5, 0.0)
@@ -67,6 +76,8 @@ GRID_FRACTION = 0.003
 EPS_REL_TOL = 1e-6
 # Coarsening attempts when the FFT window does not fit.
 COARSENINGS = 6
+# The grid and the tails of a composition asked at delta < DELTA_FLOOR are those of DELTA_FLOOR (module doc).
+DELTA_FLOOR = 1e-12
 
 
 @dataclass(frozen=True)
@@ -207,10 +218,12 @@ def _composed_pairs(groups: Sequence[Group], delta: float) -> list[tuple[str, Co
 
 def lower_epsilon(groups: Sequence[Group], *, delta: float) -> tuple[float, str]:
     """The largest certified lower end of eps(delta) over the candidates (module doc), and which one gave it
-    ("" when none could be composed: then 0.0). groups: validated rounds (`mechanism_rounds`); 0 < delta < 1."""
+    ("" when none could be composed: then 0.0); below DELTA_FLOOR read off the curves composed at DELTA_FLOOR
+    (module doc: monotone in delta). groups: validated rounds (`mechanism_rounds`); 0 < delta < 1."""
     groups = _check(groups, delta)
     best, which = 0.0, ""
-    for label, composed in _composed_pairs(groups, delta):
+    # Below the engine's round-off floor one set of curves serves every delta (module doc: monotone in delta).
+    for label, composed in _composed_pairs(groups, max(delta, DELTA_FLOOR)):
 
         def bounds(eps: float, c: ComposedPLD = composed) -> tuple[float, float]:
             value = c.delta(eps)
