@@ -106,6 +106,6 @@ def test_composed_lower_end_is_monotone_in_delta_and_below_the_upper_end(mechani
     schedule = [MechanismRound(mechanism, eps0, n, rounds, k)]
     ordered = sorted(deltas)
     lowers = [composed_lower_epsilon(schedule, delta=d).lower for d in ordered]
-    assert all(lowers[i] >= lowers[i + 1] for i in range(len(lowers) - 1)), list(zip(ordered, lowers))
+    assert all(lowers[i] >= lowers[i + 1] for i in range(len(lowers) - 1)), list(zip(ordered, lowers, strict=True))
     assert all(value > 0 for value in lowers)
     assert lowers[-1] <= composed_epsilon(schedule, delta=ordered[-1], lower=False).upper
