@@ -58,10 +58,16 @@ The block's lower ends (j = 0..J, J = min(w - 1, floor(R0 / 2)): the cells with 
   decreasing in i (W is log-concave along the diagonal), so W(A0+j, B0+j) >= W(A0, B0) r_(J-1)^j and
   sum_j W >= W(A0, B0) sum_(j<=J) r_(J-1)^j = W(A0, B0) expm1((J+1) t)/expm1(t), t = log r_(J-1) (the sum is
   increasing in t: t is taken at its lower end, the float ratio's 5 roundings and rho's errors and the libm
-  margin subtracted; the closed form gets a relative 1e-11 for expm1's and the division's roundings).
-The mass bound loses about kappa J^2 / 3 of a block's mass (kappa ~ 2D/n, the curvature of log W along the
-diagonal): ~ 5e-5 at n = 1e7 (w = 7), ~ 4e-4 at n = 1e8 (w = 62), eps0 = 2, k = 10; the loss bound ~ w/n of a loss.
-Block starts are BLOCK_CELLS at most (`krr_pair_stride` picks the smallest w): ~ 3 s for a composed lower end.
+  margin subtracted; the closed form gets a relative 1e-11 for expm1's and the division's roundings) (the
+  tangent bound); and, where the next row of starts holds (A0 + w, B0 + w) (the next block's start on the same
+  diagonal, so every cell j = 0..w exists), log W lies above its chord on j in [0, w] (concave), so
+  sum_j W >= sum_(j<w) W(A0, B0)^(1 - j/w) W(A0+w, B0+w)^(j/w) = W(A0, B0) expm1(w t)/expm1(t),
+  t = (log W(A0+w, B0+w) - log W(A0, B0)) / w at its lower end (both W at their certified lower ends, the sum
+  increasing in each; libm logs, 4e-12 (1 + |logs|) / w subtracted) (the chord bound). The larger one is kept.
+The tangent bound loses about kappa J^2 / 3 of a block's mass, the chord kappa w^2 / 12 (kappa ~ 2D/n, the
+curvature of log W along the diagonal): ~ 1e-5 at n = 1e7 (w = 7), ~ 1e-4 at n = 1e8 (w = 62), eps0 = 2, k = 10;
+g's smaller end ~ w e0 / n; the loss bound ~ w/n of a loss. Block starts are BLOCK_CELLS at most
+(`krr_pair_stride` picks the smallest w): ~ 3-5 CPU s for a composed lower end.
 
 Cost: O(n pi_B) x O(n pi_A) cells, numpy work only (one interval anchor per pair): ~ 1e6 cells at n = 1e4
 (a fraction of a second), ~ 5e7 at n = 1e6, k = 3 (tens of seconds); refused beyond MAX_CELLS. Written by hand:
@@ -292,6 +298,7 @@ def _fine_from(s: _Setup, n: int, stride: int = 1) -> _Fine:
     inv_rho_a = 1 / s.rho_a  # its rounding: one more u per step, in e_rho below
     e_rho = 1.001 * (s.rho_err + UNIT)
     rel_g = 1.01 * (s.coefficient_err + 3 * UNIT)
+    scale = (1 - rel_g) * (1 - 4 * UNIT) / n
     # The diagonal ratio's float (module doc): 3 roundings of exact integers, rho_A rho_B's product and errors.
     rho_ab = s.rho_a * s.rho_b
     e_ratio = 1.01 * (6 * UNIT + 2 * s.rho_err)
@@ -311,6 +318,7 @@ def _fine_from(s: _Setup, n: int, stride: int = 1) -> _Fine:
     forward, backward = np.zeros(size), np.zeros(size)
     pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     held = 0
+    previous: _BlockRow | None = None  # blocks: a row's masses wait for the next row's starts (the chord, module doc)
 
     def flush() -> None:
         # One bincount over many rows (a per-row one would cost the whole grid's length each time).
@@ -320,6 +328,21 @@ def _fine_from(s: _Setup, n: int, stride: int = 1) -> _Fine:
                 weights = np.concatenate([part[j + 1] for part in pending])
                 out += np.bincount(index, weights=weights, minlength=size)[:size]
             pending.clear()
+
+    def emit(w: np.ndarray, directions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        # The masses' lower ends w g / n on the grid, both directions (losses' lower ends rounded down).
+        nonlocal held
+        parts = []
+        for low_value, g in directions:
+            index = np.floor(low_value / step).astype(np.int64) - base
+            # Always inside the range above; one below would be dropped, one above moved down.
+            keep = index >= 0
+            parts += [np.minimum(index[keep], size - 1), (w * g)[keep] * scale]
+        pending.append((parts[0], parts[1], parts[2], parts[3]))
+        held += len(w)
+        if held > 1 << 22:
+            flush()
+            held = 0
 
     for i, b in enumerate(rows):
         lo, hi = a_lo[i], min(a_hi[i], n - b)
@@ -352,7 +375,6 @@ def _fine_from(s: _Setup, n: int, stride: int = 1) -> _Fine:
         g0, g1, log0, log1 = _losses(s, a, float(b), n)
         margin = 2.02 * rel_g + 1e-12 * (1.0 + np.abs(log0) + np.abs(log1))
         loss = log0 - log1
-        scale = (1 - rel_g) * (1 - 4 * UNIT) / n
         directions = [(loss - margin, g0), (-loss - margin, g1)]
         if stride > 1:
             # The block (a + j, b + j, R - 2j), j = 0..last (module doc): the loss's lower end at its two ends, g's
@@ -368,18 +390,15 @@ def _fine_from(s: _Setup, n: int, stride: int = 1) -> _Fine:
             with np.errstate(divide="ignore"):
                 log_ratio = np.log(ratio)
             t = log_ratio - e_ratio - 1e-12 * (1.0 + np.abs(log_ratio))
-            w = w * _block_sum(np.where(ratio > 0, t, 0.0), np.where(ratio > 0, last, 0.0))
-        parts = []
-        for low_value, g in directions:
-            index = np.floor(low_value / step).astype(np.int64) - base
-            # Always inside the range above; one below would be dropped, one above moved down.
-            keep = index >= 0
-            parts += [np.minimum(index[keep], size - 1), (w * g)[keep] * scale]
-        pending.append((parts[0], parts[1], parts[2], parts[3]))
-        held += len(a)
-        if held > 1 << 22:
-            flush()
-            held = 0
+            tangent = _block_sum(np.where(ratio > 0, t, 0.0), np.where(ratio > 0, last, 0.0))
+            row = _BlockRow(b, lo, w, tangent, last, directions)
+            if previous is not None:
+                emit(*_chord(previous, row, stride))
+            previous = row
+            continue
+        emit(w, directions)
+    if previous is not None:
+        emit(*_chord(previous, None, stride))
     flush()
     lowered = 1 - 1.001 * UNIT * (cells + len(rows) + 4)
     forward, backward = forward * lowered, backward * lowered
@@ -388,6 +407,38 @@ def _fine_from(s: _Setup, n: int, stride: int = 1) -> _Fine:
     mean = float(np.sum(forward * x)) / total if total > 0 else 0.0
     var = float(np.sum(forward * (x - mean) ** 2)) / total if total > 0 else 0.0
     return _Fine(step, base, forward, backward, mean, var)
+
+
+@dataclass(frozen=True)
+class _BlockRow:
+    """One row of block starts (module doc): its B, first A, the lower ends of W at the starts, the tangent
+    bound's factor, the blocks' last j, and both directions' (loss lower end, g lower end)."""
+
+    b: int
+    lo: int
+    w: np.ndarray
+    tangent: np.ndarray
+    last: np.ndarray
+    directions: list[tuple[np.ndarray, np.ndarray]]
+
+
+def _chord(row: _BlockRow, following: _BlockRow | None, stride: int) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """The lower ends of the row's block sums of W (module doc): the larger of the tangent bound and, where the
+    next row of starts holds the cell (A + w, B + w) (the next block's start on the same diagonal), the chord
+    bound W(A, B) sum_(j<w) e^(j t), t = (log W(A+w, B+w) - log W(A, B)) / w taken at its lower end."""
+    factor = row.tangent
+    if following is not None and following.b == row.b + stride:
+        at = np.arange(len(row.w)) + row.lo + stride - following.lo
+        inside = (at >= 0) & (at < len(following.w)) & (row.last == stride - 1) & (row.w > 0)
+        ahead = np.where(inside, following.w[np.clip(at, 0, len(following.w) - 1)], 0.0)
+        inside &= ahead > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_start, log_ahead = np.log(np.where(inside, row.w, 1.0)), np.log(np.where(inside, ahead, 1.0))
+        # libm logs (1e-12 relative each) and the subtraction's and division's roundings, far below this margin.
+        t = (log_ahead - log_start) / stride - 4e-12 * (1.0 + np.abs(log_ahead) + np.abs(log_start)) / stride
+        chord = _block_sum(t, np.full(len(t), float(stride - 1)))
+        factor = np.maximum(factor, np.where(inside, chord, 0.0))
+    return row.w * factor, row.directions
 
 
 def _rough_variance(s: _Setup, n: int) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -274,35 +275,50 @@ def _kept_hockey(p: dict, q: dict, alpha: Fraction) -> Fraction:
     return sum((max(v - alpha * q.get(y, Fraction(0)), Fraction(0)) for y, v in p.items() if "dropped" not in y), Fraction(0))
 
 
-def _block_bound_mass(n: int, k: int, e0: Fraction, stride: int) -> Fraction:
-    """The forward mass the blocked grid must carry, from the bound of the module doc of krr_pairs in exact
-    arithmetic: per block start (A, B) (B = stride i, every A), W(A, B) (the multinomial pmf, pi = (1, 1, D - 2)/D)
-    times sum_{j <= last} r^j (r: the block's last diagonal ratio W(A+i+1, B+i+1)/W(A+i, B+i), i = last - 1) times
-    the smaller of g_x0 = e0 A + B + gam R at the block's two ends, over n."""
+def _block_bound_mass(n: int, k: int, e0: Fraction, stride: int) -> mpmath.mpf:
+    """The forward mass the blocked grid must carry, from the bounds of the module doc of krr_pairs at 50 digits:
+    per block start (A, B) (B = stride i, every A), the larger of W(A, B) sum_{j <= last} r^j (the tangent: r the
+    block's last diagonal ratio W(A+i+1, B+i+1)/W(A+i, B+i), i = last - 1) and, where the next block's start
+    (A + w, B + w) exists, sum_{j < w} W(A, B)^(1 - j/w) W(A+w, B+w)^(j/w) (the chord); times the smaller of
+    g_x0 = e0 A + B + gam R at the block's two ends, over n (W: the multinomial pmf, pi = (1, 1, D - 2)/D)."""
     d = e0 + k - 1
     pi_a = pi_b = 1 / d
     pi_r = (d - 2) / d
     gam = Fraction(k - 2) / (e0 + k - 3)
-    total = Fraction(0)
-    for b in range(0, n + 1, stride):
-        for a in range(0, n - b + 1):
-            r = n - a - b
-            w = Fraction(math.factorial(n), math.factorial(a) * math.factorial(b) * math.factorial(r)) * pi_a**a * pi_b**b * pi_r**r
-            last = min(stride - 1, r // 2)
-            ratio = Fraction(1)
-            if last >= 1:
-                i = last - 1
-                ratio = Fraction((r - 2 * i) * (r - 2 * i - 1), (a + i + 1) * (b + i + 1)) * (pi_a / pi_r) * (pi_b / pi_r)
-            g = min(e0 * (a + j) + (b + j) + gam * (r - 2 * j) for j in (0, last))
-            total += w * sum(ratio**j for j in range(last + 1)) * g / n
-    return total
+
+    def pmf(a: int, b: int) -> Fraction:
+        r = n - a - b
+        return Fraction(math.factorial(n), math.factorial(a) * math.factorial(b) * math.factorial(r)) * pi_a**a * pi_b**b * pi_r**r
+
+    with mpmath.workdps(50):
+        total = mpmath.mpf(0)
+        for b in range(0, n + 1, stride):
+            for a in range(0, n - b + 1):
+                r = n - a - b
+                w = pmf(a, b)
+                last = min(stride - 1, r // 2)
+                ratio = Fraction(1)
+                if last >= 1:
+                    i = last - 1
+                    ratio = Fraction((r - 2 * i) * (r - 2 * i - 1), (a + i + 1) * (b + i + 1)) * (pi_a / pi_r) * (pi_b / pi_r)
+                block = _mp(w * sum(ratio**j for j in range(last + 1)))
+                if r >= 2 * stride:
+                    ahead = _mp(pmf(a + stride, b + stride))
+                    block = max(block, mpmath.fsum(_mp(w) ** (1 - mpmath.mpf(j) / stride) * ahead ** (mpmath.mpf(j) / stride) for j in range(stride)))
+                g = min(e0 * (a + j) + (b + j) + gam * (r - 2 * j) for j in (0, last))
+                total += block * _mp(g) / n
+        return total
+
+
+def _mp(x: Fraction) -> mpmath.mpf:
+    return mpmath.mpf(x.numerator) / x.denominator
 
 
 @pytest.mark.parametrize("stride", [2, 3])
 def test_blocked_grid_delta_is_below_the_exact_blocked_delta_and_carries_the_bound_mass(stride):
     """n = 5, k = 3, the third pair in blocks, one and two rounds: the optimistic grid's delta(eps) <= the exact
     delta of the blocked laws (every histogram enumerated, Fractions; the dropped cells one more output) <= the
-    unblocked pair's; and the grid's mass is the block bound of the module doc computed in Fractions (to 1e-9:
+    unblocked pair's; and the grid's mass is the block bounds of the module doc computed at 50 digits (to 1e-9:
     the certified lower ends' margins), which is at most the blocked laws' kept mass."""
     n, k, e0 = 5, 3, Fraction(3)
     p, q = _round_pairs(e0, n, k)["third"]
@@ -310,7 +326,7 @@ def test_blocked_grid_delta_is_below_the_exact_blocked_delta_and_carries_the_bou
     step = krr_pair_finest_step("third", eps0=math.log(3), n=n, k=k, stride=stride)
     forward, _ = krr_pair_grids("third", eps0=math.log(3), n=n, k=k, step=step, tail=0.0, stride=stride)
     bound = _block_bound_mass(n, k, e0, stride)
-    assert bound <= sum(v for y, v in bp.items() if y != "dropped")
+    assert bound <= _mp(sum((v for y, v in bp.items() if y != "dropped"), Fraction(0)))
     assert float(bound) * (1 - 1e-9) <= float(forward.masses.sum()) <= float(bound)
     for rounds in (1, 2):
         composed = compose([forward], [rounds], tail=1e-15)
