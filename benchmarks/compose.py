@@ -217,7 +217,7 @@ def worked_row(eps0: float, n: int) -> tuple[str, str, str]:
     """(generic, mechanism-specific, lower bound) for T = 365 daily k-RR reports, as printed (4 digits, upper
     ends rounded up, the lower bound down). The lower bound is compose.krr's lower end: explicit neighbouring
     datasets composed over the 365 rounds by the optimistic engine (`explicit_pairs`; the trinomial pairs where
-    they fit their cell budget, else the pair binned into {x0} and the rest)."""
+    they fit their cell budget, else the third pair in diagonal blocks beside the pair binned into {x0} and the rest)."""
     from shuffle_spec.reference.composition import mechanism_rounds as mech
 
     rounds = [mech.MechanismRound("krr", eps0, n, WORKED_ROUNDS, WORKED_K)]

@@ -23,22 +23,35 @@ randomness per round), and its privacy-loss distribution is the convolution of t
 FIXED pair: no adaptivity is needed for a lower bound). The k-RR "third" pair keeps only the counts of x0, x1
 and the rest: a post-processing, so its composition's delta is at most the pair's.
 
-- k-RR "binned" (`count_pairs.krr_count_pair`, only where both trinomial pairs exceed their cell budget,
-  `krr_pairs.MAX_CELLS`: n = 1e7 at eps0 = 2, k = 10): user 1 holds x0 in D and x1 in D', the others x1, every
-  report merged into {x0} and the rest (a post-processing); the mirrored round is user 1 at x1 in D and x0 in D'
-  (the same others), as for the count groups below.
+- k-RR "third" in diagonal blocks (`krr_pairs`, stride > 1, only where both trinomial pairs exceed their cell
+  budget, `krr_pairs.MAX_CELLS`: n = 1e7 at eps0 = 2, k = 10): the third pair's counts merged into diagonal
+  blocks (a post-processing of the third pair's kept counts); symmetric, as the third pair.
+- k-RR "binned" (`count_pairs.krr_count_pair`, beside the blocked third pair): user 1 holds x0 in D and x1 in D',
+  the others x1, every report merged into {x0} and the rest (a post-processing); the mirrored round is user 1 at
+  x1 in D and x0 in D' (the same others), as for the count groups below.
 - "count" groups (`count_pairs`: the rounds of Laplace, a finite matrix or a structured randomizer, `blanket_lower`):
   user 1 holds x in D and x' in D', the others z, the reports merged into 2 or 3 bins; the mirrored round is user
   1 at x' in D and x in D' (the same others). Merging is a post-processing, so the binned composition's delta is at
   most the unbinned pair's.
 Candidates: binary RR, k = n - 1 - j for j in OFFSETS, a fraction f in FRACTIONS of each group's rounds in the
-first direction; k-RR, the x0 pair with those fractions and the third pair (beyond their cell budget the binned
-pair with those fractions); a count group, its best-ranked
+first direction; k-RR, the x0 pair with those fractions and the third pair (beyond their cell budget the third
+pair in diagonal blocks and the binned pair with those fractions); a count group, its best-ranked
 pair with those fractions and its other pairs in one direction or the other. The maximum over the candidates of
 their certified lower ends is returned: each is a lower bound.
 
 The grid: T h <= GRID_FRACTION x (a float estimate of the composed eps) (the optimistic rounding costs about
 T h / 2), coarsened while the FFT window does not fit (a candidate that never fits is skipped).
+
+Monotone in delta: the true eps(delta) is non-increasing, but each composed curve is a lower bound of delta(eps)
+for EVERY eps, read at the delta asked, and the grid and tails are chosen from that delta; below the engine's
+round-off floor (delta < DELTA_FLOOR = 1e-12, where the curve's certified delta is limited by the FFT's error
+bound, about 1e-13 of the mass) that choice made the lower end jump up and down with delta (binary RR, eps0 = 4,
+n = 1e4, T = 2: 0.7073 at 1.78e-13, 0.7227 at 3.16e-13, 0.7166 at 1e-30). `lower_epsilon` composes at
+max(delta, DELTA_FLOOR) and reads the curves at delta: below the floor one set of curves serves every delta, so
+eps(delta) read off them is non-increasing (up to the search's relative tolerance EPS_REL_TOL, and each curve's
+certified delta is non-increasing in eps up to its round-off slack); at and above the floor nothing changes (there
+the grids follow delta; no upward jump was seen on a dense delta grid from 1e-7 to 1e-5 nor at the decades
+from 1e-12 to 1e-3, k-RR and binary RR at n = 1e3, 1e4).
 Written by hand: no library composes lower ends of explicit pairs with certified round-off (module doc of `pld`).
 """
 
@@ -55,9 +68,9 @@ from .binary_rr_pairs import binary_rr_pair_plds
 from .count_pairs import CountPair, count_pair_finest_step, count_pair_grids, count_pair_moments, krr_count_pair
 from .krr_pairs import MAX_CELLS as KRR_MAX_CELLS
 from .krr_pairs import PAIRS as KRR_PAIRS
-from .krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments
+from .krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments, krr_pair_stride
 
-__all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "lower_delta", "lower_epsilon"]
+__all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "DELTA_FLOOR", "lower_delta", "lower_epsilon"]
 
 OFFSETS = (0, 1)
 FRACTIONS = (1.0, 0.5, 0.0)
@@ -65,6 +78,8 @@ GRID_FRACTION = 0.003
 EPS_REL_TOL = 1e-6
 # Coarsening attempts when the FFT window does not fit.
 COARSENINGS = 6
+# The grid and the tails of a composition asked at delta < DELTA_FLOOR are those of DELTA_FLOOR (module doc).
+DELTA_FLOOR = 1e-12
 
 
 @dataclass(frozen=True)
@@ -88,6 +103,7 @@ class _Option:
     pair: str
     offset: int
     fraction: float
+    stride: int = 1
 
 
 def _check(groups: Sequence[Group], delta: float) -> list[Group]:
@@ -114,7 +130,9 @@ def _options(g: Group) -> list[_Option]:
     except ParameterError:
         beyond = False  # outside the pairs' ranges: the trinomial candidates are skipped as before
     if beyond:
-        return [_Option("krr_binned", 0, f) for f in FRACTIONS]
+        # The third pair in diagonal blocks (`krr_pairs`), and the binned pair, cheap, beside it.
+        blocked = [_Option("third", 0, 1.0, krr_pair_stride("third", eps0=g.eps0, n=g.n, k=g.k))]
+        return blocked + [_Option("krr_binned", 0, f) for f in FRACTIONS]
     return [_Option("x0", 0, f) for f in FRACTIONS] + [_Option("third", 0, 1.0)]
 
 
@@ -130,6 +148,8 @@ def _describe(o: _Option, g: Group | None = None) -> str:
         return f"binary-RR pair with k = n-1-{o.offset} ones among the others ({o.fraction:.0%} of the rounds P_k vs Q_k)"
     if o.pair == "x0":
         return f"k-RR pair x0, the others at x0 ({o.fraction:.0%} of the rounds x0 vs x1)"
+    if o.stride > 1:
+        return f"k-RR pair third, the others at a third value, counts merged in diagonal blocks of {o.stride}"
     return "k-RR pair third, the others at a third value"
 
 
@@ -138,7 +158,7 @@ def _moments(g: Group, o: _Option) -> tuple[float, float]:
         return count_pair_moments(_count_pair(g, o), n=g.n)
     if o.pair == "binary":
         return binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))[0].moments()
-    return krr_pair_moments(o.pair, eps0=g.eps0, n=g.n, k=g.k)
+    return krr_pair_moments(o.pair, eps0=g.eps0, n=g.n, k=g.k, stride=o.stride)
 
 
 def _finest(g: Group, o: _Option) -> float:
@@ -147,7 +167,7 @@ def _finest(g: Group, o: _Option) -> float:
         return count_pair_finest_step(_count_pair(g, o), n=g.n)
     if o.pair == "binary":
         return 0.0
-    return krr_pair_finest_step(o.pair, eps0=g.eps0, n=g.n, k=g.k)
+    return krr_pair_finest_step(o.pair, eps0=g.eps0, n=g.n, k=g.k, stride=o.stride)
 
 
 def _grids(g: Group, o: _Option, step: float, tail: float) -> tuple[GridPLD, GridPLD]:
@@ -156,7 +176,7 @@ def _grids(g: Group, o: _Option, step: float, tail: float) -> tuple[GridPLD, Gri
     if o.pair == "binary":
         forward, backward = binary_rr_pair_plds(g.eps0, g.n, max(g.n - 1 - o.offset, 0))
         return forward.discretise(step, False, tail), backward.discretise(step, False, tail)
-    return krr_pair_grids(o.pair, eps0=g.eps0, n=g.n, k=g.k, step=step, tail=tail)
+    return krr_pair_grids(o.pair, eps0=g.eps0, n=g.n, k=g.k, step=step, tail=tail, stride=o.stride)
 
 
 def _composed_pairs(groups: Sequence[Group], delta: float) -> list[tuple[str, ComposedPLD]]:
@@ -200,10 +220,12 @@ def _composed_pairs(groups: Sequence[Group], delta: float) -> list[tuple[str, Co
 
 def lower_epsilon(groups: Sequence[Group], *, delta: float) -> tuple[float, str]:
     """The largest certified lower end of eps(delta) over the candidates (module doc), and which one gave it
-    ("" when none could be composed: then 0.0). groups: validated rounds (`mechanism_rounds`); 0 < delta < 1."""
+    ("" when none could be composed: then 0.0); below DELTA_FLOOR read off the curves composed at DELTA_FLOOR
+    (module doc: monotone in delta). groups: validated rounds (`mechanism_rounds`); 0 < delta < 1."""
     groups = _check(groups, delta)
     best, which = 0.0, ""
-    for label, composed in _composed_pairs(groups, delta):
+    # Below the engine's round-off floor one set of curves serves every delta (module doc: monotone in delta).
+    for label, composed in _composed_pairs(groups, max(delta, DELTA_FLOOR)):
 
         def bounds(eps: float, c: ComposedPLD = composed) -> tuple[float, float]:
             value = c.delta(eps)

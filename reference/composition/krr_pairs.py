@@ -42,6 +42,33 @@ and at most FINE_BINS bins over the losses' range), cached, and coarsened to any
 aligned bins (floor(floor(x/h)/2^j) = floor(x/(2^j h)): still rounded down). Coarser steps than the fine one
 only are served; `krr_pair_finest_step` says which.
 
+Diagonal blocks (stride w > 1; where the window exceeds MAX_CELLS: n = 1e7 and 1e8 at eps0 = 2, k = 10). The
+output is coarsened: the counts (A, B, R) are mapped to the block of the start (A - j, B - j), j = (B - b_lo) mod w,
+i.e. the block {(A0 + j, B0 + j, R0 - 2j): 0 <= j < w} of a start (A0, B0) on a row B0 = b_lo + w i. Every cell is
+in exactly one block (cells whose start is outside its row's window are dropped). A function of the histogram is
+a post-processing, so the blocked pair's delta(eps), composed, is at most the pair's. For the "third" pair the
+loss is nearly constant along a block: g_x0 - g_x1 = (e0 - 1)(A - B) is constant on it, and g changes by a
+relative ~ w/n, so the blocks keep almost all the information (the "x0" pair's is not; only "third" is blocked).
+The block's lower ends (j = 0..J, J = min(w - 1, floor(R0 / 2)): the cells with R >= 0):
+- loss: P_x0(block)/P_x1(block) = sum W g_x0 / sum W g_x1 >= min_j g_x0/g_x1 (a mediant), and g_x0/g_x1 is a
+  ratio of affine functions of j, monotone, so its minimum is at j = 0 or J: the smaller end's lower end (the
+  reverse direction: the smaller of the negated ones);
+- mass: g_x is affine in j, so g_x >= its smaller end on the block; W along the diagonal has the ratios
+  r_i = W(A0+i+1, B0+i+1)/W(A0+i, B0+i) = R_i (R_i - 1) / ((A0+i+1)(B0+i+1)) (pi_A/pi_R)(pi_B/pi_R), R_i = R0 - 2i,
+  decreasing in i (W is log-concave along the diagonal), so W(A0+j, B0+j) >= W(A0, B0) r_(J-1)^j and
+  sum_j W >= W(A0, B0) sum_(j<=J) r_(J-1)^j = W(A0, B0) expm1((J+1) t)/expm1(t), t = log r_(J-1) (the sum is
+  increasing in t: t is taken at its lower end, the float ratio's 5 roundings and rho's errors and the libm
+  margin subtracted; the closed form gets a relative 1e-11 for expm1's and the division's roundings) (the
+  tangent bound); and, where the next row of starts holds (A0 + w, B0 + w) (the next block's start on the same
+  diagonal, so every cell j = 0..w exists), log W lies above its chord on j in [0, w] (concave), so
+  sum_j W >= sum_(j<w) W(A0, B0)^(1 - j/w) W(A0+w, B0+w)^(j/w) = W(A0, B0) expm1(w t)/expm1(t),
+  t = (log W(A0+w, B0+w) - log W(A0, B0)) / w at its lower end (both W at their certified lower ends, the sum
+  increasing in each; libm logs, 4e-12 (1 + |logs|) / w subtracted) (the chord bound). The larger one is kept.
+The tangent bound loses about kappa J^2 / 3 of a block's mass, the chord kappa w^2 / 12 (kappa ~ 2D/n, the
+curvature of log W along the diagonal): ~ 1e-5 at n = 1e7 (w = 7), ~ 1e-4 at n = 1e8 (w = 62), eps0 = 2, k = 10;
+g's smaller end ~ w e0 / n; the loss bound ~ w/n of a loss. Block starts are BLOCK_CELLS at most
+(`krr_pair_stride` picks the smallest w): ~ 3-5 CPU s for a composed lower end.
+
 Cost: O(n pi_B) x O(n pi_A) cells, numpy work only (one interval anchor per pair): ~ 1e6 cells at n = 1e4
 (a fraction of a second), ~ 5e7 at n = 1e6, k = 3 (tens of seconds); refused beyond MAX_CELLS. Written by hand:
 no library gives the law of the privacy loss of a shuffled k-RR pair with certified masses.
@@ -67,6 +94,8 @@ __all__ = [
     "PAIRS",
     "SPREAD",
     "MAX_CELLS",
+    "BLOCK_CELLS",
+    "MAX_STRIDE",
     "FINE_BINS",
     "FINE_PER_SD",
     "Enclosure",
@@ -74,6 +103,7 @@ __all__ = [
     "krr_pair_finest_step",
     "krr_pair_grids",
     "krr_pair_moments",
+    "krr_pair_stride",
     "trinomial_pair_finest_step",
     "trinomial_pair_grids",
     "trinomial_pair_moments",
@@ -89,6 +119,10 @@ MAX_CELLS = 10**8
 # standard deviations (the composition asks for ~ 0.016 sd / sqrt(T): this serves T up to ~ 1e5 as asked).
 FINE_BINS = 1 << 23
 FINE_PER_SD = 14
+# Block starts evaluated at most where the pair's cells exceed MAX_CELLS (diagonal blocks, module doc: a few seconds
+# of numpy work), and the longest block.
+BLOCK_CELLS = 3 * 10**7
+MAX_STRIDE = 10**4
 
 
 @dataclass(frozen=True)
@@ -189,30 +223,62 @@ def _walk(anchor: float, at: int, lo: int, hi: int, up: np.ndarray, down: np.nda
     return np.concatenate((below[::-1], [anchor], above))
 
 
-def _cells(s: _Setup, n: int) -> tuple[int, int, list[int], list[int], list[int], int]:
-    """The windows of the trinomial pair `s` at n (module doc): B's, its rows, A's per row, and the number of cells."""
+def _cells(s: _Setup, n: int, stride: int = 1) -> tuple[int, int, list[int], list[int], list[int], int]:
+    """The windows of the trinomial pair `s` at n (module doc): B's, its rows (every `stride`-th B: the rows of the
+    block starts, module doc), A's per row, and the number of cells evaluated."""
     b_lo, b_hi = _window(n, s.law_b.p)
-    rows = list(range(b_lo, b_hi + 1))
+    rows = list(range(b_lo, b_hi + 1, stride))
     a_lo = [_window(n - b, s.law_a.p)[0] for b in rows]
     a_hi = [_window(n - b, s.law_a.p)[1] for b in rows]
     return b_lo, b_hi, rows, a_lo, a_hi, sum(hi - lo + 1 for lo, hi in zip(a_lo, a_hi, strict=True))
 
 
-def krr_pair_cells(pair: str, *, eps0: float, n: int, k: int) -> int:
-    """The number of cells of the pair's window at n (module doc), counted before any work: above MAX_CELLS the pair
-    is refused. Ranges as `krr_pair_grids`."""
+def krr_pair_cells(pair: str, *, eps0: float, n: int, k: int, stride: int = 1) -> int:
+    """The number of cells of the pair's window at n (module doc) evaluated with diagonal blocks of `stride` cells
+    (1: every cell), counted before any work: above MAX_CELLS the pair is refused. Ranges as `krr_pair_grids`."""
     eps0, n, k = _check(pair, eps0, n, k)
-    return _cells(_setup(pair, eps0, k), n)[5]
+    return _cells(_setup(pair, eps0, k), n, _check_stride(stride))[5]
+
+
+def krr_pair_stride(pair: str, *, eps0: float, n: int, k: int) -> int:
+    """The diagonal block length the pair is evaluated with (module doc): 1 (every cell) where its window fits
+    MAX_CELLS, else the smallest length whose block starts fit BLOCK_CELLS. Ranges as `krr_pair_grids`."""
+    eps0, n, k = _check(pair, eps0, n, k)
+    s = _setup(pair, eps0, k)
+    cells = _cells(s, n)[5]
+    if cells <= MAX_CELLS:
+        return 1
+    stride = max(2, cells // BLOCK_CELLS)
+    while _cells(s, n, stride)[5] > BLOCK_CELLS:
+        stride += 1
+    return stride
+
+
+def _check_stride(stride: object) -> int:
+    if not (isinstance(stride, int) and not isinstance(stride, bool) and 1 <= stride <= MAX_STRIDE):
+        raise ParameterError("stride", stride, f"an integer 1 <= stride <= {MAX_STRIDE} (the diagonal block length)")
+    return stride
 
 
 @lru_cache(maxsize=4)
-def _fine(pair: str, eps0: float, n: int, k: int) -> _Fine:
-    return _fine_from(_setup(pair, eps0, k), n)
+def _fine(pair: str, eps0: float, n: int, k: int, stride: int = 1) -> _Fine:
+    return _fine_from(_setup(pair, eps0, k), n, stride)
 
 
-def _fine_from(s: _Setup, n: int) -> _Fine:
-    """Both directions' optimistic masses on the fine grid of the trinomial pair `s` at n (module doc)."""
-    b_lo, b_hi, rows, a_lo, a_hi, cells = _cells(s, n)
+def _block_sum(t: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """A lower end of sum_{j=0}^{last} e^(j t) (increasing in t: t is a lower end), from its closed form
+    expm1((last + 1) t) / expm1(t) with the libm margin (module doc); 1 where last = 0, where t = 0 the count."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        ratio = np.expm1((last + 1.0) * t) / np.expm1(t)
+    ratio = np.where(t == 0.0, last + 1.0, ratio) * (1.0 - 1e-11)
+    # A non-finite ratio (overflow at small n, where the ratios are far from 1): the first term alone.
+    return np.where((last == 0) | ~np.isfinite(ratio), 1.0, np.maximum(ratio, 1.0))
+
+
+def _fine_from(s: _Setup, n: int, stride: int = 1) -> _Fine:
+    """Both directions' optimistic masses on the fine grid of the trinomial pair `s` at n (module doc), every cell
+    (stride 1) or the diagonal blocks of `stride` cells (module doc)."""
+    b_lo, b_hi, rows, a_lo, a_hi, cells = _cells(s, n, stride)
     if cells > MAX_CELLS:
         raise ParameterError("n", n, f"a k-RR pair window of at most {MAX_CELLS:.0e} cells (here {cells:.1e}; smaller n)")
     # The anchor and the column A = a_star (module doc).
@@ -232,6 +298,10 @@ def _fine_from(s: _Setup, n: int) -> _Fine:
     inv_rho_a = 1 / s.rho_a  # its rounding: one more u per step, in e_rho below
     e_rho = 1.001 * (s.rho_err + UNIT)
     rel_g = 1.01 * (s.coefficient_err + 3 * UNIT)
+    scale = (1 - rel_g) * (1 - 4 * UNIT) / n
+    # The diagonal ratio's float (module doc): 3 roundings of exact integers, rho_A rho_B's product and errors.
+    rho_ab = s.rho_a * s.rho_b
+    e_ratio = 1.01 * (6 * UNIT + 2 * s.rho_err)
     # The losses' range (each row's loss is monotone in A: a ratio of linear functions): the grid's ends.
     ends = []
     for a_end in (a_lo, a_hi):
@@ -248,6 +318,7 @@ def _fine_from(s: _Setup, n: int) -> _Fine:
     forward, backward = np.zeros(size), np.zeros(size)
     pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     held = 0
+    previous: _BlockRow | None = None  # blocks: a row's masses wait for the next row's starts (the chord, module doc)
 
     def flush() -> None:
         # One bincount over many rows (a per-row one would cost the whole grid's length each time).
@@ -257,6 +328,21 @@ def _fine_from(s: _Setup, n: int) -> _Fine:
                 weights = np.concatenate([part[j + 1] for part in pending])
                 out += np.bincount(index, weights=weights, minlength=size)[:size]
             pending.clear()
+
+    def emit(w: np.ndarray, directions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        # The masses' lower ends w g / n on the grid, both directions (losses' lower ends rounded down).
+        nonlocal held
+        parts = []
+        for low_value, g in directions:
+            index = np.floor(low_value / step).astype(np.int64) - base
+            # Always inside the range above; one below would be dropped, one above moved down.
+            keep = index >= 0
+            parts += [np.minimum(index[keep], size - 1), (w * g)[keep] * scale]
+        pending.append((parts[0], parts[1], parts[2], parts[3]))
+        held += len(w)
+        if held > 1 << 22:
+            flush()
+            held = 0
 
     for i, b in enumerate(rows):
         lo, hi = a_lo[i], min(a_hi[i], n - b)
@@ -289,18 +375,30 @@ def _fine_from(s: _Setup, n: int) -> _Fine:
         g0, g1, log0, log1 = _losses(s, a, float(b), n)
         margin = 2.02 * rel_g + 1e-12 * (1.0 + np.abs(log0) + np.abs(log1))
         loss = log0 - log1
-        scale = (1 - rel_g) * (1 - 4 * UNIT) / n
-        parts = []
-        for value, g in ((loss, g0), (-loss, g1)):
-            index = np.floor((value - margin) / step).astype(np.int64) - base
-            # Always inside the range above; one below would be dropped, one above moved down.
-            keep = index >= 0
-            parts += [np.minimum(index[keep], size - 1), (w * g)[keep] * scale]
-        pending.append((parts[0], parts[1], parts[2], parts[3]))
-        held += len(a)
-        if held > 1 << 22:
-            flush()
-            held = 0
+        directions = [(loss - margin, g0), (-loss - margin, g1)]
+        if stride > 1:
+            # The block (a + j, b + j, R - 2j), j = 0..last (module doc): the loss's lower end at its two ends, g's
+            # smaller end, W's sum from the start cell and the block's last ratio.
+            last = np.minimum(float(stride - 1), np.floor((n - b - a) / 2.0))
+            end_g0, end_g1, end_log0, end_log1 = _losses(s, a + last, float(b) + last, n)
+            end_margin = 2.02 * rel_g + 1e-12 * (1.0 + np.abs(end_log0) + np.abs(end_log1))
+            directions = [(np.minimum(loss - margin, end_log0 - end_log1 - end_margin), np.minimum(g0, end_g0)),
+                          (np.minimum(-loss - margin, end_log1 - end_log0 - end_margin), np.minimum(g1, end_g1))]
+            before = np.maximum(last - 1.0, 0.0)  # the block's last ratio: from j = last - 1 to last
+            r_before = n - b - a - 2.0 * before
+            ratio = (r_before * (r_before - 1.0)) / ((a + before + 1.0) * (b + before + 1.0)) * rho_ab
+            with np.errstate(divide="ignore"):
+                log_ratio = np.log(ratio)
+            t = log_ratio - e_ratio - 1e-12 * (1.0 + np.abs(log_ratio))
+            tangent = _block_sum(np.where(ratio > 0, t, 0.0), np.where(ratio > 0, last, 0.0))
+            row = _BlockRow(b, lo, w, tangent, last, directions)
+            if previous is not None:
+                emit(*_chord(previous, row, stride))
+            previous = row
+            continue
+        emit(w, directions)
+    if previous is not None:
+        emit(*_chord(previous, None, stride))
     flush()
     lowered = 1 - 1.001 * UNIT * (cells + len(rows) + 4)
     forward, backward = forward * lowered, backward * lowered
@@ -309,6 +407,38 @@ def _fine_from(s: _Setup, n: int) -> _Fine:
     mean = float(np.sum(forward * x)) / total if total > 0 else 0.0
     var = float(np.sum(forward * (x - mean) ** 2)) / total if total > 0 else 0.0
     return _Fine(step, base, forward, backward, mean, var)
+
+
+@dataclass(frozen=True)
+class _BlockRow:
+    """One row of block starts (module doc): its B, first A, the lower ends of W at the starts, the tangent
+    bound's factor, the blocks' last j, and both directions' (loss lower end, g lower end)."""
+
+    b: int
+    lo: int
+    w: np.ndarray
+    tangent: np.ndarray
+    last: np.ndarray
+    directions: list[tuple[np.ndarray, np.ndarray]]
+
+
+def _chord(row: _BlockRow, following: _BlockRow | None, stride: int) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """The lower ends of the row's block sums of W (module doc): the larger of the tangent bound and, where the
+    next row of starts holds the cell (A + w, B + w) (the next block's start on the same diagonal), the chord
+    bound W(A, B) sum_(j<w) e^(j t), t = (log W(A+w, B+w) - log W(A, B)) / w taken at its lower end."""
+    factor = row.tangent
+    if following is not None and following.b == row.b + stride:
+        at = np.arange(len(row.w)) + row.lo + stride - following.lo
+        inside = (at >= 0) & (at < len(following.w)) & (row.last == stride - 1) & (row.w > 0)
+        ahead = np.where(inside, following.w[np.clip(at, 0, len(following.w) - 1)], 0.0)
+        inside &= ahead > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_start, log_ahead = np.log(np.where(inside, row.w, 1.0)), np.log(np.where(inside, ahead, 1.0))
+        # libm logs (1e-12 relative each) and the subtraction's and division's roundings, far below this margin.
+        t = (log_ahead - log_start) / stride - 4e-12 * (1.0 + np.abs(log_ahead) + np.abs(log_start)) / stride
+        chord = _block_sum(t, np.full(len(t), float(stride - 1)))
+        factor = np.maximum(factor, np.where(inside, chord, 0.0))
+    return row.w * factor, row.directions
 
 
 def _rough_variance(s: _Setup, n: int) -> float:
@@ -337,31 +467,32 @@ class _Fine:
     var: float
 
 
-def krr_pair_finest_step(pair: str, *, eps0: float, n: int, k: int) -> float:
+def krr_pair_finest_step(pair: str, *, eps0: float, n: int, k: int, stride: int = 1) -> float:
     """The fine grid step of the pair (module doc): `krr_pair_grids` serves this step and its power-of-2
     multiples. Ranges as `krr_pair_grids`; ParameterError beyond MAX_CELLS cells."""
     eps0, n, k = _check(pair, eps0, n, k)
-    return _fine(pair, eps0, n, k).step
+    return _fine(pair, eps0, n, k, _check_stride(stride)).step
 
 
-def krr_pair_moments(pair: str, *, eps0: float, n: int, k: int) -> tuple[float, float]:
+def krr_pair_moments(pair: str, *, eps0: float, n: int, k: int, stride: int = 1) -> tuple[float, float]:
     """Float mean and variance of the loss of "x0 vs x1" of the pair, from its fine grid (uncertified: used to
     choose a grid step only). Ranges as `krr_pair_grids`."""
     eps0, n, k = _check(pair, eps0, n, k)
-    fine = _fine(pair, eps0, n, k)
+    fine = _fine(pair, eps0, n, k, _check_stride(stride))
     return fine.mean, fine.var
 
 
-def krr_pair_grids(pair: str, *, eps0: float, n: int, k: int, step: float, tail: float) -> tuple[GridPLD, GridPLD]:
+def krr_pair_grids(pair: str, *, eps0: float, n: int, k: int, step: float, tail: float, stride: int = 1) -> tuple[GridPLD, GridPLD]:
     """OPTIMISTIC grid PLDs (losses rounded down to step * Z, masses' certified lower ends, cells outside the
     window dropped; module doc) of "x0 vs x1" and "x1 vs x0" of the explicit pair `pair` ("x0" or "third") of n
-    shuffled eps0-k-RR reports (replace-one relation). The delta(eps) of any composition of them is at most the
-    exact one of the same composition of the pair. For "third" both are the same (the pair is symmetric).
+    shuffled eps0-k-RR reports (replace-one relation), or of its diagonal blocks of `stride` cells (a
+    post-processing of the pair; module doc). The delta(eps) of any composition of them is at most the exact one
+    of the same composition of the pair. For "third" both are the same (the pair is symmetric).
     Range: 0 < eps0 <= 30, 1 <= n <= 1e8, 3 <= k <= 1e6, step = krr_pair_finest_step times a power of 2
-    (>= 1), 0 <= tail < 1 (top and bottom grid mass <= tail/2 moved down or dropped); ParameterError beyond
-    MAX_CELLS cells."""
+    (>= 1), 0 <= tail < 1 (top and bottom grid mass <= tail/2 moved down or dropped), 1 <= stride <= MAX_STRIDE
+    (`krr_pair_stride` gives the one used); ParameterError beyond MAX_CELLS evaluated cells."""
     eps0, n, k = _check(pair, eps0, n, k)
-    return _coarse(_fine(pair, eps0, n, k), step, tail, eps0)
+    return _coarse(_fine(pair, eps0, n, k, _check_stride(stride)), step, tail, eps0)
 
 
 def _coarse(fine: _Fine, step: float, tail: float, eps0: float) -> tuple[GridPLD, GridPLD]:

@@ -9,7 +9,7 @@ from shuffle_spec.reference.composition import mechanism_rounds as mech
 from shuffle_spec.reference.composition.directional_rounds import compose_directional
 from shuffle_spec.reference.composition.binary_rr_pairs import binary_rr_pair_plds
 from shuffle_spec.reference.composition import explicit_pairs
-from shuffle_spec.reference.composition.krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments
+from shuffle_spec.reference.composition.krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments, krr_pair_stride
 from shuffle_spec.reference.composition.mechanism_rounds import MechanismRound
 from shuffle_spec.reference.exact import binary_rr
 
@@ -53,6 +53,9 @@ CASES = [
     Case(krr_pair_moments, ("x0",), {"eps0": 1.0, "n": 10, "k": 2}, fragment="k"),
     Case(krr_pair_grids, ("third",), {"eps0": 1.0, "n": 10, "k": 3, "step": -1.0, "tail": 0.0}, fragment="step"),
     Case(krr_pair_grids, ("third",), {"eps0": 1.0, "n": 10, "k": 3, "step": 1.0, "tail": 1.5}, fragment="tail"),
+    Case(krr_pair_grids, ("third",), {"eps0": 1.0, "n": 10, "k": 3, "step": 1.0, "tail": 0.0, "stride": 0}, fragment="stride"),
+    Case(krr_pair_cells, ("third",), {"eps0": 1.0, "n": 10, "k": 3, "stride": 2.5}, fragment="stride"),
+    Case(krr_pair_stride, ("x1",), {"eps0": 1.0, "n": 10, "k": 3}, fragment="pair"),
     Case(compose_directional, ("not a pair",), {"rounds": 2, "step": 0.5, "lo": -4, "hi": 4}, fragment="pair"),
     Case(compose_directional, (PAIR,), {"rounds": 0, "step": PAIR.step, "lo": -4, "hi": 4}, fragment="rounds"),
     Case(compose_directional, (PAIR,), {"rounds": 2, "step": PAIR.step, "lo": 3, "hi": 4}, fragment="lo"),

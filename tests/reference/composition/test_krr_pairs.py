@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -171,6 +172,8 @@ def binned_only(monkeypatch):
     from shuffle_spec.reference.composition import explicit_pairs
 
     monkeypatch.setattr(explicit_pairs, "KRR_MAX_CELLS", -1)
+    options = explicit_pairs._options
+    monkeypatch.setattr(explicit_pairs, "_options", lambda g: [o for o in options(g) if o.pair != "third"])
 
 
 @pytest.mark.parametrize("n, k, rounds", [(3, 3, 2), pytest.param(2, 4, 3, marks=pytest.mark.slow)])
@@ -239,12 +242,157 @@ def test_binned_pair_at_n_1e4_is_below_an_independent_pessimistic_composition(bi
         assert 0.97 * estimate <= low <= estimate, (eps, low, estimate)
 
 
-@pytest.mark.slow  # compose.krr's envelope at n = 1e7 (about a minute) and the binned pair's composition
+@pytest.mark.slow  # compose.krr's envelope at n = 1e7 (about a minute) and the blocked pair's composition
 def test_compose_krr_at_n_1e7_has_a_composed_lower_end_above_one_round():
     """eps0 = 2, k = 10, n = 1e7, T = 365 (docs/composition.md's worked example): both trinomial pairs exceed their
-    cell budget, the binned pair answers, above one round's certified lower bound and below the composed upper end."""
+    cell budget, the third pair in diagonal blocks answers, above one round's certified lower bound, below the
+    composed upper end and within 1.05 of it."""
     value = compose_krr(eps0=2.0, n=10**7, delta=1e-6, rounds=365, k=10)
     one = krr_pair_third_epsilon(eps0=2.0, n=10**7, delta=1e-6, k=10).lower
-    assert one < value.lower <= value.upper
+    assert one < value.lower <= value.upper <= 1.05 * value.lower
     lower = composed_lower_epsilon([MechanismRound("krr", 2.0, 10**7, 365, 10)], delta=1e-6)
-    assert lower.lower == value.lower and "merged into {x0}" in lower.note
+    assert lower.lower == value.lower and "diagonal blocks" in lower.note
+
+
+# ---------------------------------------------------------------------------------------------------
+# The third pair in diagonal blocks (krr_pairs, stride > 1): the counts (A + j, B + j, R - 2j), j < stride, from a
+# block start row B = stride i merged into one output; compose.krr's candidate beyond the cell budget.
+
+
+def _blocked(law: dict[tuple[int, ...], Fraction], stride: int) -> dict[object, Fraction]:
+    """The law of the blocked output of a histogram law at tiny n, where every count's window is the whole range
+    0..n (mean +- 9 sd covers it): the cell (A, B) is in the block of start (A - j, B - j), j = B mod stride, kept
+    where A - j >= 0 (the row's window), else merged into one dropped symbol."""
+    out: dict[object, Fraction] = {}
+    for h, v in law.items():
+        a, b = h[0], h[1]
+        key: object = (a - b, b // stride) if a >= b % stride else "dropped"
+        out[key] = out.get(key, Fraction(0)) + v
+    return out
+
+
+def _kept_hockey(p: dict, q: dict, alpha: Fraction) -> Fraction:
+    return sum((max(v - alpha * q.get(y, Fraction(0)), Fraction(0)) for y, v in p.items() if "dropped" not in y), Fraction(0))
+
+
+def _block_bound_mass(n: int, k: int, e0: Fraction, stride: int) -> mpmath.mpf:
+    """The forward mass the blocked grid must carry, from the bounds of the module doc of krr_pairs at 50 digits:
+    per block start (A, B) (B = stride i, every A), the larger of W(A, B) sum_{j <= last} r^j (the tangent: r the
+    block's last diagonal ratio W(A+i+1, B+i+1)/W(A+i, B+i), i = last - 1) and, where the next block's start
+    (A + w, B + w) exists, sum_{j < w} W(A, B)^(1 - j/w) W(A+w, B+w)^(j/w) (the chord); times the smaller of
+    g_x0 = e0 A + B + gam R at the block's two ends, over n (W: the multinomial pmf, pi = (1, 1, D - 2)/D)."""
+    d = e0 + k - 1
+    pi_a = pi_b = 1 / d
+    pi_r = (d - 2) / d
+    gam = Fraction(k - 2) / (e0 + k - 3)
+
+    def pmf(a: int, b: int) -> Fraction:
+        r = n - a - b
+        return Fraction(math.factorial(n), math.factorial(a) * math.factorial(b) * math.factorial(r)) * pi_a**a * pi_b**b * pi_r**r
+
+    with mpmath.workdps(50):
+        total = mpmath.mpf(0)
+        for b in range(0, n + 1, stride):
+            for a in range(0, n - b + 1):
+                r = n - a - b
+                w = pmf(a, b)
+                last = min(stride - 1, r // 2)
+                ratio = Fraction(1)
+                if last >= 1:
+                    i = last - 1
+                    ratio = Fraction((r - 2 * i) * (r - 2 * i - 1), (a + i + 1) * (b + i + 1)) * (pi_a / pi_r) * (pi_b / pi_r)
+                block = _mp(w * sum(ratio**j for j in range(last + 1)))
+                if r >= 2 * stride:
+                    ahead = _mp(pmf(a + stride, b + stride))
+                    block = max(block, mpmath.fsum(_mp(w) ** (1 - mpmath.mpf(j) / stride) * ahead ** (mpmath.mpf(j) / stride) for j in range(stride)))
+                g = min(e0 * (a + j) + (b + j) + gam * (r - 2 * j) for j in (0, last))
+                total += block * _mp(g) / n
+        return total
+
+
+def _mp(x: Fraction) -> mpmath.mpf:
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+@pytest.mark.parametrize("stride", [2, 3])
+def test_blocked_grid_delta_is_below_the_exact_blocked_delta_and_carries_the_bound_mass(stride):
+    """n = 5, k = 3, the third pair in blocks, one and two rounds: the optimistic grid's delta(eps) <= the exact
+    delta of the blocked laws (every histogram enumerated, Fractions; the dropped cells one more output) <= the
+    unblocked pair's; and the grid's mass is the block bounds of the module doc computed at 50 digits (to 1e-9:
+    the certified lower ends' margins), which is at most the blocked laws' kept mass."""
+    n, k, e0 = 5, 3, Fraction(3)
+    p, q = _round_pairs(e0, n, k)["third"]
+    bp, bq = _blocked(p, stride), _blocked(q, stride)
+    step = krr_pair_finest_step("third", eps0=math.log(3), n=n, k=k, stride=stride)
+    forward, _ = krr_pair_grids("third", eps0=math.log(3), n=n, k=k, step=step, tail=0.0, stride=stride)
+    bound = _block_bound_mass(n, k, e0, stride)
+    assert bound <= _mp(sum((v for y, v in bp.items() if y != "dropped"), Fraction(0)))
+    assert float(bound) * (1 - 1e-9) <= float(forward.masses.sum()) <= float(bound)
+    for rounds in (1, 2):
+        composed = compose([forward], [rounds], tail=1e-15)
+        blocked_p, blocked_q = _product([bp] * rounds), _product([bq] * rounds)
+        whole_p, whole_q = _product([p] * rounds), _product([q] * rounds)
+        for eps in (0.0, 0.1, 0.3, 0.6):
+            alpha = Fraction(math.exp(eps)) * (1 - SLACK)
+            exact_blocked = _hockey(blocked_p, blocked_q, alpha)
+            assert composed.delta(eps) <= float(exact_blocked) * (1 + 1e-9) + 1e-15
+            assert exact_blocked <= _hockey(whole_p, whole_q, alpha)
+
+
+def test_blocked_pair_composed_delta_is_below_the_unblocked_one_and_close_to_it():
+    """eps0 = 2, k = 10, n = 1e4, T = 20 (both fit): the blocked third pair's composed optimistic delta(eps) <= the
+    unblocked pair's on the same grid (merging cells is a post-processing; the block's loss is its smallest end's,
+    its mass a lower end of the sum), and >= 0.98 of it at stride 2 (the block bound loses kappa w^2 / 3 of a
+    round's mass, kappa ~ 2D/n the curvature of log W along the diagonal: about 2e-3 here)."""
+    eps0, n, k, rounds = 2.0, 10**4, 10, 20
+    steps = [krr_pair_finest_step("third", eps0=eps0, n=n, k=k, stride=s) for s in (1, 2, 4)]
+    step = max(steps) * 4
+    composed = {}
+    for stride in (1, 2, 4):
+        forward, _ = krr_pair_grids("third", eps0=eps0, n=n, k=k, step=step, tail=1e-15, stride=stride)
+        composed[stride] = compose([forward], [rounds], tail=1e-14)
+    for eps in np.linspace(0.0, 0.5, 6):
+        whole = composed[1].delta(float(eps))
+        for stride in (2, 4):
+            assert composed[stride].delta(float(eps)) <= whole * (1 + 1e-9) + 1e-15
+        assert composed[2].delta(float(eps)) >= 0.98 * whole
+        assert composed[4].delta(float(eps)) <= composed[2].delta(float(eps)) * (1 + 1e-9) + 1e-15
+
+
+@pytest.fixture
+def blocked_only(monkeypatch):
+    """compose.krr's candidates as beyond the trinomial cell budget, the third pair in blocks of 2 alone, at any n."""
+    from shuffle_spec.reference.composition import explicit_pairs
+
+    monkeypatch.setattr(explicit_pairs, "KRR_MAX_CELLS", -1)
+    monkeypatch.setattr(explicit_pairs, "krr_pair_stride", lambda *args, **kwargs: 2)
+    options = explicit_pairs._options
+    monkeypatch.setattr(explicit_pairs, "_options", lambda g: [o for o in options(g) if o.pair == "third"])
+
+
+@pytest.mark.parametrize("n, k, rounds", [(3, 3, 2), (4, 3, 3)])
+def test_blocked_pair_composed_lower_is_below_the_exact_eps_of_its_realised_pair(blocked_only, n, k, rounds):
+    """Certified lower end (the blocked third pair alone) <= the exact eps of the realised T-round pair (user 1 at
+    0 vs 1, the others at 2, full histograms) <= the composed upper end."""
+    delta = 1e-2
+    value = composed_lower_epsilon([MechanismRound("krr", math.log(3), n, rounds, k)], delta=delta)
+    assert value.lower > 0 and "diagonal blocks of 2" in value.note, value.note
+    p, q = _round_pairs(Fraction(3), n, k)["third"]
+    above = Fraction(math.exp(value.lower)) * (1 + SLACK)
+    assert _hockey(_product([p] * rounds), _product([q] * rounds), above) >= Fraction(delta) * (1 - SLACK)
+    assert value.lower <= compose_krr(eps0=math.log(3), n=n, delta=delta, rounds=rounds, k=k).upper
+
+
+def test_the_stride_is_one_where_the_pair_fits_and_fits_the_block_budget_beyond():
+    """krr_pair_stride: 1 where the window fits MAX_CELLS (every cell, today's numbers); beyond, the smallest block
+    length whose block starts fit BLOCK_CELLS (counted only: no cell is evaluated here)."""
+    from shuffle_spec.reference.composition.krr_pairs import BLOCK_CELLS, MAX_CELLS, krr_pair_cells, krr_pair_stride
+
+    assert krr_pair_stride("third", eps0=2.0, n=10**6, k=10) == 1
+    for eps0, n in ((2.0, 10**8),):
+        assert krr_pair_cells("third", eps0=eps0, n=n, k=10) > MAX_CELLS
+        stride = krr_pair_stride("third", eps0=eps0, n=n, k=10)
+        assert krr_pair_cells("third", eps0=eps0, n=n, k=10, stride=stride) <= BLOCK_CELLS
+        assert krr_pair_cells("third", eps0=eps0, n=n, k=10, stride=stride - 1) > BLOCK_CELLS
+    with pytest.raises(ParameterError, match="stride"):
+        krr_pair_grids("third", eps0=1.0, n=100, k=3, step=1.0, tail=0.0, stride=0)

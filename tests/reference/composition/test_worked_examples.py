@@ -36,7 +36,7 @@ def test_the_table_has_every_cell_and_its_columns_are_ordered():
 @pytest.mark.slow
 def test_one_row_is_what_the_code_prints_today():
     """The generic and lower-bound cells of the row eps0 = 2, n = 1e7, recomputed with the benchmark's rounding (the
-    lower bound: compose.krr's composed explicit pairs, here the pair binned into {x0} and the rest)."""
+    lower bound: compose.krr's composed explicit pairs, here the third pair in diagonal blocks)."""
     spec = importlib.util.spec_from_file_location("compose_benchmark", ROOT / "benchmarks" / "compose.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
