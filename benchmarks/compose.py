@@ -14,6 +14,12 @@ Run from the repository root:
                                              end-to-end times of compose.binary_rr / compose.krr from empty caches
                                              (T = 1000 and 10000, the cells of the mechanism-specific table),
                                              CPU and wall seconds
+    python3 benchmarks/compose.py --krr-nodes [eps0 k n]
+                                             where the seconds of one k-RR envelope go (default eps0 = 4, k = 3,
+                                             n = 1e6, the floor of delta = 1e-6 at T = 1000): per node its eps, the
+                                             lattice sum's precision hint, its certified upper value, CPU ms, and the
+                                             size of its sum (N grid points, rows (N, b), row elements a, b values
+                                             queried); then the totals per hint
     python3 benchmarks/compose.py --worked   the worked examples of docs/composition.md: a year of daily k-RR
                                              reports (T = 365, k = 10, eps0 in {2, 4, 8}, n in {1e7, 1e8}) and a
                                              federated-learning schedule in dp_accounting (needs the extra
@@ -207,6 +213,61 @@ def mechanism_times() -> None:
                     print(f"| {name} | {eps0:g} | {n:.0e} | {rounds} | {value:.6g} | {cpu:.2f} | {wall:.2f} |", flush=True)
 
 
+def krr_nodes(eps0: float = 4.0, k: int = 3, n: int = 10**6) -> None:
+    """The k-RR envelope's cost per node (module doc of `mechanism_rounds`, "Where the k-RR seconds go"): each
+    lattice sum timed (CPU) with the size of its work, counted by wrapping the lattice-sum functions (measurement
+    only: the values are the envelope's own)."""
+    from collections import Counter
+
+    from shuffle_spec.reference.bounds import blanket_exact_krr as krr
+    from shuffle_spec.reference.composition import mechanism_rounds as mech
+    from shuffle_spec.reference.numerics.lattice_sums import expectations
+
+    size: Counter[str] = Counter()
+    rows_of, suffix_sums = expectations._row_bounds, expectations._suffix_sums_at
+
+    def counted_rows(ms, betas, back, law_a, c, queries, lower=True):  # type: ignore[no-untyped-def]
+        size["rows"] += len(ms)
+        size["b values"] += len(queries.up_row)
+        size["N"] = max(size["N"], len(set(ms.tolist())))
+        return rows_of(ms, betas, back, law_a, c, queries, lower)
+
+    def counted_suffix(arrays, powers, rows, idx):  # type: ignore[no-untyped-def]
+        size["row elements"] += arrays[0].size
+        return suffix_sums(arrays, powers, rows, idx)
+
+    evaluate = krr.exact_blanket_krr_delta
+    per_hint: dict[float, list[float]] = {}
+    print(f"k-RR envelope, eps0 = {eps0:g}, k = {k}, n = {n:.0e} (load {os.getloadavg()[0]:.1f} at the start)")
+    print()
+    print("| eps | hint | upper | CPU ms | N | rows | row elements (upward) | b values |")
+    print("|---|---|---|---|---|---|---|---|")
+
+    def timed(**kwargs):  # type: ignore[no-untyped-def]
+        size.clear()
+        start = time.process_time()
+        value = evaluate(**kwargs)
+        ms = 1000 * (time.process_time() - start)
+        per_hint.setdefault(kwargs["delta_hint"], []).append(ms)
+        print(f"| {kwargs['eps']:.6g} | {kwargs['delta_hint']:.0e} | {value.upper:.4g} | {ms:.0f} | {size['N']} | {size['rows']} | {size['row elements']} | {size['b values']} |", flush=True)
+        return value
+
+    expectations._row_bounds, expectations._suffix_sums_at = counted_rows, counted_suffix
+    mech.exact_blanket_krr_delta = timed
+    try:
+        mech._envelope.cache_clear()
+        start = time.process_time()
+        env = mech.profile_envelope("krr", eps0=eps0, n=n, k=k, floor=mech._floor_for(DELTA, 1000))
+        total = time.process_time() - start
+    finally:
+        expectations._row_bounds, expectations._suffix_sums_at = rows_of, suffix_sums
+        mech.exact_blanket_krr_delta = evaluate
+    print()
+    print(f"{len(env.nodes)} nodes, {env.evaluations} lattice sums, envelope {total:.2f} CPU s")
+    for hint, times in sorted(per_hint.items(), reverse=True):
+        print(f"hint {hint:.0e}: {len(times)} sums, {sum(times) / 1000:.2f} s, median {statistics.median(times):.0f} ms")
+
+
 WORKED_EPS0 = (2.0, 4.0, 8.0)
 WORKED_N = (10**7, 10**8)
 WORKED_K = 10
@@ -262,6 +323,9 @@ def worked() -> None:
 if __name__ == "__main__":
     if "--worked" in sys.argv[1:]:
         worked()
+    elif "--krr-nodes" in sys.argv[1:]:
+        rest = sys.argv[sys.argv.index("--krr-nodes") + 1 :]
+        krr_nodes(*(float(rest[0]), int(rest[1]), int(float(rest[2]))) if len(rest) >= 3 else ())
     elif "--mechanism-times" in sys.argv[1:]:
         mechanism_times()
     elif "--mechanism" in sys.argv[1:]:
