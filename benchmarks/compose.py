@@ -14,6 +14,19 @@ Run from the repository root:
                                              end-to-end times of compose.binary_rr / compose.krr from empty caches
                                              (T = 1000 and 10000, the cells of the mechanism-specific table),
                                              CPU and wall seconds
+    python3 benchmarks/compose.py --krr-nodes [eps0 k n]
+                                             where the seconds of one k-RR envelope go (default eps0 = 4, k = 3,
+                                             n = 1e6, the floor of delta = 1e-6 at T = 1000): per node its eps, the
+                                             lattice sum's precision hint, its certified upper value, CPU ms, and the
+                                             size of its sum (N grid points, rows (N, b), row elements a, b values
+                                             queried); then the totals per hint
+    python3 benchmarks/compose.py --krr-moments
+                                             a measurement for a batched k-RR envelope (uncertified, nothing in the
+                                             package uses it): the row sums over a of one lattice-sum layout (eps0 = 4,
+                                             k = 3, n = 1e6, the nodes of precision 1e-12) from eps-independent suffix
+                                             moments of one pmf row per (N, b) over the union of the nodes' ranges,
+                                             against the engine's certified row bounds: one-time and per-node CPU,
+                                             and their ratio at three nodes
     python3 benchmarks/compose.py --worked   the worked examples of docs/composition.md: a year of daily k-RR
                                              reports (T = 365, k = 10, eps0 in {2, 4, 8}, n in {1e7, 1e8}) and a
                                              federated-learning schedule in dp_accounting (needs the extra
@@ -207,6 +220,150 @@ def mechanism_times() -> None:
                     print(f"| {name} | {eps0:g} | {n:.0e} | {rounds} | {value:.6g} | {cpu:.2f} | {wall:.2f} |", flush=True)
 
 
+def krr_nodes(eps0: float = 4.0, k: int = 3, n: int = 10**6) -> None:
+    """The k-RR envelope's cost per node (module doc of `mechanism_rounds`, "Where the k-RR seconds go"): each
+    lattice sum timed (CPU) with the size of its work, counted by wrapping the lattice-sum functions (measurement
+    only: the values are the envelope's own)."""
+    from collections import Counter
+
+    from shuffle_spec.reference.bounds import blanket_exact_krr as krr
+    from shuffle_spec.reference.composition import mechanism_rounds as mech
+    from shuffle_spec.reference.numerics.lattice_sums import expectations
+
+    size: Counter[str] = Counter()
+    rows_of, suffix_sums = expectations._row_bounds, expectations._suffix_sums_at
+
+    def counted_rows(ms, betas, back, law_a, c, queries, lower=True):  # type: ignore[no-untyped-def]
+        size["rows"] += len(ms)
+        size["b values"] += len(queries.up_row)
+        size["N"] = max(size["N"], len(set(ms.tolist())))
+        return rows_of(ms, betas, back, law_a, c, queries, lower)
+
+    def counted_suffix(arrays, powers, rows, idx):  # type: ignore[no-untyped-def]
+        size["row elements"] += arrays[0].size
+        return suffix_sums(arrays, powers, rows, idx)
+
+    evaluate = krr.exact_blanket_krr_delta
+    per_hint: dict[float, list[float]] = {}
+    print(f"k-RR envelope, eps0 = {eps0:g}, k = {k}, n = {n:.0e} (load {os.getloadavg()[0]:.1f} at the start)")
+    print()
+    print("| eps | hint | upper | CPU ms | N | rows | row elements (upward) | b values |")
+    print("|---|---|---|---|---|---|---|---|")
+
+    def timed(**kwargs):  # type: ignore[no-untyped-def]
+        size.clear()
+        start = time.process_time()
+        value = evaluate(**kwargs)
+        ms = 1000 * (time.process_time() - start)
+        per_hint.setdefault(kwargs["delta_hint"], []).append(ms)
+        print(f"| {kwargs['eps']:.6g} | {kwargs['delta_hint']:.0e} | {value.upper:.4g} | {ms:.0f} | {size['N']} | {size['rows']} | {size['row elements']} | {size['b values']} |", flush=True)
+        return value
+
+    expectations._row_bounds, expectations._suffix_sums_at = counted_rows, counted_suffix
+    mech.exact_blanket_krr_delta = timed
+    try:
+        mech._envelope.cache_clear()
+        start = time.process_time()
+        env = mech.profile_envelope("krr", eps0=eps0, n=n, k=k, floor=mech._floor_for(DELTA, 1000))
+        total = time.process_time() - start
+    finally:
+        expectations._row_bounds, expectations._suffix_sums_at = rows_of, suffix_sums
+        mech.exact_blanket_krr_delta = evaluate
+    print()
+    print(f"{len(env.nodes)} nodes, {env.evaluations} lattice sums, envelope {total:.2f} CPU s")
+    for hint, times in sorted(per_hint.items(), reverse=True):
+        print(f"hint {hint:.0e}: {len(times)} sums, {sum(times) / 1000:.2f} s, median {statistics.median(times):.0f} ms")
+
+
+def krr_moments(eps0: float = 4.0, k: int = 3, n: int = 10**6) -> None:
+    """Rows by moments (module doc, --krr-moments). For a row (N, b), M = N - b, a ~ Bin(M, p_a), the summand of
+    BBGN19 Lemma 5.3 is G(a) = lam a + kappa (lam = c0 - c2 > 0, kappa = c1 b + c2 N, padded up as the engine
+    pads it), so with one ratio-product row rel(t) = Pr[a = A0 + t] / Pr[a = A0] over a fixed range [A0, A1] and
+    its suffix sums Q_p(t) = sum_{t' >= t} rel(t') t'^p, the row sum is E[G_+] ~ Pr[A0] (lam Q_1(t0) + G(A0) Q_0(t0)),
+    t0 the first t with G > 0: O(1) per node and row once the Q_p exist (the per-b bounds between rows need
+    Q_0..Q_3 the same way). Printed: the sizes, the CPU of the moments (once) and of all nodes' row sums, the
+    engine's CPU per node for the whole lattice sum, and moment / engine row bound over the rows carrying the
+    sum. Uncertified (no outward rounding of the anchor, no remainder past A1): a measurement of the design only."""
+    from shuffle_spec.reference.bounds import blanket_exact_krr as krr
+    from shuffle_spec.reference.numerics.lattice_sums import expectations
+    from shuffle_spec.reference.numerics.lattice_sums.laws import U1, log_pmf
+
+    import numpy as np
+
+    captured = []
+    evaluate = krr.positive_part_expectations
+
+    def capture(*args, **kwargs):  # type: ignore[no-untyped-def]
+        captured.append((args, kwargs))
+        return evaluate(*args, **kwargs)
+
+    krr.positive_part_expectations = capture
+    try:
+        for i in range(11, 52):  # the nodes of eps0 = 4, k = 3, n = 1e6 that the envelope evaluates at precision 1e-12
+            krr.exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=i * 2.0**-10, delta_hint=1e-12, sharp_lower=False)
+    finally:
+        krr.positive_part_expectations = evaluate
+    start = time.process_time()
+    for args, kwargs in captured:
+        expectations._plan.cache_clear()
+        evaluate(*args, **kwargs)
+    engine = (time.process_time() - start) / len(captured)
+    (ms_list, law_b, law_a, _), kwargs = captured[0][0][:4], captured[0][1]
+    plan = expectations._plan(tuple(int(m) for m in ms_list), law_b, kwargs["tail"], kwargs.get("per_sd", 4), False, 0.5, 0.25, (-12.0, 3.0))
+    ms, betas = plan.ms, plan.betas
+    big_m = ms - betas
+    mean, sd = big_m * law_a.p, np.sqrt(big_m * law_a.p * (1 - law_a.p))
+    cs = [args[3] for args, _ in captured]
+
+    def line(c):  # type: ignore[no-untyped-def]
+        lam = c.c0[1] - c.c2[1]
+        return lam, (c.c1[1] - c.c2[1]) * betas + c.c2[1] * ms + 12 * U1 * c.magnitude() * ms
+
+    zeros = np.array([np.maximum(-kappa / lam, 0.0) for lam, kappa in map(line, cs)])
+    a0 = np.clip(np.floor(np.minimum(zeros.min(axis=0), mean - 6 * sd)) - 30, 0, big_m)
+    a1 = np.clip(np.ceil(np.maximum(zeros.max(axis=0), mean) + 5 * sd) + 16, 0, big_m)
+    length = (a1 - a0 + 1).astype(np.int64)
+    width = int(length.max())
+    start = time.process_time()
+    moments = np.zeros((2, len(ms), width + 1))
+    per_chunk = max(1, (1 << 16) // width)
+    for first in range(0, len(ms), per_chunk):
+        rows = np.arange(first, min(first + per_chunk, len(ms)))
+        steps = np.arange(width, dtype=float)
+        a = a0[rows, None] + steps[None, :]
+        safe = np.minimum(a, big_m[rows, None])
+        ratio = np.where(a[:, :-1] < big_m[rows, None], (big_m[rows, None] - safe[:, :-1]) / (safe[:, :-1] + 1.0) * law_a.rho, 0.0)
+        rel = np.empty((len(rows), width))
+        rel[:, 0] = 1.0
+        np.cumprod(ratio, axis=1, out=rel[:, 1:])
+        for p in range(2):  # Q_0, Q_1 for the rows (the per-b bounds would add Q_2, Q_3)
+            moments[p, rows, :width] = np.cumsum((rel * steps**p)[:, ::-1], axis=1)[:, ::-1]
+    anchor = log_pmf(big_m, a0, law_a)[0]
+    once = time.process_time() - start
+    index = np.arange(len(ms))
+
+    def rows_by_moments(c):  # type: ignore[no-untyped-def]
+        lam, kappa = line(c)
+        g0 = lam * a0 + kappa
+        t0 = np.clip(np.floor(-g0 / lam) + 1, 0, length).astype(np.int64)
+        q0, q1 = moments[0, index, t0], moments[1, index, t0]
+        total = lam * q1 + g0 * q0
+        pad = (lam * q1 + np.abs(g0) * q0) * (length + 4) * U1
+        return np.exp(anchor) * (np.maximum(total, 0.0) + pad)
+
+    start = time.process_time()
+    for c in cs:
+        rows_by_moments(c)
+    per_node = (time.process_time() - start) / len(cs)
+    print(f"{len(cs)} nodes of eps0 = {eps0:g}, k = {k}, n = {n:.0e}; one layout: {len(ms)} rows, {int(length.sum())} values of a over the union of the nodes' ranges")
+    print(f"engine: {1000 * engine:.0f} ms per node (whole lattice sum); moments once: {once:.2f} s; row sums by moments: {1000 * per_node:.2f} ms per node")
+    for c in (cs[0], cs[len(cs) // 2], cs[-1]):
+        row_hi = expectations._row_bounds(ms, betas, plan.back, law_a, c, plan.queries, False)[1]
+        carried = row_hi > 1e-3 * row_hi.max()
+        ratio = rows_by_moments(c)[carried] / row_hi[carried]
+        print(f"moments / engine row bound over {int(carried.sum())} rows: {ratio.min():.9f} to {ratio.max():.9f}")
+
+
 WORKED_EPS0 = (2.0, 4.0, 8.0)
 WORKED_N = (10**7, 10**8)
 WORKED_K = 10
@@ -262,6 +419,11 @@ def worked() -> None:
 if __name__ == "__main__":
     if "--worked" in sys.argv[1:]:
         worked()
+    elif "--krr-moments" in sys.argv[1:]:
+        krr_moments()
+    elif "--krr-nodes" in sys.argv[1:]:
+        rest = sys.argv[sys.argv.index("--krr-nodes") + 1 :]
+        krr_nodes(*(float(rest[0]), int(rest[1]), int(float(rest[2]))) if len(rest) >= 3 else ())
     elif "--mechanism-times" in sys.argv[1:]:
         mechanism_times()
     elif "--mechanism" in sys.argv[1:]:

@@ -159,6 +159,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     reach = np.where(upward & (unshifted_start < mean + NEAR_SD * sd), ROW_SD_NEAR, ROW_SD) * sd
     # Rows on one side of the zero of g (or whose summed terms all lie below TINY) cost O(1): `_one_sided_rows`.
     closed = _one_sided_rows(upward, ms, betas, back, ma, start_up, start_down, law_a, c, slope_hi, row_lo, row_hi, neg_lo, neg_hi)
+    up_ranges = _query_ranges(queries.up_row, n_rows)
     for direction in (+1, -1):
         all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
         if len(all_rows) == 0:
@@ -178,11 +179,12 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
         # The chunks are formed over every row, then the one-sided rows are left out of the sums: a summed row keeps
         # its chunk's length and error bound, so its bounds are those it had before the one-sided rows existed.
         for chunk in chunks:
-            rows = chunk[~closed[chunk]]
+            summed = ~closed[chunk]
+            rows = chunk[summed]
             if len(rows):
                 _direction_rows(
                     direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi,
-                    lower, chunk=chunk,
+                    lower, chunk=chunk, summed=summed, up_ranges=up_ranges,
                 )
     row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
     row_lo = np.minimum(row_lo, row_hi)
@@ -272,10 +274,15 @@ def _direction_rows(
     row_lo: np.ndarray, row_hi: np.ndarray, query_hi: np.ndarray, query_lo: np.ndarray, neg_lo: np.ndarray, neg_hi: np.ndarray,
     lower: bool = True,
     chunk: np.ndarray | None = None,
+    summed: np.ndarray | None = None,
+    up_ranges: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> None:
     """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place): `rows`, the
     summed rows of `chunk` (default: all of it), whose length and error bound are the whole chunk's. lower=False
-    skips the lower queries (the shifted lower bounds between rows): the upper results do not read them."""
+    skips the lower queries (the shifted lower bounds between rows): the upper results do not read them.
+    `summed`: the mask of `chunk` that selects `rows` (rows == chunk[summed]); with it the anchors' log-pmf is
+    evaluated once for the chunk (an elementwise function: the rows' entries are the same floats). `up_ranges`:
+    `_query_ranges` of queries.up_row (the upper queries of the rows found without scanning every query)."""
     group = rows if chunk is None else chunk
     beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
     first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
@@ -286,12 +293,20 @@ def _direction_rows(
     length = int(math.ceil(float(np.max(reach_all[group] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
     err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
-    anchor, anchor_err = log_pmf(m_a, first, law_a)
     # The chunk's largest anchor error (a larger error is still a bound), the rows left out included.
-    chunk_err = float(np.max(anchor_err, initial=0.0)) if chunk is None else float(np.max(log_pmf(ma_all[group], group_first, law_a)[1], initial=0.0))
+    if chunk is None:
+        anchor, anchor_err = log_pmf(m_a, first, law_a)
+        chunk_err = float(np.max(anchor_err, initial=0.0))
+    elif summed is not None:
+        group_anchor, group_err = log_pmf(ma_all[group], group_first, law_a)
+        anchor, anchor_err = group_anchor[summed], group_err[summed]
+        chunk_err = float(np.max(group_err, initial=0.0))
+    else:
+        anchor, anchor_err = log_pmf(m_a, first, law_a)
+        chunk_err = float(np.max(log_pmf(ma_all[group], group_first, law_a)[1], initial=0.0))
     a = first[:, None] + direction * steps[None, :]
-    inside = (a >= 0) & (a <= m_a[:, None])
-    everywhere = bool(np.all(inside))
+    everywhere = _rows_inside(first, m_a, direction, length)
+    inside = np.zeros((0, 0), dtype=bool) if everywhere else (a >= 0) & (a <= m_a[:, None])  # read only when not everywhere
     a_safe = a if everywhere else np.clip(a, 0.0, m_a[:, None])  # the clip is the identity when every a is inside
     if direction > 0:
         ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
@@ -397,7 +412,7 @@ def _direction_rows(
     powers = (None, steps, steps * steps)
 
     pad_factor = (length + 16) * U1
-    sel = np.nonzero(position[queries.up_row] >= 0)[0]
+    sel = np.nonzero(position[queries.up_row] >= 0)[0] if up_ranges is None else _queries_of(rows, up_ranges)
     if len(sel):
         # F(beta + j) <= hi_anchor w_j(a0) sum_{t >= idx} (g_hi - s) rel_hi (1 - x + x^2/2) + remainder, with
         # s <= j (c2 - c1), a0 = the first a with a positive term, x = sigma (a - a0), sigma = j / (M - a0) <=
@@ -455,6 +470,34 @@ def _direction_rows(
             weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
         bound = lo_anchor[local] * weight * h / (1 + 6 * U1)
         query_lo[sel] = np.where(starts_ok[local], bound, 0.0)
+
+
+def _rows_inside(first: np.ndarray, m_a: np.ndarray, direction: int, length: int) -> bool:
+    """Whether every a = first + direction t (0 <= t < length) of every row lies in [0, m_a]: the same answer as
+    the rows x length mask (a >= 0) & (a <= m_a) being all True, from the rows' two ends (a row is an arithmetic run
+    of integers, exact in floats, so it lies in the interval when its ends do), without forming the mask."""
+    ends = first + direction * float(length - 1)
+    return bool(np.all((first >= 0) & (first <= m_a) & (ends >= 0) & (ends <= m_a)))
+
+
+def _query_ranges(query_row: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per row r: [first, end) of the queries whose row is r, when `query_row` is non-decreasing (as `_plan` builds
+    it: the queries run through each group's window in order); None otherwise (the callers then scan)."""
+    if len(query_row) > 1 and not bool(np.all(query_row[1:] >= query_row[:-1])):
+        return None
+    rows = np.arange(n_rows)
+    return np.searchsorted(query_row, rows, side="left"), np.searchsorted(query_row, rows, side="right")
+
+
+def _queries_of(rows: np.ndarray, ranges: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The indices of the queries whose row is in `rows` (ascending rows: the indices come out ascending, the same
+    array as np.nonzero over a mask of those rows)."""
+    first, end = ranges[0][rows], ranges[1][rows]
+    counts = end - first
+    starts = np.cumsum(counts) - counts
+    total = int(np.sum(counts))
+    out: np.ndarray = np.arange(total, dtype=np.int64) + np.repeat(first - starts, counts)
+    return out
 
 
 def _suffix_sums_at(arrays: tuple[np.ndarray, ...], powers: tuple[np.ndarray | None, ...], rows: np.ndarray, idx: np.ndarray) -> list[list[np.ndarray]]:
