@@ -25,8 +25,8 @@ hand (and a skipped lower bound's strictly below a lower end in hand), so neithe
 tie can change. The tests, each ONE certified delta evaluation where the candidate's own search takes 3-5 and the
 window set-up (the k-RR pair lower bounds, BBGN19.Lem5.3.exact_krr and the clone bounds all return an end at which
 their own certified delta function was verified: `solve_certified_epsilon` / `solve_epsilon` return evaluated points
-only; every one of these delta functions is a hockey-stick divergence D_{e^eps} or an expectation of them, so it is
-non-increasing in eps):
+only; every one of these delta functions is a hockey-stick divergence D_{e^eps}, an expectation of them, or (BBGN19's
+Hoeffding and Bennett forms) a bound non-increasing in eps, as `closed_form_epsilon` requires):
 - FMT21.clones_numeric and FMT23.stronger_clones, against the smallest upper end U in hand: the stronger-clone pair's
   certified delta at U has its lower end above delta. Then FMT23's value v (its delta at v is at most delta) is > U;
   and FMT21's delta is at least FMT23's at every eps (FMT21 arXiv:2012.12803 App. E: the same per-count divergence
@@ -34,6 +34,10 @@ non-increasing in eps):
   Bin(n-1, 2/(e^eps0+1)), e^-eps0 <= 2/(e^eps0+1)), so FMT21's value is > U too. One evaluation serves both.
 - BBGN19.Lem5.3.exact_krr at k = 2 (binary RR's certified worst case in hand): Lemma 5.3's certified delta at U has
   its lower end above delta, so its value is > U.
+- BBGN19.Thm5.3, BBGN19.hoeffding_krr, BBGN19.bennett_generic, BBGN19.bennett_krr (closed forms, each inverted by
+  `closed_form_epsilon` at a point where its float delta, rounded up, is at most delta): the float delta at U above
+  delta (1 + CLOSED_FORM_SLACK); the float is at most the exact delta times (1 + 1e-40)^2 (1 + 2^-52), so the exact
+  delta at U is above delta, while at the candidate's value it is at most delta: its value is > U.
 - exact.krr_pair_x0 at k >= 3, against the largest lower end L > 0 in hand: the x0 pair's certified delta (both
   directions) at L has its upper end at most delta, so the pair's exact eps is <= L and the candidate's value (a point
   whose certified lower delta exceeds delta, or 0) is < L.
@@ -71,7 +75,16 @@ DOMINATED_CHECKS: dict[str, Literal["lower", "upper"]] = {
     "FMT23.stronger_clones": "upper",
     "BBGN19.Lem5.3.exact_krr": "upper",  # only at k = 2, where exact.shuffled_binary_rr is in hand
     "exact.krr_pair_x0": "lower",  # only at k >= 3 (at k = 2 the x0 pair is binary RR's worst case: the test would fail)
+    # BBGN19's closed forms: each inversion takes ~40 evaluations at 80 digits (20-30 ms), the test one.
+    "BBGN19.Thm5.3": "upper",
+    "BBGN19.hoeffding_krr": "upper",
+    "BBGN19.bennett_generic": "upper",
+    "BBGN19.bennett_krr": "upper",
 }
+# A closed form's float delta is at most its exact value times (1 + 1e-40)^2 (1 + 2^-52) (`reference.bounds.
+# blanket_parameters.delta_rounded_up`: 80 digits, a relative margin of 1e-40, then rounded up to a float): a float
+# above delta (1 + CLOSED_FORM_SLACK) proves the exact value above delta.
+CLOSED_FORM_SLACK = 1e-12
 
 
 @dataclass(frozen=True)
@@ -197,6 +210,25 @@ def _deferred(statement_id: str, k: int | None) -> bool:
     return statement_id in DOMINATED_CHECKS
 
 
+def _closed_form_delta(statement_id: str, *, eps: float, eps0: float, n: int, k: int | None) -> float | None:
+    """The float delta(eps) (rounded up) of one of BBGN19's closed forms in DOMINATED_CHECKS, or None for another id
+    (or a k-RR form without k)."""
+    from ..reference.bounds.bennett import bennett_generic_delta, bennett_krr_delta
+    from ..reference.bounds.hoeffding import hoeffding_generic_delta, hoeffding_krr_delta
+
+    if statement_id == "BBGN19.Thm5.3":
+        return hoeffding_generic_delta(eps=eps, eps0=eps0, n=n)
+    if statement_id == "BBGN19.bennett_generic":
+        return bennett_generic_delta(eps=eps, eps0=eps0, n=n)
+    if k is None:
+        return None
+    if statement_id == "BBGN19.hoeffding_krr":
+        return hoeffding_krr_delta(eps=eps, eps0=eps0, n=n, k=k)
+    if statement_id == "BBGN19.bennett_krr":
+        return bennett_krr_delta(eps=eps, eps0=eps0, n=n, k=k)
+    return None
+
+
 def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict[str, bool]) -> str:
     """The reason, when ONE certified delta evaluation shows that `statement_id` cannot beat `end` (the smallest upper
     end in hand for an upper bound, the largest lower end for a lower bound; module doc), else "". `found` keeps the
@@ -217,6 +249,11 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
             from ..reference.bounds.blanket_exact_krr import exact_blanket_krr_delta
 
             if exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=end, delta_hint=delta).lower > delta:
+                return f"not evaluated: its delta at eps = {end!r} is certified above delta, so its eps is larger"
+            return ""
+        closed = _closed_form_delta(statement_id, eps=end, eps0=eps0, n=n, k=k)
+        if closed is not None:
+            if closed > delta * (1 + CLOSED_FORM_SLACK):
                 return f"not evaluated: its delta at eps = {end!r} is certified above delta, so its eps is larger"
             return ""
         if statement_id == "exact.krr_pair_x0" and k is not None:

@@ -10,7 +10,9 @@ import pytest
 
 from shuffle_spec.interface.cli.main import main
 from shuffle_spec.interface.tightest import DOMINATED_CHECKS, _cannot_beat, tightest
+from shuffle_spec.reference.bounds.bennett import bennett_generic_epsilon, bennett_krr_epsilon
 from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon
+from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_epsilon, hoeffding_krr_epsilon
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
 from shuffle_spec.reference.lower_bounds.krr import krr_pair_x0_epsilon
 
@@ -74,6 +76,19 @@ def test_the_x0_pair_test_skips_above_its_eps_only():
     assert _cannot_beat("exact.krr_pair_x0", params, 1.01 * high, {})
     # Below it the pair would give a larger lower end: no skip.
     assert _cannot_beat("exact.krr_pair_x0", params, 0.99 * low, {}) == ""
+
+
+@pytest.mark.parametrize(("statement_id", "function"), [
+    ("BBGN19.Thm5.3", hoeffding_generic_epsilon), ("BBGN19.bennett_generic", bennett_generic_epsilon),
+    ("BBGN19.hoeffding_krr", hoeffding_krr_epsilon), ("BBGN19.bennett_krr", bennett_krr_epsilon),
+])
+def test_the_closed_form_tests_skip_below_their_eps_only(statement_id, function):
+    params = {**POINT, "k": 10}
+    kwargs = {**POINT, "k": 10} if statement_id.endswith("_krr") else POINT
+    value = function(**kwargs).value  # the inversion's point (within 1e-9 relative of the smallest eps certified)
+    assert 0 < value < POINT["eps0"]
+    assert _cannot_beat(statement_id, params, 0.99 * value, {})
+    assert _cannot_beat(statement_id, params, value, {}) == ""  # its delta at its own value is at most delta
 
 
 def test_no_test_without_an_end_in_hand_or_at_eps0():
