@@ -109,3 +109,25 @@ def test_the_command_skips_and_all_bounds_evaluates_every_candidate(capsys):
     assert main(argv[:-1]) == 0
     text = capsys.readouterr().out
     assert "not evaluated: FMT23's stronger-clone delta" in text and "not valid: not evaluated" not in text
+
+
+LARGE_POINTS = [
+    {"k": 10, "eps0": 1.0, "n": 10**8, "delta": 1e-6},
+    {"k": 2, "eps0": 4.0, "n": 10**6, "delta": 1e-6},
+    {"k": 100, "eps0": 4.0, "n": 10**8, "delta": 1e-9},
+]
+
+
+@pytest.mark.slow  # seconds per point: the full computation at n = 1e6 and 1e8
+@pytest.mark.parametrize("point", LARGE_POINTS, ids=lambda p: f"k={p['k']},eps0={p['eps0']:g},n={p['n']:.0e}")
+def test_skipping_keeps_the_answer_at_large_n(point):
+    full = tightest(randomizer="krr", **point)
+    fast = tightest(randomizer="krr", skip_dominated=True, **point)
+    assert (fast.upper_id, fast.upper_eps, fast.lower_id, fast.lower_eps) == (full.upper_id, full.upper_eps, full.lower_id, full.lower_eps)
+    full_rows = {(r["id"], r["direction"]): r for r in full.rows}
+    skipped = [r for r in fast.rows if r["skipped"]]
+    assert skipped
+    for row in skipped:
+        reference = full_rows[(row["id"], row["direction"])]
+        if reference["eps"] is not None and reference["valid"]:
+            assert reference["eps"] > full.upper_eps if row["direction"] == "upper_bound" else reference["eps"] < full.lower_eps
