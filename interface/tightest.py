@@ -15,6 +15,33 @@ wider one stated in its note when its work budget widened it) that contains the 
 once and competes on BOTH sides: its lower end as a lower bound, its upper end as an upper bound, so the
 ratio there is at most 1 / (1 - the stated width). Where it refuses (outside its range or work budget), both
 of its rows say why and the gap is the one of the other bounds.
+
+skip_dominated=True (what `shuffle-spec tightest` uses; `--all-bounds` turns it off): the candidates that cost tenths of
+a second at large n and usually lose (DOMINATED_CHECKS) are evaluated last, and each is first put to one cheap
+certified test against the best end already in hand; where the test passes the candidate CANNOT beat that end and is
+not evaluated (its row says so: "eps" null, "valid" false, "skipped" true). The answer (ids and ends) is then the one
+of the full computation, bit for bit: a skipped upper bound's value is certified to lie strictly above an upper end in
+hand (and a skipped lower bound's strictly below a lower end in hand), so neither the minimum nor the maximum nor a
+tie can change. The tests, each ONE certified delta evaluation where the candidate's own search takes 3-5 and the
+window set-up (the k-RR pair lower bounds, BBGN19.Lem5.3.exact_krr and the clone bounds all return an end at which
+their own certified delta function was verified: `solve_certified_epsilon` / `solve_epsilon` return evaluated points
+only; every one of these delta functions is a hockey-stick divergence D_{e^eps}, an expectation of them, or (BBGN19's
+Hoeffding and Bennett forms) a bound non-increasing in eps, as `closed_form_epsilon` requires):
+- FMT21.clones_numeric and FMT23.stronger_clones, against the smallest upper end U in hand: the stronger-clone pair's
+  certified delta at U has its lower end above delta. Then FMT23's value v (its delta at v is at most delta) is > U;
+  and FMT21's delta is at least FMT23's at every eps (FMT21 arXiv:2012.12803 App. E: the same per-count divergence
+  B(c), non-increasing in the clone count c, averaged over Bin(n-1, e^-eps0) instead of the stochastically larger
+  Bin(n-1, 2/(e^eps0+1)), e^-eps0 <= 2/(e^eps0+1)), so FMT21's value is > U too. One evaluation serves both.
+- BBGN19.Lem5.3.exact_krr at k = 2 (binary RR's certified worst case in hand): Lemma 5.3's certified delta at U has
+  its lower end above delta, so its value is > U.
+- BBGN19.Thm5.3, BBGN19.hoeffding_krr, BBGN19.bennett_generic, BBGN19.bennett_krr (closed forms, each inverted by
+  `closed_form_epsilon` at a point where its float delta, rounded up, is at most delta): the float delta at U above
+  delta (1 + CLOSED_FORM_SLACK); the float is at most the exact delta times (1 + 1e-40)^2 (1 + 2^-52), so the exact
+  delta at U is above delta, while at the candidate's value it is at most delta: its value is > U.
+- exact.krr_pair_x0 at k >= 3, against the largest lower end L > 0 in hand: the x0 pair's certified delta (both
+  directions) at L has its upper end at most delta, so the pair's exact eps is <= L and the candidate's value (a point
+  whose certified lower delta exceeds delta, or 0) is < L.
+A test that fails, or that refuses its inputs, costs its one evaluation and the candidate is evaluated as usual.
 """
 
 from __future__ import annotations
@@ -23,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .results import BracketFields
+from ..reference.core.errors import ParameterError
 
 from .amplification import EXACT_BINARY_RR_ID, GENERIC, amplification_statements
 from ..proofs_checks.bridge import BadParameter, Evaluation, evaluate
@@ -34,13 +62,29 @@ from ..spec.terms import Direction
 if TYPE_CHECKING:  # the SymPy statement type, for the annotation only
     from ..spec.statement import Statement
 
-__all__ = ["Gap", "NOT_FULLY_PROVEN", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
+__all__ = ["DOMINATED_CHECKS", "Gap", "NOT_FULLY_PROVEN", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
 
 RANDOMIZERS = tuple(MECHANISMS)  # the registry of interface/mechanisms.py
 # Upper bounds whose certificate rests on a step that is only checked numerically, not proven: they stay
 # registered (eval, bounds, compare show them) but are never chosen as "the tightest certified" bound, so the
 # gap and `calibrate --randomizer` rely on proven bounds only (soundness first).
 NOT_FULLY_PROVEN: dict[str, str] = {}
+# The candidates put last and tested before they are evaluated (skip_dominated; module doc): id -> the side it certifies.
+DOMINATED_CHECKS: dict[str, Literal["lower", "upper"]] = {
+    "FMT21.clones_numeric": "upper",
+    "FMT23.stronger_clones": "upper",
+    "BBGN19.Lem5.3.exact_krr": "upper",  # only at k = 2, where exact.shuffled_binary_rr is in hand
+    "exact.krr_pair_x0": "lower",  # only at k >= 3 (at k = 2 the x0 pair is binary RR's worst case: the test would fail)
+    # BBGN19's closed forms: each inversion takes ~40 evaluations at 80 digits (20-30 ms), the test one.
+    "BBGN19.Thm5.3": "upper",
+    "BBGN19.hoeffding_krr": "upper",
+    "BBGN19.bennett_generic": "upper",
+    "BBGN19.bennett_krr": "upper",
+}
+# A closed form's float delta is at most its exact value times (1 + 1e-40)^2 (1 + 2^-52) (`reference.bounds.
+# blanket_parameters.delta_rounded_up`: 80 digits, a relative margin of 1e-40, then rounded up to a float): a float
+# above delta (1 + CLOSED_FORM_SLACK) proves the exact value above delta.
+CLOSED_FORM_SLACK = 1e-12
 
 
 @dataclass(frozen=True)
@@ -157,8 +201,74 @@ def _exact_rows(candidate: Candidate, reason: str, *, include_upper: bool) -> li
     ]
 
 
+def _deferred(statement_id: str, k: int | None) -> bool:
+    """Whether `statement_id` is evaluated last and tested first at this k (DOMINATED_CHECKS)."""
+    if statement_id == "BBGN19.Lem5.3.exact_krr":
+        return k == 2
+    if statement_id == "exact.krr_pair_x0":
+        return k is not None and k >= 3
+    return statement_id in DOMINATED_CHECKS
+
+
+def _closed_form_delta(statement_id: str, *, eps: float, eps0: float, n: int, k: int | None) -> float | None:
+    """The float delta(eps) (rounded up) of one of BBGN19's closed forms in DOMINATED_CHECKS, or None for another id
+    (or a k-RR form without k)."""
+    from ..reference.bounds.bennett import bennett_generic_delta, bennett_krr_delta
+    from ..reference.bounds.hoeffding import hoeffding_generic_delta, hoeffding_krr_delta
+
+    if statement_id == "BBGN19.Thm5.3":
+        return hoeffding_generic_delta(eps=eps, eps0=eps0, n=n)
+    if statement_id == "BBGN19.bennett_generic":
+        return bennett_generic_delta(eps=eps, eps0=eps0, n=n)
+    if k is None:
+        return None
+    if statement_id == "BBGN19.hoeffding_krr":
+        return hoeffding_krr_delta(eps=eps, eps0=eps0, n=n, k=k)
+    if statement_id == "BBGN19.bennett_krr":
+        return bennett_krr_delta(eps=eps, eps0=eps0, n=n, k=k)
+    return None
+
+
+def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict[str, bool]) -> str:
+    """The reason, when ONE certified delta evaluation shows that `statement_id` cannot beat `end` (the smallest upper
+    end in hand for an upper bound, the largest lower end for a lower bound; module doc), else "". `found` keeps the
+    stronger-clone test's outcome for the two clone bounds. A refusal of the test's inputs is a failed test."""
+    eps0, n, delta, k = params["eps0"], params["n"], params["delta"], params.get("k")
+    if end is None or not 0 < end < eps0:
+        return ""
+    try:
+        if statement_id in ("FMT21.clones_numeric", "FMT23.stronger_clones"):
+            if "clones" not in found:
+                from ..reference.bounds.clones import clone_pair_delta, window_tail
+
+                value = clone_pair_delta(eps0=eps0, n=n, eps=end, kind="fmt23", tail=window_tail(delta))
+                found["clones"] = value.lower > delta
+            why = "FMT23's stronger-clone delta" + (" (FMT21's is at least it)" if statement_id == "FMT21.clones_numeric" else "")
+            return f"not evaluated: {why} at eps = {end!r} is certified above delta, so its eps is larger" if found["clones"] else ""
+        if statement_id == "BBGN19.Lem5.3.exact_krr" and k is not None:
+            from ..reference.bounds.blanket_exact_krr import exact_blanket_krr_delta
+
+            if exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=end, delta_hint=delta).lower > delta:
+                return f"not evaluated: its delta at eps = {end!r} is certified above delta, so its eps is larger"
+            return ""
+        closed = _closed_form_delta(statement_id, eps=end, eps0=eps0, n=n, k=k)
+        if closed is not None:
+            if closed > delta * (1 + CLOSED_FORM_SLACK):
+                return f"not evaluated: its delta at eps = {end!r} is certified above delta, so its eps is larger"
+            return ""
+        if statement_id == "exact.krr_pair_x0" and k is not None:
+            from ..reference.lower_bounds.krr import krr_pair_delta
+
+            if krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta).upper <= delta:
+                return f"not evaluated: the pair's delta at eps = {end!r} is certified at most delta, so its eps is not larger"
+            return ""
+    except ParameterError:  # outside a test's range: no test, the candidate is evaluated
+        return ""
+    return ""
+
+
 def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True,
-             exact_evaluation: Evaluation | None = None, include_lower: bool = True) -> Gap:
+             exact_evaluation: Evaluation | None = None, include_lower: bool = True, skip_dominated: bool = False) -> Gap:
     """The tightest certified upper bound and the largest certified lower bound on the central eps of n
     shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k >= 2, "binary_rr", or "laplace": the
     Laplace mechanism on [0, 1], no k) at delta, and
@@ -168,31 +278,52 @@ def tightest(*, randomizer: str = "krr", eps0: float, n: int, delta: float, k: i
     "valid", "reason", "interval" (the certified interval, or None)}. `exact_evaluation`: the caller's
     evaluation of exact.shuffled_binary_rr at this (eps0, n, delta), used instead of evaluating it again.
     `include_lower=False`: the upper rows only (a caller that has its own lower bounds skips the lower statements'
-    evaluation, e.g. exact.shuffled_binary_rr for the generic randomizer, seconds at large n)."""
+    evaluation, e.g. exact.shuffled_binary_rr for the generic randomizer, seconds at large n). `skip_dominated=True`:
+    the candidates of DOMINATED_CHECKS are evaluated last and left out where one certified evaluation shows that they
+    cannot beat the best end in hand (module doc; the answer is the full computation's, only their rows differ:
+    "eps" None, "valid" False, "skipped" True, the reason). Every row has "skipped" (False when evaluated)."""
     mechanism, extra = _mechanism(randomizer, k)
     params = {"eps0": eps0, "n": n, "delta": delta, **extra}
     # Generic: the exact binary-RR worst case is a lower bound only (its upper end holds for binary RR alone).
     exact_upper = include_upper and mechanism != GENERIC
-    rows = []
+    placed: list[tuple[int, list[dict]]] = []  # (position in the statement list, its rows): rows keep the list's order
     evaluated: list[Candidate] = []
+    order: list[int] = []  # the list position of each evaluated candidate: ties go to the first in the list, as before
     uppers = candidate_upper_bounds(randomizer, k) if include_upper else []
-    for statement in uppers + (_lower_statements(mechanism, extra.get("k")) if include_lower else []):
-        inputs = {name: params[name] for name in statement.input_names if name in params}
-        if set(inputs) != set(statement.input_names):
-            continue
+    statements = [s for s in uppers + (_lower_statements(mechanism, extra.get("k")) if include_lower else [])
+                  if set(s.input_names) <= set(params)]
+    later = [i for i, s in enumerate(statements) if skip_dominated and _deferred(s.id, extra.get("k"))]
+    found: dict[str, bool] = {}
+    for index in [i for i in range(len(statements)) if i not in later] + later:
+        statement = statements[index]
+        inputs = {name: params[name] for name in statement.input_names}
         if statement.direction is Direction.EXACT:  # k = 2: the certified worst case, both ends
             candidate, reason = _exact_k2(params, exact_evaluation)
             evaluated.append(candidate if exact_upper else candidate[:1] + (Direction.LOWER_BOUND,) + candidate[2:])
-            rows.extend(_exact_rows(candidate, reason, include_upper=exact_upper))
+            order.append(index)
+            placed.append((index, _exact_rows(candidate, reason, include_upper=exact_upper)))
             continue
-        result = evaluate(statement, inputs)
         is_lower = statement.direction is not Direction.UPPER_BOUND
+        if index in later:
+            side: Literal["lower", "upper"] = "lower" if is_lower else "upper"
+            pool = evaluated if is_lower else [c for c in evaluated if c[1] is not Direction.LOWER_BOUND]
+            best = best_certified(pool, side=side)
+            skipped = _cannot_beat(statement.id, params, None if best is None else best[0], found)
+            if skipped:
+                placed.append((index, [{"id": statement.id, "direction": f"{side}_bound", "eps": None, "valid": False,
+                                        "reason": f"{skipped} than {best[1]}'s {best[0]!r}" if best else skipped, "interval": None,
+                                        "skipped": True}]))
+                continue
+        result = evaluate(statement, inputs)
         # Certified at this delta only: an epsilon that holds at a larger delta' is no bound here.
         valid = result.holds_at_requested_delta
         evaluated.append((statement.id, statement.direction, valid, result.value, result.interval))
+        order.append(index)
         eps = certified_end(statement.direction, side="lower" if is_lower else "upper", valid=valid, value=result.value, interval=result.interval)
-        rows.append({"id": statement.id, "direction": "lower_bound" if is_lower else "upper_bound", "eps": eps, "valid": valid,
-                     "reason": result.reason, "interval": None if result.interval is None else list(result.interval)})
+        placed.append((index, [{"id": statement.id, "direction": "lower_bound" if is_lower else "upper_bound", "eps": eps, "valid": valid,
+                                "reason": result.reason, "interval": None if result.interval is None else list(result.interval)}]))
+    rows = [{**row, "skipped": row.get("skipped", False)} for _, group in sorted(placed, key=lambda item: item[0]) for row in group]
+    evaluated = [candidate for _, candidate in sorted(zip(order, evaluated, strict=True), key=lambda item: item[0])]
     best_up = best_certified([c for c in evaluated if c[1] is not Direction.LOWER_BOUND], side="upper")
     best_low = best_certified(evaluated, side="lower")
     return Gap(

@@ -13,7 +13,9 @@ import textwrap
 
 import mpmath
 import numpy as np
+import pytest
 
+from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.numerics.lattice_sums.laws import LOG_FACTORIAL_TABLE, log_gamma
 
 
@@ -30,6 +32,19 @@ def test_log_gamma_is_within_1e_14_relative_of_mpmath():
             assert abs(mpmath.mpf(float(value)) - exact) <= mpmath.mpf("1e-14") * abs(exact), (x, value, exact)
     assert log_gamma(1.0) == 0.0 and log_gamma(2.0) == 0.0  # log 0! = log 1! = 0 exactly
     assert log_gamma(np.array([[3.0, 4.0]])).shape == (1, 2)  # the shape of the argument
+
+
+def test_the_series_only_path_is_the_mixed_paths_values_bit_for_bit():
+    """Arguments all above the table take a path without masks; each value is the one the masked path (a table value
+    in the same call) gives, and the range checks still name the first bad value."""
+    big = np.unique(np.floor(np.logspace(2.5, 12, 300)))
+    assert big.min() >= LOG_FACTORIAL_TABLE
+    alone, mixed = log_gamma(big), log_gamma(np.concatenate(([3.0], big)))[1:]
+    assert np.array_equal(alone, mixed)
+    assert log_gamma(np.array([[300.0, 400.0]])).shape == (1, 2) and log_gamma(1e8).shape == ()
+    for bad, shown in (([300.0, np.inf], "inf"), ([np.nan, 300.0], "nan"), ([300.0, 0.5], "0.5")):
+        with pytest.raises(ParameterError, match=f"x = {shown}"):
+            log_gamma(np.array(bad))
 
 
 def test_the_krr_lattice_bounds_compute_without_scipy():

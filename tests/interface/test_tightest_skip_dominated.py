@@ -1,0 +1,133 @@
+"""`tightest(..., skip_dominated=True)` (what `shuffle-spec tightest` uses): the costly candidates that one certified delta
+evaluation shows cannot beat the best end in hand are not evaluated (`interface/tightest.py`, module doc). Checked here:
+the answer (ids and ends) is the full computation's, bit for bit; every skipped candidate, evaluated in full, is
+strictly worse than the answer; the evaluated rows are the full computation's rows; and each test refuses to skip where
+the candidate could win (an end above the candidate's own certified eps)."""
+
+import json
+
+import pytest
+
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.tightest import DOMINATED_CHECKS, _cannot_beat, tightest
+from shuffle_spec.reference.bounds.bennett import bennett_generic_epsilon, bennett_krr_epsilon
+from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon
+from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_epsilon, hoeffding_krr_epsilon
+from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
+from shuffle_spec.reference.lower_bounds.krr import krr_pair_x0_epsilon
+
+# k >= 3 (BBGN19.Lem5.3.exact_krr and exact.krr_pair_third in hand), k = 2 (exact.shuffled_binary_rr in hand), and a
+# point where the split third pair is the lower end (large eps0): each skips at least one candidate.
+POINTS = [
+    {"k": 10, "eps0": 1.0, "n": 2000, "delta": 1e-6},
+    {"k": 2, "eps0": 4.0, "n": 2000, "delta": 1e-6},
+    {"k": 100, "eps0": 8.0, "n": 1000, "delta": 1e-9},
+]
+
+
+@pytest.mark.parametrize("point", POINTS, ids=lambda p: f"k={p['k']},eps0={p['eps0']:g},n={p['n']}")
+def test_skipping_keeps_the_answer_of_the_full_computation(point):
+    full = tightest(randomizer="krr", **point)
+    fast = tightest(randomizer="krr", skip_dominated=True, **point)
+    assert (fast.upper_id, fast.upper_eps, fast.lower_id, fast.lower_eps) == (full.upper_id, full.upper_eps, full.lower_id, full.lower_eps)
+    assert [r["id"] for r in fast.rows] == [r["id"] for r in full.rows] and not any(r["skipped"] for r in full.rows)
+    skipped = [r for r in fast.rows if r["skipped"]]
+    assert skipped, "no candidate was skipped: the test would show nothing"
+    full_rows = {(r["id"], r["direction"]): r for r in full.rows}
+    for row in fast.rows:
+        reference = full_rows[(row["id"], row["direction"])]
+        if not row["skipped"]:
+            assert row == reference  # an evaluated row is the full computation's
+            continue
+        assert row["id"] in DOMINATED_CHECKS and row["eps"] is None and row["valid"] is False and row["reason"].startswith("not evaluated")
+        # Evaluated in full, the skipped candidate is strictly worse than the answer (or certifies nothing).
+        if reference["eps"] is not None and reference["valid"]:
+            if row["direction"] == "upper_bound":
+                assert reference["eps"] > full.upper_eps
+            else:
+                assert reference["eps"] < full.lower_eps
+
+
+POINT = {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
+
+
+def test_the_clone_test_skips_below_the_stronger_clone_eps_only():
+    value = stronger_clones(k=10, **POINT)  # [lower, upper] around the stronger-clone pair's eps
+    params = {**POINT, "k": 10}
+    # Below the pair's eps its delta exceeds delta: FMT23 (and FMT21, whose delta is larger) cannot beat that end.
+    assert _cannot_beat("FMT23.stronger_clones", params, 0.99 * value.lower, {})
+    assert _cannot_beat("FMT21.clones_numeric", params, 0.99 * value.lower, {})
+    # Above it FMT23 would win: no skip.
+    assert _cannot_beat("FMT23.stronger_clones", params, 1.01 * value.upper, {}) == ""
+
+
+def test_the_blanket_test_skips_below_its_eps_only():
+    value = exact_blanket_krr_epsilon(k=2, **POINT)  # its upper end is within 3e-4 (relative) of its exact eps
+    params = {**POINT, "k": 2}
+    assert _cannot_beat("BBGN19.Lem5.3.exact_krr", params, 0.99 * value.upper, {})
+    assert _cannot_beat("BBGN19.Lem5.3.exact_krr", params, 1.01 * value.upper, {}) == ""
+
+
+def test_the_x0_pair_test_skips_above_its_eps_only():
+    low = krr_pair_x0_epsilon(k=10, **POINT).value  # within 3e-4 (relative) below the pair's exact eps
+    high = exact_blanket_krr_epsilon(k=10, **POINT).upper  # above every neighbouring pair's eps (BBGN19 Lemma 5.3)
+    params = {**POINT, "k": 10}
+    # Above the pair's eps its delta is at most delta: it cannot beat that lower end.
+    assert _cannot_beat("exact.krr_pair_x0", params, 1.01 * high, {})
+    # Below it the pair would give a larger lower end: no skip.
+    assert _cannot_beat("exact.krr_pair_x0", params, 0.99 * low, {}) == ""
+
+
+@pytest.mark.parametrize(("statement_id", "function"), [
+    ("BBGN19.Thm5.3", hoeffding_generic_epsilon), ("BBGN19.bennett_generic", bennett_generic_epsilon),
+    ("BBGN19.hoeffding_krr", hoeffding_krr_epsilon), ("BBGN19.bennett_krr", bennett_krr_epsilon),
+])
+def test_the_closed_form_tests_skip_below_their_eps_only(statement_id, function):
+    params = {**POINT, "k": 10}
+    kwargs = {**POINT, "k": 10} if statement_id.endswith("_krr") else POINT
+    value = function(**kwargs).value  # the inversion's point (within 1e-9 relative of the smallest eps certified)
+    assert 0 < value < POINT["eps0"]
+    assert _cannot_beat(statement_id, params, 0.99 * value, {})
+    assert _cannot_beat(statement_id, params, value, {}) == ""  # its delta at its own value is at most delta
+
+
+def test_no_test_without_an_end_in_hand_or_at_eps0():
+    params = {**POINT, "k": 10}
+    for statement_id in DOMINATED_CHECKS:
+        assert _cannot_beat(statement_id, params, None, {}) == ""
+        assert _cannot_beat(statement_id, params, POINT["eps0"], {}) == ""
+
+
+def test_the_command_skips_and_all_bounds_evaluates_every_candidate(capsys):
+    argv = ["tightest", "--k", "10", "--eps0", "1", "--n", "2000", "--delta", "1e-6", "--json"]
+    assert main(argv) == 0
+    fast = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--all-bounds"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert (fast["upper"], fast["lower"], fast["ratio"]) == (full["upper"], full["lower"], full["ratio"])
+    assert any(r["skipped"] for r in fast["bounds"]) and not any(r["skipped"] for r in full["bounds"])
+    assert main(argv[:-1]) == 0
+    text = capsys.readouterr().out
+    assert "not evaluated: FMT23's stronger-clone delta" in text and "not valid: not evaluated" not in text
+
+
+LARGE_POINTS = [
+    {"k": 10, "eps0": 1.0, "n": 10**8, "delta": 1e-6},
+    {"k": 2, "eps0": 4.0, "n": 10**6, "delta": 1e-6},
+    {"k": 100, "eps0": 4.0, "n": 10**8, "delta": 1e-9},
+]
+
+
+@pytest.mark.slow  # seconds per point: the full computation at n = 1e6 and 1e8
+@pytest.mark.parametrize("point", LARGE_POINTS, ids=lambda p: f"k={p['k']},eps0={p['eps0']:g},n={p['n']:.0e}")
+def test_skipping_keeps_the_answer_at_large_n(point):
+    full = tightest(randomizer="krr", **point)
+    fast = tightest(randomizer="krr", skip_dominated=True, **point)
+    assert (fast.upper_id, fast.upper_eps, fast.lower_id, fast.lower_eps) == (full.upper_id, full.upper_eps, full.lower_id, full.lower_eps)
+    full_rows = {(r["id"], r["direction"]): r for r in full.rows}
+    skipped = [r for r in fast.rows if r["skipped"]]
+    assert skipped
+    for row in skipped:
+        reference = full_rows[(row["id"], row["direction"])]
+        if reference["eps"] is not None and reference["valid"]:
+            assert reference["eps"] > full.upper_eps if row["direction"] == "upper_bound" else reference["eps"] < full.lower_eps
