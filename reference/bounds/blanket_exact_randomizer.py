@@ -754,16 +754,24 @@ def saddle_blanket_delta(n: int, gamma: Fraction, groups_list: Sequence[Groups],
         raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
     _check_saddle_groups(groups_list, eps)
     require_probability("delta_hint", delta_hint)
-    n = int(n)
-    law_n = binomial_law(gamma)
-    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
-    window = binomial_window(n - 1, law_n, tail)
-    big_ns = np.arange(window.lo, window.hi + 1, dtype=float) + 1
+    weights, big_ns = _saddle_sizes(int(n), gamma, max(min(1e-30, delta_hint * 1e-12), 1e-300))
     best = 0.0
     for groups in groups_list:
         d = np.minimum(saddle_expectations(big_ns, groups, eps) / big_ns, 1.0)
-        best = max(best, float(np.sum(window.upper * d)))
+        best = max(best, float(np.sum(weights * d)))
     return best
+
+
+@lru_cache(maxsize=64)
+def _saddle_sizes(n: int, gamma: Fraction, tail: float) -> tuple[np.ndarray, np.ndarray]:
+    """The blanket sizes N of `saddle_blanket_delta` and the upper brackets of their probabilities (the window of
+    Bin(n - 1, gamma) at `tail`), read only: they do not depend on eps, and a root search evaluates 20-30 eps."""
+    window = binomial_window(n - 1, binomial_law(gamma), tail)
+    big_ns = np.arange(window.lo, window.hi + 1, dtype=float) + 1
+    weights = np.array(window.upper, dtype=float)
+    big_ns.setflags(write=False)
+    weights.setflags(write=False)
+    return weights, big_ns
 
 
 def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], *, delta: float, eps0: float) -> float | None:
@@ -776,7 +784,14 @@ def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], 
     _check_saddle_groups(groups_list, 0.0)
     require_probability("delta", delta)
     require_positive("eps0", eps0)
-    n = int(n)
+    return _saddle_root(int(n), gamma, tuple(groups_list), float(delta), float(eps0))
+
+
+@lru_cache(maxsize=64)
+def _saddle_root(n: int, gamma: Fraction, groups_list: tuple[Groups, ...], delta: float, eps0: float) -> float | None:
+    """`saddle_blanket_root` on checked inputs, kept: a mechanism's upper bound asks for the same pair's root twice
+    (to choose its evaluation, then to aim the chosen search); a deterministic float function, so the kept value
+    is the one a new search would find."""
     if not 0 < eps0 < 700 or gamma == 1:
         return None
     log_target = math.log(delta)
