@@ -126,6 +126,9 @@ H_OVER_SD = 0.05
 FFT_TARGET = 2**18
 MAX_FFT = 2**19
 DPS = 40
+# The lam grid of the FFT path's Chernoff tail (`_chernoff_cutoff`), in units of 1 / scale (read only).
+CHERNOFF_LAMBDAS = np.geomspace(1e-3, 1e3, 48)
+CHERNOFF_LAMBDAS.setflags(write=False)
 
 
 @dataclass(frozen=True)
@@ -387,37 +390,65 @@ def _probability_upper(groups: Groups) -> np.ndarray:
     return values
 
 
-def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30) -> float:
-    """BBGN19.Lem5.3.exact_randomizer: an upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of
-    groups: randomized rounding to
-    a power-of-2 grid (convex order, module doc) and the certified FFT convolution of `shuffle_spec.reference.composition.shuffled_rounds`."""
-    from ..numerics.pld import GridPLD, compose
-
-    require_integer("N", big_n, minimum=1)
-    big_n = int(big_n)
-    brackets = _coefficient_brackets(groups, float(eps))
+@lru_cache(maxsize=256)
+def _fft_terms(groups: Groups, eps: float) -> tuple[np.ndarray, float, float] | None:
+    """The N-independent part of `fft_count_expectation_upper` at eps: (upper brackets of the coefficients, the
+    float sd of L (it only places the grid step), the spread max - min of the brackets), or None when every
+    coefficient is <= 0 (S <= 0). Kept: the blanket sum asks for every block size N at the same eps (arrays read
+    only)."""
+    brackets = _coefficient_brackets(groups, eps)
     l_hi = np.array([hi for _, hi, _ in brackets])
     p_hi = _probability_upper(groups)
     if float(np.max(l_hi)) <= 0:
-        return 0.0
+        return None
     p_float = p_hi / np.sum(p_hi)
     mean = float(np.sum(p_float * l_hi))
     sd = math.sqrt(max(float(np.sum(p_float * (l_hi - mean) ** 2)), 1e-300))
     spread = float(np.max(l_hi) - np.min(l_hi))
+    l_hi.setflags(write=False)
+    return l_hi, sd, spread
+
+
+@lru_cache(maxsize=256)
+def _fft_grid(groups: Groups, eps: float, h: float) -> Any:
+    """The randomized-rounding grid law of L at eps on the grid h Z (module doc), as a pessimistic GridPLD of step h:
+    it depends on N only through h, a power of 2 shared by neighbouring blanket sizes, and is kept (read only)."""
+    from ..numerics.pld import GridPLD
+
+    brackets = _coefficient_brackets(groups, eps)
+    l_hi = np.array([hi for _, hi, _ in brackets])
+    p_hi = _probability_upper(groups)
+    base = np.floor(l_hi / h)
+    frac = np.clip((l_hi - base * h) / h, 0.0, 1.0)
+    # q >= the exact fraction: (l_hi - base h) is exact (Sterbenz/power-of-2 h) up to one rounding.
+    q = np.minimum(frac * (1 + 4 * U1) + 1e-300, 1.0)
+    lo = int(np.min(base))
+    size = int(np.max(base)) - lo + 2
+    masses = np.zeros(size)
+    np.add.at(masses, (base - lo).astype(np.int64), p_hi * (1.0 - q) * (1 + 4 * U1))
+    np.add.at(masses, (base - lo).astype(np.int64) + 1, p_hi * q * (1 + 4 * U1))
+    masses *= 1 + (len(p_hi) + 2) * U1
+    masses.setflags(write=False)
+    return GridPLD(h, lo, masses, 0.0, True, 0.0)
+
+
+def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30) -> float:
+    """BBGN19.Lem5.3.exact_randomizer: an upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of
+    groups: randomized rounding to
+    a power-of-2 grid (convex order, module doc) and the certified FFT convolution of `shuffle_spec.reference.composition.shuffled_rounds`."""
+    from ..numerics.pld import compose
+
+    require_integer("N", big_n, minimum=1)
+    big_n = int(big_n)
+    terms = _fft_terms(groups, float(eps))
+    if terms is None:
+        return 0.0
+    l_hi, sd, spread = terms
     span = min(big_n * spread, 30.0 * math.sqrt(big_n) * sd + 2 * spread)
     h = 2.0 ** math.floor(math.log2(max(min(H_OVER_SD * sd, span / 1024), span / FFT_TARGET, spread / (MAX_FFT // 4), 1e-300)))
     for _ in range(8):
-        base = np.floor(l_hi / h)
-        frac = np.clip((l_hi - base * h) / h, 0.0, 1.0)
-        # q >= the exact fraction: (l_hi - base h) is exact (Sterbenz/power-of-2 h) up to one rounding.
-        q = np.minimum(frac * (1 + 4 * U1) + 1e-300, 1.0)
-        lo = int(np.min(base))
-        size = int(np.max(base)) - lo + 2
-        masses = np.zeros(size)
-        np.add.at(masses, (base - lo).astype(np.int64), p_hi * (1.0 - q) * (1 + 4 * U1))
-        np.add.at(masses, (base - lo).astype(np.int64) + 1, p_hi * q * (1 + 4 * U1))
-        masses *= 1 + (len(p_hi) + 2) * U1
-        grid = GridPLD(h, lo, masses, 0.0, True, 0.0)
+        grid = _fft_grid(groups, float(eps), h)
+        lo, size = grid.offset, len(grid.masses)
         try:
             composed = compose([grid], [big_n], tail=tail, max_fft=MAX_FFT)
             break
@@ -627,7 +658,7 @@ def _chernoff_cutoff(grid: object, big_n: int, scale: float) -> tuple[float, flo
     """(c, T) with c >= 0 and T >= E[S' 1{S' > c}] for S' the N-fold sum of the grid measure (any non-negative
     measure: mu(S' > t) <= e^{-lam t} M(lam)^N): E[S' 1{S' > c}] = c mu(S' > c) + int_c^inf mu(S' > t) dt
     <= M(lam)^N e^{-lam c} (c + 1/lam), minimised over a grid of lam; c is where the tail is below 1e-40."""
-    lam = np.geomspace(1e-3, 1e3, 48) / max(scale, 1e-300)
+    lam = CHERNOFF_LAMBDAS / max(scale, 1e-300)
     log_m = big_n * grid.log_mgf(lam)  # type: ignore[attr-defined]
     cutoff = max(0.0, float(np.min((log_m + 92.2) / lam)))
     expo = log_m - lam * cutoff + np.log(cutoff + 1.0 / lam)
