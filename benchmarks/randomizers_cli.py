@@ -132,6 +132,16 @@ def _change(a: object, b: object) -> str:
     return f"{b / a - 1:+.2e}"
 
 
+def _moved(before: object, after: object, side: str) -> str:
+    """`=` when the certified end is the same float, `safe` when it moved the safe way (an upper end up, a lower end
+    down), `UNSAFE` otherwise; `-` when either run has no number."""
+    if not isinstance(before, float) or not isinstance(after, float):
+        return "-"
+    if after == before:
+        return "="
+    return "safe" if (after > before) == (side == "upper") else "UNSAFE"
+
+
 def _seconds(row: dict[str, object] | None, key: str) -> str:
     if row is None:
         return "-"
@@ -153,16 +163,17 @@ def table(before: str, after: str) -> str:
         f"machine is mostly waiting); load = the 1-minute load average before the call (from {min(loads, default=0):.1f} to {max(loads, default=0):.1f} in these",
         "runs: the wall seconds say little about an idle machine, and even CPU seconds run 10-30% higher under such load",
         "(shared caches)). upper / lower: the certified ends `tightest` reports (its tightest certified upper bound and largest",
-        f"certified lower bound); change = {after} / {before} - 1. Target: {TARGET:g} s wall on an idle machine, i.e. at most",
-        f"{CPU_TARGET:g} s of CPU.",
+        f"certified lower bound); change = {after} / {before} - 1; moved: `=` the same float, `safe` an upper end up or a lower",
+        f"end down, `UNSAFE` otherwise. Target: {TARGET:g} s wall on an idle machine, i.e. at most {CPU_TARGET:g} s of CPU (and at most",
+        f"{TARGET:g} s of CPU under load).",
         "",
-        f"| mechanism | d | points in both | CPU s {before} (median, max) | CPU s {after} (median, max) | over {CPU_TARGET:g} s CPU ({before}, {after}) | wall s {before} (median, max) | wall s {after} (median, max) | load (max) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        f"| mechanism | d | points in both | CPU s {before} (median, max) | CPU s {after} (median, max) | over {CPU_TARGET:g} s CPU ({before}, {after}) | over {TARGET:g} s CPU ({before}, {after}) | wall s {before} (median, max) | wall s {after} (median, max) | load (max) | moved (upper, lower) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     detail = [
         "",
-        f"| mechanism | d | eps0 | n | upper {before} | upper {after} | change | lower {before} | lower {after} | change | CPU s ({before}, {after}) | wall s ({before}, {after}) | load ({before}, {after}) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        f"| mechanism | d | eps0 | n | upper {before} | upper {after} | change | moved | lower {before} | lower {after} | change | moved | CPU s ({before}, {after}) | wall s ({before}, {after}) | load ({before}, {after}) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     plan = PLAN + SMALL_D + tuple((name, d) for name, d, _, _ in EXTRA if (name, d) not in PLAN)
     for name, d in plan:
@@ -181,18 +192,23 @@ def table(before: str, after: str) -> str:
         a_side = [p[1] for p in both if p[1] is not None]
         dd = "none" if d is None else f"{d:.0e}"
         if both:
-            def over(side: list[dict[str, object]]) -> int:
-                return sum(1 for r in side if r.get("timeout") or float(r.get("cpu", 0.0)) > CPU_TARGET)  # type: ignore[arg-type]
+            def over(side: list[dict[str, object]], limit: float = CPU_TARGET) -> int:
+                return sum(1 for r in side if r.get("timeout") or float(r.get("cpu", 0.0)) > limit)  # type: ignore[arg-type]
+
+            def moves(side: str, b_side: list[dict[str, object]] = b_side, a_side: list[dict[str, object]] = a_side) -> str:
+                marks = [_moved(b.get(side), a.get(side), side) for b, a in zip(b_side, a_side, strict=True)]
+                return ", ".join(f"{marks.count(m)} {m}" for m in ("=", "safe", "UNSAFE", "-") if marks.count(m))
 
             load = max(float(r["load"]) for r in b_side + a_side)  # type: ignore[arg-type]
             lines.append(f"| {name} | {dd} | {len(both)} | {summary(b_side, 'cpu')} | {summary(a_side, 'cpu')} | {over(b_side)}, {over(a_side)} | "
-                         f"{summary(b_side, 'seconds')} | {summary(a_side, 'seconds')} | {load:.1f} |")
+                         f"{over(b_side, TARGET)}, {over(a_side, TARGET)} | {summary(b_side, 'seconds')} | {summary(a_side, 'seconds')} | {load:.1f} | "
+                         f"{moves('upper')}; {moves('lower')} |")
         for b, a, e, n in pairs:
             bu, au = (b or {}).get("upper"), (a or {}).get("upper")
             bl, al = (b or {}).get("lower"), (a or {}).get("lower")
             bload = "-" if b is None else f"{float(b['load']):.1f}"  # type: ignore[arg-type]
             aload = "-" if a is None else f"{float(a['load']):.1f}"  # type: ignore[arg-type]
-            detail.append(f"| {name} | {dd} | {e:g} | {n:.0e} | {_fmt(bu)} | {_fmt(au)} | {_change(bu, au)} | {_fmt(bl)} | {_fmt(al)} | {_change(bl, al)} | "
+            detail.append(f"| {name} | {dd} | {e:g} | {n:.0e} | {_fmt(bu)} | {_fmt(au)} | {_change(bu, au)} | {_moved(bu, au, 'upper')} | {_fmt(bl)} | {_fmt(al)} | {_change(bl, al)} | {_moved(bl, al, 'lower')} | "
                           f"{_seconds(b, 'cpu')}, {_seconds(a, 'cpu')} | {_seconds(b, 'seconds')}, {_seconds(a, 'seconds')} | {bload}, {aload} |")
     return "\n".join(lines + detail) + "\n"
 

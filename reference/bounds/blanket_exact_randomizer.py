@@ -126,6 +126,9 @@ H_OVER_SD = 0.05
 FFT_TARGET = 2**18
 MAX_FFT = 2**19
 DPS = 40
+# The lam grid of the FFT path's Chernoff tail (`_chernoff_cutoff`), in units of 1 / scale (read only).
+CHERNOFF_LAMBDAS = np.geomspace(1e-3, 1e3, 48)
+CHERNOFF_LAMBDAS.setflags(write=False)
 
 
 @dataclass(frozen=True)
@@ -387,37 +390,65 @@ def _probability_upper(groups: Groups) -> np.ndarray:
     return values
 
 
-def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30) -> float:
-    """BBGN19.Lem5.3.exact_randomizer: an upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of
-    groups: randomized rounding to
-    a power-of-2 grid (convex order, module doc) and the certified FFT convolution of `shuffle_spec.reference.composition.shuffled_rounds`."""
-    from ..numerics.pld import GridPLD, compose
-
-    require_integer("N", big_n, minimum=1)
-    big_n = int(big_n)
-    brackets = _coefficient_brackets(groups, float(eps))
+@lru_cache(maxsize=256)
+def _fft_terms(groups: Groups, eps: float) -> tuple[np.ndarray, float, float] | None:
+    """The N-independent part of `fft_count_expectation_upper` at eps: (upper brackets of the coefficients, the
+    float sd of L (it only places the grid step), the spread max - min of the brackets), or None when every
+    coefficient is <= 0 (S <= 0). Kept: the blanket sum asks for every block size N at the same eps (arrays read
+    only)."""
+    brackets = _coefficient_brackets(groups, eps)
     l_hi = np.array([hi for _, hi, _ in brackets])
     p_hi = _probability_upper(groups)
     if float(np.max(l_hi)) <= 0:
-        return 0.0
+        return None
     p_float = p_hi / np.sum(p_hi)
     mean = float(np.sum(p_float * l_hi))
     sd = math.sqrt(max(float(np.sum(p_float * (l_hi - mean) ** 2)), 1e-300))
     spread = float(np.max(l_hi) - np.min(l_hi))
+    l_hi.setflags(write=False)
+    return l_hi, sd, spread
+
+
+@lru_cache(maxsize=256)
+def _fft_grid(groups: Groups, eps: float, h: float) -> Any:
+    """The randomized-rounding grid law of L at eps on the grid h Z (module doc), as a pessimistic GridPLD of step h:
+    it depends on N only through h, a power of 2 shared by neighbouring blanket sizes, and is kept (read only)."""
+    from ..numerics.pld import GridPLD
+
+    brackets = _coefficient_brackets(groups, eps)
+    l_hi = np.array([hi for _, hi, _ in brackets])
+    p_hi = _probability_upper(groups)
+    base = np.floor(l_hi / h)
+    frac = np.clip((l_hi - base * h) / h, 0.0, 1.0)
+    # q >= the exact fraction: (l_hi - base h) is exact (Sterbenz/power-of-2 h) up to one rounding.
+    q = np.minimum(frac * (1 + 4 * U1) + 1e-300, 1.0)
+    lo = int(np.min(base))
+    size = int(np.max(base)) - lo + 2
+    masses = np.zeros(size)
+    np.add.at(masses, (base - lo).astype(np.int64), p_hi * (1.0 - q) * (1 + 4 * U1))
+    np.add.at(masses, (base - lo).astype(np.int64) + 1, p_hi * q * (1 + 4 * U1))
+    masses *= 1 + (len(p_hi) + 2) * U1
+    masses.setflags(write=False)
+    return GridPLD(h, lo, masses, 0.0, True, 0.0)
+
+
+def fft_count_expectation_upper(big_n: int, groups: Groups, eps: float, *, tail: float = 1e-30) -> float:
+    """BBGN19.Lem5.3.exact_randomizer: an upper bound on E[(sum_g l_g h_g)_+], h ~ Mult(N; p), any number of
+    groups: randomized rounding to
+    a power-of-2 grid (convex order, module doc) and the certified FFT convolution of `shuffle_spec.reference.composition.shuffled_rounds`."""
+    from ..numerics.pld import compose
+
+    require_integer("N", big_n, minimum=1)
+    big_n = int(big_n)
+    terms = _fft_terms(groups, float(eps))
+    if terms is None:
+        return 0.0
+    l_hi, sd, spread = terms
     span = min(big_n * spread, 30.0 * math.sqrt(big_n) * sd + 2 * spread)
     h = 2.0 ** math.floor(math.log2(max(min(H_OVER_SD * sd, span / 1024), span / FFT_TARGET, spread / (MAX_FFT // 4), 1e-300)))
     for _ in range(8):
-        base = np.floor(l_hi / h)
-        frac = np.clip((l_hi - base * h) / h, 0.0, 1.0)
-        # q >= the exact fraction: (l_hi - base h) is exact (Sterbenz/power-of-2 h) up to one rounding.
-        q = np.minimum(frac * (1 + 4 * U1) + 1e-300, 1.0)
-        lo = int(np.min(base))
-        size = int(np.max(base)) - lo + 2
-        masses = np.zeros(size)
-        np.add.at(masses, (base - lo).astype(np.int64), p_hi * (1.0 - q) * (1 + 4 * U1))
-        np.add.at(masses, (base - lo).astype(np.int64) + 1, p_hi * q * (1 + 4 * U1))
-        masses *= 1 + (len(p_hi) + 2) * U1
-        grid = GridPLD(h, lo, masses, 0.0, True, 0.0)
+        grid = _fft_grid(groups, float(eps), h)
+        lo, size = grid.offset, len(grid.masses)
         try:
             composed = compose([grid], [big_n], tail=tail, max_fft=MAX_FFT)
             break
@@ -627,7 +658,7 @@ def _chernoff_cutoff(grid: object, big_n: int, scale: float) -> tuple[float, flo
     """(c, T) with c >= 0 and T >= E[S' 1{S' > c}] for S' the N-fold sum of the grid measure (any non-negative
     measure: mu(S' > t) <= e^{-lam t} M(lam)^N): E[S' 1{S' > c}] = c mu(S' > c) + int_c^inf mu(S' > t) dt
     <= M(lam)^N e^{-lam c} (c + 1/lam), minimised over a grid of lam; c is where the tail is below 1e-40."""
-    lam = np.geomspace(1e-3, 1e3, 48) / max(scale, 1e-300)
+    lam = CHERNOFF_LAMBDAS / max(scale, 1e-300)
     log_m = big_n * grid.log_mgf(lam)  # type: ignore[attr-defined]
     cutoff = max(0.0, float(np.min((log_m + 92.2) / lam)))
     expo = log_m - lam * cutoff + np.log(cutoff + 1.0 / lam)
@@ -754,16 +785,24 @@ def saddle_blanket_delta(n: int, gamma: Fraction, groups_list: Sequence[Groups],
         raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
     _check_saddle_groups(groups_list, eps)
     require_probability("delta_hint", delta_hint)
-    n = int(n)
-    law_n = binomial_law(gamma)
-    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
-    window = binomial_window(n - 1, law_n, tail)
-    big_ns = np.arange(window.lo, window.hi + 1, dtype=float) + 1
+    weights, big_ns = _saddle_sizes(int(n), gamma, max(min(1e-30, delta_hint * 1e-12), 1e-300))
     best = 0.0
     for groups in groups_list:
         d = np.minimum(saddle_expectations(big_ns, groups, eps) / big_ns, 1.0)
-        best = max(best, float(np.sum(window.upper * d)))
+        best = max(best, float(np.sum(weights * d)))
     return best
+
+
+@lru_cache(maxsize=64)
+def _saddle_sizes(n: int, gamma: Fraction, tail: float) -> tuple[np.ndarray, np.ndarray]:
+    """The blanket sizes N of `saddle_blanket_delta` and the upper brackets of their probabilities (the window of
+    Bin(n - 1, gamma) at `tail`), read only: they do not depend on eps, and a root search evaluates 20-30 eps."""
+    window = binomial_window(n - 1, binomial_law(gamma), tail)
+    big_ns = np.arange(window.lo, window.hi + 1, dtype=float) + 1
+    weights = np.array(window.upper, dtype=float)
+    big_ns.setflags(write=False)
+    weights.setflags(write=False)
+    return weights, big_ns
 
 
 def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], *, delta: float, eps0: float) -> float | None:
@@ -776,7 +815,14 @@ def saddle_blanket_root(n: int, gamma: Fraction, groups_list: Sequence[Groups], 
     _check_saddle_groups(groups_list, 0.0)
     require_probability("delta", delta)
     require_positive("eps0", eps0)
-    n = int(n)
+    return _saddle_root(int(n), gamma, tuple(groups_list), float(delta), float(eps0))
+
+
+@lru_cache(maxsize=64)
+def _saddle_root(n: int, gamma: Fraction, groups_list: tuple[Groups, ...], delta: float, eps0: float) -> float | None:
+    """`saddle_blanket_root` on checked inputs, kept: a mechanism's upper bound asks for the same pair's root twice
+    (to choose its evaluation, then to aim the chosen search); a deterministic float function, so the kept value
+    is the one a new search would find."""
     if not 0 < eps0 < 700 or gamma == 1:
         return None
     log_target = math.log(delta)

@@ -286,24 +286,31 @@ class _Groups:
         self.atoms = sorted([(self.other, mpmath.mpf(1) / 2), (self.top_x, 1 / (2 * c))])
         ends = sorted([self.alpha + self.beta / c, self.top_x])
         self.cont_lo, self.cont_hi = ends
+        # The constants `cumulative` uses at every call (the walks call it thousands of times), computed once at the
+        # same precision (the callers' 30 digits): the same mpmath numbers as computed in place.
+        self.root_c = mpmath.sqrt(c)
+        self.inv_c = 1 / c
+        self.inv_root_c = 1 / self.root_c
 
     def _x_of(self, z: mpmath.mpf) -> mpmath.mpf:
         return (z - self.alpha) / self.beta
 
     def cumulative(self, z: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
-        c, rc = self.big_c, mpmath.sqrt(self.big_c)
+        c, rc = self.big_c, self.root_c
         mass, mom = mpmath.mpf(0), mpmath.mpf(0)
         for value, m in self.atoms:
             if value <= z:
                 mass, mom = mass + m, mom + m * value
-        zz = min(max(z, self.cont_lo), self.cont_hi)
-        x = min(max(self._x_of(zz), 1 / c), c)
-        if self.beta > 0:  # Z <= z  <=>  X <= x
-            mx, ex = 1 - 1 / (rc * mpmath.sqrt(x)), (mpmath.sqrt(x) - 1 / rc) / rc
-        else:  # X >= x (continuous part, X < C)
-            mx, ex = 1 / (rc * mpmath.sqrt(x)) - 1 / c, (rc - mpmath.sqrt(x)) / rc
-        if z < self.cont_lo:
+        if z < self.cont_lo:  # below the continuous part: its mass and moment are 0
             mx, ex = mpmath.mpf(0), mpmath.mpf(0)
+            return mass + mx / 2, mom + (self.alpha * mx + self.beta * ex) / 2
+        zz = min(max(z, self.cont_lo), self.cont_hi)
+        x = min(max(self._x_of(zz), self.inv_c), c)
+        root_x = mpmath.sqrt(x)
+        if self.beta > 0:  # Z <= z  <=>  X <= x
+            mx, ex = 1 - 1 / (rc * root_x), (root_x - self.inv_root_c) / rc
+        else:  # X >= x (continuous part, X < C)
+            mx, ex = 1 / (rc * root_x) - self.inv_c, (rc - root_x) / rc
         return mass + mx / 2, mom + (self.alpha * mx + self.beta * ex) / 2
 
 

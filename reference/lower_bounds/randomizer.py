@@ -57,6 +57,7 @@ import numpy as np
 from ..bounds.blanket_exact_randomizer import (
     EPS_REL_TOL,
     FiniteRandomizer,
+    Groups,
     check_count_and_delta,
     count_expectation,
     saddle_expectations,
@@ -98,6 +99,41 @@ def _merged(row: Sequence[Fraction], bins: Sequence[Sequence[int]]) -> list[Frac
     return [sum((row[y] for y in b), Fraction(0)) for b in bins]
 
 
+@dataclass(frozen=True)
+class _ChoiceTerms:
+    """The exact merged rows of one candidate (x, x', z, bins) and what every evaluation derives from them alone
+    (the groups of its coefficients, their floats for the Chernoff screen's choice of lam): the same values the
+    search formerly recomputed at each eps it tried."""
+
+    px: tuple[Fraction, ...]
+    px2: tuple[Fraction, ...]
+    pz: tuple[Fraction, ...]
+    groups: Groups
+    floats: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
+
+
+# The candidate terms, kept per (rows object, choice): a search evaluates each candidate at several eps (screens, the
+# certified solve), and exact Fraction sums and group merging cost more than a screen's float work. The key holds
+# the id of the rows, the value the rows themselves, so an id is never reused while its entry exists; the cache is
+# emptied when it reaches TERMS_CACHE_MAX entries (the values are deterministic: a recomputed entry is equal).
+TERMS_CACHE_MAX = 4096
+_TERMS: dict[tuple[int, PairChoice], tuple[tuple[tuple[Fraction, ...], ...], _ChoiceTerms]] = {}
+
+
+def _choice_terms(rows: tuple[tuple[Fraction, ...], ...], choice: PairChoice) -> _ChoiceTerms:
+    """The `_ChoiceTerms` of `choice` on `rows` (exact; cached, module doc of the cache above)."""
+    key = (id(rows), choice)
+    hit = _TERMS.get(key)
+    if hit is not None and hit[0] is rows:
+        return hit[1]
+    px, px2, pz = (tuple(_merged(rows[i], choice.bins)) for i in (choice.x, choice.x2, choice.z))
+    terms = _ChoiceTerms(px, px2, pz, group_outputs(px, px2, pz), (tuple(map(float, px)), tuple(map(float, px2)), tuple(map(float, pz))))
+    if len(_TERMS) >= TERMS_CACHE_MAX:
+        _TERMS.clear()
+    _TERMS[key] = (rows, terms)
+    return terms
+
+
 def _check_bins(bins: object, m: int) -> tuple[tuple[int, ...], ...]:
     if not isinstance(bins, Sequence) or isinstance(bins, (str, bytes)) or not bins:
         raise ParameterError("bins", bins, f"a partition of the outputs 0..{m - 1} into lists")
@@ -114,8 +150,7 @@ def _check_bins(bins: object, m: int) -> tuple[tuple[int, ...], ...]:
 def _pair_delta(randomizer: FiniteRandomizer, choice: PairChoice, n: int, eps: float, tail: float) -> BoundValue:
     if eps >= randomizer.eps0 or choice.x == choice.x2:
         return BoundValue(0.0, 0.0, direction="exact")
-    rows = randomizer.rows
-    groups = group_outputs(_merged(rows[choice.x], choice.bins), _merged(rows[choice.x2], choice.bins), _merged(rows[choice.z], choice.bins))
+    groups = _choice_terms(randomizer.rows, choice).groups
     lo, hi = count_expectation(n, groups, eps, tail=tail, per_sd=PER_SD)
     return BoundValue(min(lo / n / (1 + 2 * U1), min(1.0, hi / n * (1 + 2 * U1))), min(1.0, hi / n * (1 + 2 * U1)), direction="exact")
 
@@ -124,11 +159,13 @@ CHERNOFF_DPS = 40
 CHERNOFF_LAMBDAS = np.geomspace(1e-4, 1e4, 161)  # lam in units of 1 / (sd(L) sqrt(n)): the grid only decides tightness
 
 
-def _chernoff(rows: Sequence[Sequence[Fraction]], choice: PairChoice, n: int, eps: float) -> float:
-    px, px2, pz = (_merged(rows[i], choice.bins) for i in (choice.x, choice.x2, choice.z))
+def _chernoff(rows: tuple[tuple[Fraction, ...], ...], choice: PairChoice, n: int, eps: float) -> float:
+    terms = _choice_terms(rows, choice)
+    px, px2, pz = terms.px, terms.px2, terms.pz
+    fx, fx2, fz = terms.floats
     e_float = math.exp(eps)
-    a = np.array([(float(u) - e_float * float(v)) / float(w) for u, v, w in zip(px, px2, pz, strict=True)])
-    weights = np.array([float(w) for w in pz])
+    a = np.array([(u - e_float * v) / w for u, v, w in zip(fx, fx2, fz, strict=True)])
+    weights = np.array(fz)
     if float(np.max(a)) <= 0:
         return 0.0  # every coefficient <= 0 (up to rounding: the exact check follows at 40 digits)
     spread = math.sqrt(max(float(np.sum(weights * (a - np.sum(weights * a)) ** 2)), 1e-300)) * math.sqrt(n)
@@ -186,8 +223,7 @@ def screened_out(randomizer: FiniteRandomizer, choice: PairChoice, n: int, eps: 
         return False
     if _chernoff(randomizer.rows, choice, n, eps) <= delta:
         return True
-    rows = randomizer.rows
-    groups = group_outputs(_merged(rows[choice.x], choice.bins), _merged(rows[choice.x2], choice.bins), _merged(rows[choice.z], choice.bins))
+    groups = _choice_terms(randomizer.rows, choice).groups
     tail = max(min(1e-30, delta * 1e-12), 1e-300)
     try:
         _, hi = count_expectation(n, groups, eps, tail=tail, per_sd=SCREEN_PER_SD)
@@ -203,8 +239,7 @@ def pair_guess(randomizer: FiniteRandomizer, choice: PairChoice, n: int, delta: 
     _check_candidate(randomizer, choice, n, delta)
     if randomizer.eps0 <= 0 or choice.x == choice.x2:
         return None
-    rows = randomizer.rows
-    groups = group_outputs(_merged(rows[choice.x], choice.bins), _merged(rows[choice.x2], choice.bins), _merged(rows[choice.z], choice.bins))
+    groups = _choice_terms(randomizer.rows, choice).groups
     sizes = np.array([float(n)])
     log_target = math.log(delta)
 
@@ -269,7 +304,8 @@ def candidate_bins(randomizer: FiniteRandomizer, x: int, x2: int) -> list[tuple[
 
 
 def _chi_square(randomizer: FiniteRandomizer, choice: PairChoice) -> float:
-    px, px2, pz = (_merged(randomizer.rows[i], choice.bins) for i in (choice.x, choice.x2, choice.z))
+    terms = _choice_terms(randomizer.rows, choice)
+    px, px2, pz = terms.px, terms.px2, terms.pz
     return sum(float((a - b) ** 2 / c) for a, b, c in zip(px, px2, pz, strict=True))
 
 
@@ -289,11 +325,11 @@ def ranked_candidates(randomizer: FiniteRandomizer) -> list[PairChoice]:
                 continue
             for bins in candidate_bins(randomizer, x, x2):
                 for z in range(randomizer.k):
-                    key = group_outputs(_merged(rows[x], bins), _merged(rows[x2], bins), _merged(rows[z], bins))
+                    choice = PairChoice(x, x2, z, bins)
+                    key = _choice_terms(rows, choice).groups
                     if key in seen:
                         continue  # the same coefficients and law: the same epsilon
                     seen.add(key)
-                    choice = PairChoice(x, x2, z, bins)
                     ranked.append((-_chi_square(randomizer, choice), len(ranked), choice))
     ranked.sort()
     return [choice for _, _, choice in ranked[:MAX_CANDIDATES]]

@@ -59,3 +59,38 @@ def test_large_eps0_cells_take_the_smaller_certified_upper_bound(eps0, n):
     upper = subset_selection.subset_epsilon_upper(eps0=eps0, n=n, delta=1e-6, d=d)
     lower = subset_selection.subset_epsilon_lower(eps0=eps0, n=n, delta=1e-6, d=d)
     assert lower.value <= upper.value <= four.value * (1 + 1e-9)
+
+
+def _raised_alone(eps0: float, n: int, d: int) -> float:
+    """The raised evaluation with the smallest estimated root, solved on its own (the evaluation the registry runs
+    alone where the raise is estimated within RAISED_CLOSE, or RAISED_NEAR from RAISED_ONLY_N_MIN)."""
+    from shuffle_spec.reference.bounds.blanket_exact_randomizer import saddle_blanket_root
+    from shuffle_spec.reference.randomizers.common import eps0_rounded_up
+    from shuffle_spec.reference.randomizers.structured import GUESS_BIAS
+
+    mechanism = subset_selection.subset_selection(eps0, d, subset_selection.optimal_subset_size(eps0, d))
+    pair = mechanism.replace_pairs()[0]
+    top = eps0_rounded_up(mechanism.ratio)
+    roots = [(r, g) for _, _, g in raised_groups(pair.groups) if (r := saddle_blanket_root(n, pair.gamma, [g], delta=1e-6, eps0=top)) is not None]
+    root, groups = min(roots, key=lambda item: item[0])
+    return raised_candidate_epsilon(pair, groups, n=n, delta=1e-6, eps0=top, guess=root * (1 + GUESS_BIAS)).upper
+
+
+def test_from_a_million_reports_a_raise_within_one_percent_is_evaluated_alone():
+    # eps0 = 4, d = 1e6, n = 1e6: the raised estimate is 0.9% above the four-group one (between RAISED_CLOSE and
+    # RAISED_NEAR): the registry's number is the raised evaluation's own certified end, with the raised note.
+    upper = subset_selection.subset_epsilon_upper(eps0=4.0, n=10**6, delta=1e-6, d=10**6)
+    assert upper.value == _raised_alone(4.0, 10**6, 10**6)
+    assert "raised" in upper.note
+    assert subset_selection.RAISED_CLOSE < subset_selection.RAISED_NEAR and subset_selection.RAISED_ONLY_N_MIN == 10**6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("eps0, n, d", [(4.0, 10**6, 1000), (5.0, 10**6, 10**6)])
+def test_raised_alone_is_the_number_both_evaluations_gave(eps0, n, d):
+    # Where the raised evaluation now runs alone, the four-group FFT evaluation's certified end lies above it (so the
+    # smaller of the two, which both paths report, is the raised one: the same float as before the rule).
+    mechanism = subset_selection.subset_selection(eps0, d, subset_selection.optimal_subset_size(eps0, d))
+    four = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=1e-6, eps0=math.nextafter(float(math.log(mechanism.ratio)), 99.0))
+    upper = subset_selection.subset_epsilon_upper(eps0=eps0, n=n, delta=1e-6, d=d)
+    assert upper.value == _raised_alone(eps0, n, d) < four.value
