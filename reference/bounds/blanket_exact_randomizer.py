@@ -69,6 +69,7 @@ import mpmath
 import numpy as np
 
 from .blanket_exact_krr import bracket
+from .blanket_powers import mixture_positive_part_upper
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
@@ -841,17 +842,34 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
     if randomizer.gamma == 1:
         # Every row equal: the output ignores the input; D = 0 for eps >= 0 (L = 1 - e <= 0 surely).
         return BoundValue(0.0, 0.0, direction="upper_bound")
-    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, batch=d_ns if distinct <= 3 else None)
+    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, batch=d_ns if distinct <= 3 else None, mixture=None if distinct <= 3 else _fft_mixture(groups, eps, tail))
+
+
+def _fft_mixture(groups: Groups, eps: float, tail: float) -> Callable[[np.ndarray, np.ndarray], float | None]:
+    """The FFT path's blanket sum over all blanket sizes at once (`blanket_powers`): sum_b w_b E[(S_{N_b})_+]
+    bounded from above with the upper brackets of the coefficients and probabilities (as
+    `fft_count_expectation_upper`), or None (the per-size path then)."""
+    l_hi = [hi for _, hi, _ in _coefficient_brackets(groups, float(eps))]
+    p_hi = _probability_upper(groups)
+
+    def mixture(big_ns: np.ndarray, weights: np.ndarray) -> float | None:
+        return mixture_positive_part_upper(l_hi, p_hi, big_ns.tolist(), weights, tail=tail)
+
+    return mixture
 
 
 def blanket_sum(
-    n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float, *, batch: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
+    n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float, *, batch: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
+    mixture: Callable[[np.ndarray, np.ndarray], float | None] | None = None,
 ) -> BoundValue:
     """BBGN19.Lem5.3.exact_randomizer: sum_N Pr[Bin(n-1, gamma) = N-1] D_N blocked on a grid (D_N non-increasing in N, as in
     `shuffle_spec.reference.bounds.blanket_exact_krr`); gamma exact (rows within 1e-45 of each other give gamma = 1 - 1e-45).
     d_n(N) -> a certified (lower, upper) of D_N, non-increasing in N; `batch` (optional): the same for an array of N
-    at once (arrays of lower and upper ends), used instead of d_n when given. Range: n in [1, MAX_N], gamma a
-    Fraction in (0, 1], delta_hint in (0, 1)."""
+    at once (arrays of lower and upper ends), used instead of d_n when given. `mixture` (optional, the FFT path,
+    `blanket_powers`): mixture(N, w) >= sum_b w_b E[(L_1 + ... + L_{N_b})_+] for the blocks' first sizes N_b and
+    weights w_b >= block mass / N_b, or None; when given and not None the upper end is that (capped by the sum of
+    the block masses: every D_N <= 1) and the lower end 0. Range: n in [1, MAX_N], gamma a Fraction in (0, 1],
+    delta_hint in (0, 1)."""
     require_integer("n", n, minimum=1)
     if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
         raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
@@ -861,6 +879,16 @@ def blanket_sum(
     window = binomial_window(n - 1, law_n, tail)
     offsets = blocking_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt(max((n - 1) * law_n.p * (1 - law_n.p), 0.0)), delta_hint)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
+    if mixture is not None:
+        block_mass = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
+        block_mass[-1] += window.above
+        sizes = window.lo + offsets + 1
+        # w_b >= block mass / N_b (one division, rounded up by the factor); the sum's float error as below.
+        combined = mixture(sizes, block_mass / sizes * (1 + 2 * U1))
+        if combined is not None:
+            cap = float(np.sum(block_mass)) * (1 + (len(offsets) + 4) * U1)
+            upper = min(combined * (1 + 4 * U1), cap) + window.below
+            return BoundValue(0.0, min(upper * (1 + 2 * U1), 1.0), direction="upper_bound")
     if batch is not None:
         d_lo, d_hi = (np.asarray(v, dtype=float) for v in batch(window.lo + offsets + 1))
     else:
