@@ -64,7 +64,7 @@ from ..core.errors import ParameterError, require_probability
 from ..numerics.binomial import UNIT
 from ..numerics.pld import C_FFT, GridPLD
 
-__all__ = ["mixture_positive_part_upper", "MAX_FFT", "H_OVER_SD", "FFT_TARGET"]
+__all__ = ["mixture_positive_part_upper", "mixture_points", "MAX_FFT", "H_OVER_SD", "FFT_TARGET"]
 
 # As the per-size path (`blanket_exact_randomizer`): the grid step targets H_OVER_SD standard deviations of L, the
 # window at most FFT_TARGET points at the step's choice and MAX_FFT in all.
@@ -139,13 +139,7 @@ def mixture_positive_part_upper(l_hi: Sequence[float] | np.ndarray, p_hi: Sequen
     ns, w = ns[order], w[order]
     if float(np.max(l_arr)) <= 0 or float(np.sum(w)) == 0:
         return 0.0  # S <= 0 surely (or nothing weighted)
-    n_max = int(ns[-1])
-    p_float = p_arr / np.sum(p_arr)
-    mean = float(np.sum(p_float * l_arr))
-    sd = math.sqrt(max(float(np.sum(p_float * (l_arr - mean) ** 2)), 1e-300))
-    spread = float(np.max(l_arr) - np.min(l_arr))
-    span = min(n_max * spread, 30.0 * math.sqrt(n_max) * sd + 2 * spread)
-    h = 2.0 ** math.floor(math.log2(max(min(H_OVER_SD * sd, span / 1024), span / FFT_TARGET, spread / (MAX_FFT // 4), 1e-300)))
+    h, sd = _step(l_arr, p_arr, int(ns[-1]))
     for _ in range(8):
         result = _evaluate(l_arr, p_arr, ns, w, h, float(tail), sd)
         if result is not None:
@@ -154,12 +148,21 @@ def mixture_positive_part_upper(l_hi: Sequence[float] | np.ndarray, p_hi: Sequen
     return None
 
 
-def _evaluate(l_hi: np.ndarray, p_hi: np.ndarray, ns: np.ndarray, w: np.ndarray, h: float, tail: float, sd: float) -> float | None:
-    lo, masses = _grid(l_hi, p_hi, h)
-    grid = GridPLD(h, lo, masses, 0.0, True, 0.0)
-    n_float = ns.astype(float)
-    # Window: the union over the sizes of the Chernoff windows at `tail` (placement only, module doc step 1-2).
-    scale = max(math.sqrt(float(ns[-1])) * sd + h, h)
+def _step(l_hi: np.ndarray, p_hi: np.ndarray, n_max: int) -> tuple[float, float]:
+    """The grid step (the per-size path's rule at the largest size) and the float standard deviation of L."""
+    p_float = p_hi / np.sum(p_hi)
+    mean = float(np.sum(p_float * l_hi))
+    sd = math.sqrt(max(float(np.sum(p_float * (l_hi - mean) ** 2)), 1e-300))
+    spread = float(np.max(l_hi) - np.min(l_hi))
+    span = min(n_max * spread, 30.0 * math.sqrt(n_max) * sd + 2 * spread)
+    return 2.0 ** math.floor(math.log2(max(min(H_OVER_SD * sd, span / 1024), span / FFT_TARGET, spread / (MAX_FFT // 4), 1e-300))), sd
+
+
+def _window(grid: GridPLD, n_float: np.ndarray, sd: float, tail: float) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
+    """(first index, FFT length, lam grid, log M(lam), log M(-lam)): the union over the sizes of the Chernoff windows
+    at `tail` (placement only, module doc steps 1-2), the length a power of 2."""
+    h = grid.step
+    scale = max(math.sqrt(float(n_float[-1])) * sd + h, h)
     lam = LAM_GRID / scale
     log_up = grid.log_mgf(lam)  # upper bounds of log M(lam) (pld)
     log_down = grid.log_mgf(-lam)
@@ -168,12 +171,38 @@ def _evaluate(l_hi: np.ndarray, p_hi: np.ndarray, ns: np.ndarray, w: np.ndarray,
     s_lo = float(np.min(np.max(-(n_float[:, None] * log_down[None, :] + log_inv) / lam[None, :], axis=1)))
     lo_index = int(math.floor(s_lo / h)) - 1
     hi_index = int(math.ceil(s_hi / h)) + 1
-    need = max(hi_index - lo_index + 1, len(masses), 16)
+    need = max(hi_index - lo_index + 1, len(grid.masses), 16)
     size = 1 << (need - 1).bit_length()
+    spare = size - (hi_index - lo_index + 1)
+    return lo_index - spare // 4, size, lam, log_up, log_down  # a little room below, the rest above (as pld)
+
+
+def mixture_points(l_values: Sequence[float] | np.ndarray, p_values: Sequence[float] | np.ndarray, n_lo: int, n_hi: int, *, tail: float = 1e-30) -> int:
+    """Uncertified, for cost estimates: the FFT length `mixture_positive_part_upper` takes for L with these values and
+    probabilities (floats) and the sizes n_lo..n_hi (at the first grid step tried; at most MAX_FFT beyond which it
+    coarsens the step). Range: as mixture_positive_part_upper; 1 <= n_lo <= n_hi <= 1e8."""
+    l_arr = np.asarray(l_values, dtype=float)
+    p_arr = np.asarray(p_values, dtype=float)
+    if l_arr.ndim != 1 or not 1 <= len(l_arr) <= 64 or p_arr.shape != l_arr.shape or not bool(np.all(np.isfinite(l_arr))):
+        raise ParameterError("l_values", len(l_arr), "1 to 64 finite group coefficients, one probability each")
+    if not bool(np.all((p_arr >= 0) & (p_arr <= 1))) or not float(np.sum(p_arr)) > 0:
+        raise ParameterError("p_values", p_arr.tolist()[:4], "probabilities in [0, 1] with a positive sum")
+    if not (isinstance(n_lo, int) and isinstance(n_hi, int) and 1 <= n_lo <= n_hi <= 10**8):
+        raise ParameterError("n_hi", n_hi, "blanket sizes 1 <= n_lo <= n_hi <= 1e8")
+    require_probability("tail", tail)
+    h, sd = _step(l_arr, p_arr, n_hi)
+    lo, masses = _grid(l_arr, p_arr, h)
+    _, size, _, _, _ = _window(GridPLD(h, lo, masses, 0.0, True, 0.0), np.array([float(n_lo), float(n_hi)]), sd, float(tail))
+    return min(size, MAX_FFT)
+
+
+def _evaluate(l_hi: np.ndarray, p_hi: np.ndarray, ns: np.ndarray, w: np.ndarray, h: float, tail: float, sd: float) -> float | None:
+    lo, masses = _grid(l_hi, p_hi, h)
+    grid = GridPLD(h, lo, masses, 0.0, True, 0.0)
+    n_float = ns.astype(float)
+    lo_index, size, lam, log_up, log_down = _window(grid, n_float, sd, tail)
     if size > MAX_FFT:
         return None
-    spare = size - (hi_index - lo_index + 1)
-    lo_index -= spare // 4  # a little room below, the rest above (as pld)
     # x at its absolute indices modulo the window length: X^N is then the transform of x^{*N} at absolute indices
     # modulo L (module doc).
     placed = np.zeros(size)

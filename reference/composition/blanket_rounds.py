@@ -82,6 +82,7 @@ from ..bounds.blanket_exact_laplace import MAX_EPS0 as LAPLACE_MAX_EPS0
 from ..bounds.blanket_exact_laplace import MAX_N as LAPLACE_MAX_N
 from ..bounds.blanket_exact_laplace import exact_blanket_laplace_delta
 from ..bounds.blanket_exact_randomizer import MAX_N as MATRIX_MAX_N
+from ..bounds.blanket_powers import mixture_points
 from ..bounds.blanket_exact_randomizer import FiniteRandomizer, Groups, PairProfiles, finite_randomizer, pair_groups, product_form
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
@@ -144,6 +145,12 @@ DEFAULT_NODES = 16
 # 7e3, 9-19 ms at 7e4, 9-31 ms at 7e5, modelled as a + b (points of the FFT window: about 600 sqrt(N), at most 2^18).
 # An envelope takes 18-36 evaluations (nodes and the bisection placing them).
 LATTICE_BLOCK_SECONDS = (2e-4, 5e-5)
+# A finite matrix's pair with more than 3 groups: one batched FFT per evaluation (`blanket_powers`), measured (one
+# core, load average 10 on the 2-core machine: an upper end for an idle core) at n = 1e2..1e8 as 5-20 ms at FFT
+# lengths 8k-33k (81-231 blocks), 40-45 ms at 131k (107 blocks), 50 ms at 262k (33 blocks), 80-91 ms at 524k (12
+# blocks), 31-37 ms at 262k (3-5 blocks); modelled as a + L (b + blocks c), L the length at eps = 0 (above every
+# one of these measurements).
+MIXTURE_SECONDS = (3e-3, 1.6e-7, 2e-9)
 FFT_BLOCK_SECONDS = (4e-4, 1e-7)
 FFT_POINTS_PER_ROOT = 600.0
 FFT_POINTS_MAX = 2.0**18
@@ -341,8 +348,9 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
     return RoundEnvelope(step, nodes, upper, float(bound), count[0], time.perf_counter() - started)
 
 
-def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float) -> float:
-    """The cost model's seconds of one certified Lemma 5.3 evaluation of one pair (`envelope_seconds`)."""
+def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float, *, matrix: bool = False) -> float:
+    """The cost model's seconds of one certified Lemma 5.3 evaluation of one pair (`envelope_seconds`); `matrix`: a
+    finite matrix's pair (`blanket_pair_delta`: more than 3 groups take the batched FFT, one per evaluation)."""
     if gamma >= 1:
         return 0.0
     law = binomial_law(gamma)
@@ -351,6 +359,10 @@ def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float) -> floa
     mean = (n - 1) * law.p
     blocks = len(blocking_offsets(window.lo, window.hi, mean, math.sqrt(max(mean * (1 - law.p), 0.0)), floor))
     root = math.sqrt(mean + 1.0)
+    if matrix and len(groups) > 3:
+        # The batched FFT's length at eps = 0 (the coefficients alpha - beta; the measured costs are per this length).
+        points = mixture_points([float(a - b) for a, b in zip(groups.alpha, groups.beta, strict=True)], [float(p) for p in groups.p], window.lo + 1, window.hi + 1)
+        return MIXTURE_SECONDS[0] + points * (MIXTURE_SECONDS[1] + blocks * MIXTURE_SECONDS[2])
     if len(groups) <= 3 or product_form(groups) is not None:
         per_block = LATTICE_BLOCK_SECONDS[0] + LATTICE_BLOCK_SECONDS[1] * root
     else:
@@ -378,7 +390,7 @@ def envelope_seconds(r: BlanketRound, *, floor: float = FLOOR) -> float:
     else:
         structured, _ = _structured_mechanism(r.mechanism, float(r.eps0), r.d)  # type: ignore[arg-type]
         pairs = [(pair.gamma, pair.groups) for pair in structured]
-    return ENVELOPE_EVALUATIONS * sum(_pair_seconds(r.n, gamma, groups, float(floor)) for gamma, groups in pairs)
+    return ENVELOPE_EVALUATIONS * sum(_pair_seconds(r.n, gamma, groups, float(floor), matrix=r.mechanism == "matrix") for gamma, groups in pairs)
 
 
 def _check_floor(floor: float) -> None:
