@@ -94,6 +94,7 @@ __all__ = [
     "check_pair_indices",
     "pair_groups",
     "blanket_pair_delta",
+    "blanket_pair_fft_delta",
     "blanket_sum",
     "PairProfiles",
     "exact_blanket_randomizer_delta",
@@ -852,6 +853,27 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
         # Every row equal: the output ignores the input; D = 0 for eps >= 0 (L = 1 - e <= 0 surely).
         return BoundValue(0.0, 0.0, direction="upper_bound")
     return blanket_sum(n, randomizer.gamma, d_n, delta_hint, batch=d_ns if distinct <= 3 else None, mixture=_fft_mixture(groups, eps, tail))
+
+
+def blanket_pair_fft_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer through the batched FFT alone, whatever the number of groups: a certified upper
+    end of Lemma 5.3's delta(eps) for the ordered pair (x, x') (`blanket_powers`; lower end 0), cheap where the
+    lattice path is dear (its upper end is usually a little above the lattice's; the smaller of the two is an
+    upper bound too). The per-size FFT path where the batched window does not fit. Range: as blanket_pair_delta."""
+    check_pair_indices(randomizer, x, x2)
+    check_n(n, maximum=MAX_N)
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    n = int(n)
+    if x == x2 or eps >= randomizer.eps0 or randomizer.gamma == 1:
+        return BoundValue(0.0, 0.0, direction="upper_bound")
+    groups = pair_groups(randomizer, x, x2)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+
+    def d_n(big_n: int) -> tuple[float, float]:
+        return 0.0, min(1.0, fft_count_expectation_upper(big_n, groups, eps, tail=tail) / big_n * (1 + 2 * U1))
+
+    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, mixture=_fft_mixture(groups, eps, tail))
 
 
 def _fft_mixture(groups: Groups, eps: float, tail: float) -> Callable[[np.ndarray, np.ndarray], float | None]:

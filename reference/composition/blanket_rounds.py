@@ -83,7 +83,9 @@ from ..bounds.blanket_exact_laplace import MAX_N as LAPLACE_MAX_N
 from ..bounds.blanket_exact_laplace import exact_blanket_laplace_delta
 from ..bounds.blanket_exact_randomizer import MAX_N as MATRIX_MAX_N
 from ..bounds.blanket_powers import mixture_points
-from ..bounds.blanket_exact_randomizer import FiniteRandomizer, Groups, PairProfiles, finite_randomizer, pair_groups, product_form
+from ..bounds.blanket_exact_randomizer import (
+    FiniteRandomizer, Groups, PairProfiles, blanket_pair_delta, blanket_pair_fft_delta, finite_randomizer, pair_groups, product_form,
+)
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
@@ -312,6 +314,42 @@ def _nodes(upper_at: Callable[[float], float], eps0: float, floor: float, count:
     return step, np.array(nodes), np.array(upper)
 
 
+class _MatrixNodes:
+    """The matrix envelope's node values (module doc, B1): at each eps the maximum over the ordered pairs of
+    min(lattice path, batched FFT) of the pair's certified Lemma 5.3 value (both upper bounds of the same delta, so
+    is their minimum), or lower: a pair is not evaluated (its lattice path, the dear one) where an upper bound of
+    its delta at eps is already at most the maximum found, i.e. its certified value at an evaluated eps' <= eps
+    (delta is non-increasing in eps, `PairProfiles`) or its batched FFT value at eps. Pairs with more than 3
+    groups take the batched FFT in either call, once."""
+
+    def __init__(self, matrix: FiniteRandomizer, *, n: int, floor: float) -> None:
+        self.matrix = matrix
+        self.pairs = PairProfiles(matrix, n=n, delta_hint=floor).pairs  # one of each set of pairs with equal groups
+        self.lattice = {pair: len(pair_groups(matrix, *pair)) <= 3 for pair in self.pairs}
+        self.n = int(n)
+        self.floor = float(floor)
+        self.seen: dict[tuple[int, int], list[tuple[float, float]]] = {pair: [] for pair in self.pairs}
+        self.lattice_calls = 0
+
+    def _known(self, pair: tuple[int, int], eps: float) -> float:
+        """The smallest certified upper end of the pair at an evaluated eps' <= eps (inf when none)."""
+        return min((upper for at, upper in self.seen[pair] if at <= eps), default=math.inf)
+
+    def upper(self, eps: float) -> float:
+        best = 0.0
+        for pair in sorted(self.pairs, key=lambda q: -self._known(q, eps)):  # never evaluated (inf) first
+            if self._known(pair, eps) <= best:
+                continue  # its delta at eps is at most its certified value at a smaller eps, <= best
+            value = blanket_pair_fft_delta(self.matrix, *pair, n=self.n, eps=eps, delta_hint=self.floor).upper
+            if self.lattice[pair] and not (best > 0 and value <= best):
+                # The lattice path (tighter where it does not cancel) unless the FFT's value already settles it.
+                value = min(value, blanket_pair_delta(self.matrix, *pair, n=self.n, eps=eps, delta_hint=self.floor).upper)
+                self.lattice_calls += 1
+            self.seen[pair].append((eps, value))
+            best = max(best, value)
+        return best
+
+
 @lru_cache(maxsize=64)
 def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
     started = time.perf_counter()
@@ -331,8 +369,7 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
         if not isinstance(matrix, FiniteRandomizer):  # _validate made it one
             raise ParameterError("matrix", repr(matrix)[:60], "a validated FiniteRandomizer")
         bound = matrix.eps0
-        profiles = PairProfiles(matrix, n=r.n, delta_hint=floor)  # skips pairs dominated at a smaller eps
-        value = profiles.upper
+        value = _MatrixNodes(matrix, n=r.n, floor=floor).upper  # skips pairs dominated (module doc, B1)
     else:
         pairs, ratio = _structured_mechanism(r.mechanism, eps0, r.d)
         bound = eps0_rounded_up(ratio)
