@@ -20,10 +20,12 @@ B1 Envelope. h_i >= delta*(eps_i) := sup over ordered neighbouring pairs of data
    - Laplace on [0, 1]: `reference.bounds.blanket_exact_laplace.exact_blanket_laplace_delta` (statement
      BBGN19.Lem5.3.exact_laplace; the pair (0, 1) is the worst pair for every eps, proven there);
    - a finite matrix: `reference.bounds.blanket_exact_randomizer.exact_blanket_randomizer_delta` (the maximum
-     over every ordered pair of rows; statement BBGN19.Lem5.3.exact_randomizer), evaluated node by node through
-     `PairProfiles`: a pair whose certified value at a smaller eps is already at most the node's maximum is not
-     evaluated again (its delta is non-increasing in eps), so each node's value is that maximum or lower and still
-     an upper bound;
+     over every ordered pair of rows; statement BBGN19.Lem5.3.exact_randomizer), evaluated node by node
+     (`_MatrixNodes`): each pair's value is the smaller of its lattice path's and its batched FFT's certified upper
+     ends (`blanket_pair_fft_delta`; pairs with more than 3 groups have the FFT only), and a pair is not evaluated
+     (or, with at most 3 groups, not by its dear lattice path) where an upper bound of its delta at the node, its
+     certified value at a smaller eps (delta is non-increasing in eps) or its FFT value, is already at most the
+     node's maximum; so each node's value is that maximum or lower and still an upper bound;
    - a structured randomizer: `reference.randomizers.structured.structured_blanket_delta` over the mechanism's
      `replace_pairs()` (each module proves its list covers every ordered pair). The mechanism is built with
      e^eps0 rounded UP to a rational (`side="upper"`): the mechanism at the true e^eps0 is a post-processing of
@@ -58,9 +60,14 @@ Speed: the envelope costs one certified Lemma 5.3 evaluation per node (16-40 nod
 Laplace ~0.02-0.1 s each (its tilted lattice FFT); a matrix or a structured randomizer one blanket sum per ordered
 pair (of distinct groups, not skipped), each over the blocks of the blanket size N: at most 3 groups, the lattice
 sums of all blocks in one batched call (0.04 s per pair at n = 100, 0.3-0.6 s at n = 1e3..1e6: the blocks get
-fewer as their N grow); more groups (subset selection, most matrices with m > 3) one randomized-rounding FFT per
-block (0.05 s at n = 100, 0.1-0.6 s beyond). Measured CPU of one envelope (a loaded machine): a 3 x 3 matrix 1.5 s
-at n = 100, 27 s at n = 1e3 (93 s before the batched sums), subset selection (d = 100) 8 s at n = 1e4.
+fewer as their N grow; the sizes where two positive coefficients cancel in it, and the whole sum where the FFT
+settles a pair, by one batched FFT); a matrix's pairs with more groups one batched FFT for all blocks
+(`reference.bounds.blanket_powers`: 5-20 ms at n <= 1e3, 40-90 ms at n = 1e4..1e6); a structured randomizer's
+(subset selection) one randomized-rounding FFT per block (0.05 s at n = 100, 0.1-0.6 s beyond). Measured CPU of
+one envelope (load average 10-12 on the 2-core machine; benchmarks/MATRIX_ROUNDS.md): a 3 x 3 matrix 16-17 s at
+n = 1e3 (27 s with a per-size FFT for the cancelled sizes, 93 s before the batched lattice sums), 12-13 s at
+n = 1e4..1e6; the 10 x 10 matrix of benchmarks/matrix_rounds.py 1.6 s at n = 1e3, 2.9 s at 1e4, 7.5 s at 1e6
+(29-63 s per size); subset selection (d = 100) 8 s at n = 1e4.
 `envelope_seconds` estimates it from the blanket sizes and pairs alone (the front door's test). The envelope is
 cached per (mechanism, parameters, n, floor); the composition itself is one FFT (milliseconds to a second)
 whatever T is. Written by hand: no library composes certified upper envelopes of a privacy profile (module docs
