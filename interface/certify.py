@@ -258,7 +258,7 @@ MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
 # s per envelope at n = 1e3..1e6. The front door tries them where the cost model of
 # `reference.composition.blanket_rounds.envelope_seconds` (blanket sizes, pairs and FFT lengths, no evaluation; an
 # upper end of the CPU seconds measured) is at most this, and names the direct call elsewhere (a 3 x 3 matrix up to
-# n ~ 250; the 10 x 10 matrix of benchmarks/matrix_rounds.py at every n in [1e2, 1e8] except about 2e5..3e5 where
+# n ~ 420; the 10 x 10 matrix of benchmarks/matrix_rounds.py at every n in [1e2, 1e8] except about 2e5..3e5 where
 # its FFT length doubles; subset selection on d = 100 ~ 370, piecewise ~ 520).
 # compose.laplace's envelope and those of the randomizers whose Lemma 5.3 sum is exact in product form
 # (BLANKET_ROUNDS_FAST, `reference.bounds.blanket_exact_randomizer.product_form`; Duchi's is binary RR's) take about a

@@ -160,6 +160,11 @@ LATTICE_BLOCK_SECONDS = (2e-4, 5e-5)
 # blocks), 31-37 ms at 262k (3-5 blocks); modelled as a + L (b + blocks c), L the length at eps = 0 (above every
 # one of these measurements).
 MIXTURE_SECONDS = (3e-3, 1.6e-7, 2e-9)
+# A finite matrix's lattice path (at most 3 groups) costs this fraction of the lattice model above: its cancelled sizes
+# take one batched FFT and a pair settled by its FFT value skips the lattice (`_MatrixNodes`). The 3 x 3 circulant
+# measured (load average 11-12) 0.72 s at n = 100, 5.2 s at 300, 9.3 s at 500, 15.2 s at 1e3, 26.3 s at 3e3, 11.6 s
+# at 1e4, 13.7 s at 1e6 against the model's 3.8, 12.2, 19.2, 36.2, 46.1, 38.6, 39.9 s: 0.6 keeps it above each.
+MATRIX_LATTICE_FACTOR = 0.6
 FFT_BLOCK_SECONDS = (4e-4, 1e-7)
 FFT_POINTS_PER_ROOT = 600.0
 FFT_POINTS_MAX = 2.0**18
@@ -408,7 +413,7 @@ def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float, *, matr
         points = mixture_points([float(a - b) for a, b in zip(groups.alpha, groups.beta, strict=True)], [float(p) for p in groups.p], window.lo + 1, window.hi + 1)
         return MIXTURE_SECONDS[0] + points * (MIXTURE_SECONDS[1] + blocks * MIXTURE_SECONDS[2])
     if len(groups) <= 3 or product_form(groups) is not None:
-        per_block = LATTICE_BLOCK_SECONDS[0] + LATTICE_BLOCK_SECONDS[1] * root
+        per_block = (LATTICE_BLOCK_SECONDS[0] + LATTICE_BLOCK_SECONDS[1] * root) * (MATRIX_LATTICE_FACTOR if matrix else 1.0)
     else:
         per_block = FFT_BLOCK_SECONDS[0] + FFT_BLOCK_SECONDS[1] * min(FFT_POINTS_PER_ROOT * root, FFT_POINTS_MAX)
     return blocks * per_block
