@@ -927,7 +927,7 @@ def blanket_sum(
         found = batch(sizes)
         d_lo, d_hi = (np.asarray(v, dtype=float) for v in found[:2])
         if len(found) > 2:
-            opened = np.asarray(found[2], dtype=bool)  # type: ignore[misc]
+            opened = np.asarray(found[2], dtype=bool)
     else:
         d_lo = np.empty(len(offsets))
         d_hi = np.empty(len(offsets))
