@@ -28,7 +28,10 @@ k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N
   an upper bound whose error grows like N h^2 (a variance), not N h (the bias of rounding every L up). The
   N-fold convolution of the grid masses (upper brackets) is `shuffle_spec.reference.composition.shuffled_rounds.compose` (FFT with a proven
   round-off bound and Chernoff tails); E[S'_+] adds the round-off (Cauchy-Schwarz), the mass above the
-  window times N max l and below it times the window's lowest point. The lower end is 0 on this path.
+  window times N max l and below it times the window's lowest point. The lower end is 0 on this path. The blanket
+  sum takes all its blocks (and the lattice path its cancelled sizes) in one batched FFT instead
+  (`shuffle_spec.reference.bounds.blanket_powers`, proven in its module doc); the per-size FFT above where that window
+  does not fit.
 
 The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N). On
 the lattice path the D_N of all blocks come from one batched call of the lattice sums (`count_expectations`: the

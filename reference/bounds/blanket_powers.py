@@ -1,6 +1,6 @@
 """The FFT path of BBGN19 Lemma 5.3's blanket sum for a finite randomizer, all blanket sizes in one inverse FFT
 (statement BBGN19.Lem5.3.exact_randomizer; used by `blanket_exact_randomizer.blanket_pair_delta` for pairs with more
-than 3 groups outside product form).
+than 3 groups and for the blanket sizes whose lattice interval cancels, and by `blanket_pair_fft_delta`).
 
 The blocked blanket sum of `blanket_exact_randomizer.blanket_sum` is an upper bound of the form
 sum_b w_b E[(L_1 + ... + L_{N_b})_+] with blocks b, their first blanket sizes N_b and weights
