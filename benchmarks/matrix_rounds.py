@@ -5,11 +5,11 @@ real n: CPU of one envelope, its certified evaluations, the composed certified u
 
 Run from the repository root (one JSON line per configuration on stdout; the envelope values and nodes too, so
 that two versions can be compared node by node):
-    python3 benchmarks/matrix_rounds.py [NAME:N ...]     default: c3:100 c3:1000 k10:1000 subset:10000 piecewise:100
+    python3 benchmarks/matrix_rounds.py [NAME:N ...]     default: c3 and k10 at n = 100, 1e3, 1e4, 1e6, subset:1e4, piecewise:100
 
 Names: c3 = examples/circulant3.json (3 x 3, not k-RR); k10 = the 10 x 10 matrix keeping its input w.p. 3/10,
 moving it to the next value w.p. 1/10 and elsewhere uniformly (not k-RR, 3 ordered pairs of distinct groups, the
-FFT path); subset = k-subset selection at eps0 = 1, d = 100 (Ye and Barg's k); piecewise = Wang et al.'s mechanism
+batched FFT path of `reference/bounds/blanket_powers.py`); subset = k-subset selection at eps0 = 1, d = 100 (Ye and Barg's k); piecewise = Wang et al.'s mechanism
 at eps0 = 1. Timings are measurements on this machine (process CPU), never asserted by tests; results in
 benchmarks/MATRIX_ROUNDS.md.
 """
@@ -29,7 +29,7 @@ from shuffle_spec.reference.composition import blanket_rounds as blanket  # noqa
 
 DELTA = 1e-6
 ROUNDS = (10, 1000)
-DEFAULT = ("c3:100", "c3:1000", "k10:1000", "subset:10000", "piecewise:100")
+DEFAULT = ("c3:100", "c3:1000", "c3:1e4", "c3:1e6", "k10:100", "k10:1000", "k10:1e4", "k10:1e6", "subset:1e4", "piecewise:100")
 
 
 def next_value_matrix(k: int = 10) -> list[list[str]]:

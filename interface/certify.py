@@ -253,10 +253,13 @@ def _structured(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta:
 MECHANISM_ROUNDS_N_MAX = 10**5
 MECHANISM_ROUNDS = ("compose.binary_rr", "compose.krr")
 # The envelopes of a matrix, subset selection and the piecewise mechanism cost one certified Lemma 5.3 evaluation per
-# node and ordered pair, 0.05-0.6 s each (20-60 s of CPU per envelope at n >= 1e3, whatever n): the front door tries
-# them where the cost model of `reference.composition.blanket_rounds.envelope_seconds` (blanket sizes and pairs, no
-# evaluation; an upper end of the CPU seconds measured) is at most this, and names the direct call elsewhere (a 3 x 3
-# matrix up to n ~ 250, a 10 x 10 one ~ 140, subset selection on d = 100 ~ 370, piecewise ~ 520).
+# node and ordered pair: 0.05-0.6 s each on the lattice path (at most 3 groups) and the per-size FFT (subset
+# selection), 12-30 s of CPU per envelope at n >= 1e3; 5-90 ms on a matrix's batched FFT (more than 3 groups), 1.6-7.5
+# s per envelope at n = 1e3..1e6. The front door tries them where the cost model of
+# `reference.composition.blanket_rounds.envelope_seconds` (blanket sizes, pairs and FFT lengths, no evaluation; an
+# upper end of the CPU seconds measured) is at most this, and names the direct call elsewhere (a 3 x 3 matrix up to
+# n ~ 420; the 10 x 10 matrix of benchmarks/matrix_rounds.py at every n in [1e2, 1e8] except about 2e5..3e5 where
+# its FFT length doubles; subset selection on d = 100 ~ 370, piecewise ~ 520).
 # compose.laplace's envelope and those of the randomizers whose Lemma 5.3 sum is exact in product form
 # (BLANKET_ROUNDS_FAST, `reference.bounds.blanket_exact_randomizer.product_form`; Duchi's is binary RR's) take about a
 # second over their whole range (0.3-1.3 s of CPU at eps0 in [0.05, 8], n in [1e3, 1e8], T = 100-1000) and are

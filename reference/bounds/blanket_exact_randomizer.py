@@ -28,7 +28,10 @@ k-RR of any k gives 3 groups. Always sum_y omega(y) l_y = 1 - e^eps, so E[S] = N
   an upper bound whose error grows like N h^2 (a variance), not N h (the bias of rounding every L up). The
   N-fold convolution of the grid masses (upper brackets) is `shuffle_spec.reference.composition.shuffled_rounds.compose` (FFT with a proven
   round-off bound and Chernoff tails); E[S'_+] adds the round-off (Cauchy-Schwarz), the mass above the
-  window times N max l and below it times the window's lowest point. The lower end is 0 on this path.
+  window times N max l and below it times the window's lowest point. The lower end is 0 on this path. The blanket
+  sum takes all its blocks (and the lattice path its cancelled sizes) in one batched FFT instead
+  (`shuffle_spec.reference.bounds.blanket_powers`, proven in its module doc); the per-size FFT above where that window
+  does not fit.
 
 The N-sum is blocked on a grid as in `shuffle_spec.reference.bounds.blanket_exact_krr` (D_N non-increasing in N). On
 the lattice path the D_N of all blocks come from one batched call of the lattice sums (`count_expectations`: the
@@ -69,6 +72,7 @@ import mpmath
 import numpy as np
 
 from .blanket_exact_krr import bracket
+from .blanket_powers import mixture_positive_part_upper
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
@@ -93,6 +97,7 @@ __all__ = [
     "check_pair_indices",
     "pair_groups",
     "blanket_pair_delta",
+    "blanket_pair_fft_delta",
     "blanket_sum",
     "PairProfiles",
     "exact_blanket_randomizer_delta",
@@ -332,10 +337,14 @@ def count_expectation(big_n: int, groups: Groups, eps: float, *, tail: float = 1
     return float(lo[0]), float(hi[0])
 
 
-def count_expectations(big_ns: Sequence[int], groups: Groups, eps: float, *, tail: float = 1e-30, per_sd: int = PER_SD) -> tuple[np.ndarray, np.ndarray]:
+def count_expectations(
+    big_ns: Sequence[int], groups: Groups, eps: float, *, tail: float = 1e-30, per_sd: int = PER_SD, opened: list[int] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """`count_expectation` for every N of `big_ns` (integers >= 0) at once: [lower, upper] arrays, one entry per N.
     The coefficient brackets and their merging depend on eps only, and the lattice sums of all N run as one batch
-    (`_lattice_three`). Range: as count_expectation."""
+    (`_lattice_three`). `opened` (a list): the indices of the sizes whose interval cancelled (two positive
+    coefficients) are appended to it and their upper ends are the lattice's (the caller batches the FFT for them,
+    `blanket_sum`); without it each gets its own FFT here. Range: as count_expectation."""
     require_positive("eps", eps, allow_zero=True)
     for big_n in big_ns:
         require_integer("N", big_n, minimum=0)
@@ -371,7 +380,9 @@ def count_expectations(big_ns: Sequence[int], groups: Groups, eps: float, *, tai
                 mean_lo, mean_hi = bracket(int(ns[i]) * (1 - mpmath.exp(mpmath.mpf(eps))))
             low = max((mean_lo + lo_neg[j]) - 4 * U1 * (abs(mean_lo) + lo_neg[j]), 0.0)
             high = max((mean_hi + hi_neg[j]) + 4 * U1 * (abs(mean_hi) + hi_neg[j]), 0.0)
-            if high - low > 1e-4 * high:
+            if high - low > 1e-4 * high and opened is not None:
+                opened.append(int(i))
+            elif high - low > 1e-4 * high:
                 # Cancellation (E[(-S)_+] ~ -E[S] when S is mostly negative) widened the interval: the FFT path's
                 # upper bound is also valid; the smaller of two upper bounds is one.
                 high = min(high, fft_count_expectation_upper(int(ns[i]), groups, eps, tail=tail))
@@ -880,24 +891,67 @@ def blanket_pair_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int,
             lo, hi = 0.0, fft_count_expectation_upper(big_n, groups, eps, tail=tail)
         return lo / big_n / (1 + 2 * U1), min(1.0, hi / big_n * (1 + 2 * U1))
 
-    def d_ns(big_ns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        lo, hi = count_expectations(big_ns.tolist(), groups, eps, tail=tail)
-        return lo / big_ns / (1 + 2 * U1), np.minimum(1.0, hi / big_ns * (1 + 2 * U1))
+    def d_ns(big_ns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        opened: list[int] = []  # sizes whose lattice interval cancelled: `blanket_sum` batches their FFT
+        lo, hi = count_expectations(big_ns.tolist(), groups, eps, tail=tail, opened=opened)
+        marks = np.zeros(len(big_ns), dtype=bool)
+        marks[opened] = True
+        return lo / big_ns / (1 + 2 * U1), np.minimum(1.0, hi / big_ns * (1 + 2 * U1)), marks
 
     if randomizer.gamma == 1:
         # Every row equal: the output ignores the input; D = 0 for eps >= 0 (L = 1 - e <= 0 surely).
         return BoundValue(0.0, 0.0, direction="upper_bound")
-    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, batch=d_ns if distinct <= 3 else None)
+    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, batch=d_ns if distinct <= 3 else None, mixture=_fft_mixture(groups, eps, tail))
+
+
+def blanket_pair_fft_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer through the batched FFT alone, whatever the number of groups: a certified upper
+    end of Lemma 5.3's delta(eps) for the ordered pair (x, x') (`blanket_powers`; lower end 0), cheap where the
+    lattice path is dear (its upper end is usually a little above the lattice's; the smaller of the two is an
+    upper bound too). The per-size FFT path where the batched window does not fit. Range: as blanket_pair_delta."""
+    check_pair_indices(randomizer, x, x2)
+    check_n(n, maximum=MAX_N)
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    n = int(n)
+    if x == x2 or eps >= randomizer.eps0 or randomizer.gamma == 1:
+        return BoundValue(0.0, 0.0, direction="upper_bound")
+    groups = pair_groups(randomizer, x, x2)
+    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+
+    def d_n(big_n: int) -> tuple[float, float]:
+        return 0.0, min(1.0, fft_count_expectation_upper(big_n, groups, eps, tail=tail) / big_n * (1 + 2 * U1))
+
+    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, mixture=_fft_mixture(groups, eps, tail))
+
+
+def _fft_mixture(groups: Groups, eps: float, tail: float) -> Callable[[np.ndarray, np.ndarray], float | None]:
+    """The FFT path's blanket sum over all blanket sizes at once (`blanket_powers`): sum_b w_b E[(S_{N_b})_+]
+    bounded from above with the upper brackets of the coefficients and probabilities (as
+    `fft_count_expectation_upper`), or None (the per-size path then)."""
+    l_hi = [hi for _, hi, _ in _coefficient_brackets(groups, float(eps))]
+    p_hi = _probability_upper(groups)
+
+    def mixture(big_ns: np.ndarray, weights: np.ndarray) -> float | None:
+        return mixture_positive_part_upper(l_hi, p_hi, big_ns.tolist(), weights, tail=tail)
+
+    return mixture
 
 
 def blanket_sum(
-    n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float, *, batch: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
+    n: int, gamma: Fraction, d_n: Callable[[int], tuple[float, float]], delta_hint: float, *, batch: Callable[[np.ndarray], tuple[np.ndarray, ...]] | None = None,
+    mixture: Callable[[np.ndarray, np.ndarray], float | None] | None = None,
 ) -> BoundValue:
     """BBGN19.Lem5.3.exact_randomizer: sum_N Pr[Bin(n-1, gamma) = N-1] D_N blocked on a grid (D_N non-increasing in N, as in
     `shuffle_spec.reference.bounds.blanket_exact_krr`); gamma exact (rows within 1e-45 of each other give gamma = 1 - 1e-45).
     d_n(N) -> a certified (lower, upper) of D_N, non-increasing in N; `batch` (optional): the same for an array of N
-    at once (arrays of lower and upper ends), used instead of d_n when given. Range: n in [1, MAX_N], gamma a
-    Fraction in (0, 1], delta_hint in (0, 1)."""
+    at once (arrays of lower and upper ends, and optionally a boolean array of the sizes whose upper end the
+    `mixture` should try), used instead of d_n when given. `mixture` (optional, the FFT path, `blanket_powers`):
+    mixture(N, w) >= sum_b w_b E[(L_1 + ... + L_{N_b})_+] for the blocks' first sizes N_b and weights
+    w_b >= block mass / N_b, or None. Without `batch`, when it is not None the upper end is that (capped by the sum
+    of the block masses: every D_N <= 1) and the lower end 0; with `batch`, the marked blocks' part of the upper end
+    is the smaller of their batch values and the mixture's (d_n per block where the mixture gives None).
+    Range: n in [1, MAX_N], gamma a Fraction in (0, 1], delta_hint in (0, 1)."""
     require_integer("n", n, minimum=1)
     if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
         raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
@@ -907,18 +961,47 @@ def blanket_sum(
     window = binomial_window(n - 1, law_n, tail)
     offsets = blocking_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt(max((n - 1) * law_n.p * (1 - law_n.p), 0.0)), delta_hint)
     step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
+    block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
+    block_hi[-1] += window.above
+    sizes = window.lo + offsets + 1
+    if mixture is not None and batch is None:
+        # w_b >= block mass / N_b (one division, rounded up by the factor); the sum's float error as below.
+        combined = mixture(sizes, block_hi / sizes * (1 + 2 * U1))
+        if combined is not None:
+            cap = float(np.sum(block_hi)) * (1 + (len(offsets) + 4) * U1)
+            upper = min(combined * (1 + 4 * U1), cap) + window.below
+            return BoundValue(0.0, min(upper * (1 + 2 * U1), 1.0), direction="upper_bound")
+    opened = np.zeros(len(offsets), dtype=bool)
     if batch is not None:
-        d_lo, d_hi = (np.asarray(v, dtype=float) for v in batch(window.lo + offsets + 1))
+        found = batch(sizes)
+        d_lo, d_hi = (np.asarray(v, dtype=float) for v in found[:2])
+        if len(found) > 2:
+            opened = np.asarray(found[2], dtype=bool)
     else:
         d_lo = np.empty(len(offsets))
         d_hi = np.empty(len(offsets))
         for i, offset in enumerate(offsets):
             d_lo[i], d_hi[i] = d_n(int(window.lo + offset) + 1)
-    block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
-    block_hi[-1] += window.above
     starts = np.concatenate(([0], offsets[:-1] + 1))
     block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
-    upper = float(np.sum(block_hi * d_hi)) * (1 + (len(offsets) + 4) * U1) + window.below
+    factor = 1 + (len(offsets) + 4) * U1
+    open_part = 0.0
+    if bool(np.any(opened)):
+        # Blocks whose lattice interval lost its digits to cancellation: their part of the sum by one batched FFT
+        # (`mixture`, the smaller of it and their lattice part: two upper bounds of the same part), else by d_n
+        # (the per-size FFT path) block by block.
+        lattice_part = float(np.sum(block_hi[opened] * d_hi[opened])) * factor
+        combined = mixture(sizes[opened], block_hi[opened] / sizes[opened] * (1 + 2 * U1)) if mixture is not None else None
+        if combined is None:
+            for i in np.nonzero(opened)[0].tolist():
+                d_hi[i] = min(d_hi[i], d_n(int(sizes[i]))[1])
+            opened[:] = False
+        else:
+            open_part = min(lattice_part, combined * (1 + 4 * U1))
+    upper = float(np.sum(block_hi[~opened] * d_hi[~opened])) * factor
+    if open_part > 0:
+        upper = (upper + open_part) * (1 + 2 * U1)  # one more rounding
+    upper += window.below
     lower = float(np.sum(block_lo * d_lo)) / (1 + (len(offsets) + 4) * U1)
     return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0), direction="upper_bound")
 

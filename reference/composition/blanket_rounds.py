@@ -20,10 +20,12 @@ B1 Envelope. h_i >= delta*(eps_i) := sup over ordered neighbouring pairs of data
    - Laplace on [0, 1]: `reference.bounds.blanket_exact_laplace.exact_blanket_laplace_delta` (statement
      BBGN19.Lem5.3.exact_laplace; the pair (0, 1) is the worst pair for every eps, proven there);
    - a finite matrix: `reference.bounds.blanket_exact_randomizer.exact_blanket_randomizer_delta` (the maximum
-     over every ordered pair of rows; statement BBGN19.Lem5.3.exact_randomizer), evaluated node by node through
-     `PairProfiles`: a pair whose certified value at a smaller eps is already at most the node's maximum is not
-     evaluated again (its delta is non-increasing in eps), so each node's value is that maximum or lower and still
-     an upper bound;
+     over every ordered pair of rows; statement BBGN19.Lem5.3.exact_randomizer), evaluated node by node
+     (`_MatrixNodes`): each pair's value is the smaller of its lattice path's and its batched FFT's certified upper
+     ends (`blanket_pair_fft_delta`; pairs with more than 3 groups have the FFT only), and a pair is not evaluated
+     (or, with at most 3 groups, not by its dear lattice path) where an upper bound of its delta at the node, its
+     certified value at a smaller eps (delta is non-increasing in eps) or its FFT value, is already at most the
+     node's maximum; so each node's value is that maximum or lower and still an upper bound;
    - a structured randomizer: `reference.randomizers.structured.structured_blanket_delta` over the mechanism's
      `replace_pairs()` (each module proves its list covers every ordered pair). The mechanism is built with
      e^eps0 rounded UP to a rational (`side="upper"`): the mechanism at the true e^eps0 is a post-processing of
@@ -58,9 +60,14 @@ Speed: the envelope costs one certified Lemma 5.3 evaluation per node (16-40 nod
 Laplace ~0.02-0.1 s each (its tilted lattice FFT); a matrix or a structured randomizer one blanket sum per ordered
 pair (of distinct groups, not skipped), each over the blocks of the blanket size N: at most 3 groups, the lattice
 sums of all blocks in one batched call (0.04 s per pair at n = 100, 0.3-0.6 s at n = 1e3..1e6: the blocks get
-fewer as their N grow); more groups (subset selection, most matrices with m > 3) one randomized-rounding FFT per
-block (0.05 s at n = 100, 0.1-0.6 s beyond). Measured CPU of one envelope (a loaded machine): a 3 x 3 matrix 1.5 s
-at n = 100, 27 s at n = 1e3 (93 s before the batched sums), subset selection (d = 100) 8 s at n = 1e4.
+fewer as their N grow; the sizes where two positive coefficients cancel in it, and the whole sum where the FFT
+settles a pair, by one batched FFT); a matrix's pairs with more groups one batched FFT for all blocks
+(`reference.bounds.blanket_powers`: 5-20 ms at n <= 1e3, 40-90 ms at n = 1e4..1e6); a structured randomizer's
+(subset selection) one randomized-rounding FFT per block (0.05 s at n = 100, 0.1-0.6 s beyond). Measured CPU of
+one envelope (load average 10-12 on the 2-core machine; benchmarks/MATRIX_ROUNDS.md): a 3 x 3 matrix 16-17 s at
+n = 1e3 (27 s with a per-size FFT for the cancelled sizes, 93 s before the batched lattice sums), 12-13 s at
+n = 1e4..1e6; the 10 x 10 matrix of benchmarks/matrix_rounds.py 1.6 s at n = 1e3, 2.9 s at 1e4, 7.5 s at 1e6
+(29-63 s per size); subset selection (d = 100) 8 s at n = 1e4.
 `envelope_seconds` estimates it from the blanket sizes and pairs alone (the front door's test). The envelope is
 cached per (mechanism, parameters, n, floor); the composition itself is one FFT (milliseconds to a second)
 whatever T is. Written by hand: no library composes certified upper envelopes of a privacy profile (module docs
@@ -82,7 +89,10 @@ from ..bounds.blanket_exact_laplace import MAX_EPS0 as LAPLACE_MAX_EPS0
 from ..bounds.blanket_exact_laplace import MAX_N as LAPLACE_MAX_N
 from ..bounds.blanket_exact_laplace import exact_blanket_laplace_delta
 from ..bounds.blanket_exact_randomizer import MAX_N as MATRIX_MAX_N
-from ..bounds.blanket_exact_randomizer import FiniteRandomizer, Groups, PairProfiles, finite_randomizer, pair_groups, product_form
+from ..bounds.blanket_powers import mixture_points
+from ..bounds.blanket_exact_randomizer import (
+    FiniteRandomizer, Groups, PairProfiles, blanket_pair_delta, blanket_pair_fft_delta, finite_randomizer, pair_groups, product_form,
+)
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
@@ -144,6 +154,17 @@ DEFAULT_NODES = 16
 # 7e3, 9-19 ms at 7e4, 9-31 ms at 7e5, modelled as a + b (points of the FFT window: about 600 sqrt(N), at most 2^18).
 # An envelope takes 18-36 evaluations (nodes and the bisection placing them).
 LATTICE_BLOCK_SECONDS = (2e-4, 5e-5)
+# A finite matrix's pair with more than 3 groups: one batched FFT per evaluation (`blanket_powers`), measured (one
+# core, load average 10 on the 2-core machine: an upper end for an idle core) at n = 1e2..1e8 as 5-20 ms at FFT
+# lengths 8k-33k (81-231 blocks), 40-45 ms at 131k (107 blocks), 50 ms at 262k (33 blocks), 80-91 ms at 524k (12
+# blocks), 31-37 ms at 262k (3-5 blocks); modelled as a + L (b + blocks c), L the length at eps = 0 (above every
+# one of these measurements).
+MIXTURE_SECONDS = (3e-3, 1.6e-7, 2e-9)
+# A finite matrix's lattice path (at most 3 groups) costs this fraction of the lattice model above: its cancelled sizes
+# take one batched FFT and a pair settled by its FFT value skips the lattice (`_MatrixNodes`). The 3 x 3 circulant
+# measured (load average 11-12) 0.72 s at n = 100, 5.2 s at 300, 9.3 s at 500, 15.2 s at 1e3, 26.3 s at 3e3, 11.6 s
+# at 1e4, 13.7 s at 1e6 against the model's 3.8, 12.2, 19.2, 36.2, 46.1, 38.6, 39.9 s: 0.6 keeps it above each.
+MATRIX_LATTICE_FACTOR = 0.6
 FFT_BLOCK_SECONDS = (4e-4, 1e-7)
 FFT_POINTS_PER_ROOT = 600.0
 FFT_POINTS_MAX = 2.0**18
@@ -305,6 +326,42 @@ def _nodes(upper_at: Callable[[float], float], eps0: float, floor: float, count:
     return step, np.array(nodes), np.array(upper)
 
 
+class _MatrixNodes:
+    """The matrix envelope's node values (module doc, B1): at each eps the maximum over the ordered pairs of
+    min(lattice path, batched FFT) of the pair's certified Lemma 5.3 value (both upper bounds of the same delta, so
+    is their minimum), or lower: a pair is not evaluated (its lattice path, the dear one) where an upper bound of
+    its delta at eps is already at most the maximum found, i.e. its certified value at an evaluated eps' <= eps
+    (delta is non-increasing in eps, `PairProfiles`) or its batched FFT value at eps. Pairs with more than 3
+    groups take the batched FFT in either call, once."""
+
+    def __init__(self, matrix: FiniteRandomizer, *, n: int, floor: float) -> None:
+        self.matrix = matrix
+        self.pairs = PairProfiles(matrix, n=n, delta_hint=floor).pairs  # one of each set of pairs with equal groups
+        self.lattice = {pair: len(pair_groups(matrix, *pair)) <= 3 for pair in self.pairs}
+        self.n = int(n)
+        self.floor = float(floor)
+        self.seen: dict[tuple[int, int], list[tuple[float, float]]] = {pair: [] for pair in self.pairs}
+        self.lattice_calls = 0
+
+    def _known(self, pair: tuple[int, int], eps: float) -> float:
+        """The smallest certified upper end of the pair at an evaluated eps' <= eps (inf when none)."""
+        return min((upper for at, upper in self.seen[pair] if at <= eps), default=math.inf)
+
+    def upper(self, eps: float) -> float:
+        best = 0.0
+        for pair in sorted(self.pairs, key=lambda q: -self._known(q, eps)):  # never evaluated (inf) first
+            if self._known(pair, eps) <= best:
+                continue  # its delta at eps is at most its certified value at a smaller eps, <= best
+            value = blanket_pair_fft_delta(self.matrix, *pair, n=self.n, eps=eps, delta_hint=self.floor).upper
+            if self.lattice[pair] and not (best > 0 and value <= best):
+                # The lattice path (tighter where it does not cancel) unless the FFT's value already settles it.
+                value = min(value, blanket_pair_delta(self.matrix, *pair, n=self.n, eps=eps, delta_hint=self.floor).upper)
+                self.lattice_calls += 1
+            self.seen[pair].append((eps, value))
+            best = max(best, value)
+        return best
+
+
 @lru_cache(maxsize=64)
 def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
     started = time.perf_counter()
@@ -324,8 +381,7 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
         if not isinstance(matrix, FiniteRandomizer):  # _validate made it one
             raise ParameterError("matrix", repr(matrix)[:60], "a validated FiniteRandomizer")
         bound = matrix.eps0
-        profiles = PairProfiles(matrix, n=r.n, delta_hint=floor)  # skips pairs dominated at a smaller eps
-        value = profiles.upper
+        value = _MatrixNodes(matrix, n=r.n, floor=floor).upper  # skips pairs dominated (module doc, B1)
     else:
         pairs, ratio = _structured_mechanism(r.mechanism, eps0, r.d)
         bound = eps0_rounded_up(ratio)
@@ -341,8 +397,9 @@ def _envelope(r: BlanketRound, floor: float) -> RoundEnvelope:
     return RoundEnvelope(step, nodes, upper, float(bound), count[0], time.perf_counter() - started)
 
 
-def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float) -> float:
-    """The cost model's seconds of one certified Lemma 5.3 evaluation of one pair (`envelope_seconds`)."""
+def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float, *, matrix: bool = False) -> float:
+    """The cost model's seconds of one certified Lemma 5.3 evaluation of one pair (`envelope_seconds`); `matrix`: a
+    finite matrix's pair (`blanket_pair_delta`: more than 3 groups take the batched FFT, one per evaluation)."""
     if gamma >= 1:
         return 0.0
     law = binomial_law(gamma)
@@ -351,8 +408,12 @@ def _pair_seconds(n: int, gamma: Fraction, groups: Groups, floor: float) -> floa
     mean = (n - 1) * law.p
     blocks = len(blocking_offsets(window.lo, window.hi, mean, math.sqrt(max(mean * (1 - law.p), 0.0)), floor))
     root = math.sqrt(mean + 1.0)
+    if matrix and len(groups) > 3:
+        # The batched FFT's length at eps = 0 (the coefficients alpha - beta; the measured costs are per this length).
+        points = mixture_points([float(a - b) for a, b in zip(groups.alpha, groups.beta, strict=True)], [float(p) for p in groups.p], window.lo + 1, window.hi + 1)
+        return MIXTURE_SECONDS[0] + points * (MIXTURE_SECONDS[1] + blocks * MIXTURE_SECONDS[2])
     if len(groups) <= 3 or product_form(groups) is not None:
-        per_block = LATTICE_BLOCK_SECONDS[0] + LATTICE_BLOCK_SECONDS[1] * root
+        per_block = (LATTICE_BLOCK_SECONDS[0] + LATTICE_BLOCK_SECONDS[1] * root) * (MATRIX_LATTICE_FACTOR if matrix else 1.0)
     else:
         per_block = FFT_BLOCK_SECONDS[0] + FFT_BLOCK_SECONDS[1] * min(FFT_POINTS_PER_ROOT * root, FFT_POINTS_MAX)
     return blocks * per_block
@@ -378,7 +439,7 @@ def envelope_seconds(r: BlanketRound, *, floor: float = FLOOR) -> float:
     else:
         structured, _ = _structured_mechanism(r.mechanism, float(r.eps0), r.d)  # type: ignore[arg-type]
         pairs = [(pair.gamma, pair.groups) for pair in structured]
-    return ENVELOPE_EVALUATIONS * sum(_pair_seconds(r.n, gamma, groups, float(floor)) for gamma, groups in pairs)
+    return ENVELOPE_EVALUATIONS * sum(_pair_seconds(r.n, gamma, groups, float(floor), matrix=r.mechanism == "matrix") for gamma, groups in pairs)
 
 
 def _check_floor(floor: float) -> None:

@@ -6,6 +6,7 @@ BLANKET_ROUNDS_SECONDS_MAX, above n = 100 too; elsewhere the row names the direc
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
 
 import pytest
 
@@ -50,3 +51,29 @@ def test_envelope_cost_grows_with_the_pairs_and_refuses_other_mechanisms():
         envelope_seconds(BlanketRound("laplace", 1.0, 100, 1))
     with pytest.raises(ParameterError, match="n"):
         envelope_seconds(BlanketRound("subset", 1.0, 0, 1, d=100))
+
+
+# The 10 x 10 "next value" matrix of benchmarks/matrix_rounds.py (keep w.p. 3/10, next value 1/10, each other 3/40):
+# 3 ordered pairs of distinct groups, each with more than 3 groups (the batched FFT path).
+NEXT_VALUE = [[Fraction(3, 10) if j == i else Fraction(1, 10) if j == (i + 1) % 10 else Fraction(3, 40) for j in range(10)] for i in range(10)]
+
+
+@pytest.mark.parametrize("n", [10**3, 10**4, 10**6])
+def test_front_door_tries_the_batched_fft_envelope_at_large_n(n, monkeypatch):
+    """The decision, not the time: the 10 x 10 matrix's envelope (one batched FFT per pair and evaluation) is
+    estimated at most BLANKET_ROUNDS_SECONDS_MAX at n = 1e3, 1e4 and 1e6 (the per-size estimate was 30-57 s), so the
+    front door calls compose.finite (the composition itself is replaced by a stub recording the call)."""
+    import shuffle_spec.interface.certify as front
+
+    assert envelope_seconds(BlanketRound("matrix", None, n, 1, matrix=NEXT_VALUE)) <= BLANKET_ROUNDS_SECONDS_MAX
+    called: list[str] = []
+
+    def stub(statement_id, **kwargs):
+        called.append(statement_id)
+        return SimpleNamespace(direction="upper", value=1.0, interval=(0.0, 1.0), reason="stub")
+
+    monkeypatch.setattr(front, "composed_epsilon", stub)
+    result = shuffle_spec.certify(shuffle_spec.FiniteMatrix(NEXT_VALUE), n=n, delta=1e-6, rounds=10)
+    assert "compose.finite" in called
+    row = next(row for row in result.rows if row.statement_id == "compose.finite" and row.side == "upper")
+    assert "not tried" not in row.reason

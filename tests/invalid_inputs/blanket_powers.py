@@ -1,0 +1,29 @@
+"""Invalid inputs of the batched FFT blanket sum (`reference.bounds.blanket_powers`)."""
+
+from invalid_inputs import Case
+from shuffle_spec.reference.bounds import blanket_exact_randomizer as blanket
+from shuffle_spec.reference.bounds import blanket_powers as powers
+
+CASES = [
+    Case(powers.mixture_positive_part_upper, ([0.1, float("nan")], [0.5, 0.5], [3], [1.0]), fragment="l_hi"),
+    Case(powers.mixture_positive_part_upper, ([0.1, -0.2], [0.5, 1.5], [3], [1.0]), fragment="p_hi"),
+    Case(powers.mixture_positive_part_upper, ([0.1, -0.2], [0.5, 0.5], [0], [1.0]), fragment="big_ns"),
+    Case(powers.mixture_positive_part_upper, ([0.1, -0.2], [0.5, 0.5], [3, 4], [1.0]), fragment="big_ns"),
+    Case(powers.mixture_positive_part_upper, ([0.1, -0.2], [0.5, 0.5], [3], [-1.0]), fragment="weights"),
+    Case(powers.mixture_positive_part_upper, ([0.1, -0.2], [0.5, 0.5], [3], [1.0]), {"tail": 1.5}, fragment="tail"),
+]
+CASES += [
+    Case(powers.mixture_points, ([0.1, -0.2], [0.5, 0.5], 5, 3), fragment="n_hi"),
+    Case(powers.mixture_points, ([0.1, -0.2], [0.0, 0.0], 3, 5), fragment="p_values"),
+    Case(powers.mixture_points, ([float("inf"), -0.2], [0.5, 0.5], 3, 5), fragment="l_values"),
+]
+
+# The FFT-only pair value of the exact blanket bound (`blanket_exact_randomizer.blanket_pair_fft_delta`).
+RANDOMIZER = blanket.finite_randomizer([["1/2", "3/10", "1/5"], ["1/5", "1/2", "3/10"], ["3/10", "1/5", "1/2"]])
+CASES += [
+    Case(blanket.blanket_pair_fft_delta, ("r", 0, 1), {"n": 10, "eps": 0.1}, fragment="randomizer"),
+    Case(blanket.blanket_pair_fft_delta, (RANDOMIZER, 0, 3), {"n": 10, "eps": 0.1}, fragment="x2"),
+    Case(blanket.blanket_pair_fft_delta, (RANDOMIZER, 0, 1), {"n": 10**9, "eps": 0.1}, fragment="n"),
+    Case(blanket.blanket_pair_fft_delta, (RANDOMIZER, 0, 1), {"n": 10, "eps": -0.1}, fragment="eps"),
+    Case(blanket.blanket_pair_fft_delta, (RANDOMIZER, 0, 1), {"n": 10, "eps": 0.1, "delta_hint": 2.0}, fragment="delta_hint"),
+]
