@@ -18,7 +18,8 @@ Inversions (`calibrate_*`, `shuffled_delta` by inversion) go through `shuffle_sp
 returned point is one at which the bound was evaluated and found within the target, so it is on the
 safe side whatever the tolerance; `bracket` is the final bracket, whose other end was evaluated and
 found outside the target (or is the edge of the search range). The target eps may be 0. Each inversion has
-an overall time budget (`time_budget=`, seconds, default INVERSION_TIME_BUDGET = 60; None: no limit): when
+an overall time budget (`time_budget=`, seconds, default INVERSION_TIME_BUDGET = 60, at most
+INVERSION_TIME_BUDGET_MAX = 1e6; None: no limit): when
 it runs out, the best verified point found so far is returned with `stopped_early` and a note (the optimum
 lies in `bracket`), or `InversionTimeout` is raised when no point was verified yet.
 """
@@ -125,6 +126,9 @@ REL_TOL_LOG_DELTA = 1e-12
 # Every inversion stops after this many seconds by default (`time_budget=`, `--time-budget`): it then returns
 # the best certified answer found, marked `stopped_early`, or raises InversionTimeout when it has none.
 INVERSION_TIME_BUDGET = 60.0
+# The largest budget accepted: the interval timer that enforces it (`limits.time_limit`, setitimer) overflows the
+# platform's time_t a little above 1e9 s; 1e6 s (11.6 days) is far beyond any inversion, and None means no limit.
+INVERSION_TIME_BUDGET_MAX = 1e6
 
 
 @dataclass(frozen=True)
@@ -443,12 +447,13 @@ def _time_budget(budget: float | None) -> Iterator[float | None]:
 
 
 def _check_budget(time_budget: float | None) -> float | None:
-    """None (no limit) or a finite number of seconds > 0 (parsed as every number: `parse_number`)."""
+    """None (no limit) or a number of seconds in (0, INVERSION_TIME_BUDGET_MAX] (parsed as every number:
+    `parse_number`)."""
     if time_budget is None:
         return None
     value = _as_float("time_budget", parse_number("time_budget", time_budget))
-    if not (value > 0 and math.isfinite(value)):
-        raise ParameterError("time_budget", time_budget, "a finite number of seconds > 0 (or None: no limit)")
+    if not (0 < value <= INVERSION_TIME_BUDGET_MAX):
+        raise ParameterError("time_budget", time_budget, f"a number of seconds in (0, {INVERSION_TIME_BUDGET_MAX:g}] (or None: no limit)")
     return value
 
 
