@@ -37,7 +37,7 @@ from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluat
 from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
 from .parameter_names import ParameterNameError, check_parameter_names
-from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, result_direction, width_note
+from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, recorded_neighbouring, result_direction, width_note
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
 from ..spec.terms import Direction, HypothesisError
@@ -215,6 +215,7 @@ class Calibration:
             "method": self.method,
             "note": self.note,
             "stopped_early": self.stopped_early,
+            "neighbouring": recorded_neighbouring(self.id),
         }
         out.update(self.extra)
         return out
@@ -1196,7 +1197,8 @@ class Composition:
         params.pop("pair", None)
         params.pop("rounds", None) if len(self.rounds) == 1 else None
         params["delta"] = self.delta
-        return {"id": self.id, "rounds": total, "params": params, "value": self.value, "interval": list(self.interval), "valid": self.valid, "reason": self.reason}
+        return {"id": self.id, "rounds": total, "params": params, "value": self.value, "interval": list(self.interval), "valid": self.valid, "reason": self.reason,
+                "neighbouring": self.neighbouring}
 
 
 # The pairs whose composition certifies each compose.<pair> statement (docs/composition.md, "Which pair, which

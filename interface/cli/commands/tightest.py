@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         return _print_certification(certify(args.randomizer, k=k, d=d, rounds=rounds, **params), args.json)
     gap = tightest(randomizer=args.randomizer, k=k, **params)
     if args.json:
-        print_json(gap.to_json())
+        print_json(dict(gap.to_json(), neighbouring=gap.neighbouring))  # the relation of the upper end
         return 0
     extra = f", k={gap.params['k']}" if "k" in gap.params else ""
     print(f"{gap.randomizer}{extra}, eps0={params['eps0']:g}, n={params['n']}, delta={params['delta']:g}")
