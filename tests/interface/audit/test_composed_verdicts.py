@@ -39,3 +39,4 @@ def test_eps0_outside_the_hypotheses_of_a_composition_claims_more_than_basic_com
     assert finding.verdict == ACCEPTS_INVALID and finding.severity == "failure", finding.reason
     harmless = judge(COMPOSED, outside, CallOutcome("value", 3.0), inside=False, hypothesis="delta > 0 fails", check_truth=False, strict=False)
     assert harmless.verdict == ACCEPTS_INVALID and harmless.severity == "warning", harmless.reason
+
