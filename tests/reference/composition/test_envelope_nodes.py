@@ -116,5 +116,5 @@ def test_node_step_from_a_far_estimate_falls_back_to_the_bisection():
 
 
 def test_each_test_starts_with_empty_mechanism_round_caches():
-    """The shared fixture (`support/caches.py`) empties both caches before the test: what a fresh process sees."""
+    """The shared fixture (`tests/support/caches.py`) empties both caches before the test: what a fresh process sees."""
     assert mech._envelope.cache_info().currsize == 0 and mech._pair_on.cache_info().currsize == 0
