@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..proofs_checks.bridge import evaluate
 from ..spec.catalog import all_statements as list_statements  # no SymPy when the catalog applies
+from .results import recorded_neighbouring
 
 if TYPE_CHECKING:
     from ..spec.catalog import Entry
@@ -59,6 +60,7 @@ class BoundRow:
         if self.delta_effective_formula:  # only for statements whose epsilon holds at another delta
             out.update(delta_effective=self.delta_effective, delta_effective_formula=self.delta_effective_formula)
         out["direction"] = self.direction
+        out["neighbouring"] = recorded_neighbouring(self.id)  # the relation the row's number is for
         return out
 
 

@@ -18,7 +18,8 @@ Inversions (`calibrate_*`, `shuffled_delta` by inversion) go through `shuffle_sp
 returned point is one at which the bound was evaluated and found within the target, so it is on the
 safe side whatever the tolerance; `bracket` is the final bracket, whose other end was evaluated and
 found outside the target (or is the edge of the search range). The target eps may be 0. Each inversion has
-an overall time budget (`time_budget=`, seconds, default INVERSION_TIME_BUDGET = 60; None: no limit): when
+an overall time budget (`time_budget=`, seconds, default INVERSION_TIME_BUDGET = 60, at most
+INVERSION_TIME_BUDGET_MAX = 1e6; None: no limit): when
 it runs out, the best verified point found so far is returned with `stopped_early` and a note (the optimum
 lies in `bracket`), or `InversionTimeout` is raised when no point was verified yet.
 """
@@ -36,7 +37,7 @@ from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluat
 from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
 from .parameter_names import ParameterNameError, check_parameter_names
-from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, result_direction, width_note
+from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, recorded_neighbouring, result_direction, width_note
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
 from ..spec.terms import Direction, HypothesisError
@@ -125,6 +126,9 @@ REL_TOL_LOG_DELTA = 1e-12
 # Every inversion stops after this many seconds by default (`time_budget=`, `--time-budget`): it then returns
 # the best certified answer found, marked `stopped_early`, or raises InversionTimeout when it has none.
 INVERSION_TIME_BUDGET = 60.0
+# The largest budget accepted: the interval timer that enforces it (`limits.time_limit`, setitimer) overflows the
+# platform's time_t a little above 1e9 s; 1e6 s (11.6 days) is far beyond any inversion, and None means no limit.
+INVERSION_TIME_BUDGET_MAX = 1e6
 
 
 @dataclass(frozen=True)
@@ -211,6 +215,7 @@ class Calibration:
             "method": self.method,
             "note": self.note,
             "stopped_early": self.stopped_early,
+            "neighbouring": recorded_neighbouring(self.id),
         }
         out.update(self.extra)
         return out
@@ -443,12 +448,13 @@ def _time_budget(budget: float | None) -> Iterator[float | None]:
 
 
 def _check_budget(time_budget: float | None) -> float | None:
-    """None (no limit) or a finite number of seconds > 0 (parsed as every number: `parse_number`)."""
+    """None (no limit) or a number of seconds in (0, INVERSION_TIME_BUDGET_MAX] (parsed as every number:
+    `parse_number`)."""
     if time_budget is None:
         return None
     value = _as_float("time_budget", parse_number("time_budget", time_budget))
-    if not (value > 0 and math.isfinite(value)):
-        raise ParameterError("time_budget", time_budget, "a finite number of seconds > 0 (or None: no limit)")
+    if not (0 < value <= INVERSION_TIME_BUDGET_MAX):
+        raise ParameterError("time_budget", time_budget, f"a number of seconds in (0, {INVERSION_TIME_BUDGET_MAX:g}] (or None: no limit)")
     return value
 
 
@@ -1191,7 +1197,8 @@ class Composition:
         params.pop("pair", None)
         params.pop("rounds", None) if len(self.rounds) == 1 else None
         params["delta"] = self.delta
-        return {"id": self.id, "rounds": total, "params": params, "value": self.value, "interval": list(self.interval), "valid": self.valid, "reason": self.reason}
+        return {"id": self.id, "rounds": total, "params": params, "value": self.value, "interval": list(self.interval), "valid": self.valid, "reason": self.reason,
+                "neighbouring": self.neighbouring}
 
 
 # The pairs whose composition certifies each compose.<pair> statement (docs/composition.md, "Which pair, which

@@ -64,6 +64,7 @@ class RandomizerGap(BracketFields):
             "ratio": self.ratio,
             "pair": self.pair,
             "bounds": self.rows,
+            "neighbouring": self.neighbouring,
         }
 
     @classmethod

@@ -45,6 +45,7 @@ __all__ = [
     "ResultDirection",
     "WIDE_INTERVAL",
     "neighbouring_of",
+    "recorded_neighbouring",
     "result_direction",
     "width_note",
 ]
@@ -74,6 +75,15 @@ def neighbouring_of(statement_id: str) -> Neighbouring:
         if statement_id.startswith(prefix):
             return relation
     raise ParameterError("statement_id", statement_id, f"a statement of a family whose neighbouring relation is recorded ({', '.join(NEIGHBOURING)})")
+
+
+def recorded_neighbouring(statement_id: str) -> Neighbouring | None:
+    """`neighbouring_of`, or None for a statement of a family with no recorded relation (a protocol's calibration
+    statement such as BBGN19v1.Thm3.1): a JSON answer then says null, never a guess."""
+    try:
+        return neighbouring_of(statement_id)
+    except ParameterError:
+        return None
 
 
 def result_direction(direction: str) -> ResultDirection:

@@ -6,6 +6,7 @@ means for someone who relies on it.
 | `PASS`            | inside the hypotheses and inside the statement's acceptance interval | pass     |
 | `REJECTS`         | outside the hypotheses and refused (raised, or returned nan / inf)   | pass     |
 |                   | or refused inside them where the statement's value is >= eps0        | warning  |
+|                   | (T x eps0 for a composition of T rounds: `no_amplification_level`)   |          |
 | `ABOVE BOUND`     | above the interval: looser than the theorem, but safe                | warning  |
 | `BELOW BOUND (rounding)` | below the interval by < 1e-9 relative: float rounding of a     | warning  |
 |                   | correct formula evaluated without outward rounding                   |          |
@@ -245,7 +246,9 @@ def certified_bound(statement: Statement, inputs: Mapping[str, Any]) -> tuple[fl
     randomizers (a number at or above it claims nothing unproven): 0 at delta >= 1 or eps0 <= 0 (every
     mechanism is (0, 1)-DP; no eps0 < 0 randomizer exists and eps0 = 0 ones are 0-DP); eps0 otherwise
     (shuffling is post-processing), lowered by every registered amplification bound valid at
-    (eps0, ceil(n), delta) (a value for a non-integer n is held to the valid claim at ceil(n))."""
+    (eps0, ceil(n), delta) (a value for a non-integer n is held to the valid claim at ceil(n)); for a composition
+    of T rounds (a `rounds` input), T eps0 (basic composition) lowered only by the statement itself at
+    (eps0, ceil(n), delta, ceil(T)): the one-round bounds certify one round."""
     try:
         eps0, n, delta = float(inputs["eps0"]), float(inputs["n"]), float(inputs["delta"])
     except (KeyError, TypeError, ValueError):
@@ -270,6 +273,19 @@ def certified_bound(statement: Statement, inputs: Mapping[str, Any]) -> tuple[fl
     mechanism = statement.mechanism if statement.mechanism and statement.mechanism != GENERIC else GENERIC
     # An integer parameter such as k given as 2.5 is held, like n, to the claim at its ceiling.
     extra = {k: (math.ceil(v) if isinstance(v, float) and math.isfinite(v) and v != int(v) and k == "k" else v) for k, v in inputs.items() if k not in ("eps0", "n", "delta")}
+    rounds = _rounds(inputs)
+    if rounds is not None:
+        # T rounds: basic composition certifies T eps0; the one-round bounds below certify one round only, so only
+        # the composition statement itself (at ceil(n)) may certify less.
+        best, source = eps0 * rounds, "rounds x eps0 (basic composition)"
+        if statement.direction is Direction.UPPER_BOUND:
+            try:
+                evaluation = evaluate(statement, {**inputs, "n": users, "rounds": rounds})
+            except Exception:  # noqa: BLE001 - no certificate beyond T eps0 then
+                evaluation = None
+            if evaluation is not None and evaluation.valid and evaluation.value is not None and math.isfinite(evaluation.value) and evaluation.value < best:
+                best, source = evaluation.value, f"{statement.id} at n = {users}, rounds = {rounds}"
+        return best, source
     best, source = eps0, "eps0 (shuffling is post-processing)"
     try:
         rows = evaluate_bounds(eps0, users, delta, mechanism=GENERIC, extra=dict(extra))
@@ -315,7 +331,7 @@ def judge(
     refused = outcome.kind == "raised" or (got is not None and math.isnan(got))
     if refused and _no_amplification_claimed(inputs, expected):
         what = outcome.text if outcome.kind == "raised" else "returned nan"
-        return Finding(verdict=REJECTS, severity="warning", reason=f"refused inside the hypotheses ({what}) where the theorem itself gives no amplification (expected {expected} >= eps0): nothing is lost", **base)
+        return Finding(verdict=REJECTS, severity="warning", reason=f"refused inside the hypotheses ({what}) where the theorem itself gives no amplification (expected {expected} >= {'eps0' if _rounds(inputs) is None else 'rounds x eps0'}): nothing is lost", **base)
     if outcome.kind == "raised":
         return Finding(verdict=CRASH, severity="failure", reason=f"raised inside the hypotheses: {outcome.text}", **base)
     if got is None:  # callers pass only answered calls
@@ -345,13 +361,34 @@ def judge(
     return Finding(verdict=PASS, severity="pass", reason="", **base)
 
 
-def _no_amplification_claimed(inputs: Mapping[str, Any], expected: str | None) -> bool:
-    """Whether the statement's own value here is at least eps0 (it proves nothing beyond eps0)."""
+def _rounds(inputs: Mapping[str, Any]) -> int | None:
+    """The number of rounds T of a composition's inputs (a non-integer T held, like n, to the claim at its
+    ceiling); None for one-round statements (no `rounds` input) or a T that is no number >= 1."""
+    rounds = inputs.get("rounds")
+    if isinstance(rounds, bool) or not isinstance(rounds, (int, float)) or not (math.isfinite(rounds) and rounds >= 1):
+        return None
+    return math.ceil(rounds)
+
+
+def no_amplification_level(inputs: Mapping[str, Any]) -> float:
+    """The epsilon that proves no amplification at `inputs`: eps0 for one round (shuffling is post-processing),
+    T x eps0 after T rounds (basic composition of T eps0-DP rounds, Dwork-Roth Thm 3.16 at delta = 0); a composed
+    value between eps0 and T eps0 is an amplification claim. nan when eps0 is no number."""
     eps0 = inputs.get("eps0")
-    if expected is None or not isinstance(eps0, (int, float)) or isinstance(eps0, bool):
+    if isinstance(eps0, bool) or not isinstance(eps0, (int, float)):
+        return math.nan
+    rounds = _rounds(inputs)
+    return float(eps0) * (1 if rounds is None or float(eps0) <= 0 else rounds)
+
+
+def _no_amplification_claimed(inputs: Mapping[str, Any], expected: str | None) -> bool:
+    """Whether the statement's own value here is at least the no-amplification level (eps0, or T eps0 after T
+    rounds: `no_amplification_level`): it proves nothing beyond it."""
+    level = no_amplification_level(inputs)
+    if expected is None or math.isnan(level):
         return False
     try:
-        return float(expected) >= float(eps0)
+        return float(expected) >= level
     except ValueError:
         return False
 
@@ -379,9 +416,10 @@ def _judge_outside(statement: Statement, inputs: Mapping[str, Any], outcome: Cal
         base.update(truth=truth["eps"], truth_source=truth["source"])
         if got < truth["eps"]:
             return Finding(verdict=UNSOUND, severity="failure", reason=f"{outside} and below a lower bound on the true epsilon ({truth['source']})", **base)
-    eps0 = eps0_value if not math.isnan(eps0_value) else math.inf
+    level = no_amplification_level(inputs)  # eps0, or T eps0 after T rounds
+    eps0 = level if not math.isnan(level) else math.inf
     if got >= eps0 or float(inputs.get("delta", 0)) >= 1:
-        certificate, why = (0.0, "delta >= 1") if got < eps0 else (eps0, "eps0 (shuffling is post-processing)")
+        certificate, why = (0.0, "delta >= 1") if got < eps0 else (eps0, "eps0 (shuffling is post-processing)" if _rounds(inputs) is None else "rounds x eps0 (basic composition)")
     else:
         certificate, why = certified_bound(statement, inputs)
     base["extra"] = {"certified": _json_float(certificate), "certified_by": why}

@@ -21,7 +21,8 @@
     ABOVE BOUND      above the interval: looser but safe (relative gap shown)             warning
     BELOW BOUND (rounding)  below by < 1e-9 relative: float rounding, no outward rounding  warning
     REJECTS          refused an invalid input (pass), or refused a valid one where the    pass/warning
-                     statement gives no amplification (value >= eps0) (warning)
+                     statement gives no amplification (value >= eps0; T x eps0 after
+                     T rounds) (warning)
     PASS             inside the interval                                                  pass
   Exit 0 on pass or warnings only, 1 on any failure (or when nothing inside the hypotheses was
   checked), 2 on usage errors (unknown id, a target that cannot be imported).

@@ -24,10 +24,9 @@ in which the optimum lies (JSON `stopped_early: true`); if no point was certifie
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
-from ...api import INVERSION_TIME_BUDGET, InversionTimeout, calibrate_epsilon0, calibrate_n, shuffled_delta
+from ...api import INVERSION_TIME_BUDGET, INVERSION_TIME_BUDGET_MAX, InversionTimeout, calibrate_epsilon0, calibrate_n, shuffled_delta
 from ....proofs_checks.bridge import BadParameter, UsageError, parse_number, require_supported
 from ...limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX, RANGES_TEXT
 from .eval import parse_assignments
@@ -58,17 +57,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--delta", help=f"central delta, {DELTA_MIN:g} <= delta < 1 (for --target eps0 or n)")
     parser.add_argument("--k", help=f"domain size, for k-RR bounds (2 <= k <= {K_MAX:.0e})")
     parser.add_argument("--param", "-p", action="append", default=[], metavar="NAME=VALUE", help="another mechanism parameter")
-    parser.add_argument("--time-budget", default=None, metavar="SECONDS", help=f"stop after this many seconds (default {INVERSION_TIME_BUDGET:g}) with the best certified answer so far, marked as stopped early")
+    parser.add_argument("--time-budget", default=None, metavar="SECONDS", help=f"stop after this many seconds (default {INVERSION_TIME_BUDGET:g}, at most {INVERSION_TIME_BUDGET_MAX:g}) with the best certified answer so far, marked as stopped early")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _budget(args: argparse.Namespace) -> float:
-    """--time-budget as seconds: a finite number > 0 (default INVERSION_TIME_BUDGET)."""
+    """--time-budget as seconds: a number in (0, INVERSION_TIME_BUDGET_MAX] (default INVERSION_TIME_BUDGET)."""
     if args.time_budget is None:
         return INVERSION_TIME_BUDGET
     value = float(parse_number("time_budget", args.time_budget))
-    if not (value > 0 and math.isfinite(value)):
-        raise BadParameter("time_budget", args.time_budget, "a finite number of seconds > 0")
+    if not (0 < value <= INVERSION_TIME_BUDGET_MAX):
+        raise BadParameter("time_budget", args.time_budget, f"a number of seconds in (0, {INVERSION_TIME_BUDGET_MAX:g}]")
     return value
 
 

@@ -19,6 +19,7 @@ from ...amplification import EXACT_BINARY_RR_ID, evaluate_bounds
 from ....proofs_checks.bridge import Evaluation, evaluate, parse_number, require_supported
 from ...limits import DELTA_MIN, EPS0_MAX, N_MAX, RANGES_TEXT
 from ..output import format_number, holds_for, print_json, print_table
+from ...results import recorded_neighbouring
 from ....spec.catalog import resolve  # no SymPy when the catalog applies
 
 NAME = "compare"
@@ -90,7 +91,7 @@ def comparison(eps0: float, n: int, delta: float, *, exact_id: str | None = None
     bounds = [
         {"id": r.id, "eps": r.eps, "valid": r.valid, "reason": r.reason, "ratio_to_exact": _ratio(r.eps if r.valid else None, exact_eps),
          **({"delta_effective": r.delta_effective, "delta_effective_formula": r.delta_effective_formula} if r.delta_effective_formula else {}),
-         "direction": r.direction}
+         "direction": r.direction, "neighbouring": recorded_neighbouring(r.id)}
         for r in rows
     ]
     return {"params": {"eps0": eps0, "n": n, "delta": delta}, "bounds": bounds, "exact": exact}

@@ -100,6 +100,7 @@ def _print(args: argparse.Namespace, result: Any) -> int:
         print(f"{result.value!r} ({LABELS.get(direction, direction)} on the composed eps)")
         print(f"interval: [{result.interval[0]!r}, {result.interval[1]!r}]")
         print(f"direction: {direction}")
+        print(f"neighbouring: {result.neighbouring}")
         if result.reason:
             print(f"note: {result.reason}")
     return 0

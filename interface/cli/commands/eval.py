@@ -32,6 +32,7 @@ from ....spec.catalog import resolve
 from ...input_files import loads_json, read_limited, read_lines_limited
 from ...limits import RANGES_TEXT
 from ..output import GENERIC_LABEL, holds_for, jsonable, print_json
+from ...results import recorded_neighbouring
 
 NAME = "eval"
 EPILOG = RANGES_TEXT + "; a parameter is written as 0.5, 1e-6, 10000 or 1/3 and given once"
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     statement = resolve(args.id)
     evaluation = evaluate(statement, parse_assignments(args.param))
     if args.json:
-        print_json(evaluation.to_json())
+        print_json(dict(evaluation.to_json(), neighbouring=recorded_neighbouring(statement.id)))
     elif evaluation.valid:
         effective, requested = evaluation.delta_effective, evaluation.params.get("delta")
         if effective is not None and requested is not None and effective > requested:
@@ -131,7 +132,8 @@ def evaluate_line(text: str, default_id: str | None) -> dict[str, Any]:
     params = request.get("params", {})
     if not isinstance(params, dict) or not all(isinstance(v, (int, float, str)) and not isinstance(v, bool) for v in params.values()):
         raise UsageError("\"params\" must be an object of numbers (or number strings such as \"1/3\")")
-    return evaluate(resolve(statement_id), params).to_json()
+    statement = resolve(statement_id)
+    return dict(evaluate(statement, params).to_json(), neighbouring=recorded_neighbouring(statement.id))
 
 
 def _parse_line(text: str) -> Any:

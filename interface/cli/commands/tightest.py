@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     # is the full computation's; `interface/tightest.py`, module doc); --all-bounds evaluates every one.
     gap = tightest(randomizer=args.randomizer, k=k, skip_dominated=not args.all_bounds, **params)
     if args.json:
-        print_json(gap.to_json())
+        print_json(dict(gap.to_json(), neighbouring=gap.neighbouring))  # the relation of the upper end
         return 0
     extra = f", k={gap.params['k']}" if "k" in gap.params else ""
     print(f"{gap.randomizer}{extra}, eps0={params['eps0']:g}, n={params['n']}, delta={params['delta']:g}")

@@ -23,7 +23,7 @@ def test_json_has_exactly_the_public_keys(capsys):
     assert out["params"] == {"eps0": 1.0, "n": 10_000, "delta": 1e-6}
     assert out["bounds"], "no bound listed"
     for bound in out["bounds"]:
-        assert set(bound) == {"id", "eps", "valid", "reason", "ratio_to_exact", "direction"}
+        assert set(bound) == {"id", "eps", "valid", "reason", "ratio_to_exact", "direction", "neighbouring"}
     ids = {b["id"] for b in out["bounds"]}
     assert {"FMT21.Thm2.1", "FMT21.Thm2.1.focs"} <= ids
     # The same bounds as the shared evaluation core (generic bounds at these parameters).

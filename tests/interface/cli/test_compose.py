@@ -25,7 +25,7 @@ def test_compose_json_fields_and_value(capsys):
     code, out, _ = _run(capsys, "compose", "compose.clones", "--rounds", "5", "--eps0", "1", "--n", "500", "--delta", "1e-6", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"id", "rounds", "params", "value", "interval", "valid", "reason", "direction"}
+    assert set(data) == {"id", "rounds", "params", "value", "interval", "valid", "reason", "direction", "neighbouring"}
     assert data["direction"] == "upper_bound"
     assert data["id"] == "compose.clones" and data["rounds"] == 5 and data["valid"] is True
     assert data["params"] == {"eps0": 1.0, "n": 500, "delta": 1e-6}

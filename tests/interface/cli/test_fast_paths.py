@@ -59,7 +59,8 @@ def test_batch_answers_each_line_like_a_single_eval():
     assert run_batch(lines, default_id="FMT21.Thm2.1", out=out) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 3  # the blank line is skipped
-    assert answers[0] == json.loads(json.dumps(evaluate(get_statement("FMT21.Thm2.1"), POINT).to_json()))
+    # what `eval --json` prints: the evaluation and the neighbouring relation of its statement
+    assert answers[0] == json.loads(json.dumps(dict(evaluate(get_statement("FMT21.Thm2.1"), POINT).to_json(), neighbouring="replace-one")))
     assert answers[1]["valid"] is False and "Piecewise" not in answers[1]["reason"]
     assert answers[2]["id"] == "FMT21.Thm2.1" and answers[2]["valid"] is True
 

@@ -48,7 +48,7 @@ def test_json_is_the_api_gap_and_is_consistent(api_gap):
         assert data[key] == api[key], key
     assert [row["id"] for row in data["bounds"]] == [row["id"] for row in api["bounds"]]
     # The documented fields, and a sound gap: upper >= lower > 0, ratio = upper / lower.
-    assert set(data) == {"n", "delta", "eps0", "upper", "lower", "ratio", "pair", "bounds"}
+    assert set(data) == {"n", "delta", "eps0", "upper", "lower", "ratio", "pair", "bounds", "neighbouring"}
     assert data["upper"]["eps"] >= data["lower"]["eps"] > 0
     assert data["ratio"] == pytest.approx(data["upper"]["eps"] / data["lower"]["eps"], rel=1e-12)
     assert set(data["pair"]) == {"x", "x2", "z", "bins", "description"}

@@ -7,16 +7,11 @@ import numpy as np
 import pytest
 
 from shuffle_spec.reference.composition import mechanism_rounds as mech
+from support.caches import fresh_mechanism_round_caches  # noqa: F401 - the fixture, named in pytestmark
 from shuffle_spec.reference.exact.binary_rr import pair_delta_evaluator
 
 
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    mech._envelope.cache_clear()
-    mech._pair_on.cache_clear()
-    yield
-    mech._envelope.cache_clear()
-    mech._pair_on.cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_mechanism_round_caches")
 
 
 def test_sweep_envelope_is_above_every_count():
@@ -118,3 +113,8 @@ def test_node_step_from_a_far_estimate_falls_back_to_the_bisection():
     step, _ = mech._node_step(bounds_at, eps0, mech.FLOOR)
     for estimate in (1e-12, 1e-6, 1e3):
         assert mech._node_step(bounds_at, eps0, mech.FLOOR, estimate=estimate)[0] == step
+
+
+def test_each_test_starts_with_empty_mechanism_round_caches():
+    """The shared fixture (`tests/support/caches.py`) empties both caches before the test: what a fresh process sees."""
+    assert mech._envelope.cache_info().currsize == 0 and mech._pair_on.cache_info().currsize == 0

@@ -8,17 +8,12 @@ import numpy as np
 import pytest
 
 from shuffle_spec.reference.composition import mechanism_rounds as mech
+from support.caches import fresh_mechanism_round_caches  # noqa: F401 - the fixture, named in pytestmark
 from shuffle_spec.reference.core.results import NO_COMPOSITION_GAIN
 from shuffle_spec.reference.exact.binary_rr import pair_delta_evaluator_many
 
 
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    mech._envelope.cache_clear()
-    mech._pair_on.cache_clear()
-    yield
-    mech._envelope.cache_clear()
-    mech._pair_on.cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_mechanism_round_caches")
 
 
 @pytest.mark.slow
