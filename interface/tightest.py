@@ -113,6 +113,7 @@ class Gap(BracketFields):
             "lower": None if self.lower_id is None else {"id": self.lower_id, "eps": self.lower_eps},
             "ratio": self.ratio,
             "bounds": self.rows,
+            "neighbouring": self.neighbouring,
         }
 
     def line(self) -> str:

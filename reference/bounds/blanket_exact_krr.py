@@ -220,11 +220,16 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
 
 
 
-def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
+def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
     eps0-k-RR reports, as a certified interval (value = its upper end, verified); eps0 with a note when
-    none below eps0 is. Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8, 0 < delta < 1."""
+    none below eps0 is. `tight` = "upper" narrows the upper end alone (the bound; the lower end is certified but
+    may be a few percent below the root), "both" narrows both ends to the search tolerance (what an audit needs
+    to call a claim below the theorem's value). Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8,
+    0 < delta < 1, tight in {"upper", "both"}."""
     check_krr_inputs(eps0, n, delta, k)
+    if tight not in ("upper", "both"):
+        raise ParameterError("tight", tight, "'upper' or 'both'")
     if eps0 < MIN_EPS0:
         if krr_blanket_delta_cap(eps0, int(k)) <= delta:
             return BoundValue(0.0, 0.0, f"delta(0) <= gamma (e^eps0 - 1) <= delta: eps = 0 ({TINY_EPS0})", direction="upper_bound")
@@ -247,7 +252,7 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int) -> B
     # Only the upper end is the bound (its value): the search narrows that end alone (usually two evaluations
     # besides eps0 instead of three). The lower end of the interval is the largest evaluated point whose certified
     # lower delta exceeds the target (or 0): still a certified end, only less tight than a search for it would give.
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="upper", slope=slope)
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight=tight, slope=slope)
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")
 
 

@@ -3,17 +3,11 @@ widened by its rtol. A claim is BELOW BOUND only under its lower end, so that en
 
 from __future__ import annotations
 
-import pytest
 
 from shuffle_spec.interface.audit.bound import audit_point
 from shuffle_spec.spec.registry import get_statement
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reference/bounds/blanket_exact_krr.py: exact_blanket_krr_epsilon searches its upper end alone (tight='upper'), so the "
-    "lower end of its certified interval (the lower end of audit bound's acceptance interval at a grid point) is 1.75% "
-    "below the value at this point; claims between it and the sharp lower end (1.527323 with tight='both') pass. Fix: "
-    "tight='both' when the interval is asked for (the audit's grid points), or an option the audit can call"))
 def test_the_audit_acceptance_interval_of_the_exact_krr_bound_is_within_its_rtol():
     """An audit can only call a claim BELOW BOUND where the statement's certified interval is narrower than the
     slack it grants (the statement's rtol, 0.005 here): else a claim below the theorem's value passes."""

@@ -52,8 +52,6 @@ def test_the_compose_text_names_its_relation(capsys):
     assert "neighbouring: replace-one" in capsys.readouterr().out.splitlines()
 
 
-@pytest.mark.xfail(strict=True, reason="interface/tightest.py Gap.to_json has no neighbouring field (the CLI adds it; "
-                   "the Python to_json should carry it as RandomizerGap.to_json does: add \"neighbouring\": self.neighbouring)")
 def test_the_python_gap_json_names_its_relation():
     from shuffle_spec.interface.tightest import Gap
 
