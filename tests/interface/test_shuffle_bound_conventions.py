@@ -67,18 +67,24 @@ def test_compose_returns_the_composition_statement_for_t_rounds():
 
 @pytest.mark.slow
 def test_direct_composed_delta_agrees_with_the_bisection():
-    """The direct delta's certified lower end is below the delta the bisection on eps(delta) certifies (both
-    contain the pair's true delta(eps) on the safe side), and the direct upper end is not above it by more than
-    the discretisation (it was 1.38e-12 against 2.16e-12 at this point)."""
+    """Where both use the untilted composition (delta above 1e-10), the direct delta's certified lower end is below
+    the delta the bisection on eps(delta) certifies (both contain the pair's true delta(eps) on the safe side), and
+    the direct upper end is not above it by more than the discretisation. Below 1e-10 the eps search also runs
+    the tilted composition and the direct delta does not (yet): there only the ordering of the certified ends is
+    asserted (eps = 0.5: the direct delta stays at the untilted round-off floor, 1.4e-12, the bisection certifies
+    about 1e-27)."""
     bound = api.ShuffleBound("compose.clones", eps0=1.0, n=10_000, rounds=10)
-    direct = bound.delta_calibration(0.5)
-    used: dict[float, float] = {}
+    for eps, close in ((0.2, True), (0.5, False)):
+        direct = bound.delta_calibration(eps)
+        used: dict[float, float] = {}
 
-    def eps_at(log10_delta: float) -> float:
-        used[log10_delta] = 10.0**log10_delta
-        return bound.get_epsilon(used[log10_delta])
+        def eps_at(log10_delta: float) -> float:
+            used[log10_delta] = 10.0**log10_delta
+            return bound.get_epsilon(used[log10_delta])
 
-    recorder = api._Recorder(eps_at, 0.5)
-    api._smallest_log10_delta(recorder, used, 0.5)
-    bisected = used[min(recorder.verified())]
-    assert direct.bracket[0] <= bisected and direct.value <= bisected * 1.01
+        recorder = api._Recorder(eps_at, eps)
+        api._smallest_log10_delta(recorder, used, eps)
+        bisected = used[min(recorder.verified())]
+        assert direct.bracket[0] <= bisected, (eps, direct, bisected)
+        if close:
+            assert direct.value <= bisected * 1.01, (eps, direct, bisected)
