@@ -146,6 +146,8 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow  # a fresh interpreter under -O re-imports the registry (about 12 s): second tier; the same
+# planted checks run in the default tier without -O above
 def test_planted_false_checks_fail_under_python_O():
     script = _OPTIMIZED_SCRIPT
     done = subprocess.run(

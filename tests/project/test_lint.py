@@ -4,6 +4,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from support.paths import ROOT
 
 
@@ -16,6 +18,7 @@ def test_ruff_is_clean():
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
+@pytest.mark.slow  # about 20 s from a fresh clone (no mypy cache): second tier; ruff stays in the default one
 def test_mypy_is_clean():
     done = _run("tools/typecheck.py")
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
