@@ -62,7 +62,7 @@ import numpy as np
 
 from ..core.errors import ParameterError, require_probability
 from ..numerics.binomial import UNIT
-from ..numerics.pld import C_FFT, GridPLD
+from ..numerics.pld import C_FFT, GridPLD, spectrum_power
 
 __all__ = ["mixture_positive_part_upper", "mixture_points", "MAX_FFT", "H_OVER_SD", "FFT_TARGET"]
 
@@ -84,17 +84,8 @@ def _power(z: np.ndarray, t: int) -> tuple[np.ndarray, float]:
     """z^t (t >= 1) by binary exponentiation and k with |fl(z^t) - z^t| <= 1.02 sqrt(5) u k |z^t| to first order:
     squaring doubles a relative error, so base^(2^j) carries (2^j - 1) products' worth and the result at most
     t + 2 log2 t + 2 (pld's count, module doc step 3)."""
-    exponent = t
-    base, acc = z, None
-    while t:
-        if t & 1:
-            acc = base if acc is None else acc * base
-        t >>= 1
-        if t:
-            base = base * base
-    if acc is None:  # t >= 1 by the callers
-        raise ParameterError("t", t, "a power t >= 1")
-    return acc, exponent + 2 * math.log2(exponent) + 2
+    acc = spectrum_power(z, t)  # ParameterError for t < 1
+    return acc, t + 2 * math.log2(t) + 2
 
 
 def _grid(l_hi: np.ndarray, p_hi: np.ndarray, h: float) -> tuple[int, np.ndarray]:

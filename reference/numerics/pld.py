@@ -82,7 +82,7 @@ from ..core.errors import ParameterError, require_integer, require_probability
 from ..core.rounding import fraction_to_float_up
 from .binomial import UNIT
 
-__all__ = ["C_FFT", "MAX_FFT", "ComposedPLD", "GridPLD", "PairPLD", "TiltedPLD", "chernoff_epsilon", "compose", "compose_tilted", "saddle_tilt"]
+__all__ = ["C_FFT", "MAX_FFT", "ComposedPLD", "GridPLD", "PairPLD", "TiltedPLD", "chernoff_epsilon", "compose", "compose_tilted", "saddle_tilt", "spectrum_power"]
 
 # FFT error constant (module doc, point 4: FFT round-off) and the largest FFT size.
 C_FFT = 16.0
@@ -191,17 +191,25 @@ class GridPLD:
         return bound
 
 
+def spectrum_power(z: np.ndarray, t: int) -> np.ndarray:
+    """z ** t (entrywise, t >= 1) by binary exponentiation: at most t + 2 log2 t + 2 complex products' worth of
+    relative round-off (module doc, point 4: FFT round-off). ParameterError for t < 1."""
+    require_integer("t", t, minimum=1)
+    base, acc, t = z, None, int(t)
+    while t:
+        if t & 1:
+            acc = base if acc is None else acc * base
+        t >>= 1
+        if t:
+            base = base * base
+    return cast(np.ndarray, acc)
+
+
 def _fft_power_product(spectra: list[np.ndarray], powers: list[int]) -> np.ndarray:
     """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, point 4: FFT round-off)."""
     result = None
     for z, t in zip(spectra, powers, strict=True):
-        base, acc = z, None
-        while t:
-            if t & 1:
-                acc = base if acc is None else acc * base
-            t >>= 1
-            if t:
-                base = base * base
+        acc = spectrum_power(z, t)
         result = acc if result is None else result * acc
     if result is None:  # callers pass at least one grid with a positive power
         raise ParameterError("powers", powers, "at least one positive power")
