@@ -11,7 +11,9 @@ Which statements compete (the registry of randomizers: `interface/mechanisms.py`
   for binary RR the certified worst case exact.shuffled_binary_rr on both sides). For `generic` the upper bounds
   are the generic statements only (they hold for every eps0-LDP randomizer), and the lower bound is binary RR's
   certified worst case: binary RR is one eps0-LDP randomizer, so no generic bound can be below it (the user's own
-  randomizer may do better: the lower bound is about binary RR, and says so);
+  randomizer may do better: the lower bound is about binary RR, and says so). As `shuffle-spec tightest`: the costly
+  candidates that one certified delta evaluation shows cannot beat the best end in hand are not evaluated (their
+  rows: eps None, valid False, skipped True, the test as the reason); the certified ends are the full computation's;
 - one round, a finite matrix: `tightest_randomizer` (BBGN19 Lemma 5.3 evaluated exactly for the matrix, every
   registered bound at the matrix's eps0, the best explicit neighbouring pair below);
 - T > 1 rounds: the composition statements (spec/derived/compose.py): compose.clones (FMT21's clone pair
@@ -38,7 +40,7 @@ from typing import Any, Literal, Mapping
 import mpmath
 
 from ..proofs_checks.bridge import parse_number, require_supported
-from .api import audit_randomizer, composed_epsilon, tightest, tightest_randomizer
+from .api import audit_randomizer, composed_epsilon, tightest_randomizer
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.core.rounding import mpf_to_float_down, round_down
 from .mechanisms import MECHANISMS, STRUCTURED, RandomizerDescription, describe
@@ -57,9 +59,13 @@ class CandidateRow:
     valid: bool
     reason: str
     about: str  # the randomizer the statement is about ("generic": every eps0-LDP randomizer)
+    # A costly candidate that one certified delta evaluation showed cannot beat the best end in hand, so it was not
+    # evaluated (`interface/tightest.py`, skip_dominated): eps None, valid False, the reason says which test.
+    skipped: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.statement_id, "side": self.side, "eps": self.eps, "valid": self.valid, "reason": self.reason, "about": self.about}
+        return {"id": self.statement_id, "side": self.side, "eps": self.eps, "valid": self.valid, "reason": self.reason, "about": self.about,
+                "skipped": self.skipped}
 
 
 @dataclass(frozen=True)
@@ -204,10 +210,15 @@ def _about(statement_id: str, asked: str) -> str:
 def _one_round(name: str, extra: dict[str, Any], *, eps0: float, n: int, delta: float) -> Certification:
     if name in STRUCTURED:
         return _structured(name, extra, eps0=eps0, n=n, delta=delta)
-    gap = tightest(randomizer=name, eps0=eps0, n=n, delta=delta, k=extra.get("k") if name == "krr" else None)
+    from .tightest import tightest as ranked
+
+    # As `shuffle-spec tightest` computes: the costly candidates that one certified delta evaluation shows cannot beat
+    # the best end in hand are not evaluated (their rows say so, "skipped"); the certified ends are the full
+    # computation's, bit for bit (`interface/tightest.py`, module doc).
+    gap = ranked(randomizer=name, eps0=eps0, n=n, delta=delta, k=extra.get("k") if name == "krr" else None, skip_dominated=True)
     rows = [
         CandidateRow(row["id"], "upper" if row["direction"] == "upper_bound" else "lower", row["eps"], bool(row["valid"] and row["eps"] is not None),
-                     row["reason"] or "", _about(row["id"], name))
+                     row["reason"] or "", _about(row["id"], name), skipped=bool(row.get("skipped", False)))
         for row in gap.rows
     ]
     return _assemble(_label(name, extra), {"eps0": gap.params["eps0"], "n": gap.params["n"], "delta": gap.params["delta"], "rounds": 1, **extra},

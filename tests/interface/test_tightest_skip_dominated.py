@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from shuffle_spec.interface.certify import certify
 from shuffle_spec.interface.cli.main import main
 from shuffle_spec.interface.tightest import DOMINATED_CHECKS, _cannot_beat, tightest
 from shuffle_spec.reference.bounds.bennett import bennett_generic_epsilon, bennett_krr_epsilon
@@ -131,3 +132,29 @@ def test_skipping_keeps_the_answer_at_large_n(point):
         reference = full_rows[(row["id"], row["direction"])]
         if reference["eps"] is not None and reference["valid"]:
             assert reference["eps"] > full.upper_eps if row["direction"] == "upper_bound" else reference["eps"] < full.lower_eps
+
+
+# `certify` (the front door) ranks one round of k-RR, binary RR, Laplace and the generic randomizer with the skip too.
+CERTIFY_POINTS = [
+    ("krr", {"k": 10, "eps0": 1.0, "n": 2000, "delta": 1e-6}),
+    ("krr", {"k": 2, "eps0": 4.0, "n": 2000, "delta": 1e-6}),
+    ("binary_rr", {"eps0": 1.0, "n": 1000, "delta": 1e-9}),
+]
+
+
+@pytest.mark.parametrize(("randomizer", "point"), CERTIFY_POINTS, ids=lambda p: p if isinstance(p, str) else f"k={p.get('k')},eps0={p['eps0']:g}")
+def test_certify_skips_and_keeps_the_ends_of_the_full_computation(randomizer, point):
+    result = certify(randomizer, **point)
+    full = tightest(randomizer=randomizer, **point)  # every candidate evaluated
+    assert (result.statement_id, result.value, result.lower_id, result.lower) == (full.upper_id, full.upper_eps, full.lower_id, full.lower_eps)
+    full_rows = {(r["id"], r["direction"]): r for r in full.rows}
+    skipped = [row for row in result.rows if row.skipped]
+    assert skipped, "no candidate was skipped: the test would show nothing"
+    for row in result.rows:
+        reference = full_rows[(row.statement_id, f"{row.side}_bound")]
+        if row.skipped:
+            assert row.eps is None and row.valid is False and row.reason.startswith("not evaluated") and row.statement_id in DOMINATED_CHECKS
+            assert row.to_json()["skipped"] is True
+        else:
+            assert (row.eps, row.valid) == (reference["eps"], bool(reference["valid"] and reference["eps"] is not None))
+            assert row.to_json()["skipped"] is False

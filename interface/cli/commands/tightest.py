@@ -11,7 +11,7 @@ binary RR's worst case); the table lists upper bounds first.
 binary_rr also compose.stronger_clones; compose.exact_binary_rr as a LOWER bound for binary_rr and generic). JSON:
 `Certification.to_json()` (`interface/certify.py`): {"randomizer", "params", "value", "interval", "direction",
 "statement_id", "upper": {"id", "eps"}, "lower": {"id", "eps", "about", "is"} | null, "ratio", "neighbouring",
-"reason", "bounds": [{"id", "side", "eps", "valid", "reason", "about"}]}.
+"reason", "bounds": [{"id", "side", "eps", "valid", "reason", "about", "skipped"}]} ("skipped" as below).
 
 krr / binary_rr / laplace, JSON: {"randomizer", "params", "upper": {"id", "eps"} | null, "lower": {"id", "eps"} |
 null, "ratio", "bounds": [{"id", "direction", "eps", "valid", "reason", "interval", "skipped"}]}: one row per statement
@@ -139,7 +139,8 @@ def _print_certification(result: Certification, as_json: bool) -> int:
     print(f"{result.randomizer}, {point}")
     for line in result.lines():
         print(line)
-    rows = [[row.statement_id, f"{row.side}_bound", row.eps, ("valid" if row.valid else "not valid: " + row.reason) + (f" (about {row.about})" if row.about else "")]
+    rows = [[row.statement_id, f"{row.side}_bound", row.eps,
+             (row.reason if row.skipped else "valid" if row.valid else "not valid: " + row.reason) + (f" (about {row.about})" if row.about else "")]
             for row in result.rows]
     print_table(["statement", "direction", "certified eps (lower end for lower bounds, upper end for upper bounds)", "status"], rows)
     return 0
