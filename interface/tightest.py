@@ -38,9 +38,14 @@ Hoeffding and Bennett forms) a bound non-increasing in eps, as `closed_form_epsi
   `closed_form_epsilon` at a point where its float delta, rounded up, is at most delta): the float delta at U above
   delta (1 + CLOSED_FORM_SLACK); the float is at most the exact delta times (1 + 1e-40)^2 (1 + 2^-52), so the exact
   delta at U is above delta, while at the candidate's value it is at most delta: its value is > U.
-- exact.krr_pair_x0 at k >= 3, against the largest lower end L > 0 in hand: the x0 pair's certified delta (both
-  directions) at L has its upper end at most delta, so the pair's exact eps is <= L and the candidate's value (a point
-  whose certified lower delta exceeds delta, or 0) is < L.
+- exact.krr_pair_x0, against the largest lower end L > 0 in hand: the x0 pair's certified delta (both directions) at L
+  has its upper end at most delta, so the pair's exact eps is <= L and the candidate's value (a point whose certified
+  lower delta exceeds delta, or 0) is < L. At k >= 3 that delta is the pair's own (`krr_pair_delta`, one lattice sum
+  per direction); at k = 2 the x0 pair IS a binary-RR pair (user 1 holds one bit or the other, the n - 1 others all
+  hold x0: `reference/lower_bounds/krr.py`, module doc), with delta = max(d_{n-1}, d_0) in the notation of
+  `reference/exact/binary_rr.py` (its D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k})), certified there by `binary_rr_pair_delta`
+  on the windows exact.shuffled_binary_rr has just built at this delta (a few dot products; L is then its lower end,
+  the worst pair's, and the test passes wherever the all-x0 pair is not itself within the worst case's width of it).
 A test that fails, or that refuses its inputs, costs its one evaluation and the candidate is evaluated as usual.
 """
 
@@ -74,7 +79,7 @@ DOMINATED_CHECKS: dict[str, Literal["lower", "upper"]] = {
     "FMT21.clones_numeric": "upper",
     "FMT23.stronger_clones": "upper",
     "BBGN19.Lem5.3.exact_krr": "upper",  # only at k = 2, where exact.shuffled_binary_rr is in hand
-    "exact.krr_pair_x0": "lower",  # only at k >= 3 (at k = 2 the x0 pair is binary RR's worst case: the test would fail)
+    "exact.krr_pair_x0": "lower",  # k >= 3: its own delta; k = 2: the binary-RR pair's (module doc)
     # BBGN19's closed forms: each inversion takes ~40 evaluations at 80 digits (20-30 ms), the test one.
     "BBGN19.Thm5.3": "upper",
     "BBGN19.hoeffding_krr": "upper",
@@ -207,7 +212,7 @@ def _deferred(statement_id: str, k: int | None) -> bool:
     if statement_id == "BBGN19.Lem5.3.exact_krr":
         return k == 2
     if statement_id == "exact.krr_pair_x0":
-        return k is not None and k >= 3
+        return k is not None and k >= 2
     return statement_id in DOMINATED_CHECKS
 
 
@@ -258,9 +263,15 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
                 return f"not evaluated: its delta at eps = {end!r} is certified above delta, so its eps is larger"
             return ""
         if statement_id == "exact.krr_pair_x0" and k is not None:
-            from ..reference.lower_bounds.krr import krr_pair_delta
+            if k == 2:  # the binary-RR pair with the n - 1 others at one bit (module doc), both directions
+                from ..reference.exact.binary_rr import binary_rr_pair_delta
 
-            if krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta).upper <= delta:
+                pair_upper = binary_rr_pair_delta(eps0=eps0, n=n, k=0, eps=end, delta_hint=delta).upper
+            else:
+                from ..reference.lower_bounds.krr import krr_pair_delta
+
+                pair_upper = krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta).upper
+            if pair_upper <= delta:
                 return f"not evaluated: the pair's delta at eps = {end!r} is certified at most delta, so its eps is not larger"
             return ""
     except ParameterError:  # outside a test's range: no test, the candidate is evaluated

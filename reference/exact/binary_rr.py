@@ -1507,16 +1507,33 @@ def thinned_block_delta_bound(*, eps0: float, n: int, start: int, width: int, ep
     return BoundValue(value.lower, min((value.upper + extra) * (1 + 4 * UNIT), 1.0), f"population n - {removed} (thinned from {int(width)} removed), tail {extra:.1e}", direction="upper_bound")
 
 
-def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float) -> BoundValue:
+def binary_rr_pair_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float | None = None) -> BoundValue:
     """Certified max(D(P_k||Q_k), D(Q_k||P_k)) at e^eps for the pair with k ones among the other
-    n-1 users (exact.shuffled_binary_rr.pair, one neighbouring pair; D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k}))."""
+    n-1 users (exact.shuffled_binary_rr.pair, one neighbouring pair; D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k})).
+
+    `delta_hint` (the target delta of a caller that compares the result with it): the binomial windows are then the
+    ones exact.shuffled_binary_rr uses at that delta (tails TAIL_FRACTION delta_hint, values scaled by delta_hint),
+    shared with its window cache, so after its worst case at the same (eps0, n, delta) this costs a few dot products
+    instead of two window set-ups; without it, tails of 1e-39 and no scaling. Certified at every eps either way (the
+    dropped tails are added to the upper end); only the width near delta_hint is what the hint is for. Range: eps0 in
+    (0, MAX_EPS0], 1 <= n <= MAX_N, 0 <= k <= n - 1, eps >= 0, delta_hint None or in [MIN_DELTA, 1)."""
     _validate(eps0, n, None)
     require_integer("k", k, minimum=0)
     if k > n - 1:
         raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
-    a = one_direction_delta(eps0=eps0, n=n, k=k, eps=eps)
-    b = one_direction_delta(eps0=eps0, n=n, k=int(n) - 1 - int(k), eps=eps)
-    return BoundValue(max(a.lower, b.lower), max(a.upper, b.upper), direction="exact")
+    if delta_hint is not None:
+        require_probability("delta_hint", delta_hint)
+        if delta_hint < MIN_DELTA:
+            raise ParameterError("delta_hint", delta_hint, f"{MIN_DELTA:g} <= delta_hint < 1")
+    if delta_hint is None:
+        a = one_direction_delta(eps0=eps0, n=n, k=k, eps=eps)
+        b = one_direction_delta(eps0=eps0, n=n, k=int(n) - 1 - int(k), eps=eps)
+        return BoundValue(max(a.lower, b.lower), max(a.upper, b.upper), direction="exact")
+    require_positive("eps", eps, allow_zero=True)
+    pairs = _Pairs(eps0, delta_hint)
+    with _named_by_the_users_n(int(n)):
+        ends = [pairs.get(int(n), ones).delta_bounds(float(eps)) for ones in sorted({int(k), int(n) - 1 - int(k)})]
+    return BoundValue(max(lo for lo, _ in ends), max(up for _, up in ends), direction="exact")
 
 
 def binary_rr_pair_epsilon(*, eps0: float, n: int, delta: float, k: int = 0) -> BoundValue:

@@ -6,6 +6,7 @@ the candidate could win (an end above the candidate's own certified eps)."""
 
 import json
 
+import mpmath
 import pytest
 
 from shuffle_spec.interface.certify import certify
@@ -15,7 +16,8 @@ from shuffle_spec.reference.bounds.bennett import bennett_generic_epsilon, benne
 from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon
 from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_epsilon, hoeffding_krr_epsilon
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
-from shuffle_spec.reference.lower_bounds.krr import krr_pair_x0_epsilon
+from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_delta, binary_rr_pair_epsilon
+from shuffle_spec.reference.lower_bounds.krr import krr_pair_delta, krr_pair_x0_epsilon
 
 # k >= 3 (BBGN19.Lem5.3.exact_krr and exact.krr_pair_third in hand), k = 2 (exact.shuffled_binary_rr in hand), and a
 # point where the split third pair is the lower end (large eps0): each skips at least one candidate.
@@ -158,3 +160,43 @@ def test_certify_skips_and_keeps_the_ends_of_the_full_computation(randomizer, po
         else:
             assert (row.eps, row.valid) == (reference["eps"], bool(reference["valid"] and reference["eps"] is not None))
             assert row.to_json()["skipped"] is False
+
+
+def _x0_pair_delta_by_enumeration(eps0: float, n: int, eps: float) -> mpmath.mpf:
+    """max(D(P||Q), D(Q||P)) at e^eps, P = Bern(p) + Bin(n-1, p), Q = Bern(q) + Bin(n-1, p), p = e^eps0/(e^eps0 + 1):
+    the count of x0 among n shuffled binary-RR reports when user 1 holds x0 (P) or x1 (Q) and the n - 1 others all hold
+    x0, summed over every count at 60 digits (the float eps0 and eps taken exactly)."""
+    with mpmath.workdps(60):
+        e0, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        p = e0 / (e0 + 1)
+        q = 1 - p
+        others = [mpmath.binomial(n - 1, j) * p**j * q ** (n - 1 - j) for j in range(n)]
+        P = [(p * others[s - 1] if s >= 1 else 0) + (q * others[s] if s <= n - 1 else 0) for s in range(n + 1)]
+        Q = [(q * others[s - 1] if s >= 1 else 0) + (p * others[s] if s <= n - 1 else 0) for s in range(n + 1)]
+        return max(sum(max(a - e * b, 0) for a, b in zip(P, Q, strict=True)), sum(max(b - e * a, 0) for a, b in zip(P, Q, strict=True)))
+
+
+@pytest.mark.parametrize(("eps0", "n", "eps"), [(1.0, 30, 0.4), (4.0, 60, 1.5), (0.5, 200, 0.1)])
+def test_the_x0_pair_at_k2_is_the_binary_rr_pair_with_the_others_at_one_bit(eps0, n, eps):
+    # The k = 2 test of exact.krr_pair_x0 certifies the pair's delta with binary RR's pair (k = 0 ones among the
+    # others, both directions); every one of these certified brackets contains the enumerated value.
+    exact = _x0_pair_delta_by_enumeration(eps0, n, eps)
+    for value in (binary_rr_pair_delta(eps0=eps0, n=n, k=0, eps=eps, delta_hint=1e-6), binary_rr_pair_delta(eps0=eps0, n=n, k=0, eps=eps),
+                  krr_pair_delta(eps0=eps0, n=n, k=2, eps=eps, pair="x0")):
+        assert value.lower <= exact <= value.upper
+        assert value.upper - value.lower <= 1e-9 * exact
+
+
+def test_the_x0_pair_test_at_k2_skips_above_the_pairs_eps_only():
+    point = {"eps0": 4.0, "n": 10_000, "delta": 1e-9}
+    pair = binary_rr_pair_epsilon(k=0, **point)  # [lower, upper] around the all-x0 pair's exact eps (1e-7 relative)
+    params = {**point, "k": 2}
+    assert _cannot_beat("exact.krr_pair_x0", params, 1.001 * pair.upper, {})
+    assert _cannot_beat("exact.krr_pair_x0", params, 0.999 * pair.lower, {}) == ""
+    # There the worst pair is not the all-x0 one: the command skips the x0 search, and the answer is the full one's.
+    fast = tightest(randomizer="krr", k=2, skip_dominated=True, **point)
+    full = tightest(randomizer="krr", k=2, **point)
+    assert (fast.upper_id, fast.upper_eps, fast.lower_id, fast.lower_eps) == (full.upper_id, full.upper_eps, full.lower_id, full.lower_eps)
+    (skipped,) = [row for row in fast.rows if row["id"] == "exact.krr_pair_x0"]
+    (evaluated,) = [row for row in full.rows if row["id"] == "exact.krr_pair_x0"]
+    assert skipped["skipped"] and evaluated["valid"] and evaluated["eps"] < full.lower_eps
