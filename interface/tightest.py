@@ -41,7 +41,7 @@ Hoeffding and Bennett forms) a bound non-increasing in eps, as `closed_form_epsi
 - exact.krr_pair_x0, against the largest lower end L > 0 in hand: the x0 pair's certified delta (both directions) at L
   has its upper end at most delta, so the pair's exact eps is <= L and the candidate's value (a point whose certified
   lower delta exceeds delta, or 0) is < L. At k >= 3 that delta is the pair's own (`krr_pair_delta`, one lattice sum
-  per direction); at k = 2 the x0 pair IS a binary-RR pair (user 1 holds one bit or the other, the n - 1 others all
+  per direction, its upper end only: sharp_lower=False, the same upper float for about a third less work); at k = 2 the x0 pair IS a binary-RR pair (user 1 holds one bit or the other, the n - 1 others all
   hold x0: `reference/lower_bounds/krr.py`, module doc), with delta = max(d_{n-1}, d_0) in the notation of
   `reference/exact/binary_rr.py` (its D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k})), certified there by `binary_rr_pair_delta`
   on the windows exact.shuffled_binary_rr has just built at this delta (a few dot products; L is then its lower end,
@@ -270,7 +270,8 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
             else:
                 from ..reference.lower_bounds.krr import krr_pair_delta
 
-                pair_upper = krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta).upper
+                # The upper end alone decides: the lattice sums skip their lower queries (the same upper float).
+                pair_upper = krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta, sharp_lower=False).upper
             if pair_upper <= delta:
                 return f"not evaluated: the pair's delta at eps = {end!r} is certified at most delta, so its eps is not larger"
             return ""
