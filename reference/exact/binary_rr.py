@@ -557,12 +557,14 @@ class _Pair:
         # The shorter window is summed over (dot products of its length).
         short, long_ = (w1, w2) if len(w1.pmf) <= len(w2.pmf) else (w2, w1)
         # Tail sums of `long_` from the top (tail_long[i] = sum of long_.pmf[i:], tail_long[len] = 0), held
-        # reversed and contiguous (the slices of `_t` are then contiguous), and the reversed pmf likewise.
+        # reversed and contiguous (the slices of `_t` are then contiguous), and the reversed pmf likewise. The
+        # running sums are filled on demand (`_reversed_tail`): a pair's queries sit near its threshold, about half
+        # way down the window from the top, and the full pass over the long window was the largest cost of a set-up
+        # at large n (the guide of the worst case sets up ~200 pairs at n = 1e8).
         reversed_long = long_.pmf[::-1].copy()
         reversed_tail = np.empty(len(reversed_long) + 1)
         reversed_tail[0] = 0.0
-        np.cumsum(reversed_long, out=reversed_tail[1:])
-        tail_long = reversed_tail[::-1]
+        self._tail_filled = 1
         self.work += 4 * (len(short.pmf) + len(long_.pmf))
         size = len(short.pmf) + len(long_.pmf) + 4
         # Relative error of a term: both factors' bounds and 1 rounding; of a sum of non-negative terms of
@@ -580,7 +582,22 @@ class _Pair:
         # Reversed copies: the convolution slices below are then contiguous (fast dot products); the values and
         # hence the certified error bounds are the same (any summation order).
         self._reversed = (reversed_long, reversed_tail)
-        return keep, short, long_, tail_long, rel, dropped + absolute
+        return keep, short, long_, None, rel, dropped + absolute
+
+    def _reversed_tail(self, stop: int) -> np.ndarray:
+        """The reversed tail sums of the long window (`_setup`: entry i = the sum of its top i values, added from the
+        top one by one), valid at least at the indices below `stop`. Filled on demand, growing geometrically: entry i
+        is fl(entry (i - 1) + value i) whichever call computes it (numpy's cumsum adds in sequence), so every entry is
+        the same float as one cumulative sum over the whole window would give, in the order the queries come."""
+        reversed_long, reversed_tail = self._reversed
+        filled = self._tail_filled
+        if stop > filled:
+            stop = min(len(reversed_tail), max(stop, 2 * filled))
+            # Entry filled - 1 is known; the running sum continues from it over values filled - 1 .. stop - 2.
+            start = reversed_tail[filled - 1 : filled]
+            np.cumsum(np.concatenate((start, reversed_long[filled - 1 : stop - 1])), out=reversed_tail[filled - 1 : stop])
+            self._tail_filled = stop
+        return reversed_tail
 
     def _f(self, s: int) -> float:
         """Float value of the windowed sum e^-L Pr[S = s] (restricted to both windows), memoised: the
@@ -612,21 +629,23 @@ class _Pair:
 
     def _t_compute(self, t: int) -> float:
         """e^-L Pr[S >= t] = sum_j short(j) Pr_window[long >= t - j] (windowed)."""
-        _, short, long_, tail_long, _, _ = self._setup
+        _, short, long_, _, _, _ = self._setup
         w_short, w_long = len(short.pmf), len(long_.pmf)
         self.work += w_short
         # Window index i of `short` needs long index t - short.lo - i - long_.lo: full tail where that is <= 0,
-        # nothing where it is >= w_long, the tail array in between.
+        # nothing where it is >= w_long, the tail array in between. tail_long[j] (the sum of long_.pmf[j:]) is entry
+        # last - j of the reversed tail sums, last = w_long.
+        last = w_long
         base = t - short.lo - long_.lo
         i_full = min(max(base + 1, 0), w_short)  # i >= i_full: index <= 0 -> whole long window (tail_long[0])
         i_none = min(max(base - w_long + 1, 0), w_short)  # i < i_none: index >= w_long -> 0
         value = 0.0
         if i_full < w_short:
-            value += float(np.sum(short.pmf[i_full:])) * float(tail_long[0])
+            value += float(np.sum(short.pmf[i_full:])) * float(self._reversed_tail(last + 1)[last])
         if i_none < i_full:
             idx_hi, idx_lo = base - i_none, base - (i_full - 1)  # long indices for i = i_none .. i_full - 1
-            last = len(tail_long) - 1  # tail_long[idx_lo .. idx_hi] reversed, from the reversed copy
-            value += _dot(short.pmf[i_none:i_full], self._reversed[1][last - idx_hi : last - idx_lo + 1])
+            # tail_long[idx_lo .. idx_hi] reversed, from the reversed tail sums
+            value += _dot(short.pmf[i_none:i_full], self._reversed_tail(last - idx_lo + 1)[last - idx_hi : last - idx_lo + 1])
         return value
 
     def _bounds(self, value: float) -> tuple[float, float]:
