@@ -19,7 +19,8 @@ tolerance or to the safe side).
 
 `--profile` adds where the time of one call goes (k = 10, eps0 = 1, delta = 1e-6, n = 1e4, 1e6, 1e8): the import of
 the front door and each statement's seconds in a fresh process (as the command computes: with the costly candidates
-that cannot win skipped, each such test listed as "test <id>"), and the import of scipy.special alone.
+that cannot win skipped, each such test listed as "test <id>"), the seconds spent in root searches (every certified
+eps search, `solve_certified_epsilon`, with its delta evaluations), and the import of scipy.special alone.
 
 `--from-json RUN.json` reports an earlier run's measurements (and, with `--profile`, adds a profile of `--root` measured
 now: a run's profile can thus be added to its JSON afterwards).
@@ -73,6 +74,26 @@ from shuffle_spec.interface import tightest as front
 from shuffle_spec.proofs_checks import bridge
 imported = time.process_time() - start
 seconds = {}
+# The root searches (every certified eps search goes through solve_certified_epsilon, with the delta evaluations it makes).
+searching = {"seconds": 0.0, "depth": 0}
+try:
+    from shuffle_spec.reference.numerics import solver
+    solve = solver.solve_certified_epsilon
+    def solve_timed(*args, **kwargs):
+        searching["depth"] += 1
+        begin = time.process_time()
+        try:
+            return solve(*args, **kwargs)
+        finally:
+            searching["depth"] -= 1
+            if searching["depth"] == 0:
+                searching["seconds"] += time.process_time() - begin
+    solver.solve_certified_epsilon = solve_timed
+    for module in list(sys.modules.values()):  # the modules that imported it by name (those loaded later import the timed one)
+        if getattr(module, "__name__", "").startswith("shuffle_spec") and getattr(module, "solve_certified_epsilon", None) is solve:
+            module.solve_certified_epsilon = solve_timed
+except ImportError:
+    pass
 evaluate = bridge.evaluate
 def timed(statement, inputs, *args, **kwargs):
     begin = time.process_time()
@@ -96,7 +117,7 @@ options = {"skip_dominated": True} if cannot_beat is not None else {}
 begin = time.process_time()
 front.tightest(randomizer="krr", k=k, eps0=eps0, n=n, delta=delta, **options)
 total = time.process_time() - begin
-print(json.dumps({"imports": imported, "total": total, "statements": seconds, "scipy": "scipy.special" in sys.modules}))
+print(json.dumps({"imports": imported, "total": total, "statements": seconds, "scipy": "scipy.special" in sys.modules, "searches": searching["seconds"]}))
 """
 PROFILE_POINTS = ((10, 1.0, 10**4, 1e-6), (10, 1.0, 10**6, 1e-6), (10, 1.0, 10**8, 1e-6))
 SCIPY_IMPORT = "import time, numpy, mpmath; start = time.process_time(); import scipy.special; print(time.process_time() - start)"
@@ -220,11 +241,12 @@ def report(result: dict, before: dict | None = None, note: str = "") -> str:
             continue
         out += ["", f"Where the time goes, {name} (k = 10, eps0 = 1, delta = 1e-6; in-process CPU seconds of one fresh process, best "
                 f"of 2; `import scipy.special` after NumPy and mpmath: {found['scipy_special_import']:.3f} s CPU):", "",
-                "| n | import of the front door | all statements | slowest statements (s) | scipy.special loaded |", "|---|---|---|---|---|"]
+                "| n | import of the front door | all statements | of which root searches | slowest statements (s) | scipy.special loaded |", "|---|---|---|---|---|---|"]
         for point in found["points"]:
             slowest = sorted(point["statements"].items(), key=lambda item: -item[1])[:5]
             listed = ", ".join(f"{statement} {value:.3f}" for statement, value in slowest)
-            out.append(f"| {point['n']:.0e} | {point['imports']:.3f} | {point['total']:.3f} | {listed} | {'yes' if point['scipy'] else 'no'} |")
+            searches = "-" if point.get("searches") is None else f"{point['searches']:.3f}"
+            out.append(f"| {point['n']:.0e} | {point['imports']:.3f} | {point['total']:.3f} | {searches} | {listed} | {'yes' if point['scipy'] else 'no'} |")
     krr = [row for row in result["rows"] if row["label"].startswith("krr")]
     if krr:
         met = sum(row["wall"] <= row["target"] for row in krr)
