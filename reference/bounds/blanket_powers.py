@@ -76,6 +76,8 @@ MAX_FFT = 2**19
 LAM_GRID = np.geomspace(1e-3, 1e3, 48)
 WINDOW_LOG_TAIL = 92.2  # 1e-40
 SQRT5_U = math.sqrt(5.0) * UNIT
+# The smallest positive double: a term that underflows to 0 (or is rounded as a subnormal) is off by less than it.
+TINY = 2.0**-1074
 # Cutoffs tried (module doc, step 2).
 CUTOFF_CANDIDATES = 16
 
@@ -260,6 +262,10 @@ def _evaluate(l_hi: np.ndarray, p_hi: np.ndarray, ns: np.ndarray, w: np.ndarray,
     sums = np.concatenate(([0.0], np.cumsum(vs_all)))
     abs_sums = np.concatenate(([0.0], np.cumsum(np.abs(vs_all))))
     squares = np.concatenate(([0.0], np.cumsum(s[first:] ** 2)))
+    # Each weighted Chernoff term w_b e^x whose e^x or product underflows (or is subnormal) is off by less than
+    # (w_b + 1) TINY, the sum of subnormal terms by less than TINY each: (sum_b w_b + 2 B) TINY in all, an integer
+    # multiple of TINY so that the margin itself is exact.
+    underflow = TINY * math.ceil((float(np.sum(w)) + 2 * len(w)) * (1 + 1e-12))
     best_value = math.inf
     for cutoff in candidates.tolist():
         count = int(np.searchsorted(s[first:], cutoff, side="right"))  # the points with 0 < s <= cutoff
@@ -271,12 +277,14 @@ def _evaluate(l_hi: np.ndarray, p_hi: np.ndarray, ns: np.ndarray, w: np.ndarray,
         expo = n_float[:, None] * log_up[None, :] - lam[None, :] * cutoff + np.log(cutoff + 1.0 / lam)[None, :]
         best = np.min(expo, axis=1)
         beyond = float(np.sum(w * np.where(best < 700, np.exp(np.minimum(best, 700.0)), math.inf))) * (1 + (len(w) + 4) * UNIT) * (1 + 1e-12)
+        beyond += underflow  # terms below the smallest double came out as 0 (or subnormal)
         best_value = min(best_value, total + slack + beyond)
     below = 0.0
     if lo_index > 0:  # s_+ <= lo_index h below the window; its mass by the lower Chernoff tail
         expo_low = n_float[:, None] * log_down[None, :] + lam[None, :] * (lo_index * h)
         low_mass = np.minimum(np.exp(np.minimum(np.min(expo_low, axis=1), 700.0)), np.exp(np.minimum(n_float * math.log(norm1), 700.0)))
         below = float(np.sum(w * low_mass)) * lo_index * h * (1 + (len(w) + 4) * UNIT) * (1 + 1e-12)
+        below += TINY * math.ceil(float(underflow / TINY) * lo_index * h * (1 + 1e-12) + 1)  # the same underflow, times the s_+ cap
     value = (best_value + below) * (1 + 8 * UNIT)
     if not math.isfinite(value):
         return None
