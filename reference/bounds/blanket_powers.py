@@ -64,7 +64,7 @@ from ..core.errors import ParameterError, require_probability
 from ..numerics.binomial import UNIT
 from ..numerics.pld import C_FFT, GridPLD, spectrum_power
 
-__all__ = ["mixture_positive_part_upper", "mixture_points", "MAX_FFT", "H_OVER_SD", "FFT_TARGET"]
+__all__ = ["mixture_positive_part_upper", "mixture_points", "MAX_FFT", "MAX_VALUE", "H_OVER_SD", "FFT_TARGET"]
 
 # As the per-size path (`blanket_exact_randomizer`): the grid step targets H_OVER_SD standard deviations of L, the
 # window at most FFT_TARGET points at the step's choice and MAX_FFT in all.
@@ -76,8 +76,15 @@ MAX_FFT = 2**19
 LAM_GRID = np.geomspace(1e-3, 1e3, 48)
 WINDOW_LOG_TAIL = 92.2  # 1e-40
 SQRT5_U = math.sqrt(5.0) * UNIT
+# The smallest positive double: a term that underflows to 0 (or is rounded as a subnormal) is off by less than it.
+TINY = 2.0**-1074
 # Cutoffs tried (module doc, step 2).
 CUTOFF_CANDIDATES = 16
+# The grid step is at least 2^-GRID_BITS of the largest |value| of L (`_step`).
+GRID_BITS = 40
+# The largest |value| of L accepted (privacy-loss coefficients are at most e^(2 x 50); beyond, squares of the window's
+# points overflow a double).
+MAX_VALUE = 1e100
 
 
 def _power(z: np.ndarray, t: int) -> tuple[np.ndarray, float]:
@@ -109,12 +116,13 @@ def mixture_positive_part_upper(l_hi: Sequence[float] | np.ndarray, p_hi: Sequen
     L_i i.i.d. copies of L with values at most l_hi[g] with probability at most p_hi[g] (upper brackets of the
     group coefficients and probabilities; sum_g p_hi[g] >= 1), for the blanket sizes big_ns (integers >= 1) and
     non-negative float weights. None when the window does not fit MAX_FFT points (the caller then takes the
-    per-size path). Range: 1 to 64 groups of finite l_hi and p_hi in [0, 1]; 1 <= N <= 1e8; weights finite >= 0;
+    per-size path). Range: 1 to 64 groups of l_hi with |l_hi| <= MAX_VALUE = 1e100 and p_hi in [0, 1]; 1 <= N <= 1e8;
+    weights finite >= 0;
     0 < tail < 1 (only where the window is placed)."""
     l_arr = np.asarray(l_hi, dtype=float)
     p_arr = np.asarray(p_hi, dtype=float)
-    if l_arr.ndim != 1 or not 1 <= len(l_arr) <= 64 or p_arr.shape != l_arr.shape or not bool(np.all(np.isfinite(l_arr))):
-        raise ParameterError("l_hi", len(l_arr), "1 to 64 finite group coefficients, one probability each")
+    if l_arr.ndim != 1 or not 1 <= len(l_arr) <= 64 or p_arr.shape != l_arr.shape or not bool(np.all(np.abs(l_arr) <= MAX_VALUE)):
+        raise ParameterError("l_hi", l_arr.tolist()[:4], f"1 to 64 group coefficients |l| <= {MAX_VALUE:g}, one probability each")
     if not bool(np.all((p_arr >= 0) & (p_arr <= 1))):
         raise ParameterError("p_hi", p_arr.tolist()[:4], "probabilities in [0, 1]")
     ns = np.asarray(big_ns, dtype=np.int64)
@@ -146,7 +154,10 @@ def _step(l_hi: np.ndarray, p_hi: np.ndarray, n_max: int) -> tuple[float, float]
     sd = math.sqrt(max(float(np.sum(p_float * (l_hi - mean) ** 2)), 1e-300))
     spread = float(np.max(l_hi) - np.min(l_hi))
     span = min(n_max * spread, 30.0 * math.sqrt(n_max) * sd + 2 * spread)
-    return 2.0 ** math.floor(math.log2(max(min(H_OVER_SD * sd, span / 1024), span / FFT_TARGET, spread / (MAX_FFT // 4), 1e-300))), sd
+    # At least 2^-GRID_BITS of the largest |value|: grid indices stay below 2^GRID_BITS, exact in float (the grid values
+    # index * h are assumed exact) and in int64, also where L is (nearly) constant and sd ~ 0.
+    floor = float(np.max(np.abs(l_hi))) * 2.0**-GRID_BITS
+    return 2.0 ** math.floor(math.log2(max(min(H_OVER_SD * sd, span / 1024), span / FFT_TARGET, spread / (MAX_FFT // 4), floor, 1e-300))), sd
 
 
 def _window(grid: GridPLD, n_float: np.ndarray, sd: float, tail: float) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
@@ -174,8 +185,8 @@ def mixture_points(l_values: Sequence[float] | np.ndarray, p_values: Sequence[fl
     coarsens the step). Range: as mixture_positive_part_upper; 1 <= n_lo <= n_hi <= 1e8."""
     l_arr = np.asarray(l_values, dtype=float)
     p_arr = np.asarray(p_values, dtype=float)
-    if l_arr.ndim != 1 or not 1 <= len(l_arr) <= 64 or p_arr.shape != l_arr.shape or not bool(np.all(np.isfinite(l_arr))):
-        raise ParameterError("l_values", len(l_arr), "1 to 64 finite group coefficients, one probability each")
+    if l_arr.ndim != 1 or not 1 <= len(l_arr) <= 64 or p_arr.shape != l_arr.shape or not bool(np.all(np.abs(l_arr) <= MAX_VALUE)):
+        raise ParameterError("l_values", l_arr.tolist()[:4], f"1 to 64 group coefficients |l| <= {MAX_VALUE:g}, one probability each")
     if not bool(np.all((p_arr >= 0) & (p_arr <= 1))) or not float(np.sum(p_arr)) > 0:
         raise ParameterError("p_values", p_arr.tolist()[:4], "probabilities in [0, 1] with a positive sum")
     if not (isinstance(n_lo, int) and isinstance(n_hi, int) and 1 <= n_lo <= n_hi <= 10**8):
@@ -260,6 +271,10 @@ def _evaluate(l_hi: np.ndarray, p_hi: np.ndarray, ns: np.ndarray, w: np.ndarray,
     sums = np.concatenate(([0.0], np.cumsum(vs_all)))
     abs_sums = np.concatenate(([0.0], np.cumsum(np.abs(vs_all))))
     squares = np.concatenate(([0.0], np.cumsum(s[first:] ** 2)))
+    # Each weighted Chernoff term w_b e^x whose e^x or product underflows (or is subnormal) is off by less than
+    # (w_b + 1) TINY, the sum of subnormal terms by less than TINY each: (sum_b w_b + 2 B) TINY in all, an integer
+    # multiple of TINY so that the margin itself is exact.
+    underflow = TINY * math.ceil((float(np.sum(w)) + 2 * len(w)) * (1 + 1e-12))
     best_value = math.inf
     for cutoff in candidates.tolist():
         count = int(np.searchsorted(s[first:], cutoff, side="right"))  # the points with 0 < s <= cutoff
@@ -271,12 +286,14 @@ def _evaluate(l_hi: np.ndarray, p_hi: np.ndarray, ns: np.ndarray, w: np.ndarray,
         expo = n_float[:, None] * log_up[None, :] - lam[None, :] * cutoff + np.log(cutoff + 1.0 / lam)[None, :]
         best = np.min(expo, axis=1)
         beyond = float(np.sum(w * np.where(best < 700, np.exp(np.minimum(best, 700.0)), math.inf))) * (1 + (len(w) + 4) * UNIT) * (1 + 1e-12)
+        beyond += underflow  # terms below the smallest double came out as 0 (or subnormal)
         best_value = min(best_value, total + slack + beyond)
     below = 0.0
     if lo_index > 0:  # s_+ <= lo_index h below the window; its mass by the lower Chernoff tail
         expo_low = n_float[:, None] * log_down[None, :] + lam[None, :] * (lo_index * h)
         low_mass = np.minimum(np.exp(np.minimum(np.min(expo_low, axis=1), 700.0)), np.exp(np.minimum(n_float * math.log(norm1), 700.0)))
         below = float(np.sum(w * low_mass)) * lo_index * h * (1 + (len(w) + 4) * UNIT) * (1 + 1e-12)
+        below += TINY * math.ceil(float(underflow / TINY) * lo_index * h * (1 + 1e-12) + 1)  # the same underflow, times the s_+ cap
     value = (best_value + below) * (1 + 8 * UNIT)
     if not math.isfinite(value):
         return None

@@ -18,20 +18,25 @@ __all__ = ["WINDOW_TAIL", "binary_rr_pair_plds"]
 WINDOW_TAIL = 1e-24
 
 
-def binary_rr_pair_plds(eps0: float, n: int, k: int) -> tuple[PairPLD, PairPLD]:
+def binary_rr_pair_plds(eps0: float, n: int, k: int, *, window_tail: float = WINDOW_TAIL) -> tuple[PairPLD, PairPLD]:
     """PLDs of the exact pair (P_k, Q_k) of shuffled binary RR, both directions (P vs Q, Q vs P):
     P_k = Bern(p) + S_k, Q_k = Bern(1-p) + S_k, S_k = Bin(k, p) + Bin(n-1-k, 1-p); masses with the
-    proven relative error of the certified windows and their convolution (as in shuffle_spec.reference.exact.binary_rr)."""
+    proven relative error of the certified windows and their convolution (as in shuffle_spec.reference.exact.binary_rr).
+    `window_tail`: the mass the binomial window of Bin(n-1-k, 1-p) may leave out (it goes to `dropped`: +inf for an
+    upper curve, dropped for a lower one; smaller at small delta, as the clone pairs' `shuffled_rounds.pair_pld`).
+    Range: 0 < eps0 <= 30, 1 <= n <= 1e9, 0 <= k <= n-1, 1e-300 <= window_tail <= WINDOW_TAIL."""
     check_eps0(eps0, maximum=30.0, why="the exact binary-RR pair PLDs")
     check_n(n, maximum=10**9, why="the exact binary-RR pair PLDs")
     require_integer("k", k, minimum=0)
     if k > n - 1:
         raise ParameterError("k", k, f"0 <= k <= n-1 = {n - 1}")
+    if not (isinstance(window_tail, float) and 1e-300 <= window_tail <= WINDOW_TAIL):
+        raise ParameterError("window_tail", window_tail, f"a float in [1e-300, {WINDOW_TAIL}]")
     eps0, n, k = float(eps0), int(n), int(k)
     keep = probability_pair("keep", eps0)
     flip = ProbabilityPair(keep.q_iv, keep.p_iv, keep.q, keep.p, keep.q_err, keep.p_err)
     p, q = keep.p, keep.q
-    big = certified_window(n - 1 - k, flip, WINDOW_TAIL)
+    big = certified_window(n - 1 - k, flip, window_tail)
     small = certified_window(k, keep, 0.0) if k > 0 else None
     f = np.convolve(big.pmf, small.pmf) if small is not None else big.pmf.copy()
     rel = big.max_rel + (small.max_rel if small is not None else 0.0)

@@ -319,15 +319,16 @@ class _Composer:
 def _composer(rounds: list[Round], tail: float, precise_tail: bool = False) -> list[_Composer]:
     """One composer per evaluated neighbouring pair: one for the clone pairs; for the exact binary-RR
     pair one per (k, direction)."""
+    # Small delta (precise_tail): the windows' left-out mass (at +inf; dropped by the lower curves) kept below the
+    # tail budget too.
+    window = max(min(WINDOW_TAIL, tail / (4 * sum(r.rounds for r in rounds))), 1e-300) if precise_tail else WINDOW_TAIL
     if rounds[0].pair != "exact_binary_rr":
-        # Small delta (precise_tail): the windows' left-out mass (at +inf) kept below the tail budget too.
-        window = max(min(WINDOW_TAIL, tail / (4 * sum(r.rounds for r in rounds))), 1e-300) if precise_tail else WINDOW_TAIL
         plds = [(pair_pld(r.pair, eps0=r.eps0, n=r.n, window_tail=window), pair_pld(r.pair, eps0=r.eps0, n=r.n, pessimistic=False, window_tail=window)) for r in rounds]
         return [_Composer(rounds, plds, tail, precise_tail)]
     eps0, n = rounds[0].eps0, rounds[0].n
     out = []
     for k in binary_rr_counts(n):
-        both = binary_rr_pair_plds(eps0, n, k)
+        both = binary_rr_pair_plds(eps0, n, k, window_tail=window)
         for direction in (0, 1):
             out.append(_Composer(rounds, [(both[direction], both[direction])] * len(rounds), tail, precise_tail))
     return out

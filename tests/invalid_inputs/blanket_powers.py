@@ -11,11 +11,13 @@ CASES = [
     Case(powers.mixture_positive_part_upper, ([0.1, -0.2], [0.5, 0.5], [3, 4], [1.0]), fragment="big_ns"),
     Case(powers.mixture_positive_part_upper, ([0.1, -0.2], [0.5, 0.5], [3], [-1.0]), fragment="weights"),
     Case(powers.mixture_positive_part_upper, ([0.1, -0.2], [0.5, 0.5], [3], [1.0]), {"tail": 1.5}, fragment="tail"),
+    Case(powers.mixture_positive_part_upper, ([2e100, -0.2], [0.5, 0.5], [3], [1.0]), fragment="l_hi"),
 ]
 CASES += [
     Case(powers.mixture_points, ([0.1, -0.2], [0.5, 0.5], 5, 3), fragment="n_hi"),
     Case(powers.mixture_points, ([0.1, -0.2], [0.0, 0.0], 3, 5), fragment="p_values"),
     Case(powers.mixture_points, ([float("inf"), -0.2], [0.5, 0.5], 3, 5), fragment="l_values"),
+    Case(powers.mixture_points, ([0.1, -1e101], [0.5, 0.5], 3, 5), fragment="l_values"),
 ]
 
 # The FFT-only pair value of the exact blanket bound (`blanket_exact_randomizer.blanket_pair_fft_delta`).
