@@ -44,6 +44,8 @@ that bound is within the target, else eps0 (with the usual note): both certified
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from functools import lru_cache
 
 import mpmath
 import numpy as np
@@ -56,6 +58,7 @@ from ..numerics.lattice_sums import (
     U1,
     BinomialLaw,
     Coefficients,
+    Window,
     binomial_law,
     binomial_window,
     positive_part_expectations,
@@ -171,6 +174,54 @@ def _blanket_delta_split(eps0: float, n: int, eps: float, laws: tuple[BinomialLa
 
 
 
+@dataclass(frozen=True)
+class _NGrid:
+    """The eps-independent part of the N-grid evaluation (module doc): the laws, the N window and its blocking."""
+
+    law_b: BinomialLaw
+    law_a: BinomialLaw
+    gamma: tuple[float, float]
+    tail: float
+    window: Window
+    offsets: np.ndarray
+    big_n: np.ndarray
+    step: int
+    block_hi: np.ndarray
+    split: tuple[BinomialLaw, BinomialLaw, BinomialLaw | None]
+    cost_n: float
+
+
+@lru_cache(maxsize=16)
+def _n_grid(eps0: float, n: int, k: int, delta_hint: float) -> _NGrid:
+    law_n, law_b, law_a, gamma = _blanket_laws(eps0, k)
+    # Each tail mass left out costs at most about tail * max(1, k) in delta (D_N <= 1; gamma c0 <= k; the split
+    # sum scales its own): 1e-12 of the target delta relative, so the windows need not reach 1e-30.
+    tail = max(min(1e-18, delta_hint * 1e-12), 1e-300)
+    # The N window keeps the 1e-30 tail: it places the blocking grid (its slack moves with the grid's origin).
+    window = binomial_window(n - 1, law_n, max(min(1e-30, delta_hint * 1e-12), 1e-300))  # the law of N - 1
+    offsets = blocking_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
+    # Two exact evaluations of the same sum; the cheaper one (by the array elements each touches) is used.
+    split = _split_setup(eps0, k)
+    mean_n = float(window.lo + np.mean(offsets) + 1)
+    sd_small = math.sqrt(max(mean_n / k, 1.0))
+    cost_n = len(offsets) * (10 * PER_SD + 20) * (6 * sd_small + 16) * 6
+    step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
+    big_n = (window.lo + offsets + 1).astype(np.int64)
+    block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
+    block_hi[-1] += window.above  # N above the window: D_N <= D at the last grid point
+    block_hi.setflags(write=False)
+    return _NGrid(law_b, law_a, gamma, tail, window, offsets, big_n, step, block_hi, split, cost_n)
+
+
+def _split_cost_at(grid: _NGrid, n: int, eps: float, coefficients: Coefficients) -> float:
+    """The split sum's array elements at eps (`_split_is_cheaper`)."""
+    p_r = grid.split[2].p if grid.split[2] is not None else 0.0
+    # The largest R (about n (1 - 2/D) p_r + 12 sd) moves the zero of the a-row by (e - 1) R / (c0 - c1).
+    r_top = n * (1 - grid.split[0].p) * p_r + 12 * math.sqrt(max(n * p_r, 1.0))
+    shift_a = math.expm1(eps) * r_top / max(coefficients.c0[0] - coefficients.c1[1], 1e-300)
+    return float(split_cost(n, grid.split[0].p, 0.5, p_r, min(shift_a, 1e15)))
+
+
 def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6, sharp_lower: bool = True) -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: a certified interval of Lemma 5.3's delta(eps) for k-RR, evaluated exactly
     (module doc); an upper bound on D_{e^eps} of every neighbouring pair of n shuffled k-RR reports.
@@ -185,33 +236,16 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
         return BoundValue(0.0, 0.0, direction="upper_bound")  # L <= 0 everywhere: the positive part vanishes
     if eps0 < MIN_EPS0:
         return BoundValue(0.0, krr_blanket_delta_cap(eps0, k), TINY_EPS0, direction="upper_bound")
-    law_n, law_b, law_a, gamma = _blanket_laws(eps0, k)
     coefficients = _krr_coefficients(eps0, eps)
-    # Each tail mass left out costs at most about tail * max(1, k) in delta (D_N <= 1; gamma c0 <= k; the split
-    # sum scales its own): 1e-12 of the target delta relative, so the windows need not reach 1e-30.
-    tail = max(min(1e-18, delta_hint * 1e-12), 1e-300)
-    # The N window keeps the 1e-30 tail: it places the blocking grid (its slack moves with the grid's origin).
-    window = binomial_window(n - 1, law_n, max(min(1e-30, delta_hint * 1e-12), 1e-300))  # the law of N - 1
-    offsets = blocking_offsets(window.lo, window.hi, (n - 1) * law_n.p, math.sqrt((n - 1) * law_n.p * (1 - law_n.p)), delta_hint)
-    # Two exact evaluations of the same sum; the cheaper one (by the array elements each touches) is used.
-    split = _split_setup(eps0, k)
-    p_r = split[2].p if split[2] is not None else 0.0
-    # The largest R (about n (1 - 2/D) p_r + 12 sd) moves the zero of the a-row by (e - 1) R / (c0 - c1).
-    r_top = n * (1 - split[0].p) * p_r + 12 * math.sqrt(max(n * p_r, 1.0))
-    shift_a = math.expm1(eps) * r_top / max(coefficients.c0[0] - coefficients.c1[1], 1e-300)
-    cost_split = split_cost(n, split[0].p, 0.5, p_r, min(shift_a, 1e15))
-    mean_n = float(window.lo + np.mean(offsets) + 1)
-    sd_small = math.sqrt(max(mean_n / k, 1.0))
-    cost_n = len(offsets) * (10 * PER_SD + 20) * (6 * sd_small + 16) * 6
-    if _split_is_cheaper(cost_split, cost_n, k):
-        return _blanket_delta_split(eps0, n, eps, split, tail)
-    step = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 1
-    big_n = (window.lo + offsets + 1).astype(np.int64)
-    g_lo, g_hi = positive_part_expectations(big_n.tolist(), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD, lower=sharp_lower)
+    grid = _n_grid(eps0, n, k, delta_hint)
+    if _split_is_cheaper(_split_cost_at(grid, n, eps, coefficients), grid.cost_n, k):
+        return _blanket_delta_split(eps0, n, eps, grid.split, grid.tail)
+    law_b, law_a, gamma, window, offsets, big_n = grid.law_b, grid.law_a, grid.gamma, grid.window, grid.offsets, grid.big_n
+    g_lo, g_hi = positive_part_expectations(big_n.tolist(), law_b, law_a, coefficients, tail=grid.tail, per_sd=PER_SD, lower=sharp_lower)
     d_hi = np.minimum(1.0, gamma[1] * g_hi / big_n * (1 + 4 * U1))
     d_lo = gamma[0] * g_lo / big_n / (1 + 4 * U1)
-    block_hi = np.add.reduceat(window.upper, offsets) * (1 + (step + 2) * U1)
-    block_hi[-1] += window.above  # N above the window: D_N <= D at the last grid point
+    step = grid.step
+    block_hi = grid.block_hi
     starts = np.concatenate(([0], offsets[:-1] + 1))
     block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
     upper = float(np.sum(block_hi * d_hi)) * (1 + (len(offsets) + 4) * U1) + window.below  # N below: D_N <= 1
