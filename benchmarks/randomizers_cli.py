@@ -11,6 +11,12 @@ n = 1e8 (the cost guards).
     PYTHONPATH=. python3 benchmarks/randomizers_cli.py --upper-grid          # in-process upper bounds of subset selection
                                                                               # and the piecewise mechanism on the whole grid
     PYTHONPATH=. python3 benchmarks/randomizers_cli.py --upper-table         # writes benchmarks/RANDOMIZERS_UPPER_AIMED.md
+    nice -n 5 python3 benchmarks/randomizers_cli.py --slowest structured-speed2 15 --root /tmp/old   # prints only
+
+`--slowest LABEL K` measures the K points of LABEL with the most CPU seconds again, each as two CLI calls (`--root`'s
+checkout, when given, then the installed one, interleaved so that both see the same load) and in-process (the
+installed registry's upper and lower bound, or `tightest` for Laplace, CPU seconds each): one JSON line per point on
+stdout, nothing written (the lead regenerates the committed files on an idle machine).
 
 `--upper-grid` computes, in-process, the certified upper bounds of the two mechanisms whose upper-bound evaluation
 changed (subset selection: raised or four-group evaluation, aimed searches; piecewise: aimed search) at every grid
@@ -266,6 +272,33 @@ def upper_table() -> str:
     return "\n".join(lines + detail) + "\n"
 
 
+def slowest(label: str, count: int, root: str | None) -> None:
+    rows = sorted((r for r in _rows() if r["label"] == label and r.get("cpu") is not None), key=lambda r: -float(r["cpu"]))  # type: ignore[arg-type]
+    from shuffle_spec.interface.tightest import tightest
+    from shuffle_spec.reference.randomizers import RANDOMIZERS
+
+    for r in rows[:count]:
+        name, d, eps0, n = str(r["name"]), r["d"], float(r["eps0"]), int(r["n"])  # type: ignore[arg-type, call-overload]
+        out: dict[str, object] = {"name": name, "d": d, "eps0": eps0, "n": n, "recorded_cpu": r["cpu"]}
+        if root is not None:
+            out["cli_root"] = run_point(name, d, eps0, n, root)  # type: ignore[arg-type]
+        out["cli"] = run_point(name, d, eps0, n)  # type: ignore[arg-type]
+        extra = {} if d is None else {"d": d}
+        if name == "laplace":
+            start = time.process_time()
+            tightest(randomizer="laplace", eps0=eps0, n=n, delta=DELTA, skip_dominated=True)
+            out["in_process"] = {"tightest": round(time.process_time() - start, 3)}
+        else:
+            seconds = {}
+            for side in ("upper", "lower"):
+                start = time.process_time()
+                getattr(RANDOMIZERS[name], side)(eps0=eps0, n=n, delta=DELTA, **extra)
+                seconds[side] = round(time.process_time() - start, 3)
+            out["in_process"] = seconds
+        out["load"] = round(os.getloadavg()[0], 2)
+        print(json.dumps(out), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--label", default="run", help="the label of this run's rows (e.g. before, after)")
@@ -277,9 +310,12 @@ def main() -> None:
     parser.add_argument("--root", help="measure another checkout: DIR holds the package as DIR/shuffle_spec (default: the installed one)")
     parser.add_argument("--upper-grid", action="store_true", help="in-process upper bounds of subset selection and the piecewise mechanism on the grid")
     parser.add_argument("--upper-table", action="store_true", help="write the table of --upper-grid")
+    parser.add_argument("--slowest", nargs=2, metavar=("LABEL", "K"), help="measure the K slowest points of LABEL again, by CLI and in-process (prints only)")
     parser.add_argument("--table", nargs=2, metavar=("BEFORE", "AFTER"), help="write the comparison table of two labels")
     args = parser.parse_args()
-    if args.upper_grid:
+    if args.slowest:
+        slowest(args.slowest[0], int(args.slowest[1]), args.root)
+    elif args.upper_grid:
         upper_grid()
     elif args.upper_table:
         UPPER_TABLE.write_text(upper_table())

@@ -205,6 +205,34 @@ def spectrum_power(z: np.ndarray, t: int) -> np.ndarray:
     return cast(np.ndarray, acc)
 
 
+# The spectra of read-only grids, kept by (grid, FFT length): a blanket sum composes one grid at every block size N
+# (`bounds.blanket_exact_randomizer.fft_count_expectation_upper`: about 200 sizes at n = 1e3, one rfft of 32768 points
+# each, a third of subset selection's four-group evaluation), and neighbouring sizes share the grid object and the FFT
+# length, so its zero-padded transform is the same array each time. Only grids whose masses are read-only are kept
+# (they cannot change in place); an entry holds its grid, so the grid's id is not reused while it is kept. The
+# transform is the same call on the same input: the same floats.
+_SPECTRA: dict[tuple[int, int], tuple[GridPLD, np.ndarray]] = {}
+_SPECTRA_KEPT = 16
+_SPECTRA_SIZE_MAX = 1 << 17  # FFT lengths kept: at most 16 spectra of 2 MB (the blanket sums' lengths are 2^12-2^16)
+
+
+def _grid_spectrum(g: GridPLD, size: int) -> np.ndarray:
+    """rfft of g's masses zero-padded to `size` (kept read-only for read-only grids: the comment above)."""
+    key = (id(g), size)
+    kept = _SPECTRA.get(key)
+    if kept is not None and kept[0] is g:
+        return kept[1]
+    padded = np.zeros(size)
+    padded[: len(g.masses)] = g.masses
+    spectrum = np.fft.rfft(padded)
+    if not g.masses.flags.writeable and size <= _SPECTRA_SIZE_MAX:
+        spectrum.setflags(write=False)
+        if len(_SPECTRA) >= _SPECTRA_KEPT:
+            _SPECTRA.pop(next(iter(_SPECTRA)))
+        _SPECTRA[key] = (g, spectrum)
+    return spectrum
+
+
 def _fft_power_product(spectra: list[np.ndarray], powers: list[int]) -> np.ndarray:
     """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, point 4: FFT round-off)."""
     result = None
@@ -338,9 +366,7 @@ def compose(grids: Sequence[GridPLD], powers: Sequence[int], *, tail: float, max
     lo_index -= spare // 4  # a little room below, the rest above
     spectra, a_norms2, a_norms1 = [], [], []
     for g in grids:
-        padded = np.zeros(size)
-        padded[: len(g.masses)] = g.masses
-        spectra.append(np.fft.rfft(padded))
+        spectra.append(_grid_spectrum(g, size))
         a_norms2.append(float(np.sqrt(np.sum(g.masses**2))) * (1 + 1e-12))
         a_norms1.append(float(np.sum(g.masses)) * (1 + 1e-12) * (1 + (len(g.masses) + 2) * UNIT))
     product = _fft_power_product(spectra, powers)

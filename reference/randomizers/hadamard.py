@@ -39,7 +39,7 @@ from ..core.errors import ParameterError
 from ..core.results import BoundValue
 from ..lower_bounds.structured import pattern_pair_epsilon
 from .common import cap_at_eps0, check_domain, check_randomizer_inputs, eps0_rounded_up
-from .structured import BlanketPair, blanket_pair, exp_bracket, structured_blanket_epsilon
+from .structured import BlanketPair, blanket_pair, check_tight, exp_bracket, structured_blanket_epsilon
 
 __all__ = ["HadamardResponse", "hadamard_response", "hadamard_epsilon_upper", "hadamard_epsilon_lower", "STATEMENTS"]
 
@@ -100,12 +100,14 @@ def hadamard_response(eps0: float, d: int, *, side: str = "upper") -> HadamardRe
     return HadamardResponse(exp_bracket(eps0)[1 if side == "upper" else 0], check_domain(d))
 
 
-def hadamard_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
+def hadamard_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_hadamard: certified upper bound on the central eps of n shuffled Hadamard responses
-    at eps0 (module doc), replace-one. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
+    at eps0 (module doc), replace-one. `tight` = "upper" (default) or "both": see `structured.structured_blanket_epsilon` (both ends narrowed, for audits). Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in
+    [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
+    check_tight(tight)
     mechanism = hadamard_response(eps0, d)
-    value = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.ratio))
+    value = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.ratio), tight=tight)
     return cap_at_eps0(value, eps0)
 
 

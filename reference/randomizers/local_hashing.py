@@ -132,13 +132,14 @@ def local_hashing(eps0: float, d: int, g: int, *, side: str = "upper") -> LocalH
     return LocalHashing(e0, g, check_domain(d))
 
 
-def local_hashing_epsilon_upper(mechanism: LocalHashing, *, n: int, delta: float) -> BoundValue:
+def local_hashing_epsilon_upper(mechanism: LocalHashing, *, n: int, delta: float, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_local_hashing: certified upper bound on the central eps of n shuffled reports of the
-    exact local hashing mechanism (module doc), replace-one. Range: n in [1, 1e8], delta in [1e-300, 1)."""
+    exact local hashing mechanism (module doc), replace-one. `tight` = "upper" (default) or "both": see `structured.structured_blanket_epsilon` (both ends narrowed, for audits). Range: n in [1, 1e8], delta in
+    [1e-300, 1)."""
     if not isinstance(mechanism, LocalHashing):
         raise ParameterError("mechanism", repr(mechanism)[:40], "a LocalHashing")
     check_randomizer_inputs(1.0, n, delta)
-    return structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.ratio))
+    return structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.ratio), tight=tight)
 
 
 def local_hashing_epsilon_lower(mechanism: LocalHashing, *, n: int, delta: float) -> BoundValue:
@@ -150,11 +151,11 @@ def local_hashing_epsilon_lower(mechanism: LocalHashing, *, n: int, delta: float
     return pattern_pair_epsilon(rows=mechanism.pattern_rows(), n=n, delta=delta, labels=["x", "x'", "z"])
 
 
-def blh_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
-    """BBGN19.Lem5.3.exact_local_hashing for BLH (g = 2) at eps0: certified upper bound, replace-one.
+def blh_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, tight: str = "upper") -> BoundValue:
+    """BBGN19.Lem5.3.exact_local_hashing for BLH (g = 2) at eps0: certified upper bound, replace-one. `tight` = "upper" (default) or "both": see `structured.structured_blanket_epsilon` (both ends narrowed, for audits).
     Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
-    return cap_at_eps0(local_hashing_epsilon_upper(local_hashing(eps0, d, 2), n=n, delta=delta), eps0)
+    return cap_at_eps0(local_hashing_epsilon_upper(local_hashing(eps0, d, 2), n=n, delta=delta, tight=tight), eps0)
 
 
 def blh_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
@@ -163,11 +164,11 @@ def blh_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> BoundValu
     return local_hashing_epsilon_lower(local_hashing(eps0, d, 2, side="lower"), n=n, delta=delta)
 
 
-def olh_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
+def olh_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_local_hashing for OLH (g = round(e^eps0) + 1) at eps0: certified upper bound,
-    replace-one. Range: eps0 in (0, 13.8], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
+    replace-one. `tight` = "upper" (default) or "both": see `structured.structured_blanket_epsilon` (both ends narrowed, for audits). Range: eps0 in (0, 13.8], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
-    return cap_at_eps0(local_hashing_epsilon_upper(local_hashing(eps0, d, olh_range(eps0)), n=n, delta=delta), eps0)
+    return cap_at_eps0(local_hashing_epsilon_upper(local_hashing(eps0, d, olh_range(eps0)), n=n, delta=delta, tight=tight), eps0)
 
 
 def olh_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:

@@ -67,7 +67,7 @@ from ..core.errors import ParameterError
 from ..core.results import BoundValue
 from ..lower_bounds.piecewise import partition_pair_epsilon
 from .common import cap_at_eps0, check_randomizer_inputs, eps0_rounded_up
-from .structured import BlanketPair, blanket_pair, exp_bracket, structured_blanket_epsilon
+from .structured import BlanketPair, blanket_pair, check_tight, exp_bracket, structured_blanket_epsilon
 
 __all__ = [
     "PiecewiseMechanism",
@@ -218,15 +218,17 @@ def partition_rows(eps0: float, *, cells: str = "adaptive") -> list[list[Fractio
 UPPER_DELTA_MIN = 1e-100
 
 
-def piecewise_epsilon_upper(*, eps0: float, n: int, delta: float) -> BoundValue:
+def piecewise_epsilon_upper(*, eps0: float, n: int, delta: float, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_piecewise: certified upper bound on the central eps of n shuffled reports of the
     piecewise mechanism at eps0 (module doc: the blanket gamma = e^(-eps0/2), the worst pair (-1, 1), h rounded up),
-    replace-one; at most eps0. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-100, 1) (UPPER_DELTA_MIN)."""
+    replace-one; at most eps0. `tight` = "upper" (default) or "both": see `structured.structured_blanket_epsilon` (both ends narrowed, for audits).
+    Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-100, 1) (UPPER_DELTA_MIN)."""
     check_randomizer_inputs(eps0, n, delta)
+    check_tight(tight)
     if delta < UPPER_DELTA_MIN:
         raise ParameterError("delta", delta, f"{UPPER_DELTA_MIN:g} <= delta < 1 (the piecewise upper bound's lattice sums take minutes below)")
     mechanism = piecewise_mechanism(eps0)
-    value = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.e0))
+    value = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=delta, eps0=eps0_rounded_up(mechanism.e0), tight=tight)
     return cap_at_eps0(value, eps0)
 
 

@@ -65,6 +65,7 @@ __all__ = [
     "exp_bracket",
     "MAX_N",
     "EPS_REL_TOL",
+    "check_tight",
 ]
 
 STATEMENT = "BBGN19.Lem5.3.exact_randomizer"
@@ -160,6 +161,13 @@ def structured_blanket_delta(pairs: Sequence[BlanketPair], *, n: int, eps: float
     return BoundValue(min(lower, upper), upper, direction="upper_bound")
 
 
+def check_tight(tight: object) -> None:
+    """The `tight` keyword of the structured upper bounds: "upper" (narrow the certified end alone, the default) or
+    "both" (narrow the lower end of the interval too, for audits); a one-line ParameterError otherwise."""
+    if tight not in ("upper", "both"):
+        raise ParameterError("tight", tight, "'upper' or 'both'")
+
+
 def check_blanket_search(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float) -> None:
     """The inputs of a certified epsilon search over blanket pairs (this module's and `raised`'s): a non-empty list of
     BlanketPair, n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' largest log(alpha/beta) (the
@@ -174,20 +182,27 @@ def check_blanket_search(pairs: Sequence[BlanketPair], *, n: int, delta: float, 
         raise ParameterError("eps0", eps0, f"at least the pairs' largest log(alpha/beta) = {float(top):.17g}")
 
 
-def structured_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float) -> BoundValue:
+def structured_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_randomizer: the smallest eps whose certified delta (max over `pairs`, module doc) is
     <= delta: a certified interval, value = its upper end, an upper bound on the central eps of n shuffled
     reports; `eps0` (the mechanism's LDP level) with the no-amplification note when nothing below it is
-    certified. Range: n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' log max alpha/beta."""
+    certified. `tight` = "upper" (default) narrows the upper end alone (the bound; the lower end is certified but
+    may be loose, 0 on the FFT path); "both" narrows the lower end to the same tolerance where the delta has
+    certified lower ends (product form, lattice sums: what `audit bound` asks for, so that its acceptance interval
+    is sharp at both ends); the upper end is then found by the same search and may differ in its last digits.
+    Range: n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' log max alpha/beta, tight in
+    {"upper", "both"}."""
+    check_tight(tight)
     check_blanket_search(pairs, n=n, delta=delta, eps0=eps0)
 
     def bounds(eps: float) -> tuple[float, float]:
         value = structured_blanket_delta(pairs, n=n, eps=eps, delta_hint=delta)
         return value.lower, value.upper
 
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight="upper", guess=_guess(pairs, n=int(n), delta=delta, eps0=float(eps0)))
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight=tight, guess=_guess(pairs, n=int(n), delta=delta, eps0=float(eps0)))
     if not found:
-        return BoundValue(0.0, float(eps0), NO_AMPLIFICATION, direction="upper_bound")
+        # No amplification certified: the lower end is the solver's only where it was asked for (tight="both").
+        return BoundValue(min(lower, float(eps0)) if tight == "both" else 0.0, float(eps0), NO_AMPLIFICATION, direction="upper_bound")
     return BoundValue(min(lower, upper), upper, direction="upper_bound")
 
 

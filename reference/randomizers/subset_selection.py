@@ -57,7 +57,8 @@ from ..core.results import BoundValue
 from ..lower_bounds.structured import pattern_pair_epsilon
 from .common import cap_at_eps0, check_domain, check_randomizer_inputs, eps0_rounded_up
 from .raised_candidate import raised_candidate_epsilon, raised_groups
-from .structured import GUESS_BIAS, BlanketPair, blanket_pair, exp_bracket, structured_blanket_epsilon
+from .lowered import lowered_epsilon_lower
+from .structured import GUESS_BIAS, BlanketPair, blanket_pair, check_tight, exp_bracket, structured_blanket_epsilon
 
 __all__ = ["SubsetSelection", "subset_selection", "optimal_subset_size", "subset_epsilon_upper", "subset_epsilon_lower", "STATEMENTS"]
 
@@ -146,19 +147,35 @@ def subset_selection(eps0: float, d: int, k: int, *, side: str = "upper") -> Sub
     return SubsetSelection(exp_bracket(eps0)[1 if side == "upper" else 0], check_domain(d), k)
 
 
-def subset_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, k: int | None = None) -> BoundValue:
+def subset_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, k: int | None = None, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_subset: certified upper bound on the central eps of n shuffled k-subset selections at
     eps0 (module doc; k defaults to Ye and Barg's ceil(d / (e^eps0 + 1))), replace-one: the smaller of the four-group
-    evaluation and the raised one where both are computed (module doc, "Which evaluation"). Range: eps0 in
-    [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9], k in [1, d - 1]."""
+    evaluation and the raised one where both are computed (module doc, "Which evaluation"). `tight` = "upper"
+    (default) narrows the upper end alone; "both" also narrows the interval's lower end (for `audit bound`): with
+    three groups by the lattice sums' lower ends, with four by the larger of the lowered sum's certified root
+    (`reference.randomizers.lowered`: one group lowered, a sum below the four-group one) and the certified pattern-pair
+    lower bound (below the true eps, itself below the statement's value); the upper end is the same float as with
+    "upper" for four groups. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9], k in
+    [1, d - 1], tight in {"upper", "both"}."""
     check_randomizer_inputs(eps0, n, delta)
+    check_tight(tight)
     size = optimal_subset_size(eps0, d) if k is None else k
     mechanism = subset_selection(eps0, d, size)
     pairs = mechanism.replace_pairs()
     solver_eps0 = eps0_rounded_up(mechanism.ratio)
     pair = pairs[0]
     if len(pair.groups) <= 3:  # k = 1 or k = d - 1: three groups, the exact lattice sums
-        return cap_at_eps0(structured_blanket_epsilon(pairs, n=n, delta=delta, eps0=solver_eps0), eps0)
+        return cap_at_eps0(structured_blanket_epsilon(pairs, n=n, delta=delta, eps0=solver_eps0, tight=tight), eps0)
+    value = _four_groups_upper(pair, n=n, delta=delta, solver_eps0=solver_eps0)
+    if tight == "both" and value.upper < eps0:
+        lowered = lowered_epsilon_lower(pair, n=n, delta=delta, eps0=solver_eps0)
+        pattern = subset_epsilon_lower(eps0=eps0, n=n, delta=delta, d=d, k=size).lower
+        value = BoundValue(min(max(value.lower, lowered, pattern), value.upper), value.upper, value.note, direction="upper_bound")
+    return cap_at_eps0(value, eps0)
+
+
+def _four_groups_upper(pair: BlanketPair, *, n: int, delta: float, solver_eps0: float) -> BoundValue:
+    """The four-group upper bound (module doc, "Which evaluation"), not yet capped at eps0."""
     exact_root = saddle_blanket_root(int(n), pair.gamma, [pair.groups], delta=delta, eps0=solver_eps0)
     raised = [(root, groups) for _, _, groups in raised_groups(pair.groups) if (root := saddle_blanket_root(int(n), pair.gamma, [groups], delta=delta, eps0=solver_eps0)) is not None]
     best = min(raised, key=lambda item: item[0]) if raised else None
@@ -167,14 +184,14 @@ def subset_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, k: int | 
         # The raise costs at most RAISED_CLOSE of the estimated root (RAISED_NEAR from RAISED_ONLY_N_MIN, where the
         # FFT's own slack is larger, module doc): the raised evaluation alone.
         value = raised_candidate_epsilon(pair, best[1], n=n, delta=delta, eps0=solver_eps0, guess=best[0] * (1 + GUESS_BIAS))
-        return cap_at_eps0(BoundValue(value.lower, value.upper, value.note or RAISED_NOTE, direction="upper_bound"), eps0)
-    value = structured_blanket_epsilon(pairs, n=n, delta=delta, eps0=solver_eps0)
+        return BoundValue(value.lower, value.upper, value.note or RAISED_NOTE, direction="upper_bound")
+    value = structured_blanket_epsilon([pair], n=n, delta=delta, eps0=solver_eps0)
     if best is not None and value.upper > best[0] * (1 + FFT_SLACK):
         # The four-group FFT evaluation stopped well above the raised estimate: the raised one too, the smaller kept.
         second = raised_candidate_epsilon(pair, best[1], n=n, delta=delta, eps0=solver_eps0, guess=best[0] * (1 + GUESS_BIAS))
         if second.upper < value.upper:
             value = BoundValue(second.lower, second.upper, second.note or RAISED_NOTE, direction="upper_bound")
-    return cap_at_eps0(value, eps0)
+    return value
 
 
 def subset_epsilon_lower(*, eps0: float, n: int, delta: float, d: int, k: int | None = None) -> BoundValue:

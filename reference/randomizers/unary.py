@@ -171,10 +171,10 @@ def _eps0_of(ratio: Fraction) -> float:
     return eps0_rounded_up(ratio) if ratio < 2**1000 else math.inf
 
 
-def unary_epsilon_upper(encoding: UnaryEncoding, *, n: int, delta: float, relation: str = "replace-one") -> BoundValue:
+def unary_epsilon_upper(encoding: UnaryEncoding, *, n: int, delta: float, relation: str = "replace-one", tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_unary: the certified upper bound on the central eps of n shuffled reports of
     the exact unary encoding (BBGN19 Lemma 5.3 with the closed-form decomposition of the module doc), under
-    `relation` ("replace-one" or "deletion"). Range: n in [1, 1e8], delta in [1e-300, 1)."""
+    `relation` ("replace-one" or "deletion"). `tight` = "upper" (default) or "both": see `structured.structured_blanket_epsilon` (both ends narrowed, for audits). Range: n in [1, 1e8], delta in [1e-300, 1)."""
     if not isinstance(encoding, UnaryEncoding):
         raise ParameterError("encoding", repr(encoding)[:40], "a UnaryEncoding")
     if relation not in ("replace-one", "deletion"):
@@ -184,7 +184,7 @@ def unary_epsilon_upper(encoding: UnaryEncoding, *, n: int, delta: float, relati
     pairs = encoding.replace_pairs() if relation == "replace-one" else encoding.deletion_pairs()
     # The solver's eps0 must be at least log ratio: the float log rounded up by one ulp (math.log is within 1 ulp).
     eps0 = math.nextafter(_eps0_of(ratio), math.inf)
-    return structured_blanket_epsilon(pairs, n=n, delta=delta, eps0=eps0)
+    return structured_blanket_epsilon(pairs, n=n, delta=delta, eps0=eps0, tight=tight)
 
 
 def unary_epsilon_lower(encoding: UnaryEncoding, *, n: int, delta: float, relation: str = "replace-one") -> BoundValue:
@@ -261,12 +261,12 @@ def _capped(value: BoundValue, eps0: float) -> BoundValue:
     return value
 
 
-def symmetric_rappor_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
+def symmetric_rappor_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_unary for symmetric RAPPOR / SUE at replace-one level eps0 (module doc):
-    certified upper bound on the central eps, replace-one. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in
-    [1e-300, 1), d in [2, 1e9]."""
+    certified upper bound on the central eps, replace-one. `tight` = "upper" (default) or "both": see `structured.structured_blanket_epsilon` (both ends narrowed, for audits). Range: eps0 in [1e-12, 40], n in
+    [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
-    return _capped(unary_epsilon_upper(symmetric_rappor(eps0, d, side="upper"), n=n, delta=delta), eps0)
+    return _capped(unary_epsilon_upper(symmetric_rappor(eps0, d, side="upper"), n=n, delta=delta, tight=tight), eps0)
 
 
 def symmetric_rappor_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
@@ -276,11 +276,12 @@ def symmetric_rappor_epsilon_lower(*, eps0: float, n: int, delta: float, d: int)
     return unary_epsilon_lower(symmetric_rappor(eps0, d, side="lower"), n=n, delta=delta)
 
 
-def oue_epsilon_upper(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:
+def oue_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_unary for OUE at level eps0 (module doc): certified upper bound on the central
-    eps, replace-one. Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in [2, 1e9]."""
+    eps, replace-one. `tight` = "upper" (default) or "both": see `structured.structured_blanket_epsilon` (both ends narrowed, for audits). Range: eps0 in [1e-12, 40], n in [1, 1e8], delta in [1e-300, 1), d in
+    [2, 1e9]."""
     check_randomizer_inputs(eps0, n, delta)
-    return _capped(unary_epsilon_upper(optimized_unary_encoding(eps0, d, side="upper"), n=n, delta=delta), eps0)
+    return _capped(unary_epsilon_upper(optimized_unary_encoding(eps0, d, side="upper"), n=n, delta=delta, tight=tight), eps0)
 
 
 def oue_epsilon_lower(*, eps0: float, n: int, delta: float, d: int) -> BoundValue:

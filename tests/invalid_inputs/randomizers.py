@@ -145,3 +145,20 @@ CASES += [
     Case(raised_candidate.raised_candidate_epsilon, (PAIR, PAIR.groups), {"n": 10, "delta": 1e-6, "eps0": 2.0}, fragment="groups"),
     Case(raised_candidate.raised_candidate_epsilon, (PAIR, PAIR.groups), {"n": 0, "delta": 1e-6, "eps0": 2.0}, fragment="n"),
 ]
+
+# The tight keyword of the upper bounds (audits narrow both ends) and the lowered sums (`lowered`).
+from shuffle_spec.reference.randomizers import lowered  # noqa: E402
+
+CASES += [
+    Case(structured.check_tight, ("lower",), fragment="tight"),
+    Case(structured.structured_blanket_epsilon, ([PAIR],), {"n": 10, "delta": 1e-6, "eps0": 2.0, "tight": "x"}, fragment="tight"),
+    Case(subset_selection.subset_epsilon_upper, (), {"eps0": 1.0, "n": 10, "delta": 1e-6, "d": 4, "tight": "lower"}, fragment="tight"),
+    Case(hadamard.hadamard_epsilon_upper, (), {"eps0": 1.0, "n": 10, "delta": 1e-6, "d": 4, "tight": None}, fragment="tight"),
+    Case(piecewise.piecewise_epsilon_upper, (), {"eps0": 1.0, "n": 10, "delta": 1e-6, "tight": "all"}, fragment="tight"),
+    Case(raised.raised_epsilon_upper, ("oue",), {"eps0": 1.0, "n": 10, "delta": 1e-6, "d": 10, "tight": "x"}, fragment="tight"),
+    Case(raised.raised_blanket_delta, ([PAIR],), {"n": 10, "eps": 0.1, "tight": "x"}, fragment="tight"),
+    Case(lowered.lowered_groups, ("groups",), fragment="groups"),
+    Case(lowered.lowered_delta_lower, (PAIR,), {"n": 0, "eps": 0.1, "delta_hint": 1e-6}, fragment="n"),
+    Case(lowered.lowered_delta_lower, (PAIR,), {"n": 10, "eps": -1.0, "delta_hint": 1e-6}, fragment="eps"),
+    Case(lowered.lowered_epsilon_lower, (PAIR,), {"n": 10, "delta": 2.0, "eps0": 2.0}, fragment="delta"),
+]

@@ -3,8 +3,11 @@ widened by its rtol. A claim is BELOW BOUND only under its lower end, so that en
 
 from __future__ import annotations
 
+import pytest
 
 from shuffle_spec.interface.audit.bound import audit_point
+from shuffle_spec.interface.audit.sandbox import CallOutcome
+from shuffle_spec.interface.audit.verdicts import BELOW_BOUND, PASS, judge
 from shuffle_spec.spec.registry import get_statement
 
 
@@ -16,3 +19,42 @@ def test_the_audit_acceptance_interval_of_the_exact_krr_bound_is_within_its_rtol
     assert point is not None and point.inside and point.expected is not None and point.interval is not None
     value, low = float(point.expected), float(point.interval[0])
     assert (value - low) / value <= statement.rtol, (low, value)
+
+
+# The structured randomizers' upper statements (evaluated through the randomizer registry, by the mechanism's keywords)
+# narrow only their upper end by default; audit bound asks them for tight="both". Cheap points for the default tier:
+# subset selection on its raised path (the lower end from one group lowered, `reference.randomizers.lowered`), Hadamard
+# response (product form), the piecewise mechanism (three groups, lattice sums); the raised statement in the slow tier
+# (its lower end takes every admissible raise's lattice sum at each evaluated eps: 7-10 s).
+STRUCTURED_POINTS = [
+    ("BBGN19.Lem5.3.exact_subset", {"eps0": 8.0, "n": 1000, "delta": 1e-6, "d": 10**6}),
+    ("BBGN19.Lem5.3.exact_hadamard", {"eps0": 2.0, "n": 1000, "delta": 1e-6, "d": 1000}),
+    ("BBGN19.Lem5.3.exact_piecewise", {"eps0": 2.0, "n": 1000, "delta": 1e-6}),
+    pytest.param("BBGN19.Lem5.3.exact_raised", {"name": "oue", "eps0": 4.0, "n": 1000, "delta": 1e-6, "d": 1000}, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("statement_id, inputs", STRUCTURED_POINTS)
+def test_a_claim_just_below_a_structured_bound_fails_the_audit_and_one_at_it_passes(statement_id, inputs):
+    """The acceptance interval's lower end lies within the search tolerance (1e-3) of the statement's value, so a claim
+    0.2% below the value (below the theorem's value: its certified interval starts above the claim) is BELOW BOUND,
+    and the value itself passes. With the upper end alone narrowed the lower end was 0 and such a claim passed."""
+    statement = get_statement(statement_id)
+    point = audit_point(statement, inputs, "grid")
+    assert point is not None and point.inside and point.expected is not None and point.interval is not None
+    value, low = float(point.expected), float(point.interval[0])
+    assert 0 < (value - low) / value <= 1e-3, (low, value)
+    claim = value * (1 - 2e-3)
+    assert claim < low
+    below = judge(statement, inputs, CallOutcome("value", claim), inside=True, expected=point.expected, interval=point.interval)
+    at = judge(statement, inputs, CallOutcome("value", value), inside=True, expected=point.expected, interval=point.interval)
+    assert below.verdict == BELOW_BOUND, below.reason
+    assert at.verdict == PASS, at.reason
+
+
+def test_the_structured_bounds_refuse_an_unknown_tight():
+    from shuffle_spec.reference.core.errors import ParameterError
+    from shuffle_spec.reference.randomizers.subset_selection import subset_epsilon_upper
+
+    with pytest.raises(ParameterError, match="tight"):
+        subset_epsilon_upper(eps0=1.0, n=100, delta=1e-6, d=10, tight="lower")

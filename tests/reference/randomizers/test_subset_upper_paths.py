@@ -94,3 +94,28 @@ def test_raised_alone_is_the_number_both_evaluations_gave(eps0, n, d):
     four = structured_blanket_epsilon(mechanism.replace_pairs(), n=n, delta=1e-6, eps0=math.nextafter(float(math.log(mechanism.ratio)), 99.0))
     upper = subset_selection.subset_epsilon_upper(eps0=eps0, n=n, delta=1e-6, d=d)
     assert upper.value == _raised_alone(eps0, n, d) < four.value
+
+
+def test_batched_raised_sum_is_the_per_size_sum_up_to_float_padding():
+    # Up to BATCH_N_MAX the raised candidate's blanket sum takes every size's lattice sum in one batch: two certified
+    # upper bounds of the same sum D'_N (computed with different row layouts), so they agree to far below the search
+    # tolerance; subset selection at d = 1e6, eps0 = 8, n = 300 (the raised evaluation alone, about 100 blanket sizes),
+    # eps = 4.2, where delta is near 1e-6.
+    from shuffle_spec.reference.bounds.blanket_exact_randomizer import blanket_sum, count_expectation
+    from shuffle_spec.reference.numerics.lattice_sums import U1
+    from shuffle_spec.reference.randomizers import raised_candidate
+
+    mechanism = subset_selection.subset_selection(8.0, 10**6, subset_selection.optimal_subset_size(8.0, 10**6))
+    pair = mechanism.replace_pairs()[0]
+    # The raise of the least likely group (the (1, 1) membership, probability ~ (k / d)^2): the one the registry runs.
+    groups = min(raised_groups(pair.groups), key=lambda c: pair.groups.p[c[0]])[2]
+    tail, eps = 1e-18, 4.2
+    batched = raised_candidate._candidate_delta_upper(pair, groups, n=300, eps=eps, delta_hint=1e-6, tail=tail)
+
+    def d_n(big_n: int) -> tuple[float, float]:
+        return 0.0, min(1.0, count_expectation(big_n, groups, eps, tail=tail)[1] / big_n * (1 + 2 * U1))
+
+    single = blanket_sum(300, pair.gamma, d_n, 1e-6).upper
+    assert 300 <= raised_candidate.BATCH_N_MAX
+    assert 1e-9 < single < 1e-3
+    assert abs(batched / single - 1) < 1e-8

@@ -1,0 +1,30 @@
+"""`pld.compose` keeps the zero-padded spectrum of a read-only grid (the blanket sums compose one grid at about 200
+sizes): the composition with the kept spectrum is the same floats as with a fresh transform of a writeable copy, and
+a writeable grid is never kept (it could change in place)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shuffle_spec.reference.numerics import pld
+
+
+def _grid(masses: np.ndarray) -> pld.GridPLD:
+    return pld.GridPLD(2.0**-6, -40, masses, 0.0, True, 1.0)
+
+
+def test_a_kept_spectrum_gives_the_same_composition_as_a_fresh_transform():
+    rng = np.random.default_rng(3)
+    masses = rng.random(90)
+    masses /= masses.sum() * (1 + 1e-9)
+    frozen = masses.copy()
+    frozen.setflags(write=False)
+    grid, fresh = _grid(frozen), _grid(masses.copy())
+    for power in (30, 31, 29):  # neighbouring sizes: the same FFT length, the kept spectrum is reused
+        kept = pld.compose([grid], [power], tail=1e-30)
+        plain = pld.compose([fresh], [power], tail=1e-30)
+        assert kept.start == plain.start and np.array_equal(kept.values, plain.values)
+        assert kept.error_2norm == plain.error_2norm and kept.delta(0.1) == plain.delta(0.1)
+    kept_keys = [key for key, (g, _) in pld._SPECTRA.items() if g is grid]
+    assert kept_keys and not pld._SPECTRA[kept_keys[0]][1].flags.writeable
+    assert all(g is not fresh for g, _ in pld._SPECTRA.values())
