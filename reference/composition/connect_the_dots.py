@@ -120,15 +120,17 @@ class DominatingPair:
         return max(total, 0.0) / (order - 1)
 
 
-def _precision(values: Sequence[float]) -> tuple[int, mpmath.mpf, mpmath.mpf]:
-    """(digits, raise, kink minimum) of the hull for upper bounds `values`: DPS, RAISE, KINK_MIN while the positive
-    values but the smallest are >= 1e-30 (an envelope stops at its first node below its floor, by any amount: the
-    others lie above the floor, 1e-17 by default); each decade below adds a digit and lowers RAISE and KINK_MIN
-    tenfold, so the margins stay those of the default relative to the floor (an envelope floored at 1e-55 for
-    delta = 1e-50 is no longer cut at the kink minimum 1e-38, which put ~1e-44 at +inf). Tightness only: any
-    precision, raise >= the hull's rounding and kink minimum > 0 keep C3-C5."""
-    positive = sorted(v for v in values if v > 0)
-    scale = positive[1] if len(positive) > 1 else (positive[0] if positive else 1.0)
+def _precision(*families: Sequence[float]) -> tuple[int, mpmath.mpf, mpmath.mpf]:
+    """(digits, raise, kink minimum) of the hull for the upper bounds of each family (forward, reverse): DPS, RAISE,
+    KINK_MIN while each family's positive values but its smallest are >= 1e-30 (an envelope stops at its first node
+    below its floor, by any amount: the others lie above the floor, 1e-17 by default); each decade below adds a digit
+    and lowers RAISE and KINK_MIN tenfold, so the margins stay those of the default relative to the floor (an
+    envelope floored at 1e-55 for delta = 1e-50 is no longer cut at the kink minimum 1e-38, which put ~1e-44 at
+    +inf). Tightness only: any precision, raise >= the hull's rounding and kink minimum > 0 keep C3-C5."""
+    scale = 1.0
+    for values in families:
+        positive = sorted(v for v in values if v > 0)
+        scale = min(scale, positive[1] if len(positive) > 1 else (positive[0] if positive else 1.0))
     extra = max(0, -math.floor(math.log10(scale)) - 30)
     return DPS + extra, RAISE * mpmath.mpf(10) ** -extra, KINK_MIN * mpmath.mpf(10) ** -extra
 
@@ -185,7 +187,7 @@ def connect_the_dots(step: float, eps_nodes: Sequence[float] | np.ndarray, h_upp
             fwd.append(0.0)
             rev.append(0.0)
     iv = mpmath.iv
-    digits, raise_by, kink_min = _precision(fwd + rev)
+    digits, raise_by, kink_min = _precision(fwd, rev)
     iv.dps = digits
     with mpmath.workdps(digits):
         # C2: node -i carries the upper end of 1 - e^{-eps_i} + e^{-eps_i} h_rev(eps_i).

@@ -19,7 +19,11 @@ the sum of the rounds' eps0. Below TILT_BELOW the same grids are also composed e
 needs: first at the eps where the Chernoff bound of the composed loss reaches delta (or at the untilted upper end
 when that certified a gain), then at the root found (at most TILT_PASSES compositions, a few FFTs). Each curve is a
 certified upper (lower) bound of delta(eps) at every eps, so their pointwise minimum (maximum) is one too, and
-the search runs on it. At delta >= TILT_BELOW nothing changes (the untilted search alone).
+the search runs on it. The passes run on the grids as composed, then again on the grids with their top mass
+<= CUT_FRACTION x delta / rounds moved to +inf (dropped from the optimistic ones; `numerics.pld.cut_top`, point 6:
+an envelope's last chord puts a tiny mass at loss eps0 that a steep tilt blows up past the mass near eps), starting
+from the first search's ends and keeping the tighter: no end is looser than the uncut search's. At delta >=
+TILT_BELOW nothing changes (the untilted search alone).
 
 Small delta, the direct delta(eps) (`small_delta`, `tilted_delta`). A caller's delta(eps) path composes once for
 delta ~ 1e-6 (its grids' tail and floor far above a delta below 1e-12, where the untilted curve's round-off floor
@@ -43,7 +47,7 @@ import numpy as np
 
 from ..core.errors import ParameterError, require_positive, require_probability
 from ..core.results import BoundValue
-from ..numerics.pld import ComposedPLD, chernoff_epsilon, compose_tilted, cut_top, saddle_tilt
+from ..numerics.pld import ComposedPLD, GridPLD, chernoff_epsilon, compose_tilted, cut_top, saddle_tilt
 from ..numerics.solver import solve_epsilon
 
 __all__ = ["CUT_FRACTION", "DELTA_PASSES", "TILT_BELOW", "TILT_PASSES", "composition_tail", "small_delta", "tilted_delta", "tilted_epsilon", "upper_curve_epsilon"]
@@ -82,19 +86,36 @@ def tilted_epsilon(upper: ComposedPLD, lower: ComposedPLD | None, *, delta: floa
     if not upper.grids or not upper.pessimistic:
         raise ParameterError("upper", "a ComposedPLD", "the pessimistic composition of numerics.pld.compose (it keeps its grids)")
     best = start
+    # The grids as composed, then (when something fits) with their top mass <= CUT_FRACTION x delta / rounds moved to
+    # +inf and dropped from the optimistic grids (numerics.pld point 6; each curve stays certified): the second
+    # search starts from the first's ends and keeps the tighter, so no end is looser than the uncut search's.
+    budget = CUT_FRACTION * delta / sum(upper.powers)
+    cut_up = [cut_top(g, budget) for g in upper.grids]
+    cut_low = [cut_top(g, budget) for g in lower.grids] if lower is not None else []
+    variants = [(list(upper.grids), list(lower.grids) if lower is not None else [])]
+    if any(a is not b for a, b in zip(cut_up, upper.grids, strict=True)) and all(np.any(g.masses > 0) for g in cut_up):
+        variants.append((cut_up, cut_low if all(np.any(g.masses > 0) for g in cut_low) else []))
+    for up_grids, low_grids in variants:
+        best = _tilt_passes(upper, lower, up_grids, low_grids, delta=delta, rel_tol=rel_tol, best=best)
+    return best
+
+
+def _tilt_passes(upper: ComposedPLD, lower: ComposedPLD | None, up_grids: list[GridPLD], low_grids: list[GridPLD], *, delta: float, rel_tol: float,
+                 best: BoundValue) -> BoundValue:
+    """`tilted_epsilon`'s passes on the given grids (those of `upper` and `lower`, or their top-cut versions)."""
     # The first tilt aims at the smaller of the Chernoff estimate and the untilted end (each at or above the root,
     # up to the Chernoff bound's neglect of the +inf atom); the next ones at the root found.
-    guess = min(start.upper, chernoff_epsilon(upper.grids, upper.powers, delta))
+    guess = min(best.upper, chernoff_epsilon(up_grids, upper.powers, delta))
     for _ in range(TILT_PASSES):
-        lam = saddle_tilt(upper.grids, upper.powers, min(guess, upper.eps_max))
-        tilted_up = compose_tilted(upper.grids, upper.powers, lam)
+        lam = saddle_tilt(up_grids, upper.powers, min(guess, upper.eps_max))
+        tilted_up = compose_tilted(up_grids, upper.powers, lam)
         if tilted_up is None:
             break
         # Each pass searches the untilted curves with its own tilted ones (each search certified on its own).
         ups: list[Callable[[float], float]] = [upper.delta, tilted_up.delta]
         lows: list[Callable[[float], float]] = [lower.delta] if lower is not None else []
-        if lower is not None and lower.grids:
-            tilted_low = compose_tilted(lower.grids, lower.powers, lam)
+        if lower is not None and low_grids:
+            tilted_low = compose_tilted(low_grids, lower.powers, lam)
             if tilted_low is not None:
                 lows.append(tilted_low.delta)
 
@@ -140,8 +161,9 @@ def upper_curve_epsilon(composed: ComposedPLD, *, delta: float, rel_tol: float) 
 def tilted_delta(upper: ComposedPLD, lower: ComposedPLD | None, *, eps: float, start: tuple[float, float]) -> tuple[float, float]:
     """(lower end, upper end) of delta(eps): `start` (certified ends of the same delta(eps), e.g. the untilted
     curves') tightened by the compositions of the same grids tilted at eps (module doc, Small delta, the direct
-    delta(eps)): the pessimistic grids' top mass <= CUT_FRACTION x start's upper end / rounds moved to +inf, the
-    optimistic grids' dropped (`numerics.pld.cut_top`), the tilt `saddle_tilt(eps)` of the cut pessimistic grids.
+    delta(eps)), once as composed and once with the pessimistic grids' top mass <= CUT_FRACTION x start's upper end
+    / rounds moved to +inf and the optimistic grids' dropped (`numerics.pld.cut_top`), each at the tilt
+    `saddle_tilt(eps)` of its pessimistic grids.
     `upper` must carry its pessimistic grids, `lower` (None: start's lower end stays) its optimistic ones.
     Range: eps >= 0 finite, 0 <= start[0] <= start[1] <= 1."""
     if not isinstance(upper, ComposedPLD) or not upper.grids or not upper.pessimistic:
@@ -155,18 +177,21 @@ def tilted_delta(upper: ComposedPLD, lower: ComposedPLD | None, *, eps: float, s
     if high == 0:
         return low, high
     budget = CUT_FRACTION * high / sum(upper.powers)
-    grids = [cut_top(g, budget) for g in upper.grids]
-    if not all(np.any(g.masses > 0) for g in grids):
-        return low, high
-    lam = saddle_tilt(grids, upper.powers, min(eps, upper.eps_max))
-    tilted = compose_tilted(grids, upper.powers, lam)
-    if tilted is not None:
-        high = min(high, tilted.delta(eps))
-    if lower is not None and lower.grids:
-        optimistic = [cut_top(g, budget) for g in lower.grids]
-        tilted_low = compose_tilted(optimistic, lower.powers, lam) if all(np.any(g.masses > 0) for g in optimistic) else None
-        if tilted_low is not None:
-            low = max(low, tilted_low.delta(eps))
+    cut = [cut_top(g, budget) for g in upper.grids]
+    # The grids as composed, then with the top cut (when it moved anything): each tilt certified, the tighter kept.
+    variants = [list(upper.grids)] + ([cut] if any(a is not b for a, b in zip(cut, upper.grids, strict=True)) else [])
+    for grids in variants:
+        if not all(np.any(g.masses > 0) for g in grids):
+            continue
+        lam = saddle_tilt(grids, upper.powers, min(eps, upper.eps_max))
+        tilted = compose_tilted(grids, upper.powers, lam)
+        if tilted is not None:
+            high = min(high, tilted.delta(eps))
+        if lower is not None and lower.grids:
+            optimistic = [cut_top(g, budget) for g in lower.grids] if grids is cut else list(lower.grids)
+            tilted_low = compose_tilted(optimistic, lower.powers, lam) if all(np.any(g.masses > 0) for g in optimistic) else None
+            if tilted_low is not None:
+                low = max(low, tilted_low.delta(eps))
     return min(low, high), high
 
 
