@@ -608,7 +608,9 @@ def _composed_delta_calibration(statement_id: str, *, eps: float, eps0: float, n
     """`shuffled_delta` of a compose.<pair> statement: the certified delta(eps) of the composed privacy-loss
     distribution (`reference.composition.shuffled_rounds.composed_delta`: its upper end is from the pessimistic
     discretisation, an upper bound on the pair's composed delta(eps)), read directly instead of inverting eps(delta)
-    by bisection (one PLD composition instead of tens). `bracket` is that [lower, upper]: the pair's exact composed
+    by bisection (one PLD composition instead of tens; where its certified delta is below 1e-10, a few more,
+    recomposed for smaller targets and tilted: `reference.composition.solve.small_delta`, certified down to ~1e-300
+    instead of the untilted round-off floor ~1e-13). `bracket` is that [lower, upper]: the pair's exact composed
     delta(eps) lies in it, and `value` is its upper end. k: compose.krr's number of categories."""
     lower, upper = composed_delta(statement_id, rounds=cast(int, rounds), eps0=eps0, n=n, eps=eps, k=cast("int | None", k))
     if not upper < 1:

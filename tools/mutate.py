@@ -184,6 +184,15 @@ MUTANTS: tuple[Mutant, ...] = (
            "    return nearest", ("tests/interface/derive/test_export.py",), "the exported upper bound is the nearest float, not rounded up"),
     Mutant("enc.log", "interface/derive/enclosure.py", "    if not mpf_lt(fzero, lo):",
            "    if False:", ("tests/interface/derive/test_export.py",), "the export takes the logarithm of an interval reaching 0"),
+    # --- composition at small delta: the top cut before a tilt, the hull's kink minimum ---
+    Mutant("pld.cut_inf", "reference/numerics/pld.py",
+           "        return GridPLD(g.step, g.offset, g.masses[:keep].copy(), min((g.inf_mass + moved) * (1 + 2 * UNIT), 1.0), True, g.eps0)",
+           "        return GridPLD(g.step, g.offset, g.masses[:keep].copy(), g.inf_mass, True, g.eps0)",
+           ("tests/reference/composition/test_tilted_delta.py",), "the top cut of a pessimistic grid loses the mass it moves (not put at +inf)"),
+    Mutant("ctd.kink_floor", "reference/composition/connect_the_dots.py",
+           "        bad = [t for t, q in enumerate(kinks) if not q.a > kink_min]",
+           "        bad = [t for t, q in enumerate(kinks) if not q.a > KINK_MIN]",
+           ("tests/reference/composition/test_envelope_small_floor.py",), "the hull's kink minimum stays 1e-38 below a floor of 1e-38 (the tail goes to +inf)"),
 )
 
 

@@ -112,7 +112,7 @@ from .connect_the_dots import DominatingPair, connect_the_dots
 from .mechanism_rounds import MAX_N as MECHANISM_MAX_N
 from .mechanism_rounds import profile_envelope
 from .schedule import checked_schedule
-from .solve import composition_tail, upper_curve_epsilon
+from .solve import composition_tail, small_delta, upper_curve_epsilon
 
 __all__ = [
     "MECHANISMS",
@@ -546,8 +546,8 @@ def composed_delta(rounds: Sequence[BlanketRound], *, eps: float) -> BoundValue:
     pairs (`blanket_lower`; 0 with a note saying so when none could be composed). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
-    composed = _composed_upper(rounds, 1e-6, 1e-18)
-    upper = composed.delta(float(eps))
+    # Below delta 1e-10 also composed for smaller targets and tilted (solve.small_delta).
+    _, upper, _ = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps))
     low, which = blanket_lower_delta(rounds, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
     if not which:
         return BoundValue(0.0, upper, "lower end 0: no explicit composed pair could be evaluated for these rounds", direction="upper_bound")

@@ -120,6 +120,21 @@ class DominatingPair:
         return max(total, 0.0) / (order - 1)
 
 
+def _precision(*families: Sequence[float]) -> tuple[int, mpmath.mpf, mpmath.mpf]:
+    """(digits, raise, kink minimum) of the hull for the upper bounds of each family (forward, reverse): DPS, RAISE,
+    KINK_MIN while each family's positive values but its smallest are >= 1e-30 (an envelope stops at its first node
+    below its floor, by any amount: the others lie above the floor, 1e-17 by default); each decade below adds a digit
+    and lowers RAISE and KINK_MIN tenfold, so the margins stay those of the default relative to the floor (an
+    envelope floored at 1e-55 for delta = 1e-50 is no longer cut at the kink minimum 1e-38, which put ~1e-44 at
+    +inf). Tightness only: any precision, raise >= the hull's rounding and kink minimum > 0 keep C3-C5."""
+    scale = 1.0
+    for values in families:
+        positive = sorted(v for v in values if v > 0)
+        scale = min(scale, positive[1] if len(positive) > 1 else (positive[0] if positive else 1.0))
+    extra = max(0, -math.floor(math.log10(scale)) - 30)
+    return DPS + extra, RAISE * mpmath.mpf(10) ** -extra, KINK_MIN * mpmath.mpf(10) ** -extra
+
+
 def _lower_hull(xs: Sequence[mpmath.mpf], ys: Sequence[mpmath.mpf]) -> list[int]:
     """Indices of the lower convex hull of points sorted by x (Andrew's monotone chain at DPS digits; the
     result is re-checked in interval arithmetic by the caller, so this only has to be nearly right)."""
@@ -172,8 +187,9 @@ def connect_the_dots(step: float, eps_nodes: Sequence[float] | np.ndarray, h_upp
             fwd.append(0.0)
             rev.append(0.0)
     iv = mpmath.iv
-    iv.dps = DPS
-    with mpmath.workdps(DPS):
+    digits, raise_by, kink_min = _precision(fwd, rev)
+    iv.dps = digits
+    with mpmath.workdps(digits):
         # C2: node -i carries the upper end of 1 - e^{-eps_i} + e^{-eps_i} h_rev(eps_i).
         points = [(g, mpmath.mpf(v)) for g, v in zip(grid, fwd, strict=True)]
         for g, v in zip(grid[1:], rev[1:], strict=True):
@@ -192,7 +208,7 @@ def connect_the_dots(step: float, eps_nodes: Sequence[float] | np.ndarray, h_upp
     # Certification in interval arithmetic (module doc, Numerics).
     x_iv = [iv.mpf(0)] + [iv.exp(iv.mpf(g) * iv.mpf(step)) for g in locations]
     # H's value at each vertex: the upper bound raised a little (an exact 0 stays 0: delta* is 0 there).
-    y_iv = [iv.mpf(y) + RAISE if y > 0 else iv.mpf(0) for y in ys]
+    y_iv = [iv.mpf(y) + raise_by if y > 0 else iv.mpf(0) for y in ys]
     while True:
         chain = [0] + vertices
         slopes = []
@@ -201,7 +217,7 @@ def connect_the_dots(step: float, eps_nodes: Sequence[float] | np.ndarray, h_upp
             slopes.append((y_iv[b] - start) / (x_iv[b] - x_iv[a]))
         slopes.append(iv.mpf(0))  # flat beyond the last vertex
         kinks = [slopes[t + 1] - slopes[t] for t in range(len(vertices))]
-        bad = [t for t, q in enumerate(kinks) if not q.a > KINK_MIN]
+        bad = [t for t, q in enumerate(kinks) if not q.a > kink_min]
         if not bad or len(vertices) == 1:
             break
         del vertices[bad[0]]
@@ -215,7 +231,7 @@ def connect_the_dots(step: float, eps_nodes: Sequence[float] | np.ndarray, h_upp
     # P'(+inf) = H(alpha_last) (C4): 0 when the curve reaches 0 at its last vertex (the eps0 node).
     inf_mass = y_iv[vertices[-1]]
     total = sum(p, iv.mpf(0)) + inf_mass
-    if not abs(total.mid - 1) < mpmath.mpf(10) ** (-DPS + 10):
+    if not abs(total.mid - 1) < mpmath.mpf(10) ** (-digits + 10):
         raise ParameterError("h_upper", fwd[:3], "values whose dominating pair has total mass 1")
 
     def up(z: object) -> float:

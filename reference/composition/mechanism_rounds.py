@@ -112,7 +112,7 @@ from .connect_the_dots import DominatingPair, connect_the_dots
 from .directional_rounds import DirectionalComposition, compose_directional
 from .explicit_pairs import Group, lower_delta, lower_epsilon
 from .schedule import checked_schedule
-from .solve import composition_tail, upper_curve_epsilon
+from .solve import composition_tail, small_delta, upper_curve_epsilon
 
 __all__ = [
     "MECHANISMS",
@@ -621,10 +621,10 @@ def composed_delta(rounds: Sequence[MechanismRound], *, eps: float) -> BoundValu
     composed). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
-    composed = _composed_upper(rounds, 1e-6, 1e-18)
-    upper = composed.delta(float(eps))
+    # Below delta 1e-10 also composed for smaller targets and tilted (solve.small_delta); U5 then for that target.
+    _, upper, target = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps))
     if _uses_directional(rounds) and upper > 0:
-        directional = _directional_composition(rounds[0], 1e-6, float(eps))
+        directional = _directional_composition(rounds[0], target or 1e-6, float(eps))
         if directional is not None:
             upper = min(upper, directional.delta(float(eps)))  # both certified (U3, U5): the smaller one
     groups = [Group(r.mechanism, r.eps0, r.n, r.rounds, r.k) for r in rounds]

@@ -66,7 +66,7 @@ from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, C
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundDirection, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
 from .binary_rr_pairs import WINDOW_TAIL, binary_rr_pair_plds
-from .solve import TILT_BELOW, composition_tail, tilted_epsilon
+from .solve import TILT_BELOW, composition_tail, small_delta, tilted_epsilon
 
 __all__ = [
     "binary_rr_counts",
@@ -384,7 +384,10 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
 
 def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> BoundValue:
     """compose.<pair>: the certified delta(eps) of the composition of `rounds`, as an interval
-    (pessimistic upper end, optimistic lower end; max over the evaluated pairs for exact_binary_rr)."""
+    (pessimistic upper end, optimistic lower end; max over the evaluated pairs for exact_binary_rr). Where the
+    first composition's certified delta is below 1e-10, also the tilted compositions for smaller targets
+    (`solve.small_delta`: certified far below the untilted round-off floor ~1e-13); elsewhere unchanged.
+    Supported: as composed_epsilon, eps >= 0."""
     rounds = _validate_rounds(rounds)
     require_positive("eps", eps, allow_zero=True)
     require_integer("refine", refine, minimum=1)
@@ -393,11 +396,18 @@ def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> B
 
         return mechanism_rounds.composed_delta(_mechanism_rounds(rounds), eps=eps)
     lows, ups = [], []
-    for composer in _composer(rounds, 1e-18):
-        target = max(eps, composer.scale(1e-6))
-        step = composer.step_for(target, int(refine))
-        ups.append(composer.composed(step, True).delta(eps))
-        lows.append(composer.composed(step, False).delta(eps))
+    for index, composer in enumerate(_composer(rounds, 1e-18)):
+        step = composer.step_for(max(eps, composer.scale(1e-6)), int(refine))
+
+        def compose_for(target: float, index: int = index, step: float = step) -> tuple[ComposedPLD, ComposedPLD]:
+            # Small delta (solve.small_delta): the tail budget and the binomial windows for `target`, the grids'
+            # top tails cut by suffix sums, as the eps(delta) search composes at that delta.
+            small = _composer(rounds, composition_tail(target), precise_tail=True)[index]
+            return small.composed(step, True), small.composed(step, False)
+
+        low, high, _ = small_delta(compose_for, (composer.composed(step, True), composer.composed(step, False)), eps=float(eps))
+        ups.append(high)
+        lows.append(low)
     return BoundValue(max(lows), max(ups), direction=_direction(rounds))
 
 

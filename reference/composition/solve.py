@@ -19,7 +19,23 @@ the sum of the rounds' eps0. Below TILT_BELOW the same grids are also composed e
 needs: first at the eps where the Chernoff bound of the composed loss reaches delta (or at the untilted upper end
 when that certified a gain), then at the root found (at most TILT_PASSES compositions, a few FFTs). Each curve is a
 certified upper (lower) bound of delta(eps) at every eps, so their pointwise minimum (maximum) is one too, and
-the search runs on it. At delta >= TILT_BELOW nothing changes (the untilted search alone).
+the search runs on it. The passes run on the grids as composed, then again on the grids with their top mass
+<= CUT_FRACTION x delta / rounds moved to +inf (dropped from the optimistic ones; `numerics.pld.cut_top`, point 6:
+an envelope's last chord puts a tiny mass at loss eps0 that a steep tilt blows up past the mass near eps), starting
+from the first search's ends and keeping the tighter: no end is looser than the uncut search's. At delta >=
+TILT_BELOW nothing changes (the untilted search alone).
+
+Small delta, the direct delta(eps) (`small_delta`, `tilted_delta`). A caller's delta(eps) path composes once for
+delta ~ 1e-6 (its grids' tail and floor far above a delta below 1e-12, where the untilted curve's round-off floor
+sits anyway). When that certified delta at eps is below TILT_BELOW, the caller's composition is redone for a target
+delta (`compose_for(target)`: its tail budget composition_tail(target), its envelopes' floors chosen from target, as
+the eps(delta) search does at that delta) and tilted at eps: first on the first composition's grids, then for the
+target = the best certified upper end so far, at most DELTA_PASSES compositions, until the new end is not below
+SETTLED_DELTA of the target (the target's floor and tail were then far enough below). Each tilt is aimed at
+`saddle_tilt(eps)` of the grids with their top cut (`numerics.pld.cut_top`, point 6: mass <= CUT_FRACTION x the
+best upper end / rounds moved to +inf, dropped from the optimistic grids). Every value taken is a certified upper
+(lower) end of the same delta(eps) (each composition dominates, or is dominated by, the pair), so their minimum
+(maximum) is one too. At eps whose first certified delta is >= TILT_BELOW nothing changes.
 """
 
 from __future__ import annotations
@@ -27,12 +43,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
+import numpy as np
+
 from ..core.errors import ParameterError, require_positive, require_probability
 from ..core.results import BoundValue
-from ..numerics.pld import ComposedPLD, chernoff_epsilon, compose_tilted, saddle_tilt
+from ..numerics.pld import ComposedPLD, GridPLD, chernoff_epsilon, compose_tilted, cut_top, saddle_tilt
 from ..numerics.solver import solve_epsilon
 
-__all__ = ["TILT_BELOW", "TILT_PASSES", "composition_tail", "tilted_epsilon", "upper_curve_epsilon"]
+__all__ = ["CUT_FRACTION", "DELTA_PASSES", "TILT_BELOW", "TILT_PASSES", "composition_tail", "small_delta", "tilted_delta", "tilted_epsilon", "upper_curve_epsilon"]
 
 # Below this target delta the tilted composition is tried too (module doc: the untilted curve's round-off floor
 # is near 1e-12; at 1e-10 and above every value is the untilted search's alone).
@@ -41,6 +59,12 @@ TILT_BELOW = 1e-10
 TILT_PASSES = 3
 # A tilt aimed within this relative distance of the root found is not redone (the saddle barely moves).
 SETTLED = 0.02
+# The direct delta(eps) (module doc): compositions for smaller targets at most DELTA_PASSES times, until the new
+# certified end is at least SETTLED_DELTA of its target; each tilt with the grids' top mass <= CUT_FRACTION x the
+# best upper end (over the rounds) moved to +inf.
+DELTA_PASSES = 6
+SETTLED_DELTA = 0.1
+CUT_FRACTION = 1e-3
 
 
 def composition_tail(delta: float) -> float:
@@ -62,19 +86,36 @@ def tilted_epsilon(upper: ComposedPLD, lower: ComposedPLD | None, *, delta: floa
     if not upper.grids or not upper.pessimistic:
         raise ParameterError("upper", "a ComposedPLD", "the pessimistic composition of numerics.pld.compose (it keeps its grids)")
     best = start
+    # The grids as composed, then (when something fits) with their top mass <= CUT_FRACTION x delta / rounds moved to
+    # +inf and dropped from the optimistic grids (numerics.pld point 6; each curve stays certified): the second
+    # search starts from the first's ends and keeps the tighter, so no end is looser than the uncut search's.
+    budget = CUT_FRACTION * delta / sum(upper.powers)
+    cut_up = [cut_top(g, budget) for g in upper.grids]
+    cut_low = [cut_top(g, budget) for g in lower.grids] if lower is not None else []
+    variants = [(list(upper.grids), list(lower.grids) if lower is not None else [])]
+    if any(a is not b for a, b in zip(cut_up, upper.grids, strict=True)) and all(np.any(g.masses > 0) for g in cut_up):
+        variants.append((cut_up, cut_low if all(np.any(g.masses > 0) for g in cut_low) else []))
+    for up_grids, low_grids in variants:
+        best = _tilt_passes(upper, lower, up_grids, low_grids, delta=delta, rel_tol=rel_tol, best=best)
+    return best
+
+
+def _tilt_passes(upper: ComposedPLD, lower: ComposedPLD | None, up_grids: list[GridPLD], low_grids: list[GridPLD], *, delta: float, rel_tol: float,
+                 best: BoundValue) -> BoundValue:
+    """`tilted_epsilon`'s passes on the given grids (those of `upper` and `lower`, or their top-cut versions)."""
     # The first tilt aims at the smaller of the Chernoff estimate and the untilted end (each at or above the root,
     # up to the Chernoff bound's neglect of the +inf atom); the next ones at the root found.
-    guess = min(start.upper, chernoff_epsilon(upper.grids, upper.powers, delta))
+    guess = min(best.upper, chernoff_epsilon(up_grids, upper.powers, delta))
     for _ in range(TILT_PASSES):
-        lam = saddle_tilt(upper.grids, upper.powers, min(guess, upper.eps_max))
-        tilted_up = compose_tilted(upper.grids, upper.powers, lam)
+        lam = saddle_tilt(up_grids, upper.powers, min(guess, upper.eps_max))
+        tilted_up = compose_tilted(up_grids, upper.powers, lam)
         if tilted_up is None:
             break
         # Each pass searches the untilted curves with its own tilted ones (each search certified on its own).
         ups: list[Callable[[float], float]] = [upper.delta, tilted_up.delta]
         lows: list[Callable[[float], float]] = [lower.delta] if lower is not None else []
-        if lower is not None and lower.grids:
-            tilted_low = compose_tilted(lower.grids, lower.powers, lam)
+        if lower is not None and low_grids:
+            tilted_low = compose_tilted(low_grids, lower.powers, lam)
             if tilted_low is not None:
                 lows.append(tilted_low.delta)
 
@@ -115,3 +156,70 @@ def upper_curve_epsilon(composed: ComposedPLD, *, delta: float, rel_tol: float) 
     if delta < TILT_BELOW and composed.grids and composed.pessimistic:
         result = tilted_epsilon(composed, None, delta=delta, rel_tol=rel_tol, start=result)
     return replace(result, direction="upper_bound")
+
+
+def tilted_delta(upper: ComposedPLD, lower: ComposedPLD | None, *, eps: float, start: tuple[float, float]) -> tuple[float, float]:
+    """(lower end, upper end) of delta(eps): `start` (certified ends of the same delta(eps), e.g. the untilted
+    curves') tightened by the compositions of the same grids tilted at eps (module doc, Small delta, the direct
+    delta(eps)), once as composed and once with the pessimistic grids' top mass <= CUT_FRACTION x start's upper end
+    / rounds moved to +inf and the optimistic grids' dropped (`numerics.pld.cut_top`), each at the tilt
+    `saddle_tilt(eps)` of its pessimistic grids.
+    `upper` must carry its pessimistic grids, `lower` (None: start's lower end stays) its optimistic ones.
+    Range: eps >= 0 finite, 0 <= start[0] <= start[1] <= 1."""
+    if not isinstance(upper, ComposedPLD) or not upper.grids or not upper.pessimistic:
+        raise ParameterError("upper", repr(upper)[:60], "the pessimistic composition of numerics.pld.compose (it keeps its grids)")
+    if lower is not None and (not isinstance(lower, ComposedPLD) or lower.pessimistic):
+        raise ParameterError("lower", repr(lower)[:60], "None or the optimistic composition of numerics.pld.compose")
+    require_positive("eps", eps, allow_zero=True)
+    low, high = float(start[0]), float(start[1])
+    if not (0 <= low <= high <= 1):
+        raise ParameterError("start", start, "certified ends 0 <= lower <= upper <= 1")
+    if high == 0:
+        return low, high
+    budget = CUT_FRACTION * high / sum(upper.powers)
+    cut = [cut_top(g, budget) for g in upper.grids]
+    # The grids as composed, then with the top cut (when it moved anything): each tilt certified, the tighter kept.
+    variants = [list(upper.grids)] + ([cut] if any(a is not b for a, b in zip(cut, upper.grids, strict=True)) else [])
+    for grids in variants:
+        if not all(np.any(g.masses > 0) for g in grids):
+            continue
+        lam = saddle_tilt(grids, upper.powers, min(eps, upper.eps_max))
+        tilted = compose_tilted(grids, upper.powers, lam)
+        if tilted is not None:
+            high = min(high, tilted.delta(eps))
+        if lower is not None and lower.grids:
+            optimistic = [cut_top(g, budget) for g in lower.grids] if grids is cut else list(lower.grids)
+            tilted_low = compose_tilted(optimistic, lower.powers, lam) if all(np.any(g.masses > 0) for g in optimistic) else None
+            if tilted_low is not None:
+                low = max(low, tilted_low.delta(eps))
+    return min(low, high), high
+
+
+def small_delta(compose_for: Callable[[float], tuple[ComposedPLD, ComposedPLD | None]], first: tuple[ComposedPLD, ComposedPLD | None], *,
+                eps: float) -> tuple[float, float, float | None]:
+    """(lower end, upper end, target) of a composition's certified delta(eps) (module doc, Small delta, the direct
+    delta(eps)): `first` = (pessimistic, optimistic or None) composed for delta ~ 1e-6, read at eps; when its upper
+    end is below TILT_BELOW, tilted (`tilted_delta`) and recomposed by `compose_for(target)` for the best upper end
+    so far (at most DELTA_PASSES times). `target` is the last target composed for (None: the first composition
+    alone, the untilted values unchanged to the bit). Range: eps >= 0 finite."""
+    require_positive("eps", eps, allow_zero=True)
+    if not callable(compose_for):
+        raise ParameterError("compose_for", repr(compose_for)[:60], "a function of the target delta returning (pessimistic, optimistic or None)")
+    if not (isinstance(first, tuple) and len(first) == 2 and isinstance(first[0], ComposedPLD) and first[0].pessimistic):
+        raise ParameterError("first", repr(first)[:60], "a pair (pessimistic ComposedPLD, optimistic ComposedPLD or None)")
+    upper, lower = first
+    high = upper.delta(eps)
+    low = lower.delta(eps) if lower is not None else 0.0
+    if not high < TILT_BELOW or not upper.grids:
+        return low, high, None
+    target: float | None = None
+    for passes in range(DELTA_PASSES + 1):
+        low, high = tilted_delta(upper, lower, eps=eps, start=(low, high))
+        if high <= 0 or passes == DELTA_PASSES or (target is not None and not high < SETTLED_DELTA * target):
+            break
+        target = max(high, 1e-300)
+        upper, lower = compose_for(target)
+        high = min(high, upper.delta(eps))
+        if lower is not None:
+            low = min(max(low, lower.delta(eps)), high)
+    return low, high, target

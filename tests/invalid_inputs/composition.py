@@ -69,6 +69,16 @@ CASES += [
     Case(grid_pld.chernoff_epsilon, (["a grid"], [2], 1e-15), fragment="grids"),
     Case(solve.tilted_epsilon, (_UPPER, None), {"delta": 1.5, "rel_tol": 1e-6, "start": _START}, fragment="delta"),
     Case(solve.tilted_epsilon, (_UPPER, None), {"delta": 1e-15, "rel_tol": 0.0, "start": _START}, fragment="rel_tol"),
+    Case(solve.tilted_delta, ("a curve", None), {"eps": 1.0, "start": (0.0, 1.0)}, fragment="upper"),
+    Case(solve.tilted_delta, (_UPPER, _UPPER), {"eps": 1.0, "start": (0.0, 1.0)}, fragment="lower"),
+    Case(solve.tilted_delta, (_UPPER, None), {"eps": -1.0, "start": (0.0, 1.0)}, fragment="eps"),
+    Case(solve.tilted_delta, (_UPPER, None), {"eps": 1.0, "start": (0.5, 0.25)}, fragment="start"),
+    Case(solve.small_delta, (lambda d: (_UPPER, None), (_UPPER, None)), {"eps": float("nan")}, fragment="eps"),
+    Case(solve.small_delta, ("no function", (_UPPER, None)), {"eps": 1.0}, fragment="compose_for"),
+    Case(solve.small_delta, (lambda d: (_UPPER, None), ("a curve", None)), {"eps": 1.0}, fragment="first"),
+    Case(grid_pld.cut_top, ("a grid", 1e-3), fragment="g"),
+    Case(grid_pld.cut_top, (_GRID, float("nan")), fragment="budget"),
+    Case(grid_pld.cut_top, (_GRID, 2.0), fragment="budget"),
 ]
 
 from shuffle_spec.reference.protocols import tree_counter  # noqa: E402
