@@ -66,7 +66,7 @@ from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_N_MAX, COMPOSE_ROUNDS_MAX, C
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundDirection, BoundValue
 from ..numerics.pld import ComposedPLD, PairPLD, compose
 from .binary_rr_pairs import WINDOW_TAIL, binary_rr_pair_plds
-from .solve import TILT_BELOW, composition_tail, small_delta, tilted_epsilon
+from .solve import TILT_BELOW, composition_tail, small_delta, tilt_wanted, tilted_epsilon
 
 __all__ = [
     "binary_rr_counts",
@@ -344,7 +344,7 @@ def _solve(composer: _Composer, delta: float, refine: int) -> BoundValue:
 
     eps_max = upper.eps_max
     result = solve_epsilon(bounds, eps0=eps_max, delta=delta, rel_tol=EPS_REL_TOL)
-    if delta < TILT_BELOW:
+    if tilt_wanted(upper, delta):
         # Below the untilted round-off floor: the tilted compositions of the same grids too (solve.py, Small delta).
         result = tilted_epsilon(upper, lower, delta=delta, rel_tol=EPS_REL_TOL, start=result)
     return result

@@ -15,9 +15,6 @@ ROUNDS = [MechanismRound("binary_rr", 4.0, 10**4, 3000)]
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="upper_curve_epsilon composes tilted only below TILT_BELOW = 1e-10; where the untilted "
-                   "curve's round-off floor is above delta (large T or large FFT windows) the answer at 1e-9 is twice the one "
-                   "certified at 9.9e-11")
 def test_the_composed_upper_end_does_not_rise_with_delta_across_the_tilt_threshold() -> None:
     below = composed_epsilon(ROUNDS, delta=9.9e-11, lower=False).upper
     above = composed_epsilon(ROUNDS, delta=1e-9, lower=False).upper

@@ -1,7 +1,8 @@
 """reference/composition/solve.py, Small delta: below delta = 1e-10 the compositions also search the tilted
 compositions of their grids (reference/numerics/pld.py point 5), where the untilted curve's round-off (~1e-13 of
-the whole mass) certified only the sum of the rounds' eps0; at delta >= 1e-10 every value is the untilted
-search's alone."""
+the whole mass) certified only the sum of the rounds' eps0; at delta >= 1e-10 the untilted search alone, except
+where the untilted curve's round-off floor is above 1% of delta (`solve.tilt_wanted`): there the tilted search too,
+whose ends are at least as tight."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import pytest
 from shuffle_spec.reference.composition import mechanism_rounds as mech
 from shuffle_spec.reference.composition.blanket_rounds import compose_laplace
 from shuffle_spec.reference.composition.shuffled_rounds import compose_clones, pair_pld
-from shuffle_spec.reference.composition.solve import TILT_BELOW, composition_tail, tilted_epsilon, upper_curve_epsilon
+from shuffle_spec.reference.composition.solve import (
+    ROUND_OFF_SHARE,
+    TILT_BELOW,
+    composition_tail,
+    round_off_floor,
+    tilt_wanted,
+    tilted_epsilon,
+    upper_curve_epsilon,
+)
 from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.core.results import NO_COMPOSITION_GAIN
 from shuffle_spec.reference.numerics.pld import ComposedPLD, compose
@@ -26,21 +35,30 @@ def _clone_composition(delta: float, pessimistic: bool = True) -> ComposedPLD:
 
 
 @pytest.mark.parametrize("delta", [1e-6, 1e-10])
-def test_at_delta_1e_10_and_above_the_untilted_search_alone(delta: float) -> None:
-    # The tilted path only runs below TILT_BELOW: the answer is the untilted curve's own search, to the bit.
+def test_at_delta_1e_10_and_above_the_tilt_runs_only_where_the_round_off_floor_sets_the_answer(delta: float) -> None:
+    # At 1e-6 the round-off floor (~1e-12) is far below delta: the untilted curve's own search, to the bit. At 1e-10
+    # it is above 1% of delta: the tilted search runs too, and its certified upper end is no looser.
     composed = _clone_composition(delta)
     plain = solve_epsilon(lambda e: (composed.delta(e),) * 2, eps0=composed.eps_max, delta=delta, rel_tol=1e-6)
     assert delta >= TILT_BELOW
-    assert upper_curve_epsilon(composed, delta=delta, rel_tol=1e-6).upper == plain.upper
+    result = upper_curve_epsilon(composed, delta=delta, rel_tol=1e-6).upper
+    assert tilt_wanted(composed, delta) == (round_off_floor(composed) > ROUND_OFF_SHARE * delta)
+    if tilt_wanted(composed, delta):
+        assert result <= plain.upper
+        assert composed.delta(result) > delta or result == plain.upper  # the gain is where the floor sat
+    else:
+        assert result == plain.upper
 
 
-def test_clones_values_at_delta_1e_6_and_1e_10_unchanged() -> None:
+def test_clones_values_at_delta_1e_6_unchanged_and_at_1e_10_inside_the_untilted_interval() -> None:
     # compose.clones at eps0 = 4, n = 1e4, T = 2 as on main before the tilted path (commit fc79626, the untilted
-    # certified search): unchanged to the bit.
+    # certified search): unchanged to the bit at 1e-6; at 1e-10 (round-off floor above 1% of delta) both ends
+    # tighten inside the untilted interval [1.2364400945228178, 1.2392765366904928].
     at_1e_6 = compose_clones(eps0=4.0, n=10_000, delta=1e-6, rounds=2)
     at_1e_10 = compose_clones(eps0=4.0, n=10_000, delta=1e-10, rounds=2)
     assert (at_1e_6.lower, at_1e_6.upper) == (0.8579566963402603, 0.8580792399744469)
-    assert (at_1e_10.lower, at_1e_10.upper) == (1.2364400945228178, 1.2392765366904928)
+    assert 1.2364400945228178 <= at_1e_10.lower <= at_1e_10.upper <= 1.2392765366904928
+    assert at_1e_10.upper < 1.2392765366904928
 
 
 @pytest.mark.parametrize("delta", [1e-15, pytest.param(1e-20, marks=pytest.mark.slow), pytest.param(1e-30, marks=pytest.mark.slow)])
