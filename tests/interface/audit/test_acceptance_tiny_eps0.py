@@ -5,7 +5,6 @@ gamma (e^eps0 - 1): the reference returns the certified interval [0, eps0], so t
 
 from __future__ import annotations
 
-import pytest
 
 from shuffle_spec.interface.audit.bound import audit_point
 from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon_mp
@@ -15,8 +14,6 @@ from shuffle_spec.spec.registry import get_statement
 POINT = {"eps0": 1e-13, "n": 20, "delta": 1e-16, "k": 3}
 
 
-@pytest.mark.xfail(strict=True, reason="audit bound judges BBGN19.Lem5.3.exact_krr at eps0 < 1e-12 against the "
-                   "reference's [0, eps0] interval, wider than the statement's rtol: a claim below the theorem's value passes")
 def test_a_claim_below_the_theorem_value_cannot_pass_at_tiny_eps0() -> None:
     statement = get_statement("BBGN19.Lem5.3.exact_krr")
     # The theorem's value: the smallest eps with Lemma 5.3's exact delta(eps) <= delta, enclosed in Fractions by the
