@@ -18,7 +18,9 @@ Points skipped because one evaluation takes more than 2 s (measured on the 2-cor
 FMT21.clones_numeric and FMT23.stronger_clones at n = 1e12 with eps0 >= 1 (4-6 s each). In the default
 `ci` profile the statements whose single evaluation is expensive (the clone sums, and BBGN19.Cor5.3.1
 whose spec hypothesis is a SymPy Piecewise evaluated at up to 120 digits, ~1 s) run on a sub-grid that
-keeps every extreme eps0 and the extreme n and delta; the `thorough` profile runs the full grid.
+keeps every extreme eps0 and the extreme n and delta; the `thorough` profile runs the full grid. The other
+statements run in the default tier on 45 points (every extreme eps0; n in {2, 1e3, 1e12}; delta in {1e-30, 1e-6,
+0.5}) and on the whole grid in the second tier.
 """
 
 from __future__ import annotations
@@ -75,9 +77,18 @@ def _too_slow(statement_id: str, eps0: float, n: int) -> bool:
     )
 
 
-def _grid(statement_id: str):
+# The default tier's grid of the other statements: every extreme eps0, the extreme n and delta and one value
+# between (45 of the 120 points); the whole grid runs in the second tier (`whole=True`) and under `thorough`.
+# tests/properties/test_edges.py holds every bound at its own extreme grid in the default tier too.
+DEFAULT_N = (2, 1_000, 10**12)
+DEFAULT_DELTA = (1e-30, 1e-6, 0.5)
+
+
+def _grid(statement_id: str, whole: bool = False):
     if statement_id in EXPENSIVE and not THOROUGH:
         return itertools.product(EPS0_EXTREMES, (2, 1_000, 10**9), (1e-30, 0.5))
+    if not whole and not THOROUGH:
+        return itertools.product(EPS0_EXTREMES, DEFAULT_N, DEFAULT_DELTA)
     return itertools.product(EPS0_EXTREMES, N_EXTREMES, DELTA_EXTREMES)
 
 
@@ -107,11 +118,15 @@ _REFERENCE_ANSWERS: dict = {}
 # --- 1. extreme points ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("statement_id", BOUND_IDS)
-def test_extreme_points_answer_a_finite_bound_or_a_reason(statement_id):
+@pytest.mark.parametrize(
+    "statement_id, whole",
+    [(s, False) for s in BOUND_IDS] + [pytest.param(s, True, marks=pytest.mark.slow) for s in BOUND_IDS if s not in EXPENSIVE],
+    ids=[s for s in BOUND_IDS] + [f"{s}-whole_grid" for s in BOUND_IDS if s not in EXPENSIVE],
+)
+def test_extreme_points_answer_a_finite_bound_or_a_reason(statement_id, whole):
     statement = get_statement(statement_id)
     answered = 0
-    for eps0, n, delta in _grid(statement_id):
+    for eps0, n, delta in _grid(statement_id, whole):
         if _too_slow(statement_id, eps0, n):
             continue
         params = _params(statement, eps0=eps0, n=n, delta=delta)

@@ -474,6 +474,9 @@ def test_ctrl_c_on_a_long_command_is_one_line_and_exit_130(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
+        # After a failed wait the pipe is still open: closed here, it cannot surface later as a ResourceWarning
+        # (an error under `filterwarnings = error`) in whichever test the garbage collector happens to run.
+        process.stderr.close()
     assert code == 130 and err.splitlines() == ["shuffle-spec check: interrupted"], err[-2000:]
     assert _session_members(process.pid) == []
 
@@ -500,6 +503,9 @@ def test_ctrl_c_during_an_audit_kills_the_audited_process_tree(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
+        # After a failed wait the pipe is still open: closed here, it cannot surface later as a ResourceWarning
+        # (an error under `filterwarnings = error`) in whichever test the garbage collector happens to run.
+        process.stderr.close()
     worker, sleeper = int(worker_file.read_text()), int(pids.read_text())
     try:
         assert code == 130 and err.splitlines() == ["shuffle-spec audit: interrupted"], err[-2000:]

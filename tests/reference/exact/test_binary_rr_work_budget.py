@@ -86,7 +86,8 @@ def test_float_anchored_window_agrees_with_the_interval_route(monkeypatch):
 # ---------------------------------------------------------------- coarse-first certification within the budget
 
 
-@pytest.mark.parametrize("budget", [1_000_000, 1_600_000])
+# The same refusal-then-widened-certificate at a second budget: the second tier.
+@pytest.mark.parametrize("budget", [1_000_000, pytest.param(1_600_000, marks=pytest.mark.slow)])
 def test_a_budget_that_refused_now_certifies_a_widened_interval(monkeypatch, budget):
     # eps0 = 1, n = 4000, delta = 1e-6 with WORK_BUDGET = 1e6 or 1.6e6 (in the units of EVALUATION_WORK =
     # 5000): a fine-first sweep refused ("0.01 not reached"); the coarse-first one certifies

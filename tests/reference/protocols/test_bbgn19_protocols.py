@@ -7,6 +7,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,24 +35,26 @@ def test_algorithm_1_pmf_and_its_ldp_level(k, gamma):
     assert ldp_ratio(r) == 1 + k * (1 - gamma) / gamma  # eps0 = log(1 + k(1-gamma)/gamma)
 
 
-def test_theorem_3_1_against_exact_shuffled_binary_rr():
+# delta = 1/2 repeats the exact check at the same n = 56 (54/(n-1) <= 1 decides n for both deltas) with another
+# gamma: the second tier. The default tier keeps delta = 1.
+@pytest.mark.parametrize("delta", [1.0, pytest.param(0.5, marks=pytest.mark.slow)])
+def test_theorem_3_1_against_exact_shuffled_binary_rr(delta):
     """k = 2, eps = 1, delta in {1, 1/2}: at the smallest n with gamma <= 1 the exact delta at e^eps is far
     below delta. gamma is rounded up to a Fraction (a larger blanket is a post-processing, hence private)
     and e^eps is rounded down to 27/10 (delta(eps) is non-increasing in eps)."""
-    for delta in (1.0, 0.5):
-        # Smallest n with max{28 log(2/delta)/(n-1), 54/(n-1)} <= 1, plus one for the reference's upward rounding.
-        n = next(n for n in range(2, 200) if 14 * 2 * math.log(2 / delta) / (n - 1) < 1 and 54 / (n - 1) < 1)
-        gamma_bound = theorem_3_1_gamma(eps=1.0, n=n, delta=delta, k=2)
-        assert gamma_bound.direction == "upper_bound" and gamma_bound.lower < gamma_bound.upper
-        g = gamma_bound.value
-        gamma = Fraction(g).limit_denominator(100) + Fraction(1, 100)
-        r = blanket_krr_randomizer(2, min(gamma, Fraction(1)))
-        assert exact_shuffled_delta(r, n, Fraction(27, 10)) <= Fraction(delta)
-        eps0_bound = theorem_3_1_eps0(eps=1.0, n=n, delta=delta, k=2)
-        assert eps0_bound.direction == "lower_bound" and eps0_bound.lower < eps0_bound.upper
-        eps0 = eps0_bound.value
-        # eps0 = log(1 + k(1-gamma)/gamma) at the reference's gamma, rounded down.
-        assert eps0 <= math.log1p(2 * (1 - g) / g) and math.isclose(eps0, math.log1p(2 * (1 - g) / g), rel_tol=1e-12)
+    # Smallest n with max{28 log(2/delta)/(n-1), 54/(n-1)} <= 1, plus one for the reference's upward rounding.
+    n = next(n for n in range(2, 200) if 14 * 2 * math.log(2 / delta) / (n - 1) < 1 and 54 / (n - 1) < 1)
+    gamma_bound = theorem_3_1_gamma(eps=1.0, n=n, delta=delta, k=2)
+    assert gamma_bound.direction == "upper_bound" and gamma_bound.lower < gamma_bound.upper
+    g = gamma_bound.value
+    gamma = Fraction(g).limit_denominator(100) + Fraction(1, 100)
+    r = blanket_krr_randomizer(2, min(gamma, Fraction(1)))
+    assert exact_shuffled_delta(r, n, Fraction(27, 10)) <= Fraction(delta)
+    eps0_bound = theorem_3_1_eps0(eps=1.0, n=n, delta=delta, k=2)
+    assert eps0_bound.direction == "lower_bound" and eps0_bound.lower < eps0_bound.upper
+    eps0 = eps0_bound.value
+    # eps0 = log(1 + k(1-gamma)/gamma) at the reference's gamma, rounded down.
+    assert eps0 <= math.log1p(2 * (1 - g) / g) and math.isclose(eps0, math.log1p(2 * (1 - g) / g), rel_tol=1e-12)
 
 
 def test_summation_exact_moments_per_user():

@@ -225,13 +225,16 @@ def test_sphere_constant_exact_values():
         assert math.isclose(gradient_scale(eps0=1.0, L=2.0, d=d), d * printed_gradient_scale(eps0=1.0, L=2.0, d=d), rel_tol=1e-12)
 
 
-def test_ldp_sgd_debiased_client_is_unbiased_by_simulation():
-    # d = 3, |x| = 0.6 L: mean of B zhat over N = 200000 reports; each coordinate of B zhat has std <= B,
+# N = 20000 in the default tier: the printed constant's error (2/3 x 0.48 = 0.32 at the second coordinate) is
+# still above 6 B/sqrt(N) = 0.184 (B = 4.33 at eps0 = 1, d = 3); N = 200000 (tolerance 0.058) in the second tier.
+@pytest.mark.parametrize("N", [20_000, pytest.param(200_000, marks=pytest.mark.slow)])
+def test_ldp_sgd_debiased_client_is_unbiased_by_simulation(N):
+    # d = 3, |x| = 0.6 L: mean of B zhat over N reports; each coordinate of B zhat has std <= B,
     # so the mean is within 6 B/sqrt(N) of x except with probability < 2e-9 per coordinate. The printed
     # (1/d) constant fails the same test: its mean is x/3.
     rng = np.random.default_rng(11)
     x = np.array([0.36, -0.48, 0.0])
-    eps0, L, N = 1.0, 1.0, 200_000
+    eps0, L = 1.0, 1.0
     reports = np.array([ldp_sgd_client(x, eps0=eps0, L=L, seed=rng) for _ in range(N)])
     B = gradient_scale(eps0=eps0, L=L, d=3)
     mean = B * reports.mean(axis=0)
