@@ -66,7 +66,14 @@ L2 The optimistic path of the engine (losses rounded down, masses' lower ends, a
 
 Nodes: every grid node while the upper value is above TAIL_LEVEL, then strides of 2, 4, ..., 16 nodes (the
 chord argument C3 of `connect_the_dots` takes any ascending grid nodes; the tail of one round's profile
-carries almost nothing of the composed value: `_next_node`).
+carries almost nothing of the composed value: `_next_node`). k-RR schedules of MANY_ROUNDS = 100 rounds or more in
+all take a coarser envelope (`MANY`: thinned from 1e-5 down with strides doubling every decade, each node's lattice
+sum to the precision of 1e-2 of the previous node's value in powers of 1e3): about half the lattice sums' work,
+and many rounds depend on the bulk of each round's privacy loss, not on its far tail. Measured against the fine
+envelope (n = 1e6, delta = 1e-6; every value certified either way, the coarser one higher): T = 1000: k = 3 eps0 =
+4 / 1 / 0.5 +1.0e-4 / +3.5e-4 / +3.6e-4 relative, k = 10 eps0 = 4 / 1 +1.1e-4 / +4.7e-4, k = 100 eps0 = 0.5
++1.1e-3; at T = 2 the same coarsening would cost 0.16-0.36%, so shorter schedules keep `FINE`. Both are tightness
+choices only: a node's value is a certified upper bound whatever its precision hint, and C3 takes any nodes.
 
 Speed: the envelope costs O(nodes x blocks) certified pair evaluations (binary RR) or O(nodes) lattice sums
 (k-RR), and is cached per (mechanism, eps0, n, k, floor); the composition itself is one FFT (milliseconds to a
@@ -151,6 +158,8 @@ ESTIMATE_MOVES = 4
 HINT_FRACTION = 1e-3
 # ... rounded down to a power of 10^HINT_DECADES (nodes then share the sum's cached layout).
 HINT_DECADES = 6
+# k-RR schedules of at least MANY_ROUNDS rounds in all: a coarser envelope (`Resolution`, module doc "Nodes").
+MANY_ROUNDS = 100
 # Binary RR sweep: the next block's width aims at this share of the tolerance (from the last block's share).
 WIDTH_AIM = 0.85
 # Binary RR sweep: counts up to this n are evaluated one by one (no blocks).
@@ -188,6 +197,31 @@ class MechanismRound:
     n: int
     rounds: int = 1
     k: int = 2
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How densely an envelope samples the profile and how precisely a k-RR node's lattice sum is evaluated
+    (tightness and speed only, never validity: every node's value is a certified upper bound whatever these are).
+    tail_level, tail_decades: `_next_node`'s thinning; hint_fraction, hint_decades: a k-RR node's precision hint."""
+
+    tail_level: float
+    tail_decades: float
+    hint_fraction: float
+    hint_decades: int
+
+
+# The envelope of every single round and short schedule.
+FINE = Resolution(TAIL_LEVEL, TAIL_DECADES, HINT_FRACTION, HINT_DECADES)
+# k-RR schedules of MANY_ROUNDS rounds or more (module doc, "Nodes"): thinned from 1e-5 down, strides doubling every
+# decade, each sum to 1e-2 of the previous node's value in powers of 1e3 (about half the lattice sums' work).
+MANY = Resolution(1e-5, 1.0, 1e-2, 3)
+
+
+def _resolution_for(mechanism: str, total_rounds: int) -> Resolution:
+    """MANY for k-RR schedules of at least MANY_ROUNDS rounds in all, FINE otherwise (binary RR's envelope is a
+    sweep of explicit pairs whose cost does not depend on it; its ratios are the tightest to keep)."""
+    return MANY if mechanism == "krr" and total_rounds >= MANY_ROUNDS else FINE
 
 
 @dataclass(frozen=True)
@@ -303,21 +337,22 @@ def _node_step(bounds_at: Bounds, eps0: float, floor: float, estimate: float | N
     return 2.0**low, seen
 
 
-def _next_node(i: int, value: float) -> int:
+def _next_node(i: int, value: float, resolution: Resolution = FINE) -> int:
     """The index of the node after node i (value: its certified upper bound): i + 1 while the value is above
     TAIL_LEVEL, then strides of 2, 4, ... (doubling every TAIL_DECADES decades below it, at most
     TAIL_MAX_STRIDE), aligned to multiples of the stride. Only tightness depends on it: connect_the_dots takes
     any ascending multiples of the step (module doc of `connect_the_dots`, C3). Measured effect: the composed
     eps at delta = 1e-6 moved by less than 3e-5 relative (binary RR eps0 = 1 and k-RR k = 10 eps0 = 4, n = 1e4,
     T in {2, 100, 1000, 10000}; tests/reference/composition/test_envelope_nodes.py checks n = 200)."""
-    if not value < TAIL_LEVEL:
+    if not value < resolution.tail_level:
         return i + 1
-    decades = math.log10(TAIL_LEVEL / max(value, 1e-300))
-    stride = int(min(2 ** (1 + int(decades // TAIL_DECADES)), TAIL_MAX_STRIDE))
+    decades = math.log10(resolution.tail_level / max(value, 1e-300))
+    stride = int(min(2 ** (1 + int(decades // resolution.tail_decades)), TAIL_MAX_STRIDE))
     return (i // stride + 1) * stride
 
 
-def _walk_nodes(bounds_at: Bounds, step: float, eps0: float, floor: float, seen: dict[float, tuple[float, float]]) -> tuple[list[float], list[float], list[float]]:
+def _walk_nodes(bounds_at: Bounds, step: float, eps0: float, floor: float, seen: dict[float, tuple[float, float]],
+                resolution: Resolution = FINE) -> tuple[list[float], list[float], list[float]]:
     """Nodes from 0 by `_next_node` until the upper value falls below `floor` or eps0 is reached:
     (nodes, certified lower ends, certified upper ends). bounds_at(eps, previous node's upper value) (the
     k-RR sum uses it as its precision hint); `seen`: values already evaluated."""
@@ -333,7 +368,7 @@ def _walk_nodes(bounds_at: Bounds, step: float, eps0: float, floor: float, seen:
         upper.append(high)
         if high < floor:
             break
-        i = _next_node(i, high)
+        i = _next_node(i, high, resolution)
     return nodes, lower, upper
 
 
@@ -409,7 +444,7 @@ def _binary_rr_envelope(eps0: float, n: int, floor: float) -> tuple[float, np.nd
     return step, node_array, envelope, count[0], forward, reverse
 
 
-def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.ndarray, np.ndarray, int]:
+def _krr_envelope(eps0: float, n: int, k: int, floor: float, resolution: Resolution = FINE) -> tuple[float, np.ndarray, np.ndarray, int]:
     """U1 for k-RR (module doc): the certified upper end of BBGN19 Lemma 5.3's exact delta at each node."""
     count = [0]
 
@@ -418,8 +453,9 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
         # The hint only sets the lattice sum's blocking grid and windows (its precision), never validity:
         # HINT_FRACTION of the previous node's value (the profile is non-increasing) instead of the floor.
         # A power of 1e3: nodes share the sum's cached layout (its plan is keyed by the precision).
-        wanted = min(max(floor, HINT_FRACTION * previous), 1e-6)
-        hint = max(10.0 ** (HINT_DECADES * math.floor(math.log10(wanted) / HINT_DECADES)), floor)
+        wanted = min(max(floor, resolution.hint_fraction * previous), 1e-6)
+        decades = resolution.hint_decades
+        hint = max(10.0 ** (decades * math.floor(math.log10(wanted) / decades)), floor)
         # Only the upper end enters the envelope (U1): the lattice sums skip their lower queries (same upper float).
         value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=hint, sharp_lower=False)
         return value.lower, value.upper
@@ -454,18 +490,18 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float) -> tuple[float, np.
         return bounds_at(eps, floor if eps in cheap else previous)
 
     step, seen = _node_step(bounds_at, eps0, floor, estimate, below_floor)
-    nodes, _, upper = _walk_nodes(walk_bounds, step, eps0, floor, seen)
+    nodes, _, upper = _walk_nodes(walk_bounds, step, eps0, floor, seen, resolution)
     return step, np.array(nodes), np.array(upper), count[0]
 
 
 @lru_cache(maxsize=64)
-def _envelope(mechanism: str, eps0: float, n: int, k: int, floor: float) -> Envelope:
+def _envelope(mechanism: str, eps0: float, n: int, k: int, floor: float, resolution: Resolution = FINE) -> Envelope:
     started = time.perf_counter()
     if mechanism == "binary_rr":
         step, nodes, upper, evaluations, forward, reverse = _binary_rr_envelope(eps0, n, floor)
         return Envelope(mechanism, eps0, n, k, step, nodes, np.minimum(upper, 1.0), evaluations, time.perf_counter() - started,
                         np.minimum(forward, 1.0), np.minimum(reverse, 1.0))
-    step, nodes, upper, evaluations = _krr_envelope(eps0, n, k, floor)
+    step, nodes, upper, evaluations = _krr_envelope(eps0, n, k, floor, resolution)
     return Envelope(mechanism, eps0, n, k, step, nodes, np.minimum(upper, 1.0), evaluations, time.perf_counter() - started)
 
 
@@ -481,10 +517,10 @@ def profile_envelope(mechanism: str, *, eps0: float, n: int, k: int = 2, floor: 
 
 
 @lru_cache(maxsize=256)
-def _pair_on(mechanism: str, eps0: float, n: int, k: int, floor: float, step: float) -> DominatingPair:
+def _pair_on(mechanism: str, eps0: float, n: int, k: int, floor: float, step: float, resolution: Resolution = FINE) -> DominatingPair:
     """U2 on a grid step >= the envelope's (nodes at multiples of `step` only: each value is still an upper
     bound at its node, so the pair is still dominating, only coarser)."""
-    env = _envelope(mechanism, eps0, n, k, floor)
+    env = _envelope(mechanism, eps0, n, k, floor, resolution)
     stride = max(int(round(step / env.step)), 1)
     index = np.rint(env.nodes / env.step).astype(np.int64)
     keep = np.nonzero(index % stride == 0)[0]  # the nodes that are multiples of `step` (0 among them)
@@ -519,13 +555,14 @@ def dominating_pair(mechanism: str, *, eps0: float, n: int, k: int = 2, floor: f
 def _composed_upper(rounds: list[MechanismRound], delta_or_floor: float, tail: float) -> ComposedPLD:
     total = sum(r.rounds for r in rounds)
     floor = _floor_for(delta_or_floor, total)
-    envelopes = [_envelope(r.mechanism, r.eps0, r.n, r.k, floor) for r in rounds]
+    resolutions = [_resolution_for(r.mechanism, total) for r in rounds]
+    envelopes = [_envelope(r.mechanism, r.eps0, r.n, r.k, floor, res) for r, res in zip(rounds, resolutions, strict=True)]
     step = min(e.step for e in envelopes)
     for _ in range(40):
         grids: list[GridPLD] = []
-        for r, env in zip(rounds, envelopes, strict=True):
+        for r, env, res in zip(rounds, envelopes, resolutions, strict=True):
             own = max(step, env.step)
-            pair = _pair_on(r.mechanism, r.eps0, r.n, r.k, floor, own)
+            pair = _pair_on(r.mechanism, r.eps0, r.n, r.k, floor, own, res)
             grids.append(pair.grid_pld(step))
         try:
             return compose(grids, [r.rounds for r in rounds], tail=tail)
