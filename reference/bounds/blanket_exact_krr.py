@@ -260,13 +260,19 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int, tigh
     none below eps0 is. `tight` = "upper" narrows the upper end alone (the bound; the lower end is certified but
     may be a few percent below the root), "both" narrows both ends to the search tolerance (what an audit needs
     to call a claim below the theorem's value). Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8,
-    0 < delta < 1, tight in {"upper", "both"}."""
+    0 < delta < 1, tight in {"upper", "both"}; tight = "both" needs eps0 >= MIN_EPS0 = 1e-12 where amplification is
+    in question (below it only [0, eps0] is certified: refused)."""
     check_krr_inputs(eps0, n, delta, k)
     if tight not in ("upper", "both"):
         raise ParameterError("tight", tight, "'upper' or 'both'")
     if eps0 < MIN_EPS0:
         if krr_blanket_delta_cap(eps0, int(k)) <= delta:
             return BoundValue(0.0, 0.0, f"delta(0) <= gamma (e^eps0 - 1) <= delta: eps = 0 ({TINY_EPS0})", direction="upper_bound")
+        if tight == "both":
+            # [0, eps0] is certified but not narrowed (the lattice sums are not used below MIN_EPS0): an interval
+            # narrowed at both ends cannot be given here, so it is refused rather than returned wide (an audit would
+            # otherwise accept claims far below the theorem's value).
+            raise ParameterError("eps0", eps0, f"eps0 >= {MIN_EPS0:g} for tight='both' (below it only [0, eps0] is certified)")
         return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})", direction="upper_bound")
 
     def bounds(eps: float) -> tuple[float, float]:

@@ -79,13 +79,17 @@ CUT_FRACTION = 1e-3
 
 def round_off_floor(composed: ComposedPLD) -> float:
     """The largest round-off term of `composed`'s certified delta(eps) (its 2-norm FFT error bound times the square
-    root of the window's length): below about this value the untilted curve certifies nothing."""
+    root of the window's length): below about this value the untilted curve certifies nothing. Range: a
+    ComposedPLD (numerics.pld.compose)."""
+    if not isinstance(composed, ComposedPLD):
+        raise ParameterError("composed", repr(composed)[:60], "a ComposedPLD (numerics.pld.compose)")
     return math.sqrt(len(composed.values)) * 1.0001 * composed.error_2norm
 
 
 def tilt_wanted(composed: ComposedPLD, delta: float) -> bool:
     """Whether the search at target `delta` also composes tilted (module doc, Small delta): below TILT_BELOW, or
-    where the untilted curve's round-off floor is above ROUND_OFF_SHARE x delta."""
+    where the untilted curve's round-off floor is above ROUND_OFF_SHARE x delta. Range: a ComposedPLD, 0 < delta < 1."""
+    require_probability("delta", delta)
     return delta < TILT_BELOW or round_off_floor(composed) > ROUND_OFF_SHARE * delta
 
 
