@@ -109,9 +109,10 @@ def test_krr_monotone_in_delta_and_below_basic_composition_at_small_delta() -> N
     uppers = [mech.compose_krr(eps0=4.0, n=10_000, delta=d, rounds=2, k=10).upper for d in deltas]
     assert all(a <= b for a, b in zip(uppers, uppers[1:], strict=False)), uppers
     assert uppers[3] < 8.0 and uppers[4] < 8.0
-    # The untilted values at delta = 1e-6 and 1e-10 as on main before the tilted path (commit fc79626).
+    # The untilted value at delta = 1e-6 as on main before the tilted path (commit fc79626); at 1e-10 the untilted
+    # curve's round-off floor is above 1% of delta, so the tilted search runs too: at most the untilted 0.7925590237191462.
     assert uppers[0] == 0.5487175963778634
-    assert uppers[1] == 0.7925590237191462
+    assert uppers[1] <= 0.7925590237191462
 
 
 @pytest.mark.slow
