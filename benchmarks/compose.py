@@ -211,8 +211,8 @@ def mechanism_times() -> None:
             for mechanism, k in [("binary_rr", 2)] + [("krr", k) for k in KS]:
                 name = "binary RR" if mechanism == "binary_rr" else f"k-RR k={k}"
                 for rounds in (1000, 10000):
-                    mech._envelope.cache_clear()
-                    mech._pair_on.cache_clear()
+                    mech._envelope_cached.cache_clear()
+                    mech._pair_on_cached.cache_clear()
                     mech._directional_pair_on.cache_clear()
                     wall, cpu = time.perf_counter(), time.process_time()
                     value = mech.composed_epsilon([mech.MechanismRound(mechanism, eps0, n, rounds, k)], delta=DELTA, lower=False).upper
@@ -262,7 +262,7 @@ def krr_nodes(eps0: float = 4.0, k: int = 3, n: int = 10**6) -> None:
     expectations._row_bounds, expectations._suffix_sums_at = counted_rows, counted_suffix
     mech.exact_blanket_krr_delta = timed
     try:
-        mech._envelope.cache_clear()
+        mech._envelope_cached.cache_clear()
         start = time.process_time()
         env = mech.profile_envelope("krr", eps0=eps0, n=n, k=k, floor=mech._floor_for(DELTA, 1000))
         total = time.process_time() - start

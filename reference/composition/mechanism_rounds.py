@@ -494,8 +494,14 @@ def _krr_envelope(eps0: float, n: int, k: int, floor: float, resolution: Resolut
     return step, np.array(nodes), np.array(upper), count[0]
 
 
-@lru_cache(maxsize=64)
 def _envelope(mechanism: str, eps0: float, n: int, k: int, floor: float, resolution: Resolution = FINE) -> Envelope:
+    # One cache key per envelope whether or not the caller names the resolution (lru_cache keys on the arguments
+    # as given: a defaulted and an explicit FINE would be two entries, and the envelope computed twice).
+    return _envelope_cached(mechanism, eps0, n, k, floor, resolution)
+
+
+@lru_cache(maxsize=64)
+def _envelope_cached(mechanism: str, eps0: float, n: int, k: int, floor: float, resolution: Resolution) -> Envelope:
     started = time.perf_counter()
     if mechanism == "binary_rr":
         step, nodes, upper, evaluations, forward, reverse = _binary_rr_envelope(eps0, n, floor)
@@ -516,8 +522,12 @@ def profile_envelope(mechanism: str, *, eps0: float, n: int, k: int = 2, floor: 
     return _envelope(r.mechanism, r.eps0, r.n, r.k, float(floor))
 
 
-@lru_cache(maxsize=256)
 def _pair_on(mechanism: str, eps0: float, n: int, k: int, floor: float, step: float, resolution: Resolution = FINE) -> DominatingPair:
+    return _pair_on_cached(mechanism, eps0, n, k, floor, step, resolution)  # one cache key (as `_envelope`)
+
+
+@lru_cache(maxsize=256)
+def _pair_on_cached(mechanism: str, eps0: float, n: int, k: int, floor: float, step: float, resolution: Resolution) -> DominatingPair:
     """U2 on a grid step >= the envelope's (nodes at multiples of `step` only: each value is still an upper
     bound at its node, so the pair is still dominating, only coarser)."""
     env = _envelope(mechanism, eps0, n, k, floor, resolution)

@@ -14,8 +14,8 @@ from shuffle_spec.reference.composition import mechanism_rounds
 def clear_mechanism_round_caches() -> None:
     """Forget the profile envelopes and the pairs on their grids of compose.binary_rr / compose.krr
     (`reference/composition/mechanism_rounds.py`, both `functools.lru_cache`d)."""
-    mechanism_rounds._envelope.cache_clear()
-    mechanism_rounds._pair_on.cache_clear()
+    mechanism_rounds._envelope_cached.cache_clear()
+    mechanism_rounds._pair_on_cached.cache_clear()
 
 
 @pytest.fixture

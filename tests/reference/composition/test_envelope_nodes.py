@@ -45,8 +45,8 @@ def test_nodes_are_multiples_of_the_step_and_thinned_in_the_tail():
 def test_thinning_keeps_the_composed_values(mechanism, k, monkeypatch):
     schedule = [mech.MechanismRound(mechanism, 1.0, 200, 100, k)]
     thinned = mech.composed_epsilon(schedule, delta=1e-6, lower=False).upper
-    mech._envelope.cache_clear()
-    mech._pair_on.cache_clear()
+    mech._envelope_cached.cache_clear()
+    mech._pair_on_cached.cache_clear()
     monkeypatch.setattr(mech, "TAIL_LEVEL", 0.0)  # every node evaluated
     full = mech.composed_epsilon(schedule, delta=1e-6, lower=False).upper
     assert full <= thinned <= full * (1 + 1e-4)
@@ -117,4 +117,4 @@ def test_node_step_from_a_far_estimate_falls_back_to_the_bisection():
 
 def test_each_test_starts_with_empty_mechanism_round_caches():
     """The shared fixture (`tests/support/caches.py`) empties both caches before the test: what a fresh process sees."""
-    assert mech._envelope.cache_info().currsize == 0 and mech._pair_on.cache_info().currsize == 0
+    assert mech._envelope_cached.cache_info().currsize == 0 and mech._pair_on_cached.cache_info().currsize == 0
