@@ -30,17 +30,15 @@ Neighbouring relation: the pair's (replace-one for the registry's mechanisms). R
 
 from __future__ import annotations
 
-from fractions import Fraction
 
 import mpmath
 import numpy as np
 
 from ..bounds.blanket_exact_randomizer import Groups, blanket_sum, count_expectations, saddle_blanket_root
-from ..core.errors import ParameterError
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
 from .blanket_pairs import DPS, blanket_delta_inputs
-from .raised_candidate import one_positive
+from .raised_candidate import moved_groups, one_positive
 from .structured import EPS_REL_TOL, BlanketPair, check_blanket_search
 
 __all__ = ["lowered_groups", "lowered_delta_lower", "lowered_epsilon_lower"]
@@ -50,23 +48,10 @@ def lowered_groups(groups: Groups) -> list[tuple[int, int, Groups]]:
     """Every admissible lowering (i, j) of `groups` (module doc: beta_j >= beta_i and alpha_j - beta_j <=
     alpha_i - beta_i, so c_j <= c_i for every e^eps >= 1) that leaves at most 3 groups, as (i, j, the merged
     Groups). Range: Groups with exact Fraction entries."""
-    if not isinstance(groups, Groups):
-        raise ParameterError("groups", repr(groups)[:60], "a Groups (alpha, beta, p) of exact Fractions")
-    out = []
-    size = len(groups)
-    for i in range(size):
-        for j in range(size):
-            if i == j or groups.beta[j] < groups.beta[i] or groups.alpha[j] - groups.beta[j] > groups.alpha[i] - groups.beta[i]:
-                continue
-            merged: dict[tuple[Fraction, Fraction], Fraction] = {}
-            for g in range(size):
-                key = (groups.alpha[j], groups.beta[j]) if g == i else (groups.alpha[g], groups.beta[g])
-                merged[key] = merged.get(key, Fraction(0)) + groups.p[g]
-            if len(merged) > 3:
-                continue
-            keys = sorted(merged)
-            out.append((i, j, Groups(tuple(k[0] for k in keys), tuple(k[1] for k in keys), tuple(merged[k] for k in keys))))
-    return out
+    def lowers(i: int, j: int) -> bool:
+        return groups.beta[j] >= groups.beta[i] and groups.alpha[j] - groups.beta[j] <= groups.alpha[i] - groups.beta[i]
+
+    return moved_groups(groups, lowers)
 
 
 def lowered_delta_lower(pair: BlanketPair, *, n: int, eps: float, delta_hint: float) -> tuple[float, float]:

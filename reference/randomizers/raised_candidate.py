@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Callable
 
 import mpmath
 
@@ -25,7 +26,7 @@ from ..numerics.solver import solve_certified_epsilon
 from .blanket_pairs import DPS
 from .structured import EPS_REL_TOL, BlanketPair, check_blanket_search
 
-__all__ = ["STATEMENT", "BATCH_N_MAX", "raised_groups", "one_positive", "raised_candidate_epsilon"]
+__all__ = ["STATEMENT", "BATCH_N_MAX", "raised_groups", "moved_groups", "one_positive", "raised_candidate_epsilon"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_raised"
 # Up to this n the lattice sums of every blanket size run as one batch (`count_expectations`) instead of one call per
@@ -39,13 +40,24 @@ def raised_groups(groups: Groups) -> list[tuple[int, int, Groups]]:
     """BBGN19.Lem5.3.exact_raised: every admissible raise (i, j) of `groups` (module doc: beta_j <= beta_i and
     alpha_j - beta_j >= alpha_i - beta_i, so c_j >= c_i for every e^eps >= 1) that leaves at most 3 groups, as
     (i, j, the merged Groups). Range: Groups with exact Fraction entries."""
+    def raises(i: int, j: int) -> bool:
+        return groups.beta[j] <= groups.beta[i] and groups.alpha[j] - groups.beta[j] >= groups.alpha[i] - groups.beta[i]
+
+    return moved_groups(groups, raises)
+
+
+def moved_groups(groups: Groups, admissible: Callable[[int, int], bool]) -> list[tuple[int, int, Groups]]:
+    """Every (i, j), i != j, with admissible(i, j) whose move of group i's mass onto group j's coefficients
+    (alpha_j, beta_j) leaves at most 3 groups, as (i, j, the merged Groups): the raise (`raised_groups`) and its
+    mirror, the lowering (`lowered.lowered_groups`), differ only in `admissible`. Range: Groups with exact Fraction
+    entries."""
     if not isinstance(groups, Groups):
         raise ParameterError("groups", repr(groups)[:60], "a Groups (alpha, beta, p) of exact Fractions")
     out = []
     size = len(groups)
     for i in range(size):
         for j in range(size):
-            if i == j or groups.beta[j] > groups.beta[i] or groups.alpha[j] - groups.beta[j] < groups.alpha[i] - groups.beta[i]:
+            if i == j or not admissible(i, j):
                 continue
             merged: dict[tuple[Fraction, Fraction], Fraction] = {}
             for g in range(size):

@@ -158,6 +158,7 @@ CASES += [
     Case(raised.raised_epsilon_upper, ("oue",), {"eps0": 1.0, "n": 10, "delta": 1e-6, "d": 10, "tight": "x"}, fragment="tight"),
     Case(raised.raised_blanket_delta, ([PAIR],), {"n": 10, "eps": 0.1, "tight": "x"}, fragment="tight"),
     Case(lowered.lowered_groups, ("groups",), fragment="groups"),
+    Case(raised_candidate.moved_groups, ("groups", lambda i, j: True), fragment="groups"),
     Case(lowered.lowered_delta_lower, (PAIR,), {"n": 0, "eps": 0.1, "delta_hint": 1e-6}, fragment="n"),
     Case(lowered.lowered_delta_lower, (PAIR,), {"n": 10, "eps": -1.0, "delta_hint": 1e-6}, fragment="eps"),
     Case(lowered.lowered_epsilon_lower, (PAIR,), {"n": 10, "delta": 2.0, "eps0": 2.0}, fragment="delta"),
