@@ -575,7 +575,7 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     budget = _check_budget(time_budget)
     base = {"eps": eps, "eps0": eps0, "n": n, **params}
     if statement.id.startswith("compose."):  # the composed PLD gives delta(eps) directly, certified (no search)
-        return _composed_delta_calibration(statement.id, eps=eps, eps0=eps0, n=n, rounds=params["rounds"], base=base, k=params.get("k"))
+        return _composed_delta_calibration(statement.id, eps=eps, eps0=eps0, n=n, rounds=params["rounds"], base=base, k=params.get("k"), budget=budget)
     mark = getattr(statement, "effective_delta", None)
     if mark is not None:
         return _total_delta(statement, mark, eps, eps0, n, params, base, budget)
@@ -604,15 +604,17 @@ def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: i
     return Calibration(statement.id, "delta", used[x], bracket, recorder.cache[x], base, method=method)
 
 
-def _composed_delta_calibration(statement_id: str, *, eps: float, eps0: float, n: int, rounds: object, base: dict[str, Any], k: object = None) -> Calibration:
+def _composed_delta_calibration(statement_id: str, *, eps: float, eps0: float, n: int, rounds: object, base: dict[str, Any], k: object = None,
+                                budget: float | None = None) -> Calibration:
     """`shuffled_delta` of a compose.<pair> statement: the certified delta(eps) of the composed privacy-loss
     distribution (`reference.composition.shuffled_rounds.composed_delta`: its upper end is from the pessimistic
     discretisation, an upper bound on the pair's composed delta(eps)), read directly instead of inverting eps(delta)
     by bisection (one PLD composition instead of tens; where its certified delta is below 1e-10, a few more,
     recomposed for smaller targets and tilted: `reference.composition.solve.small_delta`, certified down to ~1e-300
     instead of the untilted round-off floor ~1e-13). `bracket` is that [lower, upper]: the pair's exact composed
-    delta(eps) lies in it, and `value` is its upper end. k: compose.krr's number of categories."""
-    lower, upper = composed_delta(statement_id, rounds=cast(int, rounds), eps0=eps0, n=n, eps=eps, k=cast("int | None", k))
+    delta(eps) lies in it, and `value` is its upper end. k: compose.krr's number of categories; budget: seconds for
+    the small-delta recompositions (None: no limit)."""
+    lower, upper = composed_delta(statement_id, rounds=cast(int, rounds), eps0=eps0, n=n, eps=eps, k=cast("int | None", k), time_budget=budget)
     if not upper < 1:
         raise ParameterError("eps", eps, f"a target {statement_id} certifies with some delta < 1 (its certified delta(eps) is {upper!r})", statement_id=statement_id)
     method = "direct: certified delta(eps) of the composed privacy-loss distribution (shuffle_spec.reference.composition.shuffled_rounds.composed_delta)"
@@ -1026,12 +1028,14 @@ class _BlanketCompositionBound(ShuffleBound):
                             reason=evaluation.reason, neighbouring=neighbouring_of(self.statement_id))
 
     def delta_calibration(self, target_epsilon: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
-        """The certified delta(eps) of the composed envelope pair, read directly (no search, so no time budget
-        is spent): `value` its upper end."""
+        """The certified delta(eps) of the composed envelope pair, read directly (no search): `value` its upper end.
+        `time_budget` bounds only its small-delta recompositions (below 1e-10: `reference.composition.solve.small_delta`)."""
         from ..reference.composition.blanket_rounds import BlanketRound, composed_delta as _blanket_delta
 
         eps = _nonnegative("target_epsilon", target_epsilon)
-        value = _blanket_delta([BlanketRound("laplace", float(self.eps0), self.n, int(self.params["rounds"]))], eps=eps)
+        budget = _check_budget(time_budget)
+        deadline = None if budget is None else time.monotonic() + budget
+        value = _blanket_delta([BlanketRound("laplace", float(self.eps0), self.n, int(self.params["rounds"]))], eps=eps, deadline=deadline)
         lower, upper = float(value.lower), float(value.upper)
         if not upper < 1:
             raise ParameterError("eps", eps, f"a target {self.statement_id} certifies with some delta < 1 (its certified delta(eps) is {upper!r})", statement_id=self.statement_id)
@@ -1316,7 +1320,7 @@ def _blanket_composition(statement_id: str, *, rounds: object, eps0: object, n: 
 
 
 def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None, n: int, eps: float, k: int | None = None, d: int | None = None,
-                   randomizer: str | None = None, matrix: object = None) -> DeltaInterval:
+                   randomizer: str | None = None, matrix: object = None, time_budget: float | None = None) -> DeltaInterval:
     """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`:
     a `DeltaInterval`, the (lower, upper) tuple as before, carrying `value` (the upper end; the lower end for
     compose.exact_binary_rr, a lower bound), `direction`, `statement_id`, `reason`, `neighbouring`. For
@@ -1326,14 +1330,20 @@ def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None,
     compose.laplace, compose.finite (`matrix`, no eps0) and compose.randomizer (`randomizer` and `d`): the upper end
     from the mechanism's envelope, the lower end a certified LOWER bound on its worst-case delta (its composed
     explicit dataset pairs, `reference.composition.blanket_lower`).
+    Where the first composition's certified delta is below 1e-10 it is recomposed for smaller targets and tilted
+    (`reference.composition.solve.small_delta`); `time_budget` (seconds, None: no limit) stops those recompositions
+    between passes (the ends in hand are certified).
     Ranges: those of the composition (0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6; compose.krr:
-    2 <= k <= 1e6; compose.laplace, .finite, .randomizer: `blanket_rounds.composed_epsilon`), eps >= 0."""
+    2 <= k <= 1e6; compose.laplace, .finite, .randomizer: `blanket_rounds.composed_epsilon`), eps >= 0,
+    time_budget None or in (0, 1e6]."""
     from ..reference.composition.shuffled_rounds import Round, composed_delta as _delta
 
     pair = _compose_pair(statement_id)
     eps = _as_float("eps", parse_number("eps", eps))
+    budget = _check_budget(time_budget)
+    deadline = None if budget is None else time.monotonic() + budget
     if pair in BLANKET_PAIRS:
-        return _blanket_delta(statement_id, pair, rounds=rounds, eps0=eps0, n=n, eps=eps, d=d, randomizer=randomizer, matrix=matrix)
+        return _blanket_delta(statement_id, pair, rounds=rounds, eps0=eps0, n=n, eps=eps, d=d, randomizer=randomizer, matrix=matrix, deadline=deadline)
     for name, given in (("d", d), ("randomizer", randomizer), ("matrix", matrix)):
         if given is not None:
             raise ParameterError(name, "given", f"no {name} for {statement_id} (compose.finite takes a matrix, compose.randomizer a randomizer and d)")
@@ -1344,7 +1354,7 @@ def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None,
         if k is None:
             raise ParameterNameError("k", None, ("rounds", "eps0", "n", "k", "eps"), missing=True, owner=statement_id, statement_id=statement_id)
         single["k"] = parse_number("k", k, integer=True)
-    value = _delta([Round(pair, **single)], eps=eps)
+    value = _delta([Round(pair, **single)], eps=eps, deadline=deadline)
     lower, upper = float(value.lower), float(value.upper)
     direction: ResultDirection = "lower" if pair == "exact_binary_rr" else "upper"
     if pair in ("clones", "stronger_clones"):
@@ -1355,7 +1365,8 @@ def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None,
     return DeltaInterval(lower, upper, direction=direction, statement_id=statement_id, reason=reason, neighbouring=neighbouring_of(statement_id))
 
 
-def _blanket_delta(statement_id: str, pair: str, *, rounds: object, eps0: object, n: object, eps: float, d: object, randomizer: object, matrix: object) -> DeltaInterval:
+def _blanket_delta(statement_id: str, pair: str, *, rounds: object, eps0: object, n: object, eps: float, d: object, randomizer: object, matrix: object,
+                   deadline: float | None = None) -> DeltaInterval:
     """composed_delta of compose.laplace / compose.finite / compose.randomizer: one round group (module doc of
     `reference.composition.blanket_rounds`; the lower end from `blanket_lower`)."""
     from ..reference.composition.blanket_rounds import BlanketRound, composed_delta as _delta
@@ -1375,7 +1386,7 @@ def _blanket_delta(statement_id: str, pair: str, *, rounds: object, eps0: object
         None if d is None else parse_number("d", d, integer=True),
         None,
         matrix,
-    )], eps=eps)
+    )], eps=eps, deadline=deadline)
     lower, upper = float(value.lower), float(value.upper)
     return DeltaInterval(lower, upper, direction="upper", statement_id=statement_id, reason=join_reasons(value.note, width_note(lower, upper)),
                          neighbouring=neighbouring_of(statement_id))

@@ -540,14 +540,17 @@ def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: b
     return BoundValue(low, upper, note, direction="upper_bound")
 
 
-def composed_delta(rounds: Sequence[BlanketRound], *, eps: float) -> BoundValue:
+def composed_delta(rounds: Sequence[BlanketRound], *, eps: float, deadline: float | None = None) -> BoundValue:
     """A certified interval of the worst-case delta(eps) after the rounds: the upper end from the composed dominating
     pairs (B1-B3), the lower end the largest certified lower end of delta(eps) over the composed explicit dataset
-    pairs (`blanket_lower`; 0 with a note saying so when none could be composed). eps >= 0; ranges as composed_epsilon."""
+    pairs (`blanket_lower`; 0 with a note saying so when none could be composed). `deadline` (a `time.monotonic()`
+    value, None: none) bounds the small-delta recompositions (`solve.small_delta`). eps >= 0; ranges as
+    composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
     # Below delta 1e-10 also composed for smaller targets and tilted (solve.small_delta).
-    _, upper, _ = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps))
+    _, upper, _ = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps),
+                              deadline=deadline)
     low, which = blanket_lower_delta(rounds, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
     if not which:
         return BoundValue(0.0, upper, "lower end 0: no explicit composed pair could be evaluated for these rounds", direction="upper_bound")

@@ -661,15 +661,17 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
     return BoundValue(low, upper, note, direction="upper_bound")
 
 
-def composed_delta(rounds: Sequence[MechanismRound], *, eps: float) -> BoundValue:
+def composed_delta(rounds: Sequence[MechanismRound], *, eps: float, deadline: float | None = None) -> BoundValue:
     """A certified interval of the worst-case delta(eps) after the rounds: the upper end from the composed
     dominating pairs (U1-U3; for one group of binary-RR rounds also U5, the smaller value), the lower end the largest certified lower end of delta(eps) over the composed
     explicit dataset pairs (L1-L2, `explicit_pairs.lower_delta`; 0 with a note saying so when none could be
-    composed). eps >= 0; ranges as composed_epsilon."""
+    composed). `deadline` (a `time.monotonic()` value, None: none) bounds the small-delta recompositions
+    (`solve.small_delta`). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
     # Below delta 1e-10 also composed for smaller targets and tilted (solve.small_delta); U5 then for that target.
-    _, upper, target = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps))
+    _, upper, target = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps),
+                                   deadline=deadline)
     if _uses_directional(rounds) and upper > 0:
         directional = _directional_composition(rounds[0], target or 1e-6, float(eps))
         if directional is not None:

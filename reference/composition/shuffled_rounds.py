@@ -382,11 +382,12 @@ def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) 
     return BoundValue(lower, worst.upper, note, direction=_direction(rounds))
 
 
-def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> BoundValue:
+def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1, deadline: float | None = None) -> BoundValue:
     """compose.<pair>: the certified delta(eps) of the composition of `rounds`, as an interval
     (pessimistic upper end, optimistic lower end; max over the evaluated pairs for exact_binary_rr). Where the
     first composition's certified delta is below 1e-10, also the tilted compositions for smaller targets
     (`solve.small_delta`: certified far below the untilted round-off floor ~1e-13); elsewhere unchanged.
+    `deadline` (a `time.monotonic()` value, None: none) bounds those recompositions (`solve.small_delta`).
     Supported: as composed_epsilon, eps >= 0."""
     rounds = _validate_rounds(rounds)
     require_positive("eps", eps, allow_zero=True)
@@ -394,7 +395,7 @@ def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> B
     if rounds[0].pair in MECHANISM_PAIRS:
         from . import mechanism_rounds  # lazy: it builds on this module
 
-        return mechanism_rounds.composed_delta(_mechanism_rounds(rounds), eps=eps)
+        return mechanism_rounds.composed_delta(_mechanism_rounds(rounds), eps=eps, deadline=deadline)
     lows, ups = [], []
     for index, composer in enumerate(_composer(rounds, 1e-18)):
         step = composer.step_for(max(eps, composer.scale(1e-6)), int(refine))
@@ -405,7 +406,7 @@ def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1) -> B
             small = _composer(rounds, composition_tail(target), precise_tail=True)[index]
             return small.composed(step, True), small.composed(step, False)
 
-        low, high, _ = small_delta(compose_for, (composer.composed(step, True), composer.composed(step, False)), eps=float(eps))
+        low, high, _ = small_delta(compose_for, (composer.composed(step, True), composer.composed(step, False)), eps=float(eps), deadline=deadline)
         ups.append(high)
         lows.append(low)
     return BoundValue(max(lows), max(ups), direction=_direction(rounds))

@@ -45,6 +45,7 @@ best upper end / rounds moved to +inf, dropped from the optimistic grids). Every
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import replace
 from typing import Callable
 
@@ -222,12 +223,14 @@ def tilted_delta(upper: ComposedPLD, lower: ComposedPLD | None, *, eps: float, s
 
 
 def small_delta(compose_for: Callable[[float], tuple[ComposedPLD, ComposedPLD | None]], first: tuple[ComposedPLD, ComposedPLD | None], *,
-                eps: float) -> tuple[float, float, float | None]:
+                eps: float, deadline: float | None = None) -> tuple[float, float, float | None]:
     """(lower end, upper end, target) of a composition's certified delta(eps) (module doc, Small delta, the direct
     delta(eps)): `first` = (pessimistic, optimistic or None) composed for delta ~ 1e-6, read at eps; when its upper
     end is below TILT_BELOW, tilted (`tilted_delta`) and recomposed by `compose_for(target)` for the best upper end
     so far (at most DELTA_PASSES times). `target` is the last target composed for (None: the first composition
-    alone, the untilted values unchanged to the bit). Range: eps >= 0 finite."""
+    alone, the untilted values unchanged to the bit). `deadline` (a `time.monotonic()` value, None: none): no new
+    recomposition starts after it (the ends in hand are certified; the first tilt always runs). Range: eps >= 0
+    finite."""
     require_positive("eps", eps, allow_zero=True)
     if not callable(compose_for):
         raise ParameterError("compose_for", repr(compose_for)[:60], "a function of the target delta returning (pessimistic, optimistic or None)")
@@ -243,6 +246,8 @@ def small_delta(compose_for: Callable[[float], tuple[ComposedPLD, ComposedPLD | 
         low, high = tilted_delta(upper, lower, eps=eps, start=(low, high))
         if high <= 0 or passes == DELTA_PASSES or (target is not None and not high < SETTLED_DELTA * target):
             break
+        if deadline is not None and time.monotonic() >= deadline:
+            break  # the caller's time budget: the certified ends in hand stand
         target = max(high, 1e-300)
         upper, lower = compose_for(target)
         high = min(high, upper.delta(eps))

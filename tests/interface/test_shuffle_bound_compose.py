@@ -118,3 +118,17 @@ def test_get_delta_of_composed_k_rr_rounds_passes_k():
     assert calibration.value == direct.upper and calibration.bracket == (direct.lower, direct.upper)
     assert 0 < calibration.value < 1
     assert api.composed_epsilon("compose.krr", rounds=2, eps0=1.0, n=20, k=3, delta=calibration.value).interval[0] <= 1.0
+
+
+def test_composed_delta_time_budget_bounds_the_small_delta_recompositions() -> None:
+    # compose.clones at eps0 = 4, n = 4000, T = 2, eps = 4: delta ~ 1.87e-17, far below 1e-10 (measured). With a budget
+    # spent at once no recomposition starts (only the first tilt: about 1e-15); the interval is still certified, so it
+    # contains the unlimited one (0.3 s).
+    eps = 4.0
+    unlimited = api.composed_delta("compose.clones", rounds=2, eps0=4.0, n=4000, eps=eps)
+    spent = api.composed_delta("compose.clones", rounds=2, eps0=4.0, n=4000, eps=eps, time_budget=1e-9)
+    assert unlimited.upper < 1e-10
+    assert spent.lower <= unlimited.lower <= unlimited.upper <= spent.upper
+    assert spent.upper > unlimited.upper  # the recompositions did not run
+    with pytest.raises(ParameterError, match="time_budget"):
+        api.composed_delta("compose.clones", rounds=2, eps0=4.0, n=4000, eps=eps, time_budget=0)

@@ -6,6 +6,8 @@ unchanged to the bit where the first certified delta is >= 1e-10."""
 
 from __future__ import annotations
 
+import time
+
 from fractions import Fraction
 
 import numpy as np
@@ -156,3 +158,24 @@ def test_cut_top_moves_the_top_mass_to_infinity_or_drops_it() -> None:
         assert cut_top(grid, 2.0**-31) is grid  # nothing fits: the grid itself
     with pytest.raises(ParameterError, match="budget"):
         cut_top(GridPLD(0.5, 0, masses, 0.0, True, 2.0), -1.0)
+
+
+def test_small_delta_starts_no_recomposition_after_its_deadline() -> None:
+    # A deadline already past: the first tilt runs (its ends certified), no recomposition starts; the ends are those
+    # of the first tilt alone, inside the untilted ones, and no tighter than the unlimited answer's (same eps as above).
+    first = (_clone_grids(True, 1e-18), _clone_grids(False, 1e-18))
+    targets: list[float] = []
+
+    def compose_for(target: float) -> tuple:
+        targets.append(target)
+        tail = composition_tail(target)
+        return _clone_grids(True, tail), _clone_grids(False, tail)
+
+    eps = 1.626499567457316
+    start = (first[1].delta(eps), first[0].delta(eps))
+    low, high, target = small_delta(compose_for, first, eps=eps, deadline=time.monotonic() - 1.0)
+    assert not targets and target is None
+    assert (low, high) == tilted_delta(first[0], first[1], eps=eps, start=start)
+    assert start[0] <= low <= high <= start[1]
+    unlimited = small_delta(compose_for, first, eps=eps)
+    assert high >= unlimited[1] and low <= unlimited[0]
