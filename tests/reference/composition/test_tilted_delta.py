@@ -7,6 +7,7 @@ unchanged to the bit where the first certified delta is >= 1e-10."""
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 from fractions import Fraction
 
@@ -111,10 +112,9 @@ def test_small_delta_keeps_the_first_composition_at_1e_10_and_above() -> None:
     assert (low, high) == (first[1].delta(eps), first[0].delta(eps))
 
 
-def test_small_delta_recomposes_for_smaller_targets_and_tightens_both_ends() -> None:
-    # At eps = 1.63 (compose.clones' eps(1e-15) at eps0 = 4, n = 1e4, T = 2) the untilted curves certify only
-    # [0, ~1e-12]; the recomposed, tilted ones bracket the pair's delta within 10% (both ends certified; the 2^-10
-    # grid's rounding).
+def _recomposing_clones() -> tuple[tuple, Callable[[float], tuple], list[float]]:
+    """The clone grids composed for delta ~ 1e-6 (tail 1e-18), a `compose_for` that recomposes them with the tail
+    budget of each target (as `shuffled_rounds.composed_delta` does), and the list of targets it was called with."""
     first = (_clone_grids(True, 1e-18), _clone_grids(False, 1e-18))
     targets: list[float] = []
 
@@ -123,6 +123,14 @@ def test_small_delta_recomposes_for_smaller_targets_and_tightens_both_ends() -> 
         tail = composition_tail(target)
         return _clone_grids(True, tail), _clone_grids(False, tail)
 
+    return first, compose_for, targets
+
+
+def test_small_delta_recomposes_for_smaller_targets_and_tightens_both_ends() -> None:
+    # At eps = 1.63 (compose.clones' eps(1e-15) at eps0 = 4, n = 1e4, T = 2) the untilted curves certify only
+    # [0, ~1e-12]; the recomposed, tilted ones bracket the pair's delta within 10% (both ends certified; the 2^-10
+    # grid's rounding).
+    first, compose_for, targets = _recomposing_clones()
     eps = 1.626499567457316
     start = (first[1].delta(eps), first[0].delta(eps))
     low, high, target = small_delta(compose_for, first, eps=eps)
@@ -163,14 +171,7 @@ def test_cut_top_moves_the_top_mass_to_infinity_or_drops_it() -> None:
 def test_small_delta_starts_no_recomposition_after_its_deadline() -> None:
     # A deadline already past: the first tilt runs (its ends certified), no recomposition starts; the ends are those
     # of the first tilt alone, inside the untilted ones, and no tighter than the unlimited answer's (same eps as above).
-    first = (_clone_grids(True, 1e-18), _clone_grids(False, 1e-18))
-    targets: list[float] = []
-
-    def compose_for(target: float) -> tuple:
-        targets.append(target)
-        tail = composition_tail(target)
-        return _clone_grids(True, tail), _clone_grids(False, tail)
-
+    first, compose_for, targets = _recomposing_clones()
     eps = 1.626499567457316
     start = (first[1].delta(eps), first[0].delta(eps))
     low, high, target = small_delta(compose_for, first, eps=eps, deadline=time.monotonic() - 1.0)
