@@ -215,10 +215,13 @@ def spectrum_power(z: np.ndarray, t: int) -> np.ndarray:
 # The spectra of read-only grids, kept by (grid, FFT length): a blanket sum composes one grid at every block size N
 # (`bounds.blanket_exact_randomizer.fft_count_expectation_upper`: about 200 sizes at n = 1e3, one rfft of 32768 points
 # each, a third of subset selection's four-group evaluation), and neighbouring sizes share the grid object and the FFT
-# length, so its zero-padded transform is the same array each time. Only grids whose masses are read-only are kept
-# (they cannot change in place); an entry holds its grid, so the grid's id is not reused while it is kept. The
-# transform is the same call on the same input: the same floats.
+# length, so its zero-padded transform is the same array each time. Only grids whose masses are read-only are kept;
+# an entry holds its grid, so the grid's id is not reused while it is kept, and a copy of the masses it was computed
+# from: read-only is not immutable (a read-only view's base may be written, an array that owns its data may be made
+# writeable again), so a kept transform is reused only while the masses equal that copy (an O(length) comparison
+# against the transform's O(size log size)). The transform is the same call on the same input: the same floats.
 _SPECTRA: dict[tuple[int, int], tuple[GridPLD, np.ndarray]] = {}
+_SPECTRA_MASSES: dict[tuple[int, int], np.ndarray] = {}  # the masses each kept transform was computed from (a copy)
 _SPECTRA_KEPT = 16
 _SPECTRA_SIZE_MAX = 1 << 17  # FFT lengths kept: at most 16 spectra of 2 MB (the blanket sums' lengths are 2^12-2^16)
 
@@ -226,17 +229,21 @@ _SPECTRA_SIZE_MAX = 1 << 17  # FFT lengths kept: at most 16 spectra of 2 MB (the
 def _grid_spectrum(g: GridPLD, size: int) -> np.ndarray:
     """rfft of g's masses zero-padded to `size` (kept read-only for read-only grids: the comment above)."""
     key = (id(g), size)
-    kept = _SPECTRA.get(key)
-    if kept is not None and kept[0] is g:
+    kept, masses = _SPECTRA.get(key), _SPECTRA_MASSES.get(key)
+    if kept is not None and kept[0] is g and masses is not None and np.array_equal(masses, g.masses):
         return kept[1]
     padded = np.zeros(size)
     padded[: len(g.masses)] = g.masses
     spectrum = np.fft.rfft(padded)
     if not g.masses.flags.writeable and size <= _SPECTRA_SIZE_MAX:
         spectrum.setflags(write=False)
+        _SPECTRA.pop(key, None)  # a changed grid's entry is replaced (and counted once)
         if len(_SPECTRA) >= _SPECTRA_KEPT:
-            _SPECTRA.pop(next(iter(_SPECTRA)))
+            oldest = next(iter(_SPECTRA))
+            del _SPECTRA[oldest]
+            _SPECTRA_MASSES.pop(oldest, None)
         _SPECTRA[key] = (g, spectrum)
+        _SPECTRA_MASSES[key] = padded[: len(g.masses)].copy()
     return spectrum
 
 
