@@ -396,6 +396,9 @@ FINE_STEPS_MAX_EPS0 = 4.0
 # LOWER_END_EVALUATIONS evaluations of the lower end in the second: at every eps0 (module doc).
 TWO_PHASE_MIN_EPS0 = 0.0
 LOWER_END_EVALUATIONS = 4
+# tight = "both" (`audit bound`): the lower end is searched also where the upper end is eps0, with this many
+# evaluations (an audit's acceptance interval starts at it: a claim above it passes).
+TIGHT_LOWER_END_EVALUATIONS = 12
 
 
 def _upper_step(law: _Law, h: float, gamma: float, steps: int = TILTED_STEPS) -> float:
@@ -484,14 +487,24 @@ def single_report_epsilon(eps0: float, delta: float) -> BoundValue:
     return BoundValue(max(low, 0.0), min(high, float(eps0)), direction="exact")
 
 
-def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
+def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float, tight: str = "upper") -> BoundValue:
     """BBGN19.Lem5.3.exact_laplace: the smallest eps with Lemma 5.3's exact delta(eps) <= delta for n shuffled
     eps0-LDP Laplace reports on [0, 1], as a certified interval (value = its upper end, verified); eps0 with a
-    note when none below eps0 is. Range: 0 < eps0 <= 8, 1 <= n <= 1e6, 1e-300 <= delta < 1."""
+    note when none below eps0 is. `tight` = "upper" (default): the interval's lower end from LOWER_END_EVALUATIONS
+    evaluations below the upper end, 0 where the upper end is eps0; "both" (what `audit bound` asks, whose acceptance
+    interval starts at the lower end): also searched where the upper end is eps0, with TIGHT_LOWER_END_EVALUATIONS
+    evaluations; refused below MIN_EPS0 at n >= 2 (only [0, eps0] is certified there). The upper end is the same
+    float either way. Range: 0 < eps0 <= 8, 1 <= n <= 1e6, 1e-300 <= delta < 1, tight in {"upper", "both"}."""
     check_laplace_inputs(eps0, n, delta)
+    if tight not in ("upper", "both"):
+        raise ParameterError("tight", tight, "'upper' or 'both'")
     if int(n) == 1:
         return single_report_epsilon(eps0, delta).in_direction("upper_bound")
     if eps0 < MIN_EPS0:
+        if tight == "both":
+            # [0, eps0] is certified but not narrowed (the lattice is not built below MIN_EPS0): refused rather than
+            # returned wide, as exact_blanket_krr_epsilon does (an audit would accept claims far below the value).
+            raise ParameterError("eps0", eps0, f"eps0 >= {MIN_EPS0:g} for tight='both' at n >= 2 (below it only [0, eps0] is certified)")
         return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})", direction="upper_bound")
 
     def bounds(eps: float) -> tuple[float, float]:
@@ -530,7 +543,11 @@ def exact_blanket_laplace_epsilon(*, eps0: float, n: int, delta: float) -> Bound
     if len(near) == 2 and near[0][1] != near[1][1]:
         (_, x1), (_, x2) = near
         slope = (math.log(uppers[x2]) - math.log(uppers[x1])) / (x2 - x1)
-    lower = lower_end_search(lower_only, upper, delta, slope=slope, rel_tol=EPS_REL_TOL, evaluations=LOWER_END_EVALUATIONS) if upper < eps0 else 0.0
+    if tight == "both":
+        # Also where the upper end is eps0 (no amplification certified): the audit's acceptance interval starts here.
+        lower = lower_end_search(lower_only, upper, delta, slope=slope, rel_tol=EPS_REL_TOL, evaluations=TIGHT_LOWER_END_EVALUATIONS)
+    else:
+        lower = lower_end_search(lower_only, upper, delta, slope=slope, rel_tol=EPS_REL_TOL, evaluations=LOWER_END_EVALUATIONS) if upper < eps0 else 0.0
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")
 
 
