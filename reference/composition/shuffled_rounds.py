@@ -277,7 +277,8 @@ class _Composer:
         self.plds = plds  # (pessimistic raw, optimistic raw) per round group
         self.tail = tail
         # Below TILT_BELOW the grids' top tails are cut by suffix sums (`PairPLD.discretise`): the tilted
-        # composition resolves delta below the ~1e-16 that total - prefix sums would move to +inf.
+        # composition resolves delta below the ~1e-16 that total - prefix sums would move to +inf. It also sets
+        # the binomial windows' left-out mass by the tail budget (`_composer`).
         self.precise_tail = precise_tail
         self.total = sum(r.rounds for r in rounds)
 
@@ -296,12 +297,14 @@ class _Composer:
         step = min(GRID_FRACTION * target / self.total, target / 2**14) / refine
         return 2.0 ** math.floor(math.log2(step))
 
-    def composed(self, step: float, pessimistic: bool) -> ComposedPLD:
+    def composed(self, step: float, pessimistic: bool, suffix_tail: bool = False) -> ComposedPLD:
+        """The composition on `step * Z`; `suffix_tail`: the grids' top tails cut by suffix sums also above
+        TILT_BELOW (`_solve`: the tilted search there)."""
         grids, powers = [], []
         per_round_tail = self.tail / (4 * self.total)
         for r, (raw_p, raw_o) in zip(self.rounds, self.plds, strict=True):
             raw = raw_p if pessimistic else raw_o
-            grids.append(raw.discretise(step, pessimistic, per_round_tail, precise_tail=self.precise_tail))
+            grids.append(raw.discretise(step, pessimistic, per_round_tail, precise_tail=self.precise_tail or suffix_tail))
             powers.append(r.rounds)
         for _ in range(40):
             try:
@@ -310,7 +313,7 @@ class _Composer:
                 # Window too wide for MAX_FFT: a coarser grid is still sound (only less tight).
                 step *= 2
                 grids = [
-                    (raw_p if pessimistic else raw_o).discretise(step, pessimistic, per_round_tail, precise_tail=self.precise_tail)
+                    (raw_p if pessimistic else raw_o).discretise(step, pessimistic, per_round_tail, precise_tail=self.precise_tail or suffix_tail)
                     for (raw_p, raw_o) in self.plds
                 ]
         raise ParameterError("rounds", self.total, "a composition whose loss window fits an FFT of MAX_FFT points")
@@ -346,6 +349,12 @@ def _solve(composer: _Composer, delta: float, refine: int) -> BoundValue:
     result = solve_epsilon(bounds, eps0=eps_max, delta=delta, rel_tol=EPS_REL_TOL)
     if tilt_wanted(upper, delta):
         # Below the untilted round-off floor: the tilted compositions of the same grids too (solve.py, Small delta).
+        # Above TILT_BELOW the tilted search composes grids whose top tails are cut by suffix sums: total - prefix
+        # sums cancel and move ~1e-16 of a round's mass to +inf, which T rounds add up (4e-12 at T = 1000, 4% of
+        # delta = 1e-10) and which the tilt cannot remove. The untilted answer `result` stays the start, so the
+        # ends can only tighten.
+        if not composer.precise_tail:
+            upper = composer.composed(step, True, suffix_tail=True)
         result = tilted_epsilon(upper, lower, delta=delta, rel_tol=EPS_REL_TOL, start=result)
     return result
 
