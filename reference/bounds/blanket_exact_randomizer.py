@@ -98,6 +98,7 @@ __all__ = [
     "pair_groups",
     "blanket_pair_delta",
     "blanket_pair_fft_delta",
+    "groups_fft_delta",
     "blanket_sum",
     "PairProfiles",
     "exact_blanket_randomizer_delta",
@@ -916,13 +917,25 @@ def blanket_pair_fft_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: 
     n = int(n)
     if x == x2 or eps >= randomizer.eps0 or randomizer.gamma == 1:
         return BoundValue(0.0, 0.0, direction="upper_bound")
-    groups = pair_groups(randomizer, x, x2)
+    return groups_fft_delta(n, randomizer.gamma, pair_groups(randomizer, x, x2), eps=eps, delta_hint=delta_hint)
+
+
+def groups_fft_delta(n: int, gamma: Fraction, groups: Groups, *, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer through the batched FFT alone for one ordered pair given by its blanket mass
+    gamma and its groups (`blanket_pair_fft_delta` without the matrix: the structured randomizers' pairs): a certified
+    upper end of Lemma 5.3's delta(eps) (lower end 0); the per-size FFT path where the batched window does not fit.
+    Range: n in [1, MAX_N], gamma a Fraction in (0, 1], groups a Groups (any number), eps >= 0, delta_hint in (0, 1)."""
+    check_n(n, maximum=MAX_N)
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    if not isinstance(groups, Groups):
+        raise ParameterError("groups", _short(groups), "a Groups of (alpha, beta, p) from group_outputs()")
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
 
     def d_n(big_n: int) -> tuple[float, float]:
         return 0.0, min(1.0, fft_count_expectation_upper(big_n, groups, eps, tail=tail) / big_n * (1 + 2 * U1))
 
-    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, mixture=_fft_mixture(groups, eps, tail))
+    return blanket_sum(int(n), gamma, d_n, delta_hint, mixture=_fft_mixture(groups, eps, tail))
 
 
 def _fft_mixture(groups: Groups, eps: float, tail: float) -> Callable[[np.ndarray, np.ndarray], float | None]:

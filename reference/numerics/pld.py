@@ -240,11 +240,43 @@ def _grid_spectrum(g: GridPLD, size: int) -> np.ndarray:
     return spectrum
 
 
+# The repeated squares z, z^2, z^4, ... of kept (read-only) spectra: a blanket sum raises one kept spectrum to ~200
+# neighbouring powers N, and binary exponentiation squares the same array again for each (two thirds of its products
+# at N ~ 500). `_kept_power` multiplies the kept squares in the order `spectrum_power` does, so the product is the
+# same floats (the same operations on the same operands). At most _SQUARES_KEPT chains; each entry holds its
+# spectrum, so its id is not reused while it is kept.
+_SQUARES: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
+_SQUARES_KEPT = 2
+
+
+def _kept_power(z: np.ndarray, t: int) -> np.ndarray:
+    """z ** t for a read-only spectrum z, as `spectrum_power` computes it (the same products in the same order),
+    its squares kept across calls (the comment above)."""
+    kept = _SQUARES.get(id(z))
+    if kept is None or kept[0] is not z:
+        if len(_SQUARES) >= _SQUARES_KEPT:
+            _SQUARES.pop(next(iter(_SQUARES)))
+        kept = (z, [z])
+        _SQUARES[id(z)] = kept
+    squares = kept[1]
+    acc: np.ndarray | None = None
+    index = 0
+    while t:
+        if t & 1:
+            acc = squares[index] if acc is None else acc * squares[index]
+        t >>= 1
+        index += 1
+        if t and index == len(squares):
+            squares.append(squares[-1] * squares[-1])
+    return cast(np.ndarray, acc)
+
+
 def _fft_power_product(spectra: list[np.ndarray], powers: list[int]) -> np.ndarray:
-    """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, point 4: FFT round-off)."""
+    """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, point 4: FFT round-off); the squares of a
+    kept (read-only) spectrum are kept too (`_kept_power`: the same floats)."""
     result = None
     for z, t in zip(spectra, powers, strict=True):
-        acc = spectrum_power(z, t)
+        acc = spectrum_power(z, t) if z.flags.writeable or t < 1 else _kept_power(z, int(t))
         result = acc if result is None else result * acc
     if result is None:  # callers pass at least one grid with a positive power
         raise ParameterError("powers", powers, "at least one positive power")

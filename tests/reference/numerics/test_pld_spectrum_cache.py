@@ -28,3 +28,16 @@ def test_a_kept_spectrum_gives_the_same_composition_as_a_fresh_transform():
     kept_keys = [key for key, (g, _) in pld._SPECTRA.items() if g is grid]
     assert kept_keys and not pld._SPECTRA[kept_keys[0]][1].flags.writeable
     assert all(g is not fresh for g, _ in pld._SPECTRA.values())
+
+
+def test_the_kept_squares_give_the_same_powers_as_binary_exponentiation():
+    # `_kept_power` reuses the squares of a read-only spectrum across powers; it must multiply the same operands in
+    # the same order as `spectrum_power` (the reference: a fresh binary exponentiation of a writeable copy).
+    rng = np.random.default_rng(5)
+    z = np.fft.rfft(rng.random(64) / 40)
+    frozen = z.copy()
+    frozen.setflags(write=False)
+    for power in (1, 2, 7, 500, 37, 1024, 999, 3):  # out of order: later powers reuse squares kept by earlier ones
+        assert np.array_equal(pld._kept_power(frozen, power), pld.spectrum_power(z.copy(), power)), power
+    chain = pld._SQUARES[id(frozen)]
+    assert chain[0] is frozen and len(chain[1]) == 11  # z^(2^0) .. z^(2^10) = z^1024 (the top bit), nothing beyond
