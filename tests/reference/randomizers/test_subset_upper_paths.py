@@ -89,9 +89,11 @@ def _best_raised_root(eps0: float, n: int, d: int, delta: float) -> float:
 @pytest.mark.slow
 def test_a_skipped_four_group_search_gives_the_number_both_evaluations_gave():
     # eps0 = 3, d = 1e3, n = 300, delta = 1e-9: the four-group FFT's certified delta at e* = (raised estimate)
-    # (1 + FFT_SLACK) exceeds delta, so the registry skips the four-group search and runs the raised one alone. The
-    # rule before the skip ran both (the four-group end lies above e*, so the raised one ran too) and kept the smaller:
-    # here the raised end, the same float as the registry's now.
+    # (1 + FFT_SLACK) exceeds delta, so the registry stops the four-group search after its first evaluation and runs
+    # the raised one alone. The rule before the skip ran both (the four-group end lies above e*, so the raised one ran
+    # too) and kept the smaller: here the raised end, the same float as the registry's now.
+    from shuffle_spec.reference.randomizers.structured import structured_blanket_delta
+
     from shuffle_spec.reference.randomizers.common import eps0_rounded_up
 
     eps0, d, n, delta = 3.0, 1000, 300, 1e-9
@@ -99,7 +101,7 @@ def test_a_skipped_four_group_search_gives_the_number_both_evaluations_gave():
     pair = mechanism.replace_pairs()[0]
     top = eps0_rounded_up(mechanism.ratio)
     mark = _best_raised_root(eps0, n, d, delta) * (1 + subset_selection.FFT_SLACK)
-    assert subset_selection._fft_search_ends_above(pair, n=n, delta=delta, eps=mark, eps0=top)  # the skip applies here
+    assert structured_blanket_delta([pair], n=n, eps=mark, delta_hint=delta).upper > delta  # the skip applies here
     four = structured_blanket_epsilon([pair], n=n, delta=delta, eps0=top)
     raised = _raised_alone(eps0, n, d, delta)
     assert four.value > mark  # the previous rule then ran the raised evaluation too
@@ -153,9 +155,13 @@ def test_batched_raised_sum_is_the_per_size_sum_up_to_float_padding():
     assert abs(batched / single - 1) < 1e-8
 
 
-def test_the_skip_check_needs_a_point_inside_the_search_range():
-    # The check speaks for the four-group search over (0, eps0) only: at eps0 or above (or at 0) it never skips.
+def test_the_skip_check_needs_a_mark_inside_the_search_range():
+    # The check speaks for the four-group search over (0, eps0) only: a mark at 0, at eps0 or above never skips,
+    # whatever the evaluations it is shown (here a certified delta of 1, far above delta).
     mechanism = subset_selection.subset_selection(3.0, 1000, subset_selection.optimal_subset_size(3.0, 1000))
     pair = mechanism.replace_pairs()[0]
-    for eps in (0.0, 3.0 + 1e-9, 5.0):
-        assert not subset_selection._fft_search_ends_above(pair, n=300, delta=1e-9, eps=eps, eps0=3.0 + 1e-9)
+    for mark in (0.0, 3.0 + 1e-9, 5.0):
+        watch = subset_selection._SkipWatch(pair, n=300, delta=1e-9, mark=mark, eps0=3.0 + 1e-9)
+        for eps in (0.5, 1.2, 2.9):
+            watch(eps, 1.0)
+        assert watch.done
