@@ -1,6 +1,7 @@
-"""`pld.compose` keeps the zero-padded spectrum of a read-only grid (the blanket sums compose one grid at about 200
-sizes): the composition with the kept spectrum is the same floats as with a fresh transform of a writeable copy, and
-a writeable grid is never kept (it could change in place)."""
+"""`pld.compose` keeps the zero-padded spectrum of a read-only grid, its repeated squares and its power-independent
+quantities (the blanket sums compose one grid at about 200 sizes): the composition with the kept ones is the same
+floats as with a fresh computation on a writeable copy, and a writeable grid is never kept (it could change in
+place)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ def test_a_kept_spectrum_gives_the_same_composition_as_a_fresh_transform():
         plain = pld.compose([fresh], [power], tail=1e-30)
         assert kept.start == plain.start and np.array_equal(kept.values, plain.values)
         assert kept.error_2norm == plain.error_2norm and kept.delta(0.1) == plain.delta(0.1)
+        # The kept support, norms and variance of the read-only grid (`pld._facts`) give the same floats too.
+        lam = np.geomspace(0.01, 10.0, 7)
+        assert np.array_equal(grid.log_mgf(lam), fresh.log_mgf(lam)) and np.array_equal(grid.log_mgf(-lam), fresh.log_mgf(-lam))
+    assert pld._facts(fresh) is None and {"support", "norms", "variance"} <= set(pld._facts(grid) or {})
     kept_keys = [key for key, (g, _) in pld._SPECTRA.items() if g is grid]
     assert kept_keys and not pld._SPECTRA[kept_keys[0]][1].flags.writeable
     assert all(g is not fresh for g, _ in pld._SPECTRA.values())
