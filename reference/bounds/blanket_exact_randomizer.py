@@ -963,7 +963,9 @@ def blanket_sum(
     mixture(N, w) >= sum_b w_b E[(L_1 + ... + L_{N_b})_+] for the blocks' first sizes N_b and weights
     w_b >= block mass / N_b, or None. Without `batch`, when it is not None the upper end is that (capped by the sum
     of the block masses: every D_N <= 1) and the lower end 0; with `batch`, the marked blocks' part of the upper end
-    is the smaller of their batch values and the mixture's (d_n per block where the mixture gives None).
+    is the smaller of their batch values and the mixture's (d_n per block where the mixture gives None). The
+    interval is well formed, 0 <= lower <= upper <= 1: lower ends of D_N above 1 (a raised sum's, whose upper ends
+    the callers cap at 1) count as 1 (a lower end of min(D_N, 1), the quantity the capped ends bound).
     Range: n in [1, MAX_N], gamma a Fraction in (0, 1], delta_hint in (0, 1)."""
     require_integer("n", n, minimum=1)
     if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
@@ -995,6 +997,10 @@ def blanket_sum(
         d_hi = np.empty(len(offsets))
         for i, offset in enumerate(offsets):
             d_lo[i], d_hi[i] = d_n(int(window.lo + offset) + 1)
+    # Lower ends above 1 are lowered to 1: D_N <= 1 for every valid decomposition (E[(S)_+] <= N E[alpha] = N), and
+    # a raised sum's D'_N, which may exceed 1, has its upper ends capped at 1 by its callers, so the interval is one
+    # of the sum of min(D_N, 1); min(lo, 1) is a lower end of min(D_N, 1) whenever lo is one of D_N.
+    d_lo = np.minimum(d_lo, 1.0)
     starts = np.concatenate(([0], offsets[:-1] + 1))
     block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
     factor = 1 + (len(offsets) + 4) * U1
@@ -1016,7 +1022,8 @@ def blanket_sum(
         upper = (upper + open_part) * (1 + 2 * U1)  # one more rounding
     upper += window.below
     lower = float(np.sum(block_lo * d_lo)) / (1 + (len(offsets) + 4) * U1)
-    return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0), direction="upper_bound")
+    upper = min(upper, 1.0)
+    return BoundValue(max(0.0, min(lower, upper)), upper, direction="upper_bound")
 
 
 def _pair_order(randomizer: FiniteRandomizer, weight: Sequence[Fraction]) -> list[tuple[int, int]]:
