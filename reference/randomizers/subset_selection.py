@@ -43,7 +43,8 @@ kept: the search stops and the raised one runs alone. Its end is then the same f
 (the usual case: the aimed raised search stops within 1e-3 of its estimate), and never lower than the smaller of the
 two otherwise (the safe side). The check costs one per-size evaluation where the rest of the search takes 2-6 (delta =
 1e-9, d = 1e6, n = 1e3, eps0 = 4: 1.5 s -> 0.6 s of CPU), and runs only where the first evaluation, scaled by the
-batched FFT bounds (`groups_fft_delta`, a tenth of the cost) at e* and there, predicts it (SKIP_TRY).
+saddlepoint estimates and then by the batched FFT bounds (`groups_fft_delta`, a tenth of the cost) at e* and there,
+predicts it (SKIP_ROUGH, SKIP_TRY).
 
 Rounding: the upper bound at a rational e' >= e^eps0, the lower at e' <= e^eps0 (k held fixed): the mechanism at a
 smaller e is a post-processing of the one at a larger e (with probability t replace S by a uniform k-subset: the
@@ -60,7 +61,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..bounds.blanket_exact_randomizer import groups_fft_delta, saddle_blanket_root
+from ..bounds.blanket_exact_randomizer import groups_fft_delta, saddle_blanket_delta, saddle_blanket_root
 from ..core.errors import ParameterError, require_integer
 from ..core.results import BoundValue
 from ..lower_bounds.structured import pattern_pair_epsilon
@@ -86,6 +87,9 @@ RAISED_NEAR = 1e-2
 # of the batched FFT bounds at the mark and there, exceeds this times delta (the ratio of the per-size and batched
 # values changed by less than 2% between the two points at the points measured).
 SKIP_TRY = 0.95
+# Before the batched FFT bounds, the saddlepoint estimates' ratio must predict more than SKIP_ROUGH delta (it predicted
+# the per-size value 1-10% low at the points measured).
+SKIP_ROUGH = 0.8
 RAISED_NOTE = "evaluated with one group raised (BBGN19.Lem5.3.exact_raised: its delta bounds this statement's from above)"
 
 
@@ -224,8 +228,9 @@ class _Skipped(Exception):
 class _SkipWatch:
     """The check of "Skipping" (module doc), run once, after the four-group search's first evaluation below `mark`
     (the raised estimate times 1 + FFT_SLACK; 0: never): when that evaluation's certified delta, scaled by the ratio
-    of the batched FFT bounds at mark and there (`groups_fft_delta`, a tenth of the cost; only a predictor), exceeds
-    SKIP_TRY delta, the search's own certified delta at mark is evaluated, and `_Skipped` is raised when it exceeds
+    of the saddlepoint estimates at mark and there, exceeds SKIP_ROUGH delta, and scaled by the ratio of the batched
+    FFT bounds (`groups_fft_delta`, a tenth of the cost) exceeds SKIP_TRY delta (both only predictors), the search's
+    own certified delta at mark is evaluated, and `_Skipped` is raised when it exceeds
     delta (the search, whose certified delta is non-increasing in eps, would then end above mark)."""
 
     def __init__(self, pair: BlanketPair, *, n: int, delta: float, mark: float, eps0: float) -> None:
@@ -238,6 +243,11 @@ class _SkipWatch:
         self.done = True
         if upper <= self.delta:
             return  # already certified below mark: the search ends there
+        # First the saddlepoint estimates' ratio (a few milliseconds), then the batched FFT bounds' (10-70 ms).
+        rough_there = saddle_blanket_delta(self.n, self.pair.gamma, [self.pair.groups], eps, self.delta)
+        rough_mark = saddle_blanket_delta(self.n, self.pair.gamma, [self.pair.groups], self.mark, self.delta)
+        if not rough_there > 0 or upper * (rough_mark / rough_there) <= SKIP_ROUGH * self.delta:
+            return
         there = groups_fft_delta(self.n, self.pair.gamma, self.pair.groups, eps=eps, delta_hint=self.delta).upper
         at_mark = groups_fft_delta(self.n, self.pair.gamma, self.pair.groups, eps=self.mark, delta_hint=self.delta).upper
         if not there > 0 or upper * (at_mark / there) <= SKIP_TRY * self.delta:
