@@ -12,6 +12,7 @@ n = 1e8 (the cost guards).
                                                                               # and the piecewise mechanism on the whole grid
     PYTHONPATH=. python3 benchmarks/randomizers_cli.py --upper-table         # writes benchmarks/RANDOMIZERS_UPPER_AIMED.md
     nice -n 5 python3 benchmarks/randomizers_cli.py --slowest structured-speed2 15 --root /tmp/old   # prints only
+    nice -n 5 python3 benchmarks/randomizers_cli.py --label trial --data /tmp/trial.jsonl   # a run kept out of the repository
 
 `--slowest LABEL K` measures the K points of LABEL with the most CPU seconds again, each as two CLI calls (`--root`'s
 checkout, when given, then the installed one, interleaved so that both see the same load) and in-process (the
@@ -28,7 +29,9 @@ command evaluates, the certified upper and lower bounds): the number a user wait
 user + system time, from resource.getrusage) are recorded beside the wall clock, and the 1-minute load average before
 each call (the machine is shared: a load above the 2 cores inflates the wall clock, much less the CPU seconds). A call that
 exceeds the timeout is recorded as such (seconds = the timeout, no values). Points already in the file under the same
-label are skipped, so an interrupted run resumes. The table compares two labels point by point: seconds, and the
+label are skipped, so an interrupted run resumes. `--data PATH` reads and appends another file instead of
+benchmarks/RANDOMIZERS_CLI.jsonl (a trial run, or one on a loaded machine, kept out of the committed data); `--table`
+then writes its table beside it (PATH with the suffix .md), not the committed one. The table compares two labels point by point: seconds, and the
 certified upper end and lower end with their relative change (after / before - 1).
 """
 
@@ -311,8 +314,12 @@ def main() -> None:
     parser.add_argument("--upper-grid", action="store_true", help="in-process upper bounds of subset selection and the piecewise mechanism on the grid")
     parser.add_argument("--upper-table", action="store_true", help="write the table of --upper-grid")
     parser.add_argument("--slowest", nargs=2, metavar=("LABEL", "K"), help="measure the K slowest points of LABEL again, by CLI and in-process (prints only)")
+    parser.add_argument("--data", help="the JSON-lines file of the runs (default: benchmarks/RANDOMIZERS_CLI.jsonl)")
     parser.add_argument("--table", nargs=2, metavar=("BEFORE", "AFTER"), help="write the comparison table of two labels")
     args = parser.parse_args()
+    if args.data:
+        global DATA
+        DATA = Path(args.data)
     if args.slowest:
         slowest(args.slowest[0], int(args.slowest[1]), args.root)
     elif args.upper_grid:
@@ -321,8 +328,9 @@ def main() -> None:
         UPPER_TABLE.write_text(upper_table())
         print(UPPER_TABLE.read_text())
     elif args.table:
-        TABLE.write_text(table(*args.table))
-        print(TABLE.read_text())
+        target = Path(args.data).with_suffix(".md") if args.data else TABLE  # beside a --data file, never the committed table
+        target.write_text(table(*args.table))
+        print(target.read_text())
     else:
         compute(args.label, args.only, tuple(args.eps0) if args.eps0 else EPS0, tuple(int(n) for n in args.n) if args.n else NS, args.root, args.extra, args.small_d)
 

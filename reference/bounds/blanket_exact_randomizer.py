@@ -98,6 +98,7 @@ __all__ = [
     "pair_groups",
     "blanket_pair_delta",
     "blanket_pair_fft_delta",
+    "groups_fft_delta",
     "blanket_sum",
     "PairProfiles",
     "exact_blanket_randomizer_delta",
@@ -916,13 +917,25 @@ def blanket_pair_fft_delta(randomizer: FiniteRandomizer, x: int, x2: int, *, n: 
     n = int(n)
     if x == x2 or eps >= randomizer.eps0 or randomizer.gamma == 1:
         return BoundValue(0.0, 0.0, direction="upper_bound")
-    groups = pair_groups(randomizer, x, x2)
+    return groups_fft_delta(n, randomizer.gamma, pair_groups(randomizer, x, x2), eps=eps, delta_hint=delta_hint)
+
+
+def groups_fft_delta(n: int, gamma: Fraction, groups: Groups, *, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+    """BBGN19.Lem5.3.exact_randomizer through the batched FFT alone for one ordered pair given by its blanket mass
+    gamma and its groups (`blanket_pair_fft_delta` without the matrix: the structured randomizers' pairs): a certified
+    upper end of Lemma 5.3's delta(eps) (lower end 0); the per-size FFT path where the batched window does not fit.
+    Range: n in [1, MAX_N], gamma a Fraction in (0, 1], groups a Groups (any number), eps >= 0, delta_hint in (0, 1)."""
+    check_n(n, maximum=MAX_N)
+    require_positive("eps", eps, allow_zero=True)
+    require_probability("delta_hint", delta_hint)
+    if not isinstance(groups, Groups):
+        raise ParameterError("groups", _short(groups), "a Groups of (alpha, beta, p) from group_outputs()")
     tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
 
     def d_n(big_n: int) -> tuple[float, float]:
         return 0.0, min(1.0, fft_count_expectation_upper(big_n, groups, eps, tail=tail) / big_n * (1 + 2 * U1))
 
-    return blanket_sum(n, randomizer.gamma, d_n, delta_hint, mixture=_fft_mixture(groups, eps, tail))
+    return blanket_sum(int(n), gamma, d_n, delta_hint, mixture=_fft_mixture(groups, eps, tail))
 
 
 def _fft_mixture(groups: Groups, eps: float, tail: float) -> Callable[[np.ndarray, np.ndarray], float | None]:
@@ -950,7 +963,9 @@ def blanket_sum(
     mixture(N, w) >= sum_b w_b E[(L_1 + ... + L_{N_b})_+] for the blocks' first sizes N_b and weights
     w_b >= block mass / N_b, or None. Without `batch`, when it is not None the upper end is that (capped by the sum
     of the block masses: every D_N <= 1) and the lower end 0; with `batch`, the marked blocks' part of the upper end
-    is the smaller of their batch values and the mixture's (d_n per block where the mixture gives None).
+    is the smaller of their batch values and the mixture's (d_n per block where the mixture gives None). The
+    interval is well formed, 0 <= lower <= upper <= 1: lower ends of D_N above 1 (a raised sum's, whose upper ends
+    the callers cap at 1) count as 1 (a lower end of min(D_N, 1), the quantity the capped ends bound).
     Range: n in [1, MAX_N], gamma a Fraction in (0, 1], delta_hint in (0, 1)."""
     require_integer("n", n, minimum=1)
     if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
@@ -982,6 +997,10 @@ def blanket_sum(
         d_hi = np.empty(len(offsets))
         for i, offset in enumerate(offsets):
             d_lo[i], d_hi[i] = d_n(int(window.lo + offset) + 1)
+    # Lower ends above 1 are lowered to 1: D_N <= 1 for every valid decomposition (E[(S)_+] <= N E[alpha] = N), and
+    # a raised sum's D'_N, which may exceed 1, has its upper ends capped at 1 by its callers, so the interval is one
+    # of the sum of min(D_N, 1); min(lo, 1) is a lower end of min(D_N, 1) whenever lo is one of D_N.
+    d_lo = np.minimum(d_lo, 1.0)
     starts = np.concatenate(([0], offsets[:-1] + 1))
     block_lo = np.add.reduceat(window.lower, starts) / (1 + (step + 2) * U1)
     factor = 1 + (len(offsets) + 4) * U1
@@ -1003,7 +1022,8 @@ def blanket_sum(
         upper = (upper + open_part) * (1 + 2 * U1)  # one more rounding
     upper += window.below
     lower = float(np.sum(block_lo * d_lo)) / (1 + (len(offsets) + 4) * U1)
-    return BoundValue(max(0.0, min(lower, upper)), min(upper, 1.0), direction="upper_bound")
+    upper = min(upper, 1.0)
+    return BoundValue(max(0.0, min(lower, upper)), upper, direction="upper_bound")
 
 
 def _pair_order(randomizer: FiniteRandomizer, weight: Sequence[Fraction]) -> list[tuple[int, int]]:

@@ -81,7 +81,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence, cast
+from typing import Any, Sequence, cast
 
 import numpy as np
 
@@ -188,14 +188,74 @@ class GridPLD:
     def log_mgf(self, lam: np.ndarray) -> np.ndarray:
         """Upper bounds of log sum_i masses[i] e^{lam step (offset+i)} for each lam (log-sum-exp;
         1e-9 relative + 1e-12 absolute margin over its few-ulp float error)."""
-        positive = self.masses > 0
-        logs = np.log(self.masses[positive])
-        grid = (self.offset + np.nonzero(positive)[0]).astype(float) * self.step
+        logs, grid = _support(self)
         expo = logs[None, :] + lam[:, None] * grid[None, :]
         top = np.max(expo, axis=1)
         value = top + np.log(np.sum(np.exp(expo - top[:, None]), axis=1))
         bound: np.ndarray = value + 1e-9 * np.abs(value) + 1e-12
         return bound
+
+
+# Per-grid quantities of read-only grids that do not depend on the power (the log masses and losses of the support,
+# the float variance, the norms), kept as the spectra below: a blanket sum composes one grid at ~200 sizes. Each is
+# the same expression on the same array, so the same floats. As for the spectra, read-only is not immutable: an
+# entry keeps a copy of the masses it was computed from and is reused only while the masses equal it.
+_FACTS: dict[int, tuple[GridPLD, np.ndarray, dict[str, Any]]] = {}
+_FACTS_KEPT = 16
+
+
+def _facts(g: GridPLD) -> dict[str, Any] | None:
+    """The kept quantities of a read-only grid (a dict filled by the callers), None for a writeable one."""
+    if g.masses.flags.writeable:
+        return None
+    kept = _FACTS.get(id(g))
+    if kept is not None and kept[0] is g and np.array_equal(kept[1], g.masses):
+        return kept[2]
+    _FACTS.pop(id(g), None)  # a changed grid's entry is replaced (and counted once)
+    if len(_FACTS) >= _FACTS_KEPT:
+        _FACTS.pop(next(iter(_FACTS)))
+    facts: dict[str, Any] = {}
+    _FACTS[id(g)] = (g, g.masses.copy(), facts)
+    return facts
+
+
+def _support(g: GridPLD) -> tuple[np.ndarray, np.ndarray]:
+    """(log masses, losses) of the grid's positive masses (`GridPLD.log_mgf`), kept for a read-only grid."""
+    facts = _facts(g)
+    if facts is not None and "support" in facts:
+        return cast(tuple[np.ndarray, np.ndarray], facts["support"])
+    positive = g.masses > 0
+    logs = np.log(g.masses[positive])
+    grid = (g.offset + np.nonzero(positive)[0]).astype(float) * g.step
+    if facts is not None:
+        facts["support"] = (logs, grid)
+    return logs, grid
+
+
+def _norms(g: GridPLD) -> tuple[float, float]:
+    """(upper bound of the 2-norm, upper bound of the 1-norm) of the grid's masses (`compose`), kept for a read-only
+    grid."""
+    facts = _facts(g)
+    if facts is not None and "norms" in facts:
+        return cast(tuple[float, float], facts["norms"])
+    norms = (float(np.sqrt(np.sum(g.masses**2))) * (1 + 1e-12), float(np.sum(g.masses)) * (1 + 1e-12) * (1 + (len(g.masses) + 2) * UNIT))
+    if facts is not None:
+        facts["norms"] = norms
+    return norms
+
+
+def _variance(g: GridPLD) -> float:
+    """The float variance of the grid's normalised masses (`_grid_scale`), kept for a read-only grid."""
+    facts = _facts(g)
+    if facts is not None and "variance" in facts:
+        return cast(float, facts["variance"])
+    w = g.masses / max(float(np.sum(g.masses)), 1e-300)
+    x = (g.offset + np.arange(len(w))) * g.step
+    mean = float(np.sum(w * x))
+    variance = float(np.sum(w * (x - mean) ** 2))
+    if facts is not None:
+        facts["variance"] = variance
+    return variance
 
 
 def spectrum_power(z: np.ndarray, t: int) -> np.ndarray:
@@ -247,11 +307,43 @@ def _grid_spectrum(g: GridPLD, size: int) -> np.ndarray:
     return spectrum
 
 
+# The repeated squares z, z^2, z^4, ... of kept (read-only) spectra: a blanket sum raises one kept spectrum to ~200
+# neighbouring powers N, and binary exponentiation squares the same array again for each (two thirds of its products
+# at N ~ 500). `_kept_power` multiplies the kept squares in the order `spectrum_power` does, so the product is the
+# same floats (the same operations on the same operands). At most _SQUARES_KEPT chains; each entry holds its
+# spectrum, so its id is not reused while it is kept.
+_SQUARES: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
+_SQUARES_KEPT = 2
+
+
+def _kept_power(z: np.ndarray, t: int) -> np.ndarray:
+    """z ** t for a read-only spectrum z, as `spectrum_power` computes it (the same products in the same order),
+    its squares kept across calls (the comment above)."""
+    kept = _SQUARES.get(id(z))
+    if kept is None or kept[0] is not z:
+        if len(_SQUARES) >= _SQUARES_KEPT:
+            _SQUARES.pop(next(iter(_SQUARES)))
+        kept = (z, [z])
+        _SQUARES[id(z)] = kept
+    squares = kept[1]
+    acc: np.ndarray | None = None
+    index = 0
+    while t:
+        if t & 1:
+            acc = squares[index] if acc is None else acc * squares[index]
+        t >>= 1
+        index += 1
+        if t and index == len(squares):
+            squares.append(squares[-1] * squares[-1])
+    return cast(np.ndarray, acc)
+
+
 def _fft_power_product(spectra: list[np.ndarray], powers: list[int]) -> np.ndarray:
-    """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, point 4: FFT round-off)."""
+    """prod_r spectra[r] ** powers[r] by binary exponentiation (module doc, point 4: FFT round-off); the squares of a
+    kept (read-only) spectrum are kept too (`_kept_power`: the same floats)."""
     result = None
     for z, t in zip(spectra, powers, strict=True):
-        acc = spectrum_power(z, t)
+        acc = spectrum_power(z, t) if z.flags.writeable or t < 1 else _kept_power(z, int(t))
         result = acc if result is None else result * acc
     if result is None:  # callers pass at least one grid with a positive power
         raise ParameterError("powers", powers, "at least one positive power")
@@ -338,9 +430,13 @@ def _chernoff_log_tails(grids: list[GridPLD], powers: list[int], lam: np.ndarray
     return up, down
 
 
+_LAMBDAS = np.geomspace(1e-3, 1e3, 25)  # `_window`'s lam grid, times 1 / the scale
+_LAMBDAS.setflags(write=False)
+
+
 def _window(grids: list[GridPLD], powers: list[int], tail: float, scale: float) -> tuple[float, float, np.ndarray, np.ndarray, np.ndarray]:
     """Chernoff window [s_lo, s_hi] of the composed loss outside which each side has mass <= tail."""
-    lam = np.geomspace(1e-3, 1e3, 25) / max(scale, 1e-12)
+    lam = _LAMBDAS / max(scale, 1e-12)
     lam = np.concatenate((lam, [1.0]))
     up, down = _chernoff_log_tails(grids, powers, lam)
     log_inv = math.log(1.0 / tail)
@@ -381,8 +477,9 @@ def compose(grids: Sequence[GridPLD], powers: Sequence[int], *, tail: float, max
     spectra, a_norms2, a_norms1 = [], [], []
     for g in grids:
         spectra.append(_grid_spectrum(g, size))
-        a_norms2.append(float(np.sqrt(np.sum(g.masses**2))) * (1 + 1e-12))
-        a_norms1.append(float(np.sum(g.masses)) * (1 + 1e-12) * (1 + (len(g.masses) + 2) * UNIT))
+        norm2, norm1 = _norms(g)
+        a_norms2.append(norm2)
+        a_norms1.append(norm1)
     product = _fft_power_product(spectra, powers)
     cyclic = np.fft.irfft(product, n=size)
     offset_sum = sum(g.offset * t for g, t in zip(grids, powers, strict=True))
@@ -420,10 +517,7 @@ def _grid_scale(grids: list[GridPLD], powers: list[int]) -> float:
     """Float standard deviation of the composed grid loss (to place the lam grid only)."""
     var = 0.0
     for g, t in zip(grids, powers, strict=True):
-        w = g.masses / max(float(np.sum(g.masses)), 1e-300)
-        x = (g.offset + np.arange(len(w))) * g.step
-        mean = float(np.sum(w * x))
-        var += t * float(np.sum(w * (x - mean) ** 2))
+        var += t * _variance(g)
     return max(math.sqrt(var), grids[0].step)
 
 

@@ -182,7 +182,9 @@ def check_blanket_search(pairs: Sequence[BlanketPair], *, n: int, delta: float, 
         raise ParameterError("eps0", eps0, f"at least the pairs' largest log(alpha/beta) = {float(top):.17g}")
 
 
-def structured_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float, tight: str = "upper") -> BoundValue:
+def structured_blanket_epsilon(
+    pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float, tight: str = "upper", watch: Callable[[float, float], None] | None = None
+) -> BoundValue:
     """BBGN19.Lem5.3.exact_randomizer: the smallest eps whose certified delta (max over `pairs`, module doc) is
     <= delta: a certified interval, value = its upper end, an upper bound on the central eps of n shuffled
     reports; `eps0` (the mechanism's LDP level) with the no-amplification note when nothing below it is
@@ -190,13 +192,19 @@ def structured_blanket_epsilon(pairs: Sequence[BlanketPair], *, n: int, delta: f
     may be loose, 0 on the FFT path); "both" narrows the lower end to the same tolerance where the delta has
     certified lower ends (product form, lattice sums: what `audit bound` asks for, so that its acceptance interval
     is sharp at both ends); the upper end is then found by the same search and may differ in its last digits.
+    `watch` (optional): called with (eps, certified upper delta) after each evaluation; an exception it raises ends
+    the search and propagates (a caller that learns it needs no more of it, `subset_selection`'s "Skipping").
     Range: n in [1, 1e8], delta in [1e-300, 1), eps0 > 0 at least the pairs' log max alpha/beta, tight in
-    {"upper", "both"}."""
+    {"upper", "both"}, watch None or a callable."""
     check_tight(tight)
     check_blanket_search(pairs, n=n, delta=delta, eps0=eps0)
+    if watch is not None and not callable(watch):
+        raise ParameterError("watch", repr(watch)[:60], "None or a callable (eps, upper delta)")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = structured_blanket_delta(pairs, n=n, eps=eps, delta_hint=delta)
+        if watch is not None:
+            watch(eps, value.upper)
         return value.lower, value.upper
 
     lower, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight=tight, guess=_guess(pairs, n=int(n), delta=delta, eps0=float(eps0)))

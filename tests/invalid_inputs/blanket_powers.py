@@ -29,3 +29,13 @@ CASES += [
     Case(blanket.blanket_pair_fft_delta, (RANDOMIZER, 0, 1), {"n": 10, "eps": -0.1}, fragment="eps"),
     Case(blanket.blanket_pair_fft_delta, (RANDOMIZER, 0, 1), {"n": 10, "eps": 0.1, "delta_hint": 2.0}, fragment="delta_hint"),
 ]
+
+# The same value from a pair's blanket mass and groups (`blanket_exact_randomizer.groups_fft_delta`).
+GROUPS = blanket.pair_groups(RANDOMIZER, 0, 1)
+CASES += [
+    Case(blanket.groups_fft_delta, (10, RANDOMIZER.gamma, "g"), {"eps": 0.1}, fragment="groups"),
+    Case(blanket.groups_fft_delta, (10**9, RANDOMIZER.gamma, GROUPS), {"eps": 0.1}, fragment="n"),
+    Case(blanket.groups_fft_delta, (10, 0.5, GROUPS), {"eps": 0.1}, fragment="gamma"),
+    Case(blanket.groups_fft_delta, (10, RANDOMIZER.gamma, GROUPS), {"eps": -0.1}, fragment="eps"),
+    Case(blanket.groups_fft_delta, (10, RANDOMIZER.gamma, GROUPS), {"eps": 0.1, "delta_hint": 2.0}, fragment="delta_hint"),
+]

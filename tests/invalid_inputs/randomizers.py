@@ -34,6 +34,7 @@ CASES = [
     Case(structured.structured_blanket_epsilon, ([PAIR],), {"n": 10, "delta": 1.5, "eps0": 2.0}, fragment="delta"),
     Case(structured.structured_blanket_epsilon, ([PAIR],), {"n": 10, "delta": 1e-6, "eps0": 0.5}, fragment="eps0"),
     Case(structured.structured_blanket_epsilon, ("x",), {"n": 10, "delta": 1e-6, "eps0": 2.0}, fragment="pairs"),
+    Case(structured.structured_blanket_epsilon, ([PAIR],), {"n": 10, "delta": 1e-6, "eps0": 2.0, "watch": "x"}, fragment="watch"),
     Case(common.check_domain, (1,), fragment="d"),
     Case(common.check_domain, (10**10,), fragment="d"),
     Case(common.check_randomizer_inputs, (41.0, 10, 1e-6), fragment="eps0"),

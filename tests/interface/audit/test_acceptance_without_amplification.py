@@ -5,7 +5,6 @@ interval [0, eps0] there (their lower end not searched when the upper end is eps
 
 from __future__ import annotations
 
-import pytest
 
 from shuffle_spec.interface.audit.bound import audit_point
 from shuffle_spec.interface.audit.sandbox import CallOutcome
@@ -22,8 +21,6 @@ def _verdicts(statement_id: str, inputs: dict, *claims: float) -> list[str]:
             for claim in claims]
 
 
-@pytest.mark.xfail(strict=True, reason="subset_epsilon_upper(tight='both') narrows the lower end only where the upper end "
-                   "is below eps0: at no amplification the interval is [0, eps0] and a claim of 0 passes")
 def test_a_claim_of_zero_fails_the_subset_audit_where_no_amplification_is_certified():
     # eps0 = 8, n = 2, d = 1e6, delta = 1e-100: the pattern pair (exact.subset_pattern_pair, a certified LOWER bound on
     # the true eps, which the statement's upper bound is above) certifies eps >= 7.9946, so the statement's value is

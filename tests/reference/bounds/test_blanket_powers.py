@@ -153,4 +153,5 @@ def test_fft_only_pair_value_contains_the_lemma(eps):
         value = sum(math.comb(n, m) * gamma**m * (1 - gamma) ** (n - m) * brute_force_expectation(m, groups, eps) for m in range(1, n + 1)) / (gamma * n)
         got = ber.blanket_pair_fft_delta(randomizer, 0, x2, n=n, eps=eps).upper
         assert value <= got * (1 + 1e-12)
+        assert ber.groups_fft_delta(n, randomizer.gamma, groups, eps=eps).upper == got  # the same sum from gamma and the groups
         assert got <= value * (1 + 5e-3) + 1e-10

@@ -61,7 +61,7 @@ def test_large_eps0_cells_take_the_smaller_certified_upper_bound(eps0, n):
     assert lower.value <= upper.value <= four.value * (1 + 1e-9)
 
 
-def _raised_alone(eps0: float, n: int, d: int) -> float:
+def _raised_alone(eps0: float, n: int, d: int, delta: float = 1e-6) -> float:
     """The raised evaluation with the smallest estimated root, solved on its own (the evaluation the registry runs
     alone where the raise is estimated within RAISED_CLOSE, or RAISED_NEAR from RAISED_ONLY_N_MIN)."""
     from shuffle_spec.reference.bounds.blanket_exact_randomizer import saddle_blanket_root
@@ -71,9 +71,43 @@ def _raised_alone(eps0: float, n: int, d: int) -> float:
     mechanism = subset_selection.subset_selection(eps0, d, subset_selection.optimal_subset_size(eps0, d))
     pair = mechanism.replace_pairs()[0]
     top = eps0_rounded_up(mechanism.ratio)
-    roots = [(r, g) for _, _, g in raised_groups(pair.groups) if (r := saddle_blanket_root(n, pair.gamma, [g], delta=1e-6, eps0=top)) is not None]
+    roots = [(r, g) for _, _, g in raised_groups(pair.groups) if (r := saddle_blanket_root(n, pair.gamma, [g], delta=delta, eps0=top)) is not None]
     root, groups = min(roots, key=lambda item: item[0])
-    return raised_candidate_epsilon(pair, groups, n=n, delta=1e-6, eps0=top, guess=root * (1 + GUESS_BIAS)).upper
+    return raised_candidate_epsilon(pair, groups, n=n, delta=delta, eps0=top, guess=root * (1 + GUESS_BIAS)).upper
+
+
+def _best_raised_root(eps0: float, n: int, d: int, delta: float) -> float:
+    from shuffle_spec.reference.bounds.blanket_exact_randomizer import saddle_blanket_root
+    from shuffle_spec.reference.randomizers.common import eps0_rounded_up
+
+    mechanism = subset_selection.subset_selection(eps0, d, subset_selection.optimal_subset_size(eps0, d))
+    pair = mechanism.replace_pairs()[0]
+    top = eps0_rounded_up(mechanism.ratio)
+    return min(r for _, _, g in raised_groups(pair.groups) if (r := saddle_blanket_root(n, pair.gamma, [g], delta=delta, eps0=top)) is not None)
+
+
+@pytest.mark.slow
+def test_a_skipped_four_group_search_gives_the_number_both_evaluations_gave():
+    # eps0 = 3, d = 1e3, n = 300, delta = 1e-9: the four-group FFT's certified delta at e* = (raised estimate)
+    # (1 + FFT_SLACK) exceeds delta, so the registry stops the four-group search after its first evaluation and runs
+    # the raised one alone. The rule before the skip ran both (the four-group end lies above e*, so the raised one ran
+    # too) and kept the smaller: here the raised end, the same float as the registry's now.
+    from shuffle_spec.reference.randomizers.structured import structured_blanket_delta
+
+    from shuffle_spec.reference.randomizers.common import eps0_rounded_up
+
+    eps0, d, n, delta = 3.0, 1000, 300, 1e-9
+    mechanism = subset_selection.subset_selection(eps0, d, subset_selection.optimal_subset_size(eps0, d))
+    pair = mechanism.replace_pairs()[0]
+    top = eps0_rounded_up(mechanism.ratio)
+    mark = _best_raised_root(eps0, n, d, delta) * (1 + subset_selection.FFT_SLACK)
+    assert structured_blanket_delta([pair], n=n, eps=mark, delta_hint=delta).upper > delta  # the skip applies here
+    four = structured_blanket_epsilon([pair], n=n, delta=delta, eps0=top)
+    raised = _raised_alone(eps0, n, d, delta)
+    assert four.value > mark  # the previous rule then ran the raised evaluation too
+    upper = subset_selection.subset_epsilon_upper(eps0=eps0, n=n, delta=delta, d=d)
+    assert upper.value == min(four.value, raised) == raised
+    assert "raised" in upper.note
 
 
 def test_from_a_million_reports_a_raise_within_one_percent_is_evaluated_alone():
@@ -119,3 +153,15 @@ def test_batched_raised_sum_is_the_per_size_sum_up_to_float_padding():
     assert 300 <= raised_candidate.BATCH_N_MAX
     assert 1e-9 < single < 1e-3
     assert abs(batched / single - 1) < 1e-8
+
+
+def test_the_skip_check_needs_a_mark_inside_the_search_range():
+    # The check speaks for the four-group search over (0, eps0) only: a mark at 0, at eps0 or above never skips,
+    # whatever the evaluations it is shown (here a certified delta of 1, far above delta).
+    mechanism = subset_selection.subset_selection(3.0, 1000, subset_selection.optimal_subset_size(3.0, 1000))
+    pair = mechanism.replace_pairs()[0]
+    for mark in (0.0, 3.0 + 1e-9, 5.0):
+        watch = subset_selection._SkipWatch(pair, n=300, delta=1e-9, mark=mark, eps0=3.0 + 1e-9)
+        for eps in (0.5, 1.2, 2.9):
+            watch(eps, 1.0)
+        assert watch.done
