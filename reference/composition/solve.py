@@ -36,11 +36,12 @@ upper end is not certified below eps_max (no root to aim at) the lower end was t
 near delta ~ 1e-13: compose.exact_binary_rr (eps0 = 1, n = 100, T = 2) gave 1.0939 at delta = 1e-50 and 1.9983 at
 1e-30, though a lower end at a larger delta is one at every smaller delta (eps(delta) is non-increasing). Where
 the interval is still wider than the grid's rounding (2 x rounds x step, or rel_tol of its upper end), the lower
-end is searched on its own: a bisection of [lower end, upper end] in which each eps x is judged by the optimistic
+end is searched on its own: a bisection of [lower end, upper end] (first probes just below the upper end, then
+just above the lower end, which stays when that one fails) in which each eps x is judged by the optimistic
 grids tilted at `saddle_tilt(x)` (a curve accurate relative to delta(x) itself near x), read at x. Each value is
 a certified lower bound of delta(x) whatever the tilt, so every x with a value above delta is a certified lower
 end; the bisection (at most LOWER_PASSES compositions) only chooses where to look. Where the interval is already
-as narrow as the grid allows, nothing changes (the same floats).
+as narrow as the grid allows, and at delta >= TILT_BELOW, nothing changes (the same floats).
 
 Small delta, the direct delta(eps) (`small_delta`, `tilted_delta`). A caller's delta(eps) path composes once for
 delta ~ 1e-6 (its grids' tail and floor far above a delta below 1e-12, where the untilted curve's round-off floor
@@ -141,7 +142,7 @@ def tilted_epsilon(upper: ComposedPLD, lower: ComposedPLD | None, *, delta: floa
         variants.append((cut_up, cut_low if all(np.any(g.masses > 0) for g in cut_low) else []))
     for up_grids, low_grids in variants:
         best = _tilt_passes(upper, lower, up_grids, low_grids, delta=delta, rel_tol=rel_tol, best=best)
-    if lower is not None and lower.grids and best.upper - best.lower > _grid_width(lower, rel_tol, best.upper):
+    if delta < TILT_BELOW and lower is not None and lower.grids and best.upper - best.lower > _grid_width(lower, rel_tol, best.upper):
         # The lower end's own search (module doc, Small delta, the lower end): certified points only, so it can
         # only raise the lower end.
         found = tilted_lower_epsilon(lower, delta=delta, rel_tol=rel_tol, start=best.lower, stop=best.upper)
@@ -161,8 +162,8 @@ def tilted_lower_epsilon(lower: ComposedPLD, *, delta: float, rel_tol: float, st
     delta, the lower end): `start` itself when none is found. Each eps x is judged by the untilted curve and by
     the optimistic grids of `lower` tilted at `saddle_tilt(x)`, read at x (each a certified lower bound of the
     composed pair's delta(x), so the answer is a certified lower end of eps(delta) when it is above `start`);
-    a bisection of [start, stop] (first probe just below stop) with at most LOWER_PASSES tilted compositions,
-    until the bracket is as narrow as the grid's rounding. `start` must be a certified lower end (or 0) and
+    a bisection of [start, stop] (first probes just below stop, then just above start: when that one fails, start
+    is kept) with at most LOWER_PASSES tilted compositions, until the bracket is as narrow as the grid's rounding. `start` must be a certified lower end (or 0) and
     `stop` at or above the true eps(delta) (a certified upper end, or the composition's eps_max) for the
     bisection to aim well; validity does not depend on either. Range: an optimistic ComposedPLD with its grids
     (numerics.pld.compose), 0 < delta < 1, rel_tol > 0, 0 <= start <= stop finite."""
@@ -185,15 +186,19 @@ def tilted_lower_epsilon(lower: ComposedPLD, *, delta: float, rel_tol: float, st
         tilted = compose_tilted(grids, lower.powers, saddle_tilt(grids, lower.powers, x))
         return tilted is not None and tilted.delta(x) > delta
 
-    probe = max(high - width, low)
-    for _ in range(LOWER_PASSES):
+    # First just below stop (the search's end when the truth is near the upper end), then just above start (when
+    # that fails the crossing is within the grid's width of start: nothing to gain), then bisection.
+    probes = [max(high - width, low), low + width]
+    for index in range(LOWER_PASSES):
+        probe = probes[index] if index < len(probes) else 0.5 * (low + high)
         if high - low <= width or not low < probe < high:
             break
         if above(probe):
             low = probe
         else:
             high = probe
-        probe = 0.5 * (low + high)
+            if index == 1:
+                break
     return low
 
 
