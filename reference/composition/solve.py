@@ -183,7 +183,8 @@ def tilted_lower_epsilon(lower: ComposedPLD, *, delta: float, rel_tol: float, st
     def above(x: float) -> bool:
         if lower.delta(x) > delta:
             return True
-        tilted = compose_tilted(grids, lower.powers, saddle_tilt(grids, lower.powers, x))
+        # saddle_tilt's bracket may end just above compose_tilted's largest tilt (1e6); any tilt is a valid choice.
+        tilted = compose_tilted(grids, lower.powers, min(saddle_tilt(grids, lower.powers, x), 1e6))
         return tilted is not None and tilted.delta(x) > delta
 
     # First just below stop (the search's end when the truth is near the upper end), then just above start (when
