@@ -88,6 +88,10 @@ SPLIT_COST_MAX = 4e7
 # resolve the privacy loss (at eps0 = 1e-16, k = 2 the law of N was refused; at 1e-300 the coefficients
 # rounded to 0).
 MIN_EPS0 = 1e-12
+# tight = "both" (what `audit bound` asks for): an interval still wider than this relative to its upper end after the
+# search is refused (ParameterError) instead of returned: an audit accepts claims down to its lower end, and the
+# statement grants rtol = 0.5% (spec BBGN19.Lem5.3.exact_krr); the search's own tolerance is EPS_REL_TOL.
+BOTH_MAX_WIDTH = 5e-3
 TINY_EPS0 = f"eps0 < {MIN_EPS0:g}: the lattice sums do not resolve a privacy loss this small"
 
 
@@ -261,7 +265,8 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int, tigh
     may be a few percent below the root), "both" narrows both ends to the search tolerance (what an audit needs
     to call a claim below the theorem's value). Range: eps0 in (0, 50], 2 <= k <= 1e6, 1 <= n <= 1e8,
     0 < delta < 1, tight in {"upper", "both"}; tight = "both" needs eps0 >= MIN_EPS0 = 1e-12 where amplification is
-    in question (below it only [0, eps0] is certified: refused)."""
+    in question (below it only [0, eps0] is certified: refused) and is refused where the narrowed interval stays wider
+    than BOTH_MAX_WIDTH = 0.5% of its upper end (tiny answers, e.g. eps0 = 1e-11, n = 1e8, delta = 1e-16)."""
     check_krr_inputs(eps0, n, delta, k)
     if tight not in ("upper", "both"):
         raise ParameterError("tight", tight, "'upper' or 'both'")
@@ -293,6 +298,10 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int, tigh
     # besides eps0 instead of three). The lower end of the interval is the largest evaluated point whose certified
     # lower delta exceeds the target (or 0): still a certified end, only less tight than a search for it would give.
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight=tight, slope=slope)
+    if tight == "both" and found and upper - lower > BOTH_MAX_WIDTH * upper:
+        # The certified delta brackets themselves are too wide here to narrow the eps interval (eps0 = 1e-11, n = 1e8,
+        # k = 10, delta = 1e-16: 0.61% wide, eps ~ 1.9e-16): refused rather than returned wide, as below MIN_EPS0.
+        raise ParameterError("tight", tight, f"'upper' at these inputs (the interval narrowed at both ends stays {(upper - lower) / upper:.2%} wide, more than {BOTH_MAX_WIDTH:.1%})")
     return BoundValue(lower, upper, "" if found else NO_AMPLIFICATION, direction="upper_bound")
 
 

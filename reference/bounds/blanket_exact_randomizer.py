@@ -72,7 +72,7 @@ import mpmath
 import numpy as np
 
 from .blanket_exact_krr import bracket
-from .blanket_powers import mixture_positive_part_upper
+from .blanket_powers import mixture_positive_part_upper, rounded_grid
 from ..finite.distributions import exact_number_from_text
 from ..finite.randomizers import check_common_denominator, check_exact_size
 from ..core.errors import ParameterError, require_integer, require_positive, require_probability
@@ -430,16 +430,7 @@ def _fft_grid(groups: Groups, eps: float, h: float) -> Any:
     brackets = _coefficient_brackets(groups, eps)
     l_hi = np.array([hi for _, hi, _ in brackets])
     p_hi = _probability_upper(groups)
-    base = np.floor(l_hi / h)
-    frac = np.clip((l_hi - base * h) / h, 0.0, 1.0)
-    # q >= the exact fraction: (l_hi - base h) is exact (Sterbenz/power-of-2 h) up to one rounding.
-    q = np.minimum(frac * (1 + 4 * U1) + 1e-300, 1.0)
-    lo = int(np.min(base))
-    size = int(np.max(base)) - lo + 2
-    masses = np.zeros(size)
-    np.add.at(masses, (base - lo).astype(np.int64), p_hi * (1.0 - q) * (1 + 4 * U1))
-    np.add.at(masses, (base - lo).astype(np.int64) + 1, p_hi * q * (1 + 4 * U1))
-    masses *= 1 + (len(p_hi) + 2) * U1
+    lo, masses = rounded_grid(l_hi, p_hi, h, unit=U1)  # the one grid (blanket_powers), charged U1 per rounding as before
     masses.setflags(write=False)
     return GridPLD(h, lo, masses, 0.0, True, 0.0)
 

@@ -64,7 +64,7 @@ from ..core.errors import ParameterError, require_probability
 from ..numerics.binomial import UNIT
 from ..numerics.pld import C_FFT, GridPLD, spectrum_power
 
-__all__ = ["mixture_positive_part_upper", "mixture_points", "MAX_FFT", "MAX_VALUE", "H_OVER_SD", "FFT_TARGET"]
+__all__ = ["mixture_positive_part_upper", "mixture_points", "rounded_grid", "MAX_FFT", "MAX_VALUE", "H_OVER_SD", "FFT_TARGET"]
 
 # As the per-size path (`blanket_exact_randomizer`): the grid step targets H_OVER_SD standard deviations of L, the
 # window at most FFT_TARGET points at the step's choice and MAX_FFT in all.
@@ -95,19 +95,32 @@ def _power(z: np.ndarray, t: int) -> tuple[np.ndarray, float]:
     return acc, t + 2 * math.log2(t) + 2
 
 
-def _grid(l_hi: np.ndarray, p_hi: np.ndarray, h: float) -> tuple[int, np.ndarray]:
-    """Randomized rounding of L (values l_hi, probability upper brackets p_hi) to h Z: the index of the first
-    point and the masses (upper brackets), as `blanket_exact_randomizer.fft_count_expectation_upper` builds them."""
-    base = np.floor(l_hi / h)
-    frac = np.clip((l_hi - base * h) / h, 0.0, 1.0)
+def rounded_grid(l_hi: np.ndarray, p_hi: np.ndarray, h: float, *, unit: float = UNIT) -> tuple[int, np.ndarray]:
+    """Randomized rounding of L (values l_hi, probability upper brackets p_hi) to h Z (module doc of
+    `blanket_exact_randomizer`, convex order): L' = h floor(l/h) + h B, B ~ Bernoulli(q), q >= (l - h floor(l/h))/h.
+    Returns the index of the first point and the masses (upper brackets), the one grid of both callers: this module's
+    batched sum (`unit` = UNIT) and `blanket_exact_randomizer._fft_grid` (`unit` = 1.001 UNIT, lattice_sums.U1): each
+    rounding is charged `unit` per operation (any unit >= UNIT is sound; the two callers keep their own floats).
+    Range: l_hi, p_hi finite 1-d arrays of one length (p_hi >= 0), h a positive power of 2 with l_hi / h within
+    int64, UNIT <= unit < 1e-10."""
+    if not (isinstance(unit, float) and UNIT <= unit < 1e-10):
+        raise ParameterError("unit", unit, f"a float in [{UNIT!r}, 1e-10) (the unit roundoff charged per operation)")
+    if not (isinstance(h, float) and h > 0 and math.isfinite(h) and math.frexp(h)[0] == 0.5):
+        raise ParameterError("h", h, "a positive finite power of 2")
+    l_arr = np.asarray(l_hi, dtype=float)
+    p_arr = np.asarray(p_hi, dtype=float)
+    if l_arr.ndim != 1 or l_arr.shape != p_arr.shape or len(l_arr) == 0 or not bool(np.all(np.isfinite(l_arr))) or not bool(np.all(p_arr >= 0)):
+        raise ParameterError("l_hi", l_arr.tolist()[:4], "finite values, one probability upper bracket >= 0 each")
+    base = np.floor(l_arr / h)
+    frac = np.clip((l_arr - base * h) / h, 0.0, 1.0)
     # q >= the exact fraction: (l_hi - base h) is exact (Sterbenz / a power-of-2 h) up to one rounding.
-    q = np.minimum(frac * (1 + 4 * UNIT) + 1e-300, 1.0)
+    q = np.minimum(frac * (1 + 4 * unit) + 1e-300, 1.0)
     lo = int(np.min(base))
     size = int(np.max(base)) - lo + 2
     masses = np.zeros(size)
-    np.add.at(masses, (base - lo).astype(np.int64), p_hi * (1.0 - q) * (1 + 4 * UNIT))
-    np.add.at(masses, (base - lo).astype(np.int64) + 1, p_hi * q * (1 + 4 * UNIT))
-    masses *= 1 + (len(p_hi) + 2) * UNIT
+    np.add.at(masses, (base - lo).astype(np.int64), p_arr * (1.0 - q) * (1 + 4 * unit))
+    np.add.at(masses, (base - lo).astype(np.int64) + 1, p_arr * q * (1 + 4 * unit))
+    masses *= 1 + (len(p_arr) + 2) * unit
     return lo, masses
 
 
@@ -193,13 +206,13 @@ def mixture_points(l_values: Sequence[float] | np.ndarray, p_values: Sequence[fl
         raise ParameterError("n_hi", n_hi, "blanket sizes 1 <= n_lo <= n_hi <= 1e8")
     require_probability("tail", tail)
     h, sd = _step(l_arr, p_arr, n_hi)
-    lo, masses = _grid(l_arr, p_arr, h)
+    lo, masses = rounded_grid(l_arr, p_arr, h)
     _, size, _, _, _ = _window(GridPLD(h, lo, masses, 0.0, True, 0.0), np.array([float(n_lo), float(n_hi)]), sd, float(tail))
     return min(size, MAX_FFT)
 
 
 def _evaluate(l_hi: np.ndarray, p_hi: np.ndarray, ns: np.ndarray, w: np.ndarray, h: float, tail: float, sd: float) -> float | None:
-    lo, masses = _grid(l_hi, p_hi, h)
+    lo, masses = rounded_grid(l_hi, p_hi, h)
     grid = GridPLD(h, lo, masses, 0.0, True, 0.0)
     n_float = ns.astype(float)
     lo_index, size, lam, log_up, log_down = _window(grid, n_float, sd, tail)

@@ -52,6 +52,17 @@ eps(delta) read off them is non-increasing (up to the search's relative toleranc
 certified delta is non-increasing in eps up to its round-off slack); at and above the floor nothing changes (there
 the grids follow delta; no upward jump was seen on a dense delta grid from 1e-7 to 1e-5 nor at the decades
 from 1e-12 to 1e-3, k-RR and binary RR at n = 1e3, 1e4).
+Below the floor: those curves' own certified delta cannot go below their round-off (~1e-13 of the mass), so the
+lower end stayed at its delta = 1e-12 value for every smaller delta (sound, but wide: binary RR eps0 = 1, n = 100,
+T = 2: 1.0804 at 1e-15 ... 1e-100 while the upper end is 1.33 at 1e-15). Below TILT_BELOW = 1e-10 (`solve`) each candidate's
+lower end is also searched on the same grids tilted at each eps judged (`solve.tilted_lower_epsilon`: the
+optimistic grids tilted at the saddle of that eps, read there, each a certified lower bound of delta(eps)), from
+the larger of its curves' lower end and the best candidate's so far up to the caller's upper end; the answer is
+the larger, so it is never below the untilted value and keeps its monotonicity up to the grid's width. The grids
+and tails are those of max(delta, DELTA_FLOOR) (their dropped top tails, at most 1e-18 / 4T per round, only lower
+every delta(eps)). At delta >= 1e-10 nothing changes (there a many-round composition's round-off floor can also
+be above delta, T = 1000 at 1e-9: a tilted lower search would raise binary RR eps0 = 1, n = 1e3 from 6.092 to
+6.449 (upper end 6.555), at twice the time; not done).
 Written by hand: no library composes lower ends of explicit pairs with certified round-off (module doc of `pld`).
 """
 
@@ -69,6 +80,7 @@ from .count_pairs import CountPair, count_pair_finest_step, count_pair_grids, co
 from .krr_pairs import MAX_CELLS as KRR_MAX_CELLS
 from .krr_pairs import PAIRS as KRR_PAIRS
 from .krr_pairs import krr_pair_cells, krr_pair_finest_step, krr_pair_grids, krr_pair_moments, krr_pair_stride
+from .solve import TILT_BELOW, tilted_lower_epsilon
 
 __all__ = ["Group", "OFFSETS", "FRACTIONS", "GRID_FRACTION", "DELTA_FLOOR", "lower_delta", "lower_epsilon"]
 
@@ -218,11 +230,16 @@ def _composed_pairs(groups: Sequence[Group], delta: float) -> list[tuple[str, Co
     return out
 
 
-def lower_epsilon(groups: Sequence[Group], *, delta: float) -> tuple[float, str]:
+def lower_epsilon(groups: Sequence[Group], *, delta: float, stop: float | None = None) -> tuple[float, str]:
     """The largest certified lower end of eps(delta) over the candidates (module doc), and which one gave it
     ("" when none could be composed: then 0.0); below DELTA_FLOOR read off the curves composed at DELTA_FLOOR
-    (module doc: monotone in delta). groups: validated rounds (`mechanism_rounds`); 0 < delta < 1."""
+    (module doc: monotone in delta) and raised by the tilted lower search of the same grids (module doc, Below the
+    floor). `stop` (None: each composition's eps_max): an eps at or above the composed pairs' true eps(delta), e.g.
+    the caller's certified upper end of the worst case; it only aims that search. groups: validated rounds
+    (`mechanism_rounds`); 0 < delta < 1, stop None or finite >= 0."""
     groups = _check(groups, delta)
+    if stop is not None and not (isinstance(stop, (int, float)) and math.isfinite(stop) and stop >= 0):
+        raise ParameterError("stop", stop, "None or a finite eps >= 0 (an upper end of the composed eps)")
     best, which = 0.0, ""
     # Below the engine's round-off floor one set of curves serves every delta (module doc: monotone in delta).
     for label, composed in _composed_pairs(groups, max(delta, DELTA_FLOOR)):
@@ -232,8 +249,15 @@ def lower_epsilon(groups: Sequence[Group], *, delta: float) -> tuple[float, str]
             return value, value
 
         result = solve_epsilon(bounds, eps0=composed.eps_max, delta=delta, rel_tol=EPS_REL_TOL)
-        if result.lower > best:
-            best, which = result.lower, label
+        low = result.lower
+        if delta < TILT_BELOW and composed.grids:
+            # Below the floor (module doc): the same grids tilted at each eps the search judges, from the best end so
+            # far (a candidate that cannot beat it costs two tilted compositions); certified points only.
+            start = max(low, best)
+            top = composed.eps_max if stop is None else min(max(float(stop), start), composed.eps_max)
+            low = max(low, tilted_lower_epsilon(composed, delta=delta, rel_tol=EPS_REL_TOL, start=min(start, top), stop=top))
+        if low > best:
+            best, which = low, label
     return best, which
 
 

@@ -622,13 +622,15 @@ def _uses_directional(rounds: list[MechanismRound]) -> bool:
     return len(rounds) == 1 and rounds[0].mechanism == "binary_rr" and rounds[0].rounds > 1
 
 
-def composed_lower_epsilon(rounds: Sequence[MechanismRound], *, delta: float) -> BoundValue:
+def composed_lower_epsilon(rounds: Sequence[MechanismRound], *, delta: float, stop: float | None = None) -> BoundValue:
     """A certified LOWER bound on the worst-case eps(delta) of the composed rounds (module doc, L1): the largest
-    certified lower end over the explicit dataset pairs tried (`explicit_pairs`: binary RR and k-RR rounds)."""
+    certified lower end over the explicit dataset pairs tried (`explicit_pairs`: binary RR and k-RR rounds). `stop`
+    (None: none): a certified upper end of the same eps(delta); below delta = 1e-12 it aims the tilted lower search
+    (`explicit_pairs.lower_epsilon`), never the validity. Range: 0 < delta < 1, stop None or finite >= 0."""
     rounds = _validate_schedule(rounds)
     require_probability("delta", delta)
     groups = [Group(r.mechanism, r.eps0, r.n, r.rounds, r.k) for r in rounds]
-    best, which = lower_epsilon(groups, delta=delta)
+    best, which = lower_epsilon(groups, delta=delta, stop=stop)
     if best <= 0 and not which:
         return BoundValue(0.0, 0.0, "no explicit composed pair could be evaluated for these rounds", direction="lower_bound")
     note = f"composed explicit dataset pairs (module doc of explicit_pairs); the largest: {which}"
@@ -651,7 +653,7 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
         directional = _directional_epsilon(rounds[0], delta, upper)
         if directional is not None:
             upper = min(upper, directional)  # both certified (U4, U5): the smaller one
-    low = composed_lower_epsilon(rounds, delta=delta).lower if lower else 0.0
+    low = composed_lower_epsilon(rounds, delta=delta, stop=upper).lower if lower else 0.0
     low = min(low, upper)
     # The FFT's note speaks for its own value only (a no-gain note must not follow U5's smaller one).
     note = result.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN) if upper == result.upper else ""

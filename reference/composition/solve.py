@@ -29,6 +29,20 @@ wide windows put that floor above 1e-10, and an upper end certified at a smaller
 then tighter than the one returned at the larger delta (binary RR eps0 = 4, n = 1e4, T = 3000: 63.98 at 1e-9 against
 33.65 at 9.9e-11). Elsewhere the untilted search alone, as before.
 
+Small delta, the lower end (`tilted_lower_epsilon`). The passes above aim every tilt at the UPPER end's root; the
+lower end is then the largest evaluated eps whose certified lower delta is above delta. Away from its saddle a
+tilted lower curve falls to 0 (its round-off is relative to the tilted mass there, not to delta), so where the
+upper end is not certified below eps_max (no root to aim at) the lower end was the untilted curve's crossing,
+near delta ~ 1e-13: compose.exact_binary_rr (eps0 = 1, n = 100, T = 2) gave 1.0939 at delta = 1e-50 and 1.9983 at
+1e-30, though a lower end at a larger delta is one at every smaller delta (eps(delta) is non-increasing). Where
+the interval is still wider than the grid's rounding (2 x rounds x step, or rel_tol of its upper end), the lower
+end is searched on its own: a bisection of [lower end, upper end] (first probes just below the upper end, then
+just above the lower end, which stays when that one fails) in which each eps x is judged by the optimistic
+grids tilted at `saddle_tilt(x)` (a curve accurate relative to delta(x) itself near x), read at x. Each value is
+a certified lower bound of delta(x) whatever the tilt, so every x with a value above delta is a certified lower
+end; the bisection (at most LOWER_PASSES compositions) only chooses where to look. Where the interval is already
+as narrow as the grid allows, and at delta >= TILT_BELOW, nothing changes (the same floats).
+
 Small delta, the direct delta(eps) (`small_delta`, `tilted_delta`). A caller's delta(eps) path composes once for
 delta ~ 1e-6 (its grids' tail and floor far above a delta below 1e-12, where the untilted curve's round-off floor
 sits anyway). When that certified delta at eps is below TILT_BELOW, the caller's composition is redone for a target
@@ -56,7 +70,8 @@ from ..core.results import BoundValue
 from ..numerics.pld import ComposedPLD, GridPLD, chernoff_epsilon, compose_tilted, cut_top, saddle_tilt
 from ..numerics.solver import solve_epsilon
 
-__all__ = ["CUT_FRACTION", "DELTA_PASSES", "ROUND_OFF_SHARE", "TILT_BELOW", "TILT_PASSES", "composition_tail", "small_delta", "round_off_floor", "tilt_wanted", "tilted_delta", "tilted_epsilon", "upper_curve_epsilon"]
+__all__ = ["CUT_FRACTION", "DELTA_PASSES", "LOWER_PASSES", "ROUND_OFF_SHARE", "TILT_BELOW", "TILT_PASSES", "composition_tail", "small_delta", "round_off_floor", "tilt_wanted",
+           "tilted_delta", "tilted_epsilon", "tilted_lower_epsilon", "upper_curve_epsilon"]
 
 # Below this target delta the tilted composition is tried too (module doc: the untilted curve's round-off floor
 # is near 1e-12; at 1e-10 and above every value is the untilted search's alone).
@@ -76,6 +91,9 @@ SETTLED = 0.02
 DELTA_PASSES = 6
 SETTLED_DELTA = 0.1
 CUT_FRACTION = 1e-3
+# The lower end's own search (module doc, Small delta, the lower end): at most this many tilted compositions of the
+# optimistic grids, each aimed at the eps it is read at.
+LOWER_PASSES = 12
 
 
 def round_off_floor(composed: ComposedPLD) -> float:
@@ -124,7 +142,65 @@ def tilted_epsilon(upper: ComposedPLD, lower: ComposedPLD | None, *, delta: floa
         variants.append((cut_up, cut_low if all(np.any(g.masses > 0) for g in cut_low) else []))
     for up_grids, low_grids in variants:
         best = _tilt_passes(upper, lower, up_grids, low_grids, delta=delta, rel_tol=rel_tol, best=best)
+    if delta < TILT_BELOW and lower is not None and lower.grids and best.upper - best.lower > _grid_width(lower, rel_tol, best.upper):
+        # The lower end's own search (module doc, Small delta, the lower end): certified points only, so it can
+        # only raise the lower end.
+        found = tilted_lower_epsilon(lower, delta=delta, rel_tol=rel_tol, start=best.lower, stop=best.upper)
+        if found > best.lower:
+            best = replace(best, lower=found)
     return best
+
+
+def _grid_width(composed: ComposedPLD, rel_tol: float, top: float) -> float:
+    """The width a certified interval keeps from the grid's rounding alone: each round's losses move by at most one
+    step each way (pessimistic up, optimistic down), and the search's relative tolerance."""
+    return max(2.0 * sum(composed.powers) * composed.step, rel_tol * top)
+
+
+def tilted_lower_epsilon(lower: ComposedPLD, *, delta: float, rel_tol: float, start: float, stop: float) -> float:
+    """The largest eps found in [start, stop) whose certified lower delta(eps) is above `delta` (module doc, Small
+    delta, the lower end): `start` itself when none is found. Each eps x is judged by the untilted curve and by
+    the optimistic grids of `lower` tilted at `saddle_tilt(x)`, read at x (each a certified lower bound of the
+    composed pair's delta(x), so the answer is a certified lower end of eps(delta) when it is above `start`);
+    a bisection of [start, stop] (first probes just below stop, then just above start: when that one fails, start
+    is kept) with at most LOWER_PASSES tilted compositions, until the bracket is as narrow as the grid's rounding. `start` must be a certified lower end (or 0) and
+    `stop` at or above the true eps(delta) (a certified upper end, or the composition's eps_max) for the
+    bisection to aim well; validity does not depend on either. Range: an optimistic ComposedPLD with its grids
+    (numerics.pld.compose), 0 < delta < 1, rel_tol > 0, 0 <= start <= stop finite."""
+    if not isinstance(lower, ComposedPLD) or lower.pessimistic or not lower.grids:
+        raise ParameterError("lower", repr(lower)[:60], "the optimistic composition of numerics.pld.compose (it keeps its grids)")
+    require_probability("delta", delta)
+    require_positive("rel_tol", rel_tol)
+    if not (isinstance(start, (int, float)) and isinstance(stop, (int, float)) and math.isfinite(stop) and 0 <= start <= stop):
+        raise ParameterError("start, stop", (start, stop), "finite 0 <= start <= stop")
+    grids = list(lower.grids)
+    if not all(np.any(g.masses > 0) for g in grids):
+        return float(start)  # a round without finite mass: its optimistic composition certifies nothing
+    top = min(float(stop), lower.eps_max)
+    low, high = float(start), top
+    width = _grid_width(lower, rel_tol, top)
+
+    def above(x: float) -> bool:
+        if lower.delta(x) > delta:
+            return True
+        # saddle_tilt's bracket may end just above compose_tilted's largest tilt (1e6); any tilt is a valid choice.
+        tilted = compose_tilted(grids, lower.powers, min(saddle_tilt(grids, lower.powers, x), 1e6))
+        return tilted is not None and tilted.delta(x) > delta
+
+    # First just below stop (the search's end when the truth is near the upper end), then just above start (when
+    # that fails the crossing is within the grid's width of start: nothing to gain), then bisection.
+    probes = [max(high - width, low), low + width]
+    for index in range(LOWER_PASSES):
+        probe = probes[index] if index < len(probes) else 0.5 * (low + high)
+        if high - low <= width or not low < probe < high:
+            break
+        if above(probe):
+            low = probe
+        else:
+            high = probe
+            if index == 1:
+                break
+    return low
 
 
 def _tilt_passes(upper: ComposedPLD, lower: ComposedPLD | None, up_grids: list[GridPLD], low_grids: list[GridPLD], *, delta: float, rel_tol: float,

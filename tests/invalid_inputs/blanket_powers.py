@@ -18,6 +18,10 @@ CASES += [
     Case(powers.mixture_points, ([0.1, -0.2], [0.0, 0.0], 3, 5), fragment="p_values"),
     Case(powers.mixture_points, ([float("inf"), -0.2], [0.5, 0.5], 3, 5), fragment="l_values"),
     Case(powers.mixture_points, ([0.1, -1e101], [0.5, 0.5], 3, 5), fragment="l_values"),
+    Case(powers.rounded_grid, ([0.1, -0.2], [0.5, 0.5], 2.0**-10), {"unit": 2.0**-60}, fragment="unit"),
+    Case(powers.rounded_grid, ([0.1, -0.2], [0.5, 0.5], 0.3), fragment="h"),
+    Case(powers.rounded_grid, ([0.1, float("nan")], [0.5, 0.5], 2.0**-10), fragment="l_hi"),
+    Case(powers.rounded_grid, ([0.1, -0.2], [0.5, -0.5], 2.0**-10), fragment="l_hi"),
 ]
 
 # The FFT-only pair value of the exact blanket bound (`blanket_exact_randomizer.blanket_pair_fft_delta`).

@@ -57,6 +57,7 @@ from shuffle_spec.reference.numerics.solver import solve_epsilon  # noqa: E402
 
 _GRID = pld.pair_pld("clones", eps0=1.0, n=10).discretise(2.0**-10, True, 1e-12)
 _UPPER = grid_pld.compose([_GRID], [2], tail=1e-12)
+_LOWER = grid_pld.compose([pld.pair_pld("clones", eps0=1.0, n=10, pessimistic=False).discretise(2.0**-10, False, 1e-12)], [2], tail=1e-12)
 _START = solve_epsilon(lambda e: (0.0, 1.0), eps0=2.0, delta=1e-15, rel_tol=1e-6)
 CASES += [
     Case(grid_pld.compose_tilted, ([_GRID], [2], -1.0), fragment="lam"),
@@ -79,6 +80,11 @@ CASES += [
     Case(solve.small_delta, (lambda d: (_UPPER, None), (_UPPER, None)), {"eps": float("nan")}, fragment="eps"),
     Case(solve.small_delta, ("no function", (_UPPER, None)), {"eps": 1.0}, fragment="compose_for"),
     Case(solve.small_delta, (lambda d: (_UPPER, None), ("a curve", None)), {"eps": 1.0}, fragment="first"),
+    Case(solve.tilted_lower_epsilon, (_UPPER,), {"delta": 1e-15, "rel_tol": 1e-6, "start": 0.0, "stop": 1.0}, fragment="lower"),
+    Case(solve.tilted_lower_epsilon, (_LOWER,), {"delta": 0.0, "rel_tol": 1e-6, "start": 0.0, "stop": 1.0}, fragment="delta"),
+    Case(solve.tilted_lower_epsilon, (_LOWER,), {"delta": 1e-15, "rel_tol": -1.0, "start": 0.0, "stop": 1.0}, fragment="rel_tol"),
+    Case(solve.tilted_lower_epsilon, (_LOWER,), {"delta": 1e-15, "rel_tol": 1e-6, "start": 1.5, "stop": 1.0}, fragment="start"),
+    Case(solve.tilted_lower_epsilon, (_LOWER,), {"delta": 1e-15, "rel_tol": 1e-6, "start": 0.0, "stop": float("inf")}, fragment="stop"),
     Case(grid_pld.cut_top, ("a grid", 1e-3), fragment="g"),
     Case(grid_pld.cut_top, (_GRID, float("nan")), fragment="budget"),
     Case(grid_pld.cut_top, (_GRID, 2.0), fragment="budget"),

@@ -6,6 +6,8 @@ gamma (e^eps0 - 1): the reference returns the certified interval [0, eps0], so t
 from __future__ import annotations
 
 
+import pytest
+
 from shuffle_spec.interface.audit.bound import audit_point
 from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon_mp
 from shuffle_spec.spec.registry import get_statement
@@ -28,3 +30,20 @@ def test_a_claim_below_the_theorem_value_cannot_pass_at_tiny_eps0() -> None:
     assert low <= float(low_exact) and float(high_exact) <= high  # the theorem's value is accepted
     # ... and nothing more than the statement's rtol below it: a claim of 0 must be BELOW BOUND.
     assert low >= float(low_exact) * (1 - statement.rtol), (low, float(low_exact))
+
+
+@pytest.mark.slow  # the reference at n = 1e8: about 10 s of lattice sums
+def test_a_reference_interval_wider_than_rtol_is_not_an_acceptance_interval() -> None:
+    # eps0 = 1e-11, n = 1e8, k = 10, delta = 1e-16 (above MIN_EPS0, so the lattice sums answer): the certified
+    # interval of the theorem's value is 0.61% wide below its upper end (value 1.884e-16), more than rtol = 0.5%. The
+    # theorem's value is at most the reference's certified upper end, so an acceptance interval reaching more than
+    # rtol x that end below it would pass claims more than rtol below the value. The reference refuses tight="both"
+    # there (blanket_exact_krr.BOTH_MAX_WIDTH), so the audit leaves the point out, as it does below eps0 = 1e-12.
+    statement = get_statement("BBGN19.Lem5.3.exact_krr")
+    point = audit_point(statement, {"eps0": 1e-11, "n": 10**8, "delta": 1e-16, "k": 10}, "grid")
+    if point is None:
+        return  # left out of the audit
+    assert point.interval is not None and point.expected is not None
+    value, low = float(point.expected), float(point.interval[0])
+    assert value - low <= statement.rtol * value, (value, low)
+

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from shuffle_spec.reference.finite.blanket import blanket_multiset_divergence, lemma_5_3_divergence_bound
 from shuffle_spec.reference.bounds.bennett import bennett_krr_epsilon
-from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_delta, exact_blanket_krr_epsilon
+from shuffle_spec.reference.bounds.blanket_exact_krr import BOTH_MAX_WIDTH, exact_blanket_krr_delta, exact_blanket_krr_epsilon
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
+from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.finite.divergences import hockey_stick_divergence
 from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_delta
 from shuffle_spec.reference.exact.krr import exact_shuffled_krr_delta, exact_shuffled_krr_epsilon
@@ -157,3 +158,14 @@ def test_the_pair_lower_bounds_narrowed_alone_are_certified_and_as_tight(eps0, n
 
         both_lower, _, _ = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, tight="both")
         assert abs(value - both_lower) <= 1.01 * EPS_REL_TOL * both_lower, (pair, value, both_lower)
+
+
+@pytest.mark.slow  # n = 1e8: about 10 s of lattice sums
+def test_tight_both_refuses_where_the_narrowed_interval_stays_wider_than_its_limit() -> None:
+    # eps0 = 1e-11, n = 1e8, k = 10, delta = 1e-16: the certified delta brackets keep the eps interval 0.61% wide
+    # (upper end 1.884e-16) after the search, more than BOTH_MAX_WIDTH = 0.5%: tight="both" (the audit's) refuses in one
+    # line naming `tight` and the limit.
+    inputs = {"eps0": 1e-11, "n": 10**8, "delta": 1e-16, "k": 10}
+    with pytest.raises(ParameterError, match="tight") as refusal:
+        exact_blanket_krr_epsilon(**inputs, tight="both")
+    assert "\n" not in str(refusal.value) and f"{BOTH_MAX_WIDTH:.1%}" in str(refusal.value)

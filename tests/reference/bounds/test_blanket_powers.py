@@ -15,7 +15,9 @@ import pytest
 
 from shuffle_spec.proofs_checks.derived.blanket_exact_randomizer import brute_force_expectation
 from shuffle_spec.reference.bounds import blanket_exact_randomizer as ber
-from shuffle_spec.reference.bounds.blanket_powers import mixture_positive_part_upper
+from shuffle_spec.reference.bounds.blanket_powers import mixture_positive_part_upper, rounded_grid
+from shuffle_spec.reference.numerics.binomial import UNIT
+from shuffle_spec.reference.numerics.lattice_sums import U1
 
 # Four groups (not product form): the FFT path.
 MU_X = [Fraction(4, 10), Fraction(3, 10), Fraction(2, 10), Fraction(1, 10)]
@@ -155,3 +157,26 @@ def test_fft_only_pair_value_contains_the_lemma(eps):
         assert value <= got * (1 + 1e-12)
         assert ber.groups_fft_delta(n, randomizer.gamma, groups, eps=eps).upper == got  # the same sum from gamma and the groups
         assert got <= value * (1 + 5e-3) + 1e-10
+
+
+@pytest.mark.parametrize("eps", [0.3, 1.2])
+def test_the_one_rounded_grid_dominates_l_in_convex_order_for_both_callers_units(eps):
+    # The randomized rounding of the two callers (this module's batched sum: unit = UNIT; the per-size FFT path of
+    # blanket_exact_randomizer: unit = U1 = 1.001 UNIT) on the four groups of (MU_X, MU_X2, OMEGA): each group's
+    # rounded law has total mass at least its p_hi and conditional mean at least its l_hi (E[L' | L] >= L, module doc
+    # of blanket_exact_randomizer), both in exact Fractions of the floats; the grid of all groups is the sum of the
+    # groups' (the same points); the U1 grid is the UNIT one's or above point by point (the per-size path's floats
+    # at or above the batched one's: the safe side).
+    groups = ber.group_outputs(MU_X, MU_X2, OMEGA)
+    l_hi, p_hi = _inputs(groups, eps)
+    l_hi, p_hi = np.asarray(l_hi, dtype=float), np.asarray(p_hi, dtype=float)
+    h = 2.0**-12
+    for unit in (UNIT, U1):
+        for value, mass in zip(l_hi, p_hi, strict=True):
+            lo, masses = rounded_grid(np.array([value]), np.array([mass]), h, unit=unit)
+            total = sum(Fraction(float(m)) for m in masses)
+            assert total >= Fraction(float(mass))
+            mean = sum(Fraction(float(m)) * (lo + i) * Fraction(h) for i, m in enumerate(masses)) / total
+            assert mean >= Fraction(float(value))
+    (lo_u, m_u), (lo_1, m_1) = (rounded_grid(l_hi, p_hi, h, unit=unit) for unit in (UNIT, U1))
+    assert lo_u == lo_1 and len(m_u) == len(m_1) and bool(np.all(m_1 >= m_u))

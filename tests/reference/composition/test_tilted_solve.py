@@ -10,7 +10,7 @@ import pytest
 
 from shuffle_spec.reference.composition import mechanism_rounds as mech
 from shuffle_spec.reference.composition.blanket_rounds import compose_laplace
-from shuffle_spec.reference.composition.shuffled_rounds import compose_clones, pair_pld
+from shuffle_spec.reference.composition.shuffled_rounds import compose_clones, compose_clones_mp, compose_stronger_clones, pair_pld
 from shuffle_spec.reference.composition.solve import (
     ROUND_OFF_SHARE,
     TILT_BELOW,
@@ -18,11 +18,12 @@ from shuffle_spec.reference.composition.solve import (
     round_off_floor,
     tilt_wanted,
     tilted_epsilon,
+    tilted_lower_epsilon,
     upper_curve_epsilon,
 )
 from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.core.results import NO_COMPOSITION_GAIN
-from shuffle_spec.reference.numerics.pld import ComposedPLD, compose
+from shuffle_spec.reference.numerics.pld import ComposedPLD, compose, compose_tilted, saddle_tilt
 from shuffle_spec.reference.numerics.solver import solve_epsilon
 
 
@@ -100,6 +101,44 @@ def test_clones_monotone_in_delta_down_to_1e_50() -> None:
     uppers = [r.upper for r in results]
     assert all(a <= b for a, b in zip(uppers, uppers[1:], strict=False)), uppers
     assert all(r.lower <= r.upper for r in results)
+
+
+def test_the_clone_lower_end_at_1e_50_has_its_own_tilted_search_and_stays_below_the_enumerated_truth() -> None:
+    # compose.clones, eps0 = 1, n = 20, T = 2: the upper end is not certified below eps0 x T = 2 at delta = 1e-50, so
+    # no tilt was aimed near the root and the lower end was the untilted curve's crossing. The exact composed eps of
+    # the clone pair, by the 40-digit enumeration of compose_clones_mp (exact composed losses, an independent
+    # computation), is 2 - O(1e-12) or closer; the certified lower end must be below it and, the grid step being
+    # 2^-12 here, within 2 x T steps of it.
+    result = compose_clones(eps0=1.0, n=20, delta=1e-50, rounds=2)
+    truth_low, _ = compose_clones_mp(dps=40, eps0=1.0, n=20, delta=1e-50, rounds=2)
+    assert result.lower <= float(truth_low)
+    assert result.lower >= float(truth_low) - 4 * 2.0**-12, (result.lower, float(truth_low))
+
+
+def test_the_tilted_lower_search_is_certified_and_below_the_certified_upper_end() -> None:
+    # On the clone compositions of `_clone_composition` at delta = 1e-30: the answer above `start` has a certified
+    # lower delta above delta there (the untilted curve or the optimistic grids tilted at its saddle, as the search
+    # judged it), and it lies below the certified upper end of the pessimistic composition of the same pair (a lower
+    # end above an upper end would be a wrong claim). With stop = start there is nothing to search: start itself.
+    lower = _clone_composition(1e-30, pessimistic=False)
+    upper = _clone_composition(1e-30)
+    found = tilted_lower_epsilon(lower, delta=1e-30, rel_tol=1e-6, start=0.5, stop=lower.eps_max)
+    tilted = compose_tilted(list(lower.grids), lower.powers, saddle_tilt(list(lower.grids), lower.powers, found))
+    assert found > 0.5
+    assert lower.delta(found) > 1e-30 or (tilted is not None and tilted.delta(found) > 1e-30)
+    assert found <= upper_curve_epsilon(upper, delta=1e-30, rel_tol=1e-6).upper
+    assert tilted_lower_epsilon(lower, delta=1e-30, rel_tol=1e-6, start=0.5, stop=0.5) == 0.5
+
+
+@pytest.mark.slow
+def test_the_lower_ends_do_not_fall_as_delta_falls_below_1e_30() -> None:
+    # A lower end certified at a larger delta is one at every smaller delta (eps(delta) is non-increasing). Before the
+    # lower end's own search, compose.clones eps0 = 4, n = 1e3, T = 10 gave 31.45 at 1e-30 and 14.05 at 1e-50; the
+    # stronger clones eps0 = 1, n = 100, T = 2 gave 1.998 at 1e-30 and 1.146 at 1e-50. Each later lower end may sit
+    # one grid step (2 T h, the grid chosen per delta) below the earlier one, never more.
+    for compose_at, eps0, n, rounds in ((compose_clones, 4.0, 1000, 10), (compose_stronger_clones, 1.0, 100, 2)):
+        lowers = [compose_at(eps0=eps0, n=n, delta=d, rounds=rounds).lower for d in (1e-30, 1e-50, 1e-100)]
+        assert all(b >= a - 2e-3 * eps0 * rounds for a, b in zip(lowers, lowers[1:], strict=False)), lowers
 
 
 @pytest.mark.slow
