@@ -10,7 +10,8 @@
 2. Monotonicity on a small grid: non-increasing in n and delta, non-decreasing in eps0 (where valid),
    compared through the certified intervals so that bisection slack is not mistaken for a violation.
 3. Every bound >= the truth: generic and binary-RR bounds >= exact shuffled binary RR
-   (`exact.shuffled_binary_rr`, lower end of its interval); k-RR bounds >= exact shuffled k-RR.
+   (`exact.shuffled_binary_rr`, lower end of its interval); k-RR bounds >= exact shuffled k-RR. The costlier
+   points of both grids (binary RR at n = 5000, 3-RR at n = 10 but for eps0 = 2) are the second tier's.
 4. Spec hypotheses and reference refusals agree, at random points and at the edges of every regime
    hypothesis of the form eps0 <= f(n, delta) (the floats just inside and just outside).
 
@@ -206,19 +207,34 @@ def test_monotone_in_n_eps0_and_delta(statement_id):
 BINARY_GRID = list(itertools.product((0.05, 0.5, 2.0, 6.0), (2, 10, 300, 5_000), (1e-9, 1e-3, 0.2)))
 # Exact k-RR is exponential in k: k = 3 up to n = 10 stays below a second per point.
 KRR_GRID = list(itertools.product((3,), (0.5, 2.0, 5.0), (3, 10), (1e-6, 0.05)))
+# The second tier's share of both grids (the same comparisons, at the costlier points): binary RR at n = 5000
+# (half the grid's time; tests/properties/test_soundness.py compares every generic bound with exact binary RR up
+# to n = 1e8 in the default tier), and exact 3-RR at n = 10 but for eps0 = 2 (0.4 s a point).
+SECOND_TIER_BINARY = [p for p in BINARY_GRID if p[1] == 5_000]
+SECOND_TIER_KRR = [p for p in KRR_GRID if p[2] == 10 and p[1] != 2.0]
+
+
+def _tier(grid: list, second_tier: list, heavy: bool) -> list:
+    return [p for p in grid if (p in second_tier) == heavy]
+
+
+TIERS = [False, pytest.param(True, marks=pytest.mark.slow)]
+TIER_IDS = ["default", "heavy_points"]
 
 
 def _sound_upper_bounds(mechanism: str):
     return [s for s in amplification_statements(mechanism) if s.direction is Direction.UPPER_BOUND and s.id not in NOT_A_SHUFFLED_LDP_BOUND]
 
 
-def test_generic_and_binary_bounds_at_least_exact_binary_rr():
+@pytest.mark.parametrize("heavy", TIERS, ids=TIER_IDS)
+def test_generic_and_binary_bounds_at_least_exact_binary_rr(heavy):
+    grid = _tier(BINARY_GRID, SECOND_TIER_BINARY, heavy)
     if EXACT_BINARY_RR_ID not in registry():
         pytest.skip(f"{EXACT_BINARY_RR_ID} is not registered")
     truth_statement = registry()[EXACT_BINARY_RR_ID]
     statements = [s for s in _sound_upper_bounds("binary_rr") if s.mechanism in ("", "generic", "binary_rr")]
     compared = 0
-    for eps0, n, delta in BINARY_GRID:
+    for eps0, n, delta in grid:
         truth = _reference(truth_statement, {"eps0": eps0, "n": n, "delta": delta})
         assert truth is not None, f"exact binary RR refused eps0={eps0}, n={n}, delta={delta}"
         for statement in statements:
@@ -228,14 +244,16 @@ def test_generic_and_binary_bounds_at_least_exact_binary_rr():
                 continue
             compared += 1
             assert bound[1] >= truth[0], f"{statement.id} = {bound[1]} < exact binary RR {truth[0]} at eps0={eps0}, n={n}, delta={delta}"
-    assert compared >= len(BINARY_GRID)
+    assert compared >= len(grid)
 
 
-def test_krr_bounds_at_least_exact_shuffled_krr():
+@pytest.mark.parametrize("heavy", TIERS, ids=TIER_IDS)
+def test_krr_bounds_at_least_exact_shuffled_krr(heavy):
+    grid = _tier(KRR_GRID, SECOND_TIER_KRR, heavy)
     statements = [s for s in _sound_upper_bounds("krr") if s.mechanism == "krr"]
     assert statements, "no k-RR-specific amplification bound is registered"
     compared = 0
-    for k, eps0, n, delta in KRR_GRID:
+    for k, eps0, n, delta in grid:
         truth = exact_shuffled_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k)
         for statement in statements:
             bound = _reference(statement, _params(statement, eps0=eps0, n=n, delta=delta, k=k))
@@ -243,7 +261,7 @@ def test_krr_bounds_at_least_exact_shuffled_krr():
                 continue
             compared += 1
             assert bound[1] >= truth.lower, f"{statement.id} = {bound[1]} < exact {k}-RR {truth.lower} at eps0={eps0}, n={n}, delta={delta}"
-    assert compared >= len(KRR_GRID)
+    assert compared >= len(grid)
 
 
 # --- 4. spec hypotheses == reference refusals ----------------------------------------------------
