@@ -96,6 +96,10 @@ def check_compare_json(data: dict) -> None:
 
 
 fuzz = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+# Fewer draws in the default tier for the commands whose single call costs a SymPy substitution or a calibration
+# (~0.1 s): a quarter of the profile's number (10 under `ci`); the second tier runs the profile's number (the same
+# check, more points).
+FEWER = max(10, settings.default.max_examples // 4)
 
 
 @fuzz
@@ -148,15 +152,29 @@ def test_fuzz_eval(statement_id, params, raw):
         assert isinstance(data["value"], (int, float)) and math.isfinite(data["value"]), data
 
 
-@fuzz
-@given(
+CALIBRATIONS = dict(
     target=st.sampled_from(["eps0", "n", "delta"]),
     eps=numbers(st.floats(0.05, 1.0).map(repr)),
     eps0=numbers(valid_eps0),
     n=numbers(st.integers(1000, 10**6).map(str)),
     delta=numbers(valid_delta),
 )
+
+
+@settings(fuzz, max_examples=FEWER)
+@given(**CALIBRATIONS)
 def test_fuzz_calibrate(target, eps, eps0, n, delta):
+    _check_calibrate(target, eps, eps0, n, delta)
+
+
+@pytest.mark.slow
+@fuzz
+@given(**CALIBRATIONS)
+def test_fuzz_calibrate_at_more_points(target, eps, eps0, n, delta):
+    _check_calibrate(target, eps, eps0, n, delta)
+
+
+def _check_calibrate(target, eps, eps0, n, delta) -> None:
     argv = ["calibrate", "FMT21.Thm2.1", "--target", target, "--eps", eps, "--json"]
     argv += [] if target == "eps0" else ["--eps0", eps0]
     argv += [] if target == "n" else ["--n", n]
@@ -199,14 +217,28 @@ def test_fuzz_derive(option, text, statement_id):
 DERIVE_IDS = ["FMT21.Thm2.1", "EFMRTT19.Thm7", "EFMRSTT20.ThmIII.1", "FMT21.Thm2.1.apple"]
 
 
-@fuzz
-@given(
+DERIVE_SUBSTITUTIONS = dict(
     statement_id=st.sampled_from(DERIVE_IDS),
     values=st.fixed_dictionaries({}, optional={"eps0": numbers(valid_eps0), "n": numbers(valid_n), "delta": numbers(valid_delta)}),
     form=st.sampled_from(["--json", "--latex", "--python"]),
 )
+
+
+@settings(fuzz, max_examples=FEWER)
+@given(**DERIVE_SUBSTITUTIONS)
 def test_fuzz_derive_substitutions(statement_id, values, form):
     """derive --subs: a one-line refusal, or (full point, --json) an exact value that eval certifies too."""
+    _check_derive_substitutions(statement_id, values, form)
+
+
+@pytest.mark.slow
+@fuzz
+@given(**DERIVE_SUBSTITUTIONS)
+def test_fuzz_derive_substitutions_at_more_points(statement_id, values, form):
+    _check_derive_substitutions(statement_id, values, form)
+
+
+def _check_derive_substitutions(statement_id, values, form) -> None:
     argv = ["derive", statement_id, *(item for name, value in values.items() for item in ("--subs", f"{name}={value}")), form]
     code, out, err, seconds = call(argv)
     data = check_outcome(argv, code, out, err, seconds)
