@@ -15,7 +15,7 @@ import pytest
 
 from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.core.rounding import mpf_to_float_down, mpf_to_float_up
-from shuffle_spec.reference.numerics.pld import PairPLD, compose, compose_tilted, saddle_tilt
+from shuffle_spec.reference.numerics.pld import GridPLD, PairPLD, compose, compose_tilted, saddle_tilt
 
 # Grid step of the test (a power of 2): pessimistic rounding moves each round's loss up by < STEP.
 STEP = 2.0**-10
@@ -157,3 +157,14 @@ def test_compose_tilted_refuses_a_bad_tilt(lam: float) -> None:
     grid = _pair_pld(p, q, _Exact(p, q, 1).single_loss).discretise(STEP, True, 1e-300)
     with pytest.raises(ParameterError, match="lam"):
         compose_tilted([grid], [2], lam)
+
+
+def test_the_saddle_tilt_stays_within_the_tilts_compose_tilted_takes():
+    # A loss of one grid step (2^-20) with mass 1e-300: the saddle at eps = the top loss - step / 2 is at
+    # lam = ln(1e300) / 2^-20 ~ 7e8, beyond the bracket's end, which doubled from 1 to 2^20 = 1048576 > 1e6: the
+    # tilt chosen there was refused by compose_tilted (a ParameterError naming an internal tilt). Any tilt is a
+    # valid choice (saddle_tilt only aims), so it must be one compose_tilted takes.
+    grid = GridPLD(2.0**-20, 0, np.array([1.0, 1e-300]), 0.0, True, 1.0)
+    lam = saddle_tilt([grid], [1], 1.0)
+    assert 0 < lam <= 1e6
+    compose_tilted([grid], [1], lam)
