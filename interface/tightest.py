@@ -52,6 +52,7 @@ A test that fails, or that refuses its inputs, costs its one evaluation and the 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -248,7 +249,9 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
             if "clones" not in found:
                 from ..reference.bounds.clones import clone_pair_delta, window_tail
 
-                value = clone_pair_delta(eps0=eps0, n=n, eps=end, kind="fmt23", tail=window_tail(delta))
+                # A window dropping up to 1e-4 delta of mass on each side (instead of the statement's 1e-30): the lower
+                # end falls by at most that mass (every divergence term is <= 1) and the window is about half as wide.
+                value = clone_pair_delta(eps0=eps0, n=n, eps=end, kind="fmt23", tail=max(window_tail(delta), 1e-4 * delta))
                 found["clones"] = value.lower > delta
             why = "FMT23's stronger-clone delta" + (" (FMT21's is at least it)" if statement_id == "FMT21.clones_numeric" else "")
             return f"not evaluated: {why} at eps = {end!r} is certified above delta, so its eps is larger" if found["clones"] else ""
@@ -273,8 +276,12 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
             else:
                 from ..reference.lower_bounds.krr import krr_pair_delta
 
-                # The upper end alone decides: the lattice sums skip their lower queries (the same upper float).
-                pair_upper = krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta, sharp_lower=False).upper
+                # The upper end alone decides: the lattice sums skip their lower queries, and a coarser certified
+                # interval serves (one grid row per sd of b; a tail of 1e-4 delta / e^eps0 on each side, which adds at
+                # most 1e-4 delta to the upper end: the tail's summand is capped by c0 m <= e^eps0 n). The pair's
+                # delta at the largest lower end in hand is usually far below delta (0.02-0.75 delta at n = 1e8).
+                tail = max(min(1e-30, delta * 1e-12), 1e-4 * delta / math.exp(min(eps0, 700.0)), 1e-300)
+                pair_upper = krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta, sharp_lower=False, tail=tail, per_sd=1).upper
             if pair_upper <= delta:
                 return f"not evaluated: the pair's delta at eps = {end!r} is certified at most delta, so its eps is not larger"
             return ""

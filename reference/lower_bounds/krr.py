@@ -57,7 +57,7 @@ from ..bounds.blanket_exact_krr import (
     bracket,
     check_krr_inputs,
 )
-from ..core.errors import ParameterError, require_positive
+from ..core.errors import ParameterError, require_integer, require_positive
 from ..bounds.bennett import bennett_krr_epsilon
 from ..bounds.blanket_parameters import krr_blanket_delta_cap
 from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, Window, binomial_law, binomial_window, positive_part_expectation, positive_part_expectations, search_start
@@ -108,24 +108,33 @@ def _terms(pair: str, eps0: float, k: int, eps: float) -> list[tuple[float, floa
     return [(e0 - e, 1 / d), (1 / e0 - e, e0 / d), (1 - e, (k - 2) / d)]
 
 
-def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "third", delta_hint: float = 1e-6, sharp_lower: bool = True) -> BoundValue:
+def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "third", delta_hint: float = 1e-6, sharp_lower: bool = True,
+                   tail: float | None = None, per_sd: int = PER_SD) -> BoundValue:
     """A certified interval containing the hockey-stick divergence (max over both directions) at e^eps of the
     kept counts of the neighbouring pair `pair` ("third" or "x0", module doc) of n shuffled eps0-k-RR reports
     (exact.krr_pair_third / exact.krr_pair_x0). sharp_lower=False: for a caller that uses the upper end alone (the
     x0 test of `interface/tightest.py`), the lattice sums skip their lower queries (about a third less work): the
-    upper end is the same float, the lower end is still certified but loose. Range: see the module doc; eps >= 0."""
+    upper end is the same float, the lower end is still certified but loose. `tail` (the mass of the count b left
+    out on each side of its window; default max(min(1e-30, 1e-12 delta_hint), 1e-300), the statements' own) and
+    `per_sd` (grid rows per standard deviation of b; default PER_SD = 4) decide only how tight the interval is:
+    a larger tail or fewer rows give a certified interval, wider, for less work (that test takes 1e-4 delta / e^eps0
+    and 1 row per sd). Range: see the module doc; eps >= 0, 0 < tail < 1, per_sd >= 1."""
     if pair not in PAIRS:
         raise ParameterError("pair", pair, "'third' or 'x0'")
     check_krr_inputs(eps0, n, 0.5, k, min_k=3 if pair == "third" else 2)
     require_positive("eps", eps, allow_zero=True)
     require_positive("delta_hint", delta_hint)
+    if tail is not None and not (isinstance(tail, float) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "None or a float in (0, 1)")
+    require_integer("per_sd", per_sd, minimum=1)
     if eps >= eps0:
         return BoundValue(0.0, 0.0, direction="exact")
     if eps0 < MIN_EPS0:
         # The divergence is at most the total variation of the pair, at most that of the one report that differs
         # (post-processing), (e^eps0 - 1)/(e^eps0 + k - 1) <= the blanket bound's gamma (e^eps0 - 1).
         return BoundValue(0.0, krr_blanket_delta_cap(eps0, int(k)), TINY_EPS0, direction="exact")
-    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    if tail is None:
+        tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     lower = upper = 0.0
     for law_b, law_a, coefficients in _setups(pair, eps0, int(k), eps):
         if not coefficients.c1[1] <= coefficients.c2[0]:
@@ -136,9 +145,9 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
             upper = 1.0
             continue
         if sharp_lower:
-            lo, hi = positive_part_expectation(int(n), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
+            lo, hi = positive_part_expectation(int(n), law_b, law_a, coefficients, tail=tail, per_sd=per_sd)
         else:
-            ends = positive_part_expectations([int(n)], law_b, law_a, coefficients, tail=tail, per_sd=PER_SD, lower=False)
+            ends = positive_part_expectations([int(n)], law_b, law_a, coefficients, tail=tail, per_sd=per_sd, lower=False)
             lo, hi = float(ends[0][0]), float(ends[1][0])
         lower, upper = max(lower, lo / n / (1 + 2 * U1)), max(upper, hi / n * (1 + 2 * U1))
     return BoundValue(min(lower, upper), min(upper, 1.0), direction="exact")

@@ -1,0 +1,43 @@
+"""`krr_pair_delta(..., tail=, per_sd=)`: a larger tail and fewer grid rows (what the x0 test of `interface/tightest.py`
+uses: 1e-4 delta / e^eps0 and one row per sd) still give a certified interval of the same divergence: it contains the
+exact divergence of the shuffled pair (full enumeration, small n) and meets the default evaluation's interval."""
+
+import math
+
+import pytest
+
+from shuffle_spec.reference.core.errors import ParameterError
+from shuffle_spec.reference.finite.divergences import hockey_stick_divergence
+from shuffle_spec.reference.finite.randomizers import k_randomized_response
+from shuffle_spec.reference.finite.shuffling import shuffled_distribution
+from shuffle_spec.reference.lower_bounds.krr import krr_pair_delta
+
+REL = 1e-11  # float rounding of the enumerated reference itself
+
+
+@pytest.mark.parametrize(("k", "n", "eps0", "eps"), [(3, 6, 1.0, 0.3), (4, 5, 2.0, 0.5), (5, 5, 0.5, 0.05), (3, 6, 4.0, 1.0)])
+def test_the_coarse_x0_interval_contains_the_enumerated_divergence(k, n, eps0, eps):
+    randomizer = k_randomized_response(k, math.exp(eps0))
+    p = shuffled_distribution(randomizer, [0] * (n - 1) + [0])
+    q = shuffled_distribution(randomizer, [0] * (n - 1) + [1])
+    exact = max(hockey_stick_divergence(p, q, math.exp(eps)), hockey_stick_divergence(q, p, math.exp(eps)))
+    coarse = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair="x0", tail=1e-4 * 1e-3 / math.exp(eps0), per_sd=1)
+    assert coarse.lower * (1 - REL) <= exact <= coarse.upper * (1 + REL), (exact, coarse)
+
+
+@pytest.mark.parametrize(("k", "eps0", "n", "eps", "delta"), [(10, 1.0, 10**6, 0.0019, 1e-6), (100, 4.0, 10**5, 0.08, 1e-9), (3, 0.5, 10**5, 0.004, 1e-6)])
+def test_the_coarse_x0_interval_meets_the_default_one_at_large_n(k, eps0, n, eps, delta):
+    """Grids of many rows (n = 1e5-1e6): both are certified intervals of the same divergence, so they meet; the
+    coarse upper end is above the divergence's lower end and at most 1e-4 delta plus the blocking slack above it."""
+    default = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair="x0", delta_hint=delta, sharp_lower=False)
+    sharp = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair="x0", delta_hint=delta)
+    coarse = krr_pair_delta(eps0=eps0, n=n, k=k, eps=eps, pair="x0", delta_hint=delta, sharp_lower=False, tail=1e-4 * delta / math.exp(eps0), per_sd=1)
+    assert sharp.upper == default.upper and sharp.lower > 0
+    assert sharp.lower <= coarse.upper and coarse.lower <= sharp.upper
+    assert coarse.upper <= sharp.upper * 1.01 + 1e-4 * delta, (coarse, sharp)
+
+
+@pytest.mark.parametrize(("name", "value"), [("tail", 0.0), ("tail", 1.0), ("tail", "1e-9"), ("per_sd", 0)])
+def test_tail_and_per_sd_are_checked(name, value):
+    with pytest.raises(ParameterError, match=name):
+        krr_pair_delta(eps0=1.0, n=100, k=3, eps=0.1, pair="x0", **{name: value})
