@@ -137,11 +137,3 @@ def test_path_estimate_is_the_n_grid_where_auto_takes_the_split_sum(monkeypatch)
     assert (auto.lower, auto.upper) == (split.lower, split.upper)
     assert (grid.lower, grid.upper) != (split.lower, split.upper)  # two different evaluations ...
     assert max(grid.lower, split.lower) <= min(grid.upper, split.upper)  # ... of the same delta: the intervals meet
-
-
-def test_path_is_checked():
-    from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_delta
-    from shuffle_spec.reference.core.errors import ParameterError
-
-    with pytest.raises(ParameterError, match="path"):
-        exact_blanket_krr_delta(**ESTIMATE_POINT, path="grid")

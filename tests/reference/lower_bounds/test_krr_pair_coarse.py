@@ -6,7 +6,6 @@ import math
 
 import pytest
 
-from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.finite.divergences import hockey_stick_divergence
 from shuffle_spec.reference.finite.randomizers import k_randomized_response
 from shuffle_spec.reference.finite.shuffling import shuffled_distribution
@@ -35,9 +34,3 @@ def test_the_coarse_x0_interval_meets_the_default_one_at_large_n(k, eps0, n, eps
     assert sharp.upper == default.upper and sharp.lower > 0
     assert sharp.lower <= coarse.upper and coarse.lower <= sharp.upper
     assert coarse.upper <= sharp.upper * 1.01 + 1e-4 * delta, (coarse, sharp)
-
-
-@pytest.mark.parametrize(("name", "value"), [("tail", 0.0), ("tail", 1.0), ("tail", "1e-9"), ("per_sd", 0)])
-def test_tail_and_per_sd_are_checked(name, value):
-    with pytest.raises(ParameterError, match=name):
-        krr_pair_delta(eps0=1.0, n=100, k=3, eps=0.1, pair="x0", **{name: value})
