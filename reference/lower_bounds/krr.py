@@ -61,11 +61,12 @@ from ..core.errors import ParameterError, require_integer, require_positive
 from ..bounds.bennett import bennett_krr_epsilon
 from ..bounds.blanket_parameters import krr_blanket_delta_cap
 from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, Window, binomial_law, binomial_window, positive_part_expectation, positive_part_expectations, search_start
+from ..numerics.binomial import iv_context
 from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
 __all__ = [
-    "krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "krr_pair_third_split_delta", "krr_pair_third_split_epsilon",
+    "krr_pair_delta", "krr_pair_x0_chernoff_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "krr_pair_third_split_delta", "krr_pair_third_split_epsilon",
     "krr_pair_third_split_epsilon_mp", "check_split_range", "PAIRS", "MAX_SPLIT_ROWS", "SPLIT_MAX_MEAN",
 ]
 
@@ -151,6 +152,55 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
             lo, hi = float(ends[0][0]), float(ends[1][0])
         lower, upper = max(lower, lo / n / (1 + 2 * U1)), max(upper, hi / n * (1 + 2 * U1))
     return BoundValue(min(lower, upper), min(upper, 1.0), direction="exact")
+
+
+def _x0_directions(e0: Any, e: Any, k: int) -> list[tuple[tuple[Any, Any, Any], tuple[Any, Any, Any]]]:
+    """[(pi, a)] of the x0 pair's two directions (module doc): the others' report law pi = (e0, 1, k - 2)/D over
+    (x0, x1, the rest) and a_j = (mu_x(j) - e mu_x'(j)) / pi_j, for P_x0 - e P_x1 and P_x1 - e P_x0; e0, e numbers of
+    one kind (floats, or intervals of one context)."""
+    d = e0 + k - 1
+    pi = (e0 / d, 1 / d, (k - 2) / d)
+    return [(pi, ((e0 - e) / e0, 1 - e * e0, 1 - e)), (pi, (1 / e0 - e, e0 - e, 1 - e))]
+
+
+def krr_pair_x0_chernoff_delta(*, eps0: float, n: int, k: int, eps: float) -> float:
+    """A certified upper bound on exact.krr_pair_x0's divergence (the max over both directions) at e^eps, in closed
+    form: each direction is E_W[(X)_+] / n with X = a0 h0 + a1 h1 + ar R, (h0, h1, R) ~ Mult(n; pi) (module doc), and
+    x_+ <= e^(t x - 1) / t for every real x and t > 0 (e^y >= e y), so the direction is at most
+    (sum_j pi_j e^(t a_j))^n / (e t n) (the multinomial's moment generating function), at any t > 0. t is chosen by a
+    float search (convex in t: it only decides how tight the bound is); the bound at that t is evaluated in 100-bit
+    interval arithmetic (`shuffle_spec.reference.numerics.binomial.iv_context`) and its upper end rounded up. Loose
+    by a polynomial factor (a Chernoff bound), a few microseconds of work: the x0 test of `interface/tightest.py`
+    tries it before the lattice sums, where the pair's delta is far below the target (large eps0). Range: eps0 in
+    (0, 50], 2 <= k <= 1e6 (k = 2: no rest, pi_rest = 0), 1 <= n <= 1e8, eps >= 0; 0.0 at eps >= eps0."""
+    check_krr_inputs(eps0, n, 0.5, k)
+    require_positive("eps", eps, allow_zero=True)
+    n, k = int(n), int(k)
+    if eps >= eps0:
+        return 0.0
+    iv = iv_context()
+    exact = _x0_directions(iv.exp(iv.mpf(eps0)), iv.exp(iv.mpf(eps)), k)
+    floats = _x0_directions(math.exp(eps0), math.exp(eps), k)
+    worst = 0.0
+    for (pi_iv, a_iv), (pi_f, a_f) in zip(exact, floats, strict=True):
+        top = max(a_f)  # > 0 in exact arithmetic (a0 > 0 for eps < eps0); its float only places the search
+
+        def exponent(t: float, pi_f: tuple[float, ...] = pi_f, a_f: tuple[float, ...] = a_f) -> float:
+            # n log M(t) - log t, M(t) - 1 = sum_j pi_j expm1(t a_j) (no cancellation near t = 0): placement only.
+            m1 = sum(p * math.expm1(t * a) for p, a in zip(pi_f, a_f, strict=True))
+            return n * math.log1p(m1) - math.log(t) if m1 > -1 else math.inf
+        lo, hi = -40.0, math.log(600.0 / top) if top > 0 else 0.0  # log t; t a_j <= 600 keeps every float finite
+        for _ in range(80):  # golden-section search of a convex function of t, on log t (unimodal there too)
+            x1, x2 = lo + 0.382 * (hi - lo), hi - 0.382 * (hi - lo)
+            if exponent(math.exp(x1)) <= exponent(math.exp(x2)):
+                hi = x2
+            else:
+                lo = x1
+        t = iv.mpf(math.exp(0.5 * (lo + hi)))
+        moment = sum((p * iv.exp(t * a) for p, a in zip(pi_iv, a_iv, strict=True)), iv.mpf(0))
+        bound = iv.exp(n * iv.log(moment) - 1) / (t * n)
+        worst = max(worst, float(bound.b) * (1 + 2.0**-50) + 2.0**-1074)  # the float of the upper end, rounded up
+    return min(worst, 1.0)
 
 
 def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> BoundValue:
