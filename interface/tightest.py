@@ -33,15 +33,18 @@ Hoeffding and Bennett forms) a bound non-increasing in eps, as `closed_form_epsi
   B(c), non-increasing in the clone count c, averaged over Bin(n-1, e^-eps0) instead of the stochastically larger
   Bin(n-1, 2/(e^eps0+1)), e^-eps0 <= 2/(e^eps0+1)), so FMT21's value is > U too. One evaluation serves both.
 - BBGN19.Lem5.3.exact_krr at k = 2 (binary RR's certified worst case in hand): Lemma 5.3's certified delta at U has
-  its lower end above delta, so its value is > U.
+  its lower end above delta, so its value is > U (the delta from whichever of its two exact evaluations, the split sum
+  or the N grid, has the smaller work estimate: `exact_blanket_krr_delta(path="estimate")`).
 - BBGN19.Thm5.3, BBGN19.hoeffding_krr, BBGN19.bennett_generic, BBGN19.bennett_krr (closed forms, each inverted by
   `closed_form_epsilon` at a point where its float delta, rounded up, is at most delta): the float delta at U above
   delta (1 + CLOSED_FORM_SLACK); the float is at most the exact delta times (1 + 1e-40)^2 (1 + 2^-52), so the exact
   delta at U is above delta, while at the candidate's value it is at most delta: its value is > U.
 - exact.krr_pair_x0, against the largest lower end L > 0 in hand: the x0 pair's certified delta (both directions) at L
   has its upper end at most delta, so the pair's exact eps is <= L and the candidate's value (a point whose certified
-  lower delta exceeds delta, or 0) is < L. At k >= 3 that delta is the pair's own (`krr_pair_delta`, one lattice sum
-  per direction, its upper end only: sharp_lower=False, the same upper float for about a third less work); at k = 2 the x0 pair IS a binary-RR pair (user 1 holds one bit or the other, the n - 1 others all
+  lower delta exceeds delta, or 0) is < L. At k >= 3 that delta is bounded first by the pair's Chernoff bound
+  (`krr_pair_x0_chernoff_delta`: the multinomial's moment generating function, closed form, ~1 ms), else by the pair's
+  own lattice sums (`krr_pair_delta`, one per direction, the upper end only, sharp_lower=False, on a coarse grid with a
+  tail of 1e-4 delta / e^eps0: any certified upper end serves); at k = 2 the x0 pair IS a binary-RR pair (user 1 holds one bit or the other, the n - 1 others all
   hold x0: `reference/lower_bounds/krr.py`, module doc), with delta = max(d_{n-1}, d_0) in the notation of
   `reference/exact/binary_rr.py` (its D(Q_k||P_k) = D(P_{n-1-k}||Q_{n-1-k})), certified there by `binary_rr_pair_delta`
   on the windows exact.shuffled_binary_rr has just built at this delta (a few dot products; L is then its lower end,
@@ -51,6 +54,7 @@ A test that fails, or that refuses its inputs, costs its one evaluation and the 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -247,14 +251,18 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
             if "clones" not in found:
                 from ..reference.bounds.clones import clone_pair_delta, window_tail
 
-                value = clone_pair_delta(eps0=eps0, n=n, eps=end, kind="fmt23", tail=window_tail(delta))
+                # A window dropping up to 1e-4 delta of mass on each side (instead of the statement's 1e-30): the lower
+                # end falls by at most that mass (every divergence term is <= 1) and the window is about half as wide.
+                value = clone_pair_delta(eps0=eps0, n=n, eps=end, kind="fmt23", tail=max(window_tail(delta), 1e-4 * delta))
                 found["clones"] = value.lower > delta
             why = "FMT23's stronger-clone delta" + (" (FMT21's is at least it)" if statement_id == "FMT21.clones_numeric" else "")
             return f"not evaluated: {why} at eps = {end!r} is certified above delta, so its eps is larger" if found["clones"] else ""
         if statement_id == "BBGN19.Lem5.3.exact_krr" and k is not None:
             from ..reference.bounds.blanket_exact_krr import exact_blanket_krr_delta
 
-            if exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=end, delta_hint=delta).lower > delta:
+            # Either exact evaluation of the sum certifies the test: the one with the smaller work estimate (path
+            # "estimate"; at eps0 = 4, n = 1e6 the statement's own rule takes the split sum, ten times slower there).
+            if exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=end, delta_hint=delta, path="estimate").lower > delta:
                 return f"not evaluated: its delta at eps = {end!r} is certified above delta, so its eps is larger"
             return ""
         closed = _closed_form_delta(statement_id, eps=end, eps0=eps0, n=n, k=k)
@@ -268,10 +276,17 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
 
                 pair_upper = binary_rr_pair_delta(eps0=eps0, n=n, k=0, eps=end, delta_hint=delta).upper
             else:
-                from ..reference.lower_bounds.krr import krr_pair_delta
+                from ..reference.lower_bounds.krr import krr_pair_delta, krr_pair_x0_chernoff_delta
 
-                # The upper end alone decides: the lattice sums skip their lower queries (the same upper float).
-                pair_upper = krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta, sharp_lower=False).upper
+                # First the pair's Chernoff bound (closed form, ~1 ms; within 2-7x of the pair's delta): enough where
+                # that delta is far below delta (eps0 >= 1 at n = 1e8). Else the lattice sums: the upper end alone
+                # decides, so they skip their lower queries, and a coarser certified interval serves (one grid row per
+                # sd of b; a tail of 1e-4 delta / e^eps0 on each side, which adds at most 1e-4 delta to the upper end:
+                # the tail's summand is capped by c0 m <= e^eps0 n).
+                pair_upper = krr_pair_x0_chernoff_delta(eps0=eps0, n=n, k=k, eps=end)
+                if pair_upper > delta:
+                    tail = max(min(1e-30, delta * 1e-12), 1e-4 * delta / math.exp(min(eps0, 700.0)), 1e-300)
+                    pair_upper = krr_pair_delta(eps0=eps0, n=n, k=k, eps=end, pair="x0", delta_hint=delta, sharp_lower=False, tail=tail, per_sd=1).upper
             if pair_upper <= delta:
                 return f"not evaluated: the pair's delta at eps = {end!r} is certified at most delta, so its eps is not larger"
             return ""

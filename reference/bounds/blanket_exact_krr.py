@@ -70,7 +70,7 @@ from ..numerics.lattice_sums import (
 from ..numerics.solver import solve_certified_epsilon
 from ..core.results import NO_AMPLIFICATION, BoundValue
 
-__all__ = ["exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K", "MIN_EPS0"]
+__all__ = ["PATHS", "exact_blanket_krr_delta", "exact_blanket_krr_epsilon", "check_krr_inputs", "check_eps0_n_delta", "bracket", "MAX_N", "MAX_EPS0", "MAX_K", "MIN_EPS0"]
 
 STATEMENT = "BBGN19.Lem5.3.exact_krr"
 # The supported range, from its one source (`shuffle_spec.reference.core.limits.RANGES`): n <= 1e8, eps0 <= 50.
@@ -226,15 +226,25 @@ def _split_cost_at(grid: _NGrid, n: int, eps: float, coefficients: Coefficients)
     return float(split_cost(n, grid.split[0].p, 0.5, p_r, min(shift_a, 1e15)))
 
 
-def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6, sharp_lower: bool = True) -> BoundValue:
+PATHS = ("auto", "estimate")
+
+
+def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6, sharp_lower: bool = True, path: str = "auto") -> BoundValue:
     """BBGN19.Lem5.3.exact_krr: a certified interval of Lemma 5.3's delta(eps) for k-RR, evaluated exactly
     (module doc); an upper bound on D_{e^eps} of every neighbouring pair of n shuffled k-RR reports.
     `delta_hint` (the target delta) only sets the blocking grid. sharp_lower=False: callers that use only the
     upper end (the composition's envelope) skip the lattice sums' lower queries; the upper end is the same
-    float, the lower end is still certified but looser. Range: see the module doc; 0 <= eps."""
+    float, the lower end is still certified but looser. `path` chooses between the two exact evaluations of the
+    same sum (module doc: the split sum and the N grid, each a certified interval of the same delta): "auto" (the
+    statement's own rule, `_split_is_cheaper`; its numbers are those of every release) or "estimate" (the one with
+    the smaller array-work estimate alone: for a caller that needs one certified interval and not the statement's
+    floats, e.g. the one-evaluation test of `interface/tightest.py` at k = 2, where "auto" takes the split sum at
+    eps0 = 4, n = 1e6 for about ten times the N grid's time). Range: see the module doc; 0 <= eps; path in PATHS."""
     check_krr_inputs(eps0, n, 0.5, k)
     require_positive("eps", eps, allow_zero=True)
     require_probability("delta_hint", delta_hint)
+    if path not in PATHS:
+        raise ParameterError("path", path, "'auto' or 'estimate'")
     n, k = int(n), int(k)
     if eps >= eps0:
         return BoundValue(0.0, 0.0, direction="upper_bound")  # L <= 0 everywhere: the positive part vanishes
@@ -242,7 +252,8 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
         return BoundValue(0.0, krr_blanket_delta_cap(eps0, k), TINY_EPS0, direction="upper_bound")
     coefficients = _krr_coefficients(eps0, eps)
     grid = _n_grid(eps0, n, k, delta_hint)
-    if _split_is_cheaper(_split_cost_at(grid, n, eps, coefficients), grid.cost_n, k):
+    cost_split = _split_cost_at(grid, n, eps, coefficients)
+    if (cost_split <= grid.cost_n) if path == "estimate" else _split_is_cheaper(cost_split, grid.cost_n, k):
         return _blanket_delta_split(eps0, n, eps, grid.split, grid.tail)
     law_b, law_a, gamma, window, offsets, big_n = grid.law_b, grid.law_a, grid.gamma, grid.window, grid.offsets, grid.big_n
     g_lo, g_hi = positive_part_expectations(big_n.tolist(), law_b, law_a, coefficients, tail=grid.tail, per_sd=PER_SD, lower=sharp_lower)

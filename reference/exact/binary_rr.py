@@ -255,6 +255,17 @@ class _Window:
     def hi(self) -> int:
         return self.lo + len(self.pmf) - 1
 
+    @cached_property
+    def total(self) -> float:
+        """float(np.sum(pmf)), computed once: a pair's set-up and its point bound read it up to four times (the
+        same reduction of the same array: the same float each time)."""
+        return float(np.sum(self.pmf))
+
+    @cached_property
+    def largest(self) -> float:
+        """float(np.max(pmf)), computed once (exact: no rounding in a maximum)."""
+        return float(np.max(self.pmf))
+
 
 # Largest number of steps in m over which an anchor is carried (relative error grows by 3u + q_err each).
 MAX_ANCHOR_STEPS = 5_000
@@ -572,8 +583,8 @@ class _Pair:
         rel_term = math.expm1(short.rel + long_.rel + 2.002 * UNIT) * 1.01
         rel_sum = 1.01 * size * UNIT
         rel = (rel_term + rel_sum) * 1.01 + (rel_term * rel_sum) * 2
-        total_short = float(np.sum(short.pmf)) * (1 + rel) + len(short.pmf) * short.absolute
-        total_long = float(np.sum(long_.pmf)) * (1 + rel) + len(long_.pmf) * long_.absolute
+        total_short = short.total * (1 + rel) + len(short.pmf) * short.absolute
+        total_long = long_.total * (1 + rel) + len(long_.pmf) * long_.absolute
         # Mass outside the product of windows, scaled (e^-L/2 e^-L/2): dropped_1 * (mass_2) + dropped_2 * (mass_1).
         # Each factor's full mass is <= its window mass + its dropped mass.
         dropped = (short.dropped * (total_long + long_.dropped) + long_.dropped * (total_short + short.dropped)) * (1 + 1e-12)
@@ -672,12 +683,12 @@ class _Pair:
         _, short, long_, _, rel, dropped_total = self._setup
 
         def mass(w: _Window) -> float:
-            return float((float(np.sum(w.pmf)) * (1 + rel) + len(w.pmf) * w.absolute + w.dropped) * (1 + 4 * UNIT))
+            return float((w.total * (1 + rel) + len(w.pmf) * w.absolute + w.dropped) * (1 + 4 * UNIT))
 
         def sup_and_edge(w: _Window) -> tuple[float, float]:
-            largest = float(np.max(w.pmf)) * (1 + w.rel) + w.absolute
+            largest = w.largest * (1 + w.rel) + w.absolute
             end = max(float(w.pmf[0]), float(w.pmf[-1])) * (1 + w.rel) + w.absolute
-            inside = float(np.max(w.pmf)) * (1 - w.rel) > end * (1 + 4 * UNIT)
+            inside = w.largest * (1 - w.rel) > end * (1 + 4 * UNIT)
             total = mass(w)
             return (largest, end) if inside else (total, total)
 

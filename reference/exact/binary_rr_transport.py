@@ -177,13 +177,44 @@ def _factors(eps0: float, p: float, q: float, eps: float, m: int, ones: int, wid
         raise ParameterError("tau", tau, f"0 < tau < eps0 / 2 = {0.5 * eps0:g}")
     if not (0 <= ones and 1 <= width and ones + width <= m):
         raise ParameterError("width", width, f"a block inside the population: 0 <= ones, 1 <= width, ones + width <= m = {m} (ones = {ones})")
-    K, B = int(ones), int(width)
     if not (0.0 <= eps < eps0):
         raise ParameterError("eps", eps, f"0 <= eps < eps0 = {eps0:g} (a = p - e^eps q > 0)")
-    e = math.exp(eps)
-    a = p - e * q
+    a = p - math.exp(eps) * q
     if not a > 0:
         raise ParameterError("eps", eps, f"eps < eps0 with a = p - e^eps q > 0 (here a = {a:g})")
+    if theta is None:
+        shared = _tilt_factors(eps0, p, q, eps, int(m), int(ones), int(width), tau)
+    else:
+        shared = _tilt_factors.__wrapped__(eps0, p, q, eps, int(m), int(ones), int(width), tau, theta)
+    return _Factors(shared.theta, shared.log_m, shared.log_damp, shared.kern_num, shared.kern_inv, _psi(shared, eps0, tau, int(width), smooth, quadratic))
+
+
+@dataclass(frozen=True)
+class _TiltFactors:
+    """The factors of the integrand that do not depend on the mixture (`smooth`, `quadratic`): every block and tilt
+    of the transport check is bounded with two mixtures (two calls of `log_error_constant` with the same block and
+    tilt), which share these arrays (`_tilt_factors`, cached); `head` is the part of the Riemann sum's log terms
+    that they alone give (log widths + log damp + log kern_inv, left to right as `log_error_constant` adds them)."""
+
+    theta: np.ndarray
+    log_m: float
+    log_damp: np.ndarray
+    kern_num: np.ndarray
+    kern_inv: np.ndarray
+    q_abs2: np.ndarray
+    zabs: np.ndarray
+    et: float
+    head: np.ndarray
+
+
+@lru_cache(maxsize=128)
+def _tilt_factors(eps0: float, p: float, q: float, eps: float, m: int, ones: int, width: int, tau: float, theta: np.ndarray | None = None) -> _TiltFactors:
+    """The mixture-independent factors (`_TiltFactors`) for inputs already checked by `_factors`; cached on the
+    default grid (theta None; an explicit theta is computed by `__wrapped__`, uncached). The same floats, computed
+    by the same operations in the same order, as when each call computed its own."""
+    K, B = int(ones), int(width)
+    e = math.exp(eps)
+    a = p - e * q
     et = math.exp(tau)
     x = math.expm1(tau)
     m_p, m_q = 1.0 + p * x, 1.0 + q * x  # q + p e^tau, p + q e^tau
@@ -191,6 +222,7 @@ def _factors(eps0: float, p: float, q: float, eps: float, m: int, ones: int, wid
     lam = K / (m_p * m_p) + (m - K) / (m_q * m_q)
     lam_b = (K + B) / (m_p * m_p) + (m - K - B) / (m_q * m_q)
     c, c_b = p * q * et * lam, p * q * et * lam_b
+    cached = theta is None
     if theta is None:
         theta = _grid(1.0 / math.sqrt(min(c, c_b)))
     y = 2.0 * np.sin(0.5 * theta) ** 2  # 1 - cos theta without cancellation
@@ -216,16 +248,28 @@ def _factors(eps0: float, p: float, q: float, eps: float, m: int, ones: int, wid
     kern_inv = (1 + 8 * UNIT) / (np.hypot(-math.expm1(-tau), np.sqrt(2.0 * r * y)) * (1 - 8 * UNIT))
     q_abs2 = q_modulus_squared_lower(p=p, q=q, tau=tau, theta=theta)
     zabs = np.sqrt(theta * theta + tau * tau) * (1 + 4 * UNIT)
+    log_m = K * log_mp + (m - K) * log_mq
+    log_m += 8 * UNIT * (K * abs(log_mp) + (m - K) * abs(log_mq))
+    # The Riemann sum's head on the integration grid only (an explicit theta, as `nu_hat_bound` passes, need not be
+    # increasing: it has no Riemann sum).
+    head = np.log(np.diff(theta)) + log_damp[:-1] + np.log(kern_inv[:-1]) if cached else np.zeros(0)
+    if cached:
+        for array in (theta, log_damp, kern_num, kern_inv, q_abs2, zabs, head):
+            array.setflags(write=False)  # shared by the cache
+    return _TiltFactors(theta, log_m, log_damp, kern_num, kern_inv, q_abs2, zabs, et, head)
+
+
+def _psi(shared: _TiltFactors, eps0: float, tau: float, width: int, smooth: bool, quadratic: bool) -> np.ndarray:
+    """The increasing factor psi of the mixture (`smooth`, `quadratic`; module doc) on the tilt's grid."""
+    zabs, B = shared.zabs, width
     if quadratic:
         psi = (zabs**3 * math.exp(1.5 * tau) * LAGRANGE_CUBE / 6) * (1 + 8 * UNIT)
     else:
-        psi = (zabs * zabs * et / 8) * (1 + 8 * UNIT)
+        psi = (zabs * zabs * shared.et / 8) * (1 + 8 * UNIT)
     if smooth:
         n_abs = _n_series(eps0, zabs)
-        psi = psi + (B * B / 8.0) * n_abs * n_abs / q_abs2 * (1 + 8 * UNIT)
-    log_m = K * log_mp + (m - K) * log_mq
-    log_m += 8 * UNIT * (K * abs(log_mp) + (m - K) * abs(log_mq))
-    return _Factors(theta, log_m, log_damp, kern_num, kern_inv, psi)
+        psi = psi + (B * B / 8.0) * n_abs * n_abs / shared.q_abs2 * (1 + 8 * UNIT)
+    return psi
 
 
 def nu_hat_bound(*, eps0: float, p: float, q: float, eps: float, m: int, ones: int, width: int, tau: float, theta: np.ndarray, smooth: bool = True, quadratic: bool = False) -> np.ndarray:
@@ -248,9 +292,10 @@ def log_error_constant(*, eps0: float, p: float, q: float, eps: float, m: int, o
     0 <= ones, 1 <= width, ones + width <= m, 0 < tau < eps0 / 2 (else ParameterError)."""
     f = _factors(eps0, p, q, eps, m, ones, width, tau, smooth, quadratic)
     # Upper Riemann sum in log space (the decreasing factors at the left end of each interval, the increasing
-    # ones at its right end).
-    widths = np.diff(f.theta)
-    logs = np.log(widths) + f.log_damp[:-1] + np.log(f.kern_inv[:-1]) + np.log(f.kern_num[1:] * f.psi[1:])
+    # ones at its right end): log widths + log damp + log kern_inv (the tilt's shared head, same additions in the
+    # same order) + log(kern_num psi).
+    head = _tilt_factors(eps0, p, q, eps, int(m), int(ones), int(width), tau).head
+    logs = head + np.log(f.kern_num[1:] * f.psi[1:])
     top = float(np.max(logs))
     if not math.isfinite(top):
         return math.inf

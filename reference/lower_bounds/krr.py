@@ -57,15 +57,16 @@ from ..bounds.blanket_exact_krr import (
     bracket,
     check_krr_inputs,
 )
-from ..core.errors import ParameterError, require_positive
+from ..core.errors import ParameterError, require_integer, require_positive
 from ..bounds.bennett import bennett_krr_epsilon
 from ..bounds.blanket_parameters import krr_blanket_delta_cap
 from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, Window, binomial_law, binomial_window, positive_part_expectation, positive_part_expectations, search_start
+from ..numerics.binomial import iv_context
 from ..numerics.solver import solve_certified_epsilon
 from ..core.results import BoundValue
 
 __all__ = [
-    "krr_pair_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "krr_pair_third_split_delta", "krr_pair_third_split_epsilon",
+    "krr_pair_delta", "krr_pair_x0_chernoff_delta", "krr_pair_third_epsilon", "krr_pair_x0_epsilon", "krr_pair_third_split_delta", "krr_pair_third_split_epsilon",
     "krr_pair_third_split_epsilon_mp", "check_split_range", "PAIRS", "MAX_SPLIT_ROWS", "SPLIT_MAX_MEAN",
 ]
 
@@ -108,24 +109,33 @@ def _terms(pair: str, eps0: float, k: int, eps: float) -> list[tuple[float, floa
     return [(e0 - e, 1 / d), (1 / e0 - e, e0 / d), (1 - e, (k - 2) / d)]
 
 
-def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "third", delta_hint: float = 1e-6, sharp_lower: bool = True) -> BoundValue:
+def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "third", delta_hint: float = 1e-6, sharp_lower: bool = True,
+                   tail: float | None = None, per_sd: int = PER_SD) -> BoundValue:
     """A certified interval containing the hockey-stick divergence (max over both directions) at e^eps of the
     kept counts of the neighbouring pair `pair` ("third" or "x0", module doc) of n shuffled eps0-k-RR reports
     (exact.krr_pair_third / exact.krr_pair_x0). sharp_lower=False: for a caller that uses the upper end alone (the
     x0 test of `interface/tightest.py`), the lattice sums skip their lower queries (about a third less work): the
-    upper end is the same float, the lower end is still certified but loose. Range: see the module doc; eps >= 0."""
+    upper end is the same float, the lower end is still certified but loose. `tail` (the mass of the count b left
+    out on each side of its window; default max(min(1e-30, 1e-12 delta_hint), 1e-300), the statements' own) and
+    `per_sd` (grid rows per standard deviation of b; default PER_SD = 4) decide only how tight the interval is:
+    a larger tail or fewer rows give a certified interval, wider, for less work (that test takes 1e-4 delta / e^eps0
+    and 1 row per sd). Range: see the module doc; eps >= 0, 0 < tail < 1, per_sd >= 1."""
     if pair not in PAIRS:
         raise ParameterError("pair", pair, "'third' or 'x0'")
     check_krr_inputs(eps0, n, 0.5, k, min_k=3 if pair == "third" else 2)
     require_positive("eps", eps, allow_zero=True)
     require_positive("delta_hint", delta_hint)
+    if tail is not None and not (isinstance(tail, float) and 0 < tail < 1):
+        raise ParameterError("tail", tail, "None or a float in (0, 1)")
+    require_integer("per_sd", per_sd, minimum=1)
     if eps >= eps0:
         return BoundValue(0.0, 0.0, direction="exact")
     if eps0 < MIN_EPS0:
         # The divergence is at most the total variation of the pair, at most that of the one report that differs
         # (post-processing), (e^eps0 - 1)/(e^eps0 + k - 1) <= the blanket bound's gamma (e^eps0 - 1).
         return BoundValue(0.0, krr_blanket_delta_cap(eps0, int(k)), TINY_EPS0, direction="exact")
-    tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
+    if tail is None:
+        tail = max(min(1e-30, delta_hint * 1e-12), 1e-300)
     lower = upper = 0.0
     for law_b, law_a, coefficients in _setups(pair, eps0, int(k), eps):
         if not coefficients.c1[1] <= coefficients.c2[0]:
@@ -136,12 +146,61 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
             upper = 1.0
             continue
         if sharp_lower:
-            lo, hi = positive_part_expectation(int(n), law_b, law_a, coefficients, tail=tail, per_sd=PER_SD)
+            lo, hi = positive_part_expectation(int(n), law_b, law_a, coefficients, tail=tail, per_sd=per_sd)
         else:
-            ends = positive_part_expectations([int(n)], law_b, law_a, coefficients, tail=tail, per_sd=PER_SD, lower=False)
+            ends = positive_part_expectations([int(n)], law_b, law_a, coefficients, tail=tail, per_sd=per_sd, lower=False)
             lo, hi = float(ends[0][0]), float(ends[1][0])
         lower, upper = max(lower, lo / n / (1 + 2 * U1)), max(upper, hi / n * (1 + 2 * U1))
     return BoundValue(min(lower, upper), min(upper, 1.0), direction="exact")
+
+
+def _x0_directions(e0: Any, e: Any, k: int) -> list[tuple[tuple[Any, Any, Any], tuple[Any, Any, Any]]]:
+    """[(pi, a)] of the x0 pair's two directions (module doc): the others' report law pi = (e0, 1, k - 2)/D over
+    (x0, x1, the rest) and a_j = (mu_x(j) - e mu_x'(j)) / pi_j, for P_x0 - e P_x1 and P_x1 - e P_x0; e0, e numbers of
+    one kind (floats, or intervals of one context)."""
+    d = e0 + k - 1
+    pi = (e0 / d, 1 / d, (k - 2) / d)
+    return [(pi, ((e0 - e) / e0, 1 - e * e0, 1 - e)), (pi, (1 / e0 - e, e0 - e, 1 - e))]
+
+
+def krr_pair_x0_chernoff_delta(*, eps0: float, n: int, k: int, eps: float) -> float:
+    """A certified upper bound on exact.krr_pair_x0's divergence (the max over both directions) at e^eps, in closed
+    form: each direction is E_W[(X)_+] / n with X = a0 h0 + a1 h1 + ar R, (h0, h1, R) ~ Mult(n; pi) (module doc), and
+    x_+ <= e^(t x - 1) / t for every real x and t > 0 (e^y >= e y), so the direction is at most
+    (sum_j pi_j e^(t a_j))^n / (e t n) (the multinomial's moment generating function), at any t > 0. t is chosen by a
+    float search (convex in t: it only decides how tight the bound is); the bound at that t is evaluated in 100-bit
+    interval arithmetic (`shuffle_spec.reference.numerics.binomial.iv_context`) and its upper end rounded up. Loose
+    by a polynomial factor (a Chernoff bound), a few microseconds of work: the x0 test of `interface/tightest.py`
+    tries it before the lattice sums, where the pair's delta is far below the target (large eps0). Range: eps0 in
+    (0, 50], 2 <= k <= 1e6 (k = 2: no rest, pi_rest = 0), 1 <= n <= 1e8, eps >= 0; 0.0 at eps >= eps0."""
+    check_krr_inputs(eps0, n, 0.5, k)
+    require_positive("eps", eps, allow_zero=True)
+    n, k = int(n), int(k)
+    if eps >= eps0:
+        return 0.0
+    iv = iv_context()
+    exact = _x0_directions(iv.exp(iv.mpf(eps0)), iv.exp(iv.mpf(eps)), k)
+    floats = _x0_directions(math.exp(eps0), math.exp(eps), k)
+    worst = 0.0
+    for (pi_iv, a_iv), (pi_f, a_f) in zip(exact, floats, strict=True):
+        top = max(a_f)  # > 0 in exact arithmetic (a0 > 0 for eps < eps0); its float only places the search
+
+        def exponent(t: float, pi_f: tuple[float, ...] = pi_f, a_f: tuple[float, ...] = a_f) -> float:
+            # n log M(t) - log t, M(t) - 1 = sum_j pi_j expm1(t a_j) (no cancellation near t = 0): placement only.
+            m1 = sum(p * math.expm1(t * a) for p, a in zip(pi_f, a_f, strict=True))
+            return n * math.log1p(m1) - math.log(t) if m1 > -1 else math.inf
+        lo, hi = -40.0, math.log(600.0 / top) if top > 0 else 0.0  # log t; t a_j <= 600 keeps every float finite
+        for _ in range(80):  # golden-section search of a convex function of t, on log t (unimodal there too)
+            x1, x2 = lo + 0.382 * (hi - lo), hi - 0.382 * (hi - lo)
+            if exponent(math.exp(x1)) <= exponent(math.exp(x2)):
+                hi = x2
+            else:
+                lo = x1
+        t = iv.mpf(math.exp(0.5 * (lo + hi)))
+        moment = sum((p * iv.exp(t * a) for p, a in zip(pi_iv, a_iv, strict=True)), iv.mpf(0))
+        bound = iv.exp(n * iv.log(moment) - 1) / (t * n)
+        worst = max(worst, float(bound.b) * (1 + 2.0**-50) + 2.0**-1074)  # the float of the upper end, rounded up
+    return min(worst, 1.0)
 
 
 def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> BoundValue:
@@ -206,11 +265,22 @@ def _split_window(eps0: float, n: int, k: int, tail: float) -> Window:
     return window
 
 
-def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6) -> BoundValue:
+def _negligible(term: float, total: float) -> bool:
+    """Whether adding any float in [0, term] to the positive float `total` leaves it unchanged: term below half the
+    gap from total to the next float up (round to nearest: a sum closer to total than half that gap rounds to it),
+    so a term certified below `term` need not be computed to get the same float. A product fl(w x) with x <= X is
+    at most fl(w X) (rounding is monotone)."""
+    return term < 0.5 * math.ulp(total)
+
+
+def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta_hint: float = 1e-6, skip_negligible: bool = True) -> BoundValue:
     """exact.krr_pair_third_split: a certified interval containing the EXACT hockey-stick divergence at e^eps of the
     pair "user 1 holds x0 vs x1, the other n-1 users all hold a third value z" of n shuffled eps0-k-RR reports,
-    from the sufficient counts (h0, h1, h_z, R') (module doc). Range: eps0 in (0, 50], 4 <= k <= 1e6,
-    1 <= n <= 1e8 with n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (= 8), eps >= 0."""
+    from the sufficient counts (h0, h1, h_z, R') (module doc). skip_negligible (default): the values j of h1 whose
+    terms cannot change the running float sums (their probability times the engine's cap 2 c0 m below half an ulp of
+    both sums, `_negligible`) are not summed: the same floats as skip_negligible=False, which sums every j (at
+    eps0 = 8, n = 1e4, k = 100 about a fifth of the 46 lattice sums of an evaluation are skipped). Range: eps0 in
+    (0, 50], 4 <= k <= 1e6, 1 <= n <= 1e8 with n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (= 8), eps >= 0."""
     check_krr_inputs(eps0, n, 0.5, k, min_k=4)
     require_positive("eps", eps, allow_zero=True)
     require_positive("delta_hint", delta_hint)
@@ -242,6 +312,13 @@ def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta
         if not c.c1[1] <= c.c2[0]:  # the ordering holds exactly, but its float brackets overlap (eps0 >~ 36)
             trivial = True
             continue
+        if skip_negligible and upper > 0:
+            # A term that cannot change the running float sums is not evaluated (the same floats: module doc of
+            # `_negligible`): the engine's upper end is at most about c0 m (every row is capped at c0 (m - beta)),
+            # so twice that bounds this term's product with its probability, and the lower term is below it.
+            cap = 2.0 * c.c0[1] * m
+            if _negligible(float(window.upper[i]) * cap, upper) and (c.c0[0] <= 0 or (lower > 0 and _negligible(float(window.lower[i]) * cap, lower))):
+                continue
         if c.c0[0] <= 0:  # c0's bracket straddles 0: the upper end with c0 at its upper end only
             _, hi = positive_part_expectation(m, law_b, law_a, Coefficients((1e-300, c.c0[1]), c.c1, c.c2), tail=tail, per_sd=PER_SD)
             upper += float(window.upper[i]) * hi

@@ -200,3 +200,33 @@ def test_the_x0_pair_test_at_k2_skips_above_the_pairs_eps_only():
     (skipped,) = [row for row in fast.rows if row["id"] == "exact.krr_pair_x0"]
     (evaluated,) = [row for row in full.rows if row["id"] == "exact.krr_pair_x0"]
     assert skipped["skipped"] and evaluated["valid"] and evaluated["eps"] < full.lower_eps
+
+
+def test_the_blanket_test_at_k2_takes_the_n_grid_where_it_is_cheaper(monkeypatch):
+    """eps0 = 4, n = 1e6 (k = 2): Lemma 5.3's own rule takes the split sum (ten times the N grid's time there); the test
+    certifies with the N grid. The end U = 0.02401399 is exact.shuffled_binary_rr's upper end at delta = 1e-6
+    (benchmarks/TIGHTEST_SPEED.md); Lemma 5.3's eps there is above it by more than 1%."""
+    from shuffle_spec.reference.bounds import blanket_exact_krr as blanket_exact
+
+    def no_split(*args, **kwargs):
+        raise AssertionError("the split sum was evaluated")
+
+    monkeypatch.setattr(blanket_exact, "_blanket_delta_split", no_split)
+    params = {"eps0": 4.0, "n": 10**6, "delta": 1e-6, "k": 2}
+    assert _cannot_beat("BBGN19.Lem5.3.exact_krr", params, 0.02401399, {}).startswith("not evaluated")
+
+
+def test_the_x0_pair_test_at_k3_and_above_decides_by_the_chernoff_bound_where_it_suffices(monkeypatch):
+    """k = 10, eps0 = 4, n = 1e4: the pair's delta at the blanket bound's eps is far below delta; its Chernoff bound
+    (closed form) shows it without the lattice sums (made to fail here); below the pair's eps no skip (the lattice sums
+    then decide: the Chernoff bound is above delta there)."""
+    from shuffle_spec.reference.lower_bounds import krr as pair_module
+
+    point = {"eps0": 4.0, "n": 10_000, "delta": 1e-6}
+    high = exact_blanket_krr_epsilon(k=10, **point).upper
+    low = krr_pair_x0_epsilon(k=10, **point).value
+    params = {**point, "k": 10}
+    with monkeypatch.context() as patch:
+        patch.setattr(pair_module, "krr_pair_delta", lambda **kwargs: (_ for _ in ()).throw(AssertionError("lattice sums called")))
+        assert _cannot_beat("exact.krr_pair_x0", params, high, {}).startswith("not evaluated")
+    assert _cannot_beat("exact.krr_pair_x0", params, 0.99 * low, {}) == ""

@@ -115,3 +115,25 @@ def test_normal_elasticity_is_the_slope_of_the_normal_approximation():
     expected = (math.log(approx(eps * (1 + h))) - math.log(approx(eps * (1 - h)))) / (math.log1p(h) - math.log1p(-h))
     got = lattice_sums.normal_elasticity(terms, n=n, eps=eps)
     assert got is not None and got < 0 and got == pytest.approx(expected, rel=1e-4)
+
+
+# path="estimate" (the one-evaluation test of `interface/tightest.py`): the exact evaluation with the smaller work
+# estimate, which at this point is the N grid where the statement's own rule ("auto") takes the split sum.
+ESTIMATE_POINT = {"eps0": 0.5, "n": 1000, "k": 10, "eps": 0.05}
+
+
+def test_path_estimate_is_the_n_grid_where_auto_takes_the_split_sum(monkeypatch):
+    from shuffle_spec.reference.bounds import blanket_exact_krr as blanket_exact
+
+    auto = blanket_exact.exact_blanket_krr_delta(**ESTIMATE_POINT)
+    estimate = blanket_exact.exact_blanket_krr_delta(**ESTIMATE_POINT, path="estimate")
+    with monkeypatch.context() as patch:
+        patch.setattr(blanket_exact, "_split_is_cheaper", lambda *costs: False)
+        grid = blanket_exact.exact_blanket_krr_delta(**ESTIMATE_POINT)
+    with monkeypatch.context() as patch:
+        patch.setattr(blanket_exact, "_split_is_cheaper", lambda *costs: True)
+        split = blanket_exact.exact_blanket_krr_delta(**ESTIMATE_POINT)
+    assert (estimate.lower, estimate.upper) == (grid.lower, grid.upper)
+    assert (auto.lower, auto.upper) == (split.lower, split.upper)
+    assert (grid.lower, grid.upper) != (split.lower, split.upper)  # two different evaluations ...
+    assert max(grid.lower, split.lower) <= min(grid.upper, split.upper)  # ... of the same delta: the intervals meet

@@ -233,3 +233,28 @@ def test_tiny_eps0_certifies_without_a_float_warning():
     assert math.isfinite(constant)
     result = ebr.worst_case(eps0=1e-9, n=1000, delta=1e-6)
     assert result.lower == result.upper == 0.0
+
+
+@pytest.mark.parametrize(("eps0", "m", "ones", "width", "eps", "tau"), [
+    (4.0, 999_999, 0, 999_999, 0.024, 0.02), (0.5, 99_999_999, 1_000, 5_000_000, 8e-5, 3e-4), (1.0, 2_000, 17, 300, 0.05, 0.3),
+])
+def test_the_shared_tilt_factors_give_the_floats_of_a_fresh_computation(eps0, m, ones, width, eps, tau):
+    """The transport check bounds every block and tilt with two mixtures, which share the mixture-independent factors
+    (`_tilt_factors`, cached): each mixture's constant, computed after the other one filled the cache, is the same
+    float as computed from an empty cache; the cached factors are those of an uncached computation on the same grid."""
+    p, q = _keep(eps0)
+    inputs = {"eps0": eps0, "p": p, "q": q, "eps": eps, "m": m, "ones": ones, "width": width, "tau": tau}
+    mixtures = [(True, True), (True, False), (False, True), (False, False)]
+    fresh = {}
+    for smooth, quadratic in mixtures:
+        transport._tilt_factors.cache_clear()
+        fresh[(smooth, quadratic)] = transport.log_error_constant(**inputs, smooth=smooth, quadratic=quadratic)
+    transport._tilt_factors.cache_clear()
+    for smooth, quadratic in mixtures:  # one filling, the others reading the cache
+        assert transport.log_error_constant(**inputs, smooth=smooth, quadratic=quadratic) == fresh[(smooth, quadratic)]
+    assert transport._tilt_factors.cache_info().hits >= 2 * len(mixtures) - 1
+    shared = transport._tilt_factors(eps0, p, q, eps, m, ones, width, tau)
+    again = transport._tilt_factors.__wrapped__(eps0, p, q, eps, m, ones, width, tau, shared.theta.copy())
+    for name in ("log_damp", "kern_num", "kern_inv", "q_abs2", "zabs"):
+        assert getattr(shared, name).tobytes() == getattr(again, name).tobytes(), name
+    assert math.isfinite(fresh[(True, True)]) and fresh[(True, False)] != fresh[(True, True)]

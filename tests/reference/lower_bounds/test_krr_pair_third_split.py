@@ -72,3 +72,33 @@ def test_the_large_eps0_cells_of_the_gap_benchmark(k, n, delta, merged_value):
     split = krr_pair_third_split_epsilon(eps0=eps0, n=n, delta=delta, k=k)
     upper = exact_blanket_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).upper
     assert merged_value < split.value <= upper <= 1.02 * split.value
+
+
+@pytest.mark.parametrize(("eps0", "n", "k", "eps", "delta"), [(8.0, 10_000, 100, 4.69, 1e-6), (8.0, 10_000, 100, 5.01, 1e-9), (7.0, 2_000, 200, 3.5, 1e-6)])
+def test_skipping_negligible_terms_keeps_every_float_and_skips_some(monkeypatch, eps0, n, k, eps, delta):
+    """The values j of h1 whose terms cannot change the running float sums are not summed (`_negligible`): the
+    interval is the same pair of floats as with every term summed, with fewer lattice sums."""
+    from shuffle_spec.reference.lower_bounds import krr as pair_module
+
+    calls = []
+    engine = pair_module.positive_part_expectation
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return engine(*args, **kwargs)
+
+    monkeypatch.setattr(pair_module, "positive_part_expectation", counted)
+    full = pair_module.krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta, skip_negligible=False)
+    summed = len(calls)
+    calls.clear()
+    skipping = pair_module.krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
+    assert (skipping.lower, skipping.upper) == (full.lower, full.upper) and 0 < full.lower <= full.upper
+    assert 0 < len(calls) < summed, (len(calls), summed)
+
+
+def test_negligible_is_below_half_an_ulp():
+    from shuffle_spec.reference.lower_bounds.krr import _negligible
+
+    total = 0.3
+    assert _negligible(0.49 * math.ulp(total), total) and total + 0.49 * math.ulp(total) == total
+    assert not _negligible(0.5 * math.ulp(total), total)
