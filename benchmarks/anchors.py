@@ -228,8 +228,9 @@ def main() -> int:
         "clipped and renormalised; Wang et al.: a bisection with T = 20 steps). A value of theirs on the wrong side of",
         "our certified bracket is named. Su et al.'s code runs on a CPU with the CuPy stand-in (NumPy, and SciPy's FFT:",
         "[su.md](su.md)); a cell \"not run (FFT of 2^L points)\" is a call whose transform their own discretisation",
-        "makes 2^L points long, more than the run allowed (`--max-log2 26`: from 2^28 on, several arrays of 4 GB and",
-        "more do not fit in this shared machine's memory; 2^27 was skipped for time). A cell \"not run\": not reached.",
+        "makes 2^L points long, more than the runs allowed (`--max-log2 27`: from 2^28 on, several arrays of 4 GB and",
+        "more do not fit in this machine's 24 GB beside its other work; the 2^27 calls took 11-21 min each). A cell",
+        "\"not run\": not reached.",
         ("Tabulated from the recorded calls" if args.cached_only else f"Load average at the start of the run {load_start[0]:.1f}")
         + "; the calls and their wall-clock times (on the shared 2-core machine) are in recorded/side_by_side_runs.jsonl.",
         "",
