@@ -291,8 +291,14 @@ def exact_blanket_krr_epsilon(*, eps0: float, n: int, delta: float, k: int, tigh
             raise ParameterError("eps0", eps0, f"eps0 >= {MIN_EPS0:g} for tight='both' (below it only [0, eps0] is certified)")
         return BoundValue(0.0, float(eps0), f"{NO_AMPLIFICATION} ({TINY_EPS0})", direction="upper_bound")
 
+    # tight = "upper": the search aims at the upper end alone (solver: the lower deltas only end it early, when a
+    # point certified below the root lies within rel_tol), so the lattice sums skip their lower queries (half the
+    # time of an evaluation at n = 1e8); the upper deltas are the same floats, the interval's lower end is still
+    # certified (it can only move down, often to 0). tight = "both" keeps the sharp lower deltas it narrows.
+    sharp_lower = tight == "both"
+
     def bounds(eps: float) -> tuple[float, float]:
-        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
+        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta, sharp_lower=sharp_lower)
         return value.lower, value.upper
 
     # BBGN19's Bennett relaxation of the same expectation is an upper bound on it: its eps is a good first

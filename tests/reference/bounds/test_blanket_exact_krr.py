@@ -169,3 +169,32 @@ def test_tight_both_refuses_where_the_narrowed_interval_stays_wider_than_its_lim
     with pytest.raises(ParameterError, match="tight") as refusal:
         exact_blanket_krr_epsilon(**inputs, tight="both")
     assert "\n" not in str(refusal.value) and f"{BOTH_MAX_WIDTH:.1%}" in str(refusal.value)
+
+
+@pytest.mark.parametrize("eps0, n, k, delta", [(1.0, 10**6, 10, 1e-6), (0.5, 10**6, 100, 1e-9), (4.0, 10**5, 3, 1e-6)])
+def test_upper_search_without_sharp_lower_deltas_gives_the_same_upper_end(eps0, n, k, delta):
+    # tight = "upper" evaluates the lattice sums without their lower queries: the upper deltas are the same floats, so
+    # the search (which aims at the upper end from the upper deltas) must end at the float a search over the sharp
+    # deltas ends at (the independent computation: solve_certified_epsilon on exact_blanket_krr_delta itself, with
+    # the same start); the interval's lower end stays certified (lower delta > delta there) and can only move down.
+    from shuffle_spec.reference.bounds import blanket_exact_krr as module
+    from shuffle_spec.reference.numerics.solver import solve_certified_epsilon
+
+    e0, d = math.exp(eps0), math.exp(eps0) + k - 1
+
+    def terms(x):
+        return [(e0 - math.exp(x), 1 / d), (1 - math.exp(x) * e0, 1 / d), (1 - math.exp(x), (k - 2) / d)]
+
+    hint, slope = module.search_start(terms, eps0=eps0, n=n, delta=delta, fallback=lambda: bennett_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k).value)
+
+    def sharp(eps):
+        value = exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
+        return value.lower, value.upper
+
+    lower_sharp, upper_sharp, _ = solve_certified_epsilon(sharp, eps0=eps0, delta=delta, rel_tol=module.EPS_REL_TOL, hint=hint, tight="upper", slope=slope)
+    got = exact_blanket_krr_epsilon(eps0=eps0, n=n, delta=delta, k=k)
+    assert got.upper == upper_sharp
+    assert exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=got.upper, delta_hint=delta).upper <= delta
+    assert got.lower <= lower_sharp
+    if got.lower > 0:
+        assert exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=got.lower, delta_hint=delta).lower > delta
