@@ -189,7 +189,8 @@ def krr_pair_x0_chernoff_delta(*, eps0: float, n: int, k: int, eps: float) -> fl
             # n log M(t) - log t, M(t) - 1 = sum_j pi_j expm1(t a_j) (no cancellation near t = 0): placement only.
             m1 = sum(p * math.expm1(t * a) for p, a in zip(pi_f, a_f, strict=True))
             return n * math.log1p(m1) - math.log(t) if m1 > -1 else math.inf
-        lo, hi = -40.0, math.log(600.0 / top) if top > 0 else 0.0  # log t; t a_j <= 600 keeps every float finite
+        hi = math.log(600.0 / top) if top > 0 else 0.0  # log t; t a_j <= 600 keeps every float finite
+        lo = min(-40.0, hi - 40.0)  # below hi also where a coefficient is ~e^eps0 (eps0 near 50: hi < -40)
         for _ in range(80):  # golden-section search of a convex function of t, on log t (unimodal there too)
             x1, x2 = lo + 0.382 * (hi - lo), hi - 0.382 * (hi - lo)
             if exponent(math.exp(x1)) <= exponent(math.exp(x2)):

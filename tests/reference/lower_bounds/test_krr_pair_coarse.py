@@ -39,7 +39,10 @@ def test_the_coarse_x0_interval_meets_the_default_one_at_large_n(k, eps0, n, eps
 # The x0 pair's Chernoff bound (`krr_pair_x0_chernoff_delta`), tried first by the x0 test of `interface/tightest.py`.
 
 
-@pytest.mark.parametrize(("k", "n", "eps0", "eps"), [(3, 6, 1.0, 0.3), (4, 5, 2.0, 0.5), (5, 5, 0.5, 0.05), (3, 6, 4.0, 1.0), (2, 6, 1.0, 0.2)])
+@pytest.mark.parametrize(("k", "n", "eps0", "eps"), [(3, 6, 1.0, 0.3), (4, 5, 2.0, 0.5), (5, 5, 0.5, 0.05), (3, 6, 4.0, 1.0), (2, 6, 1.0, 0.2),
+                                                   # large eps0: a coefficient ~e^eps0 put the tilt search's upper end
+                                                   # below its lower end (an OverflowError traceback)
+                                                   (2, 2, 50.0, 0.0), (3, 3, 48.0, 1.0)])
 def test_the_chernoff_bound_is_above_the_enumerated_divergence(k, n, eps0, eps):
     randomizer = k_randomized_response(k, math.exp(eps0))
     p = shuffled_distribution(randomizer, [0] * (n - 1) + [0])
