@@ -963,6 +963,10 @@ class _Pair:
     def delta_bounds_many(self, eps_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`delta_bounds` at many eps at once (`scaled_delta_bounds_many`), unscaled."""
         lower, upper = self.scaled_delta_bounds_many(eps_values)
+        # Scaled by 1/delta (up to e^690), a divergence near 1 overflows the products to inf - inf = nan at tiny
+        # delta and large eps0: nan is no bound. The divergence is in [0, 1]: nan ends become the trivial 0 and 1.
+        lower = np.where(np.isnan(lower), 0.0, lower)
+        upper = np.where(np.isnan(upper), np.inf, upper)
         factor = math.exp(self.log_scale)
         low = np.maximum(lower * factor * (1 - 1e-12), 0.0)
         high = np.minimum(np.where(upper > 0, np.maximum(upper * factor * (1 + 1e-12), 2.0**-1074), 0.0), 1.0)
@@ -971,6 +975,9 @@ class _Pair:
     def delta_bounds(self, eps: float) -> tuple[float, float]:
         """[lower, upper] of D_{e^eps}(P || Q) (unscaled)."""
         lower, upper = self.scaled_delta_bounds(eps)
+        # nan ends (`delta_bounds_many`'s comment) become the trivial bounds 0 and 1.
+        lower = 0.0 if math.isnan(lower) else lower
+        upper = math.inf if math.isnan(upper) else upper
         factor = math.exp(self.log_scale)
         return max(lower * factor * (1 - 1e-12), 0.0), min(max(upper * factor * (1 + 1e-12), 2.0**-1074 if upper > 0 else 0.0), 1.0)
 
