@@ -16,9 +16,10 @@ import math
 from typing import Any
 
 from ...amplification import EXACT_BINARY_RR_ID, evaluate_bounds
-from ....proofs_checks.bridge import Evaluation, evaluate, parse_number, require_supported
+from ....proofs_checks.bridge import Evaluation, evaluate, parse_number
 from ...limits import DELTA_MIN, EPS0_MAX, N_MAX, RANGES_TEXT
 from ..output import format_number, holds_for, print_json, print_table
+from ..points import parse_params  # noqa: F401  (also this module's name for it, as before)
 from ...results import recorded_neighbouring
 from ....spec.catalog import resolve  # no SymPy when the catalog applies
 
@@ -34,19 +35,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--randomizer", choices=("krr", "binary_rr"), help="also the certified gap for this randomizer (tightest upper, largest lower bound)")
     parser.add_argument("--k", help="domain size of k-RR, with --randomizer krr")
     parser.add_argument("--json", action="store_true", help="print JSON")
-
-
-def parse_params(eps0: str, n: str, delta: str) -> dict:
-    """(eps0, n, delta) from the command line, parsed strictly and checked against the supported range
-    (0 < eps0 <= EPS0_MAX, n an integer in [1, N_MAX], DELTA_MIN <= delta < 1; `shuffle_spec.interface.limits`)."""
-    params = {
-        "eps0": float(parse_number("eps0", eps0)),
-        "n": parse_number("n", n, integer=True),
-        "delta": float(parse_number("delta", delta)),
-    }
-    for name, value in params.items():
-        require_supported(name, value)
-    return params
 
 
 def _ratio(eps: float | None, exact: float | None) -> float | None:

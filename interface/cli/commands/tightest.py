@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ....proofs_checks.bridge import UsageError, parse_number, require_supported
-from .compare import parse_params
+from ..points import parse_params  # shared with `compare`, without importing that command
 from ...limits import MATRIX_LIMITS_TEXT
 from ..output import print_json, print_table
 from ...mechanisms import STRUCTURED
