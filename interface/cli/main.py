@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import importlib
 import pkgutil
 import signal
@@ -19,7 +20,7 @@ from typing import Sequence
 
 from . import commands
 from ...proofs_checks.bridge import UsageError
-from ..limits import TimeLimitExceeded, limit_memory
+from ..limits import TimeLimitExceeded, limit_memory, reuse_freed_memory
 from ..version import __version__
 from .progress_bar import ENVIRONMENT_VARIABLE, FLAG, progress_bars
 
@@ -136,6 +137,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
         print(f"{name}: interrupted", file=sys.stderr)
         return INTERRUPTED
+    finally:
+        if argv is None:  # run as a program: the process ends when this returns
+            _skip_the_collections_at_exit()
+
+
+def _skip_the_collections_at_exit() -> None:
+    """Exempt every object alive now from the garbage collector's passes (`gc.freeze`). The interpreter's shutdown
+    runs full collections over every tracked object (30 000 after a k-RR `tightest`, NumPy's and mpmath's included):
+    0.1-0.2 s of wall time that only returns memory to a process about to end (0.03-0.04 s frozen). Shutdown is
+    otherwise the same: the standard streams are flushed, atexit handlers run, and an object that nothing refers to is
+    still freed (and a file closed) when its module is cleared; only garbage held in reference cycles is left to the
+    end of the process."""
+    gc.freeze()
 
 
 def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
@@ -146,13 +160,15 @@ def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
     forced = FLAG in arguments
     arguments = [a for a in arguments if a != FLAG]
     with progress_bars(forced):
-        return _run(arguments)
+        return _run(arguments, as_program=argv is None)
 
 
-def _run(arguments: list[str]) -> int:
+def _run(arguments: list[str], *, as_program: bool = False) -> int:
     if not arguments:  # the main job: the default report needs no command module (nor SymPy)
         from .report import run_default_report
 
+        if as_program:
+            reuse_freed_memory()
         try:
             return run_default_report()
         except BrokenPipeError:
@@ -163,6 +179,8 @@ def _run(arguments: list[str]) -> int:
     parser, runners = build_parser(only=named) if named is not None else build_parser(summaries_only=True)
     args = parser.parse_args(_join_negative_values(parser, arguments))
     name = f"shuffle-spec {args.command or ''}".rstrip()
+    if as_program:  # a command about to compute (`--help`, `--version` and usage errors have exited above)
+        reuse_freed_memory()
     try:
         if args.command is None:
             from .report import run_default_report

@@ -1,0 +1,100 @@
+"""What `shuffle-spec` does to its own process when it runs as a program (and only then): glibc's malloc keeps freed
+memory for the next allocation (`interface.limits.reuse_freed_memory`), and the objects alive at exit are frozen so
+that the interpreter's shutdown does not walk them in its garbage collections (`interface/cli/main.py`). Each check
+runs in a fresh child process: both settings are process-wide."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+def _glibc() -> bool:
+    try:
+        return (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _child(code: str, *arguments: str) -> str:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *arguments], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+# Arrays of growing size (256 KiB to 1.75 MiB, each freed before the next one), written in full: by default glibc
+# maps each one afresh (its adaptive threshold only rises to the size of the last block freed), one page fault per
+# 4 KiB written; with freed memory kept, each one reuses the heap the previous one left and faults only for its
+# growth. Below 2 MiB a block cannot hold a transparent huge page, so the counts do not depend on that setting.
+GROWING_ALLOCATIONS = """
+import resource, sys
+from shuffle_spec.interface.limits import reuse_freed_memory
+if sys.argv[1] == "reuse":
+    assert reuse_freed_memory()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for size in range(2, 15):
+    block = bytearray(size * 2**17)  # zero-filled: every page written
+    del block
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not _glibc(), reason="the setting is glibc's (elsewhere reuse_freed_memory changes nothing and returns False)")
+def test_freed_memory_is_reused_instead_of_paged_in_again():
+    default = int(_child(GROWING_ALLOCATIONS, "default"))
+    kept = int(_child(GROWING_ALLOCATIONS, "reuse"))
+    pages = sum(size * 2**17 for size in range(2, 15)) // 4096  # 3328: every block paged in afresh
+    assert default >= pages // 2, (default, pages)  # the check can fail: the default does page every block in
+    assert kept <= default // 3, (kept, default)  # kept: about the largest block's 448 pages
+
+
+def test_the_process_settings_are_made_only_when_run_as_a_program():
+    # In-process calls (`main(argv)`, the tests, an embedding program) leave the caller's process alone; a program run
+    # (`main()`, as the console script and `python -m shuffle_spec` call it) makes both settings, the allocator's once a
+    # command is about to run (not for `--version`, which exits first).
+    code = """
+    import contextlib, gc, io, json, sys
+    import shuffle_spec.interface.cli.main as cli
+
+    calls = []
+    cli.reuse_freed_memory = lambda: calls.append("reuse") or True
+    cli.limit_memory = lambda: None  # the test's own process limits are not the point here
+    seen = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(["limits", "--json"]) == 0
+        seen["in_process"] = [list(calls), gc.get_freeze_count()]
+        sys.argv = ["shuffle-spec", "--version"]
+        try:
+            cli.main()
+        except SystemExit:
+            pass
+        seen["version"] = list(calls)
+        gc.unfreeze()
+        sys.argv = ["shuffle-spec", "limits", "--json"]
+        assert cli.main() == 0
+        seen["program"] = [list(calls), gc.get_freeze_count() > 0]
+    print(json.dumps(seen))
+    """
+    seen = json.loads(_child(code))
+    assert seen["in_process"] == [[], 0]
+    assert seen["version"] == []
+    assert seen["program"] == [["reuse"], True]
+
+
+def test_a_program_run_still_writes_its_whole_output_and_runs_its_exit_handlers():
+    # Freezing the objects at exit must not lose output: stdout is flushed and atexit handlers still run.
+    code = """
+    import atexit, sys
+    from shuffle_spec.interface.cli.main import main
+    atexit.register(lambda: print("exit handler ran"))
+    sys.argv = ["shuffle-spec", "limits", "--json"]
+    sys.exit(main())
+    """
+    out = _child(code)
+    table, _, rest = out.rpartition("}")
+    assert json.loads(table + "}")["statements"] and rest.strip() == "exit handler ran"
