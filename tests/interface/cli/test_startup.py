@@ -1,6 +1,6 @@
 """`shuffle-spec --help` and `shuffle-spec COMMAND --help` import no SymPy, NumPy or SciPy and build no statement
-registry: a fresh child process asks for every help page and then looks at its own `sys.modules`. And the k-RR
-`tightest` call, which needs NumPy and SciPy to compute, still imports no SymPy."""
+registry: a fresh child process asks for every help page and then looks at its own `sys.modules`. And the k-RR and
+Laplace `tightest` calls, which need NumPy and mpmath to compute, import no SymPy, no SciPy and no other command."""
 
 import json
 import subprocess
@@ -47,20 +47,31 @@ def test_every_help_page_is_printed_without_sympy_numpy_or_the_registry():
             assert f"    {name}" in top
 
 
-@pytest.mark.slow  # a child process that computes: seconds
-def test_the_krr_tightest_call_imports_no_sympy():
-    code = textwrap.dedent(
-        """
-        import contextlib, io, sys
-        from shuffle_spec.interface.cli.main import main
+# What a one-round k-RR or Laplace `tightest` needs is NumPy and mpmath: never SymPy or SciPy, another command's module,
+# the API or the front door (`certify`, for the structured randomizers, matrices and rounds > 1).
+NOT_ON_THE_TIGHTEST_PATH = ("sympy", "scipy", "shuffle_spec.spec.statement", "shuffle_spec.interface.cli.commands.compare",
+                            "shuffle_spec.interface.api", "shuffle_spec.interface.certify")
+TIGHTEST_CHILD = textwrap.dedent(
+    """
+    import contextlib, io, json, sys
+    from shuffle_spec.interface.cli.main import main
+    loaded = {}
+    for randomizer in sys.argv[1:]:
+        point = ["--k", "10"] if randomizer == "krr" else []
         with contextlib.redirect_stdout(io.StringIO()):
-            assert main(["tightest", "--randomizer", "krr", "--k", "10", "--eps0", "1", "--n", "1e4", "--delta", "1e-6"]) == 0
-        print("sympy" in sys.modules)
-        """
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+            assert main(["tightest", "--randomizer", randomizer, *point, "--eps0", "1", "--n", "1e4", "--delta", "1e-6", "--json"]) == 0
+        loaded[randomizer] = [m for m in %r if m in sys.modules]
+    loaded["numpy"] = "numpy" in sys.modules  # the check sees a module the call does load
+    print(json.dumps(loaded))
+    """
+) % (NOT_ON_THE_TIGHTEST_PATH,)
+
+
+def test_the_krr_and_laplace_tightest_calls_import_neither_sympy_scipy_nor_another_command():
+    # One child process: the k-RR call first (what it alone loads), then the Laplace one.
+    done = subprocess.run([sys.executable, "-c", TIGHTEST_CHILD, "krr", "laplace"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "False"
+    assert json.loads(done.stdout) == {"krr": [], "laplace": [], "numpy": True}
 
 
 def test_the_derive_help_states_the_expression_grammar_of_the_reader():
