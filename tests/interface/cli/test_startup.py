@@ -7,7 +7,6 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
 
 HEAVY = ("sympy", "numpy", "scipy", "shuffle_spec.spec.statement")
 IMPORTS_SYMPY_FOR_HELP: set[str] = set()  # none: derive's front (commands/derive.py) holds its options
