@@ -157,7 +157,9 @@ def candidate_upper_bounds(randomizer: str, k: int | None = None) -> list:
     calibrate it explicitly (`calibrate exact.shuffled_binary_rr --eps E --n N --delta D`); `tightest` and the
     gap lines use it (one evaluation, module doc)."""
     mechanism, extra = _mechanism(randomizer, k)
-    mechanisms = {mechanism} | ({"binary_rr", "krr"} if extra.get("k") == 2 else set())
+    # A list, not a set: the order decides ties (the first in the list wins), and a set of strings iterates in an
+    # order that changes with each process's hash seed.
+    mechanisms = [mechanism] + ([m for m in ("binary_rr", "krr") if m != mechanism] if extra.get("k") == 2 else [])
     found = {}
     for m in mechanisms:
         for statement in amplification_statements(m):

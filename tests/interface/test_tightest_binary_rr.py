@@ -131,3 +131,19 @@ def test_a_binary_rr_matrix_gets_the_exact_interval_on_both_sides():
     assert gap.lower_id in (EXACT_BINARY_RR_ID, "exact.randomizer_pair", "exact.krr_pair_x0")
     assert 1 <= gap.ratio <= 1 + 2e-6
     assert report.problems == []
+
+
+def test_candidate_order_does_not_depend_on_the_hash_seed():
+    """The upper-bound candidates at k = 2 come from two mechanisms' lists; their order decides ties (the first in the
+    list wins), so it must be the same in every process: string hashing is randomized per process (PYTHONHASHSEED),
+    and iterating a set of mechanism names gave a different order under different seeds."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from shuffle_spec.interface.tightest import candidate_upper_bounds as c; print([s.id for s in c('krr', 2)])"
+    orders = set()
+    for seed in ("0", "1", "2", "3", "4", "5"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        orders.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+    assert len(orders) == 1, orders
