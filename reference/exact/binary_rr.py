@@ -1085,6 +1085,135 @@ def _guide(pairs: _Pairs, n: int, eps: float, limit: float) -> tuple[int, tuple[
     return max(score, key=lambda k: score[k]), found
 
 
+# The lattice-phase guide (`_lattice_guide`): used where the count's variance (n - 1) p q is at least
+# LATTICE_GUIDE_MIN_VARIANCE (the flat regime, where the pairs' windows are long and the scan of `_guide`, ~200
+# window set-ups, was most of the time of a call); the pairs j = 0 .. reach below the top end are searched, reach
+# LATTICE_GUIDE_PERIODS lattice periods (at least LATTICE_GUIDE_MIN_REACH counts); LATTICE_GUIDE_SAMPLES phases are
+# sampled first, then up to LATTICE_GUIDE_ROUNDS rounds of LATTICE_GUIDE_PROPOSALS predicted pairs each; the phase
+# of the lattice term is fitted on LATTICE_GUIDE_GRID points of [0, 1).
+LATTICE_GUIDE_MIN_VARIANCE = 10_000.0
+LATTICE_GUIDE_PERIODS = 4
+LATTICE_GUIDE_MIN_REACH = 256
+LATTICE_GUIDE_SAMPLES = 8
+LATTICE_GUIDE_ROUNDS = 4
+LATTICE_GUIDE_PROPOSALS = 2
+LATTICE_GUIDE_GRID = 2048
+# Where the phase moves by at most LATTICE_GUIDE_SMALL_STEP per count, the best pair found is improved by a local
+# climb of at most LATTICE_GUIDE_CLIMB steps.
+LATTICE_GUIDE_SMALL_STEP = 1.0 / 16.0
+LATTICE_GUIDE_CLIMB = 16
+
+
+def _lattice_guide_applies(eps0: float, n: int) -> bool:
+    """Is the lattice-phase guide used at (eps0, n)? Where the variance (n - 1) p q of the others' count is at
+    least LATTICE_GUIDE_MIN_VARIANCE (every count's, it does not depend on k) and the searched band is a small
+    part of [0, n - 1]."""
+    keep, _ = _keep_pair(float(eps0))
+    if not (n >= 3 and (n - 1) * keep.p * keep.q >= LATTICE_GUIDE_MIN_VARIANCE):
+        return False
+    return 8 * _lattice_reach(keep.p - keep.q, n) <= n
+
+
+def _lattice_reach(c: float, n: int) -> int:
+    """The last j searched below the top end: LATTICE_GUIDE_PERIODS periods of the lattice phase (it moves by
+    c = p - q per count, modulo 1), at least LATTICE_GUIDE_MIN_REACH, at most n - 1."""
+    step = min(c, 1.0 - c)
+    period = 1.0 / step if step > 0 else math.inf
+    return int(min(max(LATTICE_GUIDE_PERIODS * period, LATTICE_GUIDE_MIN_REACH), n - 1))
+
+
+def _circular_distance(x: np.ndarray, centre: np.ndarray | float) -> np.ndarray:
+    """|x - centre| on the circle [0, 1)."""
+    out: np.ndarray = np.abs(np.mod(x - centre + 0.5, 1.0) - 0.5)
+    return out
+
+
+def _fit_lattice(phases: np.ndarray, values: np.ndarray) -> tuple[float, float, float] | None:
+    """Least-squares fit of values ~ C - kappa dist(phase, phi)^2 (kappa > 0) over phi on a grid of [0, 1): (C, kappa,
+    phi) of the best fit, or None when no phi gives kappa > 0 (no lattice term visible) or too few points."""
+    if len(values) < 4:
+        return None
+    grid = np.arange(LATTICE_GUIDE_GRID, dtype=float) / LATTICE_GUIDE_GRID
+    squares = _circular_distance(phases[None, :], grid[:, None]) ** 2
+    centred = squares - squares.mean(axis=1, keepdims=True)
+    spread = np.sum(centred * centred, axis=1)
+    y = values - values.mean()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = -np.sum(centred * y[None, :], axis=1) / spread
+        residual = np.sum(y * y) - kappa * kappa * spread
+    usable = (kappa > 0) & (spread > 0) & np.isfinite(residual)
+    if not np.any(usable):
+        return None
+    best = int(np.argmin(np.where(usable, residual, np.inf)))
+    constant = float(values.mean() + kappa[best] * squares[best].mean())
+    return constant, float(kappa[best]), float(grid[best])
+
+
+def _lattice_guide(pairs: _Pairs, n: int, eps: float, limit: float) -> int | None:
+    """Uncertified guide of the flat regime (`_lattice_guide_applies`): the count k whose certified d_k(eps) (lower
+    end: the solved pair's certified lower end of eps is what the worst case reports, and near eps = 0 the upper ends
+    carry a slack that differs from pair to pair by more than the pairs differ) is the largest found among the pairs
+    k = n - 1 - j, 0 <= j <= reach, or None (the caller then uses `_classic_start`) when the bottom end k = 0 is not
+    below the top end. Only decides which pair is solved; the certification holds whatever it returns.
+
+    Why there: every even cumulant of the others' count S_k is the same for all k and every odd one is linear in k
+    (a user holding 1 and one holding 0 are mirror images), so log d_k(eps) is a slow trend in k (its slope measured
+    between the two ends) plus a lattice term: the threshold is an integer, and d_k is largest when the continuous
+    optimum of the divergence sits on one, so the lattice term is about -kappa dist(mu_k + t, Z)^2 with mu_k =
+    k p + (n - 1 - k) q the mean (moving by p - q per count) and t the same for every k. The phase is fitted to a few
+    sampled pairs (LATTICE_GUIDE_SAMPLES phases spread over [0, 1), the smallest j of each), and the pairs that the
+    fitted trend and lattice term predict highest are evaluated, a few per round, until the predicted best one has
+    been evaluated. About 20 window set-ups where `_guide` made about 200."""
+    keep, _ = _keep_pair(pairs.eps0)
+    p, q = keep.p, keep.q
+    reach = _lattice_reach(p - q, n)
+    score: dict[int, float] = {}  # j -> certified lower end of d_{n-1-j}(eps)
+
+    def evaluate(j: int) -> float:
+        if j not in score:
+            score[j] = pairs.bound(n, n - 1 - j, eps)[0]
+        return score[j]
+
+    top, bottom = evaluate(0), pairs.bound(n, 0, eps)[0]
+    if not (top > 0 and bottom > 0 and top > bottom):
+        return None
+    slope = (math.log(top) - math.log(bottom)) / (n - 1)  # the trend of log d per count, from the two ends
+    js = np.arange(reach + 1, dtype=float)
+    phases = np.mod(math.fmod((n - 1) * p, 1.0) - js * (p - q), 1.0)
+    for i in range(1, LATTICE_GUIDE_SAMPLES):
+        near = np.nonzero(_circular_distance(phases, phases[0] + i / LATTICE_GUIDE_SAMPLES) <= 0.5 / LATTICE_GUIDE_SAMPLES)[0]
+        if len(near) and pairs.work <= limit:
+            evaluate(int(near[0]))
+    for _ in range(LATTICE_GUIDE_ROUNDS):
+        known = np.array(sorted(score))
+        values = np.array([math.log(score[j]) if score[j] > 0 else -math.inf for j in known])
+        if not np.all(np.isfinite(values)) or pairs.work > limit:
+            break
+        fit = _fit_lattice(phases[known], values + slope * known)
+        if fit is None:
+            break
+        constant, kappa, phase = fit
+        predicted = constant - kappa * _circular_distance(phases, phase) ** 2 - slope * js
+        ranked = np.argsort(-predicted, kind="stable")
+        if int(ranked[0]) in score:
+            break
+        for j in [int(j) for j in ranked[: 4 * LATTICE_GUIDE_PROPOSALS] if int(j) not in score][:LATTICE_GUIDE_PROPOSALS]:
+            evaluate(j)
+    best = max(sorted(score), key=lambda j: score[j])
+    if min(p - q, 1.0 - (p - q)) <= LATTICE_GUIDE_SMALL_STEP:
+        # The phase moves little per count (eps0 small or large): the neighbours of the best pair are its neighbours
+        # in phase too, and the fitted phase (a grid of LATTICE_GUIDE_GRID points, a model) may miss the best by a
+        # few counts: climb while a neighbour is higher.
+        for _ in range(LATTICE_GUIDE_CLIMB):
+            if pairs.work > limit:
+                break
+            higher = [j for j in (best - 1, best + 1) if 0 <= j <= reach and evaluate(j) > score[best]]
+            if not higher:
+                break
+            best = max(higher, key=lambda j: score[j])
+    return n - 1 - best
+
+
 @dataclass(frozen=True)
 class WorstCase:
     """The certified worst case: eps in [lower, upper], attained (lower end) at `worst_k` ones among the
@@ -1400,6 +1529,52 @@ def _budget_refusal(pairs: _Pairs, n: int) -> ParameterError:
     return ParameterError("n", n, f"a size whose worst case certifies to {MAX_TOLERANCE:g} relative within the work budget (eps0 = {pairs.eps0}, delta = {pairs.delta})")
 
 
+def _classic_start(pairs: _Pairs, n: int, pair_tol: float) -> dict[int, BoundValue]:
+    """The solved pairs the sweeps start from: the pair k = 0, then twice the pair `_guide` finds at the best eps so
+    far (it only orders the work)."""
+    solved = {0: pairs.epsilon(n, 0, pair_tol)}
+    guide_limit = GUIDE_SHARE * WORK_BUDGET
+    for _ in range(2):
+        best = max(r.upper for r in solved.values())
+        if n == 1 or best >= pairs.eps0 or pairs.work > guide_limit:
+            break
+        k, _ = _guide(pairs, n, best, guide_limit)
+        if k in solved:
+            break
+        solved[k] = pairs.epsilon(n, k, pair_tol)
+    return solved
+
+
+def _lattice_start(pairs: _Pairs, n: int, pair_tol: float) -> dict[int, BoundValue] | None:
+    """The flat regime's solved pairs (`_lattice_guide_applies`): the top end's pair k = n - 1 (the worst pairs sit
+    near it), then the pair `_lattice_guide` finds at its eps, once (that eps is within the lattice term of the
+    worst: the ranking needs no second round). None when the guide declines (`_classic_start` then)."""
+    solved = {n - 1: pairs.epsilon(n, n - 1, pair_tol)}
+    best = solved[n - 1].upper
+    if best >= pairs.eps0 or pairs.work > GUIDE_SHARE * WORK_BUDGET:
+        return solved
+    k = _lattice_guide(pairs, n, best, GUIDE_SHARE * WORK_BUDGET)
+    if k is None:
+        return None
+    if k not in solved:
+        solved[k] = pairs.epsilon(n, k, pair_tol)
+    return solved
+
+
+def _transport_attempt(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float] | None:
+    """`_transport_certify`, or None when it cannot certify or the work budget is spent; then the work it spent is
+    not counted (the sweeps keep their whole budget: a call does at most (1 + TRANSPORT_SHARE) WORK_BUDGET of work,
+    and where the transport cannot certify, the result is what the sweeps alone give)."""
+    before = pairs.work
+    try:
+        transported = _transport_certify(pairs, n, solved, rel_tol, pair_tol)
+    except _BudgetSpent:
+        transported = None
+    if transported is None:
+        pairs.work = before
+    return transported
+
+
 def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_REL_TOL) -> WorstCase:
     """exact.shuffled_binary_rr: certified [lower, upper] containing max over all neighbouring pairs of
     their exact eps, width <= rel_tol * upper (or upper = eps0), with the worst count found.
@@ -1408,39 +1583,42 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
     a coarse sweep at COARSE_TOLERANCE (growing up to MAX_TOLERANCE if its work demands) certifies an
     interval first; the sweep at rel_tol then refines it with the work left (growing too, and abandoned once
     it would not beat the coarse one). The finest certified sweep gives the upper end; every solved pair
-    counts for the lower end. Refuses (ParameterError) only when not even MAX_TOLERANCE is certified."""
+    counts for the lower end. Refuses (ParameterError) only when not even MAX_TOLERANCE is certified.
+
+    The flat regime (`_lattice_guide_applies`: large variance) first tries the transport from the pairs of
+    `_lattice_start` (about 20 window set-ups where `_classic_start` makes about 200); where it cannot certify, the
+    sweeps run as elsewhere, from a fresh `_classic_start` (its work counted from 0: how far the budget-limited
+    sweeps widen depends on the work spent) without a second transport attempt. Their result is then the classic
+    one, except that the pairs a transport attempt set up no longer come free to the sweeps: where the budget
+    widens a sweep, its width can differ a little (one point of the compared grid, module doc)."""
     _validate(eps0, n, delta)
     require_positive("rel_tol", rel_tol)
     if not 1e-9 <= rel_tol <= 0.1:
         raise ParameterError("rel_tol", rel_tol, "1e-9 <= rel_tol <= 0.1")
     n = int(n)
-    pairs = _Pairs(eps0, delta, n, limited=True)
     pair_tol = min(PAIR_REL_TOL, rel_tol / 10)
-    try:
-        solved = {0: pairs.epsilon(n, 0, pair_tol)}
-        guide_limit = GUIDE_SHARE * WORK_BUDGET
-        for _ in range(2):  # the guide at the best eps so far, twice (it only orders the work)
-            best = max(r.upper for r in solved.values())
-            if n == 1 or best >= eps0 or pairs.work > guide_limit:
-                break
-            k, _ = _guide(pairs, n, best, guide_limit)
-            if k in solved:
-                break
-            solved[k] = pairs.epsilon(n, k, pair_tol)
-    except _BudgetSpent:
-        raise _budget_refusal(pairs, n) from None
-    results: list[tuple[float, float]] = []  # (eps_u, tolerance) of each certified sweep
-    transported = None
-    if n >= 3:
-        before = pairs.work
+    transported, attempted, spent = None, False, 0
+    solved: dict[int, BoundValue] = {}
+    if _lattice_guide_applies(eps0, n):
+        pairs = _Pairs(eps0, delta, n, limited=True)
         try:
-            transported = _transport_certify(pairs, n, solved, rel_tol, pair_tol)
+            start = _lattice_start(pairs, n, pair_tol)
         except _BudgetSpent:
-            transported = None
-        if transported is None:
-            # The sweeps keep their whole budget (a call does at most (1 + TRANSPORT_SHARE) WORK_BUDGET of work):
-            # where the transport cannot certify, the result is what the sweeps alone give.
-            pairs.work = before
+            raise _budget_refusal(pairs, n) from None
+        if start is not None:
+            solved = start
+            transported, attempted = _transport_attempt(pairs, n, solved, rel_tol, pair_tol), True
+        spent = pairs.evaluations  # reported with the evaluations of the fresh start below, when there is one
+    if transported is None:
+        pairs = _Pairs(eps0, delta, n, limited=True)
+        pairs.evaluations = spent
+        try:
+            solved = _classic_start(pairs, n, pair_tol)
+        except _BudgetSpent:
+            raise _budget_refusal(pairs, n) from None
+        if n >= 3 and not attempted:
+            transported = _transport_attempt(pairs, n, solved, rel_tol, pair_tol)
+    results: list[tuple[float, float]] = []  # (eps_u, tolerance) of each certified sweep
     if n == 1:
         results.append((max(r.upper for r in solved.values()), rel_tol))
     elif transported is not None:
