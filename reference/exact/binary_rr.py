@@ -1484,15 +1484,25 @@ def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tup
 def _transport_certify(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float) -> tuple[float, float] | None:
     """(eps_u, rel_tol) with every pair certified to have eps_k <= eps_u by transport blocks (halving blocks
     whose smooth term is too large), or None when the transport bound cannot certify (small variance: the
-    lattice term alone exceeds the margin) within TRANSPORT_MAX_BLOCKS blocks; the sweep takes over then."""
+    lattice term alone exceeds the margin) within TRANSPORT_MAX_BLOCKS blocks; the sweep takes over then.
+
+    A block that fails with the prediction that b narrower blocks would pass is halved; the half holding its
+    worse end (the larger certified d_k at eps_u) inherits the prediction ceil(b / 2) and, while that is 2 or
+    more, is halved again without being checked (its room is that of the block: it would fail the same way),
+    the other halves are checked. So a worst pair at an end costs about one check per halving, not two. The
+    prediction only chooses which blocks are checked: every count lies in a checked block that passed."""
     limit = pairs.work + TRANSPORT_SHARE * WORK_BUDGET
     for _ in range(TRANSPORT_RESTARTS + 1):
         eps_u = _target(pairs, solved, rel_tol)
         if eps_u >= pairs.eps0:
             return None
-        stack, blocks, restart = [(0, n - 1)], 0, False
+        stack: list[tuple[int, int, int]] = [(0, n - 1, 0)]  # (k0, k1, blocks predicted for it by its parent)
+        blocks, restart = 0, False
         while stack:
-            k0, k1 = stack.pop()
+            k0, k1, predicted = stack.pop()
+            if predicted >= 2 and k1 - k0 >= 2:
+                stack.extend(_halves(pairs, n, k0, k1, predicted, eps_u))
+                continue
             blocks += 1
             if blocks > TRANSPORT_MAX_BLOCKS or pairs.work > limit:
                 return None
@@ -1504,13 +1514,22 @@ def _transport_certify(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel
             if outcome == "split" and k > TRANSPORT_MAX_BLOCKS:
                 return None  # predicted hopeless (the smooth term would need more blocks than allowed)
             if outcome == "split" and k1 - k0 >= 2:
-                middle = (k0 + k1) // 2
-                stack.extend([(middle, k1), (k0, middle)])
+                stack.extend(_halves(pairs, n, k0, k1, k, eps_u))
             elif outcome != "pass":
                 return None
         if not restart:
             return eps_u, rel_tol
     return None
+
+
+def _halves(pairs: _Pairs, n: int, k0: int, k1: int, predicted: int, eps: float) -> list[tuple[int, int, int]]:
+    """The two halves of the block [k0, k1] for the stack of `_transport_certify` (the lower half on top, checked
+    first): the one holding the worse end (the larger certified upper end of d_k(eps)) with the prediction
+    ceil(predicted / 2), the other with none (0: checked)."""
+    middle = (k0 + k1) // 2
+    worse_top = pairs.bound(n, k1, eps)[1] >= pairs.bound(n, k0, eps)[1]
+    inherited = (predicted + 1) // 2
+    return [(middle, k1, inherited if worse_top else 0), (k0, middle, 0 if worse_top else inherited)]
 
 
 @contextmanager

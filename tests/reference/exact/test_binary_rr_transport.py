@@ -258,3 +258,27 @@ def test_the_shared_tilt_factors_give_the_floats_of_a_fresh_computation(eps0, m,
     for name in ("log_damp", "kern_num", "kern_inv", "q_abs2", "zabs"):
         assert getattr(shared, name).tobytes() == getattr(again, name).tobytes(), name
     assert math.isfinite(fresh[(True, True)]) and fresh[(True, False)] != fresh[(True, True)]
+
+
+def test_the_checked_blocks_that_pass_tile_every_count(monkeypatch):
+    # eps0 = 4, n = 1e6, delta = 1e-6: the whole range fails with the prediction that ~33 blocks are needed; the half
+    # holding the worse end (the top) inherits the prediction and is halved again without a check while it is >= 2.
+    # Whatever is skipped, the blocks that were checked and passed must cover [0, n - 1] (consecutive blocks share
+    # their end count), and fewer blocks are checked than plain halving needs (13 there: 7 pass, 6 fail).
+    checked: list[tuple[int, int, str]] = []
+    original = ebr._transport_block
+
+    def recording(pairs, n, k0, k1, eps):
+        outcome = original(pairs, n, k0, k1, eps)
+        checked.append((k0, k1, outcome[0]))
+        return outcome
+
+    monkeypatch.setattr(ebr, "_transport_block", recording)
+    n = 1_000_000
+    result = ebr.worst_case(eps0=4.0, n=n, delta=1e-6)
+    assert result.route == "transport"
+    passed = sorted((k0, k1) for k0, k1, outcome in checked if outcome == "pass")
+    assert passed[0][0] == 0 and passed[-1][1] == n - 1
+    assert all(nxt[0] == prev[1] for prev, nxt in zip(passed, passed[1:]))
+    assert any(outcome == "split" for _, _, outcome in checked)
+    assert len(checked) < 2 * len(passed) - 1
