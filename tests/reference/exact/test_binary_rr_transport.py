@@ -279,6 +279,6 @@ def test_the_checked_blocks_that_pass_tile_every_count(monkeypatch):
     assert result.route == "transport"
     passed = sorted((k0, k1) for k0, k1, outcome in checked if outcome == "pass")
     assert passed[0][0] == 0 and passed[-1][1] == n - 1
-    assert all(nxt[0] == prev[1] for prev, nxt in zip(passed, passed[1:]))
+    assert all(nxt[0] == prev[1] for prev, nxt in zip(passed[:-1], passed[1:], strict=True))
     assert any(outcome == "split" for _, _, outcome in checked)
     assert len(checked) < 2 * len(passed) - 1
