@@ -1098,7 +1098,7 @@ def _guide(pairs: _Pairs, n: int, eps: float, limit: float) -> tuple[int, tuple[
 # LATTICE_GUIDE_PERIODS lattice periods (at least LATTICE_GUIDE_MIN_REACH counts); LATTICE_GUIDE_SAMPLES phases are
 # sampled first, then up to LATTICE_GUIDE_ROUNDS rounds of LATTICE_GUIDE_PROPOSALS predicted pairs each; the phase
 # of the lattice term is fitted on LATTICE_GUIDE_GRID points of [0, 1).
-LATTICE_GUIDE_MIN_VARIANCE = 10_000.0
+LATTICE_GUIDE_MIN_VARIANCE = 20_000.0
 LATTICE_GUIDE_PERIODS = 4
 LATTICE_GUIDE_MIN_REACH = 256
 LATTICE_GUIDE_SAMPLES = 8
@@ -1364,7 +1364,8 @@ class _TransportBlock:
         self.shift = (k1 - k0) * (self.p - self.q)  # end k1's count t is the point s' = t - shift (error << 1)
         self.ends = (pairs.get(n, k0), pairs.get(n, k1))
         self.memo: dict[tuple[int, int], tuple[float, float]] = {}
-        self.tables: dict[tuple[bool, bool], list[tuple[float, float]]] = {}
+        self.tables: dict[tuple[bool, bool], list[float | None]] = {}
+        self.last: dict[tuple[bool, bool], int] = {}  # per mixture: the tilt that last answered `within`
         self.taus: list[float] = []
 
     def h(self, end: int, t: int) -> tuple[float, float]:
@@ -1382,16 +1383,51 @@ class _TransportBlock:
             self.memo[key] = (lo * factor * (1 - 1e-12) if lo >= 0 else lo * factor * (1 + 1e-12), _unscaled_upper(pair, up))
         return self.memo[key]
 
-    def error(self, u: float, smooth: bool = True, quadratic: bool = False) -> float:
-        """Upper bound of |G(k, s) - mixture| for every k of the block and every s with s' >= u."""
+    def table(self, smooth: bool, quadratic: bool) -> list[float | None]:
+        """log C_tau of the mixture (`smooth`, `quadratic`) at each tilt of `taus`, filled on demand (`_term`). Its
+        work is counted in full when the table is first asked for, whatever is filled (the budget's checks see the
+        same counts as when every tilt was computed at once)."""
         key = (smooth, quadratic)
         if key not in self.tables:
-            self.tables[key] = [
-                (t, transport.log_error_constant(eps0=self.pairs.eps0, p=self.p, q=self.q, eps=self.eps, m=self.m, ones=self.k0, width=self.k1 - self.k0, tau=t, smooth=smooth, quadratic=quadratic))
-                for t in self.taus
-            ]
+            self.tables[key] = [None] * len(self.taus)
             self.pairs.work += EVALUATION_WORK * len(self.taus) // 4
-        return min(math.exp(min(log_c - t * u, 700.0)) for t, log_c in self.tables[key])
+        return self.tables[key]
+
+    def _term(self, i: int, u: float, smooth: bool, quadratic: bool) -> float:
+        """The bound e^{log C_tau - tau u} of tilt i (`transport.log_error_constant`, computed once per mixture)."""
+        table = self.table(smooth, quadratic)
+        log_c = table[i]
+        if log_c is None:
+            log_c = table[i] = transport.log_error_constant(eps0=self.pairs.eps0, p=self.p, q=self.q, eps=self.eps, m=self.m, ones=self.k0, width=self.k1 - self.k0, tau=self.taus[i], smooth=smooth, quadratic=quadratic)
+        return math.exp(min(log_c - self.taus[i] * u, 700.0))
+
+    def error(self, u: float, smooth: bool = True, quadratic: bool = False) -> float:
+        """Upper bound of |G(k, s) - mixture| for every k of the block and every s with s' >= u: the least bound over
+        the tilts."""
+        return min(self._term(i, u, smooth, quadratic) for i in range(len(self.taus)))
+
+    def within(self, base: float, u: float, limit: float, smooth: bool = True, quadratic: bool = False) -> bool:
+        """Is base + error(u) <= limit (the same answer, as floats, as computing `error`)? Any tilt's bound is at least
+        the least one and float addition is monotone, so a tilt with base + bound <= limit answers yes; the tilts are
+        tried from the one that answered last, downhill; where none does, the least bound over all tilts answers.
+        (The scan below the peak asks at many u: most answers take one or two tilts instead of all of them.)"""
+        key = (smooth, quadratic)
+        count = len(self.taus)
+        i = self.last.get(key, 0)
+        value = self._term(i, u, smooth, quadratic)
+        if base + value <= limit:
+            return True
+        for step in (-1, 1):
+            j, current = i + step, value
+            while 0 <= j < count:
+                candidate = self._term(j, u, smooth, quadratic)
+                if base + candidate <= limit:
+                    self.last[key] = j
+                    return True
+                if candidate >= current:
+                    break
+                j, current = j + step, candidate
+        return base + self.error(u, smooth, quadratic) <= limit
 
 
 def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tuple[str, int]:
@@ -1454,17 +1490,17 @@ def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tup
             # The ends' transported thresholds are far apart (third-order skew over a wide block, deep tails):
             # a narrower block brings them together.
             return "split", 2
-        e3 = block.error(peak_lo, quadratic=True)
+        block.table(True, True)  # its work counted here, before the cells' (the budget's checks as before)
         cells = [
             transport.quadratic_cell_upper(block.h(end, t - 1), block.h(end, t), block.h(end, t + 1))
             for end, (first, last) in ((0, (peak_lo - 1, peak_hi + 1)), (1, (math.floor(peak_lo + shift) - 1, math.ceil(peak_hi + shift) + 1)))
             for t in range(first, last + 1)
         ]
-        if max(cells) + e3 > delta:
-            return split_or_fail(max(cells), e3, block.error(peak_lo, smooth=False, quadratic=True))
+        if not block.within(max(cells), peak_lo, delta, quadratic=True):
+            return split_or_fail(max(cells), block.error(peak_lo, quadratic=True), block.error(peak_lo, smooth=False, quadratic=True))
         # Above: both ends decrease; the largest values are at the lowest counts used.
         above_ends = max(block.h(0, peak_hi)[1], block.h(1, math.floor(peak_hi + shift) - 1)[1])
-        if above_ends + block.error(peak_hi) > delta:
+        if not block.within(above_ends, peak_hi, delta):
             verdict = split_or_fail(above_ends, block.error(peak_hi), block.error(peak_hi, smooth=False))
             continue
         # Below: intervals [u1, u2] of s' (end 0's counts up to u2 + 1, end 1's up to floor(u2 + shift) + 3).
@@ -1475,7 +1511,7 @@ def _transport_block(pairs: _Pairs, n: int, k0: int, k1: int, eps: float) -> tup
                 return "fail", 0
             u1 = max(u2 - length + 1, u_lo)
             top = max(block.h(0, u2 + 1)[1], block.h(1, math.floor(u2 + shift) + 3)[1])
-            if top + block.error(u1) <= delta:
+            if block.within(top, u1, delta):
                 u2, length = u1 - 1, 2 * length
             elif length > 1:
                 length //= 2

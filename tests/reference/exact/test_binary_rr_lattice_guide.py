@@ -53,14 +53,14 @@ def _classic(eps0: float, n: int, delta: float, monkeypatch: pytest.MonkeyPatch)
 @pytest.mark.parametrize(
     "eps0, n, delta, band",
     [
-        (4.0, 10**6, 1e-6, 64),  # phase period ~28 counts: the lattice term is largest here (n p q ~ 1.8e4)
+        (4.0, 2 * 10**6, 1e-6, 64),  # phase period ~28 counts: the lattice term is large here (n p q ~ 3.5e4)
         pytest.param(0.5, 10**6, 1e-9, 64, marks=pytest.mark.slow),
         pytest.param(0.5, 10**8, 1e-6, 48, marks=pytest.mark.slow),
         pytest.param(8.0, 10**8, 1e-6, 200, marks=pytest.mark.slow),  # period ~1490 counts
     ],
 )
 def test_the_worst_case_holds_against_independent_pair_values(eps0, n, delta, band, monkeypatch):
-    # The default tier keeps eps0 = 4, n = 1e6; n = 1e8 (independent pmfs of 1e5 points per pair) is the second tier's.
+    # The default tier keeps eps0 = 4, n = 2e6; n = 1e8 (independent pmfs of 1e5 points per pair) is the second tier's.
     _check_against_independent_pairs(eps0, n, delta, band, monkeypatch)
 
 
@@ -116,9 +116,10 @@ def test_the_guide_declines_where_the_bottom_end_is_not_below_the_top():
 
 
 def test_where_the_transport_cannot_certify_the_result_is_the_classic_one_bit_for_bit(monkeypatch):
-    # eps0 = 4, n = 1e6, delta = 1e-9: the flat-regime start is tried, its transport does not certify, and the sweeps
-    # then start from the classic state (work counted from 0, as if the lattice guide did not exist).
-    eps0, n, delta = 4.0, 10**6, 1e-9
+    # eps0 = 1, n = 2e5, delta = 1e-30: the flat-regime start is tried, its transport does not certify (deep tail), and
+    # the sweeps then start from the classic state (work counted from 0, as if the lattice guide did not exist): here
+    # (no budget widening) the same bits.
+    eps0, n, delta = 1.0, 2 * 10**5, 1e-30
     assert ebr._lattice_guide_applies(eps0, n)
     result = ebr.worst_case(eps0=eps0, n=n, delta=delta)
     assert result.route == "removal"
@@ -127,7 +128,11 @@ def test_where_the_transport_cannot_certify_the_result_is_the_classic_one_bit_fo
 
 
 def test_the_lattice_guide_is_not_used_at_small_variance():
-    # n p q below LATTICE_GUIDE_MIN_VARIANCE (every n <= 4e4, and eps0 = 8 up to n ~ 3e7): the classic guide, unchanged.
+    # n p q below LATTICE_GUIDE_MIN_VARIANCE = 2e4 (every n <= 8e4; eps0 = 4 up to n ~ 1.1e6, eps0 = 8 up to n ~ 6e7):
+    # the classic guide, unchanged.
     assert not ebr._lattice_guide_applies(1.0, 10**4)
+    assert not ebr._lattice_guide_applies(4.0, 10**6)
     assert not ebr._lattice_guide_applies(8.0, 10**6)
+    assert ebr._lattice_guide_applies(1.0, 10**6)
+    assert ebr._lattice_guide_applies(4.0, 2 * 10**6)
     assert ebr._lattice_guide_applies(8.0, 10**8)
