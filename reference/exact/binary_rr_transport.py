@@ -194,7 +194,8 @@ class _TiltFactors:
     """The factors of the integrand that do not depend on the mixture (`smooth`, `quadratic`): every block and tilt
     of the transport check is bounded with two mixtures (two calls of `log_error_constant` with the same block and
     tilt), which share these arrays (`_tilt_factors`, cached); `head` is the part of the Riemann sum's log terms
-    that they alone give (log widths + log damp + log kern_inv, left to right as `log_error_constant` adds them)."""
+    that they alone give (log widths + log damp + log kern_inv, left to right as `log_error_constant` adds them);
+    `n_abs` the bound of |N| (`_n_series`), which both smooth mixtures use."""
 
     theta: np.ndarray
     log_m: float
@@ -205,6 +206,7 @@ class _TiltFactors:
     zabs: np.ndarray
     et: float
     head: np.ndarray
+    n_abs: np.ndarray
 
 
 @lru_cache(maxsize=128)
@@ -253,10 +255,11 @@ def _tilt_factors(eps0: float, p: float, q: float, eps: float, m: int, ones: int
     # The Riemann sum's head on the integration grid only (an explicit theta, as `nu_hat_bound` passes, need not be
     # increasing: it has no Riemann sum).
     head = np.log(np.diff(theta)) + log_damp[:-1] + np.log(kern_inv[:-1]) if cached else np.zeros(0)
+    n_abs = _n_series(eps0, zabs)
     if cached:
-        for array in (theta, log_damp, kern_num, kern_inv, q_abs2, zabs, head):
+        for array in (theta, log_damp, kern_num, kern_inv, q_abs2, zabs, head, n_abs):
             array.setflags(write=False)  # shared by the cache
-    return _TiltFactors(theta, log_m, log_damp, kern_num, kern_inv, q_abs2, zabs, et, head)
+    return _TiltFactors(theta, log_m, log_damp, kern_num, kern_inv, q_abs2, zabs, et, head, n_abs)
 
 
 def _psi(shared: _TiltFactors, eps0: float, tau: float, width: int, smooth: bool, quadratic: bool) -> np.ndarray:
@@ -267,7 +270,7 @@ def _psi(shared: _TiltFactors, eps0: float, tau: float, width: int, smooth: bool
     else:
         psi = (zabs * zabs * shared.et / 8) * (1 + 8 * UNIT)
     if smooth:
-        n_abs = _n_series(eps0, zabs)
+        n_abs = shared.n_abs  # the same floats as _n_series(eps0, zabs), computed once per tilt
         psi = psi + (B * B / 8.0) * n_abs * n_abs / shared.q_abs2 * (1 + 8 * UNIT)
     return psi
 
@@ -337,6 +340,7 @@ def saddle_tilt(*, p: float, q: float, m: int, ones: int, target: float) -> floa
     return 0.5 * (lo + hi)
 
 
+@lru_cache(maxsize=64)  # every block of one transport check asks for the same (p, q, m): ~3 ms of mpmath each
 def max_pmf_bound(*, p: float, q: float, m: int) -> float:
     """Upper bound of max_x Pr[S_k = x] for every k: (1/2 pi) int |phi_k| = (1/2 pi) int (1 - 2pq(1 - cos))^(m/2)
     <= e^{-m p q} I_0(m p q) (|phi_k| does not depend on k). e^-x I_0(x) by mpmath at 30 digits; 1e-12 added.

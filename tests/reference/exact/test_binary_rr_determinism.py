@@ -210,3 +210,21 @@ def test_cache_evictions_do_not_change_results(monkeypatch):
     monkeypatch.undo()
     _clear()
     assert starved == plain
+
+
+def test_the_flat_regime_start_keeps_its_bits_with_starved_caches(monkeypatch):
+    # The lattice-phase guide's path (n p q >= LATTICE_GUIDE_MIN_VARIANCE: its window set-ups, the pairs it scores,
+    # the fitted phase) is a pure function of the arguments too: with caches that hold nothing, the same bits.
+    def compute() -> tuple[Any, ...]:
+        _clear()
+        worst = ebr.worst_case(eps0=1.0, n=10**6, delta=DELTA)
+        return worst.lower.hex(), worst.upper.hex(), worst.worst_k, worst.evaluations, worst.route
+
+    assert ebr._lattice_guide_applies(1.0, 10**6)
+    plain = compute()
+    monkeypatch.setattr(ebr, "WINDOW_CACHE_BYTES", 0)
+    monkeypatch.setattr(ebr, "ANCHOR_CACHE_SIZE", 1)
+    starved = compute()
+    monkeypatch.undo()
+    _clear()
+    assert starved == plain and plain[4] == "transport"

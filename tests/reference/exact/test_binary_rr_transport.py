@@ -258,3 +258,64 @@ def test_the_shared_tilt_factors_give_the_floats_of_a_fresh_computation(eps0, m,
     for name in ("log_damp", "kern_num", "kern_inv", "q_abs2", "zabs"):
         assert getattr(shared, name).tobytes() == getattr(again, name).tobytes(), name
     assert math.isfinite(fresh[(True, True)]) and fresh[(True, False)] != fresh[(True, True)]
+
+
+def test_the_checked_blocks_that_pass_tile_every_count(monkeypatch):
+    # eps0 = 4, n = 1e6, delta = 1e-6: the whole range fails with the prediction that ~33 blocks are needed; the half
+    # holding the worse end (the top) inherits the prediction and is halved again without a check while it is >= 2.
+    # Whatever is skipped, the blocks that were checked and passed must cover [0, n - 1] (consecutive blocks share
+    # their end count), and fewer blocks are checked than plain halving needs (13 there: 7 pass, 6 fail).
+    checked: list[tuple[int, int, str]] = []
+    original = ebr._transport_block
+
+    def recording(pairs, n, k0, k1, eps):
+        outcome = original(pairs, n, k0, k1, eps)
+        checked.append((k0, k1, outcome[0]))
+        return outcome
+
+    monkeypatch.setattr(ebr, "_transport_block", recording)
+    n = 1_000_000
+    result = ebr.worst_case(eps0=4.0, n=n, delta=1e-6)
+    assert result.route == "transport"
+    passed = sorted((k0, k1) for k0, k1, outcome in checked if outcome == "pass")
+    assert passed[0][0] == 0 and passed[-1][1] == n - 1
+    assert all(nxt[0] == prev[1] for prev, nxt in zip(passed[:-1], passed[1:], strict=True))
+    assert any(outcome == "split" for _, _, outcome in checked)
+    assert len(checked) < 2 * len(passed) - 1
+
+
+def test_within_answers_as_the_least_bound_over_every_tilt():
+    # `_TransportBlock.within` tries few tilts (from the last one that answered, downhill) and falls back to the least
+    # bound over all of them: its answer must be that of base + error(u) <= limit at every u and limit, including the
+    # limits one ulp either side of the exact sum. Each question goes to a block whose tilts are not yet computed
+    # and to one that has seen the previous questions (its `last` tilt set by them).
+    eps0, n = 4.0, 1_000_000
+    keep, _ = ebr._keep_pair(eps0)
+    k0, k1, eps = 900_000, 950_000, 0.0240139887
+    taus = [0.02 * 0.8**i for i in range(ebr.TRANSPORT_TILTS)]
+
+    def block() -> ebr._TransportBlock:
+        made = ebr._TransportBlock(ebr._Pairs(eps0, 1e-6, n), n, k0, k1, eps)
+        made.taus = list(taus)
+        return made
+
+    exact, seasoned = block(), block()
+    mean = k0 * keep.p + (n - 1 - k0) * keep.q
+    sigma = math.sqrt((n - 1) * keep.p * keep.q)
+    answers = []
+    for z in (8.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0, 0.0, -1.0, -2.0):
+        u = math.floor(mean + z * sigma)
+        for smooth, quadratic in ((True, False), (True, True), (False, False)):
+            bound = exact.error(u, smooth, quadratic)
+            base = 3e-7
+            total = base + bound
+            for limit in (total, math.nextafter(total, 0.0), math.nextafter(total, math.inf), 2 * total, 0.5 * total):
+                expected = base + bound <= limit
+                assert block().within(base, u, limit, smooth, quadratic) == expected
+                assert seasoned.within(base, u, limit, smooth, quadratic) == expected
+                answers.append(expected)
+    assert True in answers and False in answers
+    # A question with room to spare is answered by the first tilt tried: one log C_tau computed, not all of them.
+    fresh = block()
+    assert fresh.within(3e-7, math.floor(mean + 4 * sigma), 1.0)
+    assert sum(value is not None for value in fresh.tables[(True, False)]) == 1
