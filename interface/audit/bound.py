@@ -13,7 +13,9 @@ float rounding (`ROUNDING_SLACK`) on the other: for an upper bound [L - slack, H
 [L - rtol s, H + slack], for an exact value [L - rtol s, H + rtol s], s = max(|L|, |H|). A claim inside it is
 within the tolerance of the statement's value only if the certified interval itself is: a PASS is given only where
 H - L <= rtol s (with `audit_bound(rtol=...)`, the statement's rtol plus the one given). Where the reference's
-interval is wider (its search or its certified sums cannot narrow it further there), a claim inside the acceptance
+interval is wider, it is first intersected with the enclosure of the statement's high-precision path
+`<function>_mp` (what the test vectors are generated from; `_narrowed`), where there is one and it answers within
+NARROWING_SECONDS of CPU. Where it stays wider (its search or its certified sums cannot narrow it further), a claim inside the acceptance
 interval may lie more than the tolerance on the wrong side of the value (below it, for an upper bound) and cannot be
 told from a correct one: its verdict is INCONCLUSIVE (a warning, with the certified interval in the finding's
 `certified_interval`), never PASS. A claim outside the acceptance interval is judged as anywhere else (BELOW BOUND
@@ -34,6 +36,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 from ...proofs_checks.bridge import UsageError, reference_function, reference_result
@@ -44,12 +47,14 @@ from ...reference.core.progress import listening, silenced
 from .sandbox import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIME_LIMIT,
+    InProcessTimeout,
     LoadError,
     Sandbox,
     call_in_process,
     cpu_budget,
+    in_process_cpu_limit,
 )
-from ..vectors.files import checked_group, generate_group, load_vector_group
+from ..vectors.files import checked_group, generate_group, high_precision_enclosure, load_vector_group
 from .verdicts import (
     ABOVE_BOUND,
     ACCEPTS_INVALID,
@@ -94,6 +99,13 @@ DEFAULT_TOTAL_TIME_LIMIT = AUDIT_TOTAL_SECONDS  # the limits table's (the CLI's 
 
 
 EDGE_BISECTION_STEPS = 12
+
+
+# CPU seconds allowed to a statement's high-precision path where the float reference's interval is too wide to
+# separate claims (`_narrowed`): the 40-digit paths of the closed-form bounds take milliseconds (BBGN19.Thm5.3 at
+# eps0 = 0.05, n = 1e9, delta = 0.5: 0.03 s); slower ones are not waited for (the point is then INCONCLUSIVE where a
+# claim lies inside its acceptance interval). CPU, not wall time: the verdicts must not depend on the machine's load.
+NARROWING_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -207,8 +219,13 @@ def audit_point(statement: Statement, inputs: dict[str, Any], source: str) -> Au
     low_exact, high_exact = interval if interval is not None else (value, value)
     if not math.isfinite(value):
         return None
-    scale = max(abs(low_exact), abs(high_exact))
     rtol = statement.rtol
+    if too_wide(low_exact, high_exact, rtol):
+        sharper = _narrowed(statement, inputs, low_exact, high_exact)
+        if sharper is not None:
+            low_exact, high_exact = sharper
+            value = low_exact if statement.direction is Direction.LOWER_BOUND else high_exact
+    scale = max(abs(low_exact), abs(high_exact))
     if statement.direction is Direction.UPPER_BOUND:
         low, high = low_exact - ROUNDING_SLACK * scale, high_exact + rtol * scale
     elif statement.direction is Direction.LOWER_BOUND:
@@ -217,6 +234,36 @@ def audit_point(statement: Statement, inputs: dict[str, Any], source: str) -> Au
         low, high = low_exact - rtol * scale, high_exact + rtol * scale
     wide = [repr(low_exact), repr(high_exact)] if too_wide(low_exact, high_exact, rtol) else None
     return AuditPoint(source, inputs, True, repr(value), [repr(low), repr(high)], "", wide)
+
+
+def _narrowed(statement: Statement, inputs: dict[str, Any], low: float, high: float) -> tuple[float, float] | None:
+    """[low, high] (the float reference's certified interval of the statement's value) intersected with the
+    enclosure of the statement's high-precision path (`high_precision_enclosure`, what the test vectors are generated
+    from), its ends rounded outward to doubles: both enclose the same value, so their intersection does. None where
+    there is no such path, it declines, it takes longer than NARROWING_SECONDS, or the two do not meet (then the
+    reference's own interval stands)."""
+    try:
+        with in_process_cpu_limit(NARROWING_SECONDS):
+            enclosure = high_precision_enclosure(statement, inputs)
+    except (InProcessTimeout, ArithmeticError, TypeError):
+        return None
+    if enclosure is None:
+        return None
+    low_hp, high_hp = _float_down(enclosure[0]), _float_up(enclosure[1])
+    narrowed = max(low, low_hp), min(high, high_hp)
+    return narrowed if narrowed[0] <= narrowed[1] else None
+
+
+def _float_down(x: Fraction) -> float:
+    """The largest double <= x (float() rounds to nearest)."""
+    nearest = float(x)
+    return nearest if Fraction(nearest) <= x else math.nextafter(nearest, -math.inf)
+
+
+def _float_up(x: Fraction) -> float:
+    """The smallest double >= x."""
+    nearest = float(x)
+    return nearest if Fraction(nearest) >= x else math.nextafter(nearest, math.inf)
 
 
 def _log_grid(low: float, high: float, count: int, integer: bool = False) -> list[Any]:

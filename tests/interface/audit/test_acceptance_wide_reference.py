@@ -29,8 +29,9 @@ def _value(eps0: float, n: int, delta: float) -> float:
     return 12 * eps0 * math.sqrt(math.log(1 / delta) / n)
 
 
-def _verdict(statement, claim: float, inputs=POINT) -> str:
-    point = audit_point(statement, dict(inputs), "grid")
+def _verdict(statement, claim: float, inputs=POINT, point=None) -> str:
+    """The verdict on `claim` at `inputs` (classified by the audit, or the given `point` of the audit there)."""
+    point = point or audit_point(statement, dict(inputs), "grid")
     assert point is not None and point.inside and point.interval is not None
     # No truth check: these claims are judged against the statement alone (the truth's lower bounds are below them).
     finding = judge(statement, inputs, CallOutcome("value", claim), inside=True, expected=point.expected, interval=point.interval,
@@ -94,24 +95,36 @@ def _no_valid_vectors() -> dict:
     return {**group, "tests": [t for t in group["tests"] if t["result"] == "invalid"]}
 
 
-def test_a_claim_of_half_the_hoeffding_bound_is_not_a_pass_where_its_reference_is_wide():
+def test_a_claim_of_half_the_hoeffding_bound_fails_where_its_float_reference_is_wide():
     # BBGN19.Thm5.3 at a point of the default sweep (eps0 = 0.05, n = 1e9, delta = 0.5): the float reference's
     # bisection stops at an absolute width of ~1e-9, so its certified interval [5e-14, 2.1043e-11] is 400 times wider
-    # than the value, against rtol 1e-9. The value, enclosed at 40 digits by the high-precision path (what the test
-    # vectors are generated from), is 2.1042948953676705e-11; a claim of half of it claims twice the privacy.
+    # than the value, against rtol 1e-9; a claim of half the value passed. The value, enclosed at 40 digits by the
+    # high-precision path (what the test vectors are generated from), is 2.1042948953676705e-11: the audit narrows the
+    # interval with it, so half of it (claiming twice the privacy) fails and the value itself passes.
     statement = get_statement("BBGN19.Thm5.3")
     inputs = {"eps0": 0.05, "n": 10**9, "delta": 0.5}
-    low, _ = hoeffding_generic_epsilon_mp(dps=40, **inputs)
-    assert float(low) > 2.1e-11
-    assert _verdict(statement, float(low) / 2, inputs) != PASS
-    assert _verdict(statement, -1e-12, inputs) != PASS
+    low, high = hoeffding_generic_epsilon_mp(dps=40, **inputs)
+    assert 2.1e-11 < float(low) <= float(high) < 2.11e-11
+    point = audit_point(statement, dict(inputs), "grid")
+    assert point is not None and point.wide_interval is None
+    assert _verdict(statement, float(low) / 2, inputs, point) == BELOW_BOUND
+    assert _verdict(statement, 0.0, inputs, point) == BELOW_BOUND
+    assert _verdict(statement, float(high) * (1 + 1e-12), inputs, point) == PASS
 
 
-@pytest.mark.parametrize("claim", [0.0, 1e-15])
-def test_a_claim_below_the_certified_lower_end_still_fails(claim):
-    # Below the float reference's certified lower end (5e-14): BELOW BOUND however wide the interval.
-    statement = get_statement("BBGN19.Thm5.3")
-    assert _verdict(statement, claim, {"eps0": 0.05, "n": 10**9, "delta": 0.5}) == BELOW_BOUND
+def test_a_claim_inside_a_wide_interval_the_high_precision_path_cannot_narrow_is_not_a_pass():
+    # FMT21.clones_numeric at eps0 = 1, n = 1e4, delta = 1e-300 (a degenerate point of every sweep): the float
+    # reference certifies [0.5747, 0.7711] (34% wide, rtol 1e-6) and the high-precision path declines below delta =
+    # 1e-200, so a claim inside cannot be told from one more than the tolerance below the value.
+    statement = get_statement("FMT21.clones_numeric")
+    inputs = {"eps0": 1.0, "n": 10_000, "delta": 1e-300}
+    point = audit_point(statement, dict(inputs), "degenerate")
+    assert point is not None and point.wide_interval is not None
+    low, high = (float(x) for x in point.wide_interval)
+    assert (high - low) / high > 0.1
+    assert _verdict(statement, (low + high) / 2, inputs, point) == INCONCLUSIVE
+    assert _verdict(statement, high, inputs, point) == INCONCLUSIVE
+    assert _verdict(statement, low * 0.99, inputs, point) == BELOW_BOUND
 
 
 def test_a_lower_bound_claim_between_the_certified_ends_of_the_truth_is_not_a_pass():
