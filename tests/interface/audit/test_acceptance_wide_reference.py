@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import math
 
-import pytest
 from support import statements as fx
 
 from shuffle_spec.interface.audit.bound import audit_bound, audit_point
