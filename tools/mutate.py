@@ -193,6 +193,11 @@ MUTANTS: tuple[Mutant, ...] = (
            "        bad = [t for t, q in enumerate(kinks) if not q.a > kink_min]",
            "        bad = [t for t, q in enumerate(kinks) if not q.a > KINK_MIN]",
            ("tests/reference/composition/test_envelope_small_floor.py",), "the hull's kink minimum stays 1e-38 below a floor of 1e-38 (the tail goes to +inf)"),
+    # --- audit bound: no PASS where the reference's certified interval is wider than the statement's rtol ---
+    Mutant("audit.wide", "interface/audit/bound.py", "    return high_exact - low_exact > rtol * max(abs(low_exact), abs(high_exact))",
+           "    return False", ("tests/interface/audit/test_acceptance_wide_reference.py",), "a claim inside a certified interval wider than rtol passes"),
+    Mutant("audit.narrow", "interface/audit/bound.py", "    narrowed = max(low, low_hp), min(high, high_hp)",
+           "    narrowed = min(low, low_hp), max(high, high_hp)", ("tests/interface/audit/test_acceptance_wide_reference.py",), "the high-precision enclosure widens the float interval instead of narrowing it"),
 )
 
 

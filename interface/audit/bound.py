@@ -6,6 +6,22 @@ does not is in its module doc); each call is judged by `shuffle_spec.interface.a
 statement's test vectors (generated from the spec, or a vector file checked against a fresh generation), and
 with `grid=True` a sweep over eps0 in [0.05, 10], n in [10, 1e9], delta in [1e-12, 0.5], the statement's regime
 edges along eps0 (found by bisection) and degenerate inputs (0, negative, non-integer n, delta >= 1, nan, inf).
+
+The acceptance interval at a sweep point is the reference's certified interval [L, H] of the statement's value
+(asked with `tight="both"`), widened by the statement's `rtol` on the side an implementation may err to and by
+float rounding (`ROUNDING_SLACK`) on the other: for an upper bound [L - slack, H + rtol s], for a lower bound
+[L - rtol s, H + slack], for an exact value [L - rtol s, H + rtol s], s = max(|L|, |H|). A claim inside it is
+within the tolerance of the statement's value only if the certified interval itself is: a PASS is given only where
+H - L <= rtol s (with `audit_bound(rtol=...)`, the statement's rtol plus the one given). Where the reference's
+interval is wider, it is first intersected with the enclosure of the statement's high-precision path
+`<function>_mp` (what the test vectors are generated from; `_narrowed`), where there is one and it answers within
+NARROWING_SECONDS of CPU. Where it stays wider (its search or its certified sums cannot narrow it further), a claim inside the acceptance
+interval may lie more than the tolerance on the wrong side of the value (below it, for an upper bound) and cannot be
+told from a correct one: its verdict is INCONCLUSIVE (a warning, with the certified interval in the finding's
+`certified_interval`), never PASS. A claim outside the acceptance interval is judged as anywhere else (BELOW BOUND
+below L: it claims more than the theorem proves whatever the width; ABOVE BOUND above it), and every claim is still
+held to the lower bounds on the truth (UNSOUND). The test vectors never carry such a point (their enclosures agree
+to 20 digits).
 """
 
 from __future__ import annotations
@@ -20,6 +36,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 from ...proofs_checks.bridge import UsageError, reference_function, reference_result
@@ -30,12 +47,14 @@ from ...reference.core.progress import listening, silenced
 from .sandbox import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIME_LIMIT,
+    InProcessTimeout,
     LoadError,
     Sandbox,
     call_in_process,
     cpu_budget,
+    in_process_cpu_limit,
 )
-from ..vectors.files import checked_group, generate_group, load_vector_group
+from ..vectors.files import checked_group, generate_group, high_precision_enclosure, load_vector_group
 from .verdicts import (
     ABOVE_BOUND,
     ACCEPTS_INVALID,
@@ -52,7 +71,7 @@ from .verdicts import (
 from ...spec.registry import get_statement
 from ...spec.statement import Direction, HypothesisError, Statement
 
-__all__ = ["AuditPoint", "BoundAudit", "audit_bound", "audit_point", "grid_points", "load_bound_function", "vector_points"]
+__all__ = ["AuditPoint", "BoundAudit", "audit_bound", "audit_point", "grid_points", "load_bound_function", "too_wide", "vector_points"]
 
 # Size limit of a bound-function module given as FILE.py (`audit bound`): hand-written bounds are a few
 # KB; the limit keeps a mistaken path (a data file, a log) from being read whole and compiled.
@@ -82,14 +101,27 @@ DEFAULT_TOTAL_TIME_LIMIT = AUDIT_TOTAL_SECONDS  # the limits table's (the CLI's 
 EDGE_BISECTION_STEPS = 12
 
 
+# CPU seconds allowed to a statement's high-precision path where the float reference's interval is too wide to
+# separate claims (`_narrowed`): the 40-digit paths of the closed-form bounds take milliseconds (BBGN19.Thm5.3 at
+# eps0 = 0.05, n = 1e9, delta = 0.5: 0.03 s); slower ones are not waited for (the point is then INCONCLUSIVE where a
+# claim lies inside its acceptance interval). CPU, not wall time: the verdicts must not depend on the machine's load.
+NARROWING_SECONDS = 10.0
+
+
 @dataclass(frozen=True)
 class AuditPoint:
+    """A point of the audit: inside the hypotheses or not, the statement's expected value and acceptance interval
+    there, and `wide_interval`: the reference's certified interval [L, H] of the statement's value where it is wider
+    than the tolerance (module doc), None where it separates claims (a claim inside the acceptance interval there is
+    INCONCLUSIVE, not PASS)."""
+
     source: str
     inputs: dict[str, Any]
     inside: bool
     expected: str | None = None
     interval: list[str] | None = None
     hypothesis: str = ""
+    wide_interval: list[str] | None = None
 
 
 def load_bound_function(target: str) -> Callable[..., Any]:
@@ -148,6 +180,21 @@ def _sharp_reference(statement: Statement) -> Callable[..., Any]:
 def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool, str | None, list[str] | None, str] | None:
     """(inside, expected, interval, failed hypothesis) at a point; None when it is inside the
     hypotheses but the reference has no finite value there (left out)."""
+    point = audit_point(statement, inputs, "")
+    return None if point is None else (point.inside, point.expected, point.interval, point.hypothesis)
+
+
+def too_wide(low_exact: float, high_exact: float, rtol: float) -> bool:
+    """Whether a certified interval [low_exact, high_exact] of a statement's value is too wide to separate claims at
+    relative tolerance `rtol` (module doc): its width above rtol x max(|low_exact|, |high_exact|)."""
+    return high_exact - low_exact > rtol * max(abs(low_exact), abs(high_exact))
+
+
+def audit_point(statement: Statement, inputs: dict[str, Any], source: str) -> AuditPoint | None:
+    """One point as the sweep classifies it (inside the hypotheses or not, the statement's expected value
+    and acceptance interval, and whether the reference's certified interval is too wide there to certify a PASS:
+    `AuditPoint.wide_interval`, module doc); None where the reference has no finite value (the sweep leaves it
+    out)."""
     try:
         if statement.input_names:
             statement.check_hypotheses(inputs)
@@ -155,9 +202,9 @@ def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool,
         # function's keywords eps0, n, delta, d): its reference function checks its own range, and a point it
         # refuses (ParameterError, a ValueError) is left out below.
     except HypothesisError as failure:
-        return False, None, None, getattr(failure, "hypothesis", str(failure))
+        return AuditPoint(source, inputs, False, hypothesis=getattr(failure, "hypothesis", str(failure)))
     except (ValueError, TypeError, ZeroDivisionError, OverflowError) as failure:
-        return False, None, None, f"degenerate input: {failure}"
+        return AuditPoint(source, inputs, False, hypothesis=f"degenerate input: {failure}")
     try:
         result = _sharp_reference(statement)(**inputs)
     except ValueError:
@@ -165,32 +212,58 @@ def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool,
     except (ArithmeticError, RecursionError) as failure:
         # The project's own reference failed here (a bug to report, not the audited code's fault): the
         # point is still judged against the truth and the certificates, without an expected value.
-        return True, None, None, f"reference failed: {type(failure).__name__}"
+        return AuditPoint(source, inputs, True, hypothesis=f"reference failed: {type(failure).__name__}")
     # The one result type (`bridge.reference_result`): a lower bound's value is its certified lower end (the
     # upper end may exceed the truth), an upper bound's or an exact value's its upper end.
     value, interval, _ = reference_result(statement, result)
     low_exact, high_exact = interval if interval is not None else (value, value)
     if not math.isfinite(value):
         return None
-    scale = max(abs(low_exact), abs(high_exact))
     rtol = statement.rtol
+    if too_wide(low_exact, high_exact, rtol):
+        sharper = _narrowed(statement, inputs, low_exact, high_exact)
+        if sharper is not None:
+            low_exact, high_exact = sharper
+            value = low_exact if statement.direction is Direction.LOWER_BOUND else high_exact
+    scale = max(abs(low_exact), abs(high_exact))
     if statement.direction is Direction.UPPER_BOUND:
         low, high = low_exact - ROUNDING_SLACK * scale, high_exact + rtol * scale
     elif statement.direction is Direction.LOWER_BOUND:
         low, high = low_exact - rtol * scale, high_exact + ROUNDING_SLACK * scale
     else:
         low, high = low_exact - rtol * scale, high_exact + rtol * scale
-    return True, repr(value), [repr(low), repr(high)], ""
+    wide = [repr(low_exact), repr(high_exact)] if too_wide(low_exact, high_exact, rtol) else None
+    return AuditPoint(source, inputs, True, repr(value), [repr(low), repr(high)], "", wide)
 
 
-def audit_point(statement: Statement, inputs: dict[str, Any], source: str) -> AuditPoint | None:
-    """One point as the sweep classifies it (inside the hypotheses or not, the statement's expected value
-    and acceptance interval); None where the reference has no finite value (the sweep leaves it out)."""
-    classified = _classify_point(statement, inputs)
-    if classified is None:
+def _narrowed(statement: Statement, inputs: dict[str, Any], low: float, high: float) -> tuple[float, float] | None:
+    """[low, high] (the float reference's certified interval of the statement's value) intersected with the
+    enclosure of the statement's high-precision path (`high_precision_enclosure`, what the test vectors are generated
+    from), its ends rounded outward to doubles: both enclose the same value, so their intersection does. None where
+    there is no such path, it declines, it takes longer than NARROWING_SECONDS, or the two do not meet (then the
+    reference's own interval stands)."""
+    try:
+        with in_process_cpu_limit(NARROWING_SECONDS):
+            enclosure = high_precision_enclosure(statement, inputs)
+    except (InProcessTimeout, ArithmeticError, TypeError):
         return None
-    inside, expected, interval, hypothesis = classified
-    return AuditPoint(source, inputs, inside, expected, interval, hypothesis)
+    if enclosure is None:
+        return None
+    low_hp, high_hp = _float_down(enclosure[0]), _float_up(enclosure[1])
+    narrowed = max(low, low_hp), min(high, high_hp)
+    return narrowed if narrowed[0] <= narrowed[1] else None
+
+
+def _float_down(x: Fraction) -> float:
+    """The largest double <= x (float() rounds to nearest)."""
+    nearest = float(x)
+    return nearest if Fraction(nearest) <= x else math.nextafter(nearest, -math.inf)
+
+
+def _float_up(x: Fraction) -> float:
+    """The smallest double >= x."""
+    nearest = float(x)
+    return nearest if Fraction(nearest) >= x else math.nextafter(nearest, math.inf)
 
 
 def _log_grid(low: float, high: float, count: int, integer: bool = False) -> list[Any]:
@@ -215,11 +288,7 @@ def grid_points(statement: Statement, shape: tuple[int, int, int] = DEFAULT_GRID
     points: list[AuditPoint] = []
 
     def make(inputs: dict[str, Any], source: str) -> AuditPoint | None:
-        classified = _classify_point(statement, inputs)
-        if classified is None:
-            return None
-        inside, expected, interval, hypothesis = classified
-        return AuditPoint(source, inputs, inside, expected, interval, hypothesis)
+        return audit_point(statement, inputs, source)
 
     for n in ns:
         for delta in deltas:
@@ -235,8 +304,8 @@ def grid_points(statement: Statement, shape: tuple[int, int, int] = DEFAULT_GRID
                     continue
                 for _ in range(EDGE_BISECTION_STEPS):
                     middle = math.sqrt(a * b)
-                    mid_point = _classify_point(statement, {"eps0": middle, "n": n, "delta": delta, **extras})
-                    if (mid_point is None or mid_point[0]) == inside_a:
+                    mid_point = audit_point(statement, {"eps0": middle, "n": n, "delta": delta, **extras}, "edge")
+                    if (mid_point is None or mid_point.inside) == inside_a:
                         a = middle
                     else:
                         b = middle
@@ -419,7 +488,7 @@ def audit_bound(
     if not points:
         raise UsageError(f"{statement.id} has no test points: nothing to audit")
     if rtol is not None:
-        points = [_widened(p, rtol) for p in points]
+        points = [_widened(p, rtol, statement) for p in points]
     findings: list[Finding] = []
     not_run = 0
     name = label or (function if isinstance(function, str) else getattr(function, "__qualname__", str(function)))
@@ -441,7 +510,7 @@ def audit_bound(
                     outcome = sandbox.call(point.inputs, order, time_limit=left)
                 else:
                     outcome = call_in_process(function, point.inputs, order)  # type: ignore[arg-type]
-                findings.append(judge(statement, point.inputs, outcome, inside=point.inside, expected=point.expected, interval=point.interval, strict=strict, source=point.source, hypothesis=point.hypothesis))
+                findings.append(judge(statement, point.inputs, outcome, inside=point.inside, expected=point.expected, interval=point.interval, strict=strict, source=point.source, hypothesis=point.hypothesis, wide_interval=point.wide_interval))
             if not quiet:
                 _progress(index, len(points), f"audit {statement.id}", findings[-1])
     finally:
@@ -450,12 +519,18 @@ def audit_bound(
     return BoundAudit(statement.id, name, findings, strict=strict, not_run=not_run, seconds=time.monotonic() - started)
 
 
-def _widened(point: AuditPoint, rtol: float) -> AuditPoint:
+def _widened(point: AuditPoint, rtol: float, statement: Statement) -> AuditPoint:
+    """The point with its acceptance interval widened by `rtol` x |expected| on both sides; a certified interval too
+    wide for the statement's tolerance may be narrow enough for the tolerance granted now (the statement's rtol plus
+    `rtol`), and then certifies a PASS again (module doc)."""
     if point.interval is None or point.expected is None:
         return point
     slack = rtol * abs(float(point.expected))
     interval = [repr(float(point.interval[0]) - slack), repr(float(point.interval[1]) + slack)]
-    return AuditPoint(point.source, point.inputs, point.inside, point.expected, interval, point.hypothesis)
+    wide = point.wide_interval
+    if wide is not None and not too_wide(float(wide[0]), float(wide[1]), statement.rtol + rtol):
+        wide = None
+    return AuditPoint(point.source, point.inputs, point.inside, point.expected, interval, point.hypothesis, wide)
 
 
 def _progress(done: int, total: int, label: str, last: Finding) -> None:

@@ -14,9 +14,11 @@ exactly as `shuffle-spec audit bound` would judge the live call. Points: the sta
 the sweep of `grid_points` at the implementation's grid shape (calls with n above its `max_n` are not made),
 or for a recording made elsewhere (a benchmark run, a table of an earlier audit) the points it holds.
 
-A claimed *lower* bound (`claim_direction="lower"`) is judged against this project's certified upper end
-for its randomizer (`tightest`): above it, the claim is not a lower bound (UNSOUND); otherwise PASS (a
-lower bound cannot be confirmed from above).
+A claimed *lower* bound (`claim_direction="lower"`) is judged against this project's certified bracket of the
+truth for its randomizer (`tightest`: the largest certified lower and the smallest certified upper bound): above the
+upper end, the claim is not a lower bound (UNSOUND); below the lower end, sound but weaker (ABOVE BOUND); between
+them, PASS only where the bracket is within the tolerance of the statements giving its ends (the larger rtol), else
+INCONCLUSIVE (the claim may lie above the truth: a lower bound cannot be confirmed from above).
 
 Every certified number the registry writes (the statement's value, its acceptance interval, the lower bound
 on the truth, and the numbers its reasons quote) is rounded OUTWARD to `WRITTEN_DIGITS` significant digits
@@ -48,12 +50,13 @@ from ..tightest import tightest
 from ..vectors.files import canonical_decimal, generate_group
 from ..vectors.findings import write_findings
 from .adapters import IMPLEMENTATIONS, Implementation, implementation
-from .bound import AuditPoint, BoundAudit, audit_point, grid_points, vector_points
+from .bound import AuditPoint, BoundAudit, audit_point, grid_points, too_wide, vector_points
 from .sandbox import CallOutcome, Sandbox, call_in_process
 from .verdicts import (
     ABOVE_BOUND,
     TRUTH_IDS,
     BELOW_BOUND,
+    INCONCLUSIVE,
     PASS,
     REJECTS,
     UNSOUND,
@@ -185,7 +188,7 @@ def _judge_points(record: Implementation, calls: Iterable[tuple[dict[str, Any], 
         point = audit_point(statement, dict(inputs), source)
         if point is None:
             continue
-        findings.append(judge(statement, point.inputs, outcome, inside=point.inside, expected=point.expected, interval=point.interval, source=source, hypothesis=point.hypothesis))
+        findings.append(judge(statement, point.inputs, outcome, inside=point.inside, expected=point.expected, interval=point.interval, source=source, hypothesis=point.hypothesis, wide_interval=point.wide_interval))
     return findings
 
 
@@ -205,9 +208,26 @@ def _judge_lower_claim(record: Implementation, calls: Iterable[tuple[dict[str, A
             findings.append(Finding(verdict=UNSOUND, severity="failure", reason=f"a claimed lower bound above the certified upper bound {upper!r} ({gap.upper_id}): not a lower bound for this randomizer", relative_gap=(outcome.value - upper) / upper, **base))
         elif lower is not None and outcome.value < lower:
             findings.append(Finding(verdict=ABOVE_BOUND, severity="warning", reason=f"below the certified lower bound {lower!r} ({gap.lower_id}): sound but weaker", **base))
-        else:
+        elif upper is not None and lower is not None and not too_wide(lower, upper, _bracket_tolerance(gap.lower_id, gap.upper_id)):
             findings.append(Finding(verdict=PASS, severity="pass", reason="not above the certified upper bound", **base))
+        else:
+            # Between the certified lower and upper ends of the truth, which are further apart than the tolerance: the
+            # claim may lie above the truth (no lower bound) and cannot be told from a sound one (`bound` module doc).
+            bracket = f"[{lower!r}, {upper!r}]" if lower is not None and upper is not None else f"lower {lower!r}, upper {upper!r}"
+            findings.append(Finding(verdict=INCONCLUSIVE, severity="warning", reason=f"not above the certified upper bound, but the truth is certified only in {bracket} ({gap.lower_id}, {gap.upper_id}), wider than their tolerance: the claim may lie above the truth", **base))
     return findings
+
+
+def _bracket_tolerance(*statement_ids: str | None) -> float:
+    """The tolerance of a certified bracket of the truth: the largest rtol of the registered statements giving its ends
+    (0 for an end given by anything else)."""
+    tolerances = [0.0]
+    for statement_id in statement_ids:
+        try:
+            tolerances.append(get_statement(statement_id).rtol if statement_id else 0.0)
+        except KeyError:
+            continue
+    return max(tolerances)
 
 
 def audit_implementation(record: Implementation) -> BoundAudit:

@@ -81,6 +81,7 @@ __all__ = [
     "Sandbox",
     "call_in_process",
     "cpu_budget",
+    "in_process_cpu_limit",
     "in_process_time_limit",
 ]
 
@@ -725,6 +726,27 @@ def finite(x: float | None) -> bool:
 
 class InProcessTimeout(Exception):
     """A trusted in-process computation did not finish within its time limit."""
+
+
+@contextmanager
+def in_process_cpu_limit(seconds: float) -> Iterator[None]:
+    """Abort a trusted in-process computation after `seconds` of this process's CPU time (SIGPROF: main thread only,
+    and only where no other CPU timer runs; elsewhere it runs unlimited). CPU time, not wall time, so that whether it
+    finishes does not depend on the machine's load (the audit registry's verdicts must not)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGPROF") or signal.getitimer(signal.ITIMER_PROF)[0] > 0:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise InProcessTimeout()
+
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 @contextmanager

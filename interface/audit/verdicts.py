@@ -3,13 +3,19 @@ means for someone who relies on it.
 
 | verdict           | when                                                                 | severity |
 |-------------------|----------------------------------------------------------------------|----------|
-| `PASS`            | inside the hypotheses and inside the statement's acceptance interval | pass     |
+| `PASS`            | inside the hypotheses and inside the statement's acceptance interval, | pass    |
+|                   | where the reference's certified interval is within the tolerance     |          |
 | `REJECTS`         | outside the hypotheses and refused (raised, or returned nan / inf)   | pass     |
 |                   | or refused inside them where the statement's value is >= eps0        | warning  |
 |                   | (T x eps0 for a composition of T rounds: `no_amplification_level`)   |          |
 | `ABOVE BOUND`     | above the interval: looser than the theorem, but safe                | warning  |
 | `BELOW BOUND (rounding)` | below the interval by < 1e-9 relative: float rounding of a     | warning  |
 |                   | correct formula evaluated without outward rounding                   |          |
+| `INCONCLUSIVE`    | inside the acceptance interval where the reference cannot separate   | warning  |
+|                   | claims: its certified interval of the statement's value is wider     |          |
+|                   | than the statement's tolerance (`bound` module doc), or it has no    |          |
+|                   | value there (it failed); the claim may be wrong by more than the     |          |
+|                   | tolerance, so it is never a PASS                                     |          |
 | `ACCEPTS INVALID` | a number outside the hypotheses: a failure when it claims more        | warning / failure |
 |                   | privacy than any registered statement certifies there (below eps0     |          |
 |                   | and below every valid bound; any negative number), else a warning     |          |
@@ -48,6 +54,7 @@ __all__ = [
     "BELOW_BOUND",
     "BELOW_BOUND_ROUNDING",
     "CRASH",
+    "INCONCLUSIVE",
     "NON_NUMBER",
     "PASS",
     "REJECTS",
@@ -66,8 +73,10 @@ __all__ = [
 PASS, REJECTS, ABOVE_BOUND, ACCEPTS_INVALID = "PASS", "REJECTS", "ABOVE BOUND", "ACCEPTS INVALID"
 BELOW_BOUND, UNSOUND, CRASH, NON_NUMBER, TIMEOUT = "BELOW BOUND", "UNSOUND", "CRASH", "NON-NUMBER", "TIMEOUT"
 BELOW_BOUND_ROUNDING = "BELOW BOUND (rounding)"
-# Worst first: the summary and the exit code follow this order.
-VERDICT_ORDER = (UNSOUND, BELOW_BOUND, ACCEPTS_INVALID, CRASH, NON_NUMBER, TIMEOUT, BELOW_BOUND_ROUNDING, ABOVE_BOUND, REJECTS, PASS)
+INCONCLUSIVE = "INCONCLUSIVE"
+# Worst first: the summary and the exit code follow this order. INCONCLUSIVE before the other warnings: it may hide a
+# BELOW BOUND.
+VERDICT_ORDER = (UNSOUND, BELOW_BOUND, ACCEPTS_INVALID, CRASH, NON_NUMBER, TIMEOUT, INCONCLUSIVE, BELOW_BOUND_ROUNDING, ABOVE_BOUND, REJECTS, PASS)
 # Below the interval by less than this (relative) is what evaluating a correct formula in double
 # precision without outward rounding can give (log(1 + x) for x ~ 1e-5 loses ~1e-11): a warning.
 ROUNDING_TOLERANCE = 1e-9
@@ -311,8 +320,11 @@ def judge(
     source: str = "",
     hypothesis: str = "",
     check_truth: bool = True,
+    wide_interval: list[str] | None = None,
 ) -> Finding:
-    """The verdict on one call (see the module docstring)."""
+    """The verdict on one call (see the module docstring). `wide_interval`: the reference's certified interval of the
+    statement's value where it is too wide to separate claims (`bound.AuditPoint.wide_interval`): a claim inside
+    `interval` is then INCONCLUSIVE, not PASS."""
     base: dict[str, Any] = dict(source=source, inputs=dict(inputs), inside=inside, got=outcome.value, expected=expected, interval=interval, seconds=outcome.seconds)
     if outcome.kind == "timeout":
         return Finding(verdict=TIMEOUT, severity="failure", reason=outcome.text, **base)
@@ -346,8 +358,9 @@ def judge(
     if truth is not None and got < truth["eps"]:
         return Finding(verdict=UNSOUND, severity="failure", reason=f"below a lower bound on the true epsilon ({truth['source']} = {truth['eps']!r})", **base)
     if interval is None:
+        # Nothing to separate the claim from a wrong one but the truth (the reference failed here): never a PASS.
         why = f"no expected value here ({hypothesis})" if hypothesis else "no expected value here"
-        return Finding(verdict=PASS, severity="pass", reason=f"{why}; not below the truth" if truth else why, **base)
+        return Finding(verdict=INCONCLUSIVE, severity="warning", reason=f"{why}; not below the truth, nothing more is checked" if truth else f"{why}: nothing is checked", **base)
     low, high = float(interval[0]), float(interval[1])
     reference = float(expected) if expected is not None else high
     gap = (got - reference) / reference if reference not in (0.0,) else (math.inf if got > 0 else 0.0)
@@ -358,7 +371,27 @@ def judge(
         return Finding(verdict=BELOW_BOUND, severity="failure", reason=f"below the statement's interval by {-gap:.3g} (relative): claims more privacy than the theorem proves", **base)
     if got > high:
         return Finding(verdict=ABOVE_BOUND, severity="warning", reason=f"above the statement's interval by {gap:.3g} (relative): looser than the theorem, safe", **base)
+    if wide_interval is not None:
+        return Finding(verdict=INCONCLUSIVE, severity="warning", reason=_unseparated(statement, got, wide_interval), extra={"certified_interval": list(wide_interval)}, **base)
     return Finding(verdict=PASS, severity="pass", reason="", **base)
+
+
+def _unseparated(statement: Statement, got: float, wide_interval: list[str]) -> str:
+    """Why a claim inside the acceptance interval is INCONCLUSIVE where the reference's certified interval [L, H] of
+    the statement's value is wider than its tolerance, and how far on the unsafe side of the value it may lie."""
+    low, high = float(wide_interval[0]), float(wide_interval[1])
+    scale = max(abs(low), abs(high))
+    width = (high - low) / scale if scale else math.inf
+    head = f"the reference certifies the statement's value only in [{low!r}, {high!r}] ({width:.3g} wide, relative), wider than its tolerance {statement.rtol:g}"
+    if statement.direction is Direction.UPPER_BOUND:
+        if got >= high:
+            return f"{head}: not below the value (safe), but whether it is within the tolerance above it cannot be told here"
+        return f"{head}: the claim may lie up to {(high - got) / scale:.3g} (relative) below the value, claiming more privacy than the theorem proves; it cannot be told from a correct one here"
+    if statement.direction is Direction.LOWER_BOUND:
+        if got <= low:
+            return f"{head}: not above the value (safe), but whether it is within the tolerance below it cannot be told here"
+        return f"{head}: the claim may lie up to {(got - low) / scale:.3g} (relative) above the value, more than the lower bound proves; it cannot be told from a correct one here"
+    return f"{head}: the claim may lie up to {max(got - low, high - got) / scale:.3g} (relative) from the value; it cannot be told from a correct one here"
 
 
 def _rounds(inputs: Mapping[str, Any]) -> int | None:

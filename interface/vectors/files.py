@@ -80,6 +80,7 @@ __all__ = [
     "generate_group",
     "group_head",
     "has_high_precision_value",
+    "high_precision_enclosure",
     "load_vector_group",
     "write_documents",
     "write_vectors",
@@ -232,6 +233,22 @@ def _mp_path(statement: Statement) -> Callable[..., Any] | None:
         return getattr(reference_module(statement), f"{function_name}_mp", None)
     except ImportError:
         return None
+
+
+def high_precision_enclosure(statement: Statement, point: Mapping[str, Any]) -> tuple[Fraction, Fraction] | None:
+    """The certified enclosure (low, high) of the statement's value at `point` from its high-precision path
+    `<function>_mp` at the vectors' first precision (MP_PRECISIONS[0] digits), exactly as Fractions; None where the
+    statement has no such path or it declines there (a ValueError: outside its high-precision range, or a refusal).
+    For `audit bound`, which narrows a float reference's interval too wide to separate claims with it."""
+    path = _mp_path(statement)
+    if path is None:
+        return None
+    try:
+        answer = path(dps=MP_PRECISIONS[0], **point)
+    except ValueError:
+        return None
+    low, high = answer if isinstance(answer, tuple) else (answer, answer)
+    return _exact_fraction(low), _exact_fraction(high)
 
 
 def has_high_precision_value(statement: Statement) -> bool:

@@ -165,3 +165,22 @@ def non_finite_reference(*, eps0, n, delta):
     from shuffle_spec.reference.core.results import BoundValue
 
     return BoundValue(math.inf, math.inf, direction="upper_bound") if eps0 > 0.3 else BoundValue(0.0, math.inf, direction="upper_bound")
+
+
+def wide_upper_reference(*, eps0, n, delta):
+    """V1's value v (its own reference, refusals included) with the certified interval [0.9 v, v]: true (v is in it),
+    but 10% wide, far wider than V1's rtol of 1e-9, as a reference whose search cannot narrow its lower end returns."""
+    from shuffle_spec.reference.core.results import BoundValue
+    from shuffle_spec.reference.core.rounding import round_down
+
+    value = v1_numeric(eps0=eps0, n=n, delta=delta)
+    return BoundValue(round_down(0.9 * value.lower), value.upper, direction="upper_bound")
+
+
+def wide_lower_reference(*, eps0, n, delta):
+    """The same value v as a LOWER bound's reference with the certified interval [v, 1.1 v] (10% wide above it)."""
+    from shuffle_spec.reference.core.results import BoundValue
+    from shuffle_spec.reference.core.rounding import round_up
+
+    value = v1_numeric(eps0=eps0, n=n, delta=delta)
+    return BoundValue(value.lower, round_up(1.1 * value.upper), direction="lower_bound")

@@ -18,12 +18,15 @@
     ACCEPTS INVALID  a number outside the hypotheses: a failure when it claims more than  failure/warning
                      anything registered certifies there, else a warning (--strict: failure)
     CRASH / NON-NUMBER / TIMEOUT                                                          failure
+    INCONCLUSIVE     inside the interval where the reference's certified interval of the  warning
+                     value is wider than the statement's rtol: may be wrong by more than
+                     the tolerance, cannot be told (or the reference failed there)
     ABOVE BOUND      above the interval: looser but safe (relative gap shown)             warning
     BELOW BOUND (rounding)  below by < 1e-9 relative: float rounding, no outward rounding  warning
     REJECTS          refused an invalid input (pass), or refused a valid one where the    pass/warning
                      statement gives no amplification (value >= eps0; T x eps0 after
                      T rounds) (warning)
-    PASS             inside the interval                                                  pass
+    PASS             inside the interval, the reference's interval within the rtol        pass
   Exit 0 on pass or warnings only, 1 on any failure (or when nothing inside the hypotheses was
   checked), 2 on usage errors (unknown id, a target that cannot be imported).
 
