@@ -9,6 +9,8 @@ means for someone who relies on it.
 |                   | or refused inside them where the statement's value is >= eps0        | warning  |
 |                   | (T x eps0 for a composition of T rounds: `no_amplification_level`)   |          |
 | `ABOVE BOUND`     | above the interval: looser than the theorem, but safe                | warning  |
+|                   | (a LOWER-bound statement: a larger lower bound than it proves; within | failure  |
+|                   | 1e-9 relative, float rounding: warning)                               |          |
 | `BELOW BOUND (rounding)` | below the interval by < 1e-9 relative: float rounding of a     | warning  |
 |                   | correct formula evaluated without outward rounding                   |          |
 | `INCONCLUSIVE`    | inside the acceptance interval where the reference cannot separate   | warning  |
@@ -21,6 +23,7 @@ means for someone who relies on it.
 |                   | and below every valid bound; any negative number), else a warning     |          |
 |                   | (eps0, or anything at delta >= 1, is harmless); `strict`: failure     |          |
 | `BELOW BOUND`     | below the interval: claims more privacy than the theorem proves      | failure  |
+|                   | (a LOWER-bound statement: looser than it proves, safe)               | warning  |
 | `UNSOUND`         | below a lower bound on the true epsilon (see `truth_lower_bound`)    | failure  |
 | `CRASH`           | raised inside the hypotheses, exited, or its process died            | failure  |
 | `NON-NUMBER`      | returned something that is not a number (or nan inside the hypotheses) | failure |
@@ -365,6 +368,15 @@ def judge(
     reference = float(expected) if expected is not None else high
     gap = (got - reference) / reference if reference not in (0.0,) else (math.inf if got > 0 else 0.0)
     base["relative_gap"] = gap
+    if statement.direction is Direction.LOWER_BOUND:
+        # A lower bound's unsafe side is above it: a claim above the interval asserts a larger lower bound than the
+        # theorem proves (the true epsilon may lie below it); a claim below is only looser.
+        if got > high and got <= high + ROUNDING_TOLERANCE * abs(reference):
+            return Finding(verdict=ABOVE_BOUND, severity="warning", reason=f"above the lower bound's interval by {gap:.3g} (relative), within float rounding of a correct formula (< {ROUNDING_TOLERANCE:g}); a lower bound should round down", **base)
+        if got > high:
+            return Finding(verdict=ABOVE_BOUND, severity="failure", reason=f"above the lower bound's interval by {gap:.3g} (relative): claims a larger lower bound than the theorem proves", **base)
+        if got < low:
+            return Finding(verdict=BELOW_BOUND, severity="warning", reason=f"below the lower bound's interval by {-gap:.3g} (relative): looser than the theorem, safe", **base)
     if got < low and got >= low - ROUNDING_TOLERANCE * abs(reference):
         return Finding(verdict=BELOW_BOUND_ROUNDING, severity="warning", reason=f"below the statement's interval by {-gap:.3g} (relative), within float rounding of a correct formula (< {ROUNDING_TOLERANCE:g}); an upper bound should round up", **base)
     if got < low:

@@ -184,3 +184,11 @@ def wide_lower_reference(*, eps0, n, delta):
 
     value = v1_numeric(eps0=eps0, n=n, delta=delta)
     return BoundValue(value.lower, round_up(1.1 * value.upper), direction="lower_bound")
+
+
+def v1_lower_reference(*, eps0, n, delta):
+    """V1's value v as a LOWER bound's reference, with V1's own (narrow) certified interval."""
+    from shuffle_spec.reference.core.results import BoundValue
+
+    value = v1_numeric(eps0=eps0, n=n, delta=delta)
+    return BoundValue(value.lower, value.upper, direction="lower_bound")

@@ -138,3 +138,21 @@ def test_a_lower_bound_claim_between_the_certified_ends_of_the_truth_is_not_a_pa
     [finding] = registry._judge_lower_claim(implementation("wang_laplace_lower"), [(inputs, "grid", CallOutcome("value", 0.44))])
     assert 0.44 < float(finding.expected) < 0.45  # the certified upper end: the claim is not above it
     assert finding.verdict == INCONCLUSIVE, finding.reason
+
+
+def _severity(statement, claim: float) -> str:
+    point = audit_point(statement, dict(POINT), "grid")
+    assert point is not None and point.interval is not None
+    return judge(statement, POINT, CallOutcome("value", claim), inside=True, expected=point.expected, interval=point.interval,
+                 wide_interval=point.wide_interval, check_truth=False).severity
+
+
+def test_above_a_lower_bound_is_the_failure_and_below_it_the_safe_side():
+    """For a LOWER bound the unsafe side is above the statement's value (a larger lower bound than the theorem proves:
+    the true epsilon may lie below the claim); below it is merely looser. Upper bounds: the other way round."""
+    narrow_lower = dataclasses.replace(WIDE_LOWER, id="EFMRTT19.Thm97.narrow_lower_tooltest", reference="support.statements:v1_lower_reference")
+    value = _value(**POINT)
+    assert _severity(narrow_lower, 1.5 * value) == "failure"
+    assert _severity(narrow_lower, 0.5 * value) == "warning"
+    assert _severity(fx.V1, 1.5 * value) == "warning"
+    assert _severity(fx.V1, 0.5 * value) == "failure"
