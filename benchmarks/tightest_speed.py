@@ -254,6 +254,8 @@ def report(result: dict, before: dict | None = None, note: str = "") -> str:
         for n in NS:
             label = f"n={n:.0e}"
             cells = [row for row in krr if f" {label} " in row["label"]]
+            if not cells:  # `--only` left this n out
+                continue
             line = f"k-RR at {label}: CPU seconds per call, median {statistics.median(r['cpu'] for r in cells):.3f}, max {max(r['cpu'] for r in cells):.3f}"
             old = [previous[r["label"]] for r in cells if r["label"] in previous]
             if old:
