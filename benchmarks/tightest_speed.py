@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    nice -n 5 python3 benchmarks/tightest_speed.py [--repeat 3] [--root DIR] [--json OUT] [--before BEFORE.json] [--profile] [--write]
+    nice -n 5 python3 benchmarks/tightest_speed.py [--repeat 3] [--root DIR] [--json OUT] [--before BEFORE.json] [--profile] [--warm] [--write]
 
 Each point is a fresh process `python3 -m shuffle_spec tightest ... --json` (what a user or a CI loop pays:
 interpreter start-up, imports and the computation), timed by the wall clock, best of `--repeat` runs (the best
@@ -21,6 +21,10 @@ tolerance or to the safe side).
 the front door and each statement's seconds in a fresh process (as the command computes: with the costly candidates
 that cannot win skipped, each such test listed as "test <id>"), the seconds spent in root searches (every certified
 eps search, `solve_certified_epsilon`, with its delta evaluations), and the import of scipy.special alone.
+
+`--warm` adds the computation alone: in ONE process per checkout, each k-RR point's `tightest(..., skip_dominated=True)`
+(what the command computes) called once to warm up (imports, caches of other points stay), then the best CPU seconds
+(`time.process_time`) of `--repeat` further calls: the part of a call that start-up and imports do not explain.
 
 `--from-json RUN.json` reports an earlier run's measurements (and, with `--profile`, adds a profile of `--root` measured
 now: a run's profile can thus be added to its JSON afterwards).
@@ -120,6 +124,22 @@ total = time.process_time() - begin
 print(json.dumps({"imports": imported, "total": total, "statements": seconds, "scipy": "scipy.special" in sys.modules, "searches": searching["seconds"]}))
 """
 PROFILE_POINTS = ((10, 1.0, 10**4, 1e-6), (10, 1.0, 10**6, 1e-6), (10, 1.0, 10**8, 1e-6))
+WARM_CHILD = """
+import json, sys, time
+from shuffle_spec.interface import tightest as front
+points, repeat = json.loads(sys.argv[1]), int(sys.argv[2])
+options = {"skip_dominated": True} if hasattr(front, "_cannot_beat") else {}
+seconds = {}
+for label, k, eps0, n, delta in points:
+    front.tightest(randomizer="krr", k=k, eps0=eps0, n=n, delta=delta, **options)  # warm-up: imports, this point's caches
+    runs = []
+    for _ in range(repeat):
+        begin = time.process_time()
+        front.tightest(randomizer="krr", k=k, eps0=eps0, n=n, delta=delta, **options)
+        runs.append(time.process_time() - begin)
+    seconds[label] = min(runs)
+print(json.dumps(seconds))
+"""
 SCIPY_IMPORT = "import time, numpy, mpmath; start = time.process_time(); import scipy.special; print(time.process_time() - start)"
 
 
@@ -137,6 +157,16 @@ def profile(root: Path) -> dict:
         points.append({"k": k, "eps0": eps0, "n": n, "delta": delta, **min(runs, key=lambda r: r["total"])})
     scipy = min(float(subprocess.run([python, "-c", SCIPY_IMPORT], cwd=root, env=_env(root), capture_output=True, text=True, check=True).stdout) for _ in range(3))
     return {"points": points, "scipy_special_import": scipy}
+
+
+def warm(root: Path, repeat: int, only: str | None = None) -> dict:
+    """The warm in-process CPU seconds of each k-RR point (`--warm`, module doc), in one fresh process."""
+    chosen = [(label, int(arguments[3]), float(arguments[5]), int(float(arguments[7])), float(arguments[9]))
+              for label, arguments, _ in points() if label.startswith("krr") and (only is None or only in label)]
+    done = subprocess.run([sys.executable, "-c", WARM_CHILD, json.dumps(chosen), str(max(repeat, 1))], cwd=root, env=_env(root),
+                          capture_output=True, text=True, check=True)
+    found: dict = json.loads(done.stdout)
+    return found
 
 
 def _env(root: Path) -> dict[str, str]:
@@ -176,9 +206,10 @@ def points() -> list[tuple[str, list[str], float]]:
     return out
 
 
-def measure(root: Path, repeat: int, only: str | None = None, with_profile: bool = False) -> dict:
+def measure(root: Path, repeat: int, only: str | None = None, with_profile: bool = False, with_warm: bool = False) -> dict:
     load_start = "/".join(f"{x:.2f}" for x in os.getloadavg())
     found = profile(root) if with_profile else None
+    in_process = warm(root, repeat, only) if with_warm else None
     rows = []
     for label, arguments, target in points():
         if only is not None and only not in label:
@@ -188,7 +219,7 @@ def measure(root: Path, repeat: int, only: str | None = None, with_profile: bool
         rows.append({"label": label, "wall": wall, "cpu": cpu, "target": target, **_ends(answer)})
         print(f"{label}: {wall:.3f} s wall ({cpu:.3f} s CPU)", file=sys.stderr, flush=True)
     load_end = "/".join(f"{x:.2f}" for x in os.getloadavg())
-    return {"root": str(root), "repeat": repeat, "load": [load_start, load_end], "rows": rows, "profile": found}
+    return {"root": str(root), "repeat": repeat, "load": [load_start, load_end], "rows": rows, "profile": found, "warm": in_process}
 
 
 def _moved(before: float | None, after: float | None, side: str) -> str:
@@ -247,6 +278,20 @@ def report(result: dict, before: dict | None = None, note: str = "") -> str:
             listed = ", ".join(f"{statement} {value:.3f}" for statement, value in slowest)
             searches = "-" if point.get("searches") is None else f"{point['searches']:.3f}"
             out.append(f"| {point['n']:.0e} | {point['imports']:.3f} | {point['total']:.3f} | {searches} | {listed} | {'yes' if point['scipy'] else 'no'} |")
+    warm_now, warm_before = result.get("warm") or {}, (before or {}).get("warm") or {}
+    if warm_now:
+        out += ["", f"The computation alone (`--warm`): CPU seconds of a warm in-process `tightest(..., skip_dominated=True)`, best of "
+                f"{result['repeat']} calls after one warm-up, one process per checkout{'; before in parentheses' if warm_before else ''}:", "",
+                "| point | warm CPU s |", "|---|---|"]
+        for label, seconds in warm_now.items():
+            old_seconds = warm_before.get(label)
+            out.append(f"| {label} | {seconds:.3f}{'' if old_seconds is None else f' ({old_seconds:.3f})'} |")
+        line = f"Warm CPU seconds: sum {sum(warm_now.values()):.3f}, max {max(warm_now.values()):.3f}"
+        common = [label for label in warm_now if label in warm_before]
+        if common:
+            line += (f" (the same points before: sum {sum(warm_before[label] for label in common):.3f}, "
+                     f"max {max(warm_before[label] for label in common):.3f}; now {sum(warm_now[label] for label in common):.3f})")
+        out.append(line + ".")
     krr = [row for row in result["rows"] if row["label"].startswith("krr")]
     if krr:
         met = sum(row["wall"] <= row["target"] for row in krr)
@@ -254,6 +299,8 @@ def report(result: dict, before: dict | None = None, note: str = "") -> str:
         for n in NS:
             label = f"n={n:.0e}"
             cells = [row for row in krr if f" {label} " in row["label"]]
+            if not cells:  # `--only` left this n out
+                continue
             line = f"k-RR at {label}: CPU seconds per call, median {statistics.median(r['cpu'] for r in cells):.3f}, max {max(r['cpu'] for r in cells):.3f}"
             old = [previous[r["label"]] for r in cells if r["label"] in previous]
             if old:
@@ -271,6 +318,7 @@ def main() -> int:
     parser.add_argument("--before", type=Path, default=None, help="a --json file of another checkout: before/after columns")
     parser.add_argument("--write", action="store_true", help="write benchmarks/TIGHTEST_SPEED.md")
     parser.add_argument("--profile", action="store_true", help="also where the time of three k-RR calls goes (in-process seconds)")
+    parser.add_argument("--warm", action="store_true", help="also the warm in-process CPU seconds of each k-RR point (the computation alone)")
     parser.add_argument("--note", default="", help="a paragraph printed under the title (what was compared, when)")
     parser.add_argument("--from-json", type=Path, default=None, help="report a --json file of an earlier run instead of measuring "
                         "(with --profile: its profile measured now)")
@@ -280,7 +328,7 @@ def main() -> int:
         if args.profile:
             result["profile"] = profile(args.root.resolve())
     else:
-        result = measure(args.root.resolve(), args.repeat, args.only, args.profile)
+        result = measure(args.root.resolve(), args.repeat, args.only, args.profile, args.warm)
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
     before = json.loads(args.before.read_text()) if args.before is not None else None

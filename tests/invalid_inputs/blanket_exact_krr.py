@@ -39,6 +39,7 @@ CASES = [
     Case(lower_bounds.krr_pair_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "pair": "x0", "tail": 0.0}, fragment="tail"),
     Case(lower_bounds.krr_pair_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "pair": "x0", "tail": 1.0}, fragment="tail"),
     Case(lower_bounds.krr_pair_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "pair": "x0", "per_sd": 0}, fragment="per_sd"),
+    Case(lower_bounds.krr_pair_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "pair": "third", "sharp_upper": 1}, fragment="sharp_upper"),
     Case(lower_bounds.krr_pair_x0_chernoff_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": -0.1}, fragment="eps"),
     Case(lower_bounds.krr_pair_x0_chernoff_delta, (), {"eps0": 1.0, "n": 100, "k": 1, "eps": 0.1}, fragment="k"),
     Case(lower_bounds.krr_pair_x0_chernoff_delta, (), {"eps0": 1.0, "n": 10**9, "k": 3, "eps": 0.1}, fragment="n"),

@@ -16,6 +16,7 @@ CASES = [
     Case(lattice_sums.positive_part_expectations, ([10, -1], LAW, LAW, GOOD), {"tail": 1e-9}, fragment="m"),
     Case(lattice_sums.positive_part_expectations, ([10], LAW, 0.5, GOOD), {"tail": 1e-9}, fragment="law"),
     Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 2.0}, fragment="tail"),
+    Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "upper": "no"}, fragment="upper"),
 ]
 CASES += [
     Case(lattice_sums.split_cost, (0, 0.5, 0.5, 0.5), fragment="n"),

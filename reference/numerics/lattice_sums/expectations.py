@@ -12,7 +12,7 @@ import numpy as np
 
 from ...core.errors import ParameterError, require_integer
 
-from .laws import BinomialLaw, CHUNK_ELEMENTS, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_gamma, log_pmf, binomial_window
+from .laws import BinomialLaw, CHUNK_ELEMENTS, QUERY_BLOCK, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_gamma, log_pmf, binomial_window
 
 __all__ = ["Coefficients", "positive_part_expectation", "positive_part_expectations"]
 
@@ -40,11 +40,13 @@ def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float | np.ndarray, upp
     return rounded
 
 
-def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
+def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw, log_gamma_from: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """log(Pr[Bin(m_to, p) = a] / Pr[Bin(m_from, p) = a]) = log(m_to!/(m_to-a)!) - log(m_from!/(m_from-a)!)
-    + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc)."""
+    + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc).
+    `log_gamma_from`: log_gamma(m_from + 1) when the caller has it (the queries of a row share their m_from: it is
+    evaluated once per row and gathered; log_gamma is elementwise, so these are the same floats)."""
     t1, t2 = log_gamma(m_to + 1.0), log_gamma(m_to - a + 1.0)
-    t3, t4 = log_gamma(m_from + 1.0), log_gamma(m_from - a + 1.0)
+    t3, t4 = (log_gamma(m_from + 1.0) if log_gamma_from is None else log_gamma_from), log_gamma(m_from - a + 1.0)
     t5 = (m_to - m_from) * law.log_q
     value = t1 - t2 - t3 + t4 + t5
     err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * np.abs(m_to - m_from) + 1e-15
@@ -70,10 +72,20 @@ def _count_at_most(values: np.ndarray, rows: np.ndarray, threshold: np.ndarray, 
     length = values.shape[1]
     flat = values.ravel()
     offset = rows * length
-    guess = np.clip(np.floor(np.nan_to_num(estimate, nan=0.0, posinf=float(length), neginf=-1.0)) + 1.0, 0.0, float(length)).astype(np.int64)
-    ok = ((guess == 0) | (np.take(flat, offset + np.maximum(guess - 1, 0)) <= threshold)) & (
-        (guess == length) | (np.take(flat, offset + np.minimum(guess, length - 1)) > threshold)
-    )
+    # floor(estimate) + 1 clipped to [0, length]; a NaN estimate guesses 1 (an infinite one clips to an end).
+    guess_float = np.floor(estimate)
+    guess_float += 1.0
+    np.clip(guess_float, 0.0, float(length), out=guess_float)
+    undefined = np.isnan(guess_float)
+    if undefined.any():
+        guess_float[undefined] = min(1.0, float(length))
+    guess = guess_float.astype(np.int64)
+    # The entries just below and at the guess (index guess - 1 and guess, kept inside the row).
+    below_guess = offset + guess
+    below_guess -= 1
+    np.maximum(below_guess, offset, out=below_guess)
+    at_guess = offset + np.minimum(guess, length - 1)
+    ok = ((guess == 0) | (np.take(flat, below_guess) <= threshold)) & ((guess == length) | (np.take(flat, at_guess) > threshold))
     count: np.ndarray = guess
     retry = np.nonzero(~ok)[0]
     if len(retry) == 0:
@@ -108,7 +120,9 @@ class _Queries:
     lo_shift: np.ndarray
 
 
-def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: BinomialLaw, c: Coefficients, queries: _Queries, lower: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _row_bounds(
+    ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: BinomialLaw, c: Coefficients, queries: _Queries, lower: bool = True, upper: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Certified bounds on F(beta) = E[g(a; beta)_+ | b = beta], a ~ Bin(m - beta, p_a), per row (m, beta), and
     on F(b) for the b between rows (`queries`): (row_lo, row_hi, query_hi, query_lo).
 
@@ -121,7 +135,10 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     whose shifted bound is not finite) takes the row's own value: F is non-increasing in b.
 
     lower=False: the lower ends are not computed (row_lo, query_lo only from the rows' trivial bounds); the
-    upper ends are the same floats as with lower=True (no upper quantity reads a lower one)."""
+    upper ends are the same floats as with lower=True (no upper quantity reads a lower one). upper=False: the
+    shifted upper bounds between rows are not computed (query_hi from the monotone and mean-plus-negative-part
+    bounds only: valid, looser); the lower ends are the same floats as with upper=True (no lower quantity reads a
+    query's upper bound; the rows' own upper bounds, which row_lo is clipped to, are still summed)."""
     n_rows = len(ms)
     row_lo = np.zeros(n_rows)
     row_hi = np.zeros(n_rows)
@@ -160,6 +177,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     # Rows on one side of the zero of g (or whose summed terms all lie below TINY) cost O(1): `_one_sided_rows`.
     closed = _one_sided_rows(upward, ms, betas, back, ma, start_up, start_down, law_a, c, slope_hi, row_lo, row_hi, neg_lo, neg_hi)
     up_ranges = _query_ranges(queries.up_row, n_rows)
+    lo_ranges = _query_ranges(queries.lo_row, n_rows) if lower else None
     for direction in (+1, -1):
         all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
         if len(all_rows) == 0:
@@ -184,7 +202,7 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
             if len(rows):
                 _direction_rows(
                     direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi,
-                    lower, chunk=chunk, summed=summed, up_ranges=up_ranges,
+                    lower, chunk=chunk, summed=summed, up_ranges=up_ranges, lo_ranges=lo_ranges, upper=upper,
                 )
     row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
     row_lo = np.minimum(row_lo, row_hi)
@@ -195,15 +213,19 @@ def _row_bounds(ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: Bino
     with np.errstate(invalid="ignore"):
         neg_hi = np.minimum(neg_hi, np.maximum(row_hi - row_eg_lo, 0.0) * (1 + 2 * U1))
     neg_lo = np.maximum(neg_lo, np.maximum(row_lo - row_eg_hi, 0.0) / (1 + 2 * U1))
-    rows_left, rows_right = queries.up_row, queries.lo_row
-    b = betas[rows_left] + queries.up_shift
-    eg_lo, eg_hi = _mean_g(c, ms[rows_left], b, law_a)
-    with np.errstate(invalid="ignore"):
-        query_hi = np.minimum(query_hi, np.maximum(eg_hi + neg_hi[rows_right], 0.0) * (1 + 2 * U1))
-    query_lo = np.maximum(query_lo, np.maximum(eg_lo + neg_lo[rows_left], 0.0) / (1 + 2 * U1))
-    # Monotonicity: F(beta + j) <= F(beta), F(beta' - j') >= F(beta'); either bound is valid, keep the better.
-    query_hi = np.minimum(np.where(np.isfinite(query_hi), query_hi, np.inf), row_hi[queries.up_row])
-    query_lo = np.maximum(np.where(np.isfinite(query_lo), query_lo, 0.0), row_lo[queries.lo_row])
+    # Per block of QUERY_BLOCK values of b (elementwise: the same floats as over the whole window at once; the
+    # blocks' temporaries stay in cache, where a window of 10^5 values made each pass several times slower).
+    for start in range(0, n_up, QUERY_BLOCK):
+        block = slice(start, start + QUERY_BLOCK)
+        rows_left, rows_right = queries.up_row[block], queries.lo_row[block]
+        b = betas[rows_left] + queries.up_shift[block]
+        eg_lo, eg_hi = _mean_g(c, ms[rows_left], b, law_a)
+        with np.errstate(invalid="ignore"):
+            block_hi = np.minimum(query_hi[block], np.maximum(eg_hi + neg_hi[rows_right], 0.0) * (1 + 2 * U1))
+        block_lo = np.maximum(query_lo[block], np.maximum(eg_lo + neg_lo[rows_left], 0.0) / (1 + 2 * U1))
+        # Monotonicity: F(beta + j) <= F(beta), F(beta' - j') >= F(beta'); either bound is valid, keep the better.
+        query_hi[block] = np.minimum(np.where(np.isfinite(block_hi), block_hi, np.inf), row_hi[rows_left])
+        query_lo[block] = np.maximum(np.where(np.isfinite(block_lo), block_lo, 0.0), row_lo[rows_right])
     return row_lo, row_hi, query_hi, query_lo
 
 
@@ -276,13 +298,17 @@ def _direction_rows(
     chunk: np.ndarray | None = None,
     summed: np.ndarray | None = None,
     up_ranges: tuple[np.ndarray, np.ndarray] | None = None,
+    lo_ranges: tuple[np.ndarray, np.ndarray] | None = None,
+    upper: bool = True,
 ) -> None:
     """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place): `rows`, the
     summed rows of `chunk` (default: all of it), whose length and error bound are the whole chunk's. lower=False
     skips the lower queries (the shifted lower bounds between rows): the upper results do not read them.
     `summed`: the mask of `chunk` that selects `rows` (rows == chunk[summed]); with it the anchors' log-pmf is
     evaluated once for the chunk (an elementwise function: the rows' entries are the same floats). `up_ranges`:
-    `_query_ranges` of queries.up_row (the upper queries of the rows found without scanning every query)."""
+    `_query_ranges` of queries.up_row (the upper queries of the rows found without scanning every query); `lo_ranges`
+    the same for queries.lo_row. upper=False skips the upper queries (the shifted upper bounds between rows): the
+    lower results do not read them."""
     group = rows if chunk is None else chunk
     beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
     first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
@@ -412,7 +438,10 @@ def _direction_rows(
     powers = (None, steps, steps * steps)
 
     pad_factor = (length + 16) * U1
-    sel = np.nonzero(position[queries.up_row] >= 0)[0] if up_ranges is None else _queries_of(rows, up_ranges)
+    if not upper:
+        sel = np.zeros(0, dtype=np.int64)
+    else:
+        sel = np.nonzero(position[queries.up_row] >= 0)[0] if up_ranges is None else _queries_of(rows, up_ranges)
     if len(sel):
         # F(beta + j) <= hi_anchor w_j(a0) sum_{t >= idx} (g_hi - s) rel_hi (1 - x + x^2/2) + remainder, with
         # s <= j (c2 - c1), a0 = the first a with a positive term, x = sigma (a - a0), sigma = j / (M - a0) <=
@@ -439,12 +468,15 @@ def _direction_rows(
         # Every term of the combination is non-negative ((g_hi - s) > 0 and 1 - x + x^2/2 > 0): the plain-rel sum
         # times scale_hi bounds the sum with the ratio products' upper ends.
         h = np.maximum(poly + pad_factor * size, 0.0) * scale_hi + remainder[local]
-        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a)
+        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a, log_gamma(m_a + 1.0)[local])
         with np.errstate(over="ignore", invalid="ignore"):
             weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
             bound = np.where(h > 0, hi_anchor[local] * weight * h, 0.0) * (1 + 6 * U1)
         query_hi[sel] = np.where(starts_ok[local] & np.isfinite(bound), bound, np.inf)
-    sel = np.nonzero(position[queries.lo_row] >= 0)[0] if lower else np.zeros(0, dtype=np.int64)
+    if not lower:
+        sel = np.zeros(0, dtype=np.int64)
+    else:
+        sel = np.nonzero(position[queries.lo_row] >= 0)[0] if lo_ranges is None else _queries_of(rows, lo_ranges)
     if len(sel):
         # F(beta' - j') >= lo_anchor v(a0) sum_{t >= idx} (g_lo + s') rel_lo (1 + x + x^2/2) over the row, with
         # s' <= j' (c2 - c1), x = sigma (a - a0), sigma = j' / (M' - a0 + j') <= (log v)'(a0) (log v is convex:
@@ -465,7 +497,7 @@ def _direction_rows(
             poly += coef[kk] * value
             size += np.abs(coef[kk]) * value
         h = np.maximum(poly - pad_factor * size, 0.0) * scale_lo  # non-negative terms (g_lo + s' >= 0)
-        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a)
+        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a, log_gamma(m_a + 1.0)[local])
         with np.errstate(under="ignore"):  # a smaller weight keeps a lower bound: capped below overflow
             weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
         bound = lo_anchor[local] * weight * h / (1 + 6 * U1)
@@ -524,18 +556,29 @@ def _suffix_sums_at(arrays: tuple[np.ndarray, ...], powers: tuple[np.ndarray | N
     column = np.arange(len(cuts)) - first_piece[piece_row]
     width = int(np.max(column, initial=0)) + 1
     where = np.searchsorted(cuts, starts)
-    query_row, query_column = piece_row[where], column[where]
+    # Flat positions: of each piece in the rows x width grid, and of each query's suffix in the grid's row-reversed
+    # cumulative sum (the suffix from column c is the reversed sum's entry width - 1 - c).
+    piece_at = piece_row * width + column
+    query_at = piece_row[where] * width + (width - 1 - column[where])
+    every_query_inside = bool(np.all(inside))
+    weighted = np.empty(arrays[0].shape)  # one buffer for every product values * power (the same floats as a new array)
     out = []
     for values in arrays:
         sums = []
         for power in powers:
-            grid = np.zeros((n_rows, width))
-            grid[piece_row, column] = np.add.reduceat((values if power is None else values * power).ravel(), cuts)
+            grid = np.zeros(n_rows * width)
+            if power is not None:
+                np.multiply(values, power, out=weighted)
+            grid[piece_at] = np.add.reduceat((values if power is None else weighted).ravel(), cuts)
             # Reverse cumulative sum over a row's pieces: the suffix from each cut to the row's end.
-            tails = np.cumsum(grid[:, ::-1], axis=1)[:, ::-1]
-            result = np.zeros(len(idx))
-            result[inside] = tails[query_row, query_column]
-            sums.append(result)
+            reversed_tails = np.cumsum(grid.reshape(n_rows, width)[:, ::-1], axis=1)
+            found = np.take(reversed_tails.ravel(), query_at)
+            if every_query_inside:
+                sums.append(found)
+            else:
+                result = np.zeros(len(idx))
+                result[inside] = found
+                sums.append(result)
         out.append(sums)
     return out
 
@@ -649,16 +692,22 @@ def _fine_zone(m_min: int, m_max: int, law_b: BinomialLaw, law_a: BinomialLaw, c
     return (math.floor(2 * (low - 6.0)) / 2, math.ceil(2 * (high + 4.0)) / 2)
 
 
-def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD, lower: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def positive_part_expectations(
+    ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD, lower: bool = True, upper: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
     """[lower, upper] (arrays, one entry per m) containing G(m) = E[(c0 a + c1 b + c2 (m - a - b))_+],
     b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a), for every m in `ms` (module doc), computed in one batch.
     `tail`: the b mass outside the summed window (each side); `per_sd`: grid rows per standard deviation of b
     (how tight the blocking is). lower=False: only the upper ends are sharpened (the same floats as with
-    lower=True, about a third less work); the lower ends are then valid but loose. Range: integers m >= 0,
+    lower=True, about a third less work); the lower ends are then valid but loose. upper=False: only the lower
+    ends are sharpened between the grid's rows (the same floats as with upper=True, about a third less work at
+    large m); the upper ends are then valid but looser. Range: integers m >= 0,
     c0 > 0 >= c2 >= c1."""
     if not isinstance(c, Coefficients):
         raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
     require_integer("per_sd", per_sd, minimum=1)
+    if not isinstance(upper, (bool, np.bool_)):
+        raise ParameterError("upper", upper, "True or False")
     if not isinstance(law_b, BinomialLaw) or not isinstance(law_a, BinomialLaw):
         raise ParameterError("law", (law_b, law_a), "BinomialLaws from binomial_law()")
     if not (isinstance(tail, (int, float)) and 0 < tail < 1):
@@ -695,7 +744,7 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
         load += size
     for batch in batches:
         batch_ms = tuple(chosen[i] for i in batch)
-        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, bool(lower))
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, bool(lower), bool(upper))
         for j, position in enumerate(batch):
             total_lo[nonzero[position]] = lo[j]
             total_hi[nonzero[position]] = hi[j]
@@ -704,12 +753,12 @@ def positive_part_expectations(ms: list[int], law_b: BinomialLaw, law_a: Binomia
 
 def _batch_expectations(
     ms: tuple[int, ...], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, tail: float, per_sd: int, sd_a_unit: float, tangent_unit: float, zone: tuple[float, float],
-    lower: bool = True,
+    lower: bool = True, upper: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`positive_part_expectations` for one batch of groups (all m >= 1); lower=False: the upper ends only (the
-    lower ends returned are then valid but loose)."""
+    lower ends returned are then valid but loose); upper=False: the lower ends only (the upper ends valid, looser)."""
     plan = _plan(ms, law_b, tail, per_sd, law_a.degenerate, sd_a_unit, tangent_unit, zone)
-    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries, lower)
+    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries, lower, upper)
     groups = len(plan.group_m)
     # Sums of non-negative terms per group (relative error <= (size + 4) u'); b below the window: F <= c0 m;
     # above it: F <= F(window.hi).

@@ -38,6 +38,9 @@ PER_SD = 4
 UPWARD_SD = 3.0
 # Values of b per batch of lattice sums (bounds the memory of the per-b arrays).
 QUERY_BATCH = 400_000
+# Values of b per block of the elementwise passes over a batch's queries (`expectations._row_bounds`): 2^14 doubles
+# (128 KB per temporary) stay in cache; only the speed depends on it (the passes are elementwise).
+QUERY_BLOCK = 1 << 14
 # Windows of at most this many b values get a row at every b.
 EVERY_B_MAX = 160
 # Row length past the start (or past the zero, upward rows) in sd of a | b; beyond it the geometric bound.
