@@ -52,7 +52,7 @@ import numpy as np
 
 from .bennett import bennett_krr_epsilon
 from .blanket_parameters import krr_blanket_delta_cap
-from ..core.errors import ParameterError, require_integer, require_positive, require_probability
+from ..core.errors import ParameterError, require_flag, require_integer, require_positive, require_probability
 from ..core.limits import DELTA_MIN, RANGES
 from ..numerics.lattice_sums import (
     U1,
@@ -245,6 +245,7 @@ def exact_blanket_krr_delta(*, eps0: float, n: int, k: int, eps: float, delta_hi
     require_probability("delta_hint", delta_hint)
     if path not in PATHS:
         raise ParameterError("path", path, "'auto' or 'estimate'")
+    require_flag("sharp_lower", sharp_lower)
     n, k = int(n), int(k)
     if eps >= eps0:
         return BoundValue(0.0, 0.0, direction="upper_bound")  # L <= 0 everywhere: the positive part vanishes

@@ -70,7 +70,7 @@ from ..core.results import BoundValue
 from ..numerics.pld import ComposedPLD, GridPLD, chernoff_epsilon, compose_tilted, cut_top, saddle_tilt
 from ..numerics.solver import solve_epsilon
 
-__all__ = ["CUT_FRACTION", "DELTA_PASSES", "LOWER_PASSES", "ROUND_OFF_SHARE", "TILT_BELOW", "TILT_PASSES", "composition_tail", "small_delta", "round_off_floor", "tilt_wanted",
+__all__ = ["CUT_FRACTION", "DELTA_PASSES", "LOWER_PASSES", "ROUND_OFF_SHARE", "TILT_BELOW", "TILT_COARSER", "TILT_PASSES", "composition_tail", "small_delta", "round_off_floor", "tilt_wanted",
            "tilted_delta", "tilted_epsilon", "tilted_lower_epsilon", "upper_curve_epsilon"]
 
 # Below this target delta the tilted composition is tried too (module doc: the untilted curve's round-off floor
@@ -94,6 +94,11 @@ CUT_FRACTION = 1e-3
 # The lower end's own search (module doc, Small delta, the lower end): at most this many tilted compositions of the
 # optimistic grids, each aimed at the eps it is read at.
 LOWER_PASSES = 12
+# Where a tilted window does not fit MAX_FFT points (many rounds: the untilted window of compose.clones at n = 1e6,
+# T = 10000 already fills it), the tilted composition is tried on grids of up to 2^TILT_COARSER times the step
+# (`numerics.pld.compose_tilted(coarser=)`, each a certified curve on its side); without it the tilt was skipped and
+# the answer was the untilted round-off floor's (an upper end 2.5 times the lower one, falling as delta fell).
+TILT_COARSER = 4
 
 
 def round_off_floor(composed: ComposedPLD) -> float:
@@ -184,7 +189,7 @@ def tilted_lower_epsilon(lower: ComposedPLD, *, delta: float, rel_tol: float, st
         if lower.delta(x) > delta:
             return True
         # saddle_tilt's bracket may end just above compose_tilted's largest tilt (1e6); any tilt is a valid choice.
-        tilted = compose_tilted(grids, lower.powers, min(saddle_tilt(grids, lower.powers, x), 1e6))
+        tilted = compose_tilted(grids, lower.powers, min(saddle_tilt(grids, lower.powers, x), 1e6), coarser=TILT_COARSER)
         return tilted is not None and tilted.delta(x) > delta
 
     # First just below stop (the search's end when the truth is near the upper end), then just above start (when
@@ -211,14 +216,14 @@ def _tilt_passes(upper: ComposedPLD, lower: ComposedPLD | None, up_grids: list[G
     guess = min(best.upper, chernoff_epsilon(up_grids, upper.powers, delta))
     for _ in range(TILT_PASSES):
         lam = saddle_tilt(up_grids, upper.powers, min(guess, upper.eps_max))
-        tilted_up = compose_tilted(up_grids, upper.powers, lam)
+        tilted_up = compose_tilted(up_grids, upper.powers, lam, coarser=TILT_COARSER)
         if tilted_up is None:
             break
         # Each pass searches the untilted curves with its own tilted ones (each search certified on its own).
         ups: list[Callable[[float], float]] = [upper.delta, tilted_up.delta]
         lows: list[Callable[[float], float]] = [lower.delta] if lower is not None else []
         if lower is not None and low_grids:
-            tilted_low = compose_tilted(low_grids, lower.powers, lam)
+            tilted_low = compose_tilted(low_grids, lower.powers, lam, coarser=TILT_COARSER)
             if tilted_low is not None:
                 lows.append(tilted_low.delta)
 
@@ -287,12 +292,12 @@ def tilted_delta(upper: ComposedPLD, lower: ComposedPLD | None, *, eps: float, s
         if not all(np.any(g.masses > 0) for g in grids):
             continue
         lam = saddle_tilt(grids, upper.powers, min(eps, upper.eps_max))
-        tilted = compose_tilted(grids, upper.powers, lam)
+        tilted = compose_tilted(grids, upper.powers, lam, coarser=TILT_COARSER)
         if tilted is not None:
             high = min(high, tilted.delta(eps))
         if lower is not None and lower.grids:
             optimistic = [cut_top(g, budget) for g in lower.grids] if grids is cut else list(lower.grids)
-            tilted_low = compose_tilted(optimistic, lower.powers, lam) if all(np.any(g.masses > 0) for g in optimistic) else None
+            tilted_low = compose_tilted(optimistic, lower.powers, lam, coarser=TILT_COARSER) if all(np.any(g.masses > 0) for g in optimistic) else None
             if tilted_low is not None:
                 low = max(low, tilted_low.delta(eps))
     return min(low, high), high

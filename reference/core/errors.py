@@ -14,6 +14,7 @@ from typing import Mapping, cast
 __all__ = [
     "HypothesisViolation",
     "ParameterError",
+    "require_flag",
     "require_in_range",
     "require_integer",
     "require_multiplier",
@@ -90,6 +91,13 @@ def require_integer(name: str, value: object, *, minimum: int = 1) -> None:
         integral = True
     if not integral or cast(float, value) < minimum:
         raise ParameterError(name, value, f"an integer {name} >= {minimum}")
+
+
+def require_flag(name: str, value: object) -> None:
+    """`value` is True or False (a switch): a string such as "no", a number or None is refused, not read by its
+    truthiness."""
+    if not isinstance(value, bool):
+        raise ParameterError(name, value, f"True or False ({name} is a switch)")
 
 
 def require_in_range(name: str, value: object, low: float, high: float) -> None:

@@ -57,7 +57,7 @@ from ..bounds.blanket_exact_krr import (
     bracket,
     check_krr_inputs,
 )
-from ..core.errors import ParameterError, require_integer, require_positive
+from ..core.errors import ParameterError, require_flag, require_integer, require_positive
 from ..bounds.bennett import bennett_krr_epsilon
 from ..bounds.blanket_parameters import krr_blanket_delta_cap
 from ..numerics.lattice_sums import U1, BinomialLaw, Coefficients, Window, binomial_law, binomial_window, positive_part_expectation, positive_part_expectations, search_start
@@ -131,8 +131,8 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
     if tail is not None and not (isinstance(tail, float) and 0 < tail < 1):
         raise ParameterError("tail", tail, "None or a float in (0, 1)")
     require_integer("per_sd", per_sd, minimum=1)
-    if not isinstance(sharp_upper, bool):
-        raise ParameterError("sharp_upper", sharp_upper, "True or False")
+    require_flag("sharp_upper", sharp_upper)
+    require_flag("sharp_lower", sharp_lower)
     if eps >= eps0:
         return BoundValue(0.0, 0.0, direction="exact")
     if eps0 < MIN_EPS0:
@@ -289,6 +289,7 @@ def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta
     eps0 = 8, n = 1e4, k = 100 about a fifth of the 46 lattice sums of an evaluation are skipped). Range: eps0 in
     (0, 50], 4 <= k <= 1e6, 1 <= n <= 1e8 with n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (= 8), eps >= 0."""
     check_krr_inputs(eps0, n, 0.5, k, min_k=4)
+    require_flag("skip_negligible", skip_negligible)
     require_positive("eps", eps, allow_zero=True)
     require_positive("delta_hint", delta_hint)
     n, k = int(n), int(k)

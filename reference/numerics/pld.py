@@ -89,7 +89,7 @@ from ..core.errors import ParameterError, require_integer, require_probability
 from ..core.rounding import fraction_to_float_up
 from .binomial import UNIT
 
-__all__ = ["C_FFT", "MAX_FFT", "ComposedPLD", "GridPLD", "PairPLD", "TiltedPLD", "chernoff_epsilon", "compose", "compose_tilted", "cut_top", "saddle_tilt", "spectrum_power"]
+__all__ = ["C_FFT", "MAX_FFT", "ComposedPLD", "GridPLD", "PairPLD", "TiltedPLD", "chernoff_epsilon", "compose", "compose_tilted", "coarsen", "cut_top", "saddle_tilt", "spectrum_power"]
 
 # FFT error constant (module doc, point 4: FFT round-off) and the largest FFT size.
 C_FFT = 16.0
@@ -623,6 +623,30 @@ def cut_top(g: GridPLD, budget: float) -> GridPLD:
     return GridPLD(g.step, g.offset, g.masses[:keep].copy(), g.inf_mass, False, g.eps0)
 
 
+# The most doublings of a grid's step that `compose_tilted` accepts (2^16 times the step: far beyond any window).
+MAX_COARSER = 16
+
+
+def coarsen(g: GridPLD) -> GridPLD:
+    """The grid on twice its step: each loss index i moves to ceil(i / 2) (pessimistic grid: the loss only grows) or
+    floor(i / 2) (optimistic: it only falls), masses of the same new point summed (two terms: rounded up, resp.
+    down, by the factor of `PairPLD.discretise`'s sums), `inf_mass` as it was. Since ceil(ceil(x / h) / 2) =
+    ceil(x / 2h), this is point 1 at step 2h (floor likewise): a pessimistic grid stays an upper bound, an
+    optimistic one a lower bound, for every eps. Used where a tilted window does not fit (`compose_tilted`).
+    Range: a GridPLD."""
+    if not isinstance(g, GridPLD):
+        raise ParameterError("g", repr(g)[:60], "a GridPLD")
+    index = g.offset + np.arange(len(g.masses), dtype=np.int64)
+    # Floor division rounds toward -inf for negative indices too: floor(i / 2), and -((-i) // 2) = ceil(i / 2).
+    coarse = -((-index) // 2) if g.pessimistic else index // 2
+    lo = int(coarse[0]) if len(coarse) else 0
+    masses: np.ndarray = np.bincount(coarse - lo, weights=g.masses) if len(coarse) else np.zeros(1)
+    # Each new mass is a float sum of at most two non-negative terms: relative error <= u' per sum.
+    sum_rel = 1.001 * UNIT * (2 + 2)
+    masses = masses * (1 + sum_rel) if g.pessimistic else masses * (1 - sum_rel)
+    return GridPLD(2 * g.step, lo, masses, g.inf_mass, g.pessimistic, g.eps0)
+
+
 def _tilted_grid(g: GridPLD, lam: float) -> tuple[GridPLD, float, float, float]:
     """(tilted grid, L, dropped, total) for one grid (T5.1-T5.3): masses a_i bounding m_i e^{lam x_i - L} from
     above (pessimistic grid) or below (optimistic), L the float held (log-sum-exp of the float masses' tilt),
@@ -735,18 +759,34 @@ class TiltedPLD:
         return max(lower, 0.0)
 
 
-def compose_tilted(grids: Sequence[GridPLD], powers: Sequence[int], lam: float, *, max_fft: int = MAX_FFT) -> TiltedPLD | None:
+def compose_tilted(grids: Sequence[GridPLD], powers: Sequence[int], lam: float, *, max_fft: int = MAX_FFT, coarser: int = 0) -> TiltedPLD | None:
     """The composition of the grids tilted by e^{lam x} (module doc, point 5): a curve delta(eps) certified for
     every eps >= 0 (upper for pessimistic grids, lower for optimistic ones), accurate relative to delta itself
-    near the eps whose saddle is lam (`saddle_tilt`). None when the tilted window does not fit max_fft points
-    (the caller keeps its untilted curve). Range: grids as `compose`, 0 <= lam <= 1e6 finite."""
+    near the eps whose saddle is lam (`saddle_tilt`). Where the tilted window does not fit max_fft points, the
+    grids' step is doubled (`coarsen`, point 1 at the coarser step) up to `coarser` times; None when it still does
+    not fit (the caller keeps its untilted curve). Range: grids as `compose`, 0 <= lam <= 1e6 finite,
+    0 <= coarser <= MAX_COARSER."""
     if not grids or len(grids) != len(powers) or not all(isinstance(g, GridPLD) for g in grids):
         raise ParameterError("grids", grids, "a non-empty list of GridPLD, one power (rounds >= 1) each")
     for t in powers:
         require_integer("powers", t, minimum=1)
     if not (isinstance(lam, (int, float)) and math.isfinite(lam) and 0 <= lam <= 1e6):
         raise ParameterError("lam", lam, "a finite tilt 0 <= lam <= 1e6")
-    lam = float(lam)
+    require_integer("coarser", coarser, minimum=0)
+    if coarser > MAX_COARSER:
+        raise ParameterError("coarser", coarser, f"0 <= coarser <= {MAX_COARSER} (doublings of the grid step)")
+    grids = list(grids)
+    for doublings in range(int(coarser) + 1):
+        if doublings:
+            grids = [coarsen(g) for g in grids]
+        tilted = _compose_tilted_once(grids, powers, float(lam), max_fft)
+        if tilted is not None:
+            return tilted
+    return None
+
+
+def _compose_tilted_once(grids: list[GridPLD], powers: Sequence[int], lam: float, max_fft: int) -> TiltedPLD | None:
+    """`compose_tilted` on the grids as given (validated by the caller): None when the window does not fit."""
     pessimistic = grids[0].pessimistic
     tilted, log_scale, abs_scale, dropped, total_power = [], 0.0, 0.0, 0.0, sum(int(t) for t in powers)
     largest = 1.0

@@ -61,6 +61,8 @@ CASES = [
     # A numpy integer is refused (never silently used: int64 arithmetic on n overflows) with the fix named.
     Case(errors.require_integer, ("n", np.int64(1000)), fragment="pass int(n)"),
     Case(errors.require_in_range, ("lam", 3.0, 0.0, 1.0), fragment="lam"),
+    Case(errors.require_flag, ("lower", "yes"), fragment="lower"),
+    Case(errors.require_flag, ("lower", 1), fragment="lower"),
 ]
 
 # Public functions with nothing to validate (their inputs are already-validated objects).

@@ -15,7 +15,7 @@ import pytest
 
 from shuffle_spec.reference.core.errors import ParameterError
 from shuffle_spec.reference.core.rounding import mpf_to_float_down, mpf_to_float_up
-from shuffle_spec.reference.numerics.pld import GridPLD, PairPLD, compose, compose_tilted, saddle_tilt
+from shuffle_spec.reference.numerics.pld import GridPLD, PairPLD, coarsen, compose, compose_tilted, saddle_tilt
 
 # Grid step of the test (a power of 2): pessimistic rounding moves each round's loss up by < STEP.
 STEP = 2.0**-10
@@ -168,3 +168,52 @@ def test_the_saddle_tilt_stays_within_the_tilts_compose_tilted_takes():
     lam = saddle_tilt([grid], [1], 1.0)
     assert 0 < lam <= 1e6
     compose_tilted([grid], [1], lam)
+
+
+def test_a_tilted_window_too_wide_is_composed_on_a_coarser_grid(instance: tuple[_Exact, PairPLD, int]) -> None:
+    # Where the tilted window does not fit max_fft points, `coarser` doublings of the step are tried (`coarsen`):
+    # many rounds of the clone pair at n = 1e6 fill MAX_FFT untilted, and the tilt was then skipped altogether. Here the
+    # same on a small instance with max_fft = 4096 (the window at STEP needs 8192): the curve at 2 STEP brackets the
+    # exact composed delta, and is not vacuous (within the coupling's T x 2 STEP of it, point 1 at the coarser step).
+    exact, raw, rounds = instance
+    eps = exact.eps_at(1e-30)
+    truth = exact.delta(mpmath.mpf(eps))
+    upper_grid = raw.discretise(STEP, True, 1e-300, precise_tail=True)
+    lower_grid = raw.discretise(STEP, False, 1e-300, precise_tail=True)
+    lam = saddle_tilt([upper_grid], [rounds], eps)
+    assert compose_tilted([upper_grid], [rounds], lam, max_fft=4096) is None
+    upper = compose_tilted([upper_grid], [rounds], lam, max_fft=4096, coarser=3)
+    lower = compose_tilted([lower_grid], [rounds], lam, max_fft=4096, coarser=3)
+    assert upper is not None and lower is not None
+    step = upper.composed.step
+    assert step == 2 * STEP == lower.composed.step
+    up, low = upper.delta(eps), lower.delta(eps)
+    assert low <= truth <= up
+    assert up <= exact.delta(mpmath.mpf(eps - rounds * step)) * (1 + 1e-6)
+    assert low >= exact.delta(mpmath.mpf(eps + rounds * step)) * (1 - 1e-6)
+    # Without room for any window, None as before.
+    assert compose_tilted([upper_grid], [rounds], lam, max_fft=16, coarser=2) is None
+
+
+def test_coarsen_rounds_each_loss_to_the_coarser_grid_on_its_side() -> None:
+    # Losses (offset + i) step with offset -3: pessimistic to ceil((offset + i) / 2) 2 step, optimistic to floor; the
+    # masses of a new point are the sums (rounded up, resp. down), nothing lost, the +inf atom kept.
+    masses = np.array([0.1, 0.2, 0.3, 0.15, 0.25])  # indices -3 .. 1
+    up = coarsen(GridPLD(STEP, -3, masses, 1e-9, True, 1.0))
+    low = coarsen(GridPLD(STEP, -3, masses, 0.0, False, 1.0))
+    assert up.step == low.step == 2 * STEP
+    # ceil: -3 -> -1, -2 -> -1, -1 -> 0, 0 -> 0, 1 -> 1; floor: -3 -> -2, -2 -> -1, -1 -> -1, 0 -> 0, 1 -> 0.
+    assert up.offset == -1 and low.offset == -2
+    assert list(up.masses) == pytest.approx([0.3, 0.45, 0.25], rel=1e-15)
+    assert list(low.masses) == pytest.approx([0.1, 0.5, 0.4], rel=1e-15)
+    assert all(x >= y for x, y in zip(up.masses, [0.1 + 0.2, 0.3 + 0.15, 0.25], strict=True))
+    assert all(x <= y for x, y in zip(low.masses, [0.1, 0.2 + 0.3, 0.15 + 0.25], strict=True))
+    assert up.inf_mass == 1e-9 and up.pessimistic and not low.pessimistic
+
+
+@pytest.mark.parametrize("coarser", [-1, 17, 1.5, "2", True])
+def test_compose_tilted_refuses_a_bad_coarser(coarser: object) -> None:
+    p, q = _shuffled_binary_rr_pair(4, 3)
+    grid = _pair_pld(p, q, _Exact(p, q, 1).single_loss).discretise(STEP, True, 1e-300)
+    with pytest.raises(ParameterError, match="coarser"):
+        compose_tilted([grid], [2], 1.0, coarser=coarser)  # type: ignore[arg-type]
