@@ -33,4 +33,5 @@ def test_krr_delta_at_the_eps_of_1e_15() -> None:
     eps = mech.composed_epsilon([mech.MechanismRound("krr", 4.0, 10_000, 2, 10)], delta=1e-15, lower=False).upper
     bound = api.ShuffleBound("compose.krr", eps0=4.0, n=10_000, rounds=2, k=10)
     _check_inverse(bound.delta_calibration(eps), 1e-15)
-    assert mech.composed_epsilon([mech.MechanismRound("krr", 4.0, 300, 2, 10)], delta=1e-15, lower=False).upper == 6.216618439922874
+    # To 1e-9 relative: the FFT's last bits differ between machines (~1e-12 relative here).
+    assert mech.composed_epsilon([mech.MechanismRound("krr", 4.0, 300, 2, 10)], delta=1e-15, lower=False).upper == pytest.approx(6.216618439922874, rel=1e-9)

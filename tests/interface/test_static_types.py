@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,12 @@ def test_mypy_on_a_wheel_install_sees_the_real_types(tmp_path):
     _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], cwd=tmp_path)
     python = venv / "bin" / "python"
     _run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)], cwd=tmp_path)
+    # mypy and the package's dependencies come from the environment running this test: a venv made from a venv sees
+    # the BASE interpreter's packages only (--system-site-packages), which need not have them. A plain path line in a
+    # .pth file puts this environment's site-packages after the new venv's own (its .pth files, among them an
+    # editable install's import hook, are not processed), so the wheel's copy is the one found.
+    inner = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=tmp_path).stdout.strip()
+    (Path(inner) / "outer_environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     user = tmp_path / "user"
     user.mkdir()
     (user / "use.py").write_text(USER_FILE)

@@ -73,7 +73,9 @@ def test_values_with_a_first_delta_at_1e_10_and_above_unchanged(pair: str, eps: 
         value = blanket_delta([BlanketRound("laplace", 2.0, 10_000, 2)], eps=eps)
     else:
         value = mech.composed_delta([mech.MechanismRound(pair, 4.0, 10_000, 2, 10 if pair == "krr" else 2)], eps=eps)
-    assert (float(value.lower), float(value.upper)) == (lower, upper)
+    # To 1e-9 relative, not bit for bit: the FFT's last bits differ between machines (its SIMD code paths), and these
+    # values move by ~1e-11 relative between them; a change of the method moves them by far more.
+    assert (float(value.lower), float(value.upper)) == pytest.approx((lower, upper), rel=1e-9)
 
 
 @pytest.mark.slow
