@@ -55,7 +55,7 @@ def _cell(eps0: float, n: int, delta: float, queue, warm: bool = False, repeat: 
     if warm:
         try:
             worst_case(eps0=2.0, n=n, delta=1e-7)
-        except ParameterError:
+        except ParameterError:  # a warm-up point outside the range warms nothing, and the timed runs say so themselves
             pass
         best = None
         for _ in range(max(repeat, 1)):
