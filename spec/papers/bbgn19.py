@@ -698,7 +698,9 @@ def _amplification(id_, title, locator, delta_expr, reference, notes, *, mechani
         source=Source(PAPER, locator, V2, confidence),
         symbols=(eps0, n, delta_pos, *k_inputs, eps),
         hypotheses=(sp.Lt(delta_pos, 1), *((sp.Ge(k, 2),) if mechanism == "krr" else ()), *extra),
-        conclusion=(sp.Le(delta_expr, delta_pos), (sp.Lt if strict else sp.Le)(eps, eps0)),
+        # evaluate=False here and below: the same unevaluated relation (SymPy cannot decide it), without the
+        # 0.1-1 s its assumption system spends trying, which every process loading the registry paid.
+        conclusion=(sp.Le(delta_expr, delta_pos, evaluate=False), (sp.Lt if strict else sp.Le)(eps, eps0)),
         direction=Direction.UPPER_BOUND,
         reference=reference,
         inputs=(eps0, n, delta_pos, *k_inputs),

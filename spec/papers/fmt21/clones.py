@@ -86,7 +86,9 @@ CLONES_NUMERIC = Statement(
     ),
     symbols=(eps0, n, delta, eps),
     hypotheses=(sp.Lt(delta, 1),),
-    conclusion=(sp.Le(DELTA_CLONES, delta),),
+    # evaluate=False here and below: the same unevaluated relation (SymPy cannot decide it), without the
+    # 0.1-1 s its assumption system spends trying, which every process loading the registry paid.
+    conclusion=(sp.Le(DELTA_CLONES, delta, evaluate=False),),
     direction=Direction.UPPER_BOUND,
     reference="shuffle_spec.reference.bounds.clones:clones_numeric",
     inputs=(eps0, n, delta),
