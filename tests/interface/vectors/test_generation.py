@@ -154,12 +154,42 @@ def _check_against(monkeypatch, fresh, directory):
     return check_vectors(directory, run_reference=False)
 
 
+# The default tier's instance of the freshness checks below (each regenerates every file: ~25 s of CPU, second
+# tier): five statements of different kinds whose files take about 0.1 s each to generate.
+FRESHNESS_SAMPLE = ("BBGN19.Thm5.3", "EFMRSTT20.ThmII.7", "EFMRTT19.Thm7", "compose.binary_rr", "FMT21.Prop2.2.delta_prime")
+
+
+def test_a_sample_of_the_committed_vectors_is_what_a_fresh_generation_writes():
+    """Byte for byte, as `test_regenerating_the_committed_vectors_writes_the_same_bytes` checks every file; and a
+    committed sample file with one digit of one expected value changed is reported stale by the same comparison
+    `check_vectors` makes."""
+    from shuffle_spec.interface.vectors import files as vectors
+    from shuffle_spec.spec.registry import get_statement
+
+    fresh = vectors.generate_all([get_statement(i) for i in FRESHNESS_SAMPLE], one_precision=True)
+    assert sorted(fresh) == sorted([*(vectors._file_name(i) for i in FRESHNESS_SAMPLE), "index.json"])
+    edited = 0
+    for name, document in fresh.items():
+        if name == "index.json":
+            continue
+        committed = json.loads((COMMITTED / name).read_text())
+        assert (COMMITTED / name).read_bytes() == vectors.document_bytes({**document, "generator": committed["generator"]}), name
+        numeric = [t for group in committed["testGroups"] for t in group["tests"] if str(t.get("expected", ""))[:1].isdigit()]
+        if numeric:
+            edited += 1
+            numeric[0]["expected"] = str((int(numeric[0]["expected"][0]) % 9) + 1) + numeric[0]["expected"][1:]
+            assert vectors.document_bytes({**document, "generator": committed["generator"]}) != vectors.document_bytes(committed), name
+    assert edited >= 3
+
+
+@pytest.mark.slow  # a whole generation (~25 s of CPU): the sample test below is the default tier's instance
 def test_committed_vectors_match_a_fresh_generation(monkeypatch, fresh_generation):
     """tests/vectors is generated, never edited: regenerate with `shuffle-spec vectors generate tests/vectors`."""
     problems = _check_against(monkeypatch, fresh_generation, COMMITTED)
     assert problems == [], "\n".join(problems[:20])
 
 
+@pytest.mark.slow  # a whole generation (~25 s of CPU): the sample test below is the default tier's instance
 def test_regenerating_the_committed_vectors_writes_the_same_bytes(fresh_generation):
     """Byte for byte, manifest included: each file is what `vectors generate` writes (with the generator
     string the committed copy carries, so that a release alone does not count), and index.json's
@@ -181,6 +211,7 @@ def test_regenerating_the_committed_vectors_writes_the_same_bytes(fresh_generati
     assert sorted(p.name for p in COMMITTED.iterdir()) == sorted([*fresh_generation, "SCHEMA.md"])
 
 
+@pytest.mark.slow  # a whole generation (~25 s of CPU): the sample test below is the default tier's instance
 def test_an_edited_or_stale_committed_file_is_detected(monkeypatch, fresh_generation, tmp_path):
     """The shortened check on a copy of the committed files: one unit in the last digit of an expected value,
     and a boundary point whose reference call the check skipped (n = 1e6: the `_mp` path declines there)
@@ -215,6 +246,7 @@ def test_an_edited_or_stale_committed_file_is_detected(monkeypatch, fresh_genera
     assert any(p.startswith(f"{name}: missing") for p in _check_against(monkeypatch, fresh_generation, copy))
 
 
+@pytest.mark.slow  # a whole generation (~25 s of CPU): the sample test below is the default tier's instance
 def test_a_forged_committed_file_fails_the_check_whatever_its_schema_string(monkeypatch, fresh_generation, tmp_path):
     """FMT21.Thm2.1's intervals widened to [0, 1e300] (so that 0.6 x the bound would pass) are stale for the
     current schema and for a file that says it is of the older schema "shuffle-spec-vectors/1": the
