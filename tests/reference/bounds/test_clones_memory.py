@@ -129,6 +129,7 @@ _CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # a child process at n = 1e12 (~5 s of CPU); the default tier keeps the streamed-vs-one-piece agreement below
 def test_memory_stays_bounded_at_n_1e12():
     """One certified delta evaluation at n = 1e12 (a window of ~1.3e7 clone counts) under a 2 GiB address-
     space limit. In one piece the window and the walk took ~ 200 bytes per count (355 MB resident at n = 1e10,

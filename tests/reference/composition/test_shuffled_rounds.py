@@ -246,6 +246,7 @@ def test_delta_at_an_epsilon_whose_exponential_overflows_is_the_exact_sum_within
             assert got <= exact and got >= exact * (1 - 1e-9), (eps, got, exact)
 
 
+@pytest.mark.slow  # ~11 s of CPU; the default tier composes the same pair at fewer rounds (tests above)
 def test_a_million_rounds_compose_to_a_finite_certified_epsilon():
     """T = 1e6 rounds (the top of the supported range) of the clone pair at eps0 = 1, n = 10: a certified
     interval below basic composition's T eps0 (it used to end in OverflowError in delta(eps) at eps > 709)."""
