@@ -14,6 +14,7 @@ from shuffle_spec.interface.cli.main import main
 from shuffle_spec.interface.tightest import DOMINATED_CHECKS, _cannot_beat, tightest
 from shuffle_spec.reference.bounds.bennett import bennett_generic_epsilon, bennett_krr_epsilon
 from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon
+from shuffle_spec.reference.bounds.blanket_krr_lower import blanket_krr_delta_lower
 from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_epsilon, hoeffding_krr_epsilon
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
 from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_delta, binary_rr_pair_epsilon
@@ -68,6 +69,8 @@ def test_the_blanket_test_skips_below_its_eps_only():
     value = exact_blanket_krr_epsilon(k=2, **POINT)  # its upper end is within 3e-4 (relative) of its exact eps
     params = {**POINT, "k": 2}
     assert _cannot_beat("BBGN19.Lem5.3.exact_krr", params, 0.99 * value.upper, {})
+    # 10% below it the lower bound from one blanket size decides alone (~15% below the exact delta at n = 1e4; 1% at 1e8).
+    assert blanket_krr_delta_lower(k=2, eps0=POINT["eps0"], n=POINT["n"], eps=0.9 * value.upper, delta_hint=POINT["delta"]) > POINT["delta"]
     assert _cannot_beat("BBGN19.Lem5.3.exact_krr", params, 1.01 * value.upper, {}) == ""
 
 
