@@ -35,7 +35,12 @@ direction). It is summed over h1 = j ~ Bin(n, 1/D) (a certified window; outside 
 a1 j = delta_j (h0 + R' + h_z) with delta_j = a1 j / (n - j) turns the summand into the engine's form
 E[(c0 h0 + c1 R' + c2 h_z)_+] with (c0, c1, c2) = (a0, ar, az) + delta_j (c0 > 0 >= c2 >= c1 as the engine
 needs). Since a1 = 1 - e e0 is very negative, c0 <= 0 (every coefficient <= 0: the summand is exactly 0) from
-j >= (e0 - e) n / (e e0 - 1 + e0 - e) on, so only the first few values of j cost an engine call. Its range:
+j >= (e0 - e) n / (e e0 - 1 + e0 - e) on, so only the first few values of j cost an engine call. The term given
+h1 = j is non-increasing in j: one more x1 removes one of the others' draws (coefficient a0, az or ar >= ar = 1 - e)
+and adds a1, so the sum inside the positive part moves by at most a1 - ar = e (1 - e0) < 0 (a coupling: the first
+m - 1 of m draws are the m - 1 draws). An earlier j's certified upper end thus bounds every later term: a term whose
+bound times its probability cannot change the running float sums is not summed (at eps0 = 8, n = 1e4, k = 100 the
+terms past j = 1 are below 1e-41 and 2 of 40 lattice sums remain; the same floats). Its range:
 n/D <= SPLIT_MAX_MEAN (beyond, refused: there x1 is no longer a rare report, the merged count loses less, and the
 sum would cost seconds). This is where the pair's eps was loose at large eps0: at eps0 = 8, k = 10,
 n = 1e4, delta = 1e-6 the merged counts give 6.806, the split ones 6.987 (the blanket bound: 7.023).
@@ -285,8 +290,9 @@ def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta
     pair "user 1 holds x0 vs x1, the other n-1 users all hold a third value z" of n shuffled eps0-k-RR reports,
     from the sufficient counts (h0, h1, h_z, R') (module doc). skip_negligible (default): the values j of h1 whose
     terms cannot change the running float sums (their probability times the engine's cap 2 c0 m below half an ulp of
-    both sums, `_negligible`) are not summed: the same floats as skip_negligible=False, which sums every j (at
-    eps0 = 8, n = 1e4, k = 100 about a fifth of the 46 lattice sums of an evaluation are skipped). Range: eps0 in
+    both sums, `_negligible`; the cap is the smaller of 2 c0 m and the smallest upper end of an earlier j's term, module
+    doc) are not summed: the same floats as skip_negligible=False, which sums every j (at eps0 = 8, n = 1e4, k = 100,
+    eps = 5.01 two of the 40 lattice sums the cap 2 c0 m alone left remain). Range: eps0 in
     (0, 50], 4 <= k <= 1e6, 1 <= n <= 1e8 with n/(e^eps0 + k - 1) <= SPLIT_MAX_MEAN (= 8), eps >= 0."""
     check_krr_inputs(eps0, n, 0.5, k, min_k=4)
     require_flag("skip_negligible", skip_negligible)
@@ -301,6 +307,9 @@ def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta
         return BoundValue(0.0, krr_blanket_delta_cap(eps0, k), TINY_EPS0, direction="exact")
     lower = upper = 0.0
     trivial = False
+    # The smallest certified upper end of a term summed so far: every later term (larger j) is at most it (module
+    # doc: the terms are non-increasing in j), so it bounds them as 2 c0 m does, usually by many orders less.
+    earlier_hi = math.inf
     with mpmath.workdps(40):
         e0, e = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
         d = e0 + k - 1
@@ -323,17 +332,22 @@ def krr_pair_third_split_delta(*, eps0: float, n: int, k: int, eps: float, delta
         if skip_negligible and upper > 0:
             # A term that cannot change the running float sums is not evaluated (the same floats: module doc of
             # `_negligible`): the engine's upper end is at most about c0 m (every row is capped at c0 (m - beta)),
-            # so twice that bounds this term's product with its probability, and the lower term is below it.
-            cap = 2.0 * c.c0[1] * m
+            # so twice that bounds this term's product with its probability, and the lower term is below it. An
+            # earlier term's certified upper end bounds the exact term too (non-increasing in j): its engine lower end
+            # is below it (the lower sum keeps its float), and the upper sum is then the float sum with that certified
+            # bound in place of this term (the same float: the bound cannot change it either).
+            cap = min(2.0 * c.c0[1] * m, earlier_hi)
             if _negligible(float(window.upper[i]) * cap, upper) and (c.c0[0] <= 0 or (lower > 0 and _negligible(float(window.lower[i]) * cap, lower))):
                 continue
         if c.c0[0] <= 0:  # c0's bracket straddles 0: the upper end with c0 at its upper end only
             _, hi = positive_part_expectation(m, law_b, law_a, Coefficients((1e-300, c.c0[1]), c.c1, c.c2), tail=tail, per_sd=PER_SD)
             upper += float(window.upper[i]) * hi
+            earlier_hi = min(earlier_hi, hi)
             continue
         lo, hi = positive_part_expectation(m, law_b, law_a, c, tail=tail, per_sd=PER_SD)
         lower += float(window.lower[i]) * lo
         upper += float(window.upper[i]) * hi
+        earlier_hi = min(earlier_hi, hi)
     factor = 1 + (window.hi - window.lo + 5) * U1
     upper = upper * factor + (window.below + window.above) * c_top * n * (1 + 4 * U1)
     lower = lower / factor

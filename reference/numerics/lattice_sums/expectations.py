@@ -334,10 +334,19 @@ def _direction_rows(
     everywhere = _rows_inside(first, m_a, direction, length)
     inside = np.zeros((0, 0), dtype=bool) if everywhere else (a >= 0) & (a <= m_a[:, None])  # read only when not everywhere
     a_safe = a if everywhere else np.clip(a, 0.0, m_a[:, None])  # the clip is the identity when every a is inside
+    # The pmf ratios formed in place: the same operations in the same order as (m - a) / (a + 1) rho and
+    # a / ((m - a + 1) rho) (m - a and a + 1 are exact integers), so the same floats with two fewer temporaries
+    # of the chunk's size.
+    ratio = m_a[:, None] - a_safe[:, :-1]
     if direction > 0:
-        ratio = (m_a[:, None] - a_safe[:, :-1]) / (a_safe[:, :-1] + 1.0) * law_a.rho
+        denominator = a_safe[:, :-1] + 1.0
+        ratio /= denominator
+        del denominator
+        ratio *= law_a.rho
     else:
-        ratio = a_safe[:, :-1] / ((m_a[:, None] - a_safe[:, :-1] + 1.0) * law_a.rho)
+        ratio += 1.0
+        ratio *= law_a.rho
+        np.divide(a_safe[:, :-1], ratio, out=ratio)
     if not everywhere:
         ratio = np.where(inside[:, 1:], ratio, 0.0)
     rel = np.empty((len(rows), length))
@@ -377,25 +386,32 @@ def _direction_rows(
     # downward rows g_lo alone; s_lo = 0 is then the row's (valid, loose) lower sum.
     w_lo: np.ndarray | None = None
     g_hi = g_lo = a_safe  # placeholders, replaced below by the arrays the direction reads
+    # (lam a + k, each formed in place: the same two operations in the same order.)
     if direction > 0:
-        g_hi = lam_hi * a_safe + k_hi[:, None]
+        g_hi = lam_hi * a_safe
+        g_hi += k_hi[:, None]
         w_hi = np.maximum(g_hi, 0.0)
         if lower:
-            g_lo = lam_lo * a_safe + k_lo[:, None]
+            g_lo = lam_lo * a_safe
+            g_lo += k_lo[:, None]
             w_lo = np.maximum(g_lo, 0.0)
         # Every positive term lies in the row: its first point has g_hi <= 0 (or is a = 0).
         starts_ok = (first <= 0) | (g_hi[:, 0] <= 0)
     else:
-        g_lo = lam_lo * a_safe + k_lo[:, None]
+        g_lo = lam_lo * a_safe
+        g_lo += k_lo[:, None]
         w_hi = np.maximum(-g_lo, 0.0)
         if lower:
-            g_hi = lam_hi * a_safe + k_hi[:, None]
+            g_hi = lam_hi * a_safe
+            g_hi += k_hi[:, None]
             w_lo = np.maximum(-g_hi, 0.0)
         # Every negative term lies in the row: its first point has g_lo >= 0 (or is a = m - beta).
         starts_ok = (first >= m_a) | (g_lo[:, 0] >= 0)
     sum_factor = 1 + (length + 2) * U1
-    s_hi = np.sum(w_hi * rel_hi, axis=1) * (sum_factor * scale_hi)
-    s_lo = np.sum(w_lo * rel_lo, axis=1) / sum_factor * scale_lo if w_lo is not None else np.zeros(len(rows))
+    # The products w rel overwrite w (read again only at the row's last point, kept first): the same floats summed.
+    w_end = w_hi[:, -1].copy()
+    s_hi = np.sum(np.multiply(w_hi, rel_hi, out=w_hi), axis=1) * (sum_factor * scale_hi)
+    s_lo = np.sum(np.multiply(w_lo, rel_lo, out=w_lo), axis=1) / sum_factor * scale_lo if w_lo is not None else np.zeros(len(rows))
     # Remainder beyond the last summed point e (geometric bound, module doc).
     last = a[:, -1]
     more = (last < m_a) if direction > 0 else (last > 0)
@@ -404,7 +420,6 @@ def _direction_rows(
     else:
         r_end = np.where(last > 0, last / ((m_a - last + 1.0) * law_a.rho), 0.0)
     r_end = r_end * (1 + 4 * U1 + law_a.err)
-    w_end = w_hi[:, -1]
     rel_end = rel_hi[:, -1] * scale_hi
     ok = r_end < 1
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -116,9 +116,14 @@ def _pmf_rows(m: np.ndarray, first: np.ndarray, width: int, law: BinomialLaw) ->
     anchor, anchor_err = log_pmf(np.broadcast_to(m[:, None], base.shape), np.minimum(base, m[:, None]), law)
     anchor_lo, anchor_hi = exp_bounds(anchor, anchor_err)
     # Ratios pmf(j + 1) / pmf(j) (exact where j < m; entries past m are masked by the caller).
+    # (m - j) / (j + 1) rho formed in place (the same operations in the same order: the same floats, fewer
+    # temporaries of the rows x width size, each of which costs a pass and its first-touch page faults).
     j = base[:, :, None] + steps[None, None, :-1]
-    ratio = (m[:, None, None] - j) / (j + 1.0)
+    ratio = m[:, None, None] - j
+    j += 1.0
+    ratio /= j
     ratio *= law.rho
+    del j
     rel = np.empty(base.shape + (ANCHOR_STEP,))
     rel[:, :, 0] = 1.0
     with np.errstate(under="ignore", invalid="ignore", over="ignore"):
@@ -126,8 +131,12 @@ def _pmf_rows(m: np.ndarray, first: np.ndarray, width: int, law: BinomialLaw) ->
     rel_err = np.expm1((3.0 * steps + 2.0) * U1 + steps * law.err) * 1.01
     factor_hi = (1 + rel_err) * (1 + 4 * U1)
     factor_lo = (1 - rel_err) / (1 + 4 * U1)
-    upper = ((rel * factor_hi) * anchor_hi[:, :, None]).reshape(rows, full)
-    lower = ((rel * factor_lo) * anchor_lo[:, :, None]).reshape(rows, full)
+    upper = rel * factor_hi
+    upper *= anchor_hi[:, :, None]
+    upper = upper.reshape(rows, full)
+    lower = rel * factor_lo
+    lower *= anchor_lo[:, :, None]
+    lower = lower.reshape(rows, full)
     small = rel.reshape(rows, full) < TINY
     if np.any(small):  # an underflowed ratio product is < TINY (1 + err) + 2^-1074
         upper[small] = (2 * TINY * np.broadcast_to(anchor_hi[:, :, None], rel.shape)).reshape(rows, full)[small]
@@ -144,9 +153,11 @@ def _pmf_rows(m: np.ndarray, first: np.ndarray, width: int, law: BinomialLaw) ->
         columns = blocks_deep[:, None] * ANCHOR_STEP + np.arange(ANCHOR_STEP)[None, :]
         upper[rows_deep[:, None], columns] = high_deep
         lower[rows_deep[:, None], columns] = low_deep
-    upper = np.maximum(upper[:, :width], TINY)
+    # The first `width` columns, clamped in place (views of the arrays above: the same values as new arrays).
+    upper = upper[:, :width]
+    np.maximum(upper, TINY, out=upper)
     lower = lower[:, :width]
-    lower = np.where(lower < TINY, 0.0, lower)
+    lower[lower < TINY] = 0.0
     return lower, upper
 
 

@@ -6,6 +6,7 @@ the exact worst case, and it is at least the merged counts' (exact.krr_pair_thir
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 
@@ -102,3 +103,52 @@ def test_negligible_is_below_half_an_ulp():
     total = 0.3
     assert _negligible(0.49 * math.ulp(total), total) and total + 0.49 * math.ulp(total) == total
     assert not _negligible(0.5 * math.ulp(total), total)
+
+
+def _exact_term(e0: Fraction, e: Fraction, k: int, n: int, j: int) -> Fraction:
+    """E[(a0 h0 + a1 j + az h_z + ar R')_+] given h1 = j (module doc), by enumerating the trinomial of the m = n - j
+    others' counts (h0, R', h_z) ~ Mult(m; (1, k - 3, e0) / (D - 1)), in exact rationals."""
+    d1 = e0 + k - 2
+    probabilities = (1 / d1, Fraction(k - 3) / d1, e0 / d1)
+    a0, a1, az, ar = e0 - e, 1 - e * e0, (1 - e) / e0, 1 - e
+    m = n - j
+    total = Fraction(0)
+    for h0 in range(m + 1):
+        for r in range(m - h0 + 1):
+            hz = m - h0 - r
+            x = a0 * h0 + a1 * j + az * hz + ar * r
+            if x > 0:
+                total += math.comb(m, h0) * math.comb(m - h0, r) * probabilities[0] ** h0 * probabilities[1] ** r * probabilities[2] ** hz * x
+    return total
+
+
+@pytest.mark.parametrize(("e0", "e", "k", "n"), [(Fraction(3), Fraction(2), 4, 7), (Fraction(20), Fraction(3, 2), 6, 6), (Fraction(5, 4), Fraction(9, 8), 5, 8)])
+def test_the_term_of_each_count_of_x1_is_non_increasing_in_it(e0, e, k, n):
+    """The split pair's term given h1 = j is non-increasing in j (module doc: one more x1 removes one of the others'
+    draws, whose coefficient is at least ar, and adds a1: the sum moves by at most a1 - ar = e (1 - e0) < 0), the fact
+    that lets a term be skipped on an earlier term's certified upper end. Exact rationals, every j of small n."""
+    terms = [_exact_term(e0, e, k, n, j) for j in range(n + 1)]
+    assert terms[0] > 0
+    assert all(later <= earlier for earlier, later in zip(terms[:-1], terms[1:], strict=True)), [float(t) for t in terms]
+
+
+@pytest.mark.parametrize(("eps0", "n", "k", "eps", "delta", "most"), [(8.0, 10_000, 100, 5.01, 1e-9, 3), (8.0, 10_000, 10, 7.3, 1e-9, 6)])
+def test_terms_below_an_earlier_terms_bound_are_skipped_with_the_same_floats(monkeypatch, eps0, n, k, eps, delta, most):
+    """A term whose certified bound (an earlier j's upper end: the terms are non-increasing in j) cannot change the
+    running float sums is not summed: the same interval as summing every j, with at most `most` lattice sums (the
+    bound 2 c0 m alone left 40 of them at the first point: the terms past j = 1 are below 1e-41 there)."""
+    from shuffle_spec.reference.lower_bounds import krr as pair_module
+
+    calls = []
+    engine = pair_module.positive_part_expectation
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return engine(*args, **kwargs)
+
+    monkeypatch.setattr(pair_module, "positive_part_expectation", counted)
+    full = pair_module.krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta, skip_negligible=False)
+    calls.clear()
+    skipping = pair_module.krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
+    assert (skipping.lower.hex(), skipping.upper.hex()) == (full.lower.hex(), full.upper.hex()) and 0 < full.lower <= full.upper
+    assert 0 < len(calls) <= most, len(calls)
