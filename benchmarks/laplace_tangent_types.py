@@ -53,11 +53,14 @@ from laplace_datasets import _mass, positive_part, tail_merged_eps, tail_merged_
 from shuffle_spec.reference.bounds.blanket_exact_laplace import exact_blanket_laplace_epsilon  # noqa: E402
 from shuffle_spec.reference.lower_bounds.laplace import laplace_pair_x0_interval  # noqa: E402
 
-# The mixed check: cells of (0, 1) and lattice points of the middle sums (4e3 and 2^16 agree with the pure pools of
-# laplace_datasets.py to 0.005-0.5% relative at eps0 = 1, 4 and 2-5% at eps0 = 8, n = 50-60, always above them:
-# a coarse spread only raises E[(.)_+]); its largest n (memory ~ n^3 complex numbers).
+# The mixed check: cells of (0, 1) and lattice points of the middle sums. The lattice spans the whole range of the
+# k-fold sum, whose per-draw ratio reaches e^{eps0}: 2^16 points agree with the pure pools of laplace_datasets.py
+# to 0.005-0.5% relative at eps0 = 1, 4 (n = 50) but were 2x above them at eps0 = 8, n = 100 (a coarse spread only
+# raises E[(.)_+]); 2^20 points agree to 0.1% there. Its largest n (memory ~ n^3 complex numbers).
 MIXED_CELLS = 4000
 MIXED_LATTICE = 1 << 16
+MIXED_LATTICE_LARGE_EPS0 = 1 << 20
+LARGE_EPS0 = 6.0
 MIXED_MAX_N = 200
 # Quadrature cells of (0, 1) in `two-users`.
 TWO_USER_CELLS = 3000
@@ -115,10 +118,11 @@ def config_delta(eps0: float, eps: float, config: dict[tuple[float, float], int]
     total = float(np.sum(np.maximum(constant[:, :, 0], 0.0)))
     z_lo, z_hi = float(z.min()), float(z.max())
     k_max = top - 1
-    h = (z_hi - z_lo) * k_max / (MIXED_LATTICE - 8)
+    points = MIXED_LATTICE_LARGE_EPS0 if eps0 > LARGE_EPS0 else MIXED_LATTICE
+    h = (z_hi - z_lo) * k_max / (points - 8)
     j = np.floor((z - z_lo) / h)
     frac = (z - z_lo) / h - j
-    one = np.zeros(MIXED_LATTICE)
+    one = np.zeros(points)
     np.add.at(one, j.astype(np.int64), nu * (1 - frac))
     np.add.at(one, j.astype(np.int64) + 1, nu * frac)
     spectrum = np.fft.rfft(one)
@@ -130,12 +134,12 @@ def config_delta(eps0: float, eps: float, config: dict[tuple[float, float], int]
         total += float(np.sum(np.maximum(const[~inside], 0.0)))
         if not np.any(inside):
             continue
-        law = np.maximum(np.fft.irfft(power, MIXED_LATTICE), 0.0)
-        values = k * z_lo + np.arange(MIXED_LATTICE) * h
+        law = np.maximum(np.fft.irfft(power, points), 0.0)
+        values = k * z_lo + np.arange(points) * h
         tail_mass = np.append(np.cumsum(law[::-1])[::-1], 0.0)
         tail_moment = np.append(np.cumsum((law * values)[::-1])[::-1], 0.0)
         t = -const[inside] / coef[inside]  # E[(const + coef S)_+] = coef E[(S - t)_+]
-        i = np.clip(np.floor((t - k * z_lo) / h).astype(np.int64) + 1, 0, MIXED_LATTICE)
+        i = np.clip(np.floor((t - k * z_lo) / h).astype(np.int64) + 1, 0, points)
         total += float(np.sum(coef[inside] * (tail_moment[i] - t * tail_mass[i])))
     return total
 
