@@ -5,6 +5,7 @@
     PYTHONPATH=. nice python3 benchmarks/laplace_tangent_types.py mixed EPS0 N EPS [--step 8] [--types A,B,C]
     PYTHONPATH=. nice python3 benchmarks/laplace_tangent_types.py two-users
     PYTHONPATH=. nice python3 benchmarks/laplace_tangent_types.py pairs
+    PYTHONPATH=. nice python3 benchmarks/laplace_tangent_types.py pair-eps EPS0 N DELTA
 
 The reduction (each step checked in the docs page). Outputs <= 0 and >= 1 are replaced by symbols L and R (a
 sufficient statistic for inputs in [0, 1]). Another user at x emits L with probability a(x) = e^{-eps0 x}/2, R with
@@ -34,6 +35,7 @@ Subcommands:
   [0, 1], by quadrature over the middle, tails as symbols) against the reduction's value (max over the other's
   type A, B, C), the latter both by the same quadrature and by the `mixed` lattice code.
 - `pairs`: the pure configurations' delta for victim pairs (x0, x1) on a grid, against the pair (0, 1).
+- `pair-eps`: the eps of the pure pool all A for the victim pairs (x0, 1), x0 in {0, 0.05, 0.1, 0.2, 0.3}.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from laplace_datasets import _mass, positive_part, tail_merged_eps, tail_merged_law  # noqa: E402
+from laplace_datasets import _mass, positive_part, solve, tail_merged_eps, tail_merged_law  # noqa: E402
 
 from shuffle_spec.reference.bounds.blanket_exact_laplace import exact_blanket_laplace_epsilon  # noqa: E402
 from shuffle_spec.reference.lower_bounds.laplace import laplace_pair_x0_interval  # noqa: E402
@@ -245,6 +247,16 @@ def pair_table() -> list[str]:
     return lines
 
 
+def pair_eps_table(eps0: float, n: int, delta: float) -> list[str]:
+    """eps of the pure pool all A for the victim pairs (x0, 1), both directions, x0 near 0."""
+    a, b = vertex_types(eps0)["A"]
+    lines = ["| eps0 | n | delta | x0 | eps (all A, victim x0 vs 1) |", "|---|---|---|---|---|"]
+    for x0 in (0.0, 0.05, 0.1, 0.2, 0.3):
+        found = solve(lambda eps: max(positive_part(*tail_merged_law(eps0, eps, a, b, u, v), n) for u, v in ((x0, 1.0), (1.0, x0))), eps0, delta)  # noqa: B023
+        lines.append(f"| {eps0:g} | {n} | {delta:g} | {x0:g} | {found:.5g} |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -261,12 +273,19 @@ def main(argv: list[str] | None = None) -> int:
     mixed.add_argument("--types", default="A,B,C", help="vertex types among A, B, C, P1, P2 (comma-separated)")
     sub.add_parser("two-users")
     sub.add_parser("pairs")
+    pair_eps = sub.add_parser("pair-eps")
+    pair_eps.add_argument("eps0", type=float)
+    pair_eps.add_argument("n", type=int)
+    pair_eps.add_argument("delta", type=float)
     args = parser.parse_args(argv)
     if args.command == "mixed":
         print("\n".join(mixed_table(args.eps0, args.n, args.eps, args.step, args.types.split(","))))
         return 0
     if args.command == "two-users":
         print("\n".join(two_user_table()))
+        return 0
+    if args.command == "pair-eps":
+        print("\n".join(pair_eps_table(args.eps0, args.n, args.delta)))
         return 0
     if args.command == "pairs":
         print("\n".join(pair_table()))
