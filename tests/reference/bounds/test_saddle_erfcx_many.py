@@ -27,7 +27,7 @@ def test_erfcx_many_matches_mpmath_on_each_range(low, high):
     x = np.concatenate([x, [np.nextafter(high, 0.0)]])
     exact = _exact(x)
     assert float(np.max(np.abs(module._erfcx_many(x) / exact - 1))) < 1e-13
-    for value, reference in zip(x[::20], exact[::20]):  # one element alone: the depth of that element
+    for value, reference in zip(x[::20], exact[::20], strict=True):  # one element alone: the depth of that element
         assert abs(module._erfcx_many(np.array([value]))[0] / reference - 1) < 1e-13
 
 
