@@ -135,6 +135,7 @@ def solve_epsilon(
 def solve_certified_epsilon(
     delta_bounds: Callable[[float], tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, max_evaluations: int = MAX_CERTIFIED_EVALUATIONS,
     hint: float | None = None, tight: str = "both", slope: float | None = None, guess: float | None = None,
+    reaim: Callable[[float, float], float | None] | None = None,
 ) -> tuple[float, float, bool]:
     """The certified epsilon search (module doc): (lower, upper, found) with delta's certified upper end <= delta
     at `upper` (so the exact eps of the bound is <= upper) and its lower end > delta at `lower` (or lower = 0).
@@ -152,8 +153,14 @@ def solve_certified_epsilon(
     other is the best evaluated point). If that does not settle within FAST_EVALUATIONS, Illinois regula falsi
     on the brackets found so far finishes, one end after the other. `slope` (d log delta / d log eps near the
     root, negative; e.g. `normal_elasticity` at the hint) replaces the Gaussian-tail model in the step from a
-    single evaluated point: usually one evaluation fewer. At most `max_evaluations` evaluations in all.
-    Range: eps0 > 0, 0 < delta < 1, rel_tol > 0, max_evaluations >= 1, slope None or finite and < 0."""
+    single evaluated point: usually one evaluation fewer. `reaim` (with `guess` and tight = "upper"): called as
+    reaim(x, upper delta at x) when the first aimed evaluation, at x = guess (1 + rel_tol/4), is not certified; it
+    returns a corrected estimate of the root (e.g. the estimate rescaled by what that evaluation found) or None, and
+    the second evaluation is aimed at it (1 + rel_tol/4) instead of at the lower end's guess (1 - rel_tol/4), which
+    would lie below the root as well: two evaluations settle the upper end where the estimate was low. At most
+    `max_evaluations` evaluations in all.
+    Range: eps0 > 0, 0 < delta < 1, rel_tol > 0, max_evaluations >= 1, slope None or finite and < 0, reaim None or a
+    callable."""
     require_positive("eps0", eps0)
     require_probability("delta", delta)
     require_positive("rel_tol", rel_tol)
@@ -162,6 +169,8 @@ def solve_certified_epsilon(
         raise ParameterError("tight", tight, "'upper', 'lower' or 'both'")
     if slope is not None and not (isinstance(slope, (int, float)) and math.isfinite(slope) and slope < 0):
         raise ParameterError("slope", slope, "a finite negative number (d log delta / d log eps) or None")
+    if reaim is not None and not callable(reaim):
+        raise ParameterError("reaim", repr(reaim)[:60], "None or a callable (eps, upper delta) -> estimate of the root or None")
     cache: dict[float, tuple[float, float]] = {}
 
     def at(x: float) -> tuple[float, float]:
@@ -180,7 +189,7 @@ def solve_certified_epsilon(
             pass
         return max((x for x, (d_low, _) in cache.items() if d_low > delta and x < top), default=0.0), top, False
     try:
-        if not _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight, slope=slope, guess=guess):
+        if not _secant_search(at, cache, eps0=float(eps0), delta=delta, rel_tol=rel_tol, hint=hint, tight=tight, slope=slope, guess=guess, reaim=reaim):
             _bracketing_search(at, cache, delta=delta, rel_tol=rel_tol)
     except _BudgetSpent:
         pass  # the ends below are read off the points evaluated so far: a wider, still sound interval
@@ -204,7 +213,7 @@ def _log(value: float) -> float:
 
 def _secant_search(
     at: Callable[[float], tuple[float, float]], cache: dict[float, tuple[float, float]], *, eps0: float, delta: float, rel_tol: float, hint: float | None, tight: str,
-    slope: float | None = None, guess: float | None = None,
+    slope: float | None = None, guess: float | None = None, reaim: Callable[[float, float], float | None] | None = None,
 ) -> bool:
     """The fast steps of the search: True when they settle the ends `tight` asks for (the caller then reads
     them off the cache), False when they do not (the caller brackets)."""
@@ -214,10 +223,15 @@ def _secant_search(
     if guess is not None and math.isfinite(guess) and 0 < guess < eps0:
         # The aims of both ends at an accurate estimate of the root: the upper end's now, the lower end's next.
         first = guess * (1 + rel_tol / 4)
+        x = guess * (1 - rel_tol / 4)
         if first < eps0:
             at(first)
             order.append(first)
-        x = guess * (1 - rel_tol / 4)
+            if reaim is not None and tight == "upper" and cache[first][1] > delta:
+                # The root lies above the upper end's aim, so the lower end's aim would too: aim again above it.
+                better = reaim(first, cache[first][1])
+                if better is not None and math.isfinite(better) and first < better * (1 + rel_tol / 4) < eps0:
+                    x = better * (1 + rel_tol / 4)
     for _ in range(FAST_EVALUATIONS):
         at(x)
         order.append(x)

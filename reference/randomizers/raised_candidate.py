@@ -24,7 +24,7 @@ from ..core.results import NO_AMPLIFICATION, BoundValue
 from ..numerics.lattice_sums import U1
 from ..numerics.solver import solve_certified_epsilon
 from .blanket_pairs import DPS
-from .structured import EPS_REL_TOL, BlanketPair, check_blanket_search
+from .structured import EPS_REL_TOL, BlanketPair, check_blanket_search, rescaled_aim
 
 __all__ = ["STATEMENT", "BATCH_N_MAX", "raised_groups", "moved_groups", "one_positive", "raised_candidate_epsilon"]
 
@@ -112,7 +112,7 @@ def raised_candidate_epsilon(pair: BlanketPair, groups: Groups, *, n: int, delta
     """BBGN19.Lem5.3.exact_raised with one fixed raise: `groups` must be one of `raised_groups(pair.groups)` (every
     admissible raise gives an upper bound, module doc). The smallest eps whose certified raised delta is <= delta,
     an upper bound on the central eps of n shuffled reports (the pair's relation); eps0 with the no-amplification
-    note when nothing below it is certified. `guess` (uncertified) only aims the search. Range: n in [1, 1e8],
+    note when nothing below it is certified. `guess` (uncertified) only aims the search (re-aimed by `structured.rescaled_aim` when its first evaluation is not certified). Range: n in [1, 1e8],
     delta in [1e-300, 1), eps0 > 0 at least the pair's log(alpha/beta)."""
     check_blanket_search([pair], n=n, delta=delta, eps0=eps0)
     if not any(groups == candidate for _, _, candidate in raised_groups(pair.groups)):
@@ -127,7 +127,8 @@ def raised_candidate_epsilon(pair: BlanketPair, groups: Groups, *, n: int, delta
             return 0.0, 0.0  # every coefficient <= 0: the pair's delta is 0
         return 0.0, min(_candidate_delta_upper(pair, groups, n=n, eps=float(eps), delta_hint=delta, tail=tail), 1.0)
 
-    _, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight="upper", guess=guess)
+    reaim = rescaled_aim(pair.gamma, groups, n=n, delta=delta, eps0=eps0) if guess is not None and pair.gamma < 1 else None
+    _, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight="upper", guess=guess, reaim=reaim)
     if not found:
         return BoundValue(0.0, float(eps0), NO_AMPLIFICATION, direction="upper_bound")
     return BoundValue(0.0, upper, direction="upper_bound")

@@ -40,6 +40,7 @@ pairs describe (replace-one unless it says otherwise).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -47,7 +48,9 @@ import mpmath
 import numpy as np
 
 from ..bounds.blanket_exact_krr import bracket
-from ..bounds.blanket_exact_randomizer import Groups, blanket_sum, count_expectation, count_expectations, fft_count_expectation_upper, product_form, product_sums, saddle_blanket_root
+from ..bounds.blanket_exact_randomizer import (
+    Groups, blanket_sum, count_expectation, count_expectations, fft_count_expectation_upper, product_form, product_sums, saddle_blanket_delta, saddle_blanket_root,
+)
 from ..core.errors import ParameterError, require_positive, require_real
 from ..core.parameters import check_delta, check_n
 from ..core.limits import DELTA_MIN
@@ -66,12 +69,15 @@ __all__ = [
     "MAX_N",
     "EPS_REL_TOL",
     "check_tight",
+    "aim_above",
+    "rescaled_aim",
 ]
 
 STATEMENT = "BBGN19.Lem5.3.exact_randomizer"
 MAX_N = 10**8
 EPS_REL_TOL = 1e-3
 GUESS_BIAS = 5e-4  # the certified root lies above the saddlepoint root by the blocking and rounding slack (~1e-4)
+AIM_BITS = 30  # an aim is rounded up to this many significant bits (`aim_above`)
 
 Triple = tuple[Fraction, Fraction, Fraction]
 
@@ -207,7 +213,10 @@ def structured_blanket_epsilon(
             watch(eps, value.upper)
         return value.lower, value.upper
 
-    lower, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight=tight, guess=_guess(pairs, n=int(n), delta=delta, eps0=float(eps0)))
+    guess = _guess(pairs, n=int(n), delta=delta, eps0=float(eps0))
+    # One pair (the piecewise mechanism, subset selection's four groups): a first aim found low is corrected by what it found.
+    reaim = rescaled_aim(pairs[0].gamma, pairs[0].groups, n=n, delta=delta, eps0=eps0) if guess is not None and tight == "upper" and len(pairs) == 1 else None
+    lower, upper, found = solve_certified_epsilon(bounds, eps0=float(eps0), delta=delta, rel_tol=EPS_REL_TOL, tight=tight, guess=guess, reaim=reaim)
     if not found:
         # No amplification certified: the lower end is the solver's only where it was asked for (tight="both").
         return BoundValue(min(lower, float(eps0)) if tight == "both" else 0.0, float(eps0), NO_AMPLIFICATION, direction="upper_bound")
@@ -222,4 +231,48 @@ def _guess(pairs: Sequence[BlanketPair], *, n: int, delta: float, eps0: float) -
     roots = [saddle_blanket_root(n, p.gamma, [p.groups], delta=delta, eps0=eps0) for p in pairs if p.gamma < 1]
     if not roots or any(r is None for r in roots):
         return None
-    return max(r for r in roots if r is not None) * (1 + GUESS_BIAS)
+    return aim_above(max(r for r in roots if r is not None))
+
+
+def aim_above(root: float) -> float:
+    """Where a certified upper-bound search is aimed for an uncertified estimate `root` of its root: root times
+    1 + GUESS_BIAS, rounded up to AIM_BITS significant bits. The estimate is good to about 1e-6 (`uncertified_root`'s
+    tolerance), so the rounding (at most 2^-30 relative) costs nothing, and it keeps the certified end from following
+    the last bits of the float estimate (they differ with the implementation of erfcx and the platform's libm),
+    erring on the upper side, an upper end's safe side. Range: root > 0 finite."""
+    require_positive("root", root)
+    biased = float(root) * (1 + GUESS_BIAS)
+    if not math.isfinite(biased):
+        return biased
+    mantissa, exponent = math.frexp(biased)
+    return max(math.ldexp(math.ceil(mantissa * 2**AIM_BITS), exponent - AIM_BITS), biased)  # max: subnormals round
+
+
+def rescaled_aim(gamma: Fraction, groups: Groups, *, n: int, delta: float, eps0: float) -> Callable[[float, float], float | None]:
+    """The `reaim` of a certified search aimed by the saddlepoint estimate of one pair's blanket sum (`gamma`,
+    `groups`): where the first evaluation, at x, is not certified, the certified delta there lies some factor r above
+    the estimate (the FFT path's rounding and grid slack: 0.05-1% in eps at n >= 1e4 on subset selection's grid; the
+    lattice sums' blocking), and r varies slowly with eps, so the estimate's root at delta / r is where the certified
+    delta crosses delta; returned as `aim_above` of it. Uncertified: it only places an evaluation; None where the
+    estimate has no such root. Range: gamma a Fraction in (0, 1], groups a Groups, n in [1, 1e8], delta in [1e-300, 1),
+    eps0 > 0."""
+    if not isinstance(gamma, Fraction) or not 0 < gamma <= 1:
+        raise ParameterError("gamma", gamma, "an exact Fraction in (0, 1] (the blanket mass)")
+    if not isinstance(groups, Groups):
+        raise ParameterError("groups", repr(groups)[:60], "a Groups of (alpha, beta, p)")
+    check_n(n, maximum=MAX_N)
+    check_delta(delta)
+    require_positive("eps0", eps0)
+    n, delta, eps0 = int(n), float(delta), float(eps0)
+
+    def aim(x: float, upper: float) -> float | None:
+        estimate = saddle_blanket_delta(n, gamma, [groups], x, delta)
+        if not estimate > 0 or not upper > delta:
+            return None
+        target = delta * (estimate / upper)
+        if not DELTA_MIN <= target < 1:
+            return None
+        root = saddle_blanket_root(n, gamma, [groups], delta=target, eps0=eps0)
+        return None if root is None else aim_above(root)
+
+    return aim

@@ -68,7 +68,7 @@ from ..lower_bounds.structured import pattern_pair_epsilon
 from .common import cap_at_eps0, check_domain, check_randomizer_inputs, eps0_rounded_up
 from .raised_candidate import raised_candidate_epsilon, raised_groups
 from .lowered import lowered_epsilon_lower
-from .structured import GUESS_BIAS, BlanketPair, blanket_pair, check_tight, exp_bracket, structured_blanket_delta, structured_blanket_epsilon
+from .structured import BlanketPair, aim_above, blanket_pair, check_tight, exp_bracket, structured_blanket_delta, structured_blanket_epsilon
 
 __all__ = ["SubsetSelection", "subset_selection", "optimal_subset_size", "subset_epsilon_upper", "subset_epsilon_lower", "STATEMENTS"]
 
@@ -200,7 +200,7 @@ def _four_groups_upper(pair: BlanketPair, *, n: int, delta: float, solver_eps0: 
     if exact_root is not None and best is not None and best[0] <= exact_root * (1 + near):
         # The raise costs at most RAISED_CLOSE of the estimated root (RAISED_NEAR from RAISED_ONLY_N_MIN, where the
         # FFT's own slack is larger, module doc): the raised evaluation alone.
-        value = raised_candidate_epsilon(pair, best[1], n=n, delta=delta, eps0=solver_eps0, guess=best[0] * (1 + GUESS_BIAS))
+        value = raised_candidate_epsilon(pair, best[1], n=n, delta=delta, eps0=solver_eps0, guess=aim_above(best[0]))
         return BoundValue(value.lower, value.upper, value.note or RAISED_NOTE, direction="upper_bound")
     if best is None:
         return structured_blanket_epsilon([pair], n=n, delta=delta, eps0=solver_eps0)
@@ -211,11 +211,11 @@ def _four_groups_upper(pair: BlanketPair, *, n: int, delta: float, solver_eps0: 
     except _Skipped:
         # The four-group search would end above mark, so the raised evaluation would run after it and the smaller end
         # be kept (below): the raised one alone (module doc, "Skipping").
-        value = raised_candidate_epsilon(pair, lifted, n=n, delta=delta, eps0=solver_eps0, guess=root * (1 + GUESS_BIAS))
+        value = raised_candidate_epsilon(pair, lifted, n=n, delta=delta, eps0=solver_eps0, guess=aim_above(root))
         return BoundValue(value.lower, value.upper, value.note or RAISED_NOTE, direction="upper_bound")
     if value.upper > mark:
         # The four-group FFT evaluation stopped well above the raised estimate: the raised one too, the smaller kept.
-        second = raised_candidate_epsilon(pair, lifted, n=n, delta=delta, eps0=solver_eps0, guess=root * (1 + GUESS_BIAS))
+        second = raised_candidate_epsilon(pair, lifted, n=n, delta=delta, eps0=solver_eps0, guess=aim_above(root))
         if second.upper < value.upper:
             value = BoundValue(second.lower, second.upper, second.note or RAISED_NOTE, direction="upper_bound")
     return value

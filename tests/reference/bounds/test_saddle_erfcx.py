@@ -21,8 +21,8 @@ def test_erfcx_matches_scipy_across_the_ranges_of_both_branches():
 
 
 def test_saddle_estimates_of_one_size_equal_scipys_to_rounding():
-    # The one-size estimates (the pair searches' aims) use `_erfcx`; the same estimate with SciPy's erfcx in its
-    # place (the path of long size grids) agrees to 1e-12 relative.
+    # The one-size estimates (the pair searches' aims) use `_erfcx`; the same estimate on the path of long size grids
+    # (`_erfcx_many`, which replaced SciPy's erfcx there) agrees to 1e-12 relative.
     from fractions import Fraction
 
     from shuffle_spec.reference.bounds import blanket_exact_randomizer as module

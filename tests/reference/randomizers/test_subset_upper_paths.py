@@ -66,14 +66,14 @@ def _raised_alone(eps0: float, n: int, d: int, delta: float = 1e-6) -> float:
     alone where the raise is estimated within RAISED_CLOSE, or RAISED_NEAR from RAISED_ONLY_N_MIN)."""
     from shuffle_spec.reference.bounds.blanket_exact_randomizer import saddle_blanket_root
     from shuffle_spec.reference.randomizers.common import eps0_rounded_up
-    from shuffle_spec.reference.randomizers.structured import GUESS_BIAS
+    from shuffle_spec.reference.randomizers.structured import aim_above
 
     mechanism = subset_selection.subset_selection(eps0, d, subset_selection.optimal_subset_size(eps0, d))
     pair = mechanism.replace_pairs()[0]
     top = eps0_rounded_up(mechanism.ratio)
     roots = [(r, g) for _, _, g in raised_groups(pair.groups) if (r := saddle_blanket_root(n, pair.gamma, [g], delta=delta, eps0=top)) is not None]
     root, groups = min(roots, key=lambda item: item[0])
-    return raised_candidate_epsilon(pair, groups, n=n, delta=delta, eps0=top, guess=root * (1 + GUESS_BIAS)).upper
+    return raised_candidate_epsilon(pair, groups, n=n, delta=delta, eps0=top, guess=aim_above(root)).upper
 
 
 def _best_raised_root(eps0: float, n: int, d: int, delta: float) -> float:
