@@ -198,6 +198,10 @@ MUTANTS: tuple[Mutant, ...] = (
            "    return False", ("tests/interface/audit/test_acceptance_wide_reference.py",), "a claim inside a certified interval wider than rtol passes"),
     Mutant("audit.narrow", "interface/audit/bound.py", "    narrowed = max(low, low_hp), min(high, high_hp)",
            "    narrowed = min(low, low_hp), max(high, high_hp)", ("tests/interface/audit/test_acceptance_wide_reference.py",), "the high-precision enclosure widens the float interval instead of narrowing it"),
+    Mutant("audit.infinite_end", "interface/audit/bound.py", "    if not (math.isfinite(low_exact) and math.isfinite(high_exact)):",
+           "    if False:", ("tests/interface/audit/test_acceptance_wide_reference.py",), "an interval with an infinite end separates claims (every claim passes)"),
+    Mutant("audit.pair_interval", "reference/exact/binary_rr.py", "    return BoundValue(pair.lower, pair.upper, note, direction=\"lower_bound\")",
+           "    return BoundValue(pair.lower, pair.lower, note, direction=\"lower_bound\")", ("tests/interface/audit/test_acceptance_intervals.py",), "a pair lower bound's interval [lower, lower] misses its exact eps (a correct claim fails the audit)"),
 )
 
 

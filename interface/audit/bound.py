@@ -186,8 +186,17 @@ def _classify_point(statement: Statement, inputs: dict[str, Any]) -> tuple[bool,
 
 def too_wide(low_exact: float, high_exact: float, rtol: float) -> bool:
     """Whether a certified interval [low_exact, high_exact] of a statement's value is too wide to separate claims at
-    relative tolerance `rtol` (module doc): its width above rtol x max(|low_exact|, |high_exact|)."""
+    relative tolerance `rtol` (module doc): its width above rtol x max(|low_exact|, |high_exact|), or an end not finite
+    (an unbounded interval separates nothing, although its width inf is not above rtol x inf)."""
+    if not (math.isfinite(low_exact) and math.isfinite(high_exact)):
+        return True
     return high_exact - low_exact > rtol * max(abs(low_exact), abs(high_exact))
+
+
+def _finite_scale(low_exact: float, high_exact: float) -> float:
+    """The scale of a certified interval's tolerance: max |end| over its finite ends (an infinite end would make the
+    tolerance infinite and the acceptance interval the whole line; the value's own end is finite)."""
+    return max((abs(x) for x in (low_exact, high_exact) if math.isfinite(x)), default=0.0)
 
 
 def audit_point(statement: Statement, inputs: dict[str, Any], source: str) -> AuditPoint | None:
@@ -225,7 +234,7 @@ def audit_point(statement: Statement, inputs: dict[str, Any], source: str) -> Au
         if sharper is not None:
             low_exact, high_exact = sharper
             value = low_exact if statement.direction is Direction.LOWER_BOUND else high_exact
-    scale = max(abs(low_exact), abs(high_exact))
+    scale = _finite_scale(low_exact, high_exact)
     if statement.direction is Direction.UPPER_BOUND:
         low, high = low_exact - ROUNDING_SLACK * scale, high_exact + rtol * scale
     elif statement.direction is Direction.LOWER_BOUND:

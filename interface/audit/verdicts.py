@@ -392,7 +392,7 @@ def _unseparated(statement: Statement, got: float, wide_interval: list[str]) -> 
     """Why a claim inside the acceptance interval is INCONCLUSIVE where the reference's certified interval [L, H] of
     the statement's value is wider than its tolerance, and how far on the unsafe side of the value it may lie."""
     low, high = float(wide_interval[0]), float(wide_interval[1])
-    scale = max(abs(low), abs(high))
+    scale = max((abs(x) for x in (low, high) if math.isfinite(x)), default=0.0)  # an end may be infinite
     width = (high - low) / scale if scale else math.inf
     head = f"the reference certifies the statement's value only in [{low!r}, {high!r}] ({width:.3g} wide, relative), wider than its tolerance {statement.rtol:g}"
     if statement.direction is Direction.UPPER_BOUND:

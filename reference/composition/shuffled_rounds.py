@@ -467,7 +467,8 @@ def compose_exact_binary_rr(*, eps0: float, n: int, delta: float, rounds: int) -
     (the PLD interval's upper end lies above it); the certified interval is in the note."""
     result = composed_epsilon([Round("exact_binary_rr", eps0, n, rounds)], delta=delta)
     note = f"exact composed eps of the pairs in [{result.lower!r}, {result.upper!r}]; {result.note}"
-    return BoundValue(result.lower, result.lower, note, direction="lower_bound")
+    # The value is the lower end (BoundValue.value of a lower bound); the interval holds the pairs' exact composed eps.
+    return BoundValue(result.lower, result.upper, note, direction="lower_bound")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1840,7 +1840,8 @@ def shuffled_binary_rr_pair(*, eps0: float, n: int, delta: float, k: int = 0) ->
     note = f"exact eps of the pair k = {int(k)} (and its mirror) in [{pair.lower!r}, {pair.upper!r}]; a lower bound on the worst case"
     if pair.note:
         note = pair.note + "; " + note
-    return BoundValue(pair.lower, pair.lower, note, direction="lower_bound")
+    # The value is the lower end (BoundValue.value of a lower bound); the interval, the pair's, holds its exact eps.
+    return BoundValue(pair.lower, pair.upper, note, direction="lower_bound")
 
 
 def counts_evaluated(n: int) -> tuple[int, ...]:

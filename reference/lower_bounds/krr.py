@@ -216,7 +216,7 @@ def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> Bound
     check_krr_inputs(eps0, n, delta, k, min_k=3 if pair == "third" else 2)
     if eps0 < MIN_EPS0:
         # Every epsilon is >= 0: a lower bound that needs no lattice (the pair's exact eps lies in [0, eps0]).
-        return BoundValue(0.0, 0.0, f"exact eps of the pair in [0.0, {float(eps0)!r}]; {TINY_EPS0}: 0 is returned, a lower bound on the truth", direction="lower_bound")
+        return BoundValue(0.0, float(eps0), f"exact eps of the pair in [0.0, {float(eps0)!r}]; {TINY_EPS0}: 0 is returned, a lower bound on the truth", direction="lower_bound")
 
     def bounds(eps: float) -> tuple[float, float]:
         # The value is the lower end: the sums sharpen the lower deltas alone (sharp_upper=False: the lower deltas
@@ -232,10 +232,11 @@ def _pair_epsilon(pair: str, eps0: float, n: int, delta: float, k: int) -> Bound
     # Only the lower end is the bound (its value): the search narrows that end alone (usually two evaluations besides
     # eps0 instead of three); the pair's upper end in the note is the smallest evaluated point certified (eps0 at worst).
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="lower", slope=slope)
-    # A lower-bound statement's value must be at most the truth (vectors judge the value): the LOWER end is
-    # returned as the value, the pair's certified interval is in the note (as exact.shuffled_binary_rr.pair).
+    # A lower-bound statement's value must be at most the truth (vectors judge the value): the LOWER end is its value
+    # (BoundValue.value of a lower bound), and the interval is the pair's certified one, which holds the pair's exact
+    # eps (the statement's value, what `audit bound` judges claims against; [lower, lower] did not hold it).
     note = f"exact eps of the pair in [{lower!r}, {upper!r}]; the value is its lower end (a lower bound on the truth)"
-    return BoundValue(lower, lower, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note, direction="lower_bound")
+    return BoundValue(lower, upper, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note, direction="lower_bound")
 
 
 def krr_pair_third_epsilon(*, eps0: float, n: int, delta: float, k: int) -> BoundValue:
@@ -365,7 +366,7 @@ def krr_pair_third_split_epsilon(*, eps0: float, n: int, delta: float, k: int) -
     check_krr_inputs(eps0, n, delta, k, min_k=4)
     _split_window(eps0, int(n), int(k), max(min(1e-30, delta * 1e-12), 1e-300))
     if eps0 < MIN_EPS0:
-        return BoundValue(0.0, 0.0, f"exact eps of the pair in [0.0, {float(eps0)!r}]; {TINY_EPS0}: 0 is returned, a lower bound on the truth", direction="lower_bound")
+        return BoundValue(0.0, float(eps0), f"exact eps of the pair in [0.0, {float(eps0)!r}]; {TINY_EPS0}: 0 is returned, a lower bound on the truth", direction="lower_bound")
 
     def bounds(eps: float) -> tuple[float, float]:
         value = krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=eps, delta_hint=delta)
@@ -380,7 +381,7 @@ def krr_pair_third_split_epsilon(*, eps0: float, n: int, delta: float, k: int) -
     # The lower end alone is narrowed (as for the merged pairs above).
     lower, upper, found = solve_certified_epsilon(bounds, eps0=eps0, delta=delta, rel_tol=EPS_REL_TOL, hint=hint, tight="lower", slope=slope)
     note = f"exact eps of the pair in [{lower!r}, {upper!r}]; the value is its lower end (a lower bound on the truth)"
-    return BoundValue(lower, lower, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note, direction="lower_bound")
+    return BoundValue(lower, upper, note if found else "no eps < eps0 certified for this pair: eps0 returned; " + note, direction="lower_bound")
 
 
 # ---------------------------------------------------------------- high-precision paths (bit-reproducible test vectors)

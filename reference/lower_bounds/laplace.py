@@ -612,7 +612,8 @@ def laplace_pair_x0_epsilon(*, eps0: float, n: int, delta: float) -> BoundValue:
     1e-300 <= delta < 1."""
     pair = laplace_pair_x0_interval(eps0=eps0, n=n, delta=delta)
     note = f"exact eps of the pair (others at 0) in [{pair.lower!r}, {pair.upper!r}]; its lower end is a lower bound on the worst case"
-    return BoundValue(pair.lower, pair.lower, (pair.note + "; " + note) if pair.note else note, direction="lower_bound")
+    # The value is the lower end (BoundValue.value of a lower bound); the interval, the pair's, holds its exact eps.
+    return BoundValue(pair.lower, pair.upper, (pair.note + "; " + note) if pair.note else note, direction="lower_bound")
 
 
 def laplace_pair_x0_epsilon_mp(*, dps: int, eps0: float, n: int, delta: float) -> tuple[mpmath.mpf, mpmath.mpf]:

@@ -192,3 +192,18 @@ def v1_lower_reference(*, eps0, n, delta):
 
     value = v1_numeric(eps0=eps0, n=n, delta=delta)
     return BoundValue(value.lower, value.upper, direction="lower_bound")
+
+
+def unbounded_lower_reference(*, eps0, n, delta):
+    """V1's value v as a LOWER bound's reference whose certified interval has no upper end: [v, +inf] (true, and as wide
+    as an interval gets; BoundValue allows infinite ends)."""
+    from shuffle_spec.reference.core.results import BoundValue
+
+    return BoundValue(v1_numeric(eps0=eps0, n=n, delta=delta).lower, math.inf, direction="lower_bound")
+
+
+def unbounded_upper_reference(*, eps0, n, delta):
+    """V1's value v as an upper bound's reference whose certified interval has no lower end: [-inf, v]."""
+    from shuffle_spec.reference.core.results import BoundValue
+
+    return BoundValue(-math.inf, v1_numeric(eps0=eps0, n=n, delta=delta).upper, direction="upper_bound")

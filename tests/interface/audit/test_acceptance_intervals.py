@@ -61,3 +61,44 @@ def test_the_structured_bounds_refuse_an_unknown_tight():
 
     with pytest.raises(ParameterError, match="tight"):
         subset_epsilon_upper(eps0=1.0, n=100, delta=1e-6, d=10, tight="lower")
+
+
+# The lower-bound statements of explicit neighbouring pairs, at points where their high-precision path (what the test
+# vectors are generated from) is exact: the pair's exact eps enclosed at 40 digits. The k-RR pairs (0.1-0.2 s of CPU
+# each) are the default tier's instances; the binary-RR pair and its composition in the second tier (loading their
+# SymPy statements' module costs about 3 s of CPU, the composition 1.3 s more).
+PAIR_POINTS = [
+    ("exact.krr_pair_third", {"eps0": 1.0, "n": 20, "delta": 1e-3, "k": 3}),
+    ("exact.krr_pair_x0", {"eps0": 1.0, "n": 20, "delta": 1e-3, "k": 3}),
+    pytest.param("exact.shuffled_binary_rr.pair", {"eps0": 1.0, "n": 1000, "delta": 1e-6, "k": 0}, marks=pytest.mark.slow),
+    pytest.param("compose.exact_binary_rr", {"eps0": 1.0, "n": 10, "delta": 1e-6, "rounds": 2}, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("statement_id, inputs", PAIR_POINTS)
+def test_the_exact_value_of_a_lower_bound_pair_is_no_failure_of_the_audit(statement_id, inputs):
+    """A lower-bound statement's reference returns its value (the LOWER end of the pair's certified eps) with the pair's
+    certified interval, which holds the exact value: the statement's value rounded down to a double (a correct claim,
+    what the vectors carry) is no failure of `audit bound`. The references returned [lower end, lower end], an interval
+    that does not hold the exact value; the audit judged a claim above it ABOVE BOUND, a failure for a lower bound:
+    exact.shuffled_binary_rr.pair at (1, 1000, 1e-6, k = 0): exact 0.126614480960878, interval [0.126614480453788,
+    same] (4e-9 relative above it); compose.exact_binary_rr at (1, 10, 1e-6, T = 2): 1.99947 against [1.99923, same]."""
+    from shuffle_spec.interface.audit.bound import _float_down, _sharp_reference
+    from shuffle_spec.interface.vectors.files import high_precision_enclosure
+
+    statement = get_statement(statement_id)
+    low, high = high_precision_enclosure(statement, inputs)
+    result = _sharp_reference(statement)(**inputs)
+    # The reference's certified interval holds the exact value; its value (the lower end) is a lower bound of it.
+    assert result.lower <= low and high <= result.upper, (result.lower, result.upper, float(low), float(high))
+    assert result.value == result.lower
+    point = audit_point(statement, dict(inputs), "grid")
+    assert point is not None and point.inside
+    claim = _float_down(low)
+    finding = judge(statement, inputs, CallOutcome("value", claim), inside=True, expected=point.expected, interval=point.interval,
+                    wide_interval=point.wide_interval, check_truth=False)
+    assert finding.severity != "failure", (finding.verdict, finding.reason, point.interval)
+    # A claim well above the exact value still fails (a larger lower bound than the pair proves).
+    above = judge(statement, inputs, CallOutcome("value", float(high) * 1.05), inside=True, expected=point.expected, interval=point.interval,
+                  wide_interval=point.wide_interval, check_truth=False)
+    assert above.severity == "failure", (above.verdict, above.reason, point.interval)

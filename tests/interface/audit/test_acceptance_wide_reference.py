@@ -62,6 +62,23 @@ def test_a_claim_above_a_lower_bound_inside_a_wide_certified_interval_is_not_a_p
     assert _verdict(WIDE_LOWER, 0.85 * value) not in (PASS, INCONCLUSIVE)
 
 
+def test_a_certified_interval_with_an_infinite_end_separates_no_claims():
+    # A reference interval [v, +inf] (a lower bound whose upper end is not bounded) or [-inf, v] is as wide as an interval
+    # gets, but its width inf - v is not above rtol x max(|ends|) = inf: every claim, 1e6 above a lower bound's value or 0
+    # below an upper bound's, was a PASS (the acceptance interval was [-inf, inf]).
+    value = _value(**POINT)
+    unbounded_lower = dataclasses.replace(WIDE_LOWER, id="EFMRTT19.Thm97.unbounded_lower_tooltest", reference="support.statements:unbounded_lower_reference")
+    unbounded_upper = dataclasses.replace(WIDE_UPPER, id="EFMRTT19.Thm97.unbounded_upper_tooltest", reference="support.statements:unbounded_upper_reference")
+    for claim in (value, 10 * value, 1e6):
+        assert _verdict(unbounded_lower, claim) == INCONCLUSIVE, claim
+    for claim in (0.0, 0.5 * value, value):
+        assert _verdict(unbounded_upper, claim) == INCONCLUSIVE, claim
+    # Outside, on the side the finite end bounds: a lower bound's claim below v is looser (safe), an upper bound's
+    # claim above v is looser (safe).
+    assert _verdict(unbounded_lower, 0.5 * value) == BELOW_BOUND
+    assert _verdict(unbounded_upper, 2 * value) == ABOVE_BOUND
+
+
 def _five_percent_low(eps0, n, delta):
     if not (0 < eps0 < 0.5 and n >= 1000 and n == int(n) and 0 < delta < 0.01):
         raise ValueError("outside the regime")

@@ -204,7 +204,8 @@ def test_pair_is_a_lower_bound_and_exact_for_its_pair():
     for k in (0, 5, 150):
         pair = binary_rr_pair_epsilon(eps0=eps0, n=n, delta=delta, k=k)
         value = shuffled_binary_rr_pair(eps0=eps0, n=n, delta=delta, k=k)
-        assert value.upper == pair.lower <= worst.upper and pair.lower <= worst.upper
+        # The value is the pair's lower end; the interval is the pair's certified one (it holds the pair's exact eps).
+        assert value.value == value.lower == pair.lower <= worst.upper and (value.lower, value.upper) == (pair.lower, pair.upper)
         both = [mp_one_direction(n, j, eps0, mpmath.mpf(pair.lower)) for j in (k, n - 1 - k)]
         assert max(both) > delta
         both = [mp_one_direction(n, j, eps0, mpmath.mpf(pair.upper)) for j in (k, n - 1 - k)]
