@@ -64,14 +64,12 @@ def test_the_structured_bounds_refuse_an_unknown_tight():
 
 
 # The lower-bound statements of explicit neighbouring pairs, at points where their high-precision path (what the test
-# vectors are generated from) is exact: the pair's exact eps enclosed at 40 digits. The k-RR pairs (0.1-0.2 s of CPU
-# each) are the default tier's instances; the binary-RR pair and its composition in the second tier (loading their
-# SymPy statements' module costs about 3 s of CPU, the composition 1.3 s more).
+# vectors are generated from) is exact: the pair's exact eps enclosed at 40 digits (0.1-0.8 s of CPU each).
 PAIR_POINTS = [
     ("exact.krr_pair_third", {"eps0": 1.0, "n": 20, "delta": 1e-3, "k": 3}),
     ("exact.krr_pair_x0", {"eps0": 1.0, "n": 20, "delta": 1e-3, "k": 3}),
-    pytest.param("exact.shuffled_binary_rr.pair", {"eps0": 1.0, "n": 1000, "delta": 1e-6, "k": 0}, marks=pytest.mark.slow),
-    pytest.param("compose.exact_binary_rr", {"eps0": 1.0, "n": 10, "delta": 1e-6, "rounds": 2}, marks=pytest.mark.slow),
+    ("exact.shuffled_binary_rr.pair", {"eps0": 1.0, "n": 1000, "delta": 1e-6, "k": 0}),
+    ("compose.exact_binary_rr", {"eps0": 1.0, "n": 10, "delta": 1e-6, "rounds": 2}),
 ]
 
 
