@@ -71,6 +71,7 @@ def test_krr_bounds_exceed_exact_shuffled_krr(k, e0, n):
             assert exact_e <= math.exp(bound(eps0=eps0, n=n, delta=delta, **kwargs).value) * (1 + 1e-12), bound.__name__
 
 
+@pytest.mark.slow  # n = 60 by the count-vector shuffler (~4 s of CPU); the default tier keeps the small-n comparisons above
 def test_bounds_exceed_exact_binary_rr_at_larger_n():
     """n = 60 binary RR, exact by the count-vector shuffler (61 outcomes, 60 neighbouring pairs)."""
     e0 = Fraction(3)

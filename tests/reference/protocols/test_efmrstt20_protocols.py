@@ -247,6 +247,7 @@ def test_ldp_sgd_debiased_client_is_unbiased_by_simulation(N):
     assert np.abs(printed - x).max() > tol
 
 
+@pytest.mark.slow  # 4000 users x 30 steps (~4 s of CPU); the default tier keeps LDP-SGD's accounting (tests/interface/cli/test_compose.py) and its refusals
 def test_ldp_sgd_server_decreases_a_convex_loss():
     # Alg. 5 on mean estimation, loss |theta - a_i|^2/2 clipped: the private model moves towards the
     # mean (1/2, 0) of the data from theta_0 = 0 (n = 4000, T = 30, eps0 = 2). Gradients th - a_i have norm
