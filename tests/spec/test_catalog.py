@@ -53,7 +53,15 @@ def _points(statement):
             yield {**first, name: -1}
 
 
-@pytest.mark.parametrize("statement", STATEMENTS, ids=lambda s: s.id)
+# BBGN19.Cor5.3.1's SymPy Piecewise hypotheses take ~4 s of CPU to decide at these points: second tier.
+SLOW_SYMPY_HYPOTHESES = ("BBGN19.Cor5.3.1",)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [pytest.param(s, marks=pytest.mark.slow) if s.id in SLOW_SYMPY_HYPOTHESES else s for s in STATEMENTS],
+    ids=lambda s: s.id,
+)
 def test_sympy_free_hypothesis_checks_agree_with_sympy(statement):
     entry = sympy_free.entry(statement.id)
     assert entry is not None
