@@ -55,6 +55,8 @@ def test_calibrate_shows_the_direction_of_the_bound_it_inverts():
     assert "(FMT21.clones_numeric, upper_bound)" in _text(argv).splitlines()[0]
 
 
+@pytest.mark.slow  # two calibrations over every binary-RR candidate (~5 s of CPU); the default tier keeps the directions of
+# bounds, compose and the randomizer audit (the other tests of this file)
 def test_calibrate_with_a_randomizer_shows_every_candidates_direction():
     argv = ["calibrate", "--randomizer", "binary_rr", "--eps", "0.5", "--n", "1000", "--delta", "1e-6", "--time-budget", "30"]
     report = _json(argv)
