@@ -819,7 +819,8 @@ def _erfcx_fraction(z: np.ndarray) -> np.ndarray:
         np.divide((2 * k - 1) * (2 * k), tail, out=tail)
     y += 1.0
     y -= tail
-    return (2.0 / math.sqrt(math.pi)) * z / y
+    fraction: np.ndarray = (2.0 / math.sqrt(math.pi)) * z / y
+    return fraction
 
 
 # (smallest x, depth of the continued fraction) for `_erfcx_many`: the depth at which the fraction is within 1.2e-15
