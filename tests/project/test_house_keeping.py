@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -57,6 +58,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     return found
 
 
+@functools.cache  # two tests read it; building it parses every module of the package
 def _graph() -> dict[str, set[str]]:
     modules = _modules()
     known = set(modules)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -56,11 +57,19 @@ def _floor(module: str) -> int:
     return best
 
 
+@functools.cache
+def _nodes(module: str) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """The import statements of `module`, parsed once per test process (four tests read each module). Only these
+    are kept: holding every parsed tree alive made the garbage collector's passes cost more than the parsing."""
+    path, _ = MODULES[module]
+    return tuple(node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
 def _imports(module: str) -> list[tuple[int, str, list[str], int]]:
     """(line, imported module, names, level) for every import of the project's modules by `module`."""
-    path, is_package = MODULES[module]
+    _, is_package = MODULES[module]
     out = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in _nodes(module):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = module.split(".") if module else []
@@ -79,9 +88,8 @@ def _imports(module: str) -> list[tuple[int, str, list[str], int]]:
 
 
 def _third_party(module: str) -> set[str]:
-    path, _ = MODULES[module]
     names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in _nodes(module):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
