@@ -176,7 +176,10 @@ class Statement:
             return failed
         for hypothesis in self.hypotheses:
             try:
-                truth = hypothesis.subs(subs)
+                # xreplace puts every value in at once; subs substitutes one symbol after another and asks SymPy's
+                # assumptions about each partly substituted Piecewise (seconds where xreplace takes milliseconds).
+                # The same truth values at every statement's examples and invalid examples (compared when changed).
+                truth = hypothesis.xreplace(subs)
                 if truth is sp.false or truth == sp.false:
                     failed.append(hypothesis)
                 elif isinstance(truth, sp.core.relational.Relational) and not truth.free_symbols:
@@ -217,7 +220,7 @@ class Statement:
         if self.value is None:
             raise ValueError(f"{self.id} has no closed-form value")
         self.check_hypotheses(values)
-        return sp.N(self.value.subs(self.substitution(values)), digits)
+        return sp.N(self.value.xreplace(self.substitution(values)), digits)  # all at once, as in failed_hypotheses
 
 
 # A hypothesis's default name is its text only when at most this long; longer ones need a name.
