@@ -12,8 +12,8 @@ from shuffle_spec.proofs_checks.framework import all_checks, run_check
 CHECKS = all_checks()
 
 # (statement id, start of the check's name): the costliest checks, measured with `--durations` (the default tier
-# keeps the cheaper checks of the same statements: e.g. exact.shuffled_binary_rr's transport moduli, its
-# monotone ratio and its spec = reference sums at small n).
+# keeps the cheaper checks of the same statements: e.g. exact.shuffled_binary_rr's transport moduli and its spec =
+# reference sums at small n, BBGN19.Lem5.3.exact_laplace's worst-pair steps 0-6, compose.binary_rr's C1-D3).
 HEAVY_CHECKS = (
     ("exact.shuffled_binary_rr", "bit flip: P_m(s) = Q_{n-1-m}(n-s)"),
     ("exact.shuffled_binary_rr", "transport, pointwise:"),
@@ -21,6 +21,10 @@ HEAVY_CHECKS = (
     ("FMT21.clones_numeric", "P_c(a)/Q_c(a) is non-increasing in a"),
     ("FMT21.clones_numeric", "cutoff formula = hockey-stick definition"),
     ("FMT23.stronger_clones", "spec Sum over c = reference certified delta"),
+    ("exact.shuffled_binary_rr", "P_m(s)/Q_m(s) is monotone in s"),
+    ("BBGN19.Lem5.3.exact_laplace", "worst pair: J(m, m') <= J(-M, M) on exact values"),
+    ("compose.binary_rr", "D4: the programme's W_T >= the exact adaptive worst case"),
+    ("FMT21.Thm2.1.focs", "large-n rate"),
 )
 
 
