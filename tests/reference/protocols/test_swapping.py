@@ -73,7 +73,7 @@ def test_distributions_are_exact_and_algorithms_have_the_stated_structure():
 
 
 @pytest.mark.parametrize("name", sorted(PROTOCOLS))
-@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("n", [3, pytest.param(4, marks=pytest.mark.slow)])  # n = 4: 1-1.5 s each; n = 3 stays in the default tier
 def test_thm7_reduction_to_thm8_is_an_identity_of_laws(name, n):
     # Proof of Thm 7: move x_i first, place the rest by a uniform injection pi*, then run A_swap;
     # over pi* this is distributed exactly as A_sl (Alg. 4).
@@ -104,7 +104,7 @@ def test_cor9_shuffled_reports_equal_shuffled_data_for_one_randomizer(e, n):
 
 
 @pytest.mark.parametrize("name", sorted(PROTOCOLS))
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("n", [2, 3, 4, 5, pytest.param(6, marks=pytest.mark.slow)])  # n = 6: 1.3-1.8 s each; n <= 5 in the default tier
 def test_thm8_v2_bounds_the_exact_swapping_epsilon_at_index_1(name, n):
     e, make = PROTOCOLS[name]
     protocol = make(e)
