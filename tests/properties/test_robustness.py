@@ -42,6 +42,7 @@ from shuffle_spec.interface.amplification import EXACT_BINARY_RR_ID, amplificati
 from shuffle_spec.proofs_checks.bridge import evaluate, reference_function
 from shuffle_spec.reference.core.errors import HypothesisViolation, ParameterError
 from shuffle_spec.reference.exact.krr import exact_shuffled_krr_epsilon
+from shuffle_spec.spec.catalog import resolve
 from shuffle_spec.spec.registry import get_statement, registry
 from shuffle_spec.spec.statement import Direction, HypothesisError
 
@@ -143,12 +144,15 @@ _REFERENCE_ANSWERS: dict = {}
 )
 def test_extreme_points_answer_a_finite_bound_or_a_reason(statement_id, whole):
     statement = get_statement(statement_id)
+    # The default tier's points are evaluated as `shuffle-spec eval` and the API do (the catalog's entry); the second
+    # tier's, through the SymPy statement (its hypotheses decided by SymPy: up to a second per point).
+    evaluated = statement if whole else resolve(statement_id)
     answered = 0
     for eps0, n, delta in _grid(statement_id, whole):
         if _too_slow(statement_id, eps0, n):
             continue
         params = _params(statement, eps0=eps0, n=n, delta=delta)
-        result = evaluate(statement, params)  # any exception other than the documented ValueErrors fails here
+        result = evaluate(evaluated, params)  # any exception other than the documented ValueErrors fails here
         where = f"{statement_id} at {params}"
         if not result.valid:
             assert result.value is None and result.reason, f"{where}: refused without a reason"
@@ -398,18 +402,23 @@ def _degenerate_points(statement):
 EVALUABLE = [s for s in registry().values() if s.is_evaluable and s.examples and not s.id.startswith("exact.")]
 
 
+# The default tier evaluates the degenerate points as `shuffle-spec eval` and the API do (the catalog's entry, its
+# hypotheses printed from SymPy's); the second tier through the SymPy statements themselves, where deciding one
+# Piecewise hypothesis can take a second (BBGN19.Cor5.3.1).
+@pytest.mark.parametrize("by_sympy", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["as_the_cli", "by_sympy"])
 @pytest.mark.parametrize("statement_id", [s.id for s in EVALUABLE])
-def test_degenerate_inputs_answer_valid_or_a_reason(statement_id):
+def test_degenerate_inputs_answer_valid_or_a_reason(statement_id, by_sympy):
     """Regression: BBGN19.Thm3.1, BBGN19v1.Thm3.1, BBGN19.Thm4.1 and BBGN19.Cor4.1.1 raised "The argument
     'zoo' is not comparable" (exit 2 from `shuffle-spec eval`) at n = 1 or delta = 0, where their
     hypothesis gamma <= 1 divided by n - 1 and delta; they must answer valid=false with the reason."""
     statement = get_statement(statement_id)
+    evaluated = statement if by_sympy else resolve(statement_id)
     for params in _degenerate_points(statement):
         if statement_id in CLONE_SUMS and params.get("n", 0) > 10**6:
             continue
         if statement_id in LATTICE_SUMS and params.get("n", 0) > 60:
             params = {**params, "n": 60}
-        result = evaluate(statement, params)
+        result = evaluate(evaluated, params)
         if result.valid:
             assert result.value is not None and math.isfinite(result.value), f"{statement_id} at {params}: {result.value}"
         else:
