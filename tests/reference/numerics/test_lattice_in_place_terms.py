@@ -1,0 +1,73 @@
+"""The lattice sums' log-pmf terms formed in place (`laws.log_gamma`'s series, `laws.log_pmf`, `expectations._log_ratio`)
+are the same floats, bit for bit, as the plain expressions of the package doc's error model written out here (each
+a left-to-right evaluation with its temporaries): the in-place forms are a speed change only, so every certified
+end of the lattice sums stays the same float."""
+
+import mpmath
+import numpy as np
+import pytest
+
+from shuffle_spec.reference.numerics.lattice_sums.expectations import _log_ratio
+from shuffle_spec.reference.numerics.lattice_sums.laws import LOG_MARGIN, _HALF_LOG_2PI, binomial_law, log_gamma, log_pmf
+
+
+def plain_stirling(x: np.ndarray) -> np.ndarray:
+    inv = 1.0 / x
+    inv2 = inv * inv
+    series = inv * (1.0 / 12 - inv2 * (1.0 / 360 - inv2 * (1.0 / 1260 - inv2 / 1680)))
+    out: np.ndarray = (x - 0.5) * np.log(x) - x + (_HALF_LOG_2PI + series)
+    return out
+
+
+def plain_log_pmf(m, j, law):
+    t1, t2, t3 = log_gamma(m + 1.0), log_gamma(j + 1.0), log_gamma(m - j + 1.0)
+    t4 = j * law.log_p
+    t5 = np.where(m - j > 0, (m - j) * law.log_q, 0.0)
+    value = t1 - t2 - t3 + t4 + t5
+    err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * (j + np.abs(m - j)) + 1e-15
+    return value, err
+
+
+def plain_log_ratio(m_from, m_to, a, law, log_gamma_from=None):
+    t1, t2 = log_gamma(m_to + 1.0), log_gamma(m_to - a + 1.0)
+    t3, t4 = (log_gamma(m_from + 1.0) if log_gamma_from is None else log_gamma_from), log_gamma(m_from - a + 1.0)
+    t5 = (m_to - m_from) * law.log_q
+    value = t1 - t2 - t3 + t4 + t5
+    err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * np.abs(m_to - m_from) + 1e-15
+    return value, err
+
+
+def same_bits(x, y) -> bool:
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    return x.shape == y.shape and np.array_equal(x.view(np.int64), y.view(np.int64))
+
+
+def test_stirling_in_place_is_the_expression_bit_for_bit():
+    rng = np.random.default_rng(7)
+    for size in (1, 7, 1000, 20000):
+        xs = np.floor(np.exp(rng.uniform(np.log(256), np.log(1e15), size)))
+        assert same_bits(log_gamma(xs), plain_stirling(xs))
+        mixed = np.concatenate((xs, np.arange(1.0, 300.0)))  # the masked path: the same floats for the series part
+        assert same_bits(log_gamma(mixed)[:size], plain_stirling(xs))
+
+
+@pytest.mark.parametrize("p", ["0.5", "0.1", "0.0101"])
+def test_log_pmf_and_log_ratio_in_place_are_the_expressions_bit_for_bit(p):
+    law = binomial_law(mpmath.mpf(p))
+    rng = np.random.default_rng(11)
+    for size in (1, 40, 5000):
+        m = np.floor(np.exp(rng.uniform(0.0, np.log(1e8), size)))
+        j = np.floor(m * rng.uniform(0.0, 1.0, size))
+        for got, want in zip(log_pmf(m, j, law), plain_log_pmf(m, j, law), strict=True):
+            assert same_bits(got, want)
+        # Broadcast rows (the split sums' anchors: m a read-only view across the columns).
+        mb = np.broadcast_to(m[:, None], (size, 3))
+        jb = np.minimum(j[:, None] + np.arange(3.0)[None, :], mb)
+        for got, want in zip(log_pmf(mb, jb, law), plain_log_pmf(mb, jb, law), strict=True):
+            assert same_bits(got, want)
+        m_from = m + 100.0
+        m_to = m_from + np.floor(rng.uniform(-50.0, 50.0, size))
+        a = np.minimum(j, np.minimum(m_from, m_to))
+        for given in (None, log_gamma(m_from + 1.0)):
+            for got, want in zip(_log_ratio(m_from, m_to, a, law, given), plain_log_ratio(m_from, m_to, a, law, given), strict=True):
+                assert same_bits(got, want)
