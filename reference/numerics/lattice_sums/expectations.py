@@ -480,7 +480,10 @@ def _direction_rows(
         j = queries.up_shift[sel]
         s = j * shift_unit * (1 - 2 * U1)
         idx = _count_at_most(g_hi, local, s, (s - k_hi[local]) / lam_hi - first[local])
-        p_up, q_up = _suffix_sums_at((g_hi * rel_hi, rel_hi), powers, local, idx)
+        # The suffixes from idx on read only terms with g_hi > s >= 0, where g_hi rel_hi is the product w_hi rel_hi
+        # already formed in w_hi for the row sums (w_hi = max(g_hi, 0) = g_hi there): the same floats on every piece a
+        # query reads (a piece before a row's first query start is summed but read by no query), one pass fewer.
+        p_up, q_up = _suffix_sums_at((w_hi, rel_hi), powers, local, idx)
         a_first = first[local] + idx
         m_from = m_a[local]
         m_to = m_from - j
