@@ -333,7 +333,6 @@ def _direction_rows(
     span = np.maximum(np.maximum(unshifted_start[group], mean_all[group]) - group_first, 0.0) if direction > 0 else np.zeros(len(group))
     length = int(math.ceil(float(np.max(reach_all[group] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
-    err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
     # The chunk's largest anchor error (a larger error is still a bound), the rows left out included.
     if chunk is None:
         anchor, anchor_err = log_pmf(m_a, first, law_a)
@@ -369,9 +368,11 @@ def _direction_rows(
     with np.errstate(under="ignore"):
         np.cumprod(ratio, axis=1, out=rel[:, 1:])
     # The error bound of every row at once: the largest anchor error of the chunk (a larger error is still a bound).
-    rel_err = np.expm1(chunk_err + err_steps) * 1.01
+    # Along the whole row only where some product underflows; else its last entry alone is read (the same float:
+    # each entry of `_ratio_error` depends on its own step only).
     small = rel < TINY
     if np.any(small):
+        rel_err = _ratio_error(chunk_err, steps, law_a)
         rel_hi = rel * (1 + rel_err)
         rel_hi[small] = 2 * TINY  # an underflowed ratio is < TINY (1 + err) + 2^-1074
         if not everywhere:
@@ -389,8 +390,9 @@ def _direction_rows(
         # non-negative terms below uses rel itself and is scaled by 1 +- (its largest rel_err + 4u') at the end
         # (rel is already 0 past the row's end: its ratio there is 0).
         rel_hi = rel_lo = rel
-        scale_hi = 1 + float(rel_err[-1]) + 4 * U1
-        scale_lo = 1 - float(rel_err[-1]) - 4 * U1
+        rel_err_end = float(_ratio_error(chunk_err, steps[-1:], law_a)[0])
+        scale_hi = 1 + rel_err_end + 4 * U1
+        scale_lo = 1 - rel_err_end - 4 * U1
     # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
     # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
     pad = 12 * U1 * c.magnitude() * m_row + 1e-300
@@ -537,6 +539,13 @@ def _direction_rows(
         query_lo[sel] = np.where(starts_ok[local], bound, 0.0)
 
 
+def _ratio_error(chunk_err: float, steps: np.ndarray, law: BinomialLaw) -> np.ndarray:
+    """The relative error bound of the ratio products `steps` values from the anchor (package doc, "the ratio
+    recurrence"): expm1(e_anchor + (3j + 2) u' + j e_rho) with 1% extra, elementwise in j."""
+    bound: np.ndarray = np.expm1(chunk_err + ((3.0 * steps + 2.0) * U1 + steps * law.err)) * 1.01
+    return bound
+
+
 def _rows_inside(first: np.ndarray, m_a: np.ndarray, direction: int, length: int) -> bool:
     """Whether every a = first + direction t (0 <= t < length) of every row lies in [0, m_a]: the same answer as
     the rows x length mask (a >= 0) & (a <= m_a) being all True, from the rows' two ends (a row is an arithmetic run
@@ -595,16 +604,19 @@ def _suffix_sums_at(arrays: tuple[np.ndarray, ...], powers: tuple[np.ndarray | N
     query_at = piece_row[where] * width + (width - 1 - column[where])
     every_query_inside = bool(np.all(inside))
     weighted = np.empty(arrays[0].shape)  # one buffer for every product values * power (the same floats as a new array)
+    # One grid of pieces for every sum: its entries off `piece_at` stay 0, those on it are overwritten each time (the
+    # same array as a new zeroed one); one buffer for the cumulative sums.
+    grid = np.zeros(n_rows * width)
+    reversed_tails = np.empty((n_rows, width))
     out = []
     for values in arrays:
         sums = []
         for power in powers:
-            grid = np.zeros(n_rows * width)
             if power is not None:
                 np.multiply(values, power, out=weighted)
             grid[piece_at] = np.add.reduceat((values if power is None else weighted).ravel(), cuts)
             # Reverse cumulative sum over a row's pieces: the suffix from each cut to the row's end.
-            reversed_tails = np.cumsum(grid.reshape(n_rows, width)[:, ::-1], axis=1)
+            np.cumsum(grid.reshape(n_rows, width)[:, ::-1], axis=1, out=reversed_tails)
             found = np.take(reversed_tails.ravel(), query_at)
             if every_query_inside:
                 sums.append(found)
