@@ -40,12 +40,16 @@ def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float | np.ndarray, upp
     return rounded
 
 
-def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw, log_gamma_from: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _log_ratio(
+    m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw, log_gamma_from: np.ndarray | None = None, log_gamma_to: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """log(Pr[Bin(m_to, p) = a] / Pr[Bin(m_from, p) = a]) = log(m_to!/(m_to-a)!) - log(m_from!/(m_from-a)!)
     + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc).
     `log_gamma_from`: log_gamma(m_from + 1) when the caller has it (the queries of a row share their m_from: it is
-    evaluated once per row and gathered; log_gamma is elementwise, so these are the same floats)."""
-    t1, t2 = log_gamma(m_to + 1.0), log_gamma(m_to - a + 1.0)
+    evaluated once per row and gathered; log_gamma is elementwise, so these are the same floats); `log_gamma_to` likewise
+    log_gamma(m_to + 1) (the window of b already holds it: m_to = m - b for both shifted bounds)."""
+    t1 = log_gamma(m_to + 1.0) if log_gamma_to is None else log_gamma_to
+    t2 = log_gamma(m_to - a + 1.0)
     t3, t4 = (log_gamma(m_from + 1.0) if log_gamma_from is None else log_gamma_from), log_gamma(m_from - a + 1.0)
     steps = m_to - m_from
     t5 = steps * law.log_q
@@ -133,6 +137,9 @@ class _Queries:
     up_shift: np.ndarray
     lo_row: np.ndarray
     lo_shift: np.ndarray
+    # Per b: log((m - b)!), the same floats as log_gamma(m - b + 1.0) (`binomial_window` formed them for the pmf of b):
+    # the log weights of both shifted bounds at b need exactly this term (None: computed where needed).
+    log_factorial_rest: np.ndarray | None = None
 
 
 def _row_bounds(
@@ -503,7 +510,8 @@ def _direction_rows(
         # Every term of the combination is non-negative ((g_hi - s) > 0 and 1 - x + x^2/2 > 0): the plain-rel sum
         # times scale_hi bounds the sum with the ratio products' upper ends.
         h = np.maximum(poly + pad_factor * size, 0.0) * scale_hi + remainder[local]
-        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a, log_gamma(m_a + 1.0)[local])
+        rest = None if queries.log_factorial_rest is None else queries.log_factorial_rest[sel]  # log((m - b)!) = log_gamma(m_to + 1)
+        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a, log_gamma(m_a + 1.0)[local], rest)
         with np.errstate(over="ignore", invalid="ignore"):
             weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
             bound = np.where(h > 0, hi_anchor[local] * weight * h, 0.0) * (1 + 6 * U1)
@@ -532,7 +540,8 @@ def _direction_rows(
             poly += coef[kk] * value
             size += np.abs(coef[kk]) * value
         h = np.maximum(poly - pad_factor * size, 0.0) * scale_lo  # non-negative terms (g_lo + s' >= 0)
-        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a, log_gamma(m_a + 1.0)[local])
+        rest = None if queries.log_factorial_rest is None else queries.log_factorial_rest[sel]  # log((m - b)!), m_to = m - b
+        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a, log_gamma(m_a + 1.0)[local], rest)
         with np.errstate(under="ignore"):  # a smaller weight keeps a lower bound: capped below overflow
             weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
         bound = lo_anchor[local] * weight * h / (1 + 6 * U1)
@@ -679,6 +688,7 @@ def _plan(
     group: list[np.ndarray] = []
     p_lo: list[np.ndarray] = []
     p_hi: list[np.ndarray] = []
+    rest: list[np.ndarray] = []
     sizes, below, above, last = [], [], [], []
     n_rows = n_queries = 0
     for g_index, m in enumerate(ms):
@@ -704,13 +714,14 @@ def _plan(
         group.append(np.full(size, g_index, dtype=np.int64))
         p_lo.append(window.lower)
         p_hi.append(window.upper)
+        rest.append(window.log_factorial_rest if window.log_factorial_rest is not None else log_gamma(m - np.arange(window.lo, window.hi + 1, dtype=float) + 1.0))
         sizes.append(size)
         below.append(window.below)
         above.append(window.above)
         n_queries += size
         last.append(n_queries - 1)
         n_rows += len(offsets)
-    queries = _Queries(np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift))
+    queries = _Queries(np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift), np.concatenate(rest))
     return _Plan(
         np.concatenate(row_m), np.concatenate(row_beta), np.concatenate(row_back), queries, np.concatenate(group),
         np.concatenate(p_lo), np.concatenate(p_hi), np.array(ms, dtype=float), np.array(sizes, dtype=float),

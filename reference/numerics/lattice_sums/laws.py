@@ -153,6 +153,13 @@ def binomial_law(p: mpmath.mpf | Fraction) -> BinomialLaw:
 
 def log_pmf(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray]:
     """log Pr[Bin(m, p) = j] (float) and a bound on its absolute error (module doc)."""
+    value, err, _ = _log_pmf_terms(m, j, law)
+    return value, err
+
+
+def _log_pmf_terms(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`log_pmf` and its term log Gamma(m - j + 1) = log((m - j)!) (`binomial_window` keeps it for the lattice sums'
+    shifted rows, whose log weights need exactly these values)."""
     t1, t2, t3 = log_gamma(m + 1.0), log_gamma(j + 1.0), log_gamma(m - j + 1.0)
     t4 = j * law.log_p
     rest = m - j
@@ -165,7 +172,7 @@ def log_pmf(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray,
     value += t4
     value += t5
     err = np.add(np.abs(t1), np.abs(t2))
-    err += np.abs(t3, out=t3)
+    err += np.abs(t3)
     err += np.abs(t4)
     err += np.abs(t5, out=t5)
     err *= LOG_MARGIN
@@ -174,7 +181,7 @@ def log_pmf(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray,
     law_part *= law.err
     err += law_part
     err += 1e-15
-    return value, err
+    return value, err, t3
 
 
 def _log_chernoff_upper(x: float, m: int, law: BinomialLaw) -> float:
@@ -200,6 +207,8 @@ class Window:
     upper: np.ndarray
     below: float
     above: float
+    # log((m - j)!) for j = lo..hi, the same floats as log_gamma(m - j + 1.0) (None: not kept).
+    log_factorial_rest: np.ndarray | None = None
 
 
 def _edge(m: int, law: BinomialLaw, log_tail: float, direction: int) -> int:
@@ -242,13 +251,16 @@ def binomial_window(m: int, law: BinomialLaw, tail: float) -> Window:
         raise ParameterError("tail", tail, "0 < tail < 1")
     m = int(m)
     if law.degenerate:
-        return Window(m, m, m, np.ones(1), np.ones(1), 0.0, 0.0)
+        return Window(m, m, m, np.ones(1), np.ones(1), 0.0, 0.0, log_gamma(np.ones(1)))
     log_tail = math.log(tail)
     lo = 0 if m == 0 else _edge(m, law, log_tail, -1)
     hi = m if m == 0 else _edge(m, law, log_tail, +1)
     below = 0.0 if lo == 0 else math.exp(_log_chernoff_upper(lo - 1, m, law)) * (1 + EXP_MARGIN)
     above = 0.0 if hi == m else math.exp(_log_chernoff_upper(hi + 1, m, law)) * (1 + EXP_MARGIN)
     js = np.arange(lo, hi + 1, dtype=float)
-    value, err = log_pmf(np.full_like(js, float(m)), js, law)
+    # m as one value broadcast over the window: log Gamma(m + 1) evaluated once (elementwise, the same floats as over
+    # a full array of m).
+    value, err, log_factorial_rest = _log_pmf_terms(np.array([float(m)]), js, law)
     lower, upper = exp_bounds(value, err)
-    return Window(m, lo, hi, lower, upper, below, above)
+    log_factorial_rest.setflags(write=False)
+    return Window(m, lo, hi, lower, upper, below, above, log_factorial_rest)

@@ -71,3 +71,20 @@ def test_log_pmf_and_log_ratio_in_place_are_the_expressions_bit_for_bit(p):
         for given in (None, log_gamma(m_from + 1.0)):
             for got, want in zip(_log_ratio(m_from, m_to, a, law, given), plain_log_ratio(m_from, m_to, a, law, given), strict=True):
                 assert same_bits(got, want)
+        # log Gamma(m_to + 1) passed in (the window's log((m - b)!)): the same floats as computed here.
+        for got, want in zip(_log_ratio(m_from, m_to, a, law, None, log_gamma(m_to + 1.0)), plain_log_ratio(m_from, m_to, a, law), strict=True):
+            assert same_bits(got, want)
+
+
+def test_binomial_window_with_m_broadcast_is_the_full_arrays_window_bit_for_bit():
+    """binomial_window evaluates log Gamma(m + 1) once, broadcast over the window: the pmf brackets are those of log_pmf
+    over a full array of m, and the kept log((m - j)!) are log_gamma(m - j + 1) (what the shifted rows read)."""
+    from shuffle_spec.reference.numerics.lattice_sums.laws import binomial_window, exp_bounds
+
+    for m, p, tail in ((10**8, "0.1", 1e-21), (12345, "0.0101", 1e-30), (300, "0.5", 1e-18), (40, "0.3", 1e-12)):
+        law = binomial_law(mpmath.mpf(p))
+        window = binomial_window(m, law, tail)
+        js = np.arange(window.lo, window.hi + 1, dtype=float)
+        lower, upper = exp_bounds(*plain_log_pmf(np.full_like(js, float(m)), js, law))
+        assert same_bits(window.lower, lower) and same_bits(window.upper, upper)
+        assert same_bits(window.log_factorial_rest, log_gamma(m - js + 1.0))
