@@ -200,6 +200,9 @@ def _row_bounds(
     closed = _one_sided_rows(upward, ms, betas, back, ma, start_up, start_down, law_a, c, slope_hi, row_lo, row_hi, neg_lo, neg_hi)
     up_ranges = _query_ranges(queries.up_row, n_rows)
     lo_ranges = _query_ranges(queries.lo_row, n_rows) if lower else None
+    # The log-pmf at every row's start in its direction, once for all chunks (elementwise: a chunk's entries are the
+    # same floats as a call on the chunk alone).
+    anchors = log_pmf(ma, np.where(upward, start_up, start_down), law_a)
     for direction in (+1, -1):
         all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
         if len(all_rows) == 0:
@@ -224,7 +227,7 @@ def _row_bounds(
             if len(rows):
                 _direction_rows(
                     direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi,
-                    lower, chunk=chunk, summed=summed, up_ranges=up_ranges, lo_ranges=lo_ranges, upper=upper,
+                    lower, chunk=chunk, summed=summed, up_ranges=up_ranges, lo_ranges=lo_ranges, upper=upper, anchors=anchors,
                 )
     row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
     row_lo = np.minimum(row_lo, row_hi)
@@ -322,6 +325,7 @@ def _direction_rows(
     up_ranges: tuple[np.ndarray, np.ndarray] | None = None,
     lo_ranges: tuple[np.ndarray, np.ndarray] | None = None,
     upper: bool = True,
+    anchors: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> None:
     """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place): `rows`, the
     summed rows of `chunk` (default: all of it), whose length and error bound are the whole chunk's. lower=False
@@ -330,7 +334,8 @@ def _direction_rows(
     evaluated once for the chunk (an elementwise function: the rows' entries are the same floats). `up_ranges`:
     `_query_ranges` of queries.up_row (the upper queries of the rows found without scanning every query); `lo_ranges`
     the same for queries.lo_row. upper=False skips the upper queries (the shifted upper bounds between rows): the
-    lower results do not read them."""
+    lower results do not read them. `anchors` (with `summed`): log_pmf(ma_all, start in each row's direction) of every
+    row, gathered for the chunk instead of evaluated again (the same floats)."""
     group = rows if chunk is None else chunk
     beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
     first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
@@ -345,7 +350,7 @@ def _direction_rows(
         anchor, anchor_err = log_pmf(m_a, first, law_a)
         chunk_err = float(np.max(anchor_err, initial=0.0))
     elif summed is not None:
-        group_anchor, group_err = log_pmf(ma_all[group], group_first, law_a)
+        group_anchor, group_err = log_pmf(ma_all[group], group_first, law_a) if anchors is None else (anchors[0][group], anchors[1][group])
         anchor, anchor_err = group_anchor[summed], group_err[summed]
         chunk_err = float(np.max(group_err, initial=0.0))
     else:
