@@ -600,18 +600,12 @@ def _suffix_sums_at(arrays: tuple[np.ndarray, ...], powers: tuple[np.ndarray | N
     the callers already account for (`length + 2` u', package doc), whatever the order."""
     n_rows, length = arrays[0].shape
     inside = idx < length
-    starts = rows[inside].astype(np.int64) * length + idx[inside].astype(np.int64)
-    cuts = np.sort(np.concatenate((np.arange(n_rows, dtype=np.int64) * length, starts)))
-    distinct = np.empty(len(cuts), dtype=bool)
-    distinct[0] = True
-    np.not_equal(cuts[1:], cuts[:-1], out=distinct[1:])
-    cuts = cuts[distinct]
+    cuts, where = _cuts(rows[inside].astype(np.int64), idx[inside].astype(np.int64), n_rows, length)
     piece_row = cuts // length
     # Column of each piece within its row's run of pieces (the pieces are sorted by row, then by index).
     first_piece = np.searchsorted(piece_row, np.arange(n_rows), side="left")
     column = np.arange(len(cuts)) - first_piece[piece_row]
     width = int(np.max(column, initial=0)) + 1
-    where = np.searchsorted(cuts, starts)
     # Flat positions: of each piece in the rows x width grid, and of each query's suffix in the grid's row-reversed
     # cumulative sum (the suffix from column c is the reversed sum's entry width - 1 - c).
     piece_at = piece_row * width + column
@@ -640,6 +634,36 @@ def _suffix_sums_at(arrays: tuple[np.ndarray, ...], powers: tuple[np.ndarray | N
                 sums.append(result)
         out.append(sums)
     return out
+
+def _cuts(rows: np.ndarray, idx: np.ndarray, n_rows: int, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cut points of `_suffix_sums_at` in the flat rows x length array (every row's start and every query's start
+    rows * length + idx, 0 <= idx < length, sorted, each once) and, per query, the index of its start among them.
+
+    The queries of the lattice sums come ordered (rows ascending, idx non-decreasing within a row: their thresholds
+    grow with b); their starts are then merged with the rows' starts by position (a start of row r has r + 1 row
+    starts at or below it; a row start r * length has r row starts and the query starts below it before it), the same
+    sorted array as a sort of both, and a query's index among the distinct cuts is the count of distinct values up to
+    its position, the same as a search. Unordered queries are sorted and searched."""
+    starts = rows * length + idx
+    row_starts = np.arange(n_rows, dtype=np.int64) * length
+    ordered = len(starts) < 2 or bool(np.all(starts[1:] >= starts[:-1]))
+    if ordered:
+        merged = np.empty(n_rows + len(starts), dtype=np.int64)
+        at_start = np.arange(len(starts), dtype=np.int64) + rows + 1
+        merged[at_start] = starts
+        merged[np.arange(n_rows, dtype=np.int64) + np.searchsorted(starts, row_starts, side="left")] = row_starts
+    else:
+        merged = np.sort(np.concatenate((row_starts, starts)))
+    distinct = np.empty(len(merged), dtype=bool)
+    distinct[0] = True
+    np.not_equal(merged[1:], merged[:-1], out=distinct[1:])
+    cuts = merged[distinct]
+    if ordered:
+        where: np.ndarray = np.cumsum(distinct)[at_start] - 1
+    else:
+        where = np.searchsorted(cuts, starts)
+    return cuts, where
+
 
 @dataclass(frozen=True)
 class _Plan:

@@ -88,3 +88,28 @@ def test_binomial_window_with_m_broadcast_is_the_full_arrays_window_bit_for_bit(
         lower, upper = exp_bounds(*plain_log_pmf(np.full_like(js, float(m)), js, law))
         assert same_bits(window.lower, lower) and same_bits(window.upper, upper)
         assert same_bits(window.log_factorial_rest, log_gamma(m - js + 1.0))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_suffix_sums_of_ordered_queries_merge_their_cuts_bit_for_bit(seed):
+    """Ordered queries (as the lattice sums make them) merge their starts with the rows' starts instead of sorting and
+    searching: the same cuts, so every suffix sum is the same float as for the same queries in any order (sorted)."""
+    from shuffle_spec.reference.numerics.lattice_sums.expectations import _cuts, _suffix_sums_at
+
+    rng = np.random.default_rng(seed)
+    n_rows, length = int(rng.integers(1, 7)), int(rng.integers(1, 200))
+    values = 10.0 ** rng.uniform(-30, 5, size=(n_rows, length)) * (rng.random((n_rows, length)) > 0.2)
+    steps = np.arange(length, dtype=float)
+    queries = int(rng.integers(1, 300))
+    rows = np.sort(rng.integers(0, n_rows, size=queries))
+    idx = np.concatenate([np.sort(rng.integers(0, length + 1, size=int(np.sum(rows == r)))) for r in range(n_rows)])  # some at the end: empty
+    inside = idx < length
+    cuts, where = _cuts(rows[inside].astype(np.int64), idx[inside].astype(np.int64), n_rows, length)
+    starts = rows[inside] * length + idx[inside]
+    sorted_cuts = np.unique(np.concatenate((np.arange(n_rows) * length, starts)))
+    assert np.array_equal(cuts, sorted_cuts) and np.array_equal(where, np.searchsorted(sorted_cuts, starts))
+    order = rng.permutation(queries)  # the same queries unordered: the sorted path
+    merged = _suffix_sums_at((values,), (None, steps, steps * steps), rows, idx)[0]
+    shuffled = _suffix_sums_at((values,), (None, steps, steps * steps), rows[order], idx[order])[0]
+    for got, other in zip(merged, shuffled, strict=True):
+        assert same_bits(got[order], other)
