@@ -140,6 +140,10 @@ class _Queries:
     # Per b: log((m - b)!), the same floats as log_gamma(m - b + 1.0) (`binomial_window` formed them for the pmf of b):
     # the log weights of both shifted bounds at b need exactly this term (None: computed where needed).
     log_factorial_rest: np.ndarray | None = None
+    # Per b: b itself and the m of its group, as floats (the same as betas[up_row] + up_shift and ms[up_row]; None:
+    # gathered where needed).
+    b_values: np.ndarray | None = None
+    m_values: np.ndarray | None = None
 
 
 def _row_bounds(
@@ -243,8 +247,11 @@ def _row_bounds(
     for start in range(0, n_up, QUERY_BLOCK):
         block = slice(start, start + QUERY_BLOCK)
         rows_left, rows_right = queries.up_row[block], queries.lo_row[block]
-        b = betas[rows_left] + queries.up_shift[block]
-        eg_lo, eg_hi = _mean_g(c, ms[rows_left], b, law_a)
+        if queries.b_values is not None and queries.m_values is not None:
+            b, m_b = queries.b_values[block], queries.m_values[block]
+        else:
+            b, m_b = betas[rows_left] + queries.up_shift[block], ms[rows_left]
+        eg_lo, eg_hi = _mean_g(c, m_b, b, law_a)
         with np.errstate(invalid="ignore"):
             block_hi = np.minimum(query_hi[block], np.maximum(eg_hi + neg_hi[rows_right], 0.0) * (1 + 2 * U1))
         block_lo = np.maximum(query_lo[block], np.maximum(eg_lo + neg_lo[rows_left], 0.0) / (1 + 2 * U1))
@@ -718,6 +725,7 @@ def _plan(
     p_lo: list[np.ndarray] = []
     p_hi: list[np.ndarray] = []
     rest: list[np.ndarray] = []
+    b_values: list[np.ndarray] = []
     sizes, below, above, last = [], [], [], []
     n_rows = n_queries = 0
     for g_index, m in enumerate(ms):
@@ -743,6 +751,7 @@ def _plan(
         group.append(np.full(size, g_index, dtype=np.int64))
         p_lo.append(window.lower)
         p_hi.append(window.upper)
+        b_values.append(np.arange(window.lo, window.hi + 1, dtype=float))
         rest.append(window.log_factorial_rest if window.log_factorial_rest is not None else log_gamma(m - np.arange(window.lo, window.hi + 1, dtype=float) + 1.0))
         sizes.append(size)
         below.append(window.below)
@@ -750,7 +759,10 @@ def _plan(
         n_queries += size
         last.append(n_queries - 1)
         n_rows += len(offsets)
-    queries = _Queries(np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift), np.concatenate(rest))
+    queries = _Queries(
+        np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift), np.concatenate(rest),
+        np.concatenate(b_values), np.concatenate([np.full(size, float(m)) for m, size in zip(ms, sizes, strict=True)]),
+    )
     return _Plan(
         np.concatenate(row_m), np.concatenate(row_beta), np.concatenate(row_back), queries, np.concatenate(group),
         np.concatenate(p_lo), np.concatenate(p_hi), np.array(ms, dtype=float), np.array(sizes, dtype=float),
