@@ -76,7 +76,7 @@ def _stirling(x: np.ndarray) -> np.ndarray:
     np.subtract(1.0 / 12, series, out=series)
     series *= inv
     series += _HALF_LOG_2PI
-    result = np.log(x, out=inv)
+    result: np.ndarray = np.log(x, out=inv)
     result *= np.subtract(x, 0.5, out=inv2)
     result -= x
     result += series
