@@ -233,3 +233,32 @@ def test_the_x0_pair_test_at_k3_and_above_decides_by_the_chernoff_bound_where_it
         patch.setattr(pair_module, "krr_pair_delta", lambda **kwargs: (_ for _ in ()).throw(AssertionError("lattice sums called")))
         assert _cannot_beat("exact.krr_pair_x0", params, high, {}).startswith("not evaluated")
     assert _cannot_beat("exact.krr_pair_x0", params, 0.99 * low, {}) == ""
+
+
+def test_the_clone_test_decides_with_the_coarse_window_first_and_as_the_fine_window_does(monkeypatch):
+    """The clone test evaluates the stronger-clone pair with a window dropping COARSE_CLONE_TAIL per side first (a lower
+    end still certified), and with the window of 1e-4 delta only where that does not show FMT23's delta above delta;
+    its decisions are those of the fine window alone at ends far below, just below and above the pair's eps."""
+    from shuffle_spec.interface import tightest as front
+    from shuffle_spec.reference.bounds import clones
+
+    value = stronger_clones(k=10, **POINT)
+    params = {**POINT, "k": 10}
+    fine_tail = max(clones.window_tail(POINT["delta"]), 1e-4 * POINT["delta"])
+    tails: list[float] = []
+    real = clones.clone_pair_delta
+
+    def recording(**kwargs):
+        tails.append(kwargs["tail"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(clones, "clone_pair_delta", recording)
+    for end in (0.5 * value.lower, 0.99 * value.lower, 1.01 * value.upper):
+        tails.clear()
+        fine = real(eps0=POINT["eps0"], n=POINT["n"], eps=end, kind="fmt23", tail=fine_tail).lower > POINT["delta"]
+        assert bool(_cannot_beat("FMT23.stronger_clones", params, end, {})) == fine
+        assert tails[0] == front.COARSE_CLONE_TAIL
+        if end == 0.5 * value.lower:
+            assert tails == [front.COARSE_CLONE_TAIL]  # far below the pair's eps the coarse window decides alone
+        if end > value.upper:
+            assert tails == [front.COARSE_CLONE_TAIL, fine_tail]  # above it both windows are asked, neither skips

@@ -40,16 +40,35 @@ def _g(c: Coefficients, a: np.ndarray, b: np.ndarray, m: float | np.ndarray, upp
     return rounded
 
 
-def _log_ratio(m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw, log_gamma_from: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _log_ratio(
+    m_from: np.ndarray, m_to: np.ndarray, a: np.ndarray, law: BinomialLaw, log_gamma_from: np.ndarray | None = None, log_gamma_to: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """log(Pr[Bin(m_to, p) = a] / Pr[Bin(m_from, p) = a]) = log(m_to!/(m_to-a)!) - log(m_from!/(m_from-a)!)
     + (m_to - m_from) log q (0 <= a <= min(m_from, m_to)), and a bound on its absolute error (module doc).
     `log_gamma_from`: log_gamma(m_from + 1) when the caller has it (the queries of a row share their m_from: it is
-    evaluated once per row and gathered; log_gamma is elementwise, so these are the same floats)."""
-    t1, t2 = log_gamma(m_to + 1.0), log_gamma(m_to - a + 1.0)
+    evaluated once per row and gathered; log_gamma is elementwise, so these are the same floats); `log_gamma_to` likewise
+    log_gamma(m_to + 1) (the window of b already holds it: m_to = m - b for both shifted bounds)."""
+    t1 = log_gamma(m_to + 1.0) if log_gamma_to is None else log_gamma_to
+    t2 = log_gamma(m_to - a + 1.0)
     t3, t4 = (log_gamma(m_from + 1.0) if log_gamma_from is None else log_gamma_from), log_gamma(m_from - a + 1.0)
-    t5 = (m_to - m_from) * law.log_q
-    value = t1 - t2 - t3 + t4 + t5
-    err = LOG_MARGIN * (np.abs(t1) + np.abs(t2) + np.abs(t3) + np.abs(t4) + np.abs(t5)) + law.err * np.abs(m_to - m_from) + 1e-15
+    steps = m_to - m_from
+    t5 = steps * law.log_q
+    # value = t1 - t2 - t3 + t4 + t5 and err = LOG_MARGIN (|t1| + ... + |t5|) + err_law |m_to - m_from| + 1e-15, each
+    # operation in place in the expression's order (`laws.log_pmf`): the same floats without its temporaries
+    # (one entry per b of the window: 10^5 at n = 1e8).
+    value = np.subtract(t1, t2)
+    value -= t3
+    value += t4
+    value += t5
+    err = np.add(np.abs(t1), np.abs(t2))
+    err += np.abs(t3)
+    err += np.abs(t4)
+    err += np.abs(t5)
+    err *= LOG_MARGIN
+    law_part = np.abs(steps)
+    law_part *= law.err
+    err += law_part
+    err += 1e-15
     return value, err
 
 
@@ -118,6 +137,13 @@ class _Queries:
     up_shift: np.ndarray
     lo_row: np.ndarray
     lo_shift: np.ndarray
+    # Per b: log((m - b)!), the same floats as log_gamma(m - b + 1.0) (`binomial_window` formed them for the pmf of b):
+    # the log weights of both shifted bounds at b need exactly this term (None: computed where needed).
+    log_factorial_rest: np.ndarray | None = None
+    # Per b: b itself and the m of its group, as floats (the same as betas[up_row] + up_shift and ms[up_row]; None:
+    # gathered where needed).
+    b_values: np.ndarray | None = None
+    m_values: np.ndarray | None = None
 
 
 def _row_bounds(
@@ -178,6 +204,9 @@ def _row_bounds(
     closed = _one_sided_rows(upward, ms, betas, back, ma, start_up, start_down, law_a, c, slope_hi, row_lo, row_hi, neg_lo, neg_hi)
     up_ranges = _query_ranges(queries.up_row, n_rows)
     lo_ranges = _query_ranges(queries.lo_row, n_rows) if lower else None
+    # The log-pmf at every row's start in its direction, once for all chunks (elementwise: a chunk's entries are the
+    # same floats as a call on the chunk alone).
+    anchors = log_pmf(ma, np.where(upward, start_up, start_down), law_a)
     for direction in (+1, -1):
         all_rows = np.nonzero(upward if direction > 0 else ~upward)[0]
         if len(all_rows) == 0:
@@ -202,7 +231,7 @@ def _row_bounds(
             if len(rows):
                 _direction_rows(
                     direction, rows, ms, betas, ma, mean, reach, start_up, start_down, unshifted_start, law_a, c, slope_hi, shift_unit, queries, row_lo, row_hi, query_hi, query_lo, neg_lo, neg_hi,
-                    lower, chunk=chunk, summed=summed, up_ranges=up_ranges, lo_ranges=lo_ranges, upper=upper,
+                    lower, chunk=chunk, summed=summed, up_ranges=up_ranges, lo_ranges=lo_ranges, upper=upper, anchors=anchors,
                 )
     row_hi = np.minimum(np.where(np.isfinite(row_hi), row_hi, cap), np.maximum(cap, 0.0))
     row_lo = np.minimum(row_lo, row_hi)
@@ -218,8 +247,11 @@ def _row_bounds(
     for start in range(0, n_up, QUERY_BLOCK):
         block = slice(start, start + QUERY_BLOCK)
         rows_left, rows_right = queries.up_row[block], queries.lo_row[block]
-        b = betas[rows_left] + queries.up_shift[block]
-        eg_lo, eg_hi = _mean_g(c, ms[rows_left], b, law_a)
+        if queries.b_values is not None and queries.m_values is not None:
+            b, m_b = queries.b_values[block], queries.m_values[block]
+        else:
+            b, m_b = betas[rows_left] + queries.up_shift[block], ms[rows_left]
+        eg_lo, eg_hi = _mean_g(c, m_b, b, law_a)
         with np.errstate(invalid="ignore"):
             block_hi = np.minimum(query_hi[block], np.maximum(eg_hi + neg_hi[rows_right], 0.0) * (1 + 2 * U1))
         block_lo = np.maximum(query_lo[block], np.maximum(eg_lo + neg_lo[rows_left], 0.0) / (1 + 2 * U1))
@@ -300,6 +332,7 @@ def _direction_rows(
     up_ranges: tuple[np.ndarray, np.ndarray] | None = None,
     lo_ranges: tuple[np.ndarray, np.ndarray] | None = None,
     upper: bool = True,
+    anchors: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> None:
     """One chunk of upward (+1) or downward (-1) rows of `_row_bounds` (results written in place): `rows`, the
     summed rows of `chunk` (default: all of it), whose length and error bound are the whole chunk's. lower=False
@@ -308,7 +341,8 @@ def _direction_rows(
     evaluated once for the chunk (an elementwise function: the rows' entries are the same floats). `up_ranges`:
     `_query_ranges` of queries.up_row (the upper queries of the rows found without scanning every query); `lo_ranges`
     the same for queries.lo_row. upper=False skips the upper queries (the shifted upper bounds between rows): the
-    lower results do not read them."""
+    lower results do not read them. `anchors` (with `summed`): log_pmf(ma_all, start in each row's direction) of every
+    row, gathered for the chunk instead of evaluated again (the same floats)."""
     group = rows if chunk is None else chunk
     beta, m_row, m_a = betas[rows], ms[rows], ma_all[rows]
     first = start_up[rows] if direction > 0 else start_down[rows]  # downward: a = start_down, start_down - 1, ...
@@ -318,13 +352,12 @@ def _direction_rows(
     span = np.maximum(np.maximum(unshifted_start[group], mean_all[group]) - group_first, 0.0) if direction > 0 else np.zeros(len(group))
     length = int(math.ceil(float(np.max(reach_all[group] + span, initial=0.0)))) + 16
     steps = np.arange(length, dtype=float)
-    err_steps = (3.0 * steps + 2.0) * U1 + steps * law_a.err
     # The chunk's largest anchor error (a larger error is still a bound), the rows left out included.
     if chunk is None:
         anchor, anchor_err = log_pmf(m_a, first, law_a)
         chunk_err = float(np.max(anchor_err, initial=0.0))
     elif summed is not None:
-        group_anchor, group_err = log_pmf(ma_all[group], group_first, law_a)
+        group_anchor, group_err = log_pmf(ma_all[group], group_first, law_a) if anchors is None else (anchors[0][group], anchors[1][group])
         anchor, anchor_err = group_anchor[summed], group_err[summed]
         chunk_err = float(np.max(group_err, initial=0.0))
     else:
@@ -354,9 +387,11 @@ def _direction_rows(
     with np.errstate(under="ignore"):
         np.cumprod(ratio, axis=1, out=rel[:, 1:])
     # The error bound of every row at once: the largest anchor error of the chunk (a larger error is still a bound).
-    rel_err = np.expm1(chunk_err + err_steps) * 1.01
+    # Along the whole row only where some product underflows; else its last entry alone is read (the same float:
+    # each entry of `_ratio_error` depends on its own step only).
     small = rel < TINY
     if np.any(small):
+        rel_err = _ratio_error(chunk_err, steps, law_a)
         rel_hi = rel * (1 + rel_err)
         rel_hi[small] = 2 * TINY  # an underflowed ratio is < TINY (1 + err) + 2^-1074
         if not everywhere:
@@ -374,8 +409,9 @@ def _direction_rows(
         # non-negative terms below uses rel itself and is scaled by 1 +- (its largest rel_err + 4u') at the end
         # (rel is already 0 past the row's end: its ratio there is 0).
         rel_hi = rel_lo = rel
-        scale_hi = 1 + float(rel_err[-1]) + 4 * U1
-        scale_lo = 1 - float(rel_err[-1]) - 4 * U1
+        rel_err_end = float(_ratio_error(chunk_err, steps[-1:], law_a)[0])
+        scale_hi = 1 + rel_err_end + 4 * U1
+        scale_lo = 1 - rel_err_end - 4 * U1
     # g_hi(a) = (c0_hi - c2_hi) a + (c1_hi - c2_hi) beta + c2_hi m (= c0_hi a + c1_hi b + c2_hi R exactly),
     # evaluated per row as an affine function; its float error <= 12 u' max|c| m.
     pad = 12 * U1 * c.magnitude() * m_row + 1e-300
@@ -465,7 +501,10 @@ def _direction_rows(
         j = queries.up_shift[sel]
         s = j * shift_unit * (1 - 2 * U1)
         idx = _count_at_most(g_hi, local, s, (s - k_hi[local]) / lam_hi - first[local])
-        p_up, q_up = _suffix_sums_at((g_hi * rel_hi, rel_hi), powers, local, idx)
+        # The suffixes from idx on read only terms with g_hi > s >= 0, where g_hi rel_hi is the product w_hi rel_hi
+        # already formed in w_hi for the row sums (w_hi = max(g_hi, 0) = g_hi there): the same floats on every piece a
+        # query reads (a piece before a row's first query start is summed but read by no query), one pass fewer.
+        p_up, q_up = _suffix_sums_at((w_hi, rel_hi), powers, local, idx)
         a_first = first[local] + idx
         m_from = m_a[local]
         m_to = m_from - j
@@ -483,7 +522,8 @@ def _direction_rows(
         # Every term of the combination is non-negative ((g_hi - s) > 0 and 1 - x + x^2/2 > 0): the plain-rel sum
         # times scale_hi bounds the sum with the ratio products' upper ends.
         h = np.maximum(poly + pad_factor * size, 0.0) * scale_hi + remainder[local]
-        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a, log_gamma(m_a + 1.0)[local])
+        rest = None if queries.log_factorial_rest is None else queries.log_factorial_rest[sel]  # log((m - b)!) = log_gamma(m_to + 1)
+        log_w, log_w_err = _log_ratio(m_from, m_to, np.minimum(a_first, m_to), law_a, log_gamma(m_a + 1.0)[local], rest)
         with np.errstate(over="ignore", invalid="ignore"):
             weight = np.where(reach, np.exp(log_w + log_w_err) * (1 + EXP_MARGIN), 0.0)
             bound = np.where(h > 0, hi_anchor[local] * weight * h, 0.0) * (1 + 6 * U1)
@@ -512,11 +552,19 @@ def _direction_rows(
             poly += coef[kk] * value
             size += np.abs(coef[kk]) * value
         h = np.maximum(poly - pad_factor * size, 0.0) * scale_lo  # non-negative terms (g_lo + s' >= 0)
-        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a, log_gamma(m_a + 1.0)[local])
+        rest = None if queries.log_factorial_rest is None else queries.log_factorial_rest[sel]  # log((m - b)!), m_to = m - b
+        log_v, log_v_err = _log_ratio(m_a[local], m_a[local] + j, a_first, law_a, log_gamma(m_a + 1.0)[local], rest)
         with np.errstate(under="ignore"):  # a smaller weight keeps a lower bound: capped below overflow
             weight = np.exp(np.minimum(log_v - log_v_err, 700.0)) * (1 - EXP_MARGIN)
         bound = lo_anchor[local] * weight * h / (1 + 6 * U1)
         query_lo[sel] = np.where(starts_ok[local], bound, 0.0)
+
+
+def _ratio_error(chunk_err: float, steps: np.ndarray, law: BinomialLaw) -> np.ndarray:
+    """The relative error bound of the ratio products `steps` values from the anchor (package doc, "the ratio
+    recurrence"): expm1(e_anchor + (3j + 2) u' + j e_rho) with 1% extra, elementwise in j."""
+    bound: np.ndarray = np.expm1(chunk_err + ((3.0 * steps + 2.0) * U1 + steps * law.err)) * 1.01
+    return bound
 
 
 def _rows_inside(first: np.ndarray, m_a: np.ndarray, direction: int, length: int) -> bool:
@@ -559,34 +607,31 @@ def _suffix_sums_at(arrays: tuple[np.ndarray, ...], powers: tuple[np.ndarray | N
     the callers already account for (`length + 2` u', package doc), whatever the order."""
     n_rows, length = arrays[0].shape
     inside = idx < length
-    starts = rows[inside].astype(np.int64) * length + idx[inside].astype(np.int64)
-    cuts = np.sort(np.concatenate((np.arange(n_rows, dtype=np.int64) * length, starts)))
-    distinct = np.empty(len(cuts), dtype=bool)
-    distinct[0] = True
-    np.not_equal(cuts[1:], cuts[:-1], out=distinct[1:])
-    cuts = cuts[distinct]
+    cuts, where = _cuts(rows[inside].astype(np.int64), idx[inside].astype(np.int64), n_rows, length)
     piece_row = cuts // length
     # Column of each piece within its row's run of pieces (the pieces are sorted by row, then by index).
     first_piece = np.searchsorted(piece_row, np.arange(n_rows), side="left")
     column = np.arange(len(cuts)) - first_piece[piece_row]
     width = int(np.max(column, initial=0)) + 1
-    where = np.searchsorted(cuts, starts)
     # Flat positions: of each piece in the rows x width grid, and of each query's suffix in the grid's row-reversed
     # cumulative sum (the suffix from column c is the reversed sum's entry width - 1 - c).
     piece_at = piece_row * width + column
     query_at = piece_row[where] * width + (width - 1 - column[where])
     every_query_inside = bool(np.all(inside))
     weighted = np.empty(arrays[0].shape)  # one buffer for every product values * power (the same floats as a new array)
+    # One grid of pieces for every sum: its entries off `piece_at` stay 0, those on it are overwritten each time (the
+    # same array as a new zeroed one); one buffer for the cumulative sums.
+    grid = np.zeros(n_rows * width)
+    reversed_tails = np.empty((n_rows, width))
     out = []
     for values in arrays:
         sums = []
         for power in powers:
-            grid = np.zeros(n_rows * width)
             if power is not None:
                 np.multiply(values, power, out=weighted)
             grid[piece_at] = np.add.reduceat((values if power is None else weighted).ravel(), cuts)
             # Reverse cumulative sum over a row's pieces: the suffix from each cut to the row's end.
-            reversed_tails = np.cumsum(grid.reshape(n_rows, width)[:, ::-1], axis=1)
+            np.cumsum(grid.reshape(n_rows, width)[:, ::-1], axis=1, out=reversed_tails)
             found = np.take(reversed_tails.ravel(), query_at)
             if every_query_inside:
                 sums.append(found)
@@ -596,6 +641,36 @@ def _suffix_sums_at(arrays: tuple[np.ndarray, ...], powers: tuple[np.ndarray | N
                 sums.append(result)
         out.append(sums)
     return out
+
+def _cuts(rows: np.ndarray, idx: np.ndarray, n_rows: int, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cut points of `_suffix_sums_at` in the flat rows x length array (every row's start and every query's start
+    rows * length + idx, 0 <= idx < length, sorted, each once) and, per query, the index of its start among them.
+
+    The queries of the lattice sums come ordered (rows ascending, idx non-decreasing within a row: their thresholds
+    grow with b); their starts are then merged with the rows' starts by position (a start of row r has r + 1 row
+    starts at or below it; a row start r * length has r row starts and the query starts below it before it), the same
+    sorted array as a sort of both, and a query's index among the distinct cuts is the count of distinct values up to
+    its position, the same as a search. Unordered queries are sorted and searched."""
+    starts = rows * length + idx
+    row_starts = np.arange(n_rows, dtype=np.int64) * length
+    ordered = len(starts) < 2 or bool(np.all(starts[1:] >= starts[:-1]))
+    if ordered:
+        merged = np.empty(n_rows + len(starts), dtype=np.int64)
+        at_start = np.arange(len(starts), dtype=np.int64) + rows + 1
+        merged[at_start] = starts
+        merged[np.arange(n_rows, dtype=np.int64) + np.searchsorted(starts, row_starts, side="left")] = row_starts
+    else:
+        merged = np.sort(np.concatenate((row_starts, starts)))
+    distinct = np.empty(len(merged), dtype=bool)
+    distinct[0] = True
+    np.not_equal(merged[1:], merged[:-1], out=distinct[1:])
+    cuts = merged[distinct]
+    if ordered:
+        where: np.ndarray = np.cumsum(distinct)[at_start] - 1
+    else:
+        where = np.searchsorted(cuts, starts)
+    return cuts, where
+
 
 @dataclass(frozen=True)
 class _Plan:
@@ -649,6 +724,8 @@ def _plan(
     group: list[np.ndarray] = []
     p_lo: list[np.ndarray] = []
     p_hi: list[np.ndarray] = []
+    rest: list[np.ndarray] = []
+    b_values: list[np.ndarray] = []
     sizes, below, above, last = [], [], [], []
     n_rows = n_queries = 0
     for g_index, m in enumerate(ms):
@@ -674,13 +751,18 @@ def _plan(
         group.append(np.full(size, g_index, dtype=np.int64))
         p_lo.append(window.lower)
         p_hi.append(window.upper)
+        b_values.append(np.arange(window.lo, window.hi + 1, dtype=float))
+        rest.append(window.log_factorial_rest if window.log_factorial_rest is not None else log_gamma(m - np.arange(window.lo, window.hi + 1, dtype=float) + 1.0))
         sizes.append(size)
         below.append(window.below)
         above.append(window.above)
         n_queries += size
         last.append(n_queries - 1)
         n_rows += len(offsets)
-    queries = _Queries(np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift))
+    queries = _Queries(
+        np.concatenate(up_row), np.concatenate(up_shift), np.concatenate(lo_row), np.concatenate(lo_shift), np.concatenate(rest),
+        np.concatenate(b_values), np.concatenate([np.full(size, float(m)) for m, size in zip(ms, sizes, strict=True)]),
+    )
     return _Plan(
         np.concatenate(row_m), np.concatenate(row_beta), np.concatenate(row_back), queries, np.concatenate(group),
         np.concatenate(p_lo), np.concatenate(p_hi), np.array(ms, dtype=float), np.array(sizes, dtype=float),
