@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...core.errors import ParameterError, require_integer
+from ...core.errors import ParameterError, require_flag, require_integer
 
 from .laws import BinomialLaw, CHUNK_ELEMENTS, QUERY_BLOCK, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_gamma, log_pmf, binomial_window
 
@@ -721,8 +721,8 @@ def positive_part_expectations(
     if not isinstance(c, Coefficients):
         raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
     require_integer("per_sd", per_sd, minimum=1)
-    if not isinstance(upper, (bool, np.bool_)):
-        raise ParameterError("upper", upper, "True or False")
+    require_flag("lower", lower)
+    require_flag("upper", upper)
     if not isinstance(law_b, BinomialLaw) or not isinstance(law_a, BinomialLaw):
         raise ParameterError("law", (law_b, law_a), "BinomialLaws from binomial_law()")
     if not (isinstance(tail, (int, float)) and 0 < tail < 1):
@@ -759,7 +759,7 @@ def positive_part_expectations(
         load += size
     for batch in batches:
         batch_ms = tuple(chosen[i] for i in batch)
-        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, bool(lower), bool(upper))
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, lower, upper)
         for j, position in enumerate(batch):
             total_lo[nonzero[position]] = lo[j]
             total_hi[nonzero[position]] = hi[j]
