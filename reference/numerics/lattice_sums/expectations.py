@@ -738,8 +738,10 @@ def positive_part_expectations(
         return total_lo, total_hi
     # Row spacing: the zero of g moves by (c2 - c1)/(c0 - c2) values of a per unit of b; keep that within one sd
     # of a | b (sd = sqrt((m - b) p_a q_a), m - b ~ m q_b). A power of two keeps the layout cached across eps.
+    # Both units are capped at 2^60 below (the batch's rows): capping the argument of log2 there too gives the same
+    # unit wherever it is finite, and 2^60 where c2 = c1 (e.g. the split third pair at eps = 0) makes it infinite.
     ratio = (c.c0[0] - c.c2[1]) / max(c.c2[1] - c.c1[0], 1e-300)
-    sd_a_unit = 2.0 ** math.floor(math.log2(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300))) if not law_a.degenerate else 1.0
+    sd_a_unit = 2.0 ** math.floor(math.log2(min(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300), 2.0**60))) if not law_a.degenerate else 1.0
     # And keep the weights' exponent sigma (a - a0) ~ j sd_a / (M q_a) below about 1/4 over a standard deviation
     # (j <= sqrt(M q_a / p_a) / 4), where the quadratic bound on e^-x is tight.
     tangent_unit = 2.0 ** math.floor(math.log2(max(0.25 * math.sqrt((1 - law_a.p) / law_a.p), 1e-300))) if not law_a.degenerate else 1.0
