@@ -33,12 +33,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Union, cast
 
-from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported
+from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported, supported_point
 from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
 from .parameter_names import ParameterNameError, check_parameter_names
 from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, recorded_neighbouring, result_direction, width_note
-from ..reference.core.errors import HypothesisViolation, ParameterError
+from ..reference.core.errors import HypothesisViolation, ParameterError, require_flag
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
 from ..spec.terms import Direction, HypothesisError
 
@@ -73,10 +73,16 @@ def tightest(
     "generic": any eps0-LDP randomizer, whose lower bound is binary RR's certified worst case) at delta, and their
     ratio (`interface/tightest.py`); a `Gap` with the result fields (`value` the upper bound, `interval`,
     `direction`, `statement_id`, `reason`, `neighbouring`). One round; `certify` is the front door that also
-    composes rounds. Loaded on first use: it needs the SymPy registry, which a closed-form call must not pay for."""
+    composes rounds. Loaded on first use: it needs the SymPy registry, which a closed-form call must not pay for.
+    Ranges as `shuffle-spec tightest` checks them (`bridge.supported_point`): 0 < eps0 <= EPS0_MAX, n an integer in
+    [1, N_MAX], DELTA_MIN <= delta < 1, k an integer >= 2, `include_upper` True or False; a value outside them raises
+    `ParameterError` naming it (never a gap with no side valid)."""
     from .tightest import tightest as compute_tightest
 
-    return compute_tightest(randomizer=randomizer, eps0=eps0, n=n, delta=delta, k=k, include_upper=include_upper)
+    point = supported_point(eps0, n, delta)
+    require_flag("include_upper", include_upper)
+    return compute_tightest(randomizer=randomizer, eps0=float(point["eps0"]), n=int(point["n"]), delta=float(point["delta"]), k=k,
+                            include_upper=include_upper)
 
 __all__ = [
     "BinaryRR",

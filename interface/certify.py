@@ -39,7 +39,7 @@ from typing import Any, Literal, Mapping
 
 import mpmath
 
-from ..proofs_checks.bridge import parse_number, require_supported
+from ..proofs_checks.bridge import parse_number, require_supported, supported_point
 from .api import audit_randomizer, composed_epsilon, tightest_randomizer
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.core.rounding import mpf_to_float_down, round_down
@@ -175,11 +175,12 @@ def certify(
         from .parameter_names import ParameterNameError
 
         raise ParameterNameError("eps0", None, ("eps0", "n", "delta"), missing=True, owner=f"randomizer {name!r}")
-    eps0 = float(parse_number("eps0", eps0))  # numpy, Fraction, Decimal and "1e6"-style numbers, as every entry point
-    n = parse_number("n", n, integer=True)
-    delta = float(parse_number("delta", delta))
-    for parameter, value in (("eps0", eps0), ("n", n), ("delta", delta), *extra.items()):
-        require_supported(parameter, value)  # the supported range, before any work: a bad value is named, not "no bound"
+    # numpy, Fraction, Decimal and "1e6"-style numbers, as every entry point; the supported range, before any work: a
+    # bad value is named, not "no bound"
+    point = supported_point(eps0, n, delta)
+    eps0, n, delta = float(point["eps0"]), int(point["n"]), float(point["delta"])
+    for parameter, value in extra.items():
+        require_supported(parameter, value)
     if count == 1:
         return _one_round(name, extra, eps0=eps0, n=n, delta=delta)
     return _rounds(name, extra, eps0=eps0, n=n, delta=delta, rounds=count)

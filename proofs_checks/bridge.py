@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # `Statement` or a catalog `Entry` (`shuffle_spec.spec.catalo
     from ..spec.catalog import Entry
     from ..spec.statement import Statement
 
-__all__ = ["BadParameter", "Evaluation", "ReferenceResultError", "UsageError", "check_supported_range", "coerce_params", "evaluate", "parse_number", "reference_function", "require_supported"]
+__all__ = ["BadParameter", "Evaluation", "ReferenceResultError", "UsageError", "check_supported_range", "coerce_params", "evaluate", "parse_number", "reference_function", "require_supported", "supported_point"]
 
 
 class UsageError(ValueError):
@@ -189,6 +189,20 @@ def require_supported(name: str, value: int | float) -> None:
         raise BadParameter(name, value, f"{DELTA_MIN:g} <= delta < 1 (the supported range)")
     if name == "k" and not value >= 2:
         raise BadParameter(name, value, f"2 <= k <= {K_MAX:.0e} (the supported range)")
+
+
+def supported_point(eps0: object, n: object, delta: object) -> dict[str, float | int]:
+    """(eps0, n, delta) parsed strictly (`parse_number`: eps0 and delta as floats, n as an int) and checked against
+    the supported range (`require_supported`), for the entry points that rank or certify at one point (`tightest`,
+    `certify`, the command line's point): a bad value is refused in one line naming it, before any work."""
+    point: dict[str, float | int] = {
+        "eps0": float(parse_number("eps0", eps0)),
+        "n": parse_number("n", n, integer=True),
+        "delta": float(parse_number("delta", delta)),
+    }
+    for name, value in point.items():
+        require_supported(name, value)
+    return point
 
 
 def coerce_params(statement: Statement | Entry, raw: Mapping[str, object]) -> dict[str, float | int]:

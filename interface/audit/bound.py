@@ -60,6 +60,7 @@ from .verdicts import (
     ACCEPTS_INVALID,
     BELOW_BOUND,
     CRASH,
+    INCONCLUSIVE,
     NON_NUMBER,
     SEVERITY_ORDER,
     TIMEOUT,
@@ -371,15 +372,25 @@ class BoundAudit:
         return {k: v for k, v in counts.items() if v}
 
     @property
+    def inside_decided(self) -> int:
+        """Calls inside the hypotheses whose number got a verdict other than INCONCLUSIVE (PASS, ABOVE BOUND, a
+        failure, ...): the claims the audit could tell from wrong ones."""
+        return sum(1 for f in self.findings if f.inside and f.got is not None and f.verdict != INCONCLUSIVE)
+
+    @property
     def result(self) -> str:
-        """"fail" (a failure, or nothing inside the hypotheses checked), "warn" or "pass"."""
+        """"fail" (a failure, or nothing inside the hypotheses checked), "inconclusive" (no failure, but every call
+        inside the hypotheses INCONCLUSIVE: nothing was decided, the run proves nothing), "warn" or "pass"."""
         if self.not_run or self.inside_checked == 0 or any(f.severity == "failure" for f in self.findings):
             return "fail"
+        if self.inside_decided == 0:
+            return "inconclusive"
         return "warn" if any(f.severity == "warning" for f in self.findings) else "pass"
 
     @property
     def ok(self) -> bool:
-        return self.result != "fail"
+        """Passed, with warnings at most: neither a failure nor a run that decided nothing."""
+        return self.result in ("pass", "warn")
 
     @property
     def worst(self) -> str:
@@ -396,6 +407,8 @@ class BoundAudit:
         parts = ", ".join(f"{count} {verdict}" for verdict, count in self.counts().items())
         tail = f"; {self.not_run} not run (overall time limit)" if self.not_run else ""
         nothing = "; NOTHING checked inside the hypotheses" if self.inside_checked == 0 else ""
+        if self.inside_checked and not self.inside_decided:
+            nothing = f"; NOTHING decided inside the hypotheses (all {self.inside_checked} calls there INCONCLUSIVE)"
         return f"{len(self.findings)} calls: {parts}{tail}{nothing}; truth checked at {self.truth_checked}"
 
     # Compatibility with the first version of this report (fields `unsound`, `mismatches`, `accepted_invalid`).
@@ -430,6 +443,7 @@ class BoundAudit:
             "calls": len(self.findings),
             "not_run": self.not_run,
             "inside_checked": self.inside_checked,
+            "inside_decided": self.inside_decided,
             "truth_checked": self.truth_checked,
             "seconds": round(self.seconds, 2),
             "summary": self.summary(),

@@ -2,7 +2,8 @@
 
 Subcommands live in `interface/cli/commands/`, one module each, discovered at start-up: each defines
 `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`. Stdout carries data only; errors go
-to stderr. Exit codes: 0 ok, 1 a check or audit failed, 2 usage error, 130 interrupted (Ctrl-C: one
+to stderr. Exit codes: 0 ok, 1 a check or audit failed, 2 usage error, 3 an audit that decided nothing (`audit
+bound`: every call inside the hypotheses INCONCLUSIVE), 130 interrupted (Ctrl-C: one
 line on stderr, `shuffle-spec CMD: interrupted`; an audited child process is killed on the way out).
 """
 
@@ -123,8 +124,8 @@ INTERRUPTED = 130  # the shell's code for a program ended by SIGINT (128 + 2)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns the exit code (0 ok, 1 a check or audit failed, 2 usage error, 130
-    interrupted). Never a traceback: any failure, and Ctrl-C, is one line on stderr."""
+    """Run one command; returns the exit code (0 ok, 1 a check or audit failed, 2 usage error, 3 an audit that
+    decided nothing, 130 interrupted). Never a traceback: any failure, and Ctrl-C, is one line on stderr."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     name = "shuffle-spec"
     try:

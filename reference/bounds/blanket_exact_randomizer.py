@@ -781,16 +781,16 @@ def _erfcx_many(x: np.ndarray) -> np.ndarray:
     1e-15 falls with x (40 at 1.5, 5 at 8), so it is chosen by the smallest x of the array;
     0 <= x < 1.5: e^(x^2) - e^(x^2) erf(x), with e^(x^2) erf(x) = (2 / sqrt(pi)) sum_j 2^j x^(2j+1) / (2j+1)!! (positive
     terms, summed until the last is below 1e-17 of the sum, at most 40: 1e-17 relative at x = 1.5, where the subtraction loses a factor e^(x^2) / erfcx(x) < 30);
-    negative or non-finite x: the scalar `_erfcx`."""
+    negative or non-finite x, and x above FRACTION_MAX (where 2 x^2 overflows): the scalar `_erfcx`."""
     values = np.asarray(x, dtype=float)
     flat = values.ravel()
-    if flat.size and float(np.min(flat)) >= 1.5:  # the usual case (u = lam sigma grows like sqrt(N)): no masks
+    if flat.size and float(np.min(flat)) >= 1.5 and float(np.max(flat)) <= FRACTION_MAX:  # the usual case (u = lam sigma grows like sqrt(N)): no masks
         return _erfcx_fraction(flat).reshape(values.shape)
     result = np.empty(flat.shape)
-    far = flat >= 1.5
+    far = (flat >= 1.5) & (flat <= FRACTION_MAX)
     if np.any(far):
         result[far] = _erfcx_fraction(flat[far])
-    near = (flat >= 0) & ~far
+    near = (flat >= 0) & (flat < 1.5)
     if np.any(near):
         z = flat[near]
         twice = 2.0 * z * z
@@ -802,7 +802,7 @@ def _erfcx_many(x: np.ndarray) -> np.ndarray:
             if j % 4 == 0 and float(np.max(term)) <= 1e-17 * float(np.min(total)):
                 break  # the remaining terms fall faster than geometrically (ratio 2 x^2 / (2 j + 1) < 1 / 2 here)
         result[near] = np.exp(z * z) - (2.0 / math.sqrt(math.pi)) * total
-    rest = ~(far | near)  # negative or nan
+    rest = ~(far | near)  # negative, nan, or above FRACTION_MAX (+inf too): the scalar's asymptotic series
     if np.any(rest):
         result[rest] = _erfcx(flat[rest])
     return result.reshape(values.shape)
@@ -827,6 +827,9 @@ def _erfcx_fraction(z: np.ndarray) -> np.ndarray:
 # relative of mpmath's value on [edge, 1.5 edge] (it converges faster as x grows), listed from the largest edge down.
 CF_DEPTHS: tuple[tuple[float, int], ...] = ((30.0, 3), (15.0, 4), (10.0, 5), (8.0, 6), (6.0, 7), (5.0, 8), (4.0, 10), (3.0, 14), (2.5, 18), (2.0, 26), (1.5, 42))
 SERIES_TERMS = 40
+# The continued fraction's 2 x^2 overflows a double above ~1.34e154 (it then gave 0, and nan at +inf): larger x go to
+# the scalar `_erfcx`'s asymptotic series.
+FRACTION_MAX = 1e150
 SMALL_SADDLE = 8  # at most this many sizes: the scalar `_erfcx`; more (a blanket sum's N grid): `_erfcx_many`
 
 

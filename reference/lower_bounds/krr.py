@@ -156,7 +156,7 @@ def krr_pair_delta(*, eps0: float, n: int, k: int, eps: float, pair: str = "thir
             upper = 1.0
             continue
         # (positive_part_expectation(n, ...) is this call with every end sharpened: the same floats.)
-        ends = positive_part_expectations([int(n)], law_b, law_a, coefficients, tail=tail, per_sd=per_sd, lower=bool(sharp_lower), upper=sharp_upper)
+        ends = positive_part_expectations([int(n)], law_b, law_a, coefficients, tail=tail, per_sd=per_sd, lower=sharp_lower, upper=sharp_upper)
         lo, hi = float(ends[0][0]), float(ends[1][0])
         lower, upper = max(lower, lo / n / (1 + 2 * U1)), max(upper, hi / n * (1 + 2 * U1))
     return BoundValue(min(lower, upper), min(upper, 1.0), direction="exact")

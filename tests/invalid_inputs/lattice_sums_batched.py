@@ -17,6 +17,12 @@ CASES = [
     Case(lattice_sums.positive_part_expectations, ([10], LAW, 0.5, GOOD), {"tail": 1e-9}, fragment="law"),
     Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 2.0}, fragment="tail"),
     Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "upper": "no"}, fragment="upper"),
+    # Both switches through core.errors.require_flag, as every switch of the package: a NumPy boolean, a number or a
+    # string is refused, not read by its truthiness ("no" was read as True).
+    Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "upper": np.bool_(False)}, fragment="upper = "),
+    Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "lower": "no"}, fragment="lower = 'no'"),
+    Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "lower": 0}, fragment="lower = 0"),
+    Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "lower": np.bool_(True)}, fragment="lower = "),
 ]
 CASES += [
     Case(lattice_sums.split_cost, (0, 0.5, 0.5, 0.5), fragment="n"),

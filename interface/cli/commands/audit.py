@@ -28,7 +28,9 @@
                      T rounds) (warning)
     PASS             inside the interval, the reference's interval within the rtol        pass
   Exit 0 on pass or warnings only, 1 on any failure (or when nothing inside the hypotheses was
-  checked), 2 on usage errors (unknown id, a target that cannot be imported).
+  checked), 2 on usage errors (unknown id, a target that cannot be imported), 3 when nothing inside the
+  hypotheses was decided (no failure, every call there INCONCLUSIVE: result INCONCLUSIVE, the run proves
+  nothing; JSON "result": "inconclusive", "inside_decided": 0).
 
   TARGET is MODULE:FUNCTION (imported as `python -c "import MODULE"` would: the current directory,
   then PYTHONPATH) or path/to/file.py:FUNCTION. For a method such as Class(...).method, write a
@@ -187,7 +189,18 @@ def _run_bound(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         print_bound_report(report, show_all=args.show == "all")
-    return 0 if report.ok else 1
+    return bound_exit_code(report)
+
+
+# The exit code of `audit bound` by the report's result: a run that decided nothing inside the hypotheses (every call
+# there INCONCLUSIVE, no failure) has a code of its own, so that CI does not read it as a pass.
+EXIT_INCONCLUSIVE = 3
+BOUND_EXIT_CODES = {"pass": 0, "warn": 0, "fail": 1, "inconclusive": EXIT_INCONCLUSIVE}
+
+
+def bound_exit_code(report: BoundAudit) -> int:
+    """0 pass or warnings only, 1 a failure (or nothing checked inside the hypotheses), 3 nothing decided there."""
+    return BOUND_EXIT_CODES[report.result]
 
 
 def _grid_shape(text: str) -> tuple[int, int, int]:
@@ -218,5 +231,8 @@ def print_bound_report(report: BoundAudit, *, show_all: bool = False) -> None:
         for finding in report.by_severity(severity):
             print(format_finding(finding))
     print(f"summary: {report.summary()}")
+    if report.result == "inconclusive":
+        print("result: INCONCLUSIVE (no call inside the hypotheses reached PASS or a failure: the run proves nothing)")
+        return
     word = {"pass": "PASS", "warn": "PASS WITH WARNINGS", "fail": "FAIL"}[report.result]
     print(f"result: {word}" + (f" (worst: {report.worst})" if report.result != "pass" else ""))

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...core.errors import ParameterError, require_integer
+from ...core.errors import ParameterError, require_flag, require_integer
 
 from .laws import BinomialLaw, CHUNK_ELEMENTS, QUERY_BLOCK, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_gamma, log_pmf, binomial_window
 
@@ -803,8 +803,8 @@ def positive_part_expectations(
     if not isinstance(c, Coefficients):
         raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
     require_integer("per_sd", per_sd, minimum=1)
-    if not isinstance(upper, (bool, np.bool_)):
-        raise ParameterError("upper", upper, "True or False")
+    require_flag("lower", lower)
+    require_flag("upper", upper)
     if not isinstance(law_b, BinomialLaw) or not isinstance(law_a, BinomialLaw):
         raise ParameterError("law", (law_b, law_a), "BinomialLaws from binomial_law()")
     if not (isinstance(tail, (int, float)) and 0 < tail < 1):
@@ -820,8 +820,10 @@ def positive_part_expectations(
         return total_lo, total_hi
     # Row spacing: the zero of g moves by (c2 - c1)/(c0 - c2) values of a per unit of b; keep that within one sd
     # of a | b (sd = sqrt((m - b) p_a q_a), m - b ~ m q_b). A power of two keeps the layout cached across eps.
+    # Both units are capped at 2^60 below (the batch's rows): capping the argument of log2 there too gives the same
+    # unit wherever it is finite, and 2^60 where c2 = c1 (e.g. the split third pair at eps = 0) makes it infinite.
     ratio = (c.c0[0] - c.c2[1]) / max(c.c2[1] - c.c1[0], 1e-300)
-    sd_a_unit = 2.0 ** math.floor(math.log2(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300))) if not law_a.degenerate else 1.0
+    sd_a_unit = 2.0 ** math.floor(math.log2(min(max(ratio * math.sqrt(law_a.p * (1 - law_a.p)), 1e-300), 2.0**60))) if not law_a.degenerate else 1.0
     # And keep the weights' exponent sigma (a - a0) ~ j sd_a / (M q_a) below about 1/4 over a standard deviation
     # (j <= sqrt(M q_a / p_a) / 4), where the quadratic bound on e^-x is tight.
     tangent_unit = 2.0 ** math.floor(math.log2(max(0.25 * math.sqrt((1 - law_a.p) / law_a.p), 1e-300))) if not law_a.degenerate else 1.0
@@ -841,7 +843,7 @@ def positive_part_expectations(
         load += size
     for batch in batches:
         batch_ms = tuple(chosen[i] for i in batch)
-        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, bool(lower), bool(upper))
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, lower, upper)
         for j, position in enumerate(batch):
             total_lo[nonzero[position]] = lo[j]
             total_hi[nonzero[position]] = hi[j]

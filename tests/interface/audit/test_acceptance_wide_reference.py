@@ -12,6 +12,7 @@ from support import statements as fx
 
 from shuffle_spec.interface.audit.bound import audit_bound, audit_point
 from shuffle_spec.interface.audit.sandbox import CallOutcome
+from shuffle_spec.interface.cli.commands.audit import bound_exit_code
 from shuffle_spec.interface.audit.verdicts import ABOVE_BOUND, BELOW_BOUND, INCONCLUSIVE, PASS, judge
 from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_epsilon_mp
 from shuffle_spec.spec.registry import get_statement
@@ -94,13 +95,19 @@ def test_the_audit_of_a_claim_five_percent_low_is_not_a_pass_where_the_reference
     inside = [f for f in audit.findings if f.inside and f.got is not None]
     assert inside, "the sweep has points inside the hypotheses"
     assert all(f.verdict == INCONCLUSIVE for f in inside), [(f.inputs, f.verdict) for f in inside]
-    assert audit.result != "pass"
+    # A run in which no call inside the hypotheses was decided proves nothing: its own result (not "warn", exit 0, which
+    # CI reads as a pass), exit code 3, and the summary and the JSON say so.
+    assert audit.result == "inconclusive" and not audit.ok
+    assert bound_exit_code(audit) == 3
+    assert "NOTHING decided inside the hypotheses" in audit.summary()
     report = audit.to_json()
+    assert report["result"] == "inconclusive" and report["inside_decided"] == 0 and report["inside_checked"] == len(inside)
     assert report["counts"].get(INCONCLUSIVE) == len(inside)
     assert all(f["certified_interval"] for f in report["findings"] if f["verdict"] == INCONCLUSIVE)
     # A tolerance granted by the caller that covers the width (10%) makes the points separate claims again.
     lenient = audit_bound(_five_percent_low, WIDE_UPPER.id, grid=True, grid_shape=(2, 2, 2), vectors={**_no_valid_vectors()}, rtol=0.2, quiet=True)
     assert {f.verdict for f in lenient.findings if f.inside and f.got is not None} == {PASS}
+    assert lenient.result in ("pass", "warn") and bound_exit_code(lenient) == 0 and lenient.to_json()["inside_decided"] > 0
 
 
 def _no_valid_vectors() -> dict:

@@ -4,6 +4,7 @@ independent reference, on each of its ranges (series below 1.5, continued fracti
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 
@@ -41,6 +42,21 @@ def test_erfcx_many_mixed_and_negative_arguments_and_shape():
     assert abs(out[0, 1] / module._erfcx(np.array([-1.0]))[0] - 1) < 1e-15
     assert out[0, 2] == 1.0  # erfcx(0) = 1: the series' sum is 0
     assert float(np.max(np.abs(out[1, 1:] / _exact(np.array([1.5, 20.0])) - 1))) < 1e-13
+
+
+def test_erfcx_many_at_huge_and_infinite_arguments_is_finite_like_the_scalar_one():
+    # 2 x^2 overflows a double above ~1.34e154: the continued fraction gave 0 there (x / inf) and nan at x = 1.7e308 and
+    # +inf (inf / inf), where erfcx(x) = 1/(x sqrt(pi)) (1 - 1/(2 x^2) + ...) and the scalar `_erfcx` agrees. Nine
+    # elements or more take this path in the estimates (SMALL_SADDLE); the array here has one huge element among them.
+    huge = [1e154, 1e200, 1e300, 1.7e308, np.inf]
+    for value in huge:
+        out = module._erfcx_many(np.array([2.0] * 8 + [value]))
+        alone = module._erfcx_many(np.array([value]))
+        for got in (out[-1], alone[0]):
+            assert np.isfinite(got) and got >= 0.0, (value, got)
+            leading = 1.0 / float(value) / math.sqrt(math.pi)
+            assert abs(got - leading) <= 1e-13 * leading + 1e-300, (value, got, leading)
+        assert out[0] == module._erfcx_many(np.array([2.0]))[0]  # the other elements as before
 
 
 def test_long_size_grids_load_no_scipy():

@@ -43,6 +43,21 @@ def test_interval_contains_the_exact_divergence_of_the_whole_histogram(k, n, eps
         assert got.lower <= worst * (1 + REL)  # a pair is at most the worst case
 
 
+@pytest.mark.parametrize("eps0", [20.0, 50.0])
+def test_at_eps_zero_the_interval_contains_the_total_variation(eps0):
+    """At eps = 0 the coefficients of h_z and R' are both 0 ((1 - e)/e0 and 1 - e), so the lattice sum's c1 = c2 and
+    its row spacing (c0 - c2)/(c2 - c1) is infinite: from eps0 ~ 19.7 on (e0 over ~3.6e8) the pair raised
+    OverflowError ("cannot convert float infinity to integer") instead of an interval. The pair's divergence at
+    e^0 is the total variation of the whole histograms (exact enumeration, as above)."""
+    n, k = 3, 4
+    randomizer = k_randomized_response(k, math.exp(eps0))
+    p = shuffled_distribution(randomizer, [2] * (n - 1) + [0])
+    q = shuffled_distribution(randomizer, [2] * (n - 1) + [1])
+    exact = max(hockey_stick_divergence(p, q, 1.0), hockey_stick_divergence(q, p, 1.0))
+    got = krr_pair_third_split_delta(eps0=eps0, n=n, k=k, eps=0.0)
+    assert got.lower * (1 - REL) <= exact <= got.upper * (1 + REL), (exact, got)
+
+
 def test_split_counts_beat_the_merged_counts_at_large_eps0_and_stay_below_the_blanket_bound():
     """eps0 = 6, k = 10, n = 300, delta = 1e-6: the merged counts lose the distinction between the third value's
     count and the unheld values' (module doc), so the split pair's certified eps is strictly larger; both are

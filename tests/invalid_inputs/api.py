@@ -1,0 +1,27 @@
+"""Invalid inputs of the public API's functions (`interface/api.py`) that rank or certify at one point: each refuses a
+bad eps0, n, delta or switch as the command line does (one line naming the parameter and its value), never a gap
+with no side valid or a switch read by its truthiness."""
+
+from shuffle_spec.interface import api
+
+from invalid_inputs import Case
+
+GOOD = {"randomizer": "krr", "eps0": 1.0, "n": 100, "delta": 1e-6, "k": 3}
+
+# (parameter, bad value, the fragment of the message): the rows `shuffle-spec tightest` refuses with exit 2.
+_TIGHTEST_ROWS = [
+    ("n", -5, "n = -5"),
+    ("n", 0, "n = 0"),
+    ("n", -5.0, "n = -5"),
+    ("eps0", -1.0, "eps0 = -1.0"),
+    ("eps0", 0.0, "eps0 = 0.0"),
+    ("delta", 0.0, "delta = 0.0"),
+    ("delta", -1e-6, "delta = -1e-06"),
+    ("delta", 1.0, "delta = 1.0"),
+    ("delta", 1.5, "delta = 1.5"),
+    ("delta", 1e-301, "delta = 1e-301"),
+    ("include_upper", "no", "include_upper = 'no'"),
+    ("include_upper", 0, "include_upper = 0"),
+]
+
+CASES = [Case(api.tightest, (), {**GOOD, name: value}, fragment=fragment) for name, value, fragment in _TIGHTEST_ROWS]
