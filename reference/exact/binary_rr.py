@@ -191,10 +191,20 @@ def _log_tail(x: int, m: int, pair: ProbabilityPair) -> float:
     return -(t1 + t2) + margin
 
 
-def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> int:
+def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int, memo: dict[int, float] | None = None) -> int:
     """A window edge beyond which the certified Chernoff tail is <= e^log_target (bisection on the certified
     exponent `_log_tail`, which is monotone in x on each side of the mean up to its margin; the returned edge
-    is verified)."""
+    is verified). `memo` (optional) receives every `_log_tail(x, m, pair)` computed, by x: a pure function, so the
+    verification and the caller (the dropped mass just outside the edge) read the values again instead of
+    recomputing them (the same floats)."""
+    seen: dict[int, float] = {} if memo is None else memo
+
+    def tail(x: int) -> float:
+        value = seen.get(x)
+        if value is None:
+            value = seen[x] = _log_tail(x, m, pair)
+        return value
+
     mean = m * pair.p
     if direction < 0:
         inner, outer = math.floor(mean), -1  # the edge x has tail(x - 1) <= target; x - 1 in (outer, inner)
@@ -212,11 +222,11 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
     guess = int(mean + direction * spread)
     if min(inner, outer) < guess < max(inner, outer):
         step = max(int(spread / 16), 1)
-        if _log_tail(guess, m, pair) <= log_target:
+        if tail(guess) <= log_target:
             outer = guess
             while True:
                 probe = outer - direction * step
-                if not min(inner, outer) < probe < max(inner, outer) or _log_tail(probe, m, pair) > log_target:
+                if not min(inner, outer) < probe < max(inner, outer) or tail(probe) > log_target:
                     if min(inner, outer) < probe < max(inner, outer):
                         inner = probe
                     break
@@ -227,13 +237,13 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
                 probe = inner + direction * step
                 if not min(inner, outer) < probe < max(inner, outer):
                     break
-                if _log_tail(probe, m, pair) <= log_target:
+                if tail(probe) <= log_target:
                     outer = probe
                     break
                 inner, step = probe, 2 * step
     while abs(outer - inner) > slack:
         mid = (inner + outer) // 2
-        if _log_tail(mid, m, pair) <= log_target:
+        if tail(mid) <= log_target:
             outer = mid
         else:
             inner = mid
@@ -242,7 +252,7 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
         return 0
     if x > m:
         return m
-    if _log_tail(x, m, pair) > log_target:  # the bisection's last step verified this: never reached unless a bug
+    if tail(x) > log_target:  # the bisection's last step verified this: never reached unless a bug
         raise ArithmeticError("exact binary RR: the certified tail bound does not hold at the bisection's end")
     return int(x) + 1 if direction < 0 else int(x) - 1
 
@@ -432,12 +442,13 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
     if m == 0:
         value, err = _float_with_error(iv.exp(-iv.mpf(log_scale)))
         return _Window(0, np.array([value]), err, 0.0, 0.0)
-    lo = _edge(m, pair, log_tail - math.log(2), -1)
-    hi = _edge(m, pair, log_tail - math.log(2), +1)
+    tails: dict[int, float] = {}  # _log_tail(x, m, pair) by x, as the edge searches computed them (both sides: one m)
+    lo = _edge(m, pair, log_tail - math.log(2), -1, tails)
+    hi = _edge(m, pair, log_tail - math.log(2), +1, tails)
     if hi - lo + 1 > MAX_WINDOW:
         raise ParameterError("n", m, f"a population whose binomial window has at most {MAX_WINDOW} points (here {hi - lo + 1}): reduce n or increase eps0")
-    below = 0.0 if lo == 0 else _exp_up(_log_tail(lo - 1, m, pair) - log_scale)
-    above = 0.0 if hi == m else _exp_up(_log_tail(hi + 1, m, pair) - log_scale)
+    below = 0.0 if lo == 0 else _exp_up((tails[lo - 1] if lo - 1 in tails else _log_tail(lo - 1, m, pair)) - log_scale)
+    above = 0.0 if hi == m else _exp_up((tails[hi + 1] if hi + 1 in tails else _log_tail(hi + 1, m, pair)) - log_scale)
     k0, anchor, eps_a = _anchor(m, pair, lo, hi, log_scale)
     rho_up, rho_down = pair.p / pair.q, pair.q / pair.p
     # Running products include the anchor, so a value is subnormal only when it is itself below 2^-1022.
