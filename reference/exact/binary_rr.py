@@ -53,7 +53,7 @@ Certified worst case (proof in `proofs_checks/derived/exact_binary_rr.py`):
 Per pair (`_Pair`): S_k's pmf f is log-concave (sum of independent Bernoullis), so P_k/Q_k is
 non-decreasing in s and d_k = H(s*) with H(s') = P(S+B >= s') - e Q(S+B >= s') = a T(s'-1) - b T(s'),
 T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >= 0}. s* is bracketed from
-a normal-approximation guess, then found by bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
+a guess (the mean of S_k tilted by b/a with its skew correction, `_Pair._guess`: exact for one binomial), then found by bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
 the shorter of the two binomial windows (no convolution), so a delta evaluation costs
 O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta))).
 At many eps at once (`pair_delta_evaluator_many`, the profile envelope of compose.binary_rr): the same g and
@@ -786,7 +786,7 @@ class _Pair:
         bottom, top = self.support
         # Bracket, then bisection: `low` has g certified < 0 (or is below the window: bottom - 1), `high` has
         # not (or is above it: top + 2). Any bracket with these invariants gives the same certified result;
-        # the normal-approximation guess only makes it short (a few evaluations of g instead of log(window)).
+        # the guess (`_guess`) only makes it short (a few evaluations of g instead of log(window)).
         low, high = bottom - 1, top + 2
         guess = self._guess(a_lo, b_lo)
         if guess is not None:
