@@ -37,7 +37,8 @@ Hoeffding and Bennett forms) a bound non-increasing in eps, as `closed_form_epsi
   times delta), and only where that lower end is not above delta with the window of 1e-4 delta.
 - BBGN19.Lem5.3.exact_krr at k = 2 (binary RR's certified worst case in hand): a certified lower bound on Lemma 5.3's
   delta at U is above delta, so its value is > U: first the bound from one blanket size
-  (`blanket_krr_delta_lower`: Pr[N <= N*] D_{N*}, D_N non-increasing in the blanket size N; one lattice sum), else
+  (`blanket_krr_delta_lower`: Pr[N <= N*] D_{N*}, D_N non-increasing in the blanket size N; at k = 2 one certified
+  binomial window), else
   the lower end of the exact delta from whichever of its two exact evaluations, the split sum or the N grid, has the
   smaller work estimate (`exact_blanket_krr_delta(path="estimate")`).
 - BBGN19.Thm5.3, BBGN19.hoeffding_krr, BBGN19.bennett_generic, BBGN19.bennett_krr (closed forms, each inverted by
@@ -276,8 +277,8 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
             from ..reference.bounds.blanket_exact_krr import exact_blanket_krr_delta
             from ..reference.bounds.blanket_krr_lower import blanket_krr_delta_lower
 
-            # First the lower bound from one blanket size (one lattice sum of b: 1-25 ms where the exact evaluation
-            # takes 10-200 ms; ~1% below the exact delta at large n). Else either exact evaluation of the sum: the one
+            # First the lower bound from one blanket size (at k = 2 one certified binomial window, 2-17 ms, where the
+            # exact evaluation takes 10-200 ms; ~1% below the exact delta at large n). Else either exact evaluation of the sum: the one
             # with the smaller work estimate (path "estimate"; at eps0 = 4, n = 1e6 the statement's own rule takes the
             # split sum, ten times slower there).
             if (blanket_krr_delta_lower(eps0=eps0, n=n, k=k, eps=end, delta_hint=delta) > delta

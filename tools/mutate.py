@@ -202,6 +202,13 @@ MUTANTS: tuple[Mutant, ...] = (
            "    if False:", ("tests/interface/audit/test_acceptance_wide_reference.py",), "an interval with an infinite end separates claims (every claim passes)"),
     Mutant("audit.pair_interval", "reference/exact/binary_rr.py", "    return BoundValue(pair.lower, pair.upper, note, direction=\"lower_bound\")",
            "    return BoundValue(pair.lower, pair.lower, note, direction=\"lower_bound\")", ("tests/interface/audit/test_acceptance_intervals.py",), "a pair lower bound's interval [lower, lower] misses its exact eps (a correct claim fails the audit)"),
+    # exact binary RR: the threshold guess of a pair evaluation untilted (the mean: far from s*), and Lemma 5.3's k = 2
+    # one-window lower bound with half its negative term (no longer below the 50-digit expectation).
+    Mutant("ebr.guess_untilted", "reference/exact/binary_rr.py", "        p_r, q_r = p * r / (q + p * r), q * r / (p + q * r)  # a one's and a zero's tilted probability of 1",
+           "        p_r, q_r = p, q  # a one's and a zero's tilted probability of 1", ("tests/reference/exact/test_binary_rr_threshold_guess.py",),
+           "the threshold guess without the tilt: the search starts far from s*"),
+    Mutant("bkl.binary_half", "reference/bounds/blanket_krr_lower.py", "    y = c1[0] * (float(size) - a)",
+           "    y = c1[0] * (float(size) - a) / 2", ("tests/reference/bounds/test_blanket_krr_lower.py",), "k = 2 blanket lower bound with half its negative term"),
 )
 
 

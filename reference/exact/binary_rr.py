@@ -53,7 +53,7 @@ Certified worst case (proof in `proofs_checks/derived/exact_binary_rr.py`):
 Per pair (`_Pair`): S_k's pmf f is log-concave (sum of independent Bernoullis), so P_k/Q_k is
 non-decreasing in s and d_k = H(s*) with H(s') = P(S+B >= s') - e Q(S+B >= s') = a T(s'-1) - b T(s'),
 T(t) = Pr[S_k >= t], a = p - e q, b = e p - q, s* = min{s : a f(s-1) - b f(s) >= 0}. s* is bracketed from
-a normal-approximation guess, then found by bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
+a guess (the mean of S_k tilted by b/a with its skew correction, `_Pair._guess`: exact for one binomial), then found by bisection on certified values of g(s) = a f(s-1) - b f(s), each f(s) or T(t) a single dot product over
 the shorter of the two binomial windows (no convolution), so a delta evaluation costs
 O(window log window) after an O(window) set-up, window = O(sqrt(n pq log(1/delta))).
 At many eps at once (`pair_delta_evaluator_many`, the profile envelope of compose.binary_rr): the same g and
@@ -191,10 +191,20 @@ def _log_tail(x: int, m: int, pair: ProbabilityPair) -> float:
     return -(t1 + t2) + margin
 
 
-def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> int:
+def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int, memo: dict[int, float] | None = None) -> int:
     """A window edge beyond which the certified Chernoff tail is <= e^log_target (bisection on the certified
     exponent `_log_tail`, which is monotone in x on each side of the mean up to its margin; the returned edge
-    is verified)."""
+    is verified). `memo` (optional) receives every `_log_tail(x, m, pair)` computed, by x: a pure function, so the
+    verification and the caller (the dropped mass just outside the edge) read the values again instead of
+    recomputing them (the same floats)."""
+    seen: dict[int, float] = {} if memo is None else memo
+
+    def tail(x: int) -> float:
+        value = seen.get(x)
+        if value is None:
+            value = seen[x] = _log_tail(x, m, pair)
+        return value
+
     mean = m * pair.p
     if direction < 0:
         inner, outer = math.floor(mean), -1  # the edge x has tail(x - 1) <= target; x - 1 in (outer, inner)
@@ -212,11 +222,11 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
     guess = int(mean + direction * spread)
     if min(inner, outer) < guess < max(inner, outer):
         step = max(int(spread / 16), 1)
-        if _log_tail(guess, m, pair) <= log_target:
+        if tail(guess) <= log_target:
             outer = guess
             while True:
                 probe = outer - direction * step
-                if not min(inner, outer) < probe < max(inner, outer) or _log_tail(probe, m, pair) > log_target:
+                if not min(inner, outer) < probe < max(inner, outer) or tail(probe) > log_target:
                     if min(inner, outer) < probe < max(inner, outer):
                         inner = probe
                     break
@@ -227,13 +237,13 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
                 probe = inner + direction * step
                 if not min(inner, outer) < probe < max(inner, outer):
                     break
-                if _log_tail(probe, m, pair) <= log_target:
+                if tail(probe) <= log_target:
                     outer = probe
                     break
                 inner, step = probe, 2 * step
     while abs(outer - inner) > slack:
         mid = (inner + outer) // 2
-        if _log_tail(mid, m, pair) <= log_target:
+        if tail(mid) <= log_target:
             outer = mid
         else:
             inner = mid
@@ -242,7 +252,7 @@ def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int) -> i
         return 0
     if x > m:
         return m
-    if _log_tail(x, m, pair) > log_target:  # the bisection's last step verified this: never reached unless a bug
+    if tail(x) > log_target:  # the bisection's last step verified this: never reached unless a bug
         raise ArithmeticError("exact binary RR: the certified tail bound does not hold at the bisection's end")
     return int(x) + 1 if direction < 0 else int(x) - 1
 
@@ -432,12 +442,13 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
     if m == 0:
         value, err = _float_with_error(iv.exp(-iv.mpf(log_scale)))
         return _Window(0, np.array([value]), err, 0.0, 0.0)
-    lo = _edge(m, pair, log_tail - math.log(2), -1)
-    hi = _edge(m, pair, log_tail - math.log(2), +1)
+    tails: dict[int, float] = {}  # _log_tail(x, m, pair) by x, as the edge searches computed them (both sides: one m)
+    lo = _edge(m, pair, log_tail - math.log(2), -1, tails)
+    hi = _edge(m, pair, log_tail - math.log(2), +1, tails)
     if hi - lo + 1 > MAX_WINDOW:
         raise ParameterError("n", m, f"a population whose binomial window has at most {MAX_WINDOW} points (here {hi - lo + 1}): reduce n or increase eps0")
-    below = 0.0 if lo == 0 else _exp_up(_log_tail(lo - 1, m, pair) - log_scale)
-    above = 0.0 if hi == m else _exp_up(_log_tail(hi + 1, m, pair) - log_scale)
+    below = 0.0 if lo == 0 else _exp_up((tails[lo - 1] if lo - 1 in tails else _log_tail(lo - 1, m, pair)) - log_scale)
+    above = 0.0 if hi == m else _exp_up((tails[hi + 1] if hi + 1 in tails else _log_tail(hi + 1, m, pair)) - log_scale)
     k0, anchor, eps_a = _anchor(m, pair, lo, hi, log_scale)
     rho_up, rho_down = pair.p / pair.q, pair.q / pair.p
     # Running products include the anchor, so a value is subnormal only when it is itself below 2^-1022.
@@ -712,13 +723,25 @@ class _Pair:
         return short.lo + long_.lo, short.hi + long_.hi
 
     def _guess(self, a: float, b: float) -> int | None:
-        """Uncertified guess of s* = min{s : a f(s-1) >= b f(s)}: with f normal of mean mu and variance v,
-        f(s-1)/f(s) = exp((s - mu - 1/2) / v), so s* ~ mu + 1/2 + v log(b/a). None when a, b are not both > 0."""
+        """Uncertified guess of s* = min{s : a f(s-1) >= b f(s)}, i.e. where f(s-1)/f(s) reaches r = b/a: the point
+        where the tilted pmf f(s) r^s has equal values at s - 1 and s. Tilting by r turns each Bernoulli(x) of S into
+        a Bernoulli(x r / (1 - x + x r)); the tilted sum's mean K'(log r) plus (1 - kappa_3 / kappa_2) / 2 (its
+        tilted cumulants: the mode's skew correction and the half step) is exact for one binomial (s* - 1 < (m + 1)
+        x_r <= s*) and within a count or so for the sum (the normal guess mu + 1/2 + v log r, its first order, was
+        ~10 counts off at eps0 = 4, n = 1e6, where the zeros' Bin(n, q) is skewed). Only shortens the bracketing of
+        `scaled_delta_bounds` (any bracket gives the same certified result). None when a, b are not both > 0."""
         keep, _ = _keep_pair(self.eps0)
-        variance = (self.ones + self.zeros) * keep.p * keep.q
-        if not (a > 0 and b > 0 and variance > 0):
+        p, q = keep.p, keep.q
+        if not (a > 0 and b > 0 and p * q > 0):
             return None
-        value = self.ones * keep.p + self.zeros * keep.q + 0.5 + variance * math.log(b / a)
+        r = b / a
+        if not (math.isfinite(r) and 1e-150 < r < 1e150):
+            return None
+        p_r, q_r = p * r / (q + p * r), q * r / (p + q * r)  # a one's and a zero's tilted probability of 1
+        v_ones, v_zeros = p_r * (1.0 - p_r), q_r * (1.0 - q_r)
+        k2 = self.ones * v_ones + self.zeros * v_zeros
+        k3 = self.ones * v_ones * (1.0 - 2.0 * p_r) + self.zeros * v_zeros * (1.0 - 2.0 * q_r)
+        value = self.ones * p_r + self.zeros * q_r + 0.5 * (1.0 - (k3 / k2 if k2 > 0 else 0.0))
         return int(math.ceil(value)) if math.isfinite(value) and abs(value) < 2.0**62 else None
 
     def h_bounds(self, eps: float, s: int) -> tuple[float, float]:
@@ -763,7 +786,7 @@ class _Pair:
         bottom, top = self.support
         # Bracket, then bisection: `low` has g certified < 0 (or is below the window: bottom - 1), `high` has
         # not (or is above it: top + 2). Any bracket with these invariants gives the same certified result;
-        # the normal-approximation guess only makes it short (a few evaluations of g instead of log(window)).
+        # the guess (`_guess`) only makes it short (a few evaluations of g instead of log(window)).
         low, high = bottom - 1, top + 2
         guess = self._guess(a_lo, b_lo)
         if guess is not None:
@@ -797,8 +820,10 @@ class _Pair:
             extra = sum(max(g(s)[1], 0.0) for s in range(low + 1, s_b))
         self._brackets[float(eps)] = (low, s_b)
         _, dropped = self._bounds(0.0)
-        upper = max(h(s_b)[1], 0.0) + extra + dropped
-        lower = max(h(s_b)[0], h(low + 1)[0], 0.0)
+        # h is a pure function of s here (memoised pmf and tail values, the same arithmetic): each count once.
+        at_threshold = h(s_b)
+        upper = max(at_threshold[1], 0.0) + extra + dropped
+        lower = max(at_threshold[0], (at_threshold if low + 1 == s_b else h(low + 1))[0], 0.0)
         return lower, upper
 
     def _ambiguous_range(self, low: int, failed: int, top: int, g: Callable[[int], tuple[float, float]], a_lo: float, a_hi: float, b_lo: float, b_hi: float) -> tuple[int, float]:
