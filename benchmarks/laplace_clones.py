@@ -5,6 +5,7 @@ figures of benchmarks/LAPLACE_CLONES.md).
 
     PYTHONPATH=. nice python3 benchmarks/laplace_clones.py table [--eps0 0.5,1,2,4,8] [--n 1e3,1e4] [--delta 1e-6] [--pairs]
     PYTHONPATH=. nice python3 benchmarks/laplace_clones.py splits EPS0 M EPS [--cells 3|4]
+    PYTHONPATH=. nice python3 benchmarks/laplace_clones.py corners EPS0 N EPS [--per-sd 3]
 
 The route (q = e^{-eps0}, mu_x the law of x + Lap(1/eps0), victim 0 vs 1). Every other user at x is a mu_0-clone
 with probability a(x) = (q^x - q^{2-x}) / (1 - q^2), a mu_1-clone with b(x) = (q^{1-x} - q^{1+x}) / (1 - q^2),
@@ -31,6 +32,12 @@ direction. The column "s = 1" is the dataset "all others at 0" itself (the truth
 (0, 1), y >= 1) or 4 cells (the middle cut at 1/2), from the exact count laws (a multi-dimensional FFT of the
 generating function). Binning is a post-processing, so these are lower bounds on the continuous D(j, l): evidence
 about the shape in j, not a bound.
+
+`corners`: the tangent refinement (docs): E[D(K0, K1)] is multilinear in each user's clone probabilities (a, b) and
+non-increasing in them, and the curve x -> (a(x), b(x)) lies above the polyline A = (1, 0), P1, P2, B = (0, 1) of its
+tangents at 0, 1/2 and 1, so every dataset is bounded by a configuration of those four types. The command compares,
+on Laplace binned into 3 cells (the clone inequality survives binning), the corner "all A" (= all others at 0) with
+"all P1" ((K0, K1) multinomial) and with the plain route's end split, each bracketed by the monotonicity of D.
 """
 
 from __future__ import annotations
@@ -152,6 +159,69 @@ def splits(args: argparse.Namespace) -> int:
     return 0
 
 
+def tangent_vertex(eps0: float) -> tuple[float, float]:
+    """P1: where the tangent of x -> (a(x), b(x)) at x = 0 meets the tangent at x = 1/2 (a + b = sech(eps0/2))."""
+    q, log_q = math.exp(-eps0), -eps0
+    da, db = log_q * (1 + q * q) / (1 - q * q), -2 * log_q * q / (1 - q * q)  # (a'(0), b'(0))
+    t = (1 - 1 / math.cosh(eps0 / 2)) / -(da + db)
+    return 1 + t * da, t * db
+
+
+def _binomial_log_pmf(k: np.ndarray, size: int, p: float) -> np.ndarray:
+    from scipy.special import gammaln
+
+    return gammaln(size + 1) - gammaln(k + 1) - gammaln(size - k + 1) + k * math.log(p) + (size - k) * math.log1p(-p)
+
+
+def corners(args: argparse.Namespace) -> int:
+    """All others of type A = (1, 0) (the dataset "all others at 0") against all of type P1, on Laplace binned into
+    3 cells: E[D(K0, K1)] with (K0, K1) ~ Mult(n - 1; P1), bracketed on a grid of (j, l) by the monotonicity of D
+    (a block's upper end: D at its low corner; lower end: D at its high corner); each direction separately."""
+    eps0, n, eps = args.eps0, args.n, args.eps
+    alpha, beta = tangent_vertex(eps0)
+    others = n - 1
+    at_zero = binned_split_deltas(eps0, others, 0, eps, 3)
+    print(f"eps0 = {eps0:g}, n = {n}, eps = {eps:g}, 3 cells; P1 = ({alpha:.4f}, {beta:.4f})")
+    print(f"all A (all others at 0): forward {at_zero[0]:.4g}, backward {at_zero[1]:.4g}")
+
+    def grid(p: float) -> np.ndarray:
+        mean, sd = others * p, math.sqrt(others * p * (1 - p))
+        step = max(1, int(sd / args.per_sd))
+        low, high = max(0, int(mean - 7 * sd)), min(others, int(mean + 7 * sd) + 1)
+        return np.unique(np.append(np.arange(low, high + 1, step), high))
+
+    js, ls = grid(alpha), grid(beta)  # the marginals: K0 ~ Bin(n - 1, alpha), K1 ~ Bin(n - 1, beta)
+    values = {(j, k1): binned_split_deltas(eps0, int(j), int(k1), eps, 3) for j in js for k1 in ls if j + k1 <= others}
+    # Pr[K0 = j] and Pr[K1 = l | K0 = j] (K1 | K0 ~ Bin(n - 1 - K0, beta / (1 - alpha))).
+    upper, lower, covered = [0.0, 0.0], [0.0, 0.0], 0.0
+    for ja, jb in zip(js[:-1], js[1:], strict=True):
+        for j in range(int(ja), int(jb)):
+            pj = math.exp(float(_binomial_log_pmf(np.array(j), others, alpha)))
+            rest = others - j
+            for la, lb in zip(ls[:-1], ls[1:], strict=True):
+                if la > rest:
+                    break
+                l_values = np.arange(int(la), min(int(lb), rest + 1))
+                mass = pj * float(np.sum(np.exp(_binomial_log_pmf(l_values, rest, beta / (1 - alpha)))))
+                covered += mass
+                top, bottom = values.get((ja, la)), values.get((jb, lb), (0.0, 0.0))
+                for side in (0, 1):
+                    upper[side] += mass * top[side]
+                    lower[side] += mass * bottom[side]
+    s, m_grid = alpha + beta, grid(alpha + beta)
+    plain = [[0.0, 0.0], [0.0, 0.0]]  # the route without types: E_{M ~ Bin(n-1, s)}[D(M, 0)] (the end split), bracketed
+    ends = {int(m): binned_split_deltas(eps0, int(m), 0, eps, 3) for m in m_grid}
+    for ma, mb in zip(m_grid[:-1], m_grid[1:], strict=True):
+        mass = float(np.sum(np.exp(_binomial_log_pmf(np.arange(int(ma), int(mb)), others, s))))
+        for side in (0, 1):
+            plain[0][side] += mass * ends[int(mb)][side]
+            plain[1][side] += mass * ends[int(ma)][side]
+    print(f"end split, M ~ Bin(n - 1, s): forward in [{plain[0][0]:.4g}, {plain[1][0]:.4g}], backward in [{plain[0][1]:.4g}, {plain[1][1]:.4g}]")
+    print(f"all P1: forward in [{lower[0]:.4g}, {upper[0]:.4g}], backward in [{lower[1]:.4g}, {upper[1]:.4g}]"
+          f" (mass of (K0, K1) in the grid's blocks: {covered:.6f}; the rest not counted)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -165,8 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     split.add_argument("m", type=int)
     split.add_argument("eps", type=float)
     split.add_argument("--cells", type=int, choices=(3, 4), default=3)
+    corner = commands.add_parser("corners", help="the vertex types A and P1 against each other, binned into 3 cells")
+    corner.add_argument("eps0", type=float)
+    corner.add_argument("n", type=int)
+    corner.add_argument("eps", type=float)
+    corner.add_argument("--per-sd", type=float, default=3.0, help="grid points per standard deviation of the counts")
     args = parser.parse_args(argv)
-    return table(args) if args.command == "table" else splits(args)
+    return {"table": table, "splits": splits, "corners": corners}[args.command](args)
 
 
 if __name__ == "__main__":
