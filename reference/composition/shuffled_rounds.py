@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
@@ -405,6 +406,11 @@ def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1, dead
         from . import mechanism_rounds  # lazy: it builds on this module
 
         return mechanism_rounds.composed_delta(_mechanism_rounds(rounds), eps=eps, deadline=deadline)
+    if Fraction(eps) >= sum((Fraction(r.eps0) * r.rounds for r in rounds), Fraction(0)):
+        # Basic composition (module doc): every eps0-LDP round is eps0-DP centrally, so at eps >= sum_r T_r eps0_r
+        # (exact rational comparison) delta is exactly 0, for the mechanism and for every pair composed here (each
+        # round's privacy loss lies in [-eps0, eps0]). Also no grid step from eps (eps up to 1e308 overflowed it).
+        return BoundValue(0.0, 0.0, direction=_direction(rounds))
     lows, ups = [], []
     for index, composer in enumerate(_composer(rounds, 1e-18)):
         step = composer.step_for(max(eps, composer.scale(1e-6)), int(refine))
