@@ -119,15 +119,32 @@ def _half_pair() -> ProbabilityPair:
     return ProbabilityPair(iv.mpf(0.5), iv.mpf(0.5), 0.5, 0.5, 0.0, 0.0)
 
 
-@lru_cache(maxsize=4096)
 def _half_window(c: int, tail: float = WINDOW_TAIL) -> CertifiedWindow:
     """The certified window of Bin(c, 1/2) (cached: both rounding directions and repeated calls share it).
-    Up to EXACT_HALF_UP_TO the whole support from exact integers: C(c, x) / 2^c as an int / int division is
-    correctly rounded (relative error <= u; every value >= 2^-1000 is a normal float)."""
+    Up to EXACT_HALF_UP_TO the whole support from exact integers, the same window for every tail (cached by c alone:
+    the small-delta recompositions ask again with smaller tails); above it `certified_window` for the tail."""
     if c <= EXACT_HALF_UP_TO:
-        pmf = np.array([math.comb(c, x) / 2**c for x in range(c + 1)])
-        rel = np.full(c + 1, UNIT)
-        return CertifiedWindow(c, 0, c, pmf, rel, pmf * (1 - 2 * UNIT), pmf * (1 + 2 * UNIT), 0.0, 0.0)
+        return _exact_half_window(c)
+    return _tail_half_window(c, tail)
+
+
+@lru_cache(maxsize=1024)
+def _exact_half_window(c: int) -> CertifiedWindow:
+    """The whole support of Bin(c, 1/2): C(c, x) / 2^c as an int / int division is correctly rounded (relative error
+    <= u; every value >= 2^-1000 is a normal float). The binomial coefficients by the exact integer recurrence
+    C(c, x + 1) = C(c, x) (c - x) / (x + 1) (the same integers as math.comb, in O(c) big-integer steps)."""
+    coefficients = [1] * (c + 1)
+    for x in range(c):
+        coefficients[x + 1] = coefficients[x] * (c - x) // (x + 1)
+    scale = 2**c
+    pmf = np.array([b / scale for b in coefficients])
+    rel = np.full(c + 1, UNIT)
+    return CertifiedWindow(c, 0, c, pmf, rel, pmf * (1 - 2 * UNIT), pmf * (1 + 2 * UNIT), 0.0, 0.0)
+
+
+@lru_cache(maxsize=4096)
+def _tail_half_window(c: int, tail: float) -> CertifiedWindow:
+    """`certified_window` of Bin(c, 1/2) leaving out at most `tail` (c > EXACT_HALF_UP_TO)."""
     return certified_window(c, _half_pair(), tail)
 
 
