@@ -97,6 +97,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -671,6 +672,10 @@ def composed_delta(rounds: Sequence[MechanismRound], *, eps: float, deadline: fl
     (`solve.small_delta`). eps >= 0; ranges as composed_epsilon."""
     rounds = _validate_schedule(rounds)
     require_positive("eps", eps, allow_zero=True)
+    if Fraction(eps) >= sum((Fraction(r.eps0) * r.rounds for r in rounds), Fraction(0)):
+        # Basic composition: every eps0-LDP round is eps0-DP centrally, so at eps >= sum_r T_r eps0_r (exact rational
+        # comparison) the worst-case delta is exactly 0 (also no grid step from eps: eps up to 1e308 overflowed it).
+        return BoundValue(0.0, 0.0, direction="upper_bound")
     # Below delta 1e-10 also composed for smaller targets and tilted (solve.small_delta); U5 then for that target.
     _, upper, target = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps),
                                    deadline=deadline)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
@@ -118,15 +119,32 @@ def _half_pair() -> ProbabilityPair:
     return ProbabilityPair(iv.mpf(0.5), iv.mpf(0.5), 0.5, 0.5, 0.0, 0.0)
 
 
-@lru_cache(maxsize=4096)
 def _half_window(c: int, tail: float = WINDOW_TAIL) -> CertifiedWindow:
     """The certified window of Bin(c, 1/2) (cached: both rounding directions and repeated calls share it).
-    Up to EXACT_HALF_UP_TO the whole support from exact integers: C(c, x) / 2^c as an int / int division is
-    correctly rounded (relative error <= u; every value >= 2^-1000 is a normal float)."""
+    Up to EXACT_HALF_UP_TO the whole support from exact integers, the same window for every tail (cached by c alone:
+    the small-delta recompositions ask again with smaller tails); above it `certified_window` for the tail."""
     if c <= EXACT_HALF_UP_TO:
-        pmf = np.array([math.comb(c, x) / 2**c for x in range(c + 1)])
-        rel = np.full(c + 1, UNIT)
-        return CertifiedWindow(c, 0, c, pmf, rel, pmf * (1 - 2 * UNIT), pmf * (1 + 2 * UNIT), 0.0, 0.0)
+        return _exact_half_window(c)
+    return _tail_half_window(c, tail)
+
+
+@lru_cache(maxsize=1024)
+def _exact_half_window(c: int) -> CertifiedWindow:
+    """The whole support of Bin(c, 1/2): C(c, x) / 2^c as an int / int division is correctly rounded (relative error
+    <= u; every value >= 2^-1000 is a normal float). The binomial coefficients by the exact integer recurrence
+    C(c, x + 1) = C(c, x) (c - x) / (x + 1) (the same integers as math.comb, in O(c) big-integer steps)."""
+    coefficients = [1] * (c + 1)
+    for x in range(c):
+        coefficients[x + 1] = coefficients[x] * (c - x) // (x + 1)
+    scale = 2**c
+    pmf = np.array([b / scale for b in coefficients])
+    rel = np.full(c + 1, UNIT)
+    return CertifiedWindow(c, 0, c, pmf, rel, pmf * (1 - 2 * UNIT), pmf * (1 + 2 * UNIT), 0.0, 0.0)
+
+
+@lru_cache(maxsize=4096)
+def _tail_half_window(c: int, tail: float) -> CertifiedWindow:
+    """`certified_window` of Bin(c, 1/2) leaving out at most `tail` (c > EXACT_HALF_UP_TO)."""
     return certified_window(c, _half_pair(), tail)
 
 
@@ -405,6 +423,11 @@ def composed_delta(rounds: Sequence[Round], *, eps: float, refine: int = 1, dead
         from . import mechanism_rounds  # lazy: it builds on this module
 
         return mechanism_rounds.composed_delta(_mechanism_rounds(rounds), eps=eps, deadline=deadline)
+    if Fraction(eps) >= sum((Fraction(r.eps0) * r.rounds for r in rounds), Fraction(0)):
+        # Basic composition (module doc): every eps0-LDP round is eps0-DP centrally, so at eps >= sum_r T_r eps0_r
+        # (exact rational comparison) delta is exactly 0, for the mechanism and for every pair composed here (each
+        # round's privacy loss lies in [-eps0, eps0]). Also no grid step from eps (eps up to 1e308 overflowed it).
+        return BoundValue(0.0, 0.0, direction=_direction(rounds))
     lows, ups = [], []
     for index, composer in enumerate(_composer(rounds, 1e-18)):
         step = composer.step_for(max(eps, composer.scale(1e-6)), int(refine))

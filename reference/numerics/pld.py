@@ -393,7 +393,9 @@ class ComposedPLD:
         size = len(self.values)
         top = (self.start + size) * self.step  # first loss above the window
         base, sum_v, sum_w, abs_v, abs_w = self._suffix_sums()
-        first = max(int(math.floor(eps / self.step)) + 1 - self.start, base) - base
+        # At eps >= top no window point lies above eps (g = 0 on the whole window): the empty sum, as the index
+        # below would give, without forming int(eps / step) (an OverflowError at eps ~ 1e308).
+        first = max(int(math.floor(eps / self.step)) + 1 - self.start, base) - base if eps < top else len(sum_v) - 1
         if first < len(sum_v) - 1 and eps > MAX_EXP_ARGUMENT:
             # e^eps overflows a double: the terms v_j (1 - e^{eps - s_j}) = -v_j expm1(eps - s_j) are summed
             # directly (each within a few ulps of |v_j|, so the same float-error bound as the suffix sums').
@@ -710,11 +712,13 @@ class TiltedPLD:
         lam = self.lam
         size = len(c.values)
         top = (c.start + size) * c.step
-        first = max(int(math.floor(eps / c.step)) + 1 - c.start, 0)  # s_j > eps from here (G = 0 below)
+        # s_j > eps from `first` on (G = 0 below); at eps >= top none (the empty sum, without int(eps / step), an
+        # OverflowError at eps ~ 1e308).
+        first = max(int(math.floor(eps / c.step)) + 1 - c.start, 0) if eps < top else size
         # T5.8: beyond u = CUT_EXPONENT / lam, G <= e^{-CUT_EXPONENT} and the tilted mass is <= mass_total.
         last = size
         beyond = 0.0
-        if lam > 0:
+        if lam > 0 and eps < top:  # (at eps >= top the window's sum is empty: nothing to cut)
             cut = int(math.floor((eps + CUT_EXPONENT / lam) / c.step)) + 1 - c.start
             if cut < size:
                 last = max(cut, first)
@@ -743,6 +747,10 @@ class TiltedPLD:
             err = self.log_scale_err + 4 * UNIT * (abs(exponent) + abs(lam * eps))
             if inner <= 0:
                 finite = 0.0
+            elif math.isinf(lam * eps) and self.log_scale + math.log(inner) < 1e307:
+                # lam eps > 1.7e308 (its float overflowed): Lambda - lam eps + log(inner) < 1e307 - 1.7e308, far below
+                # log of the smallest double (the log-space form below would be -inf + inf there).
+                finite = TINY
             else:
                 log_value = exponent + math.log(inner) + err + EXP_MARGIN * (1 + abs(math.log(inner)))
                 finite = math.exp(log_value) * (1 + EXP_MARGIN) if log_value < MAX_EXP_ARGUMENT else math.inf
