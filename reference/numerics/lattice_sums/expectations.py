@@ -12,7 +12,7 @@ import numpy as np
 
 from ...core.errors import ParameterError, require_flag, require_integer
 
-from .laws import BinomialLaw, CHUNK_ELEMENTS, QUERY_BLOCK, EVERY_B_MAX, EXP_MARGIN, LOG_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, exp_bounds, log_gamma, log_pmf, binomial_window
+from .laws import BinomialLaw, CHUNK_ELEMENTS, QUERY_BLOCK, EVERY_B_MAX, EXP_MARGIN, NEAR_SD, PER_SD, QUERY_BATCH, ROW_SD, ROW_SD_NEAR, TINY, U1, UPWARD_SD, WIDTH_CLASS, binomial_window, combine_log_terms, exp_bounds, log_gamma, log_pmf
 
 __all__ = ["Coefficients", "positive_part_expectation", "positive_part_expectations"]
 
@@ -53,18 +53,9 @@ def _log_ratio(
     t3, t4 = (log_gamma(m_from + 1.0) if log_gamma_from is None else log_gamma_from), log_gamma(m_from - a + 1.0)
     steps = m_to - m_from
     t5 = steps * law.log_q
-    # value = t1 - t2 - t3 + t4 + t5 and err = LOG_MARGIN (|t1| + ... + |t5|) + err_law |m_to - m_from| + 1e-15, each
-    # operation in place in the expression's order (`laws.log_pmf`): the same floats without its temporaries
-    # (one entry per b of the window: 10^5 at n = 1e8).
-    value = np.subtract(t1, t2)
-    value -= t3
-    value += t4
-    value += t5
-    err = np.add(np.abs(t1), np.abs(t2))
-    err += np.abs(t3)
-    err += np.abs(t4)
-    err += np.abs(t5)
-    err *= LOG_MARGIN
+    # value and err = LOG_MARGIN (|t1| + ... + |t5|) + err_law |m_to - m_from| + 1e-15 (one entry per b of the window:
+    # 10^5 at n = 1e8).
+    value, err = combine_log_terms(t1, t2, t3, t4, t5)
     law_part = np.abs(steps)
     law_part *= law.err
     err += law_part

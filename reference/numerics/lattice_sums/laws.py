@@ -157,16 +157,11 @@ def log_pmf(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray,
     return value, err
 
 
-def _log_pmf_terms(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`log_pmf` and its term log Gamma(m - j + 1) = log((m - j)!) (`binomial_window` keeps it for the lattice sums'
-    shifted rows, whose log weights need exactly these values)."""
-    t1, t2, t3 = log_gamma(m + 1.0), log_gamma(j + 1.0), log_gamma(m - j + 1.0)
-    t4 = j * law.log_p
-    rest = m - j
-    t5 = np.where(rest > 0, rest * law.log_q, 0.0)
-    # value = t1 - t2 - t3 + t4 + t5 and err = LOG_MARGIN (|t1| + ... + |t5|) + err_law (j + |m - j|) + 1e-15, each
-    # operation in place in the expression's order: the same floats without its temporaries (binomial windows
-    # and the lattice sums' anchors call this on 10^4-10^5 values).
+def combine_log_terms(t1: np.ndarray, t2: np.ndarray, t3: np.ndarray, t4: np.ndarray, t5: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """t1 - t2 - t3 + t4 + t5 and LOG_MARGIN (|t1| + |t2| + |t3| + |t4| + |t5|), the value and the rounding part of the
+    error of a log-pmf-shaped sum (`log_pmf`, the lattice sums' log ratios), each operation in place in the
+    expression's order: the same floats as the expression without its temporaries. The inputs are not modified (a
+    caller may pass cached arrays)."""
     value = np.subtract(t1, t2)
     value -= t3
     value += t4
@@ -174,8 +169,21 @@ def _log_pmf_terms(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.n
     err = np.add(np.abs(t1), np.abs(t2))
     err += np.abs(t3)
     err += np.abs(t4)
-    err += np.abs(t5, out=t5)
+    err += np.abs(t5)
     err *= LOG_MARGIN
+    return value, err
+
+
+def _log_pmf_terms(m: np.ndarray, j: np.ndarray, law: BinomialLaw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`log_pmf` and its term log Gamma(m - j + 1) = log((m - j)!) (`binomial_window` keeps it for the lattice sums'
+    shifted rows, whose log weights need exactly these values)."""
+    t1, t2, t3 = log_gamma(m + 1.0), log_gamma(j + 1.0), log_gamma(m - j + 1.0)
+    t4 = j * law.log_p
+    rest = m - j
+    t5 = np.where(rest > 0, rest * law.log_q, 0.0)
+    # value and err = LOG_MARGIN (|t1| + ... + |t5|) + err_law (j + |m - j|) + 1e-15 (binomial windows and the lattice
+    # sums' anchors call this on 10^4-10^5 values).
+    value, err = combine_log_terms(t1, t2, t3, t4, t5)
     law_part = np.abs(rest)
     law_part += j
     law_part *= law.err
