@@ -141,14 +141,22 @@ def _change(a: object, b: object) -> str:
     return f"{b / a - 1:+.2e}"
 
 
+# The certified searches' relative tolerance (`reference.randomizers.structured.EPS_REL_TOL`): an end may land on
+# another certified point within it, either way, when the search's path changes.
+SEARCH_TOLERANCE = 1e-3
+
+
 def _moved(before: object, after: object, side: str) -> str:
     """`=` when the certified end is the same float, `safe` when it moved the safe way (an upper end up, a lower end
-    down), `UNSAFE` otherwise; `-` when either run has no number."""
+    down), `tol` the other way by at most the search tolerance (another certified point of the search), `UNSAFE`
+    beyond it; `-` when either run has no number."""
     if not isinstance(before, float) or not isinstance(after, float):
         return "-"
     if after == before:
         return "="
-    return "safe" if (after > before) == (side == "upper") else "UNSAFE"
+    if (after > before) == (side == "upper"):
+        return "safe"
+    return "tol" if abs(after - before) <= SEARCH_TOLERANCE * abs(before) else "UNSAFE"
 
 
 def _seconds(row: dict[str, object] | None, key: str) -> str:
@@ -173,7 +181,8 @@ def table(before: str, after: str) -> str:
         "runs: the wall seconds say little about an idle machine, and even CPU seconds run 10-30% higher under such load",
         "(shared caches)). upper / lower: the certified ends `tightest` reports (its tightest certified upper bound and largest",
         f"certified lower bound); change = {after} / {before} - 1; moved: `=` the same float, `safe` an upper end up or a lower",
-        f"end down, `UNSAFE` otherwise. Target: {TARGET:g} s wall on an idle machine, i.e. at most {CPU_TARGET:g} s of CPU (and at most",
+        f"end down, `tol` the other way by at most the search tolerance {SEARCH_TOLERANCE:g} relative (each end is a certified",
+        f"point of its own search), `UNSAFE` beyond it. Target: {TARGET:g} s wall on an idle machine, i.e. at most {CPU_TARGET:g} s of CPU (and at most",
         f"{TARGET:g} s of CPU under load).",
         "",
         f"| mechanism | d | points in both | CPU s {before} (median, max) | CPU s {after} (median, max) | over {CPU_TARGET:g} s CPU ({before}, {after}) | over {TARGET:g} s CPU ({before}, {after}) | wall s {before} (median, max) | wall s {after} (median, max) | load (max) | moved (upper, lower) |",
@@ -206,7 +215,7 @@ def table(before: str, after: str) -> str:
 
             def moves(side: str, b_side: list[dict[str, object]] = b_side, a_side: list[dict[str, object]] = a_side) -> str:
                 marks = [_moved(b.get(side), a.get(side), side) for b, a in zip(b_side, a_side, strict=True)]
-                return ", ".join(f"{marks.count(m)} {m}" for m in ("=", "safe", "UNSAFE", "-") if marks.count(m))
+                return ", ".join(f"{marks.count(m)} {m}" for m in ("=", "safe", "tol", "UNSAFE", "-") if marks.count(m))
 
             load = max(float(r["load"]) for r in b_side + a_side)  # type: ignore[arg-type]
             lines.append(f"| {name} | {dd} | {len(both)} | {summary(b_side, 'cpu')} | {summary(a_side, 'cpu')} | {over(b_side)}, {over(a_side)} | "
