@@ -52,7 +52,9 @@ def _command_summary(name: str) -> tuple[str, str]:
                 if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                     found[node.targets[0].id] = node.value.value
     except (OSError, SyntaxError):
-        pass
+        # The source is not readable as a file here (e.g. a zip or a frozen install): importing the module below
+        # gives the same NAME and HELP, only slower.
+        found = {}
     if set(found) == {"NAME", "HELP"}:
         return found["NAME"], found["HELP"]
     module = importlib.import_module(f"{commands.__name__}.{name}")
