@@ -16,6 +16,7 @@ from pathlib import Path
 
 
 from support.paths import ROOT
+from support.sources import outline
 # Folder -> package name: the repository root is the package `shuffle_spec` (pyproject.toml,
 # [tool.setuptools.package-dir]); its code lives in these four folders (and the root's __init__/__main__).
 LAYERS = {
@@ -41,7 +42,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     """The package modules `name` imports (anywhere in the file), by their full names."""
     is_package = path.name == "__init__.py"
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in outline(path).imports:
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -124,13 +125,7 @@ def test_no_import_cycles():
 def test_every_test_module_has_tests():
     empty = []
     for path in sorted((ROOT / "tests").rglob("test_*.py")):
-        tree = ast.parse(path.read_text())
-        has_test = any(
-            (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"))
-            or (isinstance(node, ast.ClassDef) and node.name.startswith("Test"))
-            for node in ast.walk(tree)
-        )
-        if not has_test:
+        if not outline(path).has_test:
             empty.append(str(path.relative_to(ROOT)))
     assert empty == [], f"test modules without tests (rename helpers without the test_ prefix): {empty}"
 
@@ -148,11 +143,8 @@ def _cited_paths() -> list[tuple[str, str, Path]]:
     texts = [("CONTRIBUTING.md", (ROOT / "CONTRIBUTING.md").read_text(), ROOT)]
     for folder in (*LAYERS, "tests", "tools", "benchmarks"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                    docstring = ast.get_docstring(node, clean=False)
-                    if docstring:
-                        texts.append((str(path.relative_to(ROOT)), docstring, path.parent))
+            for docstring in outline(path).docstrings:
+                texts.append((str(path.relative_to(ROOT)), docstring, path.parent))
     cited = []
     for where, text, folder in texts:
         for token in _BACKTICKED.findall(text):

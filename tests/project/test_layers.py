@@ -12,12 +12,12 @@
 from __future__ import annotations
 
 import ast
-import functools
 from pathlib import Path
 
 import pytest
 
 from support.paths import ROOT
+from support.sources import outline
 CODE = ("reference", "spec", "proofs_checks", "interface")
 # Floors, lowest first: a module may import from its own floor and the floors below.
 FLOORS = (
@@ -57,12 +57,10 @@ def _floor(module: str) -> int:
     return best
 
 
-@functools.cache
 def _nodes(module: str) -> tuple[ast.Import | ast.ImportFrom, ...]:
-    """The import statements of `module`, parsed once per test process (four tests read each module). Only these
-    are kept: holding every parsed tree alive made the garbage collector's passes cost more than the parsing."""
+    """The import statements of `module` (parsed once per test process: four tests here read each module)."""
     path, _ = MODULES[module]
-    return tuple(node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.Import, ast.ImportFrom)))
+    return outline(path).imports
 
 
 def _imports(module: str) -> list[tuple[int, str, list[str], int]]:

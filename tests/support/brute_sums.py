@@ -6,8 +6,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.signal import fftconvolve
 from scipy.special import gammaln
+
+
+def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The full convolution of two non-negative arrays: by FFT (negative round-off clipped) when both are long."""
+    if min(len(a), len(b)) <= 64:
+        return np.convolve(a, b)
+    from scipy.signal import fftconvolve  # here, not at import: SciPy's signal package costs every test worker ~1 s to collect
+
+    return np.clip(fftconvolve(a, b), 0, None)
 
 
 def brute_split(n: int, p1: float, p3: float, c0: float, c1: float, c2: float) -> float:
@@ -45,7 +53,7 @@ def float_scan_pairs(n: int, eps0: float, eps_values: list[float]) -> np.ndarray
 
     for k in range(n):
         a, b = part(k, p), part(n - 1 - k, q)
-        f = np.clip(fftconvolve(a, b), 0, None) if min(len(a), len(b)) > 64 else np.convolve(a, b)
+        f = _convolve(a, b)
         f_s, f_prev = np.append(f, 0.0), np.insert(f, 0, 0.0)
         big_p, big_q = p * f_prev + q * f_s, q * f_prev + p * f_s
         out[:, k] = np.sum(np.maximum(big_p[None, :] - es * big_q[None, :], 0.0), axis=1)
@@ -71,7 +79,7 @@ def float_pair_deltas(n: int, eps0: float, ks: list[int], eps_values: list[float
 
     for column, k in enumerate(ks):
         a, b = part(k, p), part(n - 1 - k, q)
-        f = np.clip(fftconvolve(a, b), 0, None) if min(len(a), len(b)) > 64 else np.convolve(a, b)
+        f = _convolve(a, b)
         f_s, f_prev = np.append(f, 0.0), np.insert(f, 0, 0.0)
         big_p, big_q = p * f_prev + q * f_s, q * f_prev + p * f_s
         out[:, column] = np.sum(np.maximum(big_p[None, :] - es * big_q[None, :], 0.0), axis=1)

@@ -8,7 +8,6 @@ import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from scipy.stats import binom
 
 from shuffle_spec.reference.composition.bun_steinke import advanced_composition_epsilon, advanced_composition_largest_eps
 from shuffle_spec.reference.bounds.shuffled_rr_cheu import (
@@ -24,6 +23,14 @@ from shuffle_spec.reference.finite.randomizers import binary_randomized_response
 from shuffle_spec.reference.finite.shuffling import exact_shuffled_delta
 
 
+
+def _binom_pmf(x, m, p):
+    """scipy.stats.binom's pmf, imported on first use: SciPy's stats package costs every test worker ~1 s to
+    collect, and only this file's tests need it."""
+    from scipy.stats import binom
+
+    return binom.pmf(x, m, p)
+
 def _shuffled_rr_delta(n: int, e_eps0: float, eps: float) -> float:
     """delta(eps) of n shuffled binary RR reports, worst case over the neighbouring datasets
     (m ones + 0) vs (m ones + 1): the count is Bin(m, keep) + Bin(n-1-m, flip) + the differing bit.
@@ -32,7 +39,7 @@ def _shuffled_rr_delta(n: int, e_eps0: float, eps: float) -> float:
     worst = 0.0
     multiplier = math.exp(eps)
     for m in range(n):
-        base = np.convolve(binom.pmf(np.arange(m + 1), m, keep), binom.pmf(np.arange(n - m), n - 1 - m, 1 - keep))
+        base = np.convolve(_binom_pmf(np.arange(m + 1), m, keep), _binom_pmf(np.arange(n - m), n - 1 - m, 1 - keep))
         with_zero = np.convolve(base, [keep, 1 - keep])  # the differing bit is 0: reports 1 w.p. flip
         with_one = np.convolve(base, [1 - keep, keep])
         worst = max(worst, np.maximum(with_zero - multiplier * with_one, 0).sum(), np.maximum(with_one - multiplier * with_zero, 0).sum())

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import binom
 
 from support.brute_sums import float_scan_pairs
 
@@ -24,13 +23,21 @@ from shuffle_spec.reference.exact import binary_rr_transport as transport
 
 
 
+
+def _binom_pmf(x, m, p):
+    """scipy.stats.binom's pmf, imported on first use: SciPy's stats package costs every test worker ~1 s to
+    collect, and only this file's tests need it."""
+    from scipy.stats import binom
+
+    return binom.pmf(x, m, p)
+
 def _keep(eps0: float) -> tuple[float, float]:
     return math.exp(eps0) / (1 + math.exp(eps0)), 1 / (1 + math.exp(eps0))
 
 
 def _curve(m: int, k: int, p: float, a: float, b: float):
     """s -> G(k, s) for integer arrays s (T(t) = 1 for t <= 0 and 0 above m)."""
-    f = np.convolve(binom.pmf(np.arange(k + 1), k, p), binom.pmf(np.arange(m - k + 1), m - k, 1 - p))
+    f = np.convolve(_binom_pmf(np.arange(k + 1), k, p), _binom_pmf(np.arange(m - k + 1), m - k, 1 - p))
     tail = np.concatenate([np.cumsum(f[::-1])[::-1], [0.0]])
 
     def tails(t: np.ndarray) -> np.ndarray:
@@ -135,7 +142,7 @@ def test_max_pmf_bound_is_above_every_pmf_and_close(m, eps0):
     for k in sorted({0, m // 3, m // 2, m}):
         lo, hi = max(0, int(m * q + k * (p - q) - 10 * math.sqrt(m) - 10)), min(m, int(m * q + k * (p - q) + 10 * math.sqrt(m) + 10))
         x = np.arange(lo, hi + 1)
-        pmf = np.convolve(binom.pmf(np.arange(k + 1), k, p), binom.pmf(np.arange(m - k + 1), m - k, q))[x]
+        pmf = np.convolve(_binom_pmf(np.arange(k + 1), k, p), _binom_pmf(np.arange(m - k + 1), m - k, q))[x]
         largest = max(largest, float(pmf.max()))
     assert largest <= bound
     if m * p * q > 100:

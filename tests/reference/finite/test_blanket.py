@@ -9,7 +9,6 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import integrate
 
 from shuffle_spec.reference.finite.blanket import (
     amplification_variable,
@@ -60,6 +59,14 @@ def test_lemma_5_1_krr_exact(k, e):
     assert math.isclose(krr_tv_similarity(eps0=math.log(e), k=k), float(k / (e + k - 1)), rel_tol=1e-12)
 
 
+
+def _quad(*args, **kwargs):
+    """scipy.integrate.quad, imported on first use: SciPy's integrate package costs every test worker ~0.4 s to
+    collect, and only this file's tests need it."""
+    from scipy import integrate
+
+    return integrate.quad(*args, **kwargs)
+
 def _tv_similarity_by_quadrature(density, far_points):
     """int inf_{x in [0,1]} density(y - x) dy; the inf over x is at an endpoint (checked on a grid)."""
     grid = np.linspace(0, 1, 41)
@@ -69,7 +76,7 @@ def _tv_similarity_by_quadrature(density, far_points):
         assert at_ends <= min(density(y - x) for x in grid) + 1e-15
         return at_ends
 
-    return sum(integrate.quad(inf_density, lo, hi, epsabs=1e-13, epsrel=1e-12)[0] for lo, hi in far_points)
+    return sum(_quad(inf_density, lo, hi, epsabs=1e-13, epsrel=1e-12)[0] for lo, hi in far_points)
 
 
 def test_lemma_5_1_laplace_and_gaussian_by_quadrature():
@@ -140,7 +147,7 @@ def test_lemma_5_8_laplace_by_quadrature_on_a_grid():
                 ell = lambda w: (math.exp(-eps0 * abs(w - x)) - math.exp(eps) * math.exp(-eps0 * abs(w - x2))) / math.exp(-eps0 * abs(w - 0.5))
                 breaks = sorted({x, x2, 0.5})
                 pieces = [(-40 / eps0, breaks[0])] + list(itertools.pairwise(breaks)) + [(breaks[-1], 1 + 40 / eps0)]
-                second = sum(integrate.quad(lambda w: ell(w) ** 2 * omega(w), a, b, epsabs=1e-12)[0] for a, b in pieces)
+                second = sum(_quad(lambda w: ell(w) ** 2 * omega(w), a, b, epsabs=1e-12)[0] for a, b in pieces)
                 values = [ell(w) for w in np.linspace(-5, 6, 1101)]
                 worst_second, worst_lo, worst_hi = max(worst_second, second), min(worst_lo, min(values)), max(worst_hi, max(values))
         assert worst_second <= sec + 1e-7 and math.isclose(worst_second, sec, rel_tol=1e-6)
