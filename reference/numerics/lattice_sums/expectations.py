@@ -803,9 +803,10 @@ def positive_part_expectations(
     (how tight the blocking is). lower=False: only the upper ends are sharpened (the same floats as with
     lower=True, about a third less work); the lower ends are then valid but loose. upper=False: only the lower
     ends are sharpened between the grid's rows (the same floats as with upper=True, about a third less work at
-    large m); the upper ends are then valid but looser. `needed` (one flag per m; default all True): an m flagged
-    False is not summed and gets the trivial interval [0, c0 m (1 + 4u')] (G <= c0 E[a] <= c0 m: c1, c2 <= 0); every
-    other m gets the same floats as without the flags (its batch and rows are laid out over every m, `_row_bounds`).
+    large m); the upper ends are then valid but looser. `needed` (one flag per m; default all True): the rows of an m
+    flagged False are not summed; its upper end is c0 m (1 + 4u') (G <= c0 E[a] <= c0 m: c1, c2 <= 0), its lower end
+    what the bounds without rows give (E[g | b]_+ per b: valid, never above the end with rows summed); every other m
+    gets the same floats as without the flags (its batch and rows are laid out over every m, `_row_bounds`).
     Range: integers m >= 0, c0 > 0 >= c2 >= c1, needed None or a list of True/False as long as ms."""
     if not isinstance(c, Coefficients):
         raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
@@ -856,11 +857,8 @@ def positive_part_expectations(
     for batch in batches:
         batch_ms = tuple(chosen[i] for i in batch)
         batch_needed = None if needed is None else tuple(bool(needed[nonzero[i]]) for i in batch)
-        if batch_needed is not None and not any(batch_needed):
-            lo, hi = np.zeros(len(batch)), np.full(len(batch), np.inf)
-        else:
-            lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, lower, upper,
-                                         needed=batch_needed)
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, lower, upper,
+                                     needed=batch_needed)
         for j, position in enumerate(batch):
             total_lo[nonzero[position]] = lo[j]
             total_hi[nonzero[position]] = hi[j]

@@ -53,7 +53,7 @@ def test_needed_flags_leave_the_other_m_bit_identical_and_the_left_out_certified
         assert part_lo[i] <= exact * (1 + 1e-9) and exact <= part_hi[i] * (1 + 1e-9)
         assert part_lo[i] <= full_lo[i] and part_hi[i] >= full_hi[i]
         assert part_hi[i] == pytest.approx(c.c0[1] * ms[i], rel=1e-12)  # the trivial end c0 m
-    # Every m left out: no rows at all, the trivial intervals.
+    # Every m left out: no row summed, the ends without rows.
     none_lo, none_hi = lattice_sums.positive_part_expectations(ms, law_b, law_a, c, tail=1e-18, lower=lower, needed=[False, False, False])
     assert np.all(none_hi >= full_hi) and np.all(none_lo <= full_lo)
 
