@@ -43,6 +43,7 @@ CASES = [
     # The switches take True or False only (a string or a number was read by its truthiness: "no" meant True).
     Case(blanket_exact.exact_blanket_krr_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "sharp_lower": "no"}, fragment="sharp_lower"),
     Case(blanket_exact.exact_blanket_krr_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "sharp_lower": None}, fragment="sharp_lower"),
+    Case(blanket_exact.exact_blanket_krr_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "skip_negligible": "no"}, fragment="skip_negligible"),
     Case(lower_bounds.krr_pair_delta, (), {"eps0": 1.0, "n": 100, "k": 3, "eps": 0.1, "pair": "x0", "sharp_lower": float("nan")}, fragment="sharp_lower"),
     Case(lower_bounds.krr_pair_third_split_delta, (), {"eps0": 8.0, "n": 100, "k": 10, "eps": 0.5, "skip_negligible": "False"}, fragment="skip_negligible"),
     Case(lower_bounds.krr_pair_third_split_delta, (), {"eps0": 8.0, "n": 100, "k": 10, "eps": 0.5, "skip_negligible": 0}, fragment="skip_negligible"),

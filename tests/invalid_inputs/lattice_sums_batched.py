@@ -23,6 +23,10 @@ CASES = [
     Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "lower": "no"}, fragment="lower = 'no'"),
     Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "lower": 0}, fragment="lower = 0"),
     Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "lower": np.bool_(True)}, fragment="lower = "),
+    # needed: one True/False per m.
+    Case(lattice_sums.positive_part_expectations, ([10, 20], LAW, LAW, GOOD), {"tail": 1e-9, "needed": [True]}, fragment="needed"),
+    Case(lattice_sums.positive_part_expectations, ([10, 20], LAW, LAW, GOOD), {"tail": 1e-9, "needed": [True, "no"]}, fragment="needed = 'no'"),
+    Case(lattice_sums.positive_part_expectations, ([10], LAW, LAW, GOOD), {"tail": 1e-9, "needed": np.array([True])}, fragment="needed"),
 ]
 CASES += [
     Case(lattice_sums.split_cost, (0, 0.5, 0.5, 0.5), fragment="n"),

@@ -139,6 +139,7 @@ class _Queries:
 
 def _row_bounds(
     ms: np.ndarray, betas: np.ndarray, back: np.ndarray, law_a: BinomialLaw, c: Coefficients, queries: _Queries, lower: bool = True, upper: bool = True,
+    left_out: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Certified bounds on F(beta) = E[g(a; beta)_+ | b = beta], a ~ Bin(m - beta, p_a), per row (m, beta), and
     on F(b) for the b between rows (`queries`): (row_lo, row_hi, query_hi, query_lo).
@@ -155,7 +156,11 @@ def _row_bounds(
     upper ends are the same floats as with lower=True (no upper quantity reads a lower one). upper=False: the
     shifted upper bounds between rows are not computed (query_hi from the monotone and mean-plus-negative-part
     bounds only: valid, looser); the lower ends are the same floats as with upper=True (no lower quantity reads a
-    query's upper bound; the rows' own upper bounds, which row_lo is clipped to, are still summed)."""
+    query's upper bound; the rows' own upper bounds, which row_lo is clipped to, are still summed). `left_out` (a mask
+    of rows, read where a | b is not degenerate): those rows are not summed and get the trivial bracket
+    [0, c0 (m - beta)], as do the b they bound; every other row and b has the same floats as without it (rows are
+    chunked over every row, the left-out ones included, as the one-sided rows are: a chunk's length and error bound
+    are the whole chunk's, and every other quantity is per row or per b)."""
     n_rows = len(ms)
     row_lo = np.zeros(n_rows)
     row_hi = np.zeros(n_rows)
@@ -193,6 +198,14 @@ def _row_bounds(
     reach = np.where(upward & (unshifted_start < mean + NEAR_SD * sd), ROW_SD_NEAR, ROW_SD) * sd
     # Rows on one side of the zero of g (or whose summed terms all lie below TINY) cost O(1): `_one_sided_rows`.
     closed = _one_sided_rows(upward, ms, betas, back, ma, start_up, start_down, law_a, c, slope_hi, row_lo, row_hi, neg_lo, neg_hi)
+    if left_out is not None and np.any(left_out):
+        # Not summed: row_hi = inf becomes the cap below, row_lo = 0; their b keep query_hi = inf and query_lo = 0 (no
+        # row sum writes them) and so end at the cap and 0 too (the mean-plus-negative-part bound reads neg_hi = inf).
+        closed = closed | left_out
+        row_lo[left_out] = 0.0
+        row_hi[left_out] = np.inf
+        neg_lo[left_out] = 0.0
+        neg_hi[left_out] = np.inf
     up_ranges = _query_ranges(queries.up_row, n_rows)
     lo_ranges = _query_ranges(queries.lo_row, n_rows) if lower else None
     # The log-pmf at every row's start in its direction, once for all chunks (elementwise: a chunk's entries are the
@@ -782,6 +795,7 @@ def _fine_zone(m_min: int, m_max: int, law_b: BinomialLaw, law_a: BinomialLaw, c
 
 def positive_part_expectations(
     ms: list[int], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, *, tail: float, per_sd: int = PER_SD, lower: bool = True, upper: bool = True,
+    needed: list[bool] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """[lower, upper] (arrays, one entry per m) containing G(m) = E[(c0 a + c1 b + c2 (m - a - b))_+],
     b ~ Bin(m, p_b), a | b ~ Bin(m - b, p_a), for every m in `ms` (module doc), computed in one batch.
@@ -789,8 +803,11 @@ def positive_part_expectations(
     (how tight the blocking is). lower=False: only the upper ends are sharpened (the same floats as with
     lower=True, about a third less work); the lower ends are then valid but loose. upper=False: only the lower
     ends are sharpened between the grid's rows (the same floats as with upper=True, about a third less work at
-    large m); the upper ends are then valid but looser. Range: integers m >= 0,
-    c0 > 0 >= c2 >= c1."""
+    large m); the upper ends are then valid but looser. `needed` (one flag per m; default all True): the rows of an m
+    flagged False are not summed; its upper end is c0 m (1 + 4u') (G <= c0 E[a] <= c0 m: c1, c2 <= 0), its lower end
+    what the bounds without rows give (E[g | b]_+ per b: valid, never above the end with rows summed); every other m
+    gets the same floats as without the flags (its batch and rows are laid out over every m, `_row_bounds`).
+    Range: integers m >= 0, c0 > 0 >= c2 >= c1, needed None or a list of True/False as long as ms."""
     if not isinstance(c, Coefficients):
         raise ParameterError("coefficients", c, "a lattice_sums.Coefficients")
     require_integer("per_sd", per_sd, minimum=1)
@@ -802,6 +819,11 @@ def positive_part_expectations(
         raise ParameterError("tail", tail, "0 < tail < 1")
     for m in ms:
         require_integer("m", m, minimum=0)
+    if needed is not None:
+        if not isinstance(needed, (list, tuple)) or len(needed) != len(ms):
+            raise ParameterError("needed", needed if isinstance(needed, (list, tuple)) and len(needed) < 8 else type(needed).__name__, f"None or a list of {len(ms)} flags (one per m)")
+        for flag in needed:
+            require_flag("needed", flag)
     if not (c.c0[0] > 0 and c.c2[1] <= 0 and c.c1[1] <= c.c2[0]):
         raise ParameterError("coefficients", c, "c0 > 0 >= c2 >= c1 (the blocking needs F non-increasing in b)")
     total_lo = np.zeros(len(ms))
@@ -834,21 +856,35 @@ def positive_part_expectations(
         load += size
     for batch in batches:
         batch_ms = tuple(chosen[i] for i in batch)
-        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, lower, upper)
+        batch_needed = None if needed is None else tuple(bool(needed[nonzero[i]]) for i in batch)
+        lo, hi = _batch_expectations(batch_ms, law_b, law_a, c, float(tail), int(per_sd), min(sd_a_unit, 2.0**60), min(tangent_unit, 2.0**60), zone, lower, upper,
+                                     needed=batch_needed)
         for j, position in enumerate(batch):
             total_lo[nonzero[position]] = lo[j]
             total_hi[nonzero[position]] = hi[j]
+    if needed is not None:
+        # The m left out: the trivial interval (c0's upper end, the product rounded up).
+        for i, m in enumerate(ms):
+            if int(m) > 0 and not needed[i]:
+                total_hi[i] = max(c.c0[1], 0.0) * int(m) * (1 + 4 * U1)
     return total_lo, total_hi
 
 
 def _batch_expectations(
     ms: tuple[int, ...], law_b: BinomialLaw, law_a: BinomialLaw, c: Coefficients, tail: float, per_sd: int, sd_a_unit: float, tangent_unit: float, zone: tuple[float, float],
-    lower: bool = True, upper: bool = True,
+    lower: bool = True, upper: bool = True, needed: tuple[bool, ...] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`positive_part_expectations` for one batch of groups (all m >= 1); lower=False: the upper ends only (the
-    lower ends returned are then valid but loose); upper=False: the lower ends only (the upper ends valid, looser)."""
+    lower ends returned are then valid but loose); upper=False: the lower ends only (the upper ends valid, looser);
+    `needed` (one flag per group): the rows of a group flagged False are left out (its ends valid, trivial)."""
     plan = _plan(ms, law_b, tail, per_sd, law_a.degenerate, sd_a_unit, tangent_unit, zone)
-    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries, lower, upper)
+    left_out = None
+    if needed is not None and not all(needed):
+        # Every row is the upper row of its own b (shift 0): the queries' groups give the rows' groups.
+        row_group = np.empty(len(plan.ms), dtype=np.int64)
+        row_group[plan.queries.up_row] = plan.group
+        left_out = ~np.array(needed, dtype=bool)[row_group]
+    _, _, f_hi, f_lo = _row_bounds(plan.ms, plan.betas, plan.back, law_a, c, plan.queries, lower, upper, left_out)
     groups = len(plan.group_m)
     # Sums of non-negative terms per group (relative error <= (size + 4) u'); b below the window: F <= c0 m;
     # above it: F <= F(window.hi).
