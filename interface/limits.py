@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -109,6 +110,21 @@ def reuse_freed_memory() -> bool:
     trim = mallopt(_M_TRIM_THRESHOLD, MALLOC_TRIM_THRESHOLD_BYTES)
     mapped = mallopt(_M_MMAP_THRESHOLD, MALLOC_MMAP_THRESHOLD_BYTES)
     return trim == 1 and mapped == 1
+
+
+# NumPy's OpenBLAS starts its thread pool when NumPy is imported: about 0.02 s of CPU in every `shuffle-spec` process
+# on a 2-core machine, for threads that the certified computations do not use (their sums are einsum or np.sum, not
+# BLAS: its threads stall on a loaded machine). A user's own setting is kept.
+BLAS_THREAD_VARIABLE = "OPENBLAS_NUM_THREADS"
+
+
+def single_threaded_blas() -> bool:
+    """Ask OpenBLAS for one thread (BLAS_THREAD_VARIABLE), unless the environment sets it already. Effective only
+    before NumPy is imported (True then); False, changing nothing, once it is."""
+    if "numpy" in sys.modules:
+        return False
+    os.environ.setdefault(BLAS_THREAD_VARIABLE, "1")
+    return True
 
 
 class TimeLimitExceeded(Exception):

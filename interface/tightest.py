@@ -41,6 +41,9 @@ Hoeffding and Bennett forms) a bound non-increasing in eps, as `closed_form_epsi
   binomial window), else
   the lower end of the exact delta from whichever of its two exact evaluations, the split sum or the N grid, has the
   smaller work estimate (`exact_blanket_krr_delta(path="estimate")`).
+- BBGN19.Cor5.3.1 (the closed form 4 min(eps0, 1) e^eps0 sqrt(log(1/delta)/n), returned rounded up by 16 ulps where its
+  regime and Thm 5.3 certify it: deciding that takes its hypotheses at 30 and 60 digits): the same float 16 ulps DOWN,
+  below the exact closed form (its eight operations are each within one ulp), is above U, so its value is > U.
 - BBGN19.Thm5.3, BBGN19.hoeffding_krr, BBGN19.bennett_generic, BBGN19.bennett_krr (closed forms, each inverted by
   `closed_form_epsilon` at a point where its float delta, rounded up, is at most delta): the float delta at U above
   delta (1 + CLOSED_FORM_SLACK); the float is at most the exact delta times (1 + 1e-40)^2 (1 + 2^-52), so the exact
@@ -97,6 +100,8 @@ DOMINATED_CHECKS: dict[str, Literal["lower", "upper"]] = {
     "BBGN19.hoeffding_krr": "upper",
     "BBGN19.bennett_generic": "upper",
     "BBGN19.bennett_krr": "upper",
+    # BBGN19's corollary: its regime hypothesis at 30 and 60 digits (10 ms), the test a few float operations.
+    "BBGN19.Cor5.3.1": "upper",
 }
 # A closed form's float delta is at most its exact value times (1 + 1e-40)^2 (1 + 2^-52) (`reference.bounds.
 # blanket_parameters.delta_rounded_up`: 80 digits, a relative margin of 1e-40, then rounded up to a float): a float
@@ -284,6 +289,16 @@ def _cannot_beat(statement_id: str, params: dict, end: float | None, found: dict
             if (blanket_krr_delta_lower(eps0=eps0, n=n, k=k, eps=end, delta_hint=delta) > delta
                     or exact_blanket_krr_delta(eps0=eps0, n=n, k=k, eps=end, delta_hint=delta, path="estimate").lower > delta):
                 return f"not evaluated: its delta at eps = {end!r} is certified above delta, so its eps is larger"
+            return ""
+        if statement_id == "BBGN19.Cor5.3.1":
+            from ..reference.bounds.restated import COROLLARY_5_3_1_CONSTANT
+            from ..reference.core.rounding import round_down
+
+            # Its eps, where valid, is the closed form rounded up by 16 ulps (or more: eps0), and that many ulps down
+            # the float is below the exact closed form (`corollary_5_3_1_epsilon`): above the end, it is larger.
+            closed_form = COROLLARY_5_3_1_CONSTANT * min(eps0, 1.0) * math.exp(eps0) * math.sqrt(-math.log(delta) / n)
+            if math.isfinite(closed_form) and round_down(closed_form, 16) > end:
+                return f"not evaluated: its closed form is certified above eps = {end!r}, so its eps is larger"
             return ""
         closed = _closed_form_delta(statement_id, eps=end, eps0=eps0, n=n, k=k)
         if closed is not None:

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from . import commands
 from ...proofs_checks.bridge import UsageError
-from ..limits import TimeLimitExceeded, limit_memory, reuse_freed_memory
+from ..limits import TimeLimitExceeded, limit_memory, reuse_freed_memory, single_threaded_blas
 from ..version import __version__
 from .progress_bar import ENVIRONMENT_VARIABLE, FLAG, progress_bars
 
@@ -156,8 +156,9 @@ def _skip_the_collections_at_exit() -> None:
 
 
 def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
-    if argv is None:  # run as a program (console script, python -m): bound its memory
+    if argv is None:  # run as a program (console script, python -m): bound its memory, one BLAS thread
         limit_memory()
+        single_threaded_blas()
     # --progress is a switch of the whole tool, taken wherever it stands (before or after the command's name);
     # no command has an option or a value of that spelling.
     forced = FLAG in arguments

@@ -1298,6 +1298,8 @@ def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float,
     last = None  # (start, width, log(bound / delta))
     ramp = True  # the slope is the first guess (no two evaluations at one start yet): faster growth
     previous = 0
+    passed_at: tuple[int, float] | None = None  # (start, lam) of the last block passed with a measured slope
+    failed_at = -1  # the start of the last block that failed (-1: the last one passed)
     try:
         while start <= n - 1 and eps_u < pairs.eps0:
             if pairs.work - level_start > level_budget:
@@ -1327,6 +1329,9 @@ def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float,
             last = (start, width, ratio)
             passed = bound <= pairs.delta
             lam = ratio - slope * width
+            block_start = start
+            overshot = failed_at == start  # a wider block at this start failed first
+            failed_at = -1 if passed else start
             if passed:
                 start += width + 1
                 previous = width
@@ -1338,9 +1343,24 @@ def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float,
                 start += 1  # its certified eps is <= eps_u now
                 continue
             if slope > 0 and math.isfinite(lam):
-                # The widest block predicted to pass with a margin (lam ~ constant between neighbouring starts).
-                guess = max(int(min(-STEP_MARGIN * lam / slope, 4.0 * n)), 0) if lam < 0 else 0
-                width = min(guess, (64 if ramp else 4) * width + 3) if passed else min(guess, width // 2)
+                # The widest block predicted to pass with a margin: lam (log(bound / delta) at width 0) at the next
+                # start is this start's; where this start's first block failed, plus its drift between the last two
+                # passed blocks where it rises (towards the worst pairs it can climb by a sizeable part of the room
+                # per block: without it every other block failed first at eps0 = 8, n = 1e6), at most half way to 0.
+                aim = lam
+                if passed and not ramp:
+                    if overshot and passed_at is not None and passed_at[0] < block_start:
+                        drift = (lam - passed_at[1]) / (block_start - passed_at[0])
+                        if drift > 0:
+                            aim = min(lam + drift * (start - block_start), 0.5 * lam)
+                    passed_at = (block_start, lam)
+                guess = max(int(min(-STEP_MARGIN * aim / slope, 4.0 * n)), 0) if aim < 0 else 0
+                if passed:
+                    width = min(guess, (64 if ramp else 4) * width + 3)
+                elif not ramp and guess < width:
+                    width = guess  # aimed from this start's own value, with the measured slope
+                else:
+                    width = min(guess, width // 2)
             elif passed:
                 width = 4 * previous + 3 if bound <= 0.25 * pairs.delta else previous + previous // 2 + 1
             else:

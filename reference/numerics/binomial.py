@@ -91,14 +91,34 @@ def exp_upper(log_value: float) -> float:
     return max(math.exp(log_value) * (1 + 1e-12), 2.0**-1074)
 
 
+# Intervals of log(x!) and log(2 pi) / 2 by (x, precision): each a pure function of its key (interval arithmetic at a
+# fixed precision is deterministic), so the caches only save time (the anchors of exact.shuffled_binary_rr ask for the
+# same factorials again: the two windows of one population, the same population at another delta). Cleared when full.
+_LOG_FACTORIALS: dict[tuple[int, int], Any] = {}
+_HALF_LOG_TWO_PI: dict[int, Any] = {}
+LOG_FACTORIAL_CACHE_SIZE = 4096
+
+
 def _log_factorial_iv(x: int) -> Any:
     """Interval containing log(x!) (Stirling's series with its remainder enclosed; exact for small x)."""
     iv = _IV
+    key = (x, iv.prec)
+    found = _LOG_FACTORIALS.get(key)
+    if found is not None:
+        return found
     if x < _EXACT_FACTORIAL_BELOW:
-        return iv.log(iv.mpf(math.factorial(x)))
-    xx = iv.mpf(x)
-    series = (xx + iv.mpf(0.5)) * iv.log(xx) - xx + iv.log(2 * iv.pi) / 2 + 1 / (12 * xx) - 1 / (360 * xx**3)
-    return series + iv.mpf([0, 1]) / (1260 * xx**5)
+        found = iv.log(iv.mpf(math.factorial(x)))
+    else:
+        half_log_two_pi = _HALF_LOG_TWO_PI.get(iv.prec)
+        if half_log_two_pi is None:
+            half_log_two_pi = _HALF_LOG_TWO_PI[iv.prec] = iv.log(2 * iv.pi) / 2
+        xx = iv.mpf(x)
+        series = (xx + iv.mpf(0.5)) * iv.log(xx) - xx + half_log_two_pi + 1 / (12 * xx) - 1 / (360 * xx**3)
+        found = series + iv.mpf([0, 1]) / (1260 * xx**5)
+    if len(_LOG_FACTORIALS) >= LOG_FACTORIAL_CACHE_SIZE:
+        _LOG_FACTORIALS.clear()
+    _LOG_FACTORIALS[key] = found
+    return found
 
 
 def log_binomial_pmf_interval(k: int, m: int, log_p: Any, log_q: Any) -> Any:

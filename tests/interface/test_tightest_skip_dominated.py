@@ -16,6 +16,7 @@ from shuffle_spec.reference.bounds.bennett import bennett_generic_epsilon, benne
 from shuffle_spec.reference.bounds.blanket_exact_krr import exact_blanket_krr_epsilon
 from shuffle_spec.reference.bounds.blanket_krr_lower import blanket_krr_delta_lower
 from shuffle_spec.reference.bounds.hoeffding import hoeffding_generic_epsilon, hoeffding_krr_epsilon
+from shuffle_spec.reference.bounds.restated import corollary_5_3_1_epsilon
 from shuffle_spec.reference.bounds.stronger_clones import stronger_clones
 from shuffle_spec.reference.exact.binary_rr import binary_rr_pair_delta, binary_rr_pair_epsilon
 from shuffle_spec.reference.lower_bounds.krr import krr_pair_delta, krr_pair_x0_epsilon
@@ -87,6 +88,7 @@ def test_the_x0_pair_test_skips_above_its_eps_only():
 @pytest.mark.parametrize(("statement_id", "function"), [
     ("BBGN19.Thm5.3", hoeffding_generic_epsilon), ("BBGN19.bennett_generic", bennett_generic_epsilon),
     ("BBGN19.hoeffding_krr", hoeffding_krr_epsilon), ("BBGN19.bennett_krr", bennett_krr_epsilon),
+    ("BBGN19.Cor5.3.1", corollary_5_3_1_epsilon),
 ])
 def test_the_closed_form_tests_skip_below_their_eps_only(statement_id, function):
     params = {**POINT, "k": 10}

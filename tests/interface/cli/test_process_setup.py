@@ -98,3 +98,45 @@ def test_a_program_run_still_writes_its_whole_output_and_runs_its_exit_handlers(
     out = _child(code)
     table, _, rest = out.rpartition("}")
     assert json.loads(table + "}")["statements"] and rest.strip() == "exit handler ran"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts the process's threads in /proc")
+def test_a_program_run_asks_openblas_for_one_thread_unless_the_user_set_it():
+    # `single_threaded_blas` (run by `main()` as a program, before NumPy is imported): OpenBLAS then starts no thread
+    # pool, so NumPy's import leaves the process with its one thread; a value in the environment is the user's and
+    # is kept; once NumPy is imported the setting could not act and nothing is changed.
+    code = """
+    import json, os, sys
+    from shuffle_spec.interface.limits import BLAS_THREAD_VARIABLE, single_threaded_blas
+    before = os.environ.get(BLAS_THREAD_VARIABLE)
+    first = single_threaded_blas()
+    value = os.environ.get(BLAS_THREAD_VARIABLE)
+    import numpy
+    numpy.ones(4) @ numpy.ones(4)
+    print(json.dumps([before, first, value, single_threaded_blas(), len(os.listdir("/proc/self/task"))]))
+    """
+    environment = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=True, env=environment)
+    assert json.loads(done.stdout) == [None, True, "1", False, 1]
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=True,
+                          env={**environment, "OPENBLAS_NUM_THREADS": "2"})
+    before, first, value, again, _ = json.loads(done.stdout)
+    assert (before, first, value, again) == ("2", True, "2", False)
+
+
+def test_only_a_program_run_sets_the_blas_threads():
+    code = """
+    import contextlib, io, json, os, sys
+    import shuffle_spec.interface.cli.main as cli
+
+    cli.limit_memory = lambda: None
+    os.environ.pop("OPENBLAS_NUM_THREADS", None)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(["limits", "--json"]) == 0
+        in_process = os.environ.get("OPENBLAS_NUM_THREADS")
+        sys.argv = ["shuffle-spec", "limits", "--json"]
+        assert cli.main() == 0
+    print(json.dumps([in_process, os.environ.get("OPENBLAS_NUM_THREADS")]))
+    """
+    # The command line imports no NumPy before a command runs, so the program run's setting takes effect.
+    assert json.loads(_child(code)) == [None, "1"]
