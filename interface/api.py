@@ -1307,9 +1307,7 @@ def _blanket_composition(statement_id: str, *, rounds: object, eps0: object, n: 
     for index, item in enumerate(schedule):
         if not isinstance(item, Mapping) or "mechanism" not in item or set(item) - set(BLANKET_ROUND_FIELDS):
             raise ParameterError(f"schedule[{index}]", repr(item)[:60], f"an object with \"mechanism\" and fields among {', '.join(BLANKET_ROUND_FIELDS)}")
-        table = item.get("matrix")
-        if isinstance(table, Mapping):
-            table = table.get("matrix")
+        table = _matrix_rows(item.get("matrix"), "matrix" if len(schedule) == 1 else f"schedule[{index}].matrix")
         parsed.append(BlanketRound(
             str(item["mechanism"]),
             None if item.get("eps0") is None else _as_float("eps0", parse_number("eps0", item["eps0"])),
@@ -1323,6 +1321,23 @@ def _blanket_composition(statement_id: str, *, rounds: object, eps0: object, n: 
     listed = [{"mechanism": r.mechanism, **({"eps0": r.eps0} if r.eps0 is not None else {}), "n": r.n, "rounds": r.rounds, **({"d": r.d} if r.d is not None else {}), **({"k": r.k} if r.k is not None else {})}
               for r in parsed]
     return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, result.note)
+
+
+def _matrix_rows(table: object, name: str) -> object:
+    """The rows of a matrix given as rows or as a randomizer document ({"matrix": rows, ...}, as `audit randomizer`
+    and `tightest --matrix` read it): a document's other fields must be that file's (name, labels, removal
+    reference, comment: none changes the replacement composition), so that a field the composition does not read
+    (a misspelt second table, a parameter written into the file) is refused in one line, as those commands refuse
+    it, instead of dropped without a word."""
+    if not isinstance(table, Mapping):
+        return table
+    from .audit.randomizer import RANDOMIZER_FILE_FIELDS
+
+    unknown = sorted(str(key) for key in table if key not in RANDOMIZER_FILE_FIELDS)
+    if unknown:
+        shown = ", ".join(unknown) if sum(map(len, unknown)) <= 80 else ", ".join(unknown)[:77] + "..."
+        raise ParameterError(name, f"a document with unknown field(s) {shown}", f"a list of rows, or a randomizer document with fields among {', '.join(RANDOMIZER_FILE_FIELDS)}")
+    return table.get("matrix")
 
 
 def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None, n: int, eps: float, k: int | None = None, d: int | None = None,

@@ -355,6 +355,7 @@ class BoundAudit:
     strict: bool = False
     not_run: int = 0
     seconds: float = 0.0
+    rtol: float | None = None  # the tolerance the caller granted (`audit_bound(rtol=...)`, `--rtol`), None if none
 
     @property
     def truth_checked(self) -> int:
@@ -409,7 +410,8 @@ class BoundAudit:
         nothing = "; NOTHING checked inside the hypotheses" if self.inside_checked == 0 else ""
         if self.inside_checked and not self.inside_decided:
             nothing = f"; NOTHING decided inside the hypotheses (all {self.inside_checked} calls there INCONCLUSIVE)"
-        return f"{len(self.findings)} calls: {parts}{tail}{nothing}; truth checked at {self.truth_checked}"
+        granted = "" if self.rtol is None else f"; rtol {self.rtol:g} granted (looser claims accepted by that much more)"
+        return f"{len(self.findings)} calls: {parts}{tail}{nothing}; truth checked at {self.truth_checked}{granted}"
 
     # Compatibility with the first version of this report (fields `unsound`, `mismatches`, `accepted_invalid`).
     @property
@@ -445,6 +447,7 @@ class BoundAudit:
             "inside_checked": self.inside_checked,
             "inside_decided": self.inside_decided,
             "truth_checked": self.truth_checked,
+            "rtol": self.rtol,
             "seconds": round(self.seconds, 2),
             "summary": self.summary(),
             "findings": [f.to_json() for f in self.findings],
@@ -488,7 +491,7 @@ def audit_bound(
     and equals a fresh generation), or a test group (`checked_group`: each of its tests must be the
     fresh generation's test with that tcId); and, with `grid`, the sweep of `grid_points`. Each call
     gets a verdict (`shuffle_spec.interface.audit.verdicts`); `rtol` widens every acceptance interval by that
-    relative amount. Raises `UsageError` for an unknown or non-evaluable statement, for a target that
+    relative amount on the side an implementation may err to (`_widened`: never below an upper bound's interval). Raises `UsageError` for an unknown or non-evaluable statement, for a target that
     cannot be imported and for vectors that are refused."""
     started = time.monotonic()
     statement = _statement_for_audit(statement_id)
@@ -539,17 +542,22 @@ def audit_bound(
     finally:
         if sandbox is not None:
             sandbox.close()
-    return BoundAudit(statement.id, name, findings, strict=strict, not_run=not_run, seconds=time.monotonic() - started)
+    return BoundAudit(statement.id, name, findings, strict=strict, not_run=not_run, seconds=time.monotonic() - started, rtol=rtol)
 
 
 def _widened(point: AuditPoint, rtol: float, statement: Statement) -> AuditPoint:
-    """The point with its acceptance interval widened by `rtol` x |expected| on both sides; a certified interval too
-    wide for the statement's tolerance may be narrow enough for the tolerance granted now (the statement's rtol plus
-    `rtol`), and then certifies a PASS again (module doc)."""
+    """The point with its acceptance interval widened by `rtol` x |expected| on the side an implementation may err to,
+    as the statement's own rtol widens it (module doc): above an upper bound, below a lower bound, on both sides of an
+    exact value. The other end stays: a claim below an upper bound's interval (above a lower bound's) claims more than
+    the theorem proves whatever tolerance is granted. A certified interval too wide for the statement's tolerance may
+    be narrow enough for the tolerance granted now (the statement's rtol plus `rtol`), and then certifies a PASS
+    again (module doc)."""
     if point.interval is None or point.expected is None:
         return point
     slack = rtol * abs(float(point.expected))
-    interval = [repr(float(point.interval[0]) - slack), repr(float(point.interval[1]) + slack)]
+    below = 0.0 if statement.direction is Direction.UPPER_BOUND else slack
+    above = 0.0 if statement.direction is Direction.LOWER_BOUND else slack
+    interval = [repr(float(point.interval[0]) - below), repr(float(point.interval[1]) + above)]
     wide = point.wide_interval
     if wide is not None and not too_wide(float(wide[0]), float(wide[1]), statement.rtol + rtol):
         wide = None

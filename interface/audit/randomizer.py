@@ -63,6 +63,7 @@ from ...spec.registry import get_statement, list_statements
 from ...spec.terms import Direction
 
 __all__ = [
+    "RANDOMIZER_FILE_FIELDS",
     "RandomizerAudit",
     "audit_matrix",
     "blanket",
@@ -92,7 +93,8 @@ def load_randomizer_file(path: str | Path) -> dict[str, Any]:
         raise UsageError(f"{path}: {failure}") from None
 
 
-_FIELDS = ("name", "inputs", "outputs", "matrix", "removal_reference", "comment")
+# The fields of a randomizer document (also what `composed_epsilon` accepts beside "matrix" in a matrix given as one).
+RANDOMIZER_FILE_FIELDS = ("name", "inputs", "outputs", "matrix", "removal_reference", "comment")
 
 
 def _shown(value: object) -> str:
@@ -120,10 +122,10 @@ def _normalise_document(data: Any, where: str) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise UsageError(f"{where}: expected a JSON object with a \"matrix\" or a list of rows, got {type(data).__name__}")
     if not all(isinstance(key, str) for key in data):
-        raise UsageError(f"{where}: every field name is a string; allowed: {', '.join(_FIELDS)}")
-    unknown = sorted(set(data) - set(_FIELDS))
+        raise UsageError(f"{where}: every field name is a string; allowed: {', '.join(RANDOMIZER_FILE_FIELDS)}")
+    unknown = sorted(set(data) - set(RANDOMIZER_FILE_FIELDS))
     if unknown:
-        raise UsageError(f"{where}: unknown field(s) {', '.join(_shown(u)[1:-1] for u in unknown)}; allowed: {', '.join(_FIELDS)}")
+        raise UsageError(f"{where}: unknown field(s) {', '.join(_shown(u)[1:-1] for u in unknown)}; allowed: {', '.join(RANDOMIZER_FILE_FIELDS)}")
     document = dict(data)
     if "name" in document and not isinstance(document["name"], str):
         raise ParameterError("name", _shown(document["name"]), "a string (the randomizer's name in reports)")

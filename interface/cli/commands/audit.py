@@ -79,7 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     bound.add_argument("function", metavar="TARGET", help="MODULE:FUNCTION or path/to/file.py:FUNCTION (imported and run with your rights)")
     bound.add_argument("--id", required=True, help="the statement it claims to implement")
-    bound.add_argument("--rtol", help="widen every acceptance interval by this relative amount")
+    bound.add_argument("--rtol", help="widen every acceptance interval by this relative amount on the safe side (above an upper bound, below a lower bound; never below an upper bound's value)")
     bound.add_argument("--vectors", help="directory of vectors (e.g. tests/vectors) or a vector file to use instead of generating them; refused unless it equals a fresh generation")
     bound.add_argument("--grid", action="store_true", help="also sweep a few hundred points, the regime edges and degenerate inputs")
     bound.add_argument("--grid-shape", default="8x9x5", metavar="ExNxD", help="grid points along eps0, n and delta (default 8x9x5 = 360; each 1 to 50)")

@@ -101,3 +101,33 @@ def test_composed_delta_of_a_blanket_composition_has_a_certified_lower_end():
     value = shuffle_spec.composed_delta("compose.randomizer", rounds=2, eps0=1.0, n=2, eps=0.5, randomizer="oue", d=2)
     assert 0 < value.lower <= value.upper and value.direction == "upper" and value.neighbouring == "replace-one"
     assert "oue pattern pair" in value.reason
+
+
+@pytest.mark.parametrize("document", [
+    {"matrix": MATRIX, "matirx": [["1", "0"], ["0", "1"]]},  # a misspelt second table beside the one used
+    {"matrix": MATRIX, "rounds": 100},  # a field that reads like a parameter but is not one
+])
+def test_compose_matrix_file_refuses_unknown_fields_as_tightest_and_audit_do(capsys, tmp_path, document):
+    # The same randomizer file is refused by `tightest --matrix` and `audit randomizer` (unknown field); compose
+    # used to take its "matrix" and drop the rest without a word.
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(document))
+    code, out, err = _run(capsys, "compose", "compose.finite", "--matrix", str(path), "--rounds", "2", "--n", "2", "--delta", "0.01")
+    extra = sorted(set(document) - {"matrix"})[0]
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "unknown field" in err and extra in err
+    for argv in (("tightest", "--randomizer", "matrix", "--matrix", str(path), "--n", "2", "--delta", "0.01"), ("audit", "randomizer", str(path))):
+        code, _, other = _run(capsys, *argv)
+        assert code == 2 and "unknown field" in other and extra in other
+
+
+def test_composition_refuses_a_matrix_document_with_unknown_fields():
+    # The API takes the matrix as rows or as the randomizer document; a document's other fields are the randomizer
+    # file's (name, inputs, outputs, removal_reference, comment), anything else is refused.
+    with pytest.raises(ValueError, match="unknown field.*junk"):
+        shuffle_spec.composed_epsilon("compose.finite", matrix={"matrix": MATRIX, "junk": 1}, rounds=2, n=2, delta=0.01)
+    with pytest.raises(ValueError, match="unknown field.*junk"):
+        shuffle_spec.composed_epsilon("compose.randomizer", schedule=[{"mechanism": "matrix", "matrix": {"matrix": MATRIX, "junk": 1}, "n": 2}], delta=0.01)
+    named = shuffle_spec.composed_epsilon("compose.finite", matrix={"matrix": MATRIX, "name": "rr3", "comment": "LDP ratio 3"}, rounds=2, n=2, delta=0.01)
+    plain = shuffle_spec.composed_epsilon("compose.finite", matrix=MATRIX, rounds=2, n=2, delta=0.01)
+    assert named.value == plain.value and named.interval == plain.interval
