@@ -1228,14 +1228,31 @@ def _compose_pair(statement_id: str) -> str:
 
 
 def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None, k: int | None = None,
-                     d: int | None = None, randomizer: str | None = None, matrix: object = None) -> Composition:
+                     d: int | None = None, randomizer: str | None = None, matrix: object = None, time_budget: float | None = None) -> Composition:
     """The certified epsilon after `rounds` shuffled rounds at (eps0, n) by the pair of `statement_id`
     (compose.clones, compose.stronger_clones, compose.exact_binary_rr), or after the heterogeneous
     `schedule` (a list of {"eps0", "n", "rounds"[, "pair"]}; pair defaults to the statement's and may
     only be one of CERTIFYING_PAIRS[the statement's pair]). k: the number of categories of compose.krr.
     compose.laplace, compose.finite (`matrix`, no eps0) and compose.randomizer (`randomizer` one of rappor, oue,
     blh, olh, hadamard, subset with the domain size `d`, duchi or piecewise): `_blanket_composition`.
-    Parameters outside the supported range raise ParameterError naming them."""
+    `time_budget` (seconds in (0, INVERSION_TIME_BUDGET_MAX], or None: no limit, the default): a composition still
+    running when it runs out raises TimeLimitExceeded (a schedule's distinct rounds each build their own pair, so a
+    small schedule can ask for minutes). Parameters outside the supported range raise ParameterError naming them."""
+    budget = _check_budget(time_budget)
+    if budget is None:
+        return _composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
+    try:
+        with time_limit(budget):
+            return _composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
+    except TimeLimitExceeded:
+        raise TimeLimitExceeded(
+            f"{statement_id}: the composition ran out of its time budget ({budget:g} s); allow more time (time_budget / --time-budget, "
+            f"at most {INVERSION_TIME_BUDGET_MAX:g} s) or list fewer distinct rounds"
+        ) from None
+
+
+def _composed_epsilon(statement_id: str, *, rounds: int | None, eps0: float | None, n: int | None, delta: float, schedule: Sequence[Mapping[str, Any]] | None, k: int | None,
+                      d: int | None, randomizer: str | None, matrix: object) -> Composition:
     from ..reference.composition.shuffled_rounds import composed_epsilon as _composed, rounds_from_json
 
     pair = _compose_pair(statement_id)

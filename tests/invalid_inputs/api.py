@@ -25,3 +25,9 @@ _TIGHTEST_ROWS = [
 ]
 
 CASES = [Case(api.tightest, (), {**GOOD, name: value}, fragment=fragment) for name, value, fragment in _TIGHTEST_ROWS]
+
+# composed_epsilon's time budget: seconds in (0, 1e6] or None, as the inversions' (`calibrate_epsilon0`).
+CASES += [
+    Case(api.composed_epsilon, ("compose.clones",), {"rounds": 2, "eps0": 1.0, "n": 500, "delta": 1e-6, "time_budget": bad}, fragment="time_budget")
+    for bad in (0, -1.0, float("nan"), 2e6, "soon", True)
+]

@@ -11,7 +11,9 @@ must certify the statement (`shuffle_spec.interface.api.composed_epsilon`).
 JSON: {"id", "rounds" (total), "params", "value" (= epsilon, the interval's upper end), "interval", "valid",
 "reason", "direction" (the statement's: upper_bound, lower_bound or exact)}. Text: the first line is the
 value with what it is ("upper bound" or "lower bound" on the composed eps), then the interval, the direction
-and the note. Parameters outside the supported range: exit 2 with a one-line message.
+and the note. Parameters outside the supported range: exit 2 with a one-line message. `--time-budget SECONDS` (default
+60, at most 1e6): a composition still running then stops with exit 2 and one line saying so (a file of many distinct
+rounds can ask for minutes).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ...api import composed_epsilon
+from ...api import INVERSION_TIME_BUDGET, INVERSION_TIME_BUDGET_MAX, composed_epsilon
 from ....proofs_checks.bridge import UsageError
 from ...input_files import load_json_file
 from ...limits import DELTA_MIN
@@ -60,11 +62,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--matrix", help="compose.finite: JSON file of the randomizer, {\"matrix\": [[\"3/4\", \"1/4\"], ...]} (rows inputs)")
     parser.add_argument("--delta", required=True, help=f"central delta after all rounds, {DELTA_MIN:g} <= delta < 1")
     parser.add_argument("--rounds-file", help="JSON file of heterogeneous rounds: [{eps0, n, rounds[, pair]}, ...]")
+    parser.add_argument("--time-budget", default=None, metavar="SECONDS",
+                        help=f"stop with exit 2 when the composition is still running after this many seconds (default {INVERSION_TIME_BUDGET:g}, "
+                        f"at most {INVERSION_TIME_BUDGET_MAX:g})")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    extra = {name: getattr(args, name) for name in ("randomizer", "d", "matrix") if getattr(args, name) is not None}
+    extra: dict[str, Any] = {name: getattr(args, name) for name in ("randomizer", "d", "matrix") if getattr(args, name) is not None}
+    # A small file can list many distinct rounds (each builds its own pair): the command stops at its time budget.
+    budget = INVERSION_TIME_BUDGET if args.time_budget is None else args.time_budget
     if args.id in BLANKET_IDS:
         if "matrix" in extra:
             extra["matrix"] = load_json_file(extra["matrix"], what="--matrix", limit=MAX_ROUNDS_FILE_BYTES)
@@ -73,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
             schedule = document.get("rounds") if isinstance(document, dict) else document
             if not isinstance(schedule, list) or not schedule:
                 raise UsageError(f"--rounds-file {args.rounds_file}: expected a non-empty list of rounds [{{\"mechanism\": ..., \"eps0\": ..., \"n\": ...}}, ...]")
-            result = composed_epsilon(args.id, delta=args.delta, schedule=schedule, **extra)
+            result = composed_epsilon(args.id, delta=args.delta, schedule=schedule, time_budget=budget, **extra)
         else:
-            result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta, k=args.k, **extra)
+            result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta, k=args.k, time_budget=budget, **extra)
         return _print(args, result)
     if extra:
         raise UsageError(f"--{', --'.join(extra)} only with {', '.join(BLANKET_IDS)}")
@@ -83,12 +90,12 @@ def run(args: argparse.Namespace) -> int:
         if args.rounds is not None or args.eps0 is not None or args.n is not None or args.k is not None:
             raise UsageError("give either --rounds-file or --rounds/--eps0/--n/--k, not both")
         schedule = read_rounds_file(args.rounds_file)
-        result = composed_epsilon(args.id, delta=args.delta, schedule=schedule)
+        result = composed_epsilon(args.id, delta=args.delta, schedule=schedule, time_budget=budget)
     else:
         missing = [name for name in ("rounds", "eps0", "n") if getattr(args, name) is None]
         if missing:
             raise UsageError(f"compose needs --{', --'.join(missing)} (or --rounds-file)")
-        result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta, k=args.k)
+        result = composed_epsilon(args.id, rounds=args.rounds, eps0=args.eps0, n=args.n, delta=args.delta, k=args.k, time_budget=budget)
     return _print(args, result)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from shuffle_spec.interface import api
 from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.limits import TimeLimitExceeded
 from shuffle_spec.reference.composition.advanced import advanced_composition_epsilon
 from shuffle_spec.reference.bounds.clones import clones_numeric
 from shuffle_spec.reference.composition.shuffled_rounds import Round, composed_epsilon
@@ -135,3 +136,38 @@ def test_compose_accepts_the_number_forms_of_the_other_commands(capsys):
     data = json.loads(out)
     assert data["rounds"] == 5 and data["params"] == {"eps0": 0.5, "n": 1000, "delta": 1e-6}
     assert data["value"] == composed_epsilon([Round("clones", 0.5, 1000, 5)], delta=1e-6).upper
+
+
+# --- a time budget: a small file must not start a computation of minutes -------------------------------------
+
+def _distinct_rounds(count: int) -> list[dict]:
+    """`count` rounds that share nothing (each builds its own pair: about 0.1-0.3 s apiece)."""
+    return [{"eps0": 0.5 + 0.001 * i, "n": 1000 + i, "rounds": 1} for i in range(count)]
+
+
+def test_compose_stops_at_its_time_budget_with_one_line(capsys, tmp_path):
+    """A 3 kB file of 100 distinct rounds cost 26 s with no limit (a 60 kB one of 1000 rounds, minutes); with a time
+    budget the command ends at it: exit 2, one line naming the budget and how to allow more."""
+    path = tmp_path / "rounds.json"
+    path.write_text(json.dumps(_distinct_rounds(100)))
+    code, out, err = _run(capsys, "compose", "compose.clones", "--rounds-file", str(path), "--delta", "1e-6", "--time-budget", "0.5")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "time budget" in err and "0.5 s" in err and "--time-budget" in err
+
+
+def test_compose_time_budget_is_a_number_of_seconds(capsys):
+    for bad in ("0", "-1", "nan", "2e6", "soon"):
+        code, out, err = _run(capsys, "compose", "compose.clones", "--rounds", "2", "--eps0", "1", "--n", "500", "--delta", "1e-6", "--time-budget", bad)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "time_budget" in err, (bad, err)
+    code, out, _ = _run(capsys, "compose", "compose.clones", "--rounds", "2", "--eps0", "1", "--n", "500", "--delta", "1e-6", "--time-budget", "600")
+    assert code == 0 and "upper bound" in out
+
+
+def test_composed_epsilon_takes_a_time_budget():
+    with pytest.raises(TimeLimitExceeded) as stopped:
+        api.composed_epsilon("compose.clones", delta=1e-6, schedule=_distinct_rounds(100), time_budget=0.5)
+    message = str(stopped.value)
+    assert "time_budget" in message and "\n" not in message
+    # A budget that suffices changes nothing.
+    assert api.composed_epsilon("compose.clones", delta=1e-6, schedule=_distinct_rounds(2), time_budget=600) == api.composed_epsilon(
+        "compose.clones", delta=1e-6, schedule=_distinct_rounds(2))
