@@ -139,13 +139,21 @@ def _exact_half_window(c: int) -> CertifiedWindow:
     scale = 2**c
     pmf = np.array([b / scale for b in coefficients])
     rel = np.full(c + 1, UNIT)
-    return CertifiedWindow(c, 0, c, pmf, rel, pmf * (1 - 2 * UNIT), pmf * (1 + 2 * UNIT), 0.0, 0.0)
+    return _read_only(CertifiedWindow(c, 0, c, pmf, rel, pmf * (1 - 2 * UNIT), pmf * (1 + 2 * UNIT), 0.0, 0.0))
 
 
 @lru_cache(maxsize=4096)
 def _tail_half_window(c: int, tail: float) -> CertifiedWindow:
     """`certified_window` of Bin(c, 1/2) leaving out at most `tail` (c > EXACT_HALF_UP_TO)."""
-    return certified_window(c, _half_pair(), tail)
+    return _read_only(certified_window(c, _half_pair(), tail))
+
+
+def _read_only(window: CertifiedWindow) -> CertifiedWindow:
+    """The window with its arrays made read-only: it is cached and shared by every later call, so an edit in place
+    would change what those calls certify."""
+    for values in (window.pmf, window.rel, window.lower, window.upper):
+        values.setflags(write=False)
+    return window
 
 
 def _clone_losses(x: np.ndarray, c: int, e0: float) -> tuple[np.ndarray, np.ndarray]:

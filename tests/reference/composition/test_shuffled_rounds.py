@@ -265,3 +265,13 @@ def test_a_schedule_is_bounded_in_entries_and_in_total_rounds():
         composed_epsilon([Round("clones", 1.0, 10, 1)] * 1001, delta=1e-6)
     with pytest.raises(ParameterError, match="a total of at most"):
         composed_epsilon([Round("clones", 1.0, 10, 600_000)] * 2, delta=1e-6)
+
+
+def test_the_cached_clone_windows_cannot_be_edited_in_place():
+    """The Bin(c, 1/2) windows are cached and shared by later calls: an in-place edit would change what they certify."""
+    from shuffle_spec.reference.composition import shuffled_rounds
+
+    for window in (shuffled_rounds._exact_half_window(10), shuffled_rounds._tail_half_window(5000, 1e-30)):
+        for values in (window.pmf, window.rel, window.lower, window.upper):
+            with pytest.raises(ValueError, match="read-only"):
+                values[0] = 1.0
