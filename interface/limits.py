@@ -201,3 +201,25 @@ __all__ += [
     "MATRIX_LIMITS_TEXT",
     "MAX_MATRIX_ENTRIES",
 ]
+
+
+# `shuffle-spec tightest` run as a program computes its two sides in two processes where the machine has two cores or
+# more (`interface/parallel_sides.py`); the Python API never forks the caller's process.
+_worker_processes = False
+
+
+def allow_worker_processes() -> None:
+    """Let this process fork one worker for an independent part of a computation (`worker_processes_allowed`)."""
+    global _worker_processes
+    _worker_processes = True
+
+
+def worker_processes_allowed() -> bool:
+    """True when `allow_worker_processes` was called and this process may run on two cores or more."""
+    if not _worker_processes:
+        return False
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # no affinity call here (macOS, Windows)
+        cores = os.cpu_count() or 1
+    return cores >= 2

@@ -203,6 +203,14 @@ def _lower_statements(mechanism: str, k: int | None) -> list:
     return out
 
 
+def sides_are_separable(randomizer: str, k: int | None) -> bool:
+    """True when no statement on either side of `tightest` has direction exact (k-RR with k >= 3, Laplace): then
+    its upper and its lower side share no evaluation and no skip test (`interface/parallel_sides.py`)."""
+    mechanism, extra = _mechanism(randomizer, k)
+    statements = candidate_upper_bounds(randomizer, k) + _lower_statements(mechanism, extra.get("k"))
+    return all(s.direction is not Direction.EXACT for s in statements)
+
+
 def _exact_k2(params: dict, evaluated: Evaluation | None = None) -> tuple[Candidate, str]:
     """exact.shuffled_binary_rr evaluated ONCE at the point (eps0, n, delta): the candidate (direction exact,
     both ends certified) and the refusal reason ("" when valid). `evaluated`: the caller's own evaluation of it

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from . import commands
 from ...proofs_checks.bridge import UsageError
-from ..limits import TimeLimitExceeded, limit_memory, reuse_freed_memory, single_threaded_blas
+from ..limits import TimeLimitExceeded, allow_worker_processes, limit_memory, reuse_freed_memory, single_threaded_blas
 from ..version import __version__
 from .progress_bar import ENVIRONMENT_VARIABLE, FLAG, progress_bars
 
@@ -185,6 +185,7 @@ def _run(arguments: list[str], *, as_program: bool = False) -> int:
     name = f"shuffle-spec {args.command or ''}".rstrip()
     if as_program:  # a command about to compute (`--help`, `--version` and usage errors have exited above)
         reuse_freed_memory()
+        allow_worker_processes()
     try:
         if args.command is None:
             from .report import run_default_report

@@ -49,9 +49,10 @@ from typing import TYPE_CHECKING
 
 from ....proofs_checks.bridge import UsageError, parse_number, require_supported
 from ..points import parse_params  # shared with `compare`, without importing that command
-from ...limits import MATRIX_LIMITS_TEXT
+from ...limits import MATRIX_LIMITS_TEXT, worker_processes_allowed
 from ..output import print_json, print_table
 from ...mechanisms import STRUCTURED
+from ...parallel_sides import tightest_in_parallel
 from ...tightest import RANDOMIZERS, tightest
 from ....reference.core.errors import ParameterError
 
@@ -109,7 +110,10 @@ def run(args: argparse.Namespace) -> int:
         return _print_certification(certify(args.randomizer, k=k, d=d, rounds=rounds, **params), args.json)
     # The costly candidates that a certified test shows cannot beat the best end in hand are not evaluated (the answer
     # is the full computation's; `interface/tightest.py`, module doc); --all-bounds evaluates every one.
-    gap = tightest(randomizer=args.randomizer, k=k, skip_dominated=not args.all_bounds, **params)
+    # Run as a program on two cores or more, the lower side is computed in a second process at the same time (the same
+    # answer: `interface/parallel_sides.py`).
+    compute = tightest_in_parallel if worker_processes_allowed() else tightest
+    gap = compute(randomizer=args.randomizer, k=k, skip_dominated=not args.all_bounds, **params)
     if args.json:
         print_json(dict(gap.to_json(), neighbouring=gap.neighbouring))  # the relation of the upper end
         return 0

@@ -1,0 +1,131 @@
+"""`tightest` with its two sides computed at once: the lower bounds in a forked child process while this process
+computes the upper bounds (`shuffle-spec tightest` run as a program, on a machine with two cores or more).
+
+Why: at k-RR with k >= 3 and for Laplace the two sides share nothing. The upper side (BBGN19.Lem5.3.exact_krr,
+the clone bounds, ...) and the lower side (the explicit pairs' lattice sums) each cost about a tenth to a few tenths of
+a second after a start-up of about 0.3 s; run one after the other, the lower side adds its whole time to the wall
+clock. Each side's skip tests (`tightest`, skip_dominated) read that side's results only: the upper side's the
+smallest upper end in hand, the lower side's the largest lower end (`certified.best_certified` never takes an upper
+bound's value as a lower end, nor the converse). So `tightest(include_lower=False)` and `tightest(include_upper=False)`
+evaluate exactly the statements, in the same order, with the same skips, as one `tightest` call, and their rows
+concatenated are its rows (its rows are sorted by the statement list, the upper bounds first): the same answer, float
+for float. Where a side holds a statement of direction exact (k = 2, and the generic randomizer's lower side:
+exact.shuffled_binary_rr, which one evaluation serves on both sides) the sides are not separable and this is
+`tightest` as is.
+
+Why by hand (os.fork and a pipe, not multiprocessing or concurrent.futures): the child must start from this process
+as it is (the package and NumPy imported, the memory limit set) and answer within milliseconds; a pool's spawn
+start-up would cost more than the side it computes. The child sends its Gap pickled and ends with os._exit (no
+atexit handler, no flush of a copied output buffer). Anything but an answer from the child (an exception, a signal,
+no fork on this system) and the lower side is computed here, one after the other, as `tightest` does: the same
+answer and the same errors, only slower.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import time
+from typing import Any
+
+from .tightest import Gap, sides_are_separable, tightest
+
+__all__ = ["tightest_in_parallel"]
+
+# Seconds the parent waits for the child's first or next bytes after its own side is done (at least; four times the
+# time its own side took if that is longer): the lower side costs at most about as much as the upper one.
+CHILD_PATIENCE = 10.0
+
+
+def tightest_in_parallel(**arguments: Any) -> Gap:
+    """`tightest(**arguments)` (both sides included), the lower side computed in a forked child process (module doc).
+    The same Gap as `tightest(**arguments)`, float for float; `tightest` itself where fork is unavailable or the sides
+    are not separable. Range: as `tightest`'s (its errors are raised here, from this process)."""
+    if arguments.get("include_upper") is False or arguments.get("include_lower") is False:
+        return tightest(**arguments)
+    if not hasattr(os, "fork") or not sides_are_separable(arguments.get("randomizer", "krr"), arguments.get("k")):
+        return tightest(**arguments)
+    read_end, write_end = os.pipe()
+    try:
+        child = os.fork()
+    except OSError:  # no process to spare (a limit on processes, no memory): one after the other
+        os.close(read_end)
+        os.close(write_end)
+        return tightest(**arguments)
+    if child == 0:  # the child: the lower side, its Gap down the pipe, then out without running any exit handler
+        os.close(read_end)
+        _answer(write_end, arguments)
+    os.close(write_end)
+    try:
+        start = time.monotonic()
+        upper = tightest(**arguments, include_lower=False)
+        # A child that has not answered long after this side ended is stuck (a lock copied held by fork, say): stop
+        # it and compute its side here.
+        lower = _receive(read_end, patience=max(CHILD_PATIENCE, 4 * (time.monotonic() - start)))
+        if lower is None:
+            _stop(child)
+    except BaseException:
+        _stop(child)
+        raise
+    finally:
+        os.close(read_end)
+    _reap(child)
+    if lower is None:  # the child gave no answer (module doc): the lower side here
+        lower = tightest(**arguments, include_upper=False)
+    return Gap(upper.randomizer, upper.params, upper.upper_id, upper.upper_eps, lower.lower_id, lower.lower_eps, upper.rows + lower.rows)
+
+
+def lower_side(arguments: dict[str, Any]) -> Gap:
+    """The child's computation: `tightest` with the lower bounds only."""
+    return tightest(**arguments, include_upper=False)
+
+
+def _answer(write_end: int, arguments: dict[str, Any]) -> None:
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly; the parent reports it
+        payload = pickle.dumps(lower_side(arguments))
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(payload)
+        code = 0
+    except BaseException:  # noqa: BLE001 - any failure: no answer; the parent computes the side itself
+        pass
+    finally:
+        os._exit(code)
+
+
+def _receive(read_end: int, *, patience: float) -> Gap | None:
+    """The child's Gap, or None when it ended without one or sent nothing for `patience` seconds."""
+    chunks = []
+    while True:
+        ready, _, _ = select.select([read_end], [], [], patience)
+        if not ready:
+            return None
+        chunk = os.read(read_end, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    if not chunks:
+        return None
+    try:
+        answer = pickle.loads(b"".join(chunks))  # noqa: S301 - our own child's bytes, through our own pipe
+    except Exception:  # noqa: BLE001 - a truncated answer: none
+        return None
+    return answer if isinstance(answer, Gap) else None
+
+
+def _reap(child: int) -> None:
+    try:
+        os.waitpid(child, 0)
+    except ChildProcessError:
+        pass
+
+
+def _stop(child: int) -> None:
+    try:
+        os.kill(child, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    _reap(child)

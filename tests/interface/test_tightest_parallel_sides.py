@@ -1,0 +1,77 @@
+"""`tightest` with its lower side in a forked child (`interface/parallel_sides.py`): the same Gap as `tightest`, float
+for float and row for row; the side computed here when the child gives no answer; never used where the sides share
+a statement (k = 2), nor by the Python API unless a program allowed it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from shuffle_spec.interface import limits, parallel_sides
+from shuffle_spec.interface.cli.main import main
+from shuffle_spec.interface.tightest import tightest
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system: tightest_in_parallel is tightest")
+
+POINTS = [
+    {"randomizer": "krr", "k": 3, "eps0": 1.0, "n": 1000, "delta": 1e-6, "skip_dominated": True},
+    {"randomizer": "krr", "k": 10, "eps0": 8.0, "n": 10_000, "delta": 1e-9, "skip_dominated": False},
+    {"randomizer": "laplace", "eps0": 1.0, "n": 300, "delta": 1e-6, "skip_dominated": True},
+]
+
+
+@pytest.mark.parametrize("point", POINTS, ids=lambda p: f"{p['randomizer']}-{p.get('k')}-{p['eps0']}-{p['n']}")
+def test_the_two_processes_give_tightests_answer_float_for_float(point):
+    both = parallel_sides.tightest_in_parallel(**point)
+    assert both == tightest(**point)  # ids, ends (floats compared exactly) and every row in its order
+    assert both.upper_id is not None and both.lower_id is not None
+
+
+def test_a_child_without_an_answer_leaves_the_side_to_this_process(monkeypatch):
+    def fails(arguments):
+        raise RuntimeError("the child's side failed")
+
+    monkeypatch.setattr(parallel_sides, "lower_side", fails)  # the forked child inherits the failing function
+    assert parallel_sides.tightest_in_parallel(**POINTS[0]) == tightest(**POINTS[0])
+
+
+def _outcome(compute, **point):
+    try:
+        return compute(**point)
+    except Exception as failure:  # noqa: BLE001 - the outcome compared is the error itself
+        return (type(failure), str(failure))
+
+
+@pytest.mark.parametrize("point", [{"n": -5}, {"k": 1}, {"delta": 2.0}, {"randomizer": "nope"}])
+def test_points_outside_the_range_come_out_as_in_tightest(point):
+    """The same rows (every statement refusing) or the same error as `tightest`'s, whichever side raises it."""
+    point = {**POINTS[0], **point}
+    assert _outcome(parallel_sides.tightest_in_parallel, **point) == _outcome(tightest, **point)
+
+
+def test_sides_sharing_a_statement_are_not_split():
+    assert parallel_sides.sides_are_separable("krr", 3) and parallel_sides.sides_are_separable("laplace", None)
+    # k = 2 and the generic randomizer: exact.shuffled_binary_rr serves both sides (one evaluation).
+    assert not parallel_sides.sides_are_separable("krr", 2) and not parallel_sides.sides_are_separable("binary_rr", None)
+
+
+def test_the_python_api_never_forks_unless_a_program_allowed_it(capsys):
+    assert not limits.worker_processes_allowed()
+    main(["tightest", "--k", "3", "--eps0", "1", "--n", "1000", "--delta", "1e-6", "--json"])  # main(argv): not a program
+    capsys.readouterr()
+    assert not limits.worker_processes_allowed()
+
+
+def test_the_program_prints_what_the_api_computes():
+    """`shuffle-spec tightest` run as a program (where it may use two processes) prints the in-process answer."""
+    argv = ["tightest", "--k", "3", "--eps0", "1", "--n", "1000", "--delta", "1e-6", "--json"]
+    done = subprocess.run([sys.executable, "-m", "shuffle_spec", *argv], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    expected = tightest(**POINTS[0])
+    printed = json.loads(done.stdout)
+    assert (printed["upper"], printed["lower"]) == ({"id": expected.upper_id, "eps": expected.upper_eps}, {"id": expected.lower_id, "eps": expected.lower_eps})
+    assert [(row["id"], row["eps"]) for row in printed["bounds"]] == [(row["id"], row["eps"]) for row in expected.rows]
