@@ -44,6 +44,11 @@ Certified worst case (proof in `proofs_checks/derived/exact_binary_rr.py`):
   starts again from k = 0), and is abandoned at half the coarse width. The finest completed sweep gives the
   upper end, every solved pair counts for the lower end. Refuses only when the coarse sweep does not finish
   or the best lower end stays more than MAX_TOLERANCE below the upper end (eps near 0).
+  Order (`_removal_sweeps`): the refinement runs first and pauses once it has counted FINE_FIRST_SHARE of the
+  budget; where it has covered [0, n-1] by then (every removal-route point of the tightest benchmark's k = 2 grid),
+  that is the result and no coarse sweep runs; else the coarse sweep runs and the refinement resumes where it
+  paused, counted as if started after it (the same blocks at the same eps_U as coarse-then-refine; from k = 0
+  where the coarse sweep solved a pair).
   The result [lower, eps_U] contains max_k eps_k and its width is <= tolerance * eps_U (tolerance = rel_tol
   unless widened).
 - Window anchors in floats (`_log_pmf_float`): Stirling's series with its remainder enclosed and the
@@ -146,6 +151,9 @@ TARGET_SHARE = 0.9
 STEP_MARGIN = 0.92
 COARSE_TOLERANCE = 1e-2
 REFINE_MIN = 1.0
+# The refinement runs first, pausing once it has counted this share of WORK_BUDGET (`_removal_sweeps`): where it
+# completes by then, no coarse sweep runs. Below LEVEL_SHARE / (1 + REFINE_MIN), the least level share of a refinement.
+FINE_FIRST_SHARE = 0.1
 # Counts stepped one by one past the bisection's bracket before `_Pair._ambiguous_range` takes over.
 AMBIGUOUS_STEPS = 64
 # Passes of `_Pair.scaled_delta_bounds_many` before an eps takes the scalar path.
@@ -1283,92 +1291,128 @@ def _sweep(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float,
     the tolerance is multiplied by TOLERANCE_GROWTH or more (from the sweep's pace) and the sweep continues
     where it is (bounded time; the reached tolerance is reported). (A block passed at a larger eps_u is NOT
     passed at a smaller one: a finer sweep starts again from k = 0.)"""
-    tolerance = rel_tol
-    eps_u = _target(pairs, solved, tolerance)
-    level_start, level_budget = pairs.work, LEVEL_SHARE * (limit - pairs.work)
-    if tolerance >= give_up:
-        level_budget = limit - pairs.work
-    start, width = 0, 0  # the next block [start, start + width]
-    level_k = 0
-    # Step prediction only (uncertified, decides which blocks are tried): log(bound / delta) ~ lam + slope
-    # width, with slope (the removal cost per user) measured from two evaluations at the same start, first
-    # guessed from eps' ~ eps (1 + j / 2n) for j removed
-    # users and d log(delta) / d log(eps) ~ -2 log(1/delta), halved (measured ~2-5x lower).
-    slope = 0.5 * math.log(1 / pairs.delta) * -math.expm1(-pairs.eps0) / n
-    last = None  # (start, width, log(bound / delta))
-    ramp = True  # the slope is the first guess (no two evaluations at one start yet): faster growth
-    previous = 0
-    passed_at: tuple[int, float] | None = None  # (start, lam) of the last block passed with a measured slope
-    failed_at = -1  # the start of the last block that failed (-1: the last one passed)
-    try:
-        while start <= n - 1 and eps_u < pairs.eps0:
-            if pairs.work - level_start > level_budget:
-                # Grow by TOLERANCE_GROWTH, or more when the sweep's pace predicts that the rest of [0, n-1] needs
-                # more than the work left (the number of blocks falls about like 1/sqrt(tolerance)).
-                done = max(start - level_k, 1)
-                predicted = (pairs.work - level_start) * (n - start) / done
-                left = max(limit - pairs.work, 1.0)
-                grown = tolerance * max(TOLERANCE_GROWTH, min((predicted / (LEVEL_SHARE * left)) ** 2, 1e4))
-                if tolerance >= give_up or pairs.work > limit:
-                    return None
-                tolerance = min(grown, give_up)  # the last level (at give_up) may spend all that is left
-                eps_u, last = _target(pairs, solved, tolerance), None
-                level_start, level_budget, level_k = pairs.work, LEVEL_SHARE * (limit - pairs.work), start
-                if tolerance >= give_up:
-                    level_budget = limit - pairs.work
-            width = min(width, n - 1 - start)
-            # Population n - removed: `start` ones and n - 1 - start - removed zeros, plus the thinning tail
-            # (module doc: thinned removal; removed = width is the plain removal).
-            removed, tail = _thinned_removal(pairs.eps0, width, pairs.log_thin)
-            bound = (pairs.bound(n - removed, start, eps_u)[1] + tail) * (1 + 4 * UNIT)
-            ratio = math.log(bound / pairs.delta) if bound > 0 else -math.inf
-            if last is not None and last[0] == start and last[1] != width and math.isfinite(ratio) and math.isfinite(last[2]):
-                measured = (ratio - last[2]) / (width - last[1])
-                if measured > 0:
-                    slope, ramp = measured, False
-            last = (start, width, ratio)
-            passed = bound <= pairs.delta
-            lam = ratio - slope * width
-            block_start = start
-            overshot = failed_at == start  # a wider block at this start failed first
-            failed_at = -1 if passed else start
-            if passed:
-                start += width + 1
-                previous = width
-            elif width == 0:
-                if start in solved:  # pragma: no cover - its certified eps is <= eps_u
-                    raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
-                solved[start] = pairs.epsilon(n, start, pair_tol)
-                eps_u, last = _target(pairs, solved, tolerance), None
-                start += 1  # its certified eps is <= eps_u now
-                continue
-            if slope > 0 and math.isfinite(lam):
-                # The widest block predicted to pass with a margin: lam (log(bound / delta) at width 0) at the next
-                # start is this start's; where this start's first block failed, plus its drift between the last two
-                # passed blocks where it rises (towards the worst pairs it can climb by a sizeable part of the room
-                # per block: without it every other block failed first at eps0 = 8, n = 1e6), at most half way to 0.
-                aim = lam
-                if passed and not ramp:
-                    if overshot and passed_at is not None and passed_at[0] < block_start:
-                        drift = (lam - passed_at[1]) / (block_start - passed_at[0])
-                        if drift > 0:
-                            aim = min(lam + drift * (start - block_start), 0.5 * lam)
-                    passed_at = (block_start, lam)
-                guess = max(int(min(-STEP_MARGIN * aim / slope, 4.0 * n)), 0) if aim < 0 else 0
-                if passed:
-                    width = min(guess, (64 if ramp else 4) * width + 3)
-                elif not ramp and guess < width:
-                    width = guess  # aimed from this start's own value, with the measured slope
-                else:
-                    width = min(guess, width // 2)
-            elif passed:
-                width = 4 * previous + 3 if bound <= 0.25 * pairs.delta else previous + previous // 2 + 1
-            else:
-                width = width // 8 if bound > 2 * pairs.delta else width // 2
-    except _BudgetSpent:
-        return None
-    return eps_u, tolerance
+    result = _Sweep(pairs, n, solved, rel_tol, pair_tol, limit, give_up).run()
+    return result if isinstance(result, tuple) else None  # never paused: no pause_at
 
+
+class _Sweep:
+    """The state of one sweep (`_sweep`), so that it can pause and resume: `run(pause_at)` stops before the next
+    block once pairs.work passes pause_at (no widening before that: the caller guarantees the level's share is not
+    reached), and `resume_after(spent_before)` restarts its work accounting as if the sweep had started when the
+    work was `spent_before` plus what the sweep itself counted (`_fine_first`: a coarse sweep runs in between)."""
+
+    PAUSED = "paused"
+
+    def __init__(self, pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, pair_tol: float, limit: float, give_up: float):
+        self.pairs, self.n, self.solved, self.pair_tol, self.limit, self.give_up = pairs, n, solved, pair_tol, limit, give_up
+        self.tolerance = rel_tol
+        self.eps_u = _target(pairs, solved, self.tolerance)
+        self.level_start: float = pairs.work
+        self.level_budget = LEVEL_SHARE * (limit - pairs.work)
+        if self.tolerance >= give_up:
+            self.level_budget = limit - pairs.work
+        self.start, self.width = 0, 0  # the next block [start, start + width]
+        self.level_k = 0
+        # Step prediction only (uncertified, decides which blocks are tried): log(bound / delta) ~ lam + slope
+        # width, with slope (the removal cost per user) measured from two evaluations at the same start, first
+        # guessed from eps' ~ eps (1 + j / 2n) for j removed
+        # users and d log(delta) / d log(eps) ~ -2 log(1/delta), halved (measured ~2-5x lower).
+        self.slope = 0.5 * math.log(1 / pairs.delta) * -math.expm1(-pairs.eps0) / n
+        self.last: tuple[int, int, float] | None = None  # (start, width, log(bound / delta))
+        self.ramp = True  # the slope is the first guess (no two evaluations at one start yet): faster growth
+        self.previous = 0
+        self.passed_at: tuple[int, float] | None = None  # (start, lam) of the last block passed with a measured slope
+        self.failed_at = -1  # the start of the last block that failed (-1: the last one passed)
+
+    def resume_after(self, spent_before: float) -> None:
+        """Work accounting as if the sweep had started when the work was `spent_before` (pairs.work less what the
+        sweep has counted so far): its level started there, with LEVEL_SHARE of what was left then (all of it at
+        give_up)."""
+        self.level_start = spent_before
+        self.level_budget = LEVEL_SHARE * (self.limit - spent_before)
+        if self.tolerance >= self.give_up:
+            self.level_budget = self.limit - spent_before
+
+    def run(self, pause_at: float | None = None) -> tuple[float, float] | None | str:
+        """Sweep on from where it stopped: (eps_u, the tolerance reached) when [0, n-1] is covered, None when it gives
+        up (`_sweep`), PAUSED (its state kept) before the next block once pairs.work passes `pause_at`, where given;
+        then its tolerance never widens (the caller's share is below the level's)."""
+        pairs, n, solved = self.pairs, self.n, self.solved
+        start, width, slope, last, ramp, previous = self.start, self.width, self.slope, self.last, self.ramp, self.previous
+        passed_at, failed_at, eps_u, tolerance = self.passed_at, self.failed_at, self.eps_u, self.tolerance
+        limit, give_up, pair_tol = self.limit, self.give_up, self.pair_tol
+        try:
+            while start <= n - 1 and eps_u < pairs.eps0:
+                if pause_at is not None and pairs.work > pause_at:
+                    self.start, self.width, self.slope, self.last, self.ramp, self.previous = start, width, slope, last, ramp, previous
+                    self.passed_at, self.failed_at, self.eps_u, self.tolerance = passed_at, failed_at, eps_u, tolerance
+                    return self.PAUSED
+                if pause_at is None and pairs.work - self.level_start > self.level_budget:
+                    # Grow by TOLERANCE_GROWTH, or more when the sweep's pace predicts that the rest of [0, n-1] needs
+                    # more than the work left (the number of blocks falls about like 1/sqrt(tolerance)).
+                    done = max(start - self.level_k, 1)
+                    predicted = (pairs.work - self.level_start) * (n - start) / done
+                    left = max(limit - pairs.work, 1.0)
+                    grown = tolerance * max(TOLERANCE_GROWTH, min((predicted / (LEVEL_SHARE * left)) ** 2, 1e4))
+                    if tolerance >= give_up or pairs.work > limit:
+                        return None
+                    tolerance = min(grown, give_up)  # the last level (at give_up) may spend all that is left
+                    eps_u, last = _target(pairs, solved, tolerance), None
+                    self.level_start, self.level_budget, self.level_k = pairs.work, LEVEL_SHARE * (limit - pairs.work), start
+                    if tolerance >= give_up:
+                        self.level_budget = limit - pairs.work
+                width = min(width, n - 1 - start)
+                # Population n - removed: `start` ones and n - 1 - start - removed zeros, plus the thinning tail
+                # (module doc: thinned removal; removed = width is the plain removal).
+                removed, tail = _thinned_removal(pairs.eps0, width, pairs.log_thin)
+                bound = (pairs.bound(n - removed, start, eps_u)[1] + tail) * (1 + 4 * UNIT)
+                ratio = math.log(bound / pairs.delta) if bound > 0 else -math.inf
+                if last is not None and last[0] == start and last[1] != width and math.isfinite(ratio) and math.isfinite(last[2]):
+                    measured = (ratio - last[2]) / (width - last[1])
+                    if measured > 0:
+                        slope, ramp = measured, False
+                last = (start, width, ratio)
+                passed = bound <= pairs.delta
+                lam = ratio - slope * width
+                block_start = start
+                overshot = failed_at == start  # a wider block at this start failed first
+                failed_at = -1 if passed else start
+                if passed:
+                    start += width + 1
+                    previous = width
+                elif width == 0:
+                    if start in solved:  # pragma: no cover - its certified eps is <= eps_u
+                        raise ParameterError("delta", pairs.delta, "a point where the pair certification is consistent")
+                    solved[start] = pairs.epsilon(n, start, pair_tol)
+                    eps_u, last = _target(pairs, solved, tolerance), None
+                    start += 1  # its certified eps is <= eps_u now
+                    continue
+                if slope > 0 and math.isfinite(lam):
+                    # The widest block predicted to pass with a margin: lam (log(bound / delta) at width 0) at the next
+                    # start is this start's; where this start's first block failed, plus its drift between the last two
+                    # passed blocks where it rises (towards the worst pairs it can climb by a sizeable part of the room
+                    # per block: without it every other block failed first at eps0 = 8, n = 1e6), at most half way to 0.
+                    aim = lam
+                    if passed and not ramp:
+                        if overshot and passed_at is not None and passed_at[0] < block_start:
+                            drift = (lam - passed_at[1]) / (block_start - passed_at[0])
+                            if drift > 0:
+                                aim = min(lam + drift * (start - block_start), 0.5 * lam)
+                        passed_at = (block_start, lam)
+                    guess = max(int(min(-STEP_MARGIN * aim / slope, 4.0 * n)), 0) if aim < 0 else 0
+                    if passed:
+                        width = min(guess, (64 if ramp else 4) * width + 3)
+                    elif not ramp and guess < width:
+                        width = guess  # aimed from this start's own value, with the measured slope
+                    else:
+                        width = min(guess, width // 2)
+                elif passed:
+                    width = 4 * previous + 3 if bound <= 0.25 * pairs.delta else previous + previous // 2 + 1
+                else:
+                    width = width // 8 if bound > 2 * pairs.delta else width // 2
+        except _BudgetSpent:
+            return None
+        return eps_u, tolerance
 
 
 # ---------------------------------------------------------------- transport certification (the flat regime)
@@ -1682,6 +1726,55 @@ def _transport_attempt(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel
     return transported
 
 
+def _removal_sweeps(pairs: _Pairs, n: int, solved: dict[int, BoundValue], rel_tol: float, coarse_tol: float, pair_tol: float) -> tuple[dict[int, BoundValue], list[tuple[float, float]]]:
+    """The removal route's sweeps (`worst_case`): the solved pairs and the (eps_u, tolerance) of each certified sweep.
+
+    The refinement at rel_tol runs first, pausing once it has counted FINE_FIRST_SHARE of WORK_BUDGET: where it
+    covers [0, n - 1] by then, it is the result and no coarse sweep runs (18-45 evaluations saved per call at
+    n = 1e4-1e6). Else its work is set aside and the coarse sweep runs as it would have first, then the refinement
+    resumes where it paused, its work accounting as if it had started after the coarse sweep (`_Sweep.resume_after`);
+    it starts again from k = 0 instead where the coarse sweep solved a pair (a new eps_u). Every block of the
+    refinement is thus tried at the eps_u and in the order of the coarse-then-refine sequence, and its level's share
+    (LEVEL_SHARE of what the coarse sweep leaves, at least LEVEL_SHARE / (1 + REFINE_MIN) of WORK_BUDGET when the
+    refinement runs at all) is above FINE_FIRST_SHARE: the pause never stands in for a widening. The work counts can
+    differ a little (cached pairs count no set-up), which matters only where the budget widens a sweep. Soundness
+    needs none of this: every completed sweep certifies its eps_u (module doc)."""
+    results: list[tuple[float, float]] = []
+    first, counted = None, 0
+    if rel_tol < coarse_tol:
+        trial_start = pairs.work
+        first = _Sweep(pairs, n, dict(solved), rel_tol, pair_tol, WORK_BUDGET, coarse_tol / 2)
+        outcome = first.run(pause_at=trial_start + FINE_FIRST_SHARE * WORK_BUDGET)
+        if isinstance(outcome, tuple):
+            results.append(outcome)
+            return first.solved, results
+        counted = pairs.work - trial_start
+        pairs.work = trial_start  # set aside: the coarse sweep sees the work it would have seen first
+        if outcome is None:  # the budget ran out in the refinement (not reached at FINE_FIRST_SHARE <= 0.1)
+            first = None
+    before_coarse = len(solved)
+    coarse = _sweep(pairs, n, solved, coarse_tol, pair_tol, WORK_BUDGET, max(MAX_TOLERANCE, coarse_tol))
+    if coarse is None:
+        raise _budget_refusal(pairs, n)
+    results.append(coarse)
+    if rel_tol < coarse_tol:
+        # Refinement: started only when the work left is at least REFINE_MIN times what was spent so far (a finer
+        # sweep costs more); abandoned when its tolerance would reach the coarse one's.
+        spent = pairs.work
+        if WORK_BUDGET - spent >= REFINE_MIN * spent:
+            if first is not None and len(solved) == before_coarse:  # the coarse sweep solved no pair
+                pairs.work += counted
+                first.give_up = coarse[1] / 2
+                first.resume_after(spent)
+                fine = first.run()
+                solved = first.solved
+            else:
+                fine = _sweep(pairs, n, solved, rel_tol, pair_tol, WORK_BUDGET, coarse[1] / 2)
+            if isinstance(fine, tuple):
+                results.append(fine)
+    return solved, results
+
+
 def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_REL_TOL) -> WorstCase:
     """exact.shuffled_binary_rr: certified [lower, upper] containing max over all neighbouring pairs of
     their exact eps, width <= rel_tol * upper (or upper = eps0), with the worst count found.
@@ -1690,7 +1783,9 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
     a coarse sweep at COARSE_TOLERANCE (growing up to MAX_TOLERANCE if its work demands) certifies an
     interval first; the sweep at rel_tol then refines it with the work left (growing too, and abandoned once
     it would not beat the coarse one). The finest certified sweep gives the upper end; every solved pair
-    counts for the lower end. Refuses (ParameterError) only when not even MAX_TOLERANCE is certified.
+    counts for the lower end. Refuses (ParameterError) only when not even MAX_TOLERANCE is certified. The
+    refinement is tried first (`_removal_sweeps`): where it completes within FINE_FIRST_SHARE of the budget, the
+    coarse sweep is not needed and does not run (the same result).
 
     The flat regime (`_lattice_guide_applies`: large variance) first tries the transport from the pairs of
     `_lattice_start` (about 20 window set-ups where `_classic_start` makes about 200); where it cannot certify, the
@@ -1732,18 +1827,7 @@ def worst_case(*, eps0: float, n: int, delta: float, rel_tol: float = DEFAULT_RE
         results.append(transported)
     else:
         coarse_tol = max(COARSE_TOLERANCE, rel_tol)
-        coarse = _sweep(pairs, n, solved, coarse_tol, pair_tol, WORK_BUDGET, max(MAX_TOLERANCE, coarse_tol))
-        if coarse is None:
-            raise _budget_refusal(pairs, n)
-        results.append(coarse)
-        if rel_tol < coarse_tol:
-            # Refinement: started only when the work left is at least REFINE_MIN times what the coarse sweep
-            # cost (a finer sweep costs more); abandoned when its tolerance would reach the coarse one's.
-            coarse_work = pairs.work
-            if WORK_BUDGET - pairs.work >= REFINE_MIN * coarse_work:
-                fine = _sweep(pairs, n, solved, rel_tol, pair_tol, WORK_BUDGET, coarse[1] / 2)
-                if fine is not None:
-                    results.append(fine)
+        solved, results = _removal_sweeps(pairs, n, solved, rel_tol, coarse_tol, pair_tol)
     best_upper = max(r.upper for r in solved.values())
     eps_u, tolerance = min(results)
     eps_u = max(eps_u, best_upper)
