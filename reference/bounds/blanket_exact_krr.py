@@ -29,9 +29,12 @@ at its smallest N, yet costs as many lattice rows as the first) is first left ou
 with lower ends) come out the same with 0 and with 1 in the left-out blocks, they are the sums with every block
 summed: every certified end of D_N lies in [0, 1], a product with a non-negative float is monotone in it, and so
 is a float sum of non-negative terms (each rounding is monotone), so the full sums lie between the two equal ones.
-Otherwise the left-out blocks are summed as well (their floats do not depend on which blocks share the batch:
-`positive_part_expectations`, `needed`). So the upper end is the same float as with every block summed
-(skip_negligible=False), and so is the lower end with sharp_lower=True. With sharp_lower=False the lower end of a
+Otherwise the left-out blocks are summed as well (`positive_part_expectations`, `needed`). So the upper end is the
+same float as with every block summed (skip_negligible=False), and so is the lower end with sharp_lower=True, as far
+as the kept rows' floats do not depend on the rows left out: they do not, except where a chunk of rows shared with a
+left-out row takes its branch for underflowed ratio products from that row (not observed on any grid tested: 180
+`tightest` answers and 1387 intervals identical); either way every end is certified, only that float identity would
+fail. With sharp_lower=False the lower end of a
 left-out block (whose lower mass is not negligible: the lower sum puts each block at its largest N) is the bound the
 engine gives without rows, E[g | b]_+ per b: certified, never above the one from summed rows (every term it takes a
 maximum of is no larger), in practice the same float (428 of 432 evaluations at k in {3, 10, 100}, n in {1e6, 1e8};
