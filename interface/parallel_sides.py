@@ -23,6 +23,7 @@ answer and the same errors, only slower.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import select
@@ -55,8 +56,7 @@ def tightest_in_parallel(**arguments: Any) -> Gap:
         os.close(write_end)
         return tightest(**arguments)
     if child == 0:  # the child: the lower side, its Gap down the pipe, then out without running any exit handler
-        os.close(read_end)
-        _answer(write_end, arguments)
+        _answer(read_end, write_end, arguments)
     os.close(write_end)
     try:
         start = time.monotonic()
@@ -82,16 +82,18 @@ def lower_side(arguments: dict[str, Any]) -> Gap:
     return tightest(**arguments, include_upper=False)
 
 
-def _answer(write_end: int, arguments: dict[str, Any]) -> None:
-    code = 1
+def _answer(read_end: int, write_end: int, arguments: dict[str, Any]) -> None:
+    """The child's whole life: its side's Gap down the pipe, then os._exit (never a return into the caller's code)."""
+    code = 1  # no answer unless the pipe was written
     try:
+        os.close(read_end)
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly; the parent reports it
         payload = pickle.dumps(lower_side(arguments))
         with os.fdopen(write_end, "wb") as pipe:
             pipe.write(payload)
         code = 0
     except BaseException:  # noqa: BLE001 - any failure: no answer; the parent computes the side itself
-        pass
+        code = 1
     finally:
         os._exit(code)
 
@@ -117,15 +119,13 @@ def _receive(read_end: int, *, patience: float) -> Gap | None:
 
 
 def _reap(child: int) -> None:
-    try:
+    """Wait for the child's exit (no zombie left behind); a child already reaped is not an error."""
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(child, 0)
-    except ChildProcessError:
-        pass
 
 
 def _stop(child: int) -> None:
-    try:
+    """End the child now (this process is leaving with an exception, or the child is silent) and reap it."""
+    with contextlib.suppress(ProcessLookupError):  # it has ended already
         os.kill(child, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     _reap(child)
