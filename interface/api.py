@@ -26,6 +26,7 @@ lies in `bracket`), or `InversionTimeout` is raised when no point was verified y
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 import warnings
@@ -735,10 +736,9 @@ def _total_delta(statement: Statement | Entry, mark: Any, eps: float, eps0: floa
             totals[x] = math.inf
             if recorder(x) <= eps:  # the target eps is certified at this input delta
                 inputs = point(x)
-                try:
+                # A provider that refuses this point (ValueError) certifies no total delta there: it stays inf.
+                with contextlib.suppress(ValueError):
                     totals[x] = _evaluate(provider, {name: inputs[name] for name in provider.input_names})
-                except ValueError:  # the provider refuses this point: no total delta is certified, it stays inf
-                    pass
         return totals[x]
 
     def search() -> None:
