@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Un
 
 from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported, supported_point
 from ..spec.catalog import Entry, all_statements, resolve
-from .limits import EPS0_MAX, N_MAX, TimeLimitExceeded, time_limit
+from .limits import EPS0_MAX, INVERSION_TIME_BUDGET, INVERSION_TIME_BUDGET_MAX, N_MAX, TimeLimitExceeded, budget_exceeded_message, time_limit
 from .parameter_names import ParameterNameError, check_parameter_names
 from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, recorded_neighbouring, result_direction, width_note
 from ..reference.core.errors import HypothesisViolation, ParameterError, require_flag
@@ -67,7 +67,8 @@ def __getattr__(name: str) -> Any:
 
 
 def tightest(
-    *, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True
+    *, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True,
+    time_budget: float | None = None,
 ) -> Gap:
     """The tightest certified upper bound, the largest certified lower bound on the central epsilon of n
     shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k, "binary_rr", "laplace" on [0, 1], or
@@ -76,14 +77,24 @@ def tightest(
     `direction`, `statement_id`, `reason`, `neighbouring`). One round; `certify` is the front door that also
     composes rounds. Loaded on first use: it needs the SymPy registry, which a closed-form call must not pay for.
     Ranges as `shuffle-spec tightest` checks them (`bridge.supported_point`): 0 < eps0 <= EPS0_MAX, n an integer in
-    [1, N_MAX], DELTA_MIN <= delta < 1, k an integer >= 2, `include_upper` True or False; a value outside them raises
-    `ParameterError` naming it (never a gap with no side valid)."""
+    [1, N_MAX], DELTA_MIN <= delta < 1, k an integer >= 2, `include_upper` True or False, `time_budget` None (no
+    limit, the default) or seconds in (0, INVERSION_TIME_BUDGET_MAX]; a value outside them raises `ParameterError`
+    naming it (never a gap with no side valid). A computation still running when its time budget runs out raises
+    `TimeLimitExceeded` (most points take well under a second; k = 3 at n = 1e12 takes tens of seconds)."""
     from .tightest import tightest as compute_tightest
 
     point = supported_point(eps0, n, delta)
     require_flag("include_upper", include_upper)
-    return compute_tightest(randomizer=randomizer, eps0=float(point["eps0"]), n=int(point["n"]), delta=float(point["delta"]), k=k,
-                            include_upper=include_upper)
+    budget = _check_budget(time_budget)
+    arguments: dict[str, Any] = dict(randomizer=randomizer, eps0=float(point["eps0"]), n=int(point["n"]), delta=float(point["delta"]), k=k,
+                                     include_upper=include_upper)
+    if budget is None:
+        return compute_tightest(**arguments)
+    try:
+        with time_limit(budget):
+            return compute_tightest(**arguments)
+    except TimeLimitExceeded:
+        raise TimeLimitExceeded(budget_exceeded_message("tightest", budget)) from None
 
 __all__ = [
     "BinaryRR",
@@ -130,12 +141,9 @@ DELTA_SEARCH_MIN = 1e-300
 REL_TOL = 1e-9
 # shuffled_delta narrows log10(delta) to this relative width (delta itself to about 1e-9 relative).
 REL_TOL_LOG_DELTA = 1e-12
-# Every inversion stops after this many seconds by default (`time_budget=`, `--time-budget`): it then returns
-# the best certified answer found, marked `stopped_early`, or raises InversionTimeout when it has none.
-INVERSION_TIME_BUDGET = 60.0
-# The largest budget accepted: the interval timer that enforces it (`limits.time_limit`, setitimer) overflows the
-# platform's time_t a little above 1e9 s; 1e6 s (11.6 days) is far beyond any inversion, and None means no limit.
-INVERSION_TIME_BUDGET_MAX = 1e6
+# Every inversion stops after INVERSION_TIME_BUDGET seconds by default (`time_budget=`, `--time-budget`;
+# `interface/limits.py`, at most INVERSION_TIME_BUDGET_MAX): it then returns the best certified answer found, marked
+# `stopped_early`, or raises InversionTimeout when it has none.
 
 
 @dataclass(frozen=True)
@@ -1245,10 +1253,7 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
         with time_limit(budget):
             return _composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
     except TimeLimitExceeded:
-        raise TimeLimitExceeded(
-            f"{statement_id}: the composition ran out of its time budget ({budget:g} s); allow more time (time_budget / --time-budget, "
-            f"at most {INVERSION_TIME_BUDGET_MAX:g} s) or list fewer distinct rounds"
-        ) from None
+        raise TimeLimitExceeded(budget_exceeded_message(f"{statement_id}: the composition", budget, " or list fewer distinct rounds")) from None
 
 
 def _composed_epsilon(statement_id: str, *, rounds: int | None, eps0: float | None, n: int | None, delta: float, schedule: Sequence[Mapping[str, Any]] | None, k: int | None,

@@ -39,12 +39,22 @@ __all__ = [
     "MAX_POINTS",
     "N_MAX",
     "RANGES_TEXT",
+    "INVERSION_TIME_BUDGET",
+    "INVERSION_TIME_BUDGET_MAX",
     "TimeLimitExceeded",
+    "budget_exceeded_message",
     "limit_memory",
     "reuse_freed_memory",
     "time_limit",
 ]
 
+
+# Every inversion (`calibrate`), composition (`compose`) and `tightest` run as a program stops after this many
+# seconds by default (`time_budget=`, `--time-budget`).
+INVERSION_TIME_BUDGET = 60.0
+# The largest budget accepted: the interval timer that enforces it (`time_limit`, setitimer) overflows the
+# platform's time_t a little above 1e9 s; 1e6 s (11.6 days) is far beyond any computation, and None means no limit.
+INVERSION_TIME_BUDGET_MAX = 1e6
 
 # Sweeps: at most this many values on one axis (a list or LOW:HIGH:COUNT) and points in the product.
 MAX_GRID_COUNT = 1000
@@ -129,6 +139,12 @@ def single_threaded_blas() -> bool:
 
 class TimeLimitExceeded(Exception):
     """A computation did not finish within its time limit."""
+
+
+def budget_exceeded_message(what: str, budget: float, advice: str = "") -> str:
+    """The one line of a computation stopped by its time budget (`time_budget=`, `--time-budget`): what ran out,
+    the budget, and how to allow more."""
+    return f"{what} ran out of its time budget ({budget:g} s); allow more time (time_budget / --time-budget, at most {INVERSION_TIME_BUDGET_MAX:g} s){advice}"
 
 
 @contextmanager

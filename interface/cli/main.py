@@ -203,7 +203,9 @@ def _run(arguments: list[str], *, as_program: bool = False) -> int:
         sys.stderr.close()
         return 0
     except TimeLimitExceeded as failure:
-        print(f"{name}: error: the computation took too long ({_one_line(failure)})", file=sys.stderr)
+        message = _one_line(failure)
+        # A time budget of the user's own (--time-budget) says so itself; a fixed internal limit is named here.
+        print(f"{name}: error: {message}" if "time budget" in message else f"{name}: error: the computation took too long ({message})", file=sys.stderr)
         return 2
     except (ArithmeticError, RecursionError, MemoryError, OSError) as failure:
         print(f"{name}: error: cannot compute this ({type(failure).__name__}: {_one_line(failure)})", file=sys.stderr)

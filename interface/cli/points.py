@@ -3,9 +3,10 @@ every command accepts and refuses the same values, and a command imports it with
 
 from __future__ import annotations
 
-from ...proofs_checks.bridge import supported_point
+from ...proofs_checks.bridge import BadParameter, parse_number, supported_point
+from ..limits import INVERSION_TIME_BUDGET, INVERSION_TIME_BUDGET_MAX
 
-__all__ = ["parse_params"]
+__all__ = ["parse_params", "parse_time_budget"]
 
 
 def parse_params(eps0: str, n: str, delta: str) -> dict:
@@ -13,3 +14,14 @@ def parse_params(eps0: str, n: str, delta: str) -> dict:
     (0 < eps0 <= EPS0_MAX, n an integer in [1, N_MAX], DELTA_MIN <= delta < 1; `shuffle_spec.interface.limits`): the
     same check as the API's `tightest` and `certify` (`bridge.supported_point`)."""
     return supported_point(eps0, n, delta)
+
+
+def parse_time_budget(text: str | None) -> float:
+    """--time-budget SECONDS as a number in (0, INVERSION_TIME_BUDGET_MAX] (default INVERSION_TIME_BUDGET when not
+    given; `calibrate`, `tightest`)."""
+    if text is None:
+        return INVERSION_TIME_BUDGET
+    value = float(parse_number("time_budget", text))
+    if not (0 < value <= INVERSION_TIME_BUDGET_MAX):
+        raise BadParameter("time_budget", text, f"a number of seconds in (0, {INVERSION_TIME_BUDGET_MAX:g}]")
+    return value

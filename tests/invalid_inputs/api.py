@@ -31,3 +31,5 @@ CASES += [
     Case(api.composed_epsilon, ("compose.clones",), {"rounds": 2, "eps0": 1.0, "n": 500, "delta": 1e-6, "time_budget": bad}, fragment="time_budget")
     for bad in (0, -1.0, float("nan"), 2e6, "soon", True)
 ]
+# tightest's time budget: the same rule.
+CASES += [Case(api.tightest, (), {**GOOD, "time_budget": bad}, fragment="time_budget") for bad in (0, -1.0, float("nan"), 2e6, "soon", True)]

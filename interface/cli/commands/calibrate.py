@@ -31,6 +31,7 @@ from ....proofs_checks.bridge import BadParameter, UsageError, parse_number, req
 from ...limits import DELTA_MIN, EPS0_MAX, K_MAX, N_MAX, RANGES_TEXT
 from .eval import parse_assignments
 from ..output import print_json
+from ..points import parse_time_budget
 from ....reference.core.progress import report, silenced
 from ....spec.registry import get_statement
 
@@ -63,12 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _budget(args: argparse.Namespace) -> float:
     """--time-budget as seconds: a number in (0, INVERSION_TIME_BUDGET_MAX] (default INVERSION_TIME_BUDGET)."""
-    if args.time_budget is None:
-        return INVERSION_TIME_BUDGET
-    value = float(parse_number("time_budget", args.time_budget))
-    if not (0 < value <= INVERSION_TIME_BUDGET_MAX):
-        raise BadParameter("time_budget", args.time_budget, f"a number of seconds in (0, {INVERSION_TIME_BUDGET_MAX:g}]")
-    return value
+    return parse_time_budget(args.time_budget)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -48,8 +48,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ....proofs_checks.bridge import UsageError, parse_number, require_supported
-from ..points import parse_params  # shared with `compare`, without importing that command
-from ...limits import MATRIX_LIMITS_TEXT, worker_processes_allowed
+from ..points import parse_params, parse_time_budget  # shared with `compare` and `calibrate`, without importing them
+from ...limits import INVERSION_TIME_BUDGET, INVERSION_TIME_BUDGET_MAX, MATRIX_LIMITS_TEXT, budget_exceeded_message, time_limit, TimeLimitExceeded, worker_processes_allowed
 from ..output import print_json, print_table
 from ...mechanisms import STRUCTURED
 from ...parallel_sides import tightest_in_parallel
@@ -86,10 +86,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all-bounds", action="store_true",
                         help="evaluate every candidate bound (default: the costly ones that a certified test shows cannot beat the best "
                         "end in hand are not evaluated; the answer is the same, their rows say 'not evaluated')")
+    parser.add_argument("--time-budget", default=None, metavar="SECONDS",
+                        help=f"stop with exit 2 when the computation is still running after this many seconds (default {INVERSION_TIME_BUDGET:g}, "
+                        f"at most {INVERSION_TIME_BUDGET_MAX:g}; most points take well under a second, k = 3 at n = 1e12 tens of seconds)")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    # Every computation of this command stops at its time budget: a point in range may still ask for tens of seconds
+    # (k-RR, k = 3, n = 1e12; a matrix at its size limit), and a command must end. The output is printed after the
+    # computation, so a stopped run prints nothing but its one-line error.
+    budget = parse_time_budget(args.time_budget)
+    try:
+        with time_limit(budget):
+            return _run(args)
+    except TimeLimitExceeded:
+        raise TimeLimitExceeded(budget_exceeded_message("the computation", budget)) from None
+
+
+def _run(args: argparse.Namespace) -> int:
     rounds = parse_number("rounds", args.rounds, integer=True)
     if rounds < 1:
         raise UsageError(f"--rounds {args.rounds} is out of range: expected an integer >= 1")
