@@ -21,7 +21,7 @@ from typing import Sequence
 
 from . import commands
 from ...proofs_checks.bridge import UsageError
-from ..limits import TimeLimitExceeded, allow_worker_processes, limit_memory, reuse_freed_memory, single_threaded_blas
+from ..limits import TimeLimitExceeded, allow_worker_processes, fewer_collections, limit_memory, reuse_freed_memory, single_threaded_blas
 from ..version import __version__
 from .progress_bar import ENVIRONMENT_VARIABLE, FLAG, progress_bars
 
@@ -156,9 +156,10 @@ def _skip_the_collections_at_exit() -> None:
 
 
 def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
-    if argv is None:  # run as a program (console script, python -m): bound its memory, one BLAS thread
+    if argv is None:  # run as a program (console script, python -m): bound its memory, one BLAS thread, fewer collections
         limit_memory()
         single_threaded_blas()
+        fewer_collections()
     # --progress is a switch of the whole tool, taken wherever it stands (before or after the command's name);
     # no command has an option or a value of that spelling.
     forced = FLAG in arguments

@@ -138,3 +138,25 @@ def test_only_a_program_run_sets_the_blas_threads():
     """
     # The command line imports no NumPy before a command runs, so the program run's setting takes effect.
     assert json.loads(_child(code)) == [None, "1"]
+
+
+def test_only_a_program_run_collects_its_youngest_generation_less_often():
+    # `fewer_collections` (run by `main()` as a program): the youngest generation's threshold is raised, the older
+    # ones' kept; an in-process call leaves the caller's collector as it was.
+    code = """
+    import contextlib, gc, io, json, sys
+    import shuffle_spec.interface.cli.main as cli
+    from shuffle_spec.interface.limits import YOUNG_GENERATION_THRESHOLD
+
+    cli.limit_memory = lambda: None
+    default = gc.get_threshold()
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(["limits", "--json"]) == 0
+        in_process = gc.get_threshold()
+        sys.argv = ["shuffle-spec", "limits", "--json"]
+        assert cli.main() == 0
+    print(json.dumps([default, in_process, gc.get_threshold(), YOUNG_GENERATION_THRESHOLD]))
+    """
+    default, in_process, program, young = json.loads(_child(code))
+    assert in_process == default and young > default[0]
+    assert program == [young, default[1], default[2]]
