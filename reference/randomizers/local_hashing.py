@@ -21,7 +21,9 @@ b(1) = 1/g, b(0) = 1 - 1/g, whatever d is.
 Lower bound: every report (H, y) is mapped to the indicators ([y = H(x)], [y = H(x')], [y = H(z)]) (a
 post-processing): for the owner w of the report its own indicator is Bern(e0 / D) and, for a 3-wise independent
 family, the other two are independent Bern(1/g): the 3 x 8 pattern randomizer of
-`shuffle_spec.reference.lower_bounds.structured`.
+`shuffle_spec.reference.lower_bounds.structured`. With d = 2 there is no third input z (nobody can hold it): the
+indicators ([y = H(x)], [y = H(x')]) only, 2 x 4, the others at x or x' (at d = 2 the 2-wise independent family is
+the family of all functions [2] -> [g], and the two indicators are independent under it).
 
 Rounding: the upper bound uses a rational e' >= e^eps0, the lower a rational e' <= e^eps0, with g fixed (OLH's g is
 computed from eps0 as the paper states, then held fixed): k-ary randomized response on g values at a smaller e is
@@ -95,14 +97,16 @@ class LocalHashing:
         return [[weight * self._own(int(h[x] == y)) for h in functions for y in range(self.g)] for x in range(self.d)]
 
     def pattern_rows(self) -> list[list[Fraction]]:
-        """The indicators ([y = H(x)], [y = H(x')], [y = H(z)]) (module doc): 3 x 8; the full matrix when d = 2 and g^2 is small."""
+        """The indicators ([y = H(x)], [y = H(x')], [y = H(z)]) (module doc): 3 x 8, one row per holder x, x', z. With
+        d = 2 there is no third input: ([y = H(x)], [y = H(x')]), 2 x 4 (a pair may put the others only at x or x')."""
         b = {1: Fraction(1, self.g), 0: 1 - Fraction(1, self.g)}
+        roles = 2 if self.d == 2 else 3
         out = []
-        for w in range(3):
+        for w in range(roles):
             row = []
-            for pattern in itertools.product((0, 1), repeat=3):
+            for pattern in itertools.product((0, 1), repeat=roles):
                 own = self._own(pattern[w]) * (1 if pattern[w] else self.g - 1)
-                row.append(own * math.prod((b[pattern[j]] for j in range(3) if j != w), start=Fraction(1)))
+                row.append(own * math.prod((b[pattern[j]] for j in range(roles) if j != w), start=Fraction(1)))
             out.append(row)
         return out
 
@@ -148,7 +152,8 @@ def local_hashing_epsilon_lower(mechanism: LocalHashing, *, n: int, delta: float
     if not isinstance(mechanism, LocalHashing):
         raise ParameterError("mechanism", repr(mechanism)[:40], "a LocalHashing")
     check_randomizer_inputs(1.0, n, delta)
-    return pattern_pair_epsilon(rows=mechanism.pattern_rows(), n=n, delta=delta, labels=["x", "x'", "z"])
+    labels = ["x", "x'"] if mechanism.d == 2 else ["x", "x'", "z"]
+    return pattern_pair_epsilon(rows=mechanism.pattern_rows(), n=n, delta=delta, labels=labels)
 
 
 def blh_epsilon_upper(*, eps0: float, n: int, delta: float, d: int, tight: str = "upper") -> BoundValue:
