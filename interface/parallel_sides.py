@@ -91,7 +91,7 @@ def tightest_in_parallel(**arguments: Any) -> Gap:
 def _import_lower_side(arguments: dict[str, Any]) -> None:
     """Import the reference modules of the lower side's statements here, before the fork (module doc, "What the child
     inherits"). Any failure is left to `tightest`, which imports them where it evaluates them."""
-    with contextlib.suppress(Exception):  # noqa: BLE001 - the same error is raised later, from `tightest`
+    with contextlib.suppress(Exception):  # the same error is raised later, from `tightest`
         for statement in lower_side_statements(arguments.get("randomizer", "krr"), arguments.get("k")):
             reference_module(statement)
 
