@@ -82,7 +82,7 @@ from ..spec.terms import Direction
 if TYPE_CHECKING:  # the SymPy statement type, for the annotation only
     from ..spec.statement import Statement
 
-__all__ = ["DOMINATED_CHECKS", "Gap", "NOT_FULLY_PROVEN", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows"]
+__all__ = ["DOMINATED_CHECKS", "Gap", "NOT_FULLY_PROVEN", "RANDOMIZERS", "tightest", "candidate_upper_bounds", "gap_from_rows", "lower_side_statements"]
 
 RANDOMIZERS = tuple(MECHANISMS)  # the registry of interface/mechanisms.py
 # Upper bounds whose certificate rests on a step that is only checked numerically, not proven: they stay
@@ -209,6 +209,14 @@ def sides_are_separable(randomizer: str, k: int | None) -> bool:
     mechanism, extra = _mechanism(randomizer, k)
     statements = candidate_upper_bounds(randomizer, k) + _lower_statements(mechanism, extra.get("k"))
     return all(s.direction is not Direction.EXACT for s in statements)
+
+
+def lower_side_statements(randomizer: str, k: int | None) -> list:
+    """The statements of `tightest`'s lower side for the randomizer (those whose inputs the point has are evaluated):
+    `interface/parallel_sides.py` imports their reference modules before it forks. Range: as `tightest`'s randomizer
+    and k (UsageError otherwise)."""
+    mechanism, extra = _mechanism(randomizer, k)
+    return _lower_statements(mechanism, extra.get("k"))
 
 
 def _exact_k2(params: dict, evaluated: Evaluation | None = None) -> tuple[Candidate, str]:

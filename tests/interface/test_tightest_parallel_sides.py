@@ -75,3 +75,28 @@ def test_the_program_prints_what_the_api_computes():
     printed = json.loads(done.stdout)
     assert (printed["upper"], printed["lower"]) == ({"id": expected.upper_id, "eps": expected.upper_eps}, {"id": expected.lower_id, "eps": expected.lower_eps})
     assert [(row["id"], row["eps"]) for row in printed["bounds"]] == [(row["id"], row["eps"]) for row in expected.rows]
+
+
+# In a fresh interpreter: which of the modules both sides need are loaded when tightest_in_parallel forks (the child
+# inherits them instead of importing NumPy and the lattice sums a second time).
+FORK_PROBE = """
+import json, os, sys
+from shuffle_spec.interface import parallel_sides
+names = ("numpy", "shuffle_spec.reference.numerics.lattice_sums", "shuffle_spec.reference.lower_bounds.krr")
+seen = []
+fork = os.fork
+def probe():
+    seen.append([name in sys.modules for name in names])
+    return fork()
+os.fork = probe
+gap = parallel_sides.tightest_in_parallel(randomizer="krr", k=3, eps0=1.0, n=1000, delta=1e-6, skip_dominated=True)
+print(json.dumps({"seen": seen, "lower": gap.lower_id}))
+"""
+
+
+def test_the_child_inherits_the_lower_sides_modules_loaded_before_the_fork():
+    done = subprocess.run([sys.executable, "-c", FORK_PROBE], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    printed = json.loads(done.stdout)
+    assert printed["seen"] == [[True, True, True]]  # one fork, NumPy, the lattice sums and the pairs' module loaded
+    assert printed["lower"] == tightest(**POINTS[0]).lower_id
