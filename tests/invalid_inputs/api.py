@@ -3,6 +3,7 @@ bad eps0, n, delta or switch as the command line does (one line naming the param
 with no side valid or a switch read by its truthiness."""
 
 from shuffle_spec.interface import api, certify as certify_module
+from shuffle_spec.interface.cli.commands import eval as eval_command
 
 from invalid_inputs import Case
 
@@ -47,3 +48,6 @@ CASES += [Case(function, args, {**kwargs, "k": bad}, fragment="k = ")
 # k = 1, a number outside the range: a range error naming k, or the statement's own hypothesis k >= 2.
 CASES += [Case(function, args, {**kwargs, "k": "1"}, fragment="k >= 2" if function is api.shuffled_epsilon else "k = ")
           for function, args, kwargs in _K_TAKERS]
+
+# `eval --batch`'s time budget (`run_batch(time_budget=...)`): seconds in (0, 1e6] or None, as compose's and calibrate's.
+CASES += [Case(eval_command.run_batch, ([],), {"time_budget": bad}, fragment="time_budget") for bad in (0, -1.0, float("nan"), 2e6, "soon", True)]
