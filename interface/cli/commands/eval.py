@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.param:
             raise UsageError("--batch takes the parameters from the lines, not from --param")
-        budget = BATCH_TIME_BUDGET if args.time_budget is None else args.time_budget
+        budget = _batch_budget(BATCH_TIME_BUDGET if args.time_budget is None else args.time_budget)  # before the input is read
         return run_batch(_batch_lines(args.batch), default_id=args.id, time_budget=budget)
     if args.time_budget is not None:
         raise UsageError("--time-budget applies to --batch only (one evaluation is bounded by its statement's own limits)")
