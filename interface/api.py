@@ -1351,15 +1351,21 @@ def _matrix_rows(table: object, name: str) -> object:
     reference, comment: none changes the replacement composition), so that a field the composition does not read
     (a misspelt second table, a parameter written into the file) is refused in one line, as those commands refuse
     it, instead of dropped without a word."""
-    if not isinstance(table, Mapping):
-        return table
+    from ..reference.bounds.blanket_exact_randomizer import FiniteRandomizer
+    from ..reference.finite.randomizers import Randomizer
     from .audit.randomizer import RANDOMIZER_FILE_FIELDS
 
-    unknown = sorted(str(key) for key in table if key not in RANDOMIZER_FILE_FIELDS)
-    if unknown:
-        shown = ", ".join(unknown) if sum(map(len, unknown)) <= 80 else ", ".join(unknown)[:77] + "..."
-        raise ParameterError(name, f"a document with unknown field(s) {shown}", f"a list of rows, or a randomizer document with fields among {', '.join(RANDOMIZER_FILE_FIELDS)}")
-    return table.get("matrix")
+    if isinstance(table, Mapping):
+        unknown = sorted(str(key) for key in table if key not in RANDOMIZER_FILE_FIELDS)
+        if unknown:
+            shown = ", ".join(unknown) if sum(map(len, unknown)) <= 80 else ", ".join(unknown)[:77] + "..."
+            raise ParameterError(name, f"a document with unknown field(s) {shown}", f"a list of rows, or a randomizer document with fields among {', '.join(RANDOMIZER_FILE_FIELDS)}")
+        table = table.get("matrix")
+    if table is not None and not isinstance(table, FiniteRandomizer):
+        # The one rule of every matrix reader (`Randomizer.from_matrix`, as `audit randomizer` and `tightest --matrix`
+        # read a matrix): exact entries sum to exactly 1 (a row holding a Python float: 1 up to float rounding).
+        Randomizer.from_matrix(_rows(table))
+    return table
 
 
 def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None, n: int, eps: float, k: int | None = None, d: int | None = None,
@@ -1428,7 +1434,7 @@ def _blanket_delta(statement_id: str, pair: str, *, rounds: object, eps0: object
         parse_number("rounds", rounds, integer=True),
         None if d is None else parse_number("d", d, integer=True),
         None,
-        matrix,
+        None if matrix is None else _matrix_rows(matrix, "matrix"),  # rows or a randomizer document, as composed_epsilon reads it
     )], eps=eps, deadline=deadline)
     lower, upper = float(value.lower), float(value.upper)
     return DeltaInterval(lower, upper, direction="upper", statement_id=statement_id, reason=join_reasons(value.note, width_note(lower, upper)),

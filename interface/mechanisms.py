@@ -22,11 +22,10 @@ clones cover the k-RR class only). An optional typed description is a two-line d
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence, Union
 
-from ..proofs_checks.bridge import BadParameter
+from ..proofs_checks.bridge import BadParameter, parse_number
 from .parameter_names import check_parameter_names
 
 __all__ = [
@@ -164,22 +163,21 @@ def describe(randomizer: object, params: Mapping[str, object]) -> tuple[str, dic
     out: dict[str, Any] = {}
     for name, value in given.items():
         smallest, words = PARAMETER_RANGES[name]
-        whole = _whole(value)
+        whole = _whole(name, value)
         if whole is None or whole < smallest:
             raise BadParameter(name, value, words)
         out[name] = whole
     return randomizer, {**out, **entry.fixed}
 
 
-def _whole(value: object) -> int | None:
-    """`value` as an int when it is a whole number (an int, numpy integer, or a float such as 1e3), else None."""
-    if isinstance(value, bool):
+def _whole(name: str, value: object) -> int | None:
+    """`value` as an int when it is a whole number, read as every API function reads eps0, n and delta
+    (`parse_number`: an int, a numpy integer, a float such as 1e3, a Fraction, or a number written as text, "3" or
+    "1e3"), else None."""
+    try:
+        return parse_number(name, value, integer=True)
+    except ValueError:
         return None
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
 
 
 def _is_matrix(value: object) -> bool:

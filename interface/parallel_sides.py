@@ -35,6 +35,7 @@ import os
 import pickle
 import select
 import signal
+import threading
 import time
 from typing import Any
 
@@ -60,15 +61,19 @@ def tightest_in_parallel(**arguments: Any) -> Gap:
         return tightest(**arguments)
     _import_lower_side(arguments)
     read_end, write_end = os.pipe()
+    # The parent's life line: only this process holds its write end, so the child reads end-of-file on it the moment
+    # this process ends, however it ends (SIGKILL and SIGTERM run no Python code here), and then ends too.
+    life_read, life_write = os.pipe()
     try:
         child = os.fork()
     except OSError:  # no process to spare (a limit on processes, no memory): one after the other
-        os.close(read_end)
-        os.close(write_end)
+        for end in (read_end, write_end, life_read, life_write):
+            os.close(end)
         return tightest(**arguments)
     if child == 0:  # the child: the lower side, its Gap down the pipe, then out without running any exit handler
-        _answer(read_end, write_end, arguments)
+        _answer(read_end, write_end, life_read, life_write, arguments)
     os.close(write_end)
+    os.close(life_read)
     try:
         start = time.monotonic()
         upper = tightest(**arguments, include_lower=False)
@@ -82,6 +87,7 @@ def tightest_in_parallel(**arguments: Any) -> Gap:
         raise
     finally:
         os.close(read_end)
+        os.close(life_write)
     _reap(child)
     if lower is None:  # the child gave no answer (module doc): the lower side here
         lower = tightest(**arguments, include_upper=False)
@@ -101,11 +107,14 @@ def lower_side(arguments: dict[str, Any]) -> Gap:
     return tightest(**arguments, include_upper=False)
 
 
-def _answer(read_end: int, write_end: int, arguments: dict[str, Any]) -> None:
-    """The child's whole life: its side's Gap down the pipe, then os._exit (never a return into the caller's code)."""
+def _answer(read_end: int, write_end: int, life_read: int, life_write: int, arguments: dict[str, Any]) -> None:
+    """The child's whole life: its side's Gap down the pipe, then os._exit (never a return into the caller's code);
+    it ends at once when its parent does (end-of-file on the life line: `_end_with_parent`)."""
     code = 1  # no answer unless the pipe was written
     try:
         os.close(read_end)
+        os.close(life_write)
+        _end_with_parent(life_read)
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly; the parent reports it
         payload = pickle.dumps(lower_side(arguments))
         with os.fdopen(write_end, "wb") as pipe:
@@ -115,6 +124,20 @@ def _answer(read_end: int, write_end: int, arguments: dict[str, Any]) -> None:
         code = 1
     finally:
         os._exit(code)
+
+
+def _end_with_parent(life_read: int) -> None:
+    """Watch the parent's life line from a thread of the child: its end-of-file (the parent has ended: killed, say,
+    with no chance to stop the child) ends the child with no answer, rather than letting it compute on, reparented,
+    for nobody (a lower side can take seconds: 7 s at k = 1000, eps0 = 0.05, n = 1000, delta = 1e-300)."""
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):  # a failed read is no news of the parent either: end as on end-of-file
+            while os.read(life_read, 1):
+                pass  # the parent never writes; a byte (none is sent) would be ignored
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-life-line", daemon=True).start()
 
 
 def _receive(read_end: int, *, patience: float) -> Gap | None:

@@ -91,7 +91,12 @@ class Randomizer:
         table = {}
         for i, entries in enumerate(parsed):
             total = sum(entries, Fraction(0)) if all(isinstance(p, Fraction) for p in entries) else math.fsum(entries)
-            if (isinstance(total, Fraction) and total != 1) or (isinstance(total, float) and abs(total - 1) > 1e-9):
+            if isinstance(total, Fraction) and total != 1:  # exact entries: exactly 1, what every matrix reader requires
+                shown = _short_number(total)
+                raise ParameterError(f"sum of matrix row {i}", f"{total.numerator}/{total.denominator}" if shown is total else shown,
+                                     'exactly 1 (each row is a probability distribution; write its entries as exact decimals or fractions '
+                                     'such as "1/3" that sum to 1)')
+            if isinstance(total, float) and abs(total - 1) > 1e-9:  # a row holding a float: 1 up to float rounding
                 raise ParameterError(f"sum of matrix row {i}", _short_number(total), "1 (each row is a probability distribution)")
             table[inputs[i]] = Distribution(zip(outputs, entries, strict=True))
         return cls(table)

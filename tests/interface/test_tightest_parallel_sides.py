@@ -100,3 +100,59 @@ def test_the_child_inherits_the_lower_sides_modules_loaded_before_the_fork():
     printed = json.loads(done.stdout)
     assert printed["seen"] == [[True, True, True]]  # one fork, NumPy, the lattice sums and the pairs' module loaded
     assert printed["lower"] == tightest(**POINTS[0]).lower_id
+# A program whose two sides never end: the child prints its process id and sleeps, the parent sleeps in its own side.
+_STUCK_PROGRAM = """
+import os, sys, time
+from shuffle_spec.interface import parallel_sides
+
+def child_side(arguments):
+    print(os.getpid(), flush=True)
+    time.sleep(120)
+
+def parent_side(**arguments):
+    time.sleep(120)
+
+parallel_sides.lower_side = child_side
+parallel_sides.tightest = parent_side
+parallel_sides.tightest_in_parallel(randomizer="krr", k=3, eps0=1.0, n=1000, delta=1e-6)
+"""
+
+
+def _gone(pid: int) -> bool:
+    """True when the process has ended (reaped, or a zombie waiting for a parent that does not reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as status:
+            return status.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+    except OSError:  # no /proc here: ask the process itself
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+
+# SIGTERM (`kill PID`) in the default tier; SIGKILL, the same end of the life line, in the second.
+@pytest.mark.parametrize("how", ["SIGTERM", pytest.param("SIGKILL", marks=pytest.mark.slow)])
+def test_the_child_ends_when_its_parent_is_killed(how):
+    """A parent killed (a signal Python does not turn into an exception: SIGKILL, SIGTERM, SIGHUP) must not leave its
+    child computing on, reparented: before, the child of `shuffle-spec tightest --k 1000 --eps0 0.05 --n 1000 --delta
+    1e-300` ran its 7 s lower side to the end after a SIGKILL or SIGTERM of the parent."""
+    import signal
+    import time
+
+    child = None
+    with subprocess.Popen([sys.executable, "-c", _STUCK_PROGRAM], stdout=subprocess.PIPE, text=True) as parent:
+        try:
+            child = int(parent.stdout.readline())
+            parent.send_signal(getattr(signal, how))
+            parent.wait(timeout=30)
+            deadline = time.monotonic() + 10
+            while not _gone(child) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert _gone(child), f"the child {child} still runs after its parent was killed by {how}"
+        finally:
+            parent.kill()
+            if child is not None and not _gone(child):
+                os.kill(child, signal.SIGKILL)

@@ -2,7 +2,8 @@
 bad eps0, n, delta or switch as the command line does (one line naming the parameter and its value), never a gap
 with no side valid or a switch read by its truthiness."""
 
-from shuffle_spec.interface import api
+from shuffle_spec.interface import api, certify as certify_module
+from shuffle_spec.interface.cli.commands import eval as eval_command
 
 from invalid_inputs import Case
 
@@ -33,3 +34,22 @@ CASES += [
 ]
 # tightest's time budget: the same rule.
 CASES += [Case(api.tightest, (), {**GOOD, "time_budget": bad}, fragment="time_budget") for bad in (0, -1.0, float("nan"), 2e6, "soon", True)]
+
+# k is read as eps0, n and delta are, by every API function taking it (`parse_number`: a number written as text, "3" or
+# "1e1", is that number): what is not an integer k >= 2 is refused in one line naming k, by each of them alike.
+_K_POINT = {"eps0": 1.0, "n": 100, "delta": 1e-6}
+_K_TAKERS = [
+    (api.tightest, (), {"randomizer": "krr", **_K_POINT}),
+    (certify_module.certify, ("krr",), _K_POINT),
+    (api.shuffled_epsilon, ("BBGN19.bennett_krr",), _K_POINT),
+    (api.composed_epsilon, ("compose.krr",), {"rounds": 2, **_K_POINT}),
+    (api.composed_delta, ("compose.krr",), {"rounds": 2, "eps0": 1.0, "n": 100, "eps": 0.5}),
+]
+CASES += [Case(function, args, {**kwargs, "k": bad}, fragment="k = ")
+          for function, args, kwargs in _K_TAKERS for bad in ("3.5", "three", True, 1.5, "0x10")]
+# k = 1, a number outside the range: a range error naming k, or the statement's own hypothesis k >= 2.
+CASES += [Case(function, args, {**kwargs, "k": "1"}, fragment="k >= 2" if function is api.shuffled_epsilon else "k = ")
+          for function, args, kwargs in _K_TAKERS]
+
+# `eval --batch`'s time budget (`run_batch(time_budget=...)`): seconds in (0, 1e6] or None, as compose's and calibrate's.
+CASES += [Case(eval_command.run_batch, ([],), {"time_budget": bad}, fragment="time_budget") for bad in (0, -1.0, float("nan"), 2e6, "soon", True)]

@@ -41,7 +41,7 @@ import sympy as sp
 
 from ...version import __version__
 from ...derive import enclosure
-from ....proofs_checks.bridge import UsageError
+from ....proofs_checks.bridge import UsageError, check_supported_range
 from .eval import parse_assignments
 from ...derive.expressions import parse_user_expression
 from ...limits import TimeLimitExceeded, time_limit
@@ -224,6 +224,7 @@ def check_substitution(statement: Statement, texts: Mapping[str, str], substitut
                     raise UsageError(f"--subs {symbol}={text}: not a finite number ({sp.sstr(value)[:40]})")
                 if value.is_extended_real is False or (not value.free_symbols and not _numerically_real(value)):
                     raise UsageError(f"--subs {symbol}={text}: not a real number ({sp.sstr(value)[:40]})")
+                _check_supported(str(symbol), text, value)
             failed = statement.failed_hypotheses({str(symbol): value for symbol, value in substitution.items()}, first_only=True)
             if failed:
                 raise OutsideHypotheses(statement.id, statement.hypothesis_name(failed[0]), texts)
@@ -233,6 +234,24 @@ def check_substitution(statement: Statement, texts: Mapping[str, str], substitut
             f"{statement.id}: the hypotheses could not be checked at {_shown(texts)} within {TIME_LIMIT_SECONDS} s; "
             "refused rather than derived unchecked"
         ) from None
+
+
+def _check_supported(name: str, text: str, value: sp.Basic) -> None:
+    """A number substituted for eps0, n, delta or k beyond the supported range (`check_supported_range`, as `eval`
+    and every command refuse it) is refused before any SymPy work: eps0 = 1e999, a number of a thousand digits, kept
+    the simplification busy for about 45 s before the expression was shown. Values below a parameter's assumptions
+    (eps0 <= 0, ...) are left to the hypotheses, which name the one that fails."""
+    if name not in ("eps0", "n", "delta", "k") or value.free_symbols:
+        return
+    number = sp.N(value, 30)
+    approximate = float(number)  # overflows to inf beyond a double: refused as above the range
+    if approximate == 0 and number > 0:  # below the doubles (delta = 1e-999): as small as a double can say
+        approximate = math.ulp(0.0)
+    try:
+        check_supported_range(name, approximate)
+    except ValueError as failure:
+        allowed = getattr(failure, "allowed", str(failure))
+        raise UsageError(f"--subs {name}={text}: out of the supported range: expected {allowed}") from None
 
 
 def _numerically_real(value: sp.Basic) -> bool:

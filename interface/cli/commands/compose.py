@@ -74,9 +74,10 @@ def run(args: argparse.Namespace) -> int:
     budget = INVERSION_TIME_BUDGET if args.time_budget is None else args.time_budget
     if args.id in BLANKET_IDS:
         if "matrix" in extra:
-            extra["matrix"] = load_json_file(extra["matrix"], what="--matrix", limit=MAX_ROUNDS_FILE_BYTES)
+            # Numbers as the exact decimals written (as `tightest --matrix` and `audit randomizer` read a matrix file).
+            extra["matrix"] = load_json_file(extra["matrix"], what="--matrix", limit=MAX_ROUNDS_FILE_BYTES, exact_numbers=True)
         if args.rounds_file is not None:
-            document = load_json_file(args.rounds_file, what="--rounds-file", limit=MAX_ROUNDS_FILE_BYTES)
+            document = load_json_file(args.rounds_file, what="--rounds-file", limit=MAX_ROUNDS_FILE_BYTES, exact_numbers=True)
             schedule = document.get("rounds") if isinstance(document, dict) else document
             if not isinstance(schedule, list) or not schedule:
                 raise UsageError(f"--rounds-file {args.rounds_file}: expected a non-empty list of rounds [{{\"mechanism\": ..., \"eps0\": ..., \"n\": ...}}, ...]")

@@ -15,7 +15,10 @@ parameter, a key given twice, not UTF-8). Every line is answered; the exit code 
 an error, else 0. Blank lines are skipped. One process evaluates every line, so the start-up cost is
 paid once. FILE must be a regular file (a FIFO or a device is refused: pipe it to `--batch -`); a line
 is at most MAX_BATCH_LINE_BYTES bytes and the input at most MAX_BATCH_BYTES (stdin included): beyond
-either the batch stops with a one-line error (exit 2) after answering the lines before.
+either the batch stops with a one-line error (exit 2) after answering the lines before. The whole batch runs within
+`--time-budget SECONDS` (default BATCH_TIME_BUDGET = 60, at most BATCH_TIME_BUDGET_MAX = 1e6, as `compose`'s and
+`calibrate`'s): still running then, it stops the same way, the line in progress unanswered (a batch of 200,000 cheap
+lines, 5.6 MB, takes over a minute; split a larger batch or allow more).
 """
 
 from __future__ import annotations
@@ -24,13 +27,14 @@ import argparse
 import io
 import json
 import sys
+import time
 from typing import Any, Iterable, Iterator, TextIO
 
 from ... import input_files
-from ....proofs_checks.bridge import UsageError, evaluate
+from ....proofs_checks.bridge import BadParameter, UsageError, evaluate, parse_number
 from ....spec.catalog import resolve
 from ...input_files import loads_json, read_limited, read_lines_limited
-from ...limits import RANGES_TEXT
+from ...limits import RANGES_TEXT, TimeLimitExceeded, time_limit
 from ..output import GENERIC_LABEL, holds_for, jsonable, print_json
 from ...results import recorded_neighbouring
 
@@ -43,6 +47,11 @@ HELP = "evaluate a statement's reference implementation at the given parameters 
 MAX_BATCH_LINE_BYTES = 1 << 20
 # The whole batch, from a file or stdin (about 700,000 lines of a hundred bytes).
 MAX_BATCH_BYTES = input_files.MAX_INPUT_BYTES
+# Seconds a batch may run (`--time-budget`), as `compose` and `calibrate` (`interface/api.py`, INVERSION_TIME_BUDGET
+# and its largest value, the interval timer's bound); the size limits above do not bound the time (one cheap line
+# costs about 0.3 ms, a costly statement seconds).
+BATCH_TIME_BUDGET = 60.0
+BATCH_TIME_BUDGET_MAX = 1e6
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--param", "-p", action="append", default=[], metavar="NAME=VALUE", help="a parameter, repeated (see `show ID`)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--batch", metavar="FILE", help='JSON lines {"id": ..., "params": {...}} in, one JSON object per line out; - is stdin')
+    parser.add_argument("--time-budget", default=None, metavar="SECONDS",
+                        help=f"with --batch: stop with exit 2 when the batch is still running after this many seconds, the lines before answered "
+                        f"(default {BATCH_TIME_BUDGET:g}, at most {BATCH_TIME_BUDGET_MAX:g})")
 
 
 def parse_assignments(items: list[str], option: str = "--param") -> dict[str, str]:
@@ -72,7 +84,10 @@ def run(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.param:
             raise UsageError("--batch takes the parameters from the lines, not from --param")
-        return run_batch(_batch_lines(args.batch), default_id=args.id)
+        budget = _batch_budget(BATCH_TIME_BUDGET if args.time_budget is None else args.time_budget)  # before the input is read
+        return run_batch(_batch_lines(args.batch), default_id=args.id, time_budget=budget)
+    if args.time_budget is not None:
+        raise UsageError("--time-budget applies to --batch only (one evaluation is bounded by its statement's own limits)")
     if args.id is None:
         raise UsageError("eval needs a statement id (or --batch FILE)")
     statement = resolve(args.id)
@@ -143,12 +158,38 @@ def _parse_line(text: str) -> Any:
         raise UsageError(str(failure).removeprefix("the line: ")) from None
 
 
-def run_batch(lines: Iterable[str | bytes], *, default_id: str | None = None, out: TextIO | None = None) -> int:
+def run_batch(lines: Iterable[str | bytes], *, default_id: str | None = None, out: TextIO | None = None, time_budget: object = None) -> int:
     """Answer every line of `lines` (text, or UTF-8 bytes; see the module docstring); 2 when any line
-    was an error."""
-    out = sys.stdout if out is None else out
+    was an error. `time_budget`: seconds in (0, BATCH_TIME_BUDGET_MAX] (None: no limit); a batch still running then
+    raises UsageError naming the budget, after the lines answered so far (the line in progress is not)."""
+    budget = _batch_budget(time_budget)
+    if budget is None:
+        return _answer_lines(lines, default_id, sys.stdout if out is None else out, None)
+    try:
+        with time_limit(budget):  # interrupts a line that runs past the budget (where SIGALRM works)
+            return _answer_lines(lines, default_id, sys.stdout if out is None else out, time.monotonic() + budget)
+    except TimeLimitExceeded:
+        raise UsageError(f"--batch stopped at its time budget of {budget:g} s, the lines before answered above; "
+                         f"allow more with --time-budget SECONDS (at most {BATCH_TIME_BUDGET_MAX:g}) or split the batch") from None
+
+
+def _batch_budget(time_budget: object) -> float | None:
+    """--time-budget / `time_budget` as seconds: None, or a number in (0, BATCH_TIME_BUDGET_MAX]."""
+    if time_budget is None:
+        return None
+    value = float(parse_number("time_budget", time_budget))
+    if not 0 < value <= BATCH_TIME_BUDGET_MAX:
+        raise BadParameter("time_budget", time_budget, f"a number of seconds in (0, {BATCH_TIME_BUDGET_MAX:g}]")
+    return value
+
+
+def _answer_lines(lines: Iterable[str | bytes], default_id: str | None, out: TextIO, deadline: float | None) -> int:
+    """`run_batch`'s loop; the `deadline` (time.monotonic) is checked before each line, so that a line whose
+    statement took the timer's interruption for its own does not let the batch run on."""
     status = 0
     for number, line in enumerate(lines, start=1):
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeLimitExceeded("the batch's time budget")
         text = _line_text(line)
         if text is not None and not text.strip():
             continue

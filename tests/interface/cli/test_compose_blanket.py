@@ -131,3 +131,50 @@ def test_composition_refuses_a_matrix_document_with_unknown_fields():
     named = shuffle_spec.composed_epsilon("compose.finite", matrix={"matrix": MATRIX, "name": "rr3", "comment": "LDP ratio 3"}, rounds=2, n=2, delta=0.01)
     plain = shuffle_spec.composed_epsilon("compose.finite", matrix=MATRIX, rounds=2, n=2, delta=0.01)
     assert named.value == plain.value and named.interval == plain.interval
+
+
+# Rows written to ten digits: each sums to 0.9999999999, 1e-10 short of 1.
+NEARLY_STOCHASTIC = [[0.3333333333, 0.6666666666], [0.6666666666, 0.3333333333]]
+
+
+def test_every_matrix_file_reader_refuses_rows_not_summing_to_exactly_one(capsys, tmp_path):
+    """One rule for a matrix in a file: its numbers are the exact decimals written, each row sums to exactly 1.
+    `tightest --matrix` and `audit randomizer` refused this file; `compose --matrix` and a matrix round of
+    `--rounds-file` read the numbers as doubles, accepted row sums within 1e-9 and normalised the rows (exit 0)."""
+    matrix_file = tmp_path / "m.json"
+    matrix_file.write_text(json.dumps({"matrix": NEARLY_STOCHASTIC}))
+    rounds_file = tmp_path / "rounds.json"
+    rounds_file.write_text(json.dumps([{"mechanism": "matrix", "matrix": NEARLY_STOCHASTIC, "n": 2, "rounds": 2}]))
+    for argv in (("compose", "compose.finite", "--matrix", str(matrix_file), "--rounds", "2", "--n", "2", "--delta", "0.01"),
+                 ("compose", "compose.randomizer", "--rounds-file", str(rounds_file), "--delta", "0.01"),
+                 ("tightest", "--randomizer", "matrix", "--matrix", str(matrix_file), "--n", "2", "--delta", "0.01"),
+                 ("audit", "randomizer", str(matrix_file))):
+        code, out, err = _run(capsys, *argv)
+        assert code == 2 and out == "", (argv, out)
+        # One line naming the row and its exact sum, and saying how to fix the file.
+        assert len(err.strip().splitlines()) == 1 and "sum of matrix row 0" in err and "9999999999/10000000000" in err, (argv, err)
+        assert "exactly 1" in err and '"1/3"' in err, (argv, err)
+
+
+def test_every_api_matrix_reader_holds_exact_entries_to_an_exact_row_sum():
+    """The API's matrix readers apply the same rule: exact entries (text, fractions) sum to exactly 1 (a Python float
+    row is held to 1e-9, float rounding, as `audit_randomizer` and `tightest_randomizer` hold it)."""
+    exact = [[str(x) for x in row] for row in NEARLY_STOCHASTIC]
+    calls = (lambda m: shuffle_spec.composed_epsilon("compose.finite", matrix=m, rounds=2, n=2, delta=0.01),
+             lambda m: shuffle_spec.composed_delta("compose.finite", matrix=m, rounds=2, n=2, eps=0.5),
+             lambda m: shuffle_spec.composed_epsilon("compose.randomizer", schedule=[{"mechanism": "matrix", "matrix": m, "n": 2}], delta=0.01),
+             shuffle_spec.audit_randomizer)
+    for call in calls:
+        for given in (exact, {"matrix": exact}):
+            with pytest.raises(ValueError, match="sum of matrix row 0"):
+                call(given)
+
+
+def test_composed_delta_takes_a_randomizer_document_as_composed_epsilon_does():
+    """composed_delta("compose.finite", matrix={"matrix": rows}) refused the document that composed_epsilon takes;
+    now both take it (the same answer as the rows) and both refuse a field the randomizer file does not have."""
+    as_rows = shuffle_spec.composed_delta("compose.finite", matrix=MATRIX, rounds=1, n=2, eps=0.5)
+    as_document = shuffle_spec.composed_delta("compose.finite", matrix={"matrix": MATRIX, "name": "rr3"}, rounds=1, n=2, eps=0.5)
+    assert tuple(as_document) == tuple(as_rows) and 0 < as_rows.lower <= as_rows.upper
+    with pytest.raises(ValueError, match="unknown field.*junk"):
+        shuffle_spec.composed_delta("compose.finite", matrix={"matrix": MATRIX, "junk": 1}, rounds=1, n=2, eps=0.5)

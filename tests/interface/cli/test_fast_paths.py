@@ -84,3 +84,39 @@ def test_batch_from_a_file_and_usage_errors(tmp_path, capsys):
     assert main(["eval", "--batch", str(path), "-p", "eps0=1"]) == 2
     assert main(["eval"]) == 2
     assert "eval" in capsys.readouterr().err
+
+
+def _lines_without_end():
+    """A batch that never ends (a generator of lines): only a time budget can stop it."""
+    line = json.dumps({"id": "FMT21.Thm2.1", "params": POINT})
+    while True:
+        yield line
+
+
+def test_batch_stops_at_its_time_budget_after_answering_the_lines_before():
+    """`eval --batch` stops at its time budget with one error naming it and how to allow more: before, a batch of
+    200,000 lines (5.6 MB, within the 64 MB limit) ran past 60 s with no way to bound it."""
+    import time
+
+    from shuffle_spec.proofs_checks.bridge import UsageError
+
+    out = io.StringIO()
+    start = time.monotonic()
+    with pytest.raises(UsageError, match=r"time budget of 0\.1 s.*--time-budget"):
+        run_batch(_lines_without_end(), out=out, time_budget=0.1)
+    assert time.monotonic() - start < 10
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers and all(answer["valid"] is True for answer in answers)  # every line before the stop is whole
+
+
+def test_batch_time_budget_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "many.jsonl"
+    path.write_text((json.dumps({"id": "FMT21.Thm2.1", "params": POINT}) + "\n") * 20_000)  # about 6 s of lines
+    assert main(["eval", "--batch", str(path), "--time-budget", "0.1"]) == 2
+    out, err = capsys.readouterr()
+    assert len(err.strip().splitlines()) == 1 and "--time-budget" in err
+    assert 0 < len(out.splitlines()) < 20_000
+    for bad in ("0", "-1", "nan", "2e6", "soon"):
+        assert main(["eval", "--batch", str(path), "--time-budget", bad]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1 and "time_budget" in err, (bad, err)

@@ -175,3 +175,16 @@ def _assert_derive_refuses_or_agrees_with_eval(statement_id, point) -> None:
     else:
         assert evaluation.valid, (values, evaluation.reason)
         assert math.isclose(derived, evaluation.value, rel_tol=statement.rtol, abs_tol=0.0), (derived, evaluation.value)
+
+
+@pytest.mark.parametrize("name, value, allowed", [
+    ("eps0", "1e999", "eps0 <= 10000"),  # ran about 45 s (rc 0, the expression shown) before: a number 1000 digits long
+    ("eps0", "20000", "eps0 <= 10000"),
+    ("n", "10**20", "n <= 1e+12"),
+    ("delta", "1e-999", "1e-300 <= delta"),
+])
+def test_a_substitution_beyond_the_supported_range_is_refused_at_once(capsys, name, value, allowed):
+    """`derive --subs` refuses eps0, n, delta beyond the supported range (`eval`'s and every command's, the end of
+    `shuffle-spec --help`) in one line, before any SymPy work, as `eval` refuses the point."""
+    line = refusal(*run_cli(capsys, *subs_argv("FMT21.Thm2.1", {name: value})), f"--subs {name}={value}", allowed)
+    assert "supported range" in line
