@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import errno
 import gc
 import importlib
 import pkgutil
@@ -168,6 +169,10 @@ def _main(argv: Sequence[str] | None, arguments: list[str]) -> int:
         return _run(arguments, as_program=argv is None)
 
 
+# The errors of a write that found no room or no device: the output's fault, not the computation's.
+_WRITE_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO") if hasattr(errno, name))
+
+
 def _run(arguments: list[str], *, as_program: bool = False) -> int:
     if not arguments:  # the main job: the default report needs no command module (nor SymPy)
         from .report import run_default_report
@@ -208,7 +213,13 @@ def _run(arguments: list[str], *, as_program: bool = False) -> int:
         # A time budget of the user's own (--time-budget) says so itself; a fixed internal limit is named here.
         print(f"{name}: error: {message}" if "time budget" in message else f"{name}: error: the computation took too long ({message})", file=sys.stderr)
         return 2
-    except (ArithmeticError, RecursionError, MemoryError, OSError) as failure:
+    except OSError as failure:
+        # A full device or a failed disk under the output (stdout on /dev/full, a quota): the answer was computed but not
+        # written, which "cannot compute this" would misreport.
+        what = "cannot write the output" if failure.errno in _WRITE_ERRNOS else "cannot compute this"
+        print(f"{name}: error: {what} ({type(failure).__name__}: {_one_line(failure)})", file=sys.stderr)
+        return 2
+    except (ArithmeticError, RecursionError, MemoryError) as failure:
         print(f"{name}: error: cannot compute this ({type(failure).__name__}: {_one_line(failure)})", file=sys.stderr)
         return 2
     except Exception as failure:  # noqa: BLE001 - a bug of ours: still one line, and say so

@@ -160,3 +160,15 @@ def test_only_a_program_run_collects_its_youngest_generation_less_often():
     default, in_process, program, young = json.loads(_child(code))
     assert in_process == default and young > default[0]
     assert program == [young, default[1], default[2]]
+
+
+def test_an_output_that_cannot_be_written_is_said_so():
+    # stdout on a full device (/dev/full: every write fails with ENOSPC): one line saying the output could not be
+    # written, exit 2; not "cannot compute this", which would blame the computation.
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "shuffle_spec", "limits", "--json"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert "cannot write the output" in lines[0] and "No space left" in lines[0], lines[0]
