@@ -16,9 +16,9 @@ def parse_params(eps0: str, n: str, delta: str) -> dict:
     return supported_point(eps0, n, delta)
 
 
-def parse_time_budget(text: str | None) -> float:
-    """--time-budget SECONDS as a number in (0, INVERSION_TIME_BUDGET_MAX] (default INVERSION_TIME_BUDGET when not
-    given; `calibrate`, `tightest`)."""
+def parse_time_budget(text: object) -> float:
+    """--time-budget SECONDS (text, or a number) as a number in (0, INVERSION_TIME_BUDGET_MAX] (default
+    INVERSION_TIME_BUDGET when None; `calibrate`, `eval --batch`, `tightest`)."""
     if text is None:
         return INVERSION_TIME_BUDGET
     value = float(parse_number("time_budget", text))

@@ -31,11 +31,12 @@ import time
 from typing import Any, Iterable, Iterator, TextIO
 
 from ... import input_files
-from ....proofs_checks.bridge import BadParameter, UsageError, evaluate, parse_number
+from ....proofs_checks.bridge import UsageError, evaluate
 from ....spec.catalog import resolve
 from ...input_files import loads_json, read_limited, read_lines_limited
-from ...limits import RANGES_TEXT, TimeLimitExceeded, time_limit
+from ...limits import INVERSION_TIME_BUDGET, INVERSION_TIME_BUDGET_MAX, RANGES_TEXT, TimeLimitExceeded, time_limit
 from ..output import GENERIC_LABEL, holds_for, jsonable, print_json
+from ..points import parse_time_budget
 from ...results import recorded_neighbouring
 
 NAME = "eval"
@@ -47,11 +48,11 @@ HELP = "evaluate a statement's reference implementation at the given parameters 
 MAX_BATCH_LINE_BYTES = 1 << 20
 # The whole batch, from a file or stdin (about 700,000 lines of a hundred bytes).
 MAX_BATCH_BYTES = input_files.MAX_INPUT_BYTES
-# Seconds a batch may run (`--time-budget`), as `compose` and `calibrate` (`interface/api.py`, INVERSION_TIME_BUDGET
-# and its largest value, the interval timer's bound); the size limits above do not bound the time (one cheap line
-# costs about 0.3 ms, a costly statement seconds).
-BATCH_TIME_BUDGET = 60.0
-BATCH_TIME_BUDGET_MAX = 1e6
+# Seconds a batch may run (`--time-budget`), as `compose`, `calibrate` and `tightest` (`interface/limits.py`,
+# INVERSION_TIME_BUDGET and its largest value, the interval timer's bound); the size limits above do not bound the
+# time (one cheap line costs about 0.3 ms, a costly statement seconds).
+BATCH_TIME_BUDGET = INVERSION_TIME_BUDGET
+BATCH_TIME_BUDGET_MAX = INVERSION_TIME_BUDGET_MAX
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -175,12 +176,7 @@ def run_batch(lines: Iterable[str | bytes], *, default_id: str | None = None, ou
 
 def _batch_budget(time_budget: object) -> float | None:
     """--time-budget / `time_budget` as seconds: None, or a number in (0, BATCH_TIME_BUDGET_MAX]."""
-    if time_budget is None:
-        return None
-    value = float(parse_number("time_budget", time_budget))
-    if not 0 < value <= BATCH_TIME_BUDGET_MAX:
-        raise BadParameter("time_budget", time_budget, f"a number of seconds in (0, {BATCH_TIME_BUDGET_MAX:g}]")
-    return value
+    return None if time_budget is None else parse_time_budget(time_budget)
 
 
 def _answer_lines(lines: Iterable[str | bytes], default_id: str | None, out: TextIO, deadline: float | None) -> int:

@@ -36,8 +36,8 @@ digits of each entry (checked on its text before a number is built), the least c
 denominators; the exact small-n value is enumerated only within its work limit (operations times the size of
 the numbers), else "not computed" with the reason.
 Exit codes: 0 answered; 1 the matrix's audit found a problem (no finite eps0 > 0, or a certified lower bound
-above a certified upper bound), printed as PROBLEM lines (JSON: the gap as computed); 2 usage errors (one
-line): --matrix missing or given with another randomizer, --k or --eps0 with matrix, an unreadable or
+above a certified upper bound), printed as PROBLEM lines (JSON: the gap as computed); 2 usage errors and a
+computation still running at its `--time-budget` (one line): --matrix missing or given with another randomizer, --k or --eps0 with matrix, an unreadable or
 malformed file, a bad n or delta.
 """
 
