@@ -1,5 +1,6 @@
-"""The point (eps0, n, delta) as the commands read it from the command line (`compare`, `tightest`): one parser, so that
-every command accepts and refuses the same values, and a command imports it without importing another command."""
+"""The point (eps0, n, delta) and the time budget (`--time-budget`) as the commands read them from the command line
+(`compare`, `tightest`; `calibrate`, `eval --batch`, `tightest`): one parser each, so that every command accepts and
+refuses the same values, and a command imports it without importing another command."""
 
 from __future__ import annotations
 
