@@ -628,8 +628,12 @@ def _composed_delta_calibration(statement_id: str, *, eps: float, eps0: float, n
     recomposed for smaller targets and tilted: `reference.composition.solve.small_delta`, certified down to ~1e-300
     instead of the untilted round-off floor ~1e-13). `bracket` is that [lower, upper]: the pair's exact composed
     delta(eps) lies in it, and `value` is its upper end. k: compose.krr's number of categories; budget: seconds for
-    the small-delta recompositions (None: no limit)."""
-    lower, upper = composed_delta(statement_id, rounds=cast(int, rounds), eps0=eps0, n=n, eps=eps, k=cast("int | None", k), time_budget=budget)
+    the whole call, as `composed_delta`'s time_budget (None: no limit); a first composition that does not finish
+    within it raises InversionTimeout, as every inversion that has no certified point when its budget runs out."""
+    try:
+        lower, upper = composed_delta(statement_id, rounds=cast(int, rounds), eps0=eps0, n=n, eps=eps, k=cast("int | None", k), time_budget=budget)
+    except TimeLimitExceeded:
+        raise InversionTimeout(statement_id, "delta", cast(float, budget)) from None
     if not upper < 1:
         raise ParameterError("eps", eps, f"a target {statement_id} certifies with some delta < 1 (its certified delta(eps) is {upper!r})", statement_id=statement_id)
     method = "direct: certified delta(eps) of the composed privacy-loss distribution (shuffle_spec.reference.composition.shuffled_rounds.composed_delta)"
@@ -1380,17 +1384,33 @@ def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None,
     from the mechanism's envelope, the lower end a certified LOWER bound on its worst-case delta (its composed
     explicit dataset pairs, `reference.composition.blanket_lower`).
     Where the first composition's certified delta is below 1e-10 it is recomposed for smaller targets and tilted
-    (`reference.composition.solve.small_delta`); `time_budget` (seconds, None: no limit) stops those recompositions
-    between passes (the ends in hand are certified).
+    (`reference.composition.solve.small_delta`). `time_budget` (seconds, None: no limit, the default) bounds the
+    whole call: the refinements (those recompositions, compose.binary_rr's directional end, the lower end's explicit
+    pairs) stop when it runs out and the certified ends in hand are returned (a lower end not evaluated is 0 and
+    `reason` says so); a first composition still running then raises TimeLimitExceeded (one line).
     Ranges: those of the composition (0 < eps0 <= 30, 1 <= n <= 1e9, 1 <= rounds <= 1e6; compose.krr:
     2 <= k <= 1e6; compose.laplace, .finite, .randomizer: `blanket_rounds.composed_epsilon`), eps >= 0,
     time_budget None or in (0, 1e6]."""
+    budget = _check_budget(time_budget)
+    arguments = dict(rounds=rounds, eps0=eps0, n=n, eps=eps, k=k, d=d, randomizer=randomizer, matrix=matrix)
+    if budget is None:
+        return _composed_delta(statement_id, **arguments, deadline=None)
+    # The refinements' deadline and the limit are the same moment (reference.composition.solve, A caller's
+    # deadline): a refinement the limit interrupts is dropped there, a first composition ends the call.
+    deadline = time.monotonic() + budget
+    try:
+        with time_limit(budget):
+            return _composed_delta(statement_id, **arguments, deadline=deadline)
+    except TimeLimitExceeded:
+        raise TimeLimitExceeded(budget_exceeded_message(f"{statement_id}: the composition", budget)) from None
+
+
+def _composed_delta(statement_id: str, *, rounds: object, eps0: object, n: object, eps: object, k: object, d: object, randomizer: object, matrix: object,
+                    deadline: float | None) -> DeltaInterval:
     from ..reference.composition.shuffled_rounds import Round, composed_delta as _delta
 
     pair = _compose_pair(statement_id)
     eps = _as_float("eps", parse_number("eps", eps))
-    budget = _check_budget(time_budget)
-    deadline = None if budget is None else time.monotonic() + budget
     if pair in BLANKET_PAIRS:
         return _blanket_delta(statement_id, pair, rounds=rounds, eps0=eps0, n=n, eps=eps, d=d, randomizer=randomizer, matrix=matrix, deadline=deadline)
     for name, given in (("d", d), ("randomizer", randomizer), ("matrix", matrix)):

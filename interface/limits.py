@@ -19,6 +19,8 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
+from ..reference.core.errors import TimeLimitExceeded  # noqa: F401  (re-exported: the interface's name for it)
+
 from ..reference.core.limits import (
     DELTA_MIN,
     EPS0_MAX,
@@ -153,10 +155,6 @@ def single_threaded_blas() -> bool:
         return False
     os.environ.setdefault(BLAS_THREAD_VARIABLE, "1")
     return True
-
-
-class TimeLimitExceeded(Exception):
-    """A computation did not finish within its time limit."""
 
 
 def budget_exceeded_message(what: str, budget: float, advice: str = "") -> str:

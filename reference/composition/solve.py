@@ -54,6 +54,13 @@ SETTLED_DELTA of the target (the target's floor and tail were then far enough be
 best upper end / rounds moved to +inf, dropped from the optimistic grids). Every value taken is a certified upper
 (lower) end of the same delta(eps) (each composition dominates, or is dominated by, the pair), so their minimum
 (maximum) is one too. At eps whose first certified delta is >= TILT_BELOW nothing changes.
+
+A caller's deadline (`deadline`, a `time.monotonic()` value). The direct delta(eps) of a composition is one
+mandatory composition and optional refinements (these recompositions; a caller's own lower end or directional
+end). The interface bounds the whole call with a time limit that raises `TimeLimitExceeded` (SIGALRM) at the same
+moment as the deadline it passes down; a refinement interrupted by it, or not started because the deadline has
+passed, is dropped and the certified ends in hand stand (`stopped_by_deadline`, `before_deadline`). A limit that is
+not the caller's own (an enclosing one, expiring earlier) still propagates.
 """
 
 from __future__ import annotations
@@ -65,13 +72,33 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.errors import ParameterError, require_positive, require_probability
+from ..core.errors import ParameterError, TimeLimitExceeded, require_positive, require_probability
 from ..core.results import BoundValue
 from ..numerics.pld import ComposedPLD, GridPLD, chernoff_epsilon, compose_tilted, cut_top, saddle_tilt
 from ..numerics.solver import solve_epsilon
 
-__all__ = ["CUT_FRACTION", "DELTA_PASSES", "LOWER_PASSES", "ROUND_OFF_SHARE", "TILT_BELOW", "TILT_COARSER", "TILT_PASSES", "composition_tail", "small_delta", "round_off_floor", "tilt_wanted",
+__all__ = ["DEADLINE_SLACK", "UNEVALUATED_BY_DEADLINE", "before_deadline", "stopped_by_deadline", "CUT_FRACTION", "DELTA_PASSES", "LOWER_PASSES", "ROUND_OFF_SHARE", "TILT_BELOW", "TILT_COARSER", "TILT_PASSES", "composition_tail", "small_delta", "round_off_floor", "tilt_wanted",
            "tilted_delta", "tilted_epsilon", "tilted_lower_epsilon", "upper_curve_epsilon"]
+
+# A TimeLimitExceeded caught within this many seconds before the caller's deadline is the caller's own (its timer and
+# time.monotonic() are different clocks started a few microseconds apart); one caught earlier is an enclosing limit's.
+DEADLINE_SLACK = 0.05
+
+
+# The note of a lower end not evaluated because the caller's time budget ran out first.
+UNEVALUATED_BY_DEADLINE = "its explicit pairs were not composed within the time budget (allow more time for a lower end)"
+
+
+def stopped_by_deadline(deadline: float | None) -> bool:
+    """Whether a `TimeLimitExceeded` caught now comes from the caller's own limit at `deadline` (module doc, A caller's
+    deadline): then an optional refinement it interrupted is dropped; otherwise it propagates."""
+    return deadline is not None and time.monotonic() >= deadline - DEADLINE_SLACK
+
+
+def before_deadline(deadline: float | None) -> bool:
+    """Whether an optional refinement may still start (no deadline, or the deadline not reached)."""
+    return deadline is None or time.monotonic() < deadline
+
 
 # Below this target delta the tilted composition is tried too (module doc: the untilted curve's round-off floor
 # is near 1e-12; at 1e-10 and above every value is the untilted search's alone).
@@ -310,8 +337,8 @@ def small_delta(compose_for: Callable[[float], tuple[ComposedPLD, ComposedPLD | 
     end is below TILT_BELOW, tilted (`tilted_delta`) and recomposed by `compose_for(target)` for the best upper end
     so far (at most DELTA_PASSES times). `target` is the last target composed for (None: the first composition
     alone, the untilted values unchanged to the bit). `deadline` (a `time.monotonic()` value, None: none): no new
-    recomposition starts after it (the ends in hand are certified; the first tilt always runs). Range: eps >= 0
-    finite."""
+    recomposition starts after it, and one interrupted by the caller's limit at it is dropped (module doc, A caller's
+    deadline: the ends in hand are certified). Range: eps >= 0 finite."""
     require_positive("eps", eps, allow_zero=True)
     if not callable(compose_for):
         raise ParameterError("compose_for", repr(compose_for)[:60], "a function of the target delta returning (pessimistic, optimistic or None)")
@@ -323,15 +350,21 @@ def small_delta(compose_for: Callable[[float], tuple[ComposedPLD, ComposedPLD | 
     if not high < TILT_BELOW or not upper.grids:
         return low, high, None
     target: float | None = None
-    for passes in range(DELTA_PASSES + 1):
-        low, high = tilted_delta(upper, lower, eps=eps, start=(low, high))
-        if high <= 0 or passes == DELTA_PASSES or (target is not None and not high < SETTLED_DELTA * target):
-            break
-        if deadline is not None and time.monotonic() >= deadline:
-            break  # the caller's time budget: the certified ends in hand stand
-        target = max(high, 1e-300)
-        upper, lower = compose_for(target)
-        high = min(high, upper.delta(eps))
-        if lower is not None:
-            low = min(max(low, lower.delta(eps)), high)
+    try:
+        for passes in range(DELTA_PASSES + 1):
+            low, high = tilted_delta(upper, lower, eps=eps, start=(low, high))
+            if high <= 0 or passes == DELTA_PASSES or (target is not None and not high < SETTLED_DELTA * target):
+                break
+            if not before_deadline(deadline):
+                break  # the caller's time budget: the certified ends in hand stand
+            target = max(high, 1e-300)
+            upper, lower = compose_for(target)
+            high = min(high, upper.delta(eps))
+            if lower is not None:
+                low = min(max(low, lower.delta(eps)), high)
+    except TimeLimitExceeded:
+        if not stopped_by_deadline(deadline):
+            raise
+        # Interrupted by the caller's limit (module doc, A caller's deadline): (low, high) are the ends of the last
+        # finished step, each certified (an assignment interrupted never happened).
     return low, high, target

@@ -14,6 +14,7 @@ from typing import Mapping, cast
 __all__ = [
     "HypothesisViolation",
     "ParameterError",
+    "TimeLimitExceeded",
     "require_flag",
     "require_in_range",
     "require_integer",
@@ -44,6 +45,14 @@ class HypothesisViolation(ValueError):
         self.values = dict(values)
         shown = ", ".join(f"{k}={v!r}" for k, v in values.items())
         super().__init__(f"{statement}: hypothesis {hypothesis} fails for {shown}")
+
+
+class TimeLimitExceeded(Exception):
+    """A computation did not finish within its time limit.
+
+    Defined here, at the bottom of the layers, so that a reference computation with optional refinements can tell
+    its caller's limit (the interface's `time_limit`, which raises this class) from an error: it keeps the certified
+    ends in hand when its own deadline has passed (`reference.composition.solve.stopped_by_deadline`)."""
 
 
 def _is_real_number(value: object) -> bool:

@@ -120,15 +120,71 @@ def test_get_delta_of_composed_k_rr_rounds_passes_k():
     assert api.composed_epsilon("compose.krr", rounds=2, eps0=1.0, n=20, k=3, delta=calibration.value).interval[0] <= 1.0
 
 
-def test_composed_delta_time_budget_bounds_the_small_delta_recompositions() -> None:
-    # compose.clones at eps0 = 4, n = 4000, T = 2, eps = 4: delta ~ 1.87e-17, far below 1e-10 (measured). With a budget
-    # spent at once no recomposition starts (only the first tilt: about 1e-15); the interval is still certified, so it
-    # contains the unlimited one (0.3 s).
-    eps = 4.0
-    unlimited = api.composed_delta("compose.clones", rounds=2, eps0=4.0, n=4000, eps=eps)
-    spent = api.composed_delta("compose.clones", rounds=2, eps0=4.0, n=4000, eps=eps, time_budget=1e-9)
+def test_composed_delta_past_its_deadline_keeps_the_first_composition_only() -> None:
+    # compose.clones at eps0 = 4, n = 4000, T = 2, eps = 4: delta ~ 1.87e-17, far below 1e-10 (measured). With the
+    # deadline already past no recomposition starts (only the first tilt: about 1e-15); the interval is still
+    # certified, so it contains the unlimited one (0.3 s).
+    import time
+
+    from shuffle_spec.reference.composition.shuffled_rounds import Round, composed_delta
+
+    eps, rounds = 4.0, [Round("clones", eps0=4.0, n=4000, rounds=2)]
+    unlimited = composed_delta(rounds, eps=eps)
+    spent = composed_delta(rounds, eps=eps, deadline=time.monotonic())
     assert unlimited.upper < 1e-10
     assert spent.lower <= unlimited.lower <= unlimited.upper <= spent.upper
     assert spent.upper > unlimited.upper  # the recompositions did not run
     with pytest.raises(ParameterError, match="time_budget"):
         api.composed_delta("compose.clones", rounds=2, eps0=4.0, n=4000, eps=eps, time_budget=0)
+
+
+def _sleeper(seconds: float):
+    import time
+
+    def sleep(*args, **kwargs):
+        time.sleep(seconds)
+        raise AssertionError("the time budget did not stop this")
+    return sleep
+
+
+@pytest.mark.parametrize(("statement_id", "module", "name", "params"), [
+    ("compose.binary_rr", "mechanism_rounds", "lower_delta", {"eps0": 1.0, "n": 10}),
+    ("compose.krr", "mechanism_rounds", "lower_delta", {"eps0": 1.0, "n": 10, "k": 3}),
+    ("compose.laplace", "blanket_rounds", "blanket_lower_delta", {"eps0": 1.0, "n": 10}),
+])
+def test_composed_delta_time_budget_covers_the_lower_end(monkeypatch, statement_id, module, name, params) -> None:
+    # The lower end's explicit pairs took 13 of 15 s of compose.krr at k = 1000, n = 1e8, T = 1000, eps = 0.5 under
+    # time_budget = 3 (measured). Stand-in: pairs that would take 20 s. The budget stops them; the certified upper
+    # end stands (the same float: the first composition is cached, so it fits the budget), the lower end is 0 and
+    # the reason says why.
+    import importlib
+    import time
+
+    unlimited = api.composed_delta(statement_id, rounds=2, eps=0.5, **params)
+    monkeypatch.setattr(importlib.import_module(f"shuffle_spec.reference.composition.{module}"), name, _sleeper(20))
+    start = time.monotonic()
+    stopped = api.composed_delta(statement_id, rounds=2, eps=0.5, time_budget=0.5, **params)
+    assert time.monotonic() - start < 10  # 20 s without the budget
+    assert stopped.upper == unlimited.upper and stopped.lower == 0.0 < unlimited.lower
+    assert "time budget" in stopped.reason
+
+
+@pytest.mark.parametrize(("statement_id", "module", "params"), [
+    ("compose.binary_rr", "mechanism_rounds", {"eps0": 1.0, "n": 100}),
+    ("compose.laplace", "blanket_rounds", {"eps0": 1.0, "n": 100}),
+])
+def test_composed_delta_stops_at_its_time_budget_with_one_line(monkeypatch, statement_id, module, params) -> None:
+    # The first composition itself ran 6-12 s (compose.binary_rr T = 100, n = 1e6; compose.randomizer subset d = 100,
+    # T = 10, n = 1e4: measured under time_budget = 3). Stand-in: one that would take 20 s.
+    import importlib
+    import time
+
+    from shuffle_spec.interface.limits import TimeLimitExceeded
+
+    monkeypatch.setattr(importlib.import_module(f"shuffle_spec.reference.composition.{module}"), "_composed_upper", _sleeper(20))
+    start = time.monotonic()
+    with pytest.raises(TimeLimitExceeded) as stopped:
+        api.composed_delta(statement_id, rounds=2, eps=0.5, time_budget=0.5, **params)
+    assert time.monotonic() - start < 10
+    message = str(stopped.value)
+    assert "time budget" in message and "\n" not in message and statement_id in message
