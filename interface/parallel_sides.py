@@ -115,7 +115,8 @@ def _answer(read_end: int, write_end: int, life_read: int, life_write: int, argu
         os.close(read_end)
         os.close(life_write)
         _end_with_parent(life_read)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly; the parent reports it
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # a parent started with Ctrl-C ignored: the child too
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly; the parent reports it
         payload = pickle.dumps(lower_side(arguments))
         with os.fdopen(write_end, "wb") as pipe:
             pipe.write(payload)

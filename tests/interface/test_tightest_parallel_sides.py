@@ -39,6 +39,28 @@ def test_a_child_without_an_answer_leaves_the_side_to_this_process(monkeypatch):
     assert parallel_sides.tightest_in_parallel(**POINTS[0]) == tightest(**POINTS[0])
 
 
+@pytest.mark.parametrize("ignored", [False, True])
+def test_the_child_keeps_an_ignored_ctrl_c_ignored(monkeypatch, tmp_path, ignored):
+    """Ctrl-C ends the child quietly (SIG_DFL), unless the program was started with SIGINT ignored (`nohup`, a
+    background job of a script): then the child ignores it too, as its parent does. Before, it was reset to SIG_DFL
+    always, so a Ctrl-C meant for the foreground killed the child of an ignoring parent."""
+    import signal
+
+    seen = tmp_path / "disposition"
+
+    def report(arguments):
+        seen.write_text(str(signal.getsignal(signal.SIGINT) is signal.SIG_IGN))
+        raise RuntimeError("no answer: the parent computes the side itself")
+
+    monkeypatch.setattr(parallel_sides, "lower_side", report)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN if ignored else signal.default_int_handler)
+    try:
+        assert parallel_sides.tightest_in_parallel(**POINTS[0]) == tightest(**POINTS[0])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen.read_text() == str(ignored)
+
+
 def _outcome(compute, **point):
     try:
         return compute(**point)
