@@ -93,7 +93,7 @@ from ..bounds.blanket_powers import mixture_points
 from ..bounds.blanket_exact_randomizer import (
     FiniteRandomizer, Groups, PairProfiles, blanket_pair_delta, blanket_pair_fft_delta, finite_randomizer, pair_groups, product_form,
 )
-from ..core.errors import ParameterError, TimeLimitExceeded, require_integer, require_positive, require_probability
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
@@ -112,7 +112,7 @@ from .connect_the_dots import DominatingPair, connect_the_dots
 from .mechanism_rounds import MAX_N as MECHANISM_MAX_N
 from .mechanism_rounds import profile_envelope
 from .schedule import checked_schedule
-from .solve import UNEVALUATED_BY_DEADLINE, before_deadline, composition_tail, small_delta, stopped_by_deadline, upper_curve_epsilon
+from .solve import UNEVALUATED_BY_DEADLINE, before_deadline, composition_tail, refinement_within, small_delta, upper_curve_epsilon
 
 __all__ = [
     "MECHANISMS",
@@ -552,13 +552,8 @@ def composed_delta(rounds: Sequence[BlanketRound], *, eps: float, deadline: floa
     # Below delta 1e-10 also composed for smaller targets and tilted (solve.small_delta).
     _, upper, _ = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps),
                               deadline=deadline)
-    low, which = 0.0, ""
-    if before_deadline(deadline):
-        try:
-            low, which = blanket_lower_delta(rounds, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
-        except TimeLimitExceeded:
-            if not stopped_by_deadline(deadline):
-                raise  # not the caller's own limit; at it, the certified upper end stands (solve: A caller's deadline)
+    hint = min(max(upper, 1e-300), 0.5)
+    low, which = refinement_within(lambda: blanket_lower_delta(rounds, eps=float(eps), delta_hint=hint), deadline, (0.0, ""))
     if not which:
         why = "no explicit composed pair could be evaluated for these rounds" if before_deadline(deadline) else UNEVALUATED_BY_DEADLINE
         return BoundValue(0.0, upper, f"lower end 0: {why}", direction="upper_bound")

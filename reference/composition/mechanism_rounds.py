@@ -107,7 +107,7 @@ from ..bounds.blanket_exact_krr import MAX_K as KRR_MAX_K
 from ..bounds.blanket_exact_krr import MAX_N as KRR_MAX_N
 from ..bounds.bennett import bennett_krr_delta
 from ..bounds.blanket_exact_krr import exact_blanket_krr_delta
-from ..core.errors import HypothesisViolation, ParameterError, TimeLimitExceeded, require_integer, require_positive, require_probability
+from ..core.errors import HypothesisViolation, ParameterError, require_integer, require_positive, require_probability
 from ..core.limits import COMPOSE_EPS0_MAX, COMPOSE_ROUNDS_MAX
 from ..core.parameters import check_eps0, check_n, check_rounds
 from ..core.results import NO_AMPLIFICATION, NO_COMPOSITION_GAIN, BoundValue
@@ -120,7 +120,7 @@ from .connect_the_dots import DominatingPair, connect_the_dots
 from .directional_rounds import DirectionalComposition, compose_directional
 from .explicit_pairs import Group, lower_delta, lower_epsilon
 from .schedule import checked_schedule
-from .solve import UNEVALUATED_BY_DEADLINE, before_deadline, composition_tail, small_delta, stopped_by_deadline, upper_curve_epsilon
+from .solve import UNEVALUATED_BY_DEADLINE, before_deadline, composition_tail, refinement_within, small_delta, upper_curve_epsilon
 
 __all__ = [
     "MECHANISMS",
@@ -681,22 +681,14 @@ def composed_delta(rounds: Sequence[MechanismRound], *, eps: float, deadline: fl
     # Below delta 1e-10 also composed for smaller targets and tilted (solve.small_delta); U5 then for that target.
     _, upper, target = small_delta(lambda d: (_composed_upper(rounds, d, composition_tail(d)), None), (_composed_upper(rounds, 1e-6, 1e-18), None), eps=float(eps),
                                    deadline=deadline)
-    if _uses_directional(rounds) and upper > 0 and before_deadline(deadline):
-        try:
-            directional = _directional_composition(rounds[0], target or 1e-6, float(eps))
-            if directional is not None:
-                upper = min(upper, directional.delta(float(eps)))  # both certified (U3, U5): the smaller one
-        except TimeLimitExceeded:
-            if not stopped_by_deadline(deadline):
-                raise  # not the caller's own limit; at it, U3's certified end stands (solve: A caller's deadline)
+    if _uses_directional(rounds) and upper > 0:
+        # U5 is a refinement: dropped at the caller's deadline, U3's certified end stands (solve: A caller's deadline).
+        directional = refinement_within(lambda: _directional_composition(rounds[0], target or 1e-6, float(eps)), deadline, None)
+        if directional is not None:
+            upper = min(upper, directional.delta(float(eps)))  # both certified (U3, U5): the smaller one
     groups = [Group(r.mechanism, r.eps0, r.n, r.rounds, r.k) for r in rounds]
-    low, which = 0.0, ""
-    if before_deadline(deadline):
-        try:
-            low, which = lower_delta(groups, eps=float(eps), delta_hint=min(max(upper, 1e-300), 0.5))
-        except TimeLimitExceeded:
-            if not stopped_by_deadline(deadline):
-                raise
+    hint = min(max(upper, 1e-300), 0.5)
+    low, which = refinement_within(lambda: lower_delta(groups, eps=float(eps), delta_hint=hint), deadline, (0.0, ""))
     low = min(low, upper)
     if not which:
         why = "no explicit composed pair could be evaluated for these rounds" if before_deadline(deadline) else UNEVALUATED_BY_DEADLINE

@@ -68,7 +68,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, TypeVar
 
 import numpy as np
 
@@ -77,8 +77,10 @@ from ..core.results import BoundValue
 from ..numerics.pld import ComposedPLD, GridPLD, chernoff_epsilon, compose_tilted, cut_top, saddle_tilt
 from ..numerics.solver import solve_epsilon
 
-__all__ = ["DEADLINE_SLACK", "UNEVALUATED_BY_DEADLINE", "before_deadline", "stopped_by_deadline", "CUT_FRACTION", "DELTA_PASSES", "LOWER_PASSES", "ROUND_OFF_SHARE", "TILT_BELOW", "TILT_COARSER", "TILT_PASSES", "composition_tail", "small_delta", "round_off_floor", "tilt_wanted",
+__all__ = ["DEADLINE_SLACK", "UNEVALUATED_BY_DEADLINE", "before_deadline", "refinement_within", "stopped_by_deadline", "CUT_FRACTION", "DELTA_PASSES", "LOWER_PASSES", "ROUND_OFF_SHARE", "TILT_BELOW", "TILT_COARSER", "TILT_PASSES", "composition_tail", "small_delta", "round_off_floor", "tilt_wanted",
            "tilted_delta", "tilted_epsilon", "tilted_lower_epsilon", "upper_curve_epsilon"]
+
+Refined = TypeVar("Refined")
 
 # A TimeLimitExceeded caught within this many seconds before the caller's deadline is the caller's own (its timer and
 # time.monotonic() are different clocks started a few microseconds apart); one caught earlier is an enclosing limit's.
@@ -98,6 +100,19 @@ def stopped_by_deadline(deadline: float | None) -> bool:
 def before_deadline(deadline: float | None) -> bool:
     """Whether an optional refinement may still start (no deadline, or the deadline not reached)."""
     return deadline is None or time.monotonic() < deadline
+
+
+def refinement_within(compute: Callable[[], Refined], deadline: float | None, dropped: Refined) -> Refined:
+    """`compute()`, an optional refinement, or `dropped` where the caller's deadline has passed before it starts or
+    the caller's own limit interrupts it (module doc, A caller's deadline); any other limit propagates."""
+    if not before_deadline(deadline):
+        return dropped
+    try:
+        return compute()
+    except TimeLimitExceeded:
+        if not stopped_by_deadline(deadline):
+            raise
+        return dropped
 
 
 # Below this target delta the tilted composition is tried too (module doc: the untilted curve's round-off floor
