@@ -68,6 +68,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from ..limits import TimeLimitExceeded, time_limit
+
 __all__ = [
     "DEFAULT_CPU_SECONDS",
     "DEFAULT_FILE_MB",
@@ -751,19 +753,14 @@ def in_process_cpu_limit(seconds: float) -> Iterator[None]:
 
 @contextmanager
 def in_process_time_limit(seconds: float) -> Iterator[None]:
-    """Abort a trusted in-process computation after `seconds` (SIGALRM: main thread only; elsewhere
-    it runs unlimited). Untrusted code never runs in process: use `Sandbox`."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        raise InProcessTimeout()
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    """Abort a trusted in-process computation after `seconds` of wall time with InProcessTimeout (the interface's
+    one wall-clock limit, `interface.limits.time_limit`: SIGALRM, main thread only, elsewhere unlimited). It nests:
+    an enclosing limit (a command's `--time-budget`) that expires first still fires, here (as InProcessTimeout: the
+    caller drops this computation) and again just after the block, where the enclosing one ends its own (an
+    earlier version replaced the process's timer and disarmed it on the way out). Untrusted code never runs in
+    process: use `Sandbox`."""
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        with time_limit(max(seconds, 0.001)):
+            yield
+    except TimeLimitExceeded:
+        raise InProcessTimeout() from None

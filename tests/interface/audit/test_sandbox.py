@@ -534,3 +534,25 @@ def test_interrupted_default_report_and_command_are_one_line(monkeypatch, capsys
     monkeypatch.setattr("shuffle_spec.interface.cli.commands.list.run", lambda args: interrupted())
     assert run(["list"]) == 130
     assert capsys.readouterr().err.splitlines() == ["shuffle-spec list: interrupted"]
+
+
+def test_an_in_process_time_limit_keeps_an_enclosing_one_armed() -> None:
+    """`tightest --matrix ... --time-budget 1` runs each row of the matrix gap under `in_process_time_limit(60)`
+    inside the command's one-second budget. That inner limit replaced the process's interval timer by its own 60 s
+    and, on the way out, disarmed it: the command's budget no longer held. It must nest as `limits.time_limit` does:
+    an enclosing limit that expires first still fires, inside the block or after it."""
+    from shuffle_spec.interface.audit.sandbox import InProcessTimeout, in_process_time_limit
+    from shuffle_spec.interface.limits import TimeLimitExceeded, time_limit
+
+    start = time.monotonic()
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit(0.3):
+            with in_process_time_limit(60):
+                pass
+            time.sleep(5)  # the enclosing budget ends this
+    with pytest.raises((TimeLimitExceeded, InProcessTimeout)):
+        with time_limit(0.3):
+            with in_process_time_limit(60):
+                time.sleep(5)  # the enclosing budget, shorter, ends this too
+            time.sleep(5)
+    assert time.monotonic() - start < 4  # 10 s or more where the inner limit disarms the outer one
