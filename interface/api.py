@@ -1247,27 +1247,32 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     only be one of CERTIFYING_PAIRS[the statement's pair]). k: the number of categories of compose.krr.
     compose.laplace, compose.finite (`matrix`, no eps0) and compose.randomizer (`randomizer` one of rappor, oue,
     blh, olh, hadamard, subset with the domain size `d`, duchi or piecewise): `_blanket_composition`.
-    `time_budget` (seconds in (0, INVERSION_TIME_BUDGET_MAX], or None: no limit, the default): a composition still
-    running when it runs out raises TimeLimitExceeded (a schedule's distinct rounds each build their own pair, so a
-    small schedule can ask for minutes). Parameters outside the supported range raise ParameterError naming them."""
+    `time_budget` (seconds in (0, INVERSION_TIME_BUDGET_MAX], or None: no limit, the default): the lower end's
+    explicit pairs (compose.binary_rr, .krr, .laplace, .finite, .randomizer) are a refinement, dropped when it runs
+    out (the lower end is then 0 and `reason` says so); a composition of the upper end still running then raises
+    TimeLimitExceeded (a schedule's distinct rounds each build their own pair, so a small schedule can ask for
+    minutes). Parameters outside the supported range raise ParameterError naming them."""
     budget = _check_budget(time_budget)
+    arguments = dict(rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
     if budget is None:
-        return _composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
+        return _composed_epsilon(statement_id, **arguments, deadline=None)
+    deadline = time.monotonic() + budget  # the refinements' deadline, the limit's moment (as composed_delta)
     try:
         with time_limit(budget):
-            return _composed_epsilon(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
+            return _composed_epsilon(statement_id, **arguments, deadline=deadline)
     except TimeLimitExceeded:
         raise TimeLimitExceeded(budget_exceeded_message(f"{statement_id}: the composition", budget, " or list fewer distinct rounds")) from None
 
 
 def _composed_epsilon(statement_id: str, *, rounds: int | None, eps0: float | None, n: int | None, delta: float, schedule: Sequence[Mapping[str, Any]] | None, k: int | None,
-                      d: int | None, randomizer: str | None, matrix: object) -> Composition:
+                      d: int | None, randomizer: str | None, matrix: object, deadline: float | None) -> Composition:
     from ..reference.composition.shuffled_rounds import composed_epsilon as _composed, rounds_from_json
 
     pair = _compose_pair(statement_id)
     delta = _compose_delta(delta)
     if pair in BLANKET_PAIRS:
-        return _blanket_composition(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
+        return _blanket_composition(statement_id, rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix,
+                                    deadline=deadline)
     for name, given in (("d", d), ("randomizer", randomizer), ("matrix", matrix)):
         if given is not None:
             raise ParameterError(name, "given", f"no {name} for {statement_id} (compose.finite takes a matrix, compose.randomizer a randomizer and d)")
@@ -1288,7 +1293,7 @@ def _composed_epsilon(statement_id: str, *, rounds: int | None, eps0: float | No
         if isinstance(item, Mapping) and "pair" in item and item["pair"] not in allowed:
             raise ParameterError("pair", item["pair"], f"{' or '.join(allowed)} in a round of {statement_id} (another pair's composition certifies another claim)")
     parsed = rounds_from_json([{"pair": pair, **dict(item)} if isinstance(item, Mapping) else item for item in schedule])
-    result = _composed(parsed, delta=delta)
+    result = _composed(parsed, delta=delta, deadline=deadline)
     listed = [{"pair": r.pair, "eps0": r.eps0, "n": r.n, "rounds": r.rounds, **({"k": r.k} if r.pair == "krr" else {})} for r in parsed]
     # The result's own direction is its pair's (the explicit binary-RR pairs: a lower bound, reported by its lower
     # end; the clone pairs: an upper bound, by its upper end), the statement's by CERTIFYING_PAIRS.
@@ -1305,7 +1310,7 @@ BLANKET_ROUND_FIELDS = ("mechanism", "eps0", "n", "rounds", "d", "k", "matrix")
 
 
 def _blanket_composition(statement_id: str, *, rounds: object, eps0: object, n: object, delta: float, schedule: Sequence[Mapping[str, Any]] | None,
-                         k: object, d: object, randomizer: object, matrix: object) -> Composition:
+                         k: object, d: object, randomizer: object, matrix: object, deadline: float | None = None) -> Composition:
     """compose.laplace / compose.finite / compose.randomizer: one round group (rounds, eps0, n and the mechanism's
     own parameters), or a `schedule` of {"mechanism", "eps0", "n", "rounds"[, "d", "k", "matrix"]} mixing laplace,
     matrix, the structured randomizers, binary_rr and krr rounds. The value is the certified upper end (the
@@ -1343,7 +1348,7 @@ def _blanket_composition(statement_id: str, *, rounds: object, eps0: object, n: 
             None if item.get("k") is None else parse_number("k", item["k"], integer=True),
             table,
         ))
-    result = _blanket(parsed, delta=delta)
+    result = _blanket(parsed, delta=delta, deadline=deadline)
     listed = [{"mechanism": r.mechanism, **({"eps0": r.eps0} if r.eps0 is not None else {}), "n": r.n, "rounds": r.rounds, **({"d": r.d} if r.d is not None else {}), **({"k": r.k} if r.k is not None else {})}
               for r in parsed]
     return Composition(statement_id, listed, float(delta), result.value, (result.lower, result.upper), True, result.note)

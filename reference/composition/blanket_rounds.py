@@ -513,12 +513,14 @@ def _generic_epsilon(rounds: list[BlanketRound], delta: float) -> float | None:
     return float(value.upper)
 
 
-def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: bool = True, lower: bool = True) -> BoundValue:
+def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: bool = True, lower: bool = True, deadline: float | None = None) -> BoundValue:
     """compose.laplace / compose.finite / compose.randomizer: a certified upper bound on eps(delta) after the rounds
     (heterogeneous allowed, binary_rr and krr rounds included; replace-one relation; valid under adaptive
     composition), module doc B1-B4. `generic`: also compose FMT21's clone pair and return the smaller certified
     upper end (the note says which). The interval's lower end is the certified lower bound of the composed explicit
-    pairs (`blanket_lower`; 0 with lower=False or when none could be composed, the note says which).
+    pairs (`blanket_lower`; 0 with lower=False or when none could be composed, the note says which). `deadline` (a
+    `time.monotonic()` value, None: none): those pairs are a refinement, not started after it and dropped when the
+    caller's limit interrupts them at it (`solve`, A caller's deadline: the lower end is then 0 and the note says so).
     Supported: 1e-3 <= eps0 <= 30 (Laplace <= 8; a matrix: its own LDP epsilon), n <= 1e6 (Laplace), 1e8
     (matrix, structured, k-RR), 1e7 (binary RR, Duchi); d in [2, 1e9] for the structured randomizers (OLH: eps0
     <= 13.8); total rounds <= 1e6; 0 < delta < 1."""
@@ -532,10 +534,14 @@ def composed_epsilon(rounds: Sequence[BlanketRound], *, delta: float, generic: b
         if clones is not None and clones < upper:
             note = f"the generic clone pair (compose.clones) certifies less than the mechanism's own envelope ({upper!r}): its value is returned"
             upper = clones
-    low, which = blanket_lower_epsilon(rounds, delta=delta) if lower else (0.0, "")
+    dropped: tuple[float, str | None] = (0.0, None)  # the deadline dropped the lower end's pairs
+    low, which = refinement_within(lambda: blanket_lower_epsilon(rounds, delta=delta), deadline, dropped) if lower else (0.0, "")
     low = min(low, upper)
     if upper > 0:
-        end = f"lower end: composed explicit dataset pairs, the largest {which}" if which else "lower end 0 (no lower bound evaluated)"
+        if which is None:
+            end = f"lower end 0: {UNEVALUATED_BY_DEADLINE}"
+        else:
+            end = f"lower end: composed explicit dataset pairs, the largest {which}" if which else "lower end 0 (no lower bound evaluated)"
         note = f"{note}; {end}" if note else end
     return BoundValue(low, upper, note, direction="upper_bound")
 

@@ -638,11 +638,13 @@ def composed_lower_epsilon(rounds: Sequence[MechanismRound], *, delta: float, st
     return BoundValue(best, best, note, direction="lower_bound")
 
 
-def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: bool = True) -> BoundValue:
+def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: bool = True, deadline: float | None = None) -> BoundValue:
     """compose.binary_rr / compose.krr: a certified upper bound on eps(delta) after the rounds (heterogeneous
     allowed; replace-one relation; valid under adaptive composition), module doc U1-U4. The interval's lower
     end is the certified lower bound L1-L2 on the same worst case (0 with lower=False or when no explicit pair could
-    be composed). Supported: 1e-3 <= eps0 <= 30, n <= 1e7 (binary RR) or 1e8 (k-RR), 2 <= k <= 1e6 (k-RR), total rounds <= 1e6,
+    be composed). `deadline` (a `time.monotonic()` value, None: none): the lower end's pairs are a refinement, not
+    started after it and dropped when the caller's limit interrupts them at it (`solve`, A caller's deadline: the
+    lower end is then 0 and the note says so). Supported: 1e-3 <= eps0 <= 30, n <= 1e7 (binary RR) or 1e8 (k-RR), 2 <= k <= 1e6 (k-RR), total rounds <= 1e6,
     0 < delta < 1."""
     rounds = _validate_schedule(rounds)
     require_probability("delta", delta)
@@ -654,12 +656,14 @@ def composed_epsilon(rounds: Sequence[MechanismRound], *, delta: float, lower: b
         directional = _directional_epsilon(rounds[0], delta, upper)
         if directional is not None:
             upper = min(upper, directional)  # both certified (U4, U5): the smaller one
-    low = composed_lower_epsilon(rounds, delta=delta, stop=upper).lower if lower else 0.0
-    low = min(low, upper)
+    dropped = -1.0  # the lower end's marker where the deadline dropped it (a lower end is never negative)
+    low = refinement_within(lambda: composed_lower_epsilon(rounds, delta=delta, stop=upper).lower, deadline, dropped) if lower else 0.0
+    unevaluated = f"lower end 0: {UNEVALUATED_BY_DEADLINE}" if low == dropped else "lower end 0 (no lower bound evaluated)"
+    low = min(max(low, 0.0), upper)
     # The FFT's note speaks for its own value only (a no-gain note must not follow U5's smaller one).
     note = result.note.replace(NO_AMPLIFICATION, NO_COMPOSITION_GAIN) if upper == result.upper else ""
     if upper > 0 and (upper - low) > 0.01 * upper:
-        width = "lower end 0 (no lower bound evaluated)" if low == 0 else f"certified interval {(upper - low) / upper:.1%} wide"
+        width = unevaluated if low == 0 else f"certified interval {(upper - low) / upper:.1%} wide"
         note = f"{note}; {width}" if note else width
     return BoundValue(low, upper, note, direction="upper_bound")
 

@@ -391,19 +391,21 @@ def _direction(rounds: Sequence[Round]) -> BoundDirection:
     return "lower_bound" if rounds[0].pair == "exact_binary_rr" else "upper_bound"
 
 
-def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1) -> BoundValue:
+def composed_epsilon(rounds: Sequence[Round], *, delta: float, refine: int = 1, deadline: float | None = None) -> BoundValue:
     """compose.<pair>: the certified eps(delta) of the composition of `rounds` (heterogeneous allowed),
     as an interval containing the exact composed eps of the pair (module doc): for the clone pairs the
     upper end bounds the composed mechanism's true eps; for exact_binary_rr the value is the max over
     binary_rr_counts(n) and both directions (a lower bound on the worst case). `refine` makes the grid
-    finer by that factor (accuracy checks). Supported: 0 < delta < 1, sum of rounds <= 1e6."""
+    finer by that factor (accuracy checks). `deadline`: compose.binary_rr / compose.krr drop their lower end's
+    pairs at it (`mechanism_rounds.composed_epsilon`); the other pairs have no refinement to drop.
+    Supported: 0 < delta < 1, sum of rounds <= 1e6."""
     rounds = _validate_rounds(rounds)
     require_probability("delta", delta)
     require_integer("refine", refine, minimum=1)
     if rounds[0].pair in MECHANISM_PAIRS:
         from . import mechanism_rounds  # lazy: it builds on this module
 
-        return mechanism_rounds.composed_epsilon(_mechanism_rounds(rounds), delta=delta)
+        return mechanism_rounds.composed_epsilon(_mechanism_rounds(rounds), delta=delta, deadline=deadline)
     results = [_solve(c, delta, int(refine)) for c in _composer(rounds, composition_tail(delta), precise_tail=delta < TILT_BELOW)]
     worst = max(results, key=lambda r: r.upper)
     lower = max(r.lower for r in results)

@@ -91,20 +91,32 @@ DEADLINE_SLACK = 0.05
 UNEVALUATED_BY_DEADLINE = "its explicit pairs were not composed within the time budget (allow more time for a lower end)"
 
 
+def _check_deadline(deadline: object) -> None:
+    if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not math.isfinite(deadline)):
+        raise ParameterError("deadline", deadline, "None or a finite time.monotonic() value")
+
+
 def stopped_by_deadline(deadline: float | None) -> bool:
     """Whether a `TimeLimitExceeded` caught now comes from the caller's own limit at `deadline` (module doc, A caller's
-    deadline): then an optional refinement it interrupted is dropped; otherwise it propagates."""
+    deadline): then an optional refinement it interrupted is dropped; otherwise it propagates. Range: deadline None
+    or a finite time.monotonic() value."""
+    _check_deadline(deadline)
     return deadline is not None and time.monotonic() >= deadline - DEADLINE_SLACK
 
 
 def before_deadline(deadline: float | None) -> bool:
-    """Whether an optional refinement may still start (no deadline, or the deadline not reached)."""
+    """Whether an optional refinement may still start (no deadline, or the deadline not reached). Range: deadline
+    None or a finite time.monotonic() value."""
+    _check_deadline(deadline)
     return deadline is None or time.monotonic() < deadline
 
 
 def refinement_within(compute: Callable[[], Refined], deadline: float | None, dropped: Refined) -> Refined:
     """`compute()`, an optional refinement, or `dropped` where the caller's deadline has passed before it starts or
-    the caller's own limit interrupts it (module doc, A caller's deadline); any other limit propagates."""
+    the caller's own limit interrupts it (module doc, A caller's deadline); any other limit propagates. Range:
+    compute a callable of no arguments, deadline None or a finite time.monotonic() value."""
+    if not callable(compute):
+        raise ParameterError("compute", repr(compute)[:60], "a callable of no arguments (the refinement)")
     if not before_deadline(deadline):
         return dropped
     try:

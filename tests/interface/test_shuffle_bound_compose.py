@@ -188,3 +188,22 @@ def test_composed_delta_stops_at_its_time_budget_with_one_line(monkeypatch, stat
     assert time.monotonic() - start < 10
     message = str(stopped.value)
     assert "time budget" in message and "\n" not in message and statement_id in message
+
+
+@pytest.mark.parametrize(("statement_id", "module", "name", "params"), [
+    ("compose.binary_rr", "mechanism_rounds", "composed_lower_epsilon", {"eps0": 1.0, "n": 10}),
+    ("compose.laplace", "blanket_rounds", "blanket_lower_epsilon", {"eps0": 1.0, "n": 10}),
+])
+def test_composed_epsilon_time_budget_drops_the_lower_end_not_the_answer(monkeypatch, statement_id, module, name, params) -> None:
+    # As composed_delta (above): the lower end's explicit pairs are a refinement. Stand-in: pairs that would take
+    # 20 s; the budget drops them and the certified upper end stands (the same float).
+    import importlib
+    import time
+
+    unlimited = api.composed_epsilon(statement_id, rounds=2, delta=1e-6, **params)
+    monkeypatch.setattr(importlib.import_module(f"shuffle_spec.reference.composition.{module}"), name, _sleeper(20))
+    start = time.monotonic()
+    stopped = api.composed_epsilon(statement_id, rounds=2, delta=1e-6, time_budget=0.5, **params)
+    assert time.monotonic() - start < 10  # 20 s without the budget
+    assert stopped.interval[1] == unlimited.interval[1] and stopped.interval[0] == 0.0 < unlimited.interval[0]
+    assert "time budget" in stopped.reason
