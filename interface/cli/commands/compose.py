@@ -12,8 +12,9 @@ JSON: {"id", "rounds" (total), "params", "value" (= epsilon, the interval's uppe
 "reason", "direction" (the statement's: upper_bound, lower_bound or exact)}. Text: the first line is the
 value with what it is ("upper bound" or "lower bound" on the composed eps), then the interval, the direction
 and the note. Parameters outside the supported range: exit 2 with a one-line message. `--time-budget SECONDS` (default
-60, at most 1e6): a composition still running then stops with exit 2 and one line saying so (a file of many distinct
-rounds can ask for minutes).
+60, at most 1e6): the lower end's explicit pairs are dropped when it runs out (lower end 0, the note says so); an
+upper end still being composed then stops with exit 2 and one line saying so (a file of many distinct rounds can
+ask for minutes).
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--delta", required=True, help=f"central delta after all rounds, {DELTA_MIN:g} <= delta < 1")
     parser.add_argument("--rounds-file", help="JSON file of heterogeneous rounds: [{eps0, n, rounds[, pair]}, ...]")
     parser.add_argument("--time-budget", default=None, metavar="SECONDS",
-                        help=f"stop with exit 2 when the composition is still running after this many seconds (default {INVERSION_TIME_BUDGET:g}, "
-                        f"at most {INVERSION_TIME_BUDGET_MAX:g})")
+                        help=f"after this many seconds drop the lower end still being composed (lower end 0, said in the note), and stop with "
+                        f"exit 2 when the upper end is (default {INVERSION_TIME_BUDGET:g}, at most {INVERSION_TIME_BUDGET_MAX:g})")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
