@@ -1253,7 +1253,7 @@ def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: floa
     TimeLimitExceeded (a schedule's distinct rounds each build their own pair, so a small schedule can ask for
     minutes). Parameters outside the supported range raise ParameterError naming them."""
     budget = _check_budget(time_budget)
-    arguments = dict(rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
+    arguments: dict[str, Any] = dict(rounds=rounds, eps0=eps0, n=n, delta=delta, schedule=schedule, k=k, d=d, randomizer=randomizer, matrix=matrix)
     if budget is None:
         return _composed_epsilon(statement_id, **arguments, deadline=None)
     deadline = time.monotonic() + budget  # the refinements' deadline, the limit's moment (as composed_delta)
@@ -1397,7 +1397,7 @@ def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None,
     2 <= k <= 1e6; compose.laplace, .finite, .randomizer: `blanket_rounds.composed_epsilon`), eps >= 0,
     time_budget None or in (0, 1e6]."""
     budget = _check_budget(time_budget)
-    arguments = dict(rounds=rounds, eps0=eps0, n=n, eps=eps, k=k, d=d, randomizer=randomizer, matrix=matrix)
+    arguments: dict[str, Any] = dict(rounds=rounds, eps0=eps0, n=n, eps=eps, k=k, d=d, randomizer=randomizer, matrix=matrix)
     if budget is None:
         return _composed_delta(statement_id, **arguments, deadline=None)
     # The refinements' deadline and the limit are the same moment (reference.composition.solve, A caller's

@@ -19,7 +19,7 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from ..reference.core.errors import TimeLimitExceeded  # noqa: F401  (re-exported: the interface's name for it)
+from ..reference.core.errors import TimeLimitExceeded, TimeLimitInterrupt  # TimeLimitExceeded re-exported: the interface's name for it
 
 from ..reference.core.limits import (
     DELTA_MIN,
@@ -45,6 +45,7 @@ __all__ = [
     "INVERSION_TIME_BUDGET",
     "INVERSION_TIME_BUDGET_MAX",
     "TimeLimitExceeded",
+    "TimeLimitInterrupt",
     "budget_exceeded_message",
     "fewer_collections",
     "limit_memory",
@@ -168,7 +169,9 @@ def time_limit(seconds: float) -> Iterator[None]:
     """Raise `TimeLimitExceeded` in the block after `seconds` of wall time (SIGALRM; only in the main
     thread, where signals work: elsewhere the block runs without a limit).
 
-    Nests: an enclosing limit that expires first still fires (its remaining time is restored on exit).
+    Nests: an enclosing limit that expires first still fires (its remaining time is restored on exit). Inside the
+    block the expiry is a TimeLimitInterrupt (a BaseException: no `except Exception` of the code it interrupts
+    swallows it); out of the block it is a TimeLimitExceeded.
     A computation inside one C call (a huge integer power, say) is interrupted only when that call
     returns: callers bound such operations before starting them.
     """
@@ -179,7 +182,9 @@ def time_limit(seconds: float) -> Iterator[None]:
         return
 
     def expire(signum, frame):  # noqa: ARG001
-        raise TimeLimitExceeded(f"over {seconds:g} s")
+        # A BaseException inside the block (TimeLimitInterrupt: no `except Exception` there swallows it), the
+        # documented TimeLimitExceeded out of it (below).
+        raise TimeLimitInterrupt(f"over {seconds:g} s")
 
     start = time.monotonic()
     previous_handler = signal.signal(signal.SIGALRM, expire)
@@ -188,6 +193,8 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.setitimer(signal.ITIMER_REAL, outer_remaining)
     try:
         yield
+    except TimeLimitInterrupt as expiry:
+        raise TimeLimitExceeded(str(expiry)) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_handler)

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from . import commands
 from ...proofs_checks.bridge import UsageError
-from ..limits import TimeLimitExceeded, allow_worker_processes, fewer_collections, limit_memory, reuse_freed_memory, single_threaded_blas
+from ..limits import TimeLimitExceeded, TimeLimitInterrupt, allow_worker_processes, fewer_collections, limit_memory, reuse_freed_memory, single_threaded_blas
 from ..version import __version__
 from .progress_bar import ENVIRONMENT_VARIABLE, FLAG, progress_bars
 
@@ -208,7 +208,7 @@ def _run(arguments: list[str], *, as_program: bool = False) -> int:
     except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not an error of ours
         sys.stderr.close()
         return 0
-    except TimeLimitExceeded as failure:
+    except (TimeLimitExceeded, TimeLimitInterrupt) as failure:  # an interrupt only where it fires as its block ends
         message = _one_line(failure)
         # A time budget of the user's own (--time-budget) says so itself; a fixed internal limit is named here.
         print(f"{name}: error: {message}" if "time budget" in message else f"{name}: error: the computation took too long ({message})", file=sys.stderr)

@@ -57,8 +57,8 @@ best upper end / rounds moved to +inf, dropped from the optimistic grids). Every
 
 A caller's deadline (`deadline`, a `time.monotonic()` value). The direct delta(eps) of a composition is one
 mandatory composition and optional refinements (these recompositions; a caller's own lower end or directional
-end). The interface bounds the whole call with a time limit that raises `TimeLimitExceeded` (SIGALRM) at the same
-moment as the deadline it passes down; a refinement interrupted by it, or not started because the deadline has
+end). The interface bounds the whole call with a time limit whose expiry interrupts the computation
+(`TimeLimitInterrupt`, SIGALRM) at the same moment as the deadline it passes down; a refinement interrupted by it, or not started because the deadline has
 passed, is dropped and the certified ends in hand stand (`stopped_by_deadline`, `before_deadline`). A limit that is
 not the caller's own (an enclosing one, expiring earlier) still propagates.
 """
@@ -72,7 +72,7 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-from ..core.errors import ParameterError, TimeLimitExceeded, require_positive, require_probability
+from ..core.errors import ParameterError, TimeLimitInterrupt, require_positive, require_probability
 from ..core.results import BoundValue
 from ..numerics.pld import ComposedPLD, GridPLD, chernoff_epsilon, compose_tilted, cut_top, saddle_tilt
 from ..numerics.solver import solve_epsilon
@@ -82,7 +82,7 @@ __all__ = ["DEADLINE_SLACK", "UNEVALUATED_BY_DEADLINE", "before_deadline", "refi
 
 Refined = TypeVar("Refined")
 
-# A TimeLimitExceeded caught within this many seconds before the caller's deadline is the caller's own (its timer and
+# A TimeLimitInterrupt caught within this many seconds before the caller's deadline is the caller's own (its timer and
 # time.monotonic() are different clocks started a few microseconds apart); one caught earlier is an enclosing limit's.
 DEADLINE_SLACK = 0.05
 
@@ -97,7 +97,7 @@ def _check_deadline(deadline: object) -> None:
 
 
 def stopped_by_deadline(deadline: float | None) -> bool:
-    """Whether a `TimeLimitExceeded` caught now comes from the caller's own limit at `deadline` (module doc, A caller's
+    """Whether a `TimeLimitInterrupt` caught now comes from the caller's own limit at `deadline` (module doc, A caller's
     deadline): then an optional refinement it interrupted is dropped; otherwise it propagates. Range: deadline None
     or a finite time.monotonic() value."""
     _check_deadline(deadline)
@@ -121,7 +121,7 @@ def refinement_within(compute: Callable[[], Refined], deadline: float | None, dr
         return dropped
     try:
         return compute()
-    except TimeLimitExceeded:
+    except TimeLimitInterrupt:
         if not stopped_by_deadline(deadline):
             raise
         return dropped
@@ -389,7 +389,7 @@ def small_delta(compose_for: Callable[[float], tuple[ComposedPLD, ComposedPLD | 
             high = min(high, upper.delta(eps))
             if lower is not None:
                 low = min(max(low, lower.delta(eps)), high)
-    except TimeLimitExceeded:
+    except TimeLimitInterrupt:
         if not stopped_by_deadline(deadline):
             raise
         # Interrupted by the caller's limit (module doc, A caller's deadline): (low, high) are the ends of the last

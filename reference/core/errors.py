@@ -15,6 +15,7 @@ __all__ = [
     "HypothesisViolation",
     "ParameterError",
     "TimeLimitExceeded",
+    "TimeLimitInterrupt",
     "require_flag",
     "require_in_range",
     "require_integer",
@@ -48,11 +49,17 @@ class HypothesisViolation(ValueError):
 
 
 class TimeLimitExceeded(Exception):
-    """A computation did not finish within its time limit.
+    """A computation did not finish within its time limit (what a limited block raises to its caller)."""
 
-    Defined here, at the bottom of the layers, so that a reference computation with optional refinements can tell
-    its caller's limit (the interface's `time_limit`, which raises this class) from an error: it keeps the certified
-    ends in hand when its own deadline has passed (`reference.composition.solve.stopped_by_deadline`)."""
+
+class TimeLimitInterrupt(BaseException):
+    """The expiry of a time limit, raised INSIDE the limited block by the interface's `time_limit` (SIGALRM).
+
+    A BaseException, as KeyboardInterrupt, so that no `except Exception` (nor `contextlib.suppress(Exception)`) in the
+    code it interrupts swallows it: the timer fires once, and a swallowed expiry let `tightest --time-budget 0.05` run
+    its 90 s computation to the end. The limit turns it into TimeLimitExceeded where its block ends. Defined here, at
+    the bottom of the layers, so that a reference computation with optional refinements can drop one that its
+    caller's limit interrupts and keep the certified ends in hand (`reference.composition.solve.refinement_within`)."""
 
 
 def _is_real_number(value: object) -> bool:

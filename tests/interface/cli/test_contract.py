@@ -235,6 +235,26 @@ def test_time_limit_is_a_library_helper_that_nests():
             pass
 
 
+def test_no_except_exception_on_the_way_swallows_a_time_limit():
+    """The limit's expiry must reach the end of its block whatever the code it interrupts catches: `tightest
+    --time-budget 0.05` (or 0.2) ran its 90 s computation to the end because the alarm fired inside a
+    `contextlib.suppress(Exception)` (the lower side's imports before the fork), which swallowed it, and the timer
+    does not fire twice."""
+    import contextlib
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit(0.2):
+            with contextlib.suppress(Exception):
+                time.sleep(1)  # the alarm fires here
+            try:
+                time.sleep(5)
+            except Exception:  # noqa: BLE001 - a generic handler on the way must not end the limit either
+                pass
+    assert time.monotonic() - start < 3
+
+
 def test_sweeps_are_capped_before_any_work(capsys, monkeypatch):
     from shuffle_spec.interface.cli.commands import bounds
 
