@@ -68,7 +68,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..limits import TimeLimitExceeded, time_limit
+from ..limits import TimeLimitExceeded, TimeLimitInterrupt, time_limit
 
 __all__ = [
     "DEFAULT_CPU_SECONDS",
@@ -740,12 +740,14 @@ def in_process_cpu_limit(seconds: float) -> Iterator[None]:
         return
 
     def expire(signum: int, frame: object) -> None:
-        raise InProcessTimeout()
+        raise TimeLimitInterrupt("over the CPU limit")  # a BaseException in the block: no `except Exception` swallows it
 
     previous = signal.signal(signal.SIGPROF, expire)
     signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.001))
     try:
         yield
+    except TimeLimitInterrupt:
+        raise InProcessTimeout() from None
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)

@@ -556,3 +556,26 @@ def test_an_in_process_time_limit_keeps_an_enclosing_one_armed() -> None:
                 time.sleep(5)  # the enclosing budget, shorter, ends this too
             time.sleep(5)
     assert time.monotonic() - start < 4  # 10 s or more where the inner limit disarms the outer one
+
+
+def test_an_in_process_cpu_limit_is_not_swallowed_by_the_code_it_interrupts() -> None:
+    """As the wall-clock limit (test_contract): the CPU timer fires once, so an expiry that an `except Exception` in
+    the limited code swallowed left the rest of the block unlimited."""
+    import contextlib
+
+    from shuffle_spec.interface.audit.sandbox import InProcessTimeout, in_process_cpu_limit
+
+    def spin(seconds: float) -> None:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    if signal.getitimer(signal.ITIMER_PROF)[0] > 0:
+        pytest.skip("another CPU timer runs in this process: the limit does not apply")
+    start = time.process_time()
+    with pytest.raises(InProcessTimeout):
+        with in_process_cpu_limit(0.2):
+            with contextlib.suppress(Exception):
+                spin(1.0)  # the limit expires here
+            spin(5.0)
+    assert time.process_time() - start < 3
