@@ -199,20 +199,34 @@ def _log_tail(x: int, m: int, pair: ProbabilityPair) -> float:
     return -(t1 + t2) + margin
 
 
+def _log_tail_function(m: int, pair: ProbabilityPair, memo: dict[int, float]) -> Callable[[int], float]:
+    """x -> `_log_tail(x, m, pair)`, the same float for every x (the same operations in the same order), kept in
+    `memo` by x and read from there when asked again; the parts that do not depend on x (m p, m q, the margin's m
+    term) are computed once: the window edges' bisections ask for a dozen counts of one (m, pair)."""
+    mp, mq = m * pair.p, m * pair.q
+    fixed = m * (3 * UNIT + pair.p_err + pair.q_err)
+    scale = 8 * UNIT
+    log = math.log
+
+    def log_tail(x: int) -> float:
+        value = memo.get(x)
+        if value is None:
+            t1 = x * log(x / mp) if x > 0 else 0.0
+            rest = m - x
+            t2 = rest * log(rest / mq) if rest > 0 else 0.0
+            value = memo[x] = -(t1 + t2) + (4.0 * (fixed + scale * (abs(t1) + abs(t2))) + 1e-300)
+        return value
+
+    return log_tail
+
+
 def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int, memo: dict[int, float] | None = None) -> int:
     """A window edge beyond which the certified Chernoff tail is <= e^log_target (bisection on the certified
     exponent `_log_tail`, which is monotone in x on each side of the mean up to its margin; the returned edge
     is verified). `memo` (optional) receives every `_log_tail(x, m, pair)` computed, by x: a pure function, so the
     verification and the caller (the dropped mass just outside the edge) read the values again instead of
     recomputing them (the same floats)."""
-    seen: dict[int, float] = {} if memo is None else memo
-
-    def tail(x: int) -> float:
-        value = seen.get(x)
-        if value is None:
-            value = seen[x] = _log_tail(x, m, pair)
-        return value
-
+    tail = _log_tail_function(m, pair, {} if memo is None else memo)
     mean = m * pair.p
     if direction < 0:
         inner, outer = math.floor(mean), -1  # the edge x has tail(x - 1) <= target; x - 1 in (outer, inner)
@@ -332,6 +346,12 @@ def _stirling_r(x: float, side: int) -> float:
     return s3 if side > 0 else s3 - 1 / (1680 * x**7)
 
 
+def _stirling_r_ends(x: float) -> tuple[float, float]:
+    """(`_stirling_r(x, -1)`, `_stirling_r(x, 1)`): the same two floats, the series' three terms computed once."""
+    s3 = 1 / (12 * x) - 1 / (360 * x**3) + 1 / (1260 * x**5)
+    return s3 - 1 / (1680 * x**7), s3
+
+
 def _log_pmf_float(k: int, m: int, pair: ProbabilityPair) -> tuple[float, float] | None:
     """(v, e): |log Pr[Bin(m, p) = k] - v| <= e, in floats and Python integers (no interval arithmetic:
     ~100x faster than the interval route), or None when a count is below FLOAT_ANCHOR_MIN or e is not small.
@@ -370,8 +390,9 @@ def _log_pmf_float(k: int, m: int, pair: ProbabilityPair) -> tuple[float, float]
     mf, jf, rf = float(m), float(j), float(m - j)
     c = 0.5 * math.log(mf / (2.0 * math.pi * jf * rf))
     err_c = 12 * UNIT + 4 * UNIT * abs(c)
-    r_hi = _stirling_r(mf, 1) - _stirling_r(jf, -1) - _stirling_r(rf, -1)
-    r_lo = _stirling_r(mf, -1) - _stirling_r(jf, 1) - _stirling_r(rf, 1)
+    (m_lo, m_hi), (j_lo, j_hi), (r_lo_end, r_hi_end) = _stirling_r_ends(mf), _stirling_r_ends(jf), _stirling_r_ends(rf)
+    r_hi = m_hi - j_lo - r_lo_end
+    r_lo = m_lo - j_hi - r_hi_end
     r_mid, r_half = 0.5 * (r_hi + r_lo), 0.5 * (r_hi - r_lo)
     err_r = r_half + 16 * UNIT * (1 / jf + 1 / rf + 1 / mf)
     value = -(t1 + t2) + c + r_mid
@@ -438,7 +459,9 @@ def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -
         factors = _path_factors(m, k1, m0, k0, pair)
         values = np.cumprod(factors)
         value = value0 / float(values[-1])
-    if factors is not None and np.all(np.isfinite(values)) and np.min(np.abs(values)) > 1e-250 and 1e-200 < value < 1e300:
+    # The values are products of positive factors (a NaN fails the first test, an overflow the second): every value
+    # finite and above 1e-250 in absolute value.
+    if factors is not None and values.min() > 1e-250 and values.max() < math.inf and 1e-200 < value < 1e300:
         err = math.expm1(err0 + (steps + 1.0) * (3.003 * UNIT + 1.001 * max(pair.p_err, pair.q_err))) * 1.01
         return k1, value, err
     return (k1, *_interval_anchor(k1, m, pair, log_scale))
@@ -446,13 +469,14 @@ def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -
 
 def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: float) -> _Window:
     """Certified window of Bin(m, pair.p) scaled by e^-log_scale, each tail <= e^log_tail (unscaled)."""
-    iv = iv_context()
     if m == 0:
+        iv = iv_context()
         value, err = _float_with_error(iv.exp(-iv.mpf(log_scale)))
         return _Window(0, np.array([value]), err, 0.0, 0.0)
     tails: dict[int, float] = {}  # _log_tail(x, m, pair) by x, as the edge searches computed them (both sides: one m)
-    lo = _edge(m, pair, log_tail - math.log(2), -1, tails)
-    hi = _edge(m, pair, log_tail - math.log(2), +1, tails)
+    target = log_tail - math.log(2)
+    lo = _edge(m, pair, target, -1, tails)
+    hi = _edge(m, pair, target, +1, tails)
     if hi - lo + 1 > MAX_WINDOW:
         raise ParameterError("n", m, f"a population whose binomial window has at most {MAX_WINDOW} points (here {hi - lo + 1}): reduce n or increase eps0")
     below = 0.0 if lo == 0 else _exp_up((tails[lo - 1] if lo - 1 in tails else _log_tail(lo - 1, m, pair)) - log_scale)
@@ -490,7 +514,9 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
         raise ParameterError("n", m, "a population small enough for the certified window (error bound exceeded)")
     # Subnormal values: absolute error <= (steps + 1) 2^-1073 each (the recurrence moves away from the mode).
     absolute = (steps + 1.0) * 2.0**-1073 if smallest < TINY else 0.0
-    return _Window(lo, pmf, rel, below + above, absolute)
+    window = _Window(lo, pmf, rel, below + above, absolute)
+    window.__dict__["largest"] = largest  # its cached float(np.max(pmf)): the same float, not computed again
+    return window
 
 
 _WINDOWS: "OrderedDict[tuple[Any, ...], _Window]" = OrderedDict()
@@ -678,7 +704,7 @@ class _Pair:
         i_none = min(max(base - w_long + 1, 0), w_short)  # i < i_none: index >= w_long -> 0
         value = 0.0
         if i_full < w_short:
-            value += float(np.sum(short.pmf[i_full:])) * float(self._reversed_tail(last + 1)[last])
+            value += float(short.pmf[i_full:].sum()) * float(self._reversed_tail(last + 1)[last])
         if i_none < i_full:
             idx_hi, idx_lo = base - i_none, base - (i_full - 1)  # long indices for i = i_none .. i_full - 1
             # tail_long[idx_lo .. idx_hi] reversed, from the reversed tail sums
