@@ -807,12 +807,27 @@ class _Pair:
         """[lower, upper] of e^-L D_{e^eps}(P || Q)."""
         a_lo, a_hi, b_lo, b_hi = _coefficients(self.eps0, float(eps))
 
+        # `_bounds_f`'s factors and point term, read once per evaluation (the same floats).
+        rel = self._setup[4]
+        low_factor, high_factor, point = 1 - rel, 1 + rel, self._point_dropped
+        positive = a_lo > 0 and b_lo > 0
+        f = self._f
+
         def g(s: int) -> tuple[float, float]:
-            """Bounds of a f(s-1) - b f(s) (= P(s) - e Q(s) in the scaled units)."""
-            fa, fb = self._bounds_f(self._f(s - 1)), self._bounds_f(self._f(s))
-            x, y = _scaled_product(a_lo, a_hi, fa), _scaled_product(b_lo, b_hi, fb)
-            slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
-            return x[0] - y[1] - slack, x[1] - y[0] + slack
+            """Bounds of a f(s-1) - b f(s) (= P(s) - e Q(s) in the scaled units): `_scaled_product` of the coefficients'
+            and the pmf values' bounds. Where all of them are positive (most counts), the least of the four products is
+            the product of the lower ends and the largest that of the upper ends (rounding is monotone): those two
+            are computed, the same floats."""
+            fa, fb = f(s - 1), f(s)
+            fa_lo, fa_hi = fa * low_factor, fa * high_factor + point
+            fb_lo, fb_hi = fb * low_factor, fb * high_factor + point
+            if positive and fa_lo > 0 and fb_lo > 0:
+                x0, x1, y0, y1 = a_lo * fa_lo, a_hi * fa_hi, b_lo * fb_lo, b_hi * fb_hi
+            else:
+                x0, x1 = _scaled_product(a_lo, a_hi, (fa_lo, fa_hi))
+                y0, y1 = _scaled_product(b_lo, b_hi, (fb_lo, fb_hi))
+            slack = 4 * UNIT * (abs(x1) + abs(y1))
+            return x0 - y1 - slack, x1 - y0 + slack
 
         def h(s: int) -> tuple[float, float]:
             return self.h_bounds(eps, s)
