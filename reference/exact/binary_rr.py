@@ -316,19 +316,34 @@ _ANCHORS: dict[tuple[Any, ...], tuple[int, float, float]] = {}
 ANCHOR_CACHE_SIZE = 4096
 
 
-def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair) -> np.ndarray:
+def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair, lead: int = 0) -> np.ndarray:
     """Ratios along a path from (m_from, k_from) up to (m_to, k_to), m_to > m_from, 0 <= k_to - k_from <=
     m_to - m_from, of Pr[Bin(i, p) = k]: a step (i-1, k) -> (i, k) multiplies by q i/(i - k), a step
     (i-1, k-1) -> (i, k) by p i/k (exact identities). The k-steps are spread evenly so the path follows the
-    mode line and every value on it stays of the order of the pmf near the mode."""
+    mode line and every value on it stays of the order of the pmf near the mode. The ratios follow `lead`
+    entries left for the caller (the anchor's value: one array for the running product, no copy).
+
+    Each ratio is fl(fl(i / max(den, 1)) * c), den = k and c = p on a k-step, den = i - k and c = q otherwise (integers
+    below 2^53: exact in floats), computed in place (`tests/reference/exact/test_binary_rr_same_floats.py` compares
+    them with the two-branch form)."""
     d = m_to - m_from
-    j = np.arange(1, d + 1, dtype=np.int64)
-    ks = k_from + (j * (k_to - k_from)) // d
-    up = np.diff(np.concatenate(([k_from], ks))) > 0
-    i = (m_from + j).astype(float)
+    ks = np.arange(1, d + 1, dtype=np.int64)
+    ks *= k_to - k_from
+    ks //= d
+    ks += k_from  # the count after step j: k_from + floor(j (k_to - k_from) / d)
+    up = np.empty(d, dtype=bool)
+    up[0] = ks[0] > k_from
+    np.greater(ks[1:], ks[:-1], out=up[1:])
+    out = np.empty(d + lead)
+    ratios = out[lead:]
     kf = ks.astype(float)
-    ratios: np.ndarray = np.where(up, pair.p * (i / np.maximum(kf, 1.0)), pair.q * (i / np.maximum(i - kf, 1.0)))
-    return ratios
+    i = np.arange(m_from + 1, m_to + 1, dtype=float)
+    np.subtract(i, kf, out=ratios)
+    np.copyto(ratios, kf, where=up)
+    np.maximum(ratios, 1.0, out=ratios)
+    np.divide(i, ratios, out=ratios)
+    np.multiply(ratios, np.where(up, pair.p, pair.q), out=ratios)
+    return out
 
 
 # The float anchor needs both counts at least this large (Stirling's remainder enclosed within 1e-15).
@@ -452,12 +467,13 @@ def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -
     steps = float(abs(m - m0))
     factors = None
     if m > m0 and 0 <= k1 - k0 <= m - m0:
-        factors = _path_factors(m0, k0, m, k1, pair)
-        values = np.cumprod(np.concatenate(([value0], factors)))
+        factors = _path_factors(m0, k0, m, k1, pair, lead=1)
+        factors[0] = value0
+        values = np.cumprod(factors, out=factors)  # the running product of [value0, ratios...]
         value = float(values[-1])
     elif m < m0 and 0 <= k0 - k1 <= m0 - m:
         factors = _path_factors(m, k1, m0, k0, pair)
-        values = np.cumprod(factors)
+        values = np.cumprod(factors, out=factors)
         value = value0 / float(values[-1])
     # The values are products of positive factors (a NaN fails the first test, an overflow the second): every value
     # finite and above 1e-250 in absolute value.

@@ -3,7 +3,8 @@ bit for bit (a window edge, an anchor or a dropped mass one ulp off would move a
 Chernoff exponent with its per-population constants computed once (`_log_tail_function` against `_log_tail`),
 Stirling's remainder enclosed from one series evaluation (`_stirling_r_ends` against `_stirling_r`), the window's
 largest value kept from its build (against a fresh maximum of its pmf) and the anchor's path checked by its least and
-largest values (against finiteness and the least absolute value)."""
+largest values (against finiteness and the least absolute value), the path's ratios computed in place (against the
+two-branch form `np.where(k-step, p i / k, q i / (i - k))`)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,17 @@ def test_the_path_check_by_least_and_largest_is_the_finite_and_least_absolute_ch
     # (and on the NaN an overflow times zero would give).
     assert bool(np.all(np.isfinite(values)) and np.min(np.abs(values)) > 1e-250) == plain
     assert bool(values.min() > 1e-250 and values.max() < math.inf) == plain
+
+
+@pytest.mark.parametrize("eps0", [0.05, 4.0, 100.0])
+def test_the_path_ratios_are_the_two_branch_form(eps0):
+    for pair in ebr._keep_pair(eps0):
+        for m_from, k_from, steps, k_steps in [(0, 0, 1, 0), (0, 0, 1, 1), (0, 0, 4_999, 91), (10_000, 9_821, 3_000, 2_960), (20_000, 7, 5_000, 0), (123, 45, 777, 777)]:
+            j = np.arange(1, steps + 1, dtype=np.int64)
+            ks = k_from + (j * k_steps) // steps
+            up = np.diff(np.concatenate(([k_from], ks))) > 0
+            i, kf = (m_from + j).astype(float), ks.astype(float)
+            plain = np.where(up, pair.p * (i / np.maximum(kf, 1.0)), pair.q * (i / np.maximum(i - kf, 1.0)))
+            fast = ebr._path_factors(m_from, k_from, m_from + steps, k_from + k_steps, pair, lead=1)
+            assert fast[1:].tobytes() == plain.tobytes()
+            assert ebr._path_factors(m_from, k_from, m_from + steps, k_from + k_steps, pair).tobytes() == plain.tobytes()
