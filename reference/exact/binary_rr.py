@@ -753,18 +753,18 @@ class _Pair:
         def mass(w: _Window) -> float:
             return float((w.total * (1 + rel) + len(w.pmf) * w.absolute + w.dropped) * (1 + 4 * UNIT))
 
-        def sup_and_edge(w: _Window) -> tuple[float, float]:
+        def sup_and_edge(w: _Window, total: float) -> tuple[float, float]:
             largest = w.largest * (1 + w.rel) + w.absolute
             end = max(float(w.pmf[0]), float(w.pmf[-1])) * (1 + w.rel) + w.absolute
             inside = w.largest * (1 - w.rel) > end * (1 + 4 * UNIT)
-            total = mass(w)
             return (largest, end) if inside else (total, total)
 
-        sup_short, edge_short = sup_and_edge(short)
-        sup_long, edge_long = sup_and_edge(long_)
-        from_short = min(short.dropped * sup_long, edge_short * mass(long_)) if short.dropped > 0 else 0.0
-        from_long = min(long_.dropped * sup_short, edge_long * mass(short)) if long_.dropped > 0 else 0.0
-        absolute = (short.absolute * mass(long_) + long_.absolute * mass(short)) * 2 + (len(short.pmf) + len(long_.pmf) + 4) * 2.0**-1073
+        mass_short, mass_long = mass(short), mass(long_)  # each read three times below: computed once
+        sup_short, edge_short = sup_and_edge(short, mass_short)
+        sup_long, edge_long = sup_and_edge(long_, mass_long)
+        from_short = min(short.dropped * sup_long, edge_short * mass_long) if short.dropped > 0 else 0.0
+        from_long = min(long_.dropped * sup_short, edge_long * mass_short) if long_.dropped > 0 else 0.0
+        absolute = (short.absolute * mass_long + long_.absolute * mass_short) * 2 + (len(short.pmf) + len(long_.pmf) + 4) * 2.0**-1073
         return float(min((from_short + from_long) * (1 + 1e-12) + absolute, dropped_total))
 
     @property
