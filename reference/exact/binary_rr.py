@@ -608,7 +608,12 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
 
 def _scaled_product(c_lo: float, c_hi: float, x: tuple[float, float]) -> tuple[float, float]:
     """[min, max] of c x over c in [c_lo, c_hi], x in [x[0], x[1]] (before rounding: callers add a slack)."""
-    products = (c_lo * x[0], c_lo * x[1], c_hi * x[0], c_hi * x[1])
+    x_lo, x_hi = x
+    if 0 < c_lo <= c_hi and 0 < x_lo <= x_hi:
+        # Both intervals positive (most calls): rounding is monotone, so the least and the largest of the four
+        # products below are these two (the same floats).
+        return c_lo * x_lo, c_hi * x_hi
+    products = (c_lo * x_lo, c_lo * x_hi, c_hi * x_lo, c_hi * x_hi)
     return min(products), max(products)
 
 

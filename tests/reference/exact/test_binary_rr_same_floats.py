@@ -4,7 +4,8 @@ Chernoff exponent with its per-population constants computed once (`_log_tail_fu
 Stirling's remainder enclosed from one series evaluation (`_stirling_r_ends` against `_stirling_r`), the window's
 largest value kept from its build (against a fresh maximum of its pmf) and the anchor's path checked by its least and
 largest values (against finiteness and the least absolute value), the path's ratios computed in place (against the
-two-branch form `np.where(k-step, p i / k, q i / (i - k))`)."""
+two-branch form `np.where(k-step, p i / k, q i / (i - k))`) and the product of two positive intervals from their
+ends (against the least and largest of the four products)."""
 
 from __future__ import annotations
 
@@ -66,3 +67,17 @@ def test_the_path_ratios_are_the_two_branch_form(eps0):
             fast = ebr._path_factors(m_from, k_from, m_from + steps, k_from + k_steps, pair, lead=1)
             assert fast[1:].tobytes() == plain.tobytes()
             assert ebr._path_factors(m_from, k_from, m_from + steps, k_from + k_steps, pair).tobytes() == plain.tobytes()
+
+
+def test_a_product_of_positive_intervals_is_the_least_and_largest_of_the_four_products():
+    rng = np.random.default_rng(3)
+    ends = np.concatenate((rng.uniform(-2.0, 2.0, 60), 10.0 ** rng.uniform(-320, 300, 60), [0.0, -0.0, 5e-324, 1e308, math.inf]))
+    for _ in range(2000):
+        c_lo, c_hi, x_lo, x_hi = (float(v) for v in rng.choice(ends, 4))
+        if c_lo > c_hi:
+            c_lo, c_hi = c_hi, c_lo
+        if x_lo > x_hi:
+            x_lo, x_hi = x_hi, x_lo
+        products = (c_lo * x_lo, c_lo * x_hi, c_hi * x_lo, c_hi * x_hi)
+        got = ebr._scaled_product(c_lo, c_hi, (x_lo, x_hi))
+        assert (got[0].hex(), got[1].hex()) == (min(products).hex(), max(products).hex())
