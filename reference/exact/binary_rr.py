@@ -290,8 +290,9 @@ class _Window:
     dropped: float
     absolute: float
 
-    @property
+    @cached_property
     def hi(self) -> int:
+        """The window's last count (read at every pmf value of a pair: kept)."""
         return self.lo + len(self.pmf) - 1
 
     @cached_property
