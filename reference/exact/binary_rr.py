@@ -199,20 +199,34 @@ def _log_tail(x: int, m: int, pair: ProbabilityPair) -> float:
     return -(t1 + t2) + margin
 
 
+def _log_tail_function(m: int, pair: ProbabilityPair, memo: dict[int, float]) -> Callable[[int], float]:
+    """x -> `_log_tail(x, m, pair)`, the same float for every x (the same operations in the same order), kept in
+    `memo` by x and read from there when asked again; the parts that do not depend on x (m p, m q, the margin's m
+    term) are computed once: the window edges' bisections ask for a dozen counts of one (m, pair)."""
+    mp, mq = m * pair.p, m * pair.q
+    fixed = m * (3 * UNIT + pair.p_err + pair.q_err)
+    scale = 8 * UNIT
+    log = math.log
+
+    def log_tail(x: int) -> float:
+        value = memo.get(x)
+        if value is None:
+            t1 = x * log(x / mp) if x > 0 else 0.0
+            rest = m - x
+            t2 = rest * log(rest / mq) if rest > 0 else 0.0
+            value = memo[x] = -(t1 + t2) + (4.0 * (fixed + scale * (abs(t1) + abs(t2))) + 1e-300)
+        return value
+
+    return log_tail
+
+
 def _edge(m: int, pair: ProbabilityPair, log_target: float, direction: int, memo: dict[int, float] | None = None) -> int:
     """A window edge beyond which the certified Chernoff tail is <= e^log_target (bisection on the certified
     exponent `_log_tail`, which is monotone in x on each side of the mean up to its margin; the returned edge
     is verified). `memo` (optional) receives every `_log_tail(x, m, pair)` computed, by x: a pure function, so the
     verification and the caller (the dropped mass just outside the edge) read the values again instead of
     recomputing them (the same floats)."""
-    seen: dict[int, float] = {} if memo is None else memo
-
-    def tail(x: int) -> float:
-        value = seen.get(x)
-        if value is None:
-            value = seen[x] = _log_tail(x, m, pair)
-        return value
-
+    tail = _log_tail_function(m, pair, {} if memo is None else memo)
     mean = m * pair.p
     if direction < 0:
         inner, outer = math.floor(mean), -1  # the edge x has tail(x - 1) <= target; x - 1 in (outer, inner)
@@ -276,8 +290,9 @@ class _Window:
     dropped: float
     absolute: float
 
-    @property
+    @cached_property
     def hi(self) -> int:
+        """The window's last count (read at every pmf value of a pair: kept)."""
         return self.lo + len(self.pmf) - 1
 
     @cached_property
@@ -302,19 +317,34 @@ _ANCHORS: dict[tuple[Any, ...], tuple[int, float, float]] = {}
 ANCHOR_CACHE_SIZE = 4096
 
 
-def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair) -> np.ndarray:
+def _path_factors(m_from: int, k_from: int, m_to: int, k_to: int, pair: ProbabilityPair, lead: int = 0) -> np.ndarray:
     """Ratios along a path from (m_from, k_from) up to (m_to, k_to), m_to > m_from, 0 <= k_to - k_from <=
     m_to - m_from, of Pr[Bin(i, p) = k]: a step (i-1, k) -> (i, k) multiplies by q i/(i - k), a step
     (i-1, k-1) -> (i, k) by p i/k (exact identities). The k-steps are spread evenly so the path follows the
-    mode line and every value on it stays of the order of the pmf near the mode."""
+    mode line and every value on it stays of the order of the pmf near the mode. The ratios follow `lead`
+    entries left for the caller (the anchor's value: one array for the running product, no copy).
+
+    Each ratio is fl(fl(i / max(den, 1)) * c), den = k and c = p on a k-step, den = i - k and c = q otherwise (integers
+    below 2^53: exact in floats), computed in place (`tests/reference/exact/test_binary_rr_same_floats.py` compares
+    them with the two-branch form)."""
     d = m_to - m_from
-    j = np.arange(1, d + 1, dtype=np.int64)
-    ks = k_from + (j * (k_to - k_from)) // d
-    up = np.diff(np.concatenate(([k_from], ks))) > 0
-    i = (m_from + j).astype(float)
+    ks = np.arange(1, d + 1, dtype=np.int64)
+    ks *= k_to - k_from
+    ks //= d
+    ks += k_from  # the count after step j: k_from + floor(j (k_to - k_from) / d)
+    up = np.empty(d, dtype=bool)
+    up[0] = ks[0] > k_from
+    np.greater(ks[1:], ks[:-1], out=up[1:])
+    out = np.empty(d + lead)
+    ratios = out[lead:]
     kf = ks.astype(float)
-    ratios: np.ndarray = np.where(up, pair.p * (i / np.maximum(kf, 1.0)), pair.q * (i / np.maximum(i - kf, 1.0)))
-    return ratios
+    i = np.arange(m_from + 1, m_to + 1, dtype=float)
+    np.subtract(i, kf, out=ratios)
+    np.copyto(ratios, kf, where=up)
+    np.maximum(ratios, 1.0, out=ratios)
+    np.divide(i, ratios, out=ratios)
+    np.multiply(ratios, np.where(up, pair.p, pair.q), out=ratios)
+    return out
 
 
 # The float anchor needs both counts at least this large (Stirling's remainder enclosed within 1e-15).
@@ -330,6 +360,12 @@ def _stirling_r(x: float, side: int) -> float:
     x = 50 (FLOAT_ANCHOR_MIN)."""
     s3 = 1 / (12 * x) - 1 / (360 * x**3) + 1 / (1260 * x**5)
     return s3 if side > 0 else s3 - 1 / (1680 * x**7)
+
+
+def _stirling_r_ends(x: float) -> tuple[float, float]:
+    """(`_stirling_r(x, -1)`, `_stirling_r(x, 1)`): the same two floats, the series' three terms computed once."""
+    s3 = 1 / (12 * x) - 1 / (360 * x**3) + 1 / (1260 * x**5)
+    return s3 - 1 / (1680 * x**7), s3
 
 
 def _log_pmf_float(k: int, m: int, pair: ProbabilityPair) -> tuple[float, float] | None:
@@ -370,8 +406,9 @@ def _log_pmf_float(k: int, m: int, pair: ProbabilityPair) -> tuple[float, float]
     mf, jf, rf = float(m), float(j), float(m - j)
     c = 0.5 * math.log(mf / (2.0 * math.pi * jf * rf))
     err_c = 12 * UNIT + 4 * UNIT * abs(c)
-    r_hi = _stirling_r(mf, 1) - _stirling_r(jf, -1) - _stirling_r(rf, -1)
-    r_lo = _stirling_r(mf, -1) - _stirling_r(jf, 1) - _stirling_r(rf, 1)
+    (m_lo, m_hi), (j_lo, j_hi), (r_lo_end, r_hi_end) = _stirling_r_ends(mf), _stirling_r_ends(jf), _stirling_r_ends(rf)
+    r_hi = m_hi - j_lo - r_lo_end
+    r_lo = m_lo - j_hi - r_hi_end
     r_mid, r_half = 0.5 * (r_hi + r_lo), 0.5 * (r_hi - r_lo)
     err_r = r_half + 16 * UNIT * (1 / jf + 1 / rf + 1 / mf)
     value = -(t1 + t2) + c + r_mid
@@ -431,14 +468,17 @@ def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -
     steps = float(abs(m - m0))
     factors = None
     if m > m0 and 0 <= k1 - k0 <= m - m0:
-        factors = _path_factors(m0, k0, m, k1, pair)
-        values = np.cumprod(np.concatenate(([value0], factors)))
+        factors = _path_factors(m0, k0, m, k1, pair, lead=1)
+        factors[0] = value0
+        values = np.cumprod(factors, out=factors)  # the running product of [value0, ratios...]
         value = float(values[-1])
     elif m < m0 and 0 <= k0 - k1 <= m0 - m:
         factors = _path_factors(m, k1, m0, k0, pair)
-        values = np.cumprod(factors)
+        values = np.cumprod(factors, out=factors)
         value = value0 / float(values[-1])
-    if factors is not None and np.all(np.isfinite(values)) and np.min(np.abs(values)) > 1e-250 and 1e-200 < value < 1e300:
+    # The values are products of positive factors (a NaN fails the first test, an overflow the second): every value
+    # finite and above 1e-250 in absolute value.
+    if factors is not None and values.min() > 1e-250 and values.max() < math.inf and 1e-200 < value < 1e300:
         err = math.expm1(err0 + (steps + 1.0) * (3.003 * UNIT + 1.001 * max(pair.p_err, pair.q_err))) * 1.01
         return k1, value, err
     return (k1, *_interval_anchor(k1, m, pair, log_scale))
@@ -446,13 +486,14 @@ def _anchor(m: int, pair: ProbabilityPair, lo: int, hi: int, log_scale: float) -
 
 def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: float) -> _Window:
     """Certified window of Bin(m, pair.p) scaled by e^-log_scale, each tail <= e^log_tail (unscaled)."""
-    iv = iv_context()
     if m == 0:
+        iv = iv_context()
         value, err = _float_with_error(iv.exp(-iv.mpf(log_scale)))
         return _Window(0, np.array([value]), err, 0.0, 0.0)
     tails: dict[int, float] = {}  # _log_tail(x, m, pair) by x, as the edge searches computed them (both sides: one m)
-    lo = _edge(m, pair, log_tail - math.log(2), -1, tails)
-    hi = _edge(m, pair, log_tail - math.log(2), +1, tails)
+    target = log_tail - math.log(2)
+    lo = _edge(m, pair, target, -1, tails)
+    hi = _edge(m, pair, target, +1, tails)
     if hi - lo + 1 > MAX_WINDOW:
         raise ParameterError("n", m, f"a population whose binomial window has at most {MAX_WINDOW} points (here {hi - lo + 1}): reduce n or increase eps0")
     below = 0.0 if lo == 0 else _exp_up((tails[lo - 1] if lo - 1 in tails else _log_tail(lo - 1, m, pair)) - log_scale)
@@ -490,7 +531,9 @@ def _scaled_window(m: int, pair: ProbabilityPair, log_tail: float, log_scale: fl
         raise ParameterError("n", m, "a population small enough for the certified window (error bound exceeded)")
     # Subnormal values: absolute error <= (steps + 1) 2^-1073 each (the recurrence moves away from the mode).
     absolute = (steps + 1.0) * 2.0**-1073 if smallest < TINY else 0.0
-    return _Window(lo, pmf, rel, below + above, absolute)
+    window = _Window(lo, pmf, rel, below + above, absolute)
+    window.__dict__["largest"] = largest  # its cached float(np.max(pmf)): the same float, not computed again
+    return window
 
 
 _WINDOWS: "OrderedDict[tuple[Any, ...], _Window]" = OrderedDict()
@@ -566,7 +609,12 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
 
 def _scaled_product(c_lo: float, c_hi: float, x: tuple[float, float]) -> tuple[float, float]:
     """[min, max] of c x over c in [c_lo, c_hi], x in [x[0], x[1]] (before rounding: callers add a slack)."""
-    products = (c_lo * x[0], c_lo * x[1], c_hi * x[0], c_hi * x[1])
+    x_lo, x_hi = x
+    if 0 < c_lo <= c_hi and 0 < x_lo <= x_hi:
+        # Both intervals positive (most calls): rounding is monotone, so the least and the largest of the four
+        # products below are these two (the same floats).
+        return c_lo * x_lo, c_hi * x_hi
+    products = (c_lo * x_lo, c_lo * x_hi, c_hi * x_lo, c_hi * x_hi)
     return min(products), max(products)
 
 
@@ -678,7 +726,7 @@ class _Pair:
         i_none = min(max(base - w_long + 1, 0), w_short)  # i < i_none: index >= w_long -> 0
         value = 0.0
         if i_full < w_short:
-            value += float(np.sum(short.pmf[i_full:])) * float(self._reversed_tail(last + 1)[last])
+            value += float(short.pmf[i_full:].sum()) * float(self._reversed_tail(last + 1)[last])
         if i_none < i_full:
             idx_hi, idx_lo = base - i_none, base - (i_full - 1)  # long indices for i = i_none .. i_full - 1
             # tail_long[idx_lo .. idx_hi] reversed, from the reversed tail sums
@@ -711,18 +759,18 @@ class _Pair:
         def mass(w: _Window) -> float:
             return float((w.total * (1 + rel) + len(w.pmf) * w.absolute + w.dropped) * (1 + 4 * UNIT))
 
-        def sup_and_edge(w: _Window) -> tuple[float, float]:
+        def sup_and_edge(w: _Window, total: float) -> tuple[float, float]:
             largest = w.largest * (1 + w.rel) + w.absolute
             end = max(float(w.pmf[0]), float(w.pmf[-1])) * (1 + w.rel) + w.absolute
             inside = w.largest * (1 - w.rel) > end * (1 + 4 * UNIT)
-            total = mass(w)
             return (largest, end) if inside else (total, total)
 
-        sup_short, edge_short = sup_and_edge(short)
-        sup_long, edge_long = sup_and_edge(long_)
-        from_short = min(short.dropped * sup_long, edge_short * mass(long_)) if short.dropped > 0 else 0.0
-        from_long = min(long_.dropped * sup_short, edge_long * mass(short)) if long_.dropped > 0 else 0.0
-        absolute = (short.absolute * mass(long_) + long_.absolute * mass(short)) * 2 + (len(short.pmf) + len(long_.pmf) + 4) * 2.0**-1073
+        mass_short, mass_long = mass(short), mass(long_)  # each read three times below: computed once
+        sup_short, edge_short = sup_and_edge(short, mass_short)
+        sup_long, edge_long = sup_and_edge(long_, mass_long)
+        from_short = min(short.dropped * sup_long, edge_short * mass_long) if short.dropped > 0 else 0.0
+        from_long = min(long_.dropped * sup_short, edge_long * mass_short) if long_.dropped > 0 else 0.0
+        absolute = (short.absolute * mass_long + long_.absolute * mass_short) * 2 + (len(short.pmf) + len(long_.pmf) + 4) * 2.0**-1073
         return float(min((from_short + from_long) * (1 + 1e-12) + absolute, dropped_total))
 
     @property
@@ -781,12 +829,27 @@ class _Pair:
         """[lower, upper] of e^-L D_{e^eps}(P || Q)."""
         a_lo, a_hi, b_lo, b_hi = _coefficients(self.eps0, float(eps))
 
+        # `_bounds_f`'s factors and point term, read once per evaluation (the same floats).
+        rel = self._setup[4]
+        low_factor, high_factor, point = 1 - rel, 1 + rel, self._point_dropped
+        positive = a_lo > 0 and b_lo > 0
+        f = self._f
+
         def g(s: int) -> tuple[float, float]:
-            """Bounds of a f(s-1) - b f(s) (= P(s) - e Q(s) in the scaled units)."""
-            fa, fb = self._bounds_f(self._f(s - 1)), self._bounds_f(self._f(s))
-            x, y = _scaled_product(a_lo, a_hi, fa), _scaled_product(b_lo, b_hi, fb)
-            slack = 4 * UNIT * (abs(x[1]) + abs(y[1]))
-            return x[0] - y[1] - slack, x[1] - y[0] + slack
+            """Bounds of a f(s-1) - b f(s) (= P(s) - e Q(s) in the scaled units): `_scaled_product` of the coefficients'
+            and the pmf values' bounds. Where all of them are positive (most counts), the least of the four products is
+            the product of the lower ends and the largest that of the upper ends (rounding is monotone): those two
+            are computed, the same floats."""
+            fa, fb = f(s - 1), f(s)
+            fa_lo, fa_hi = fa * low_factor, fa * high_factor + point
+            fb_lo, fb_hi = fb * low_factor, fb * high_factor + point
+            if positive and fa_lo > 0 and fb_lo > 0:
+                x0, x1, y0, y1 = a_lo * fa_lo, a_hi * fa_hi, b_lo * fb_lo, b_hi * fb_hi
+            else:
+                x0, x1 = _scaled_product(a_lo, a_hi, (fa_lo, fa_hi))
+                y0, y1 = _scaled_product(b_lo, b_hi, (fb_lo, fb_hi))
+            slack = 4 * UNIT * (abs(x1) + abs(y1))
+            return x0 - y1 - slack, x1 - y0 + slack
 
         def h(s: int) -> tuple[float, float]:
             return self.h_bounds(eps, s)
