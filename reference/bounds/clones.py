@@ -617,6 +617,8 @@ class _ClonePair:
         mean_count = max(self.mean_count, 1.0)
         scale = 2.0 * math.tanh(self.eps0 / 2) * math.sqrt(2.0 * math.log(1.25 / delta) / mean_count)
         low = high = min(scale, 0.5 * self.eps0)
+        if not low > 0.0:  # tanh(eps0/2) rounds to 0 at a subnormal eps0: no scale to start from, the bisection decides
+            return None
         found = self._secant_guess(low, delta)
         if found is not None:
             return found

@@ -174,6 +174,9 @@ def probability_pair(kind: str, eps0: float) -> ProbabilityPair:
         # negative or zero). The same q without the cancellation, from 1 - e^-eps0 by its Taylor series.
         one_minus_r = _one_minus_exp_neg(eps0)
         q = {"fmt21": one_minus_r, "fmt23": one_minus_r / (1 + r), "keep": r / (1 + r)}[kind]
+    if not float(q.mid) > 0.0:
+        # q ~ eps0 / 2 ("fmt23") rounds to 0 at the smallest subnormal eps0 (5e-324): name the parameter given.
+        raise ParameterError("eps0", eps0, "eps0 >= 1e-323 (below, the clone probability 1 - p, about eps0 / 2, is 0 as a double)")
     pf, pe = _float_with_error(p)
     qf, qe = _float_with_error(q)
     return ProbabilityPair(p, q, pf, qf, pe, qe)

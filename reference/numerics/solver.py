@@ -405,7 +405,11 @@ def closed_form_epsilon(delta_of_eps: Callable[[float], float], *, eps0: float, 
     require_positive("eps_max", eps_max)
     if not delta_of_eps(eps_max) <= delta:
         return BoundValue(eps0, eps0, NO_AMPLIFICATION, direction="upper_bound")
-    lo = eps_max * 1e-12
+    # The search starts 12 decades below eps_max; eps_max * 1e-12 underflows to 0 below eps_max ~ 5e-312 (a subnormal
+    # eps0 is in range), and delta(eps) is defined for eps > 0 only: the smallest positive double then.
+    lo = max(eps_max * 1e-12, math.ulp(0.0))
+    if lo >= eps_max:  # eps_max is that double: delta(eps_max) <= delta was verified above, nothing lies between
+        return BoundValue(0.0, eps_max, direction="upper_bound")
     eps = smallest_argument_within(delta_of_eps, delta, lo, eps_max, name="eps", rel_tol=CLOSED_FORM_REL_TOL)
     lower = lo if eps == lo else max(lo, eps - CLOSED_FORM_REL_TOL * max(1.0, eps))
     return BoundValue(min(lower, eps), eps, direction="upper_bound")

@@ -95,10 +95,36 @@ def _points(statement_id: str):
 
 @pytest.mark.parametrize("statement_id", sorted(STATEMENTS))
 def test_every_statement_at_tiny_eps0_answers_soundly_or_refuses_cleanly(statement_id):
+    _check_answers_or_refusals(statement_id, _points(statement_id))
+
+
+# Subnormal eps0 is inside the declared range 0 < eps0 (the smallest positive double 5e-324 included): e^-eps0 rounds
+# to 1 and eps0 * 1e-12 to 0 there. The Hoeffding and Bennett bounds refused with "eps = 0.0 is out of range" (their
+# search's lower end eps0 * 1e-12 underflowed), FMT21's clone bound with "hypothesis math domain error fails" (the log
+# of its guess 0) and FMT23's with "probability = 0.0 is out of range" (its clone probability ~eps0/2 rounded to 0).
+# The default tier checks the smallest double at one point (the two costliest statements, which held, in the second
+# tier only); the second tier the whole grid.
+SUBNORMAL_EPS0 = (5e-324, 1e-310)
+COSTLY_AT_SUBNORMAL_EPS0 = ("BBGN19.Lem5.3.exact_krr", "compose.binary_rr")
+
+
+@pytest.mark.parametrize("statement_id", [pytest.param(s, marks=pytest.mark.slow) if s in COSTLY_AT_SUBNORMAL_EPS0 else s for s in sorted(STATEMENTS)])
+def test_every_statement_at_subnormal_eps0_answers_soundly_or_refuses_cleanly(statement_id):
+    _check_answers_or_refusals(statement_id, [(5e-324, 2, 0.5)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("statement_id", sorted(STATEMENTS))
+def test_every_statement_at_subnormal_eps0_answers_soundly_or_refuses_cleanly_at_more_points(statement_id):
+    points = [(eps0, n, delta) for eps0 in SUBNORMAL_EPS0 for n in (1, 2, 1000) for delta in DELTA_GRID]
+    _check_answers_or_refusals(statement_id, points)
+
+
+def _check_answers_or_refusals(statement_id, points):
     lower = _is_lower_bound(statement_id)
     mechanism = STATEMENTS[statement_id].mechanism or "generic"
     binary = mechanism in ("generic", "krr", "binary_rr") and statement_id != "exact.krr_pair_third"
-    for eps0, n, delta in _points(statement_id):
+    for eps0, n, delta in points:
         params = _inputs(statement_id, eps0, n, delta)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
