@@ -73,7 +73,8 @@ def tightest(
     """The tightest certified upper bound, the largest certified lower bound on the central epsilon of n
     shuffled eps0-LDP reports of `randomizer` ("krr" with domain size k, "binary_rr", "laplace" on [0, 1], or
     "generic": any eps0-LDP randomizer, whose lower bound is binary RR's certified worst case) at delta, and their
-    ratio (`interface/tightest.py`); a `Gap` with the result fields (`value` the upper bound, `interval`,
+    ratio (`interface/tightest.py`); the structured randomizers (rappor, oue, blh, olh, hadamard, subset, duchi,
+    piecewise) are refused here, naming `certify`, which computes them; a `Gap` with the result fields (`value` the upper bound, `interval`,
     `direction`, `statement_id`, `reason`, `neighbouring`). One round; `certify` is the front door that also
     composes rounds. Loaded on first use: it needs the SymPy registry, which a closed-form call must not pay for.
     Ranges as `shuffle-spec tightest` checks them (`bridge.supported_point`): 0 < eps0 <= EPS0_MAX, n an integer in
@@ -81,8 +82,11 @@ def tightest(
     limit, the default) or seconds in (0, INVERSION_TIME_BUDGET_MAX]; a value outside them raises `ParameterError`
     naming it (never a gap with no side valid). A computation still running when its time budget runs out raises
     `TimeLimitExceeded` (most points take well under a second; k = 3 at n = 1e12 takes tens of seconds)."""
+    from .mechanisms import STRUCTURED
     from .tightest import tightest as compute_tightest
 
+    if randomizer in STRUCTURED:  # its statements (and its domain size d) are certify's: the generic rows alone here would mislead
+        raise ParameterError("randomizer", randomizer, f"krr, binary_rr, laplace or generic here; {randomizer} through certify(\"{randomizer}\", eps0=..., n=..., delta=...{', d=...' if randomizer not in ('duchi', 'piecewise') else ''}) (as shuffle-spec tightest --randomizer {randomizer} does)")
     point = supported_point(eps0, n, delta)
     require_flag("include_upper", include_upper)
     budget = _check_budget(time_budget)
