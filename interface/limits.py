@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from types import FrameType
 from typing import Iterator
 
 from ..reference.core.errors import TimeLimitExceeded, TimeLimitInterrupt  # TimeLimitExceeded re-exported: the interface's name for it
@@ -51,6 +52,8 @@ __all__ = [
     "limit_memory",
     "reuse_freed_memory",
     "time_limit",
+    "IMPORT_DEFERRAL",
+    "importing",
 ]
 
 
@@ -164,6 +167,22 @@ def budget_exceeded_message(what: str, budget: float, advice: str = "") -> str:
     return f"{what} ran out of its time budget ({budget:g} s); allow more time (time_budget / --time-budget, at most {INVERSION_TIME_BUDGET_MAX:g} s){advice}"
 
 
+# An expiry that finds an import running is put off by this many seconds, again until none runs.
+IMPORT_DEFERRAL = 0.005
+
+
+def importing(frame: FrameType | None) -> bool:
+    """Whether the interrupted code is inside an import (a frame of the import machinery on its stack). An exception
+    raised there leaves a half-initialised module behind: NumPy's, interrupted by a 0.02 s budget of `tightest`, then
+    failed on the next use with "ImportError: cannot load module more than once per process" (an internal error
+    instead of the budget's one line). The limits put their expiry off until the import has finished."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
     """Raise `TimeLimitExceeded` in the block after `seconds` of wall time (SIGALRM; only in the main
@@ -171,7 +190,8 @@ def time_limit(seconds: float) -> Iterator[None]:
 
     Nests: an enclosing limit that expires first still fires (its remaining time is restored on exit). Inside the
     block the expiry is a TimeLimitInterrupt (a BaseException: no `except Exception` of the code it interrupts
-    swallows it); out of the block it is a TimeLimitExceeded.
+    swallows it); out of the block it is a TimeLimitExceeded. An expiry during an import is put off until the import
+    has finished (`importing`).
     A computation inside one C call (a huge integer power, say) is interrupted only when that call
     returns: callers bound such operations before starting them.
     """
@@ -182,6 +202,9 @@ def time_limit(seconds: float) -> Iterator[None]:
         return
 
     def expire(signum, frame):  # noqa: ARG001
+        if importing(frame):  # not inside an import (see `importing`): once it has finished
+            signal.setitimer(signal.ITIMER_REAL, IMPORT_DEFERRAL)
+            return
         # A BaseException inside the block (TimeLimitInterrupt: no `except Exception` there swallows it), the
         # documented TimeLimitExceeded out of it (below).
         raise TimeLimitInterrupt(f"over {seconds:g} s")

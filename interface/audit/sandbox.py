@@ -66,9 +66,10 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
-from ..limits import TimeLimitExceeded, TimeLimitInterrupt, time_limit
+from ..limits import IMPORT_DEFERRAL, TimeLimitExceeded, TimeLimitInterrupt, importing, time_limit
 
 __all__ = [
     "DEFAULT_CPU_SECONDS",
@@ -739,7 +740,10 @@ def in_process_cpu_limit(seconds: float) -> Iterator[None]:
         yield
         return
 
-    def expire(signum: int, frame: object) -> None:
+    def expire(signum: int, frame: FrameType | None) -> None:
+        if importing(frame):  # not inside an import (`limits.importing`): once it has finished
+            signal.setitimer(signal.ITIMER_PROF, IMPORT_DEFERRAL)
+            return
         raise TimeLimitInterrupt("over the CPU limit")  # a BaseException in the block: no `except Exception` swallows it
 
     previous = signal.signal(signal.SIGPROF, expire)

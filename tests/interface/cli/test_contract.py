@@ -235,6 +235,25 @@ def test_time_limit_is_a_library_helper_that_nests():
             pass
 
 
+def test_a_time_limit_does_not_interrupt_an_import(tmp_path, monkeypatch):
+    """An expiry inside an import left a half-initialised module: `tightest --time-budget 0.02` then failed with
+    "internal error: ImportError: cannot load module more than once per process" (NumPy's) instead of the budget's
+    line. The expiry waits for the import to finish, then ends the block."""
+    import sys
+    import time
+
+    (tmp_path / "slow_to_import_module.py").write_text("import time\ntime.sleep(0.3)\nDONE = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    start = time.monotonic()
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit(0.05):
+            import slow_to_import_module  # noqa: F401 - the limit expires during this import
+            time.sleep(5)
+    assert sys.modules["slow_to_import_module"].DONE  # imported whole, not interrupted
+    assert time.monotonic() - start < 3
+    del sys.modules["slow_to_import_module"]
+
+
 def test_no_except_exception_on_the_way_swallows_a_time_limit():
     """The limit's expiry must reach the end of its block whatever the code it interrupts catches: `tightest
     --time-budget 0.05` (or 0.2) ran its 90 s computation to the end because the alarm fired inside a
