@@ -30,9 +30,8 @@ import contextlib
 import math
 import time
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union, cast
 
 from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported, supported_point
 from ..spec.catalog import Entry, all_statements, resolve
@@ -454,18 +453,6 @@ def _stopped_note(budget: float) -> str:
     return f"stopped early: the time budget of {budget:g} s ran out; the value is certified (evaluated within the target) and the optimum lies in the bracket"
 
 
-@contextmanager
-def _time_budget(budget: float | None) -> Iterator[float | None]:
-    """The deadline (time.monotonic()) of an inversion with `budget` seconds (None: no limit); in the main
-    thread a SIGALRM limit also interrupts an evaluation still running at the deadline (`limits.time_limit`),
-    elsewhere the budget is checked between evaluations only."""
-    if budget is None:
-        yield None
-        return
-    with time_limit(budget):
-        yield time.monotonic() + budget
-
-
 def _check_budget(time_budget: float | None) -> float | None:
     """None (no limit) or a number of seconds in (0, INVERSION_TIME_BUDGET_MAX] (parsed as every number:
     `parse_number`)."""
@@ -649,9 +636,16 @@ def _run_within_budget(search: Callable[[], object], recorder: _Recorder, budget
     new evaluation after the deadline, or the time limit interrupted one). Handled outside the time limit, so
     a late alarm cannot fire while the answer is assembled from the recorder's verified points."""
     try:
-        with _time_budget(budget) as deadline:
-            recorder.deadline = deadline
+        if budget is None:
             search()
+        else:
+            # The deadline (time.monotonic()) is checked between evaluations; in the main thread a SIGALRM limit also
+            # interrupts an evaluation still running at it (`limits.time_limit`). The limit is entered here, not in a
+            # generator around it: an expiry landing between such a generator's yield and its caller's block escaped
+            # the limit as TimeLimitInterrupt and left its handler installed.
+            recorder.deadline = time.monotonic() + budget
+            with time_limit(budget):
+                search()
     except (_BudgetSpent, TimeLimitExceeded):
         return True
     finally:
