@@ -38,7 +38,7 @@ from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluat
 from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, INVERSION_TIME_BUDGET, INVERSION_TIME_BUDGET_MAX, N_MAX, TimeLimitExceeded, budget_exceeded_message, time_limit
 from .parameter_names import ParameterNameError, check_parameter_names
-from .serial_calls import one_at_a_time
+from .entry_points import entry_point
 from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, recorded_neighbouring, result_direction, width_note
 from ..reference.core.errors import HypothesisViolation, ParameterError, require_flag
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
@@ -67,7 +67,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@one_at_a_time
+@entry_point
 def tightest(
     *, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True,
     time_budget: float | None = None,
@@ -319,7 +319,7 @@ def _evaluate(statement: Statement | Entry, params: Mapping[str, object]) -> flo
     return _require_value(_evaluation(statement, params), statement, params)
 
 
-@one_at_a_time
+@entry_point
 def shuffled_epsilon(statement_id: StatementLike, *, eps0: float, n: int, delta: float, **params: float) -> EpsilonBound:
     """The central epsilon the amplification bound `statement_id` gives at (eps0, n, delta) (+ mechanism
     parameters such as k; `rounds` for a compose.<pair> statement): an upper bound also in floating point
@@ -481,7 +481,7 @@ def _require_certifying(statement: Statement | Entry) -> None:
         )
 
 
-@one_at_a_time
+@entry_point
 def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
     """The largest local eps0 whose bound on the central epsilon is at most `eps` (eps >= 0; for bounds
     non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps.
@@ -521,7 +521,7 @@ def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta
     return Calibration(statement.id, "eps0", value, (value, upper_end), recorder.cache[value], given, note)
 
 
-@one_at_a_time
+@entry_point
 def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
     """The smallest number of users n whose bound on the central epsilon is at most `eps` (eps >= 0; for
     bounds non-increasing in n). The returned n is verified: the bound evaluated there is <= eps. The search
@@ -567,7 +567,7 @@ def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: 
     return Calibration(statement.id, "n", value, (failing, value), recorder.cache[x], given, note)
 
 
-@one_at_a_time
+@entry_point
 def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: int, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
     """The delta for which `statement_id` certifies (eps, delta)-DP at (eps0, n), eps >= 0: read from a
     statement giving delta(eps) where one is registered (`delta_provider`), otherwise the smallest delta whose
@@ -906,14 +906,14 @@ class ShuffleBound:
             assumptions = tuple(assumption_text(s) for s in statement.inputs)
         return assumptions + own
 
-    @one_at_a_time
+    @entry_point
     def evaluation(self, delta: float) -> Evaluation:
         """The full answer at `delta` (value, certified interval, note), refusals included (`valid`); for a
         bound made by `compose`, the reason starts with its `composition_note`."""
         evaluation = _evaluation(self.statement, {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params})
         return replace(evaluation, reason=join_reasons(self.composition_note, evaluation.reason)) if self.composition_note else evaluation
 
-    @one_at_a_time
+    @entry_point
     def get_epsilon(self, target_delta: float | None = None, *, delta: float | None = None) -> float:
         """The central epsilon at `target_delta` (dp_accounting's name): an upper bound, also in floating point
         (`shuffled_epsilon`). `delta=` is the old keyword, still accepted (DeprecationWarning)."""
@@ -921,7 +921,7 @@ class ShuffleBound:
         value = shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=target_delta, **self.params)
         return _with_reason(value, self.composition_note)
 
-    @one_at_a_time
+    @entry_point
     def get_delta(self, target_epsilon: float | None = None, *, eps: float | None = None, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
         """The delta at which the bound certifies `target_epsilon` >= 0 (dp_accounting's name; `shuffled_delta`:
         on the safe side, verified; for a compose.<pair> statement read directly from the composed privacy-loss
@@ -935,7 +935,7 @@ class ShuffleBound:
             raise InversionTimeout(self.statement_id, "delta", cast(float, _check_budget(time_budget)), result)
         return result.value
 
-    @one_at_a_time
+    @entry_point
     def delta_calibration(self, target_epsilon: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
         """`get_delta` with its bracket and note (`shuffled_delta`): when the time budget runs out, the best
         certified answer with `stopped_early` set."""
@@ -999,7 +999,7 @@ class ShuffleBound:
                     params["k"] = int(self.params["k"])
         return _composition_bound(target, self.eps0, self.n, params, note)
 
-    @one_at_a_time
+    @entry_point
     def interval(self, delta: float) -> tuple[float, float]:
         """(lower, upper): a certified enclosure of the statement's exact quantity at `delta` (for a
         bound computed numerically, the exact epsilon of the bound's own formula lies inside); a
@@ -1045,13 +1045,13 @@ class _BlanketCompositionBound(ShuffleBound):
         self.params = dict(params)
         self.composition_note = ""
 
-    @one_at_a_time
+    @entry_point
     def evaluation(self, delta: float) -> Evaluation:
         result = composed_epsilon(self.statement_id, rounds=int(self.params["rounds"]), eps0=self.eps0, n=self.n, delta=delta)
         params: dict[str, float | int] = {"eps0": self.eps0, "n": self.n, "delta": float(delta), "rounds": int(self.params["rounds"])}
         return Evaluation(self.statement_id, params, result.value, True, join_reasons(self.composition_note, result.reason), result.interval)
 
-    @one_at_a_time
+    @entry_point
     def get_epsilon(self, target_delta: float | None = None, *, delta: float | None = None) -> float:
         target_delta = _renamed("get_epsilon", "target_delta", target_delta, "delta", delta)
         evaluation = self.evaluation(target_delta)
@@ -1059,7 +1059,7 @@ class _BlanketCompositionBound(ShuffleBound):
         return EpsilonBound(cast(float, evaluation.value), interval=interval, direction="upper", statement_id=self.statement_id,
                             reason=evaluation.reason, neighbouring=neighbouring_of(self.statement_id))
 
-    @one_at_a_time
+    @entry_point
     def delta_calibration(self, target_epsilon: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
         """The certified delta(eps) of the composed envelope pair, read directly (no search): `value` its upper end.
         `time_budget` bounds only its small-delta recompositions (below 1e-10: `reference.composition.solve.small_delta`)."""
@@ -1076,12 +1076,12 @@ class _BlanketCompositionBound(ShuffleBound):
         method = "direct: certified delta(eps) of the composed envelope pair (shuffle_spec.reference.composition.blanket_rounds.composed_delta)"
         return Calibration(self.statement_id, "delta", upper, (lower, upper), eps, params, note=self.composition_note, method=method)
 
-    @one_at_a_time
+    @entry_point
     def get_delta(self, target_epsilon: float | None = None, *, eps: float | None = None, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
         target_epsilon = _renamed("get_delta", "target_epsilon", target_epsilon, "eps", eps)
         return float(self.delta_calibration(target_epsilon).value)
 
-    @one_at_a_time
+    @entry_point
     def interval(self, delta: float) -> tuple[float, float]:
         return cast(tuple[float, float], self.evaluation(delta).interval)
 
@@ -1100,7 +1100,7 @@ def _rows(matrix: Any) -> Any:
     return matrix.tolist() if hasattr(matrix, "tolist") and hasattr(matrix, "shape") else matrix
 
 
-@one_at_a_time
+@entry_point
 def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any] | Any, *, n: int, delta: float) -> RandomizerGap:
     """The tightest certified upper bound and the largest certified lower bound on the central epsilon of n
     shuffled reports of a finite randomizer given as a matrix (rows inputs, columns outputs), and their
@@ -1122,7 +1122,7 @@ def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any] |
     return RandomizerGap.from_json(audit.gap)
 
 
-@one_at_a_time
+@entry_point
 def audit_randomizer(
     matrix: Sequence[Sequence[object]] | Mapping[str, Any] | Any,
     *,
@@ -1258,7 +1258,7 @@ def _compose_pair(statement_id: str) -> str:
     return statement_id.split(".", 1)[1]
 
 
-@one_at_a_time
+@entry_point
 def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None, k: int | None = None,
                      d: int | None = None, randomizer: str | None = None, matrix: object = None, time_budget: float | None = None) -> Composition:
     """The certified epsilon after `rounds` shuffled rounds at (eps0, n) by the pair of `statement_id`
@@ -1397,7 +1397,7 @@ def _matrix_rows(table: object, name: str) -> object:
     return table
 
 
-@one_at_a_time
+@entry_point
 def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None, n: int, eps: float, k: int | None = None, d: int | None = None,
                    randomizer: str | None = None, matrix: object = None, time_budget: float | None = None) -> DeltaInterval:
     """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`:

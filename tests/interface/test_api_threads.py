@@ -3,7 +3,7 @@
 mpmath's working precision is one per process: two calls whose `mpmath.workdps` blocks interleave left the process
 at the precision of one of them (103 bits instead of 53 after concurrent Laplace calls), and ran a block at the
 other call's precision (concurrent `BBGN19.Lem5.3.exact_laplace` calls were refused in 3 of 26). The entry points
-run one at a time (`interface/serial_calls.py`).
+run one at a time (`interface/entry_points.py`).
 """
 
 import threading
