@@ -82,8 +82,9 @@ def tightest(
     Ranges as `shuffle-spec tightest` checks them (`bridge.supported_point`): 0 < eps0 <= EPS0_MAX, n an integer in
     [1, N_MAX], DELTA_MIN <= delta < 1, k an integer >= 2, `include_upper` True or False, `time_budget` None (no
     limit, the default) or seconds in (0, INVERSION_TIME_BUDGET_MAX], and None outside the main thread (SIGALRM
-    enforces it); a value outside them raises `ParameterError` naming it (never a gap with no side valid). A computation still running when its time budget runs out raises
-    `TimeLimitExceeded` (most points take well under a second; k = 3 at n = 1e12 takes tens of seconds)."""
+    enforces it); a value outside them raises `ParameterError` naming it (never a gap with no side valid). A
+    computation still running when its time budget runs out raises `TimeLimitExceeded` (most points take well under
+    a second; k = 3 at n = 1e12 takes tens of seconds)."""
     from .mechanisms import STRUCTURED
     from .tightest import tightest as compute_tightest
 
