@@ -57,6 +57,7 @@ import numpy as np
 
 from ..reference.composition.mechanism_rounds import dominating_pair
 from ..reference.core.errors import ParameterError, require_integer, require_positive
+from .entry_points import entry_point
 
 # The classes of ACCOUNTANT_CLASSES are public too but not in __all__: `import *` would build them, and so
 # need dp_accounting.
@@ -87,6 +88,7 @@ def _check_relation(neighboring_relation: object) -> None:
         )
 
 
+@entry_point
 def shuffled_round_pld(mechanism: str, *, eps0: float, n: int, k: int = 2, rounds: int = 1,
                        neighboring_relation: object = NEIGHBOURING_RELATION,
                        value_discretization_interval: float | None = None) -> Any:
@@ -120,6 +122,7 @@ def shuffled_round_pld(mechanism: str, *, eps0: float, n: int, k: int = 2, round
     return pld if rounds == 1 else pld.self_compose(int(rounds))
 
 
+@entry_point
 def shuffled_round_rdp(mechanism: str, *, eps0: float, n: int, orders: Sequence[float], k: int = 2,
                        neighboring_relation: object = NEIGHBOURING_RELATION) -> list[float]:
     """Upper bounds of the Renyi divergence of order `orders[i]` (> 1) between the outputs of one shuffled round

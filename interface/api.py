@@ -28,16 +28,17 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 import time
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union, cast
 
 from ..proofs_checks.bridge import BadParameter, Evaluation, UsageError, evaluate, parse_number, require_supported, supported_point
 from ..spec.catalog import Entry, all_statements, resolve
 from .limits import EPS0_MAX, INVERSION_TIME_BUDGET, INVERSION_TIME_BUDGET_MAX, N_MAX, TimeLimitExceeded, budget_exceeded_message, time_limit
 from .parameter_names import ParameterNameError, check_parameter_names
+from .entry_points import entry_point
 from .results import DeltaInterval, EpsilonBound, Neighbouring, ResultDirection, join_reasons, neighbouring_of, recorded_neighbouring, result_direction, width_note
 from ..reference.core.errors import HypothesisViolation, ParameterError, require_flag
 from ..reference.numerics.inversion import largest_argument_within, smallest_argument_within
@@ -66,6 +67,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+@entry_point
 def tightest(
     *, randomizer: str = "krr", eps0: float, n: int, delta: float, k: int | None = None, include_upper: bool = True,
     time_budget: float | None = None,
@@ -79,9 +81,10 @@ def tightest(
     composes rounds. Loaded on first use: it needs the SymPy registry, which a closed-form call must not pay for.
     Ranges as `shuffle-spec tightest` checks them (`bridge.supported_point`): 0 < eps0 <= EPS0_MAX, n an integer in
     [1, N_MAX], DELTA_MIN <= delta < 1, k an integer >= 2, `include_upper` True or False, `time_budget` None (no
-    limit, the default) or seconds in (0, INVERSION_TIME_BUDGET_MAX]; a value outside them raises `ParameterError`
-    naming it (never a gap with no side valid). A computation still running when its time budget runs out raises
-    `TimeLimitExceeded` (most points take well under a second; k = 3 at n = 1e12 takes tens of seconds)."""
+    limit, the default) or seconds in (0, INVERSION_TIME_BUDGET_MAX], and None outside the main thread (SIGALRM
+    enforces it); a value outside them raises `ParameterError` naming it (never a gap with no side valid). A
+    computation still running when its time budget runs out raises `TimeLimitExceeded` (most points take well under
+    a second; k = 3 at n = 1e12 takes tens of seconds)."""
     from .mechanisms import STRUCTURED
     from .tightest import tightest as compute_tightest
 
@@ -90,6 +93,8 @@ def tightest(
     point = supported_point(eps0, n, delta)
     require_flag("include_upper", include_upper)
     budget = _check_budget(time_budget)
+    if budget is not None and threading.current_thread() is not threading.main_thread():  # it could not be enforced
+        raise ParameterError("time_budget", time_budget, "None outside the main thread (the budget is enforced by SIGALRM, which only the main thread receives): call tightest from the main thread, or without a budget")
     arguments: dict[str, Any] = dict(randomizer=randomizer, eps0=float(point["eps0"]), n=int(point["n"]), delta=float(point["delta"]), k=k,
                                      include_upper=include_upper)
     if budget is None:
@@ -315,6 +320,7 @@ def _evaluate(statement: Statement | Entry, params: Mapping[str, object]) -> flo
     return _require_value(_evaluation(statement, params), statement, params)
 
 
+@entry_point
 def shuffled_epsilon(statement_id: StatementLike, *, eps0: float, n: int, delta: float, **params: float) -> EpsilonBound:
     """The central epsilon the amplification bound `statement_id` gives at (eps0, n, delta) (+ mechanism
     parameters such as k; `rounds` for a compose.<pair> statement): an upper bound also in floating point
@@ -454,18 +460,6 @@ def _stopped_note(budget: float) -> str:
     return f"stopped early: the time budget of {budget:g} s ran out; the value is certified (evaluated within the target) and the optimum lies in the bracket"
 
 
-@contextmanager
-def _time_budget(budget: float | None) -> Iterator[float | None]:
-    """The deadline (time.monotonic()) of an inversion with `budget` seconds (None: no limit); in the main
-    thread a SIGALRM limit also interrupts an evaluation still running at the deadline (`limits.time_limit`),
-    elsewhere the budget is checked between evaluations only."""
-    if budget is None:
-        yield None
-        return
-    with time_limit(budget):
-        yield time.monotonic() + budget
-
-
 def _check_budget(time_budget: float | None) -> float | None:
     """None (no limit) or a number of seconds in (0, INVERSION_TIME_BUDGET_MAX] (parsed as every number:
     `parse_number`)."""
@@ -488,6 +482,7 @@ def _require_certifying(statement: Statement | Entry) -> None:
         )
 
 
+@entry_point
 def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
     """The largest local eps0 whose bound on the central epsilon is at most `eps` (eps >= 0; for bounds
     non-decreasing in eps0). The returned eps0 is verified: the bound evaluated there is <= eps.
@@ -527,6 +522,7 @@ def calibrate_epsilon0(statement_id: StatementLike, *, eps: float, n: int, delta
     return Calibration(statement.id, "eps0", value, (value, upper_end), recorder.cache[value], given, note)
 
 
+@entry_point
 def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: float, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
     """The smallest number of users n whose bound on the central epsilon is at most `eps` (eps >= 0; for
     bounds non-increasing in n). The returned n is verified: the bound evaluated there is <= eps. The search
@@ -572,6 +568,7 @@ def calibrate_n(statement_id: StatementLike, *, eps: float, eps0: float, delta: 
     return Calibration(statement.id, "n", value, (failing, value), recorder.cache[x], given, note)
 
 
+@entry_point
 def shuffled_delta(statement_id: StatementLike, *, eps: float, eps0: float, n: int, time_budget: float | None = INVERSION_TIME_BUDGET, **params: float) -> Calibration:
     """The delta for which `statement_id` certifies (eps, delta)-DP at (eps0, n), eps >= 0: read from a
     statement giving delta(eps) where one is registered (`delta_provider`), otherwise the smallest delta whose
@@ -649,9 +646,16 @@ def _run_within_budget(search: Callable[[], object], recorder: _Recorder, budget
     new evaluation after the deadline, or the time limit interrupted one). Handled outside the time limit, so
     a late alarm cannot fire while the answer is assembled from the recorder's verified points."""
     try:
-        with _time_budget(budget) as deadline:
-            recorder.deadline = deadline
+        if budget is None:
             search()
+        else:
+            # The deadline (time.monotonic()) is checked between evaluations; in the main thread a SIGALRM limit also
+            # interrupts an evaluation still running at it (`limits.time_limit`). The limit is entered here, not in a
+            # generator around it: an expiry landing between such a generator's yield and its caller's block escaped
+            # the limit as TimeLimitInterrupt and left its handler installed.
+            recorder.deadline = time.monotonic() + budget
+            with time_limit(budget):
+                search()
     except (_BudgetSpent, TimeLimitExceeded):
         return True
     finally:
@@ -903,12 +907,14 @@ class ShuffleBound:
             assumptions = tuple(assumption_text(s) for s in statement.inputs)
         return assumptions + own
 
+    @entry_point
     def evaluation(self, delta: float) -> Evaluation:
         """The full answer at `delta` (value, certified interval, note), refusals included (`valid`); for a
         bound made by `compose`, the reason starts with its `composition_note`."""
         evaluation = _evaluation(self.statement, {"eps0": self.eps0, "n": self.n, "delta": delta, **self.params})
         return replace(evaluation, reason=join_reasons(self.composition_note, evaluation.reason)) if self.composition_note else evaluation
 
+    @entry_point
     def get_epsilon(self, target_delta: float | None = None, *, delta: float | None = None) -> float:
         """The central epsilon at `target_delta` (dp_accounting's name): an upper bound, also in floating point
         (`shuffled_epsilon`). `delta=` is the old keyword, still accepted (DeprecationWarning)."""
@@ -916,6 +922,7 @@ class ShuffleBound:
         value = shuffled_epsilon(self.statement, eps0=self.eps0, n=self.n, delta=target_delta, **self.params)
         return _with_reason(value, self.composition_note)
 
+    @entry_point
     def get_delta(self, target_epsilon: float | None = None, *, eps: float | None = None, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
         """The delta at which the bound certifies `target_epsilon` >= 0 (dp_accounting's name; `shuffled_delta`:
         on the safe side, verified; for a compose.<pair> statement read directly from the composed privacy-loss
@@ -929,6 +936,7 @@ class ShuffleBound:
             raise InversionTimeout(self.statement_id, "delta", cast(float, _check_budget(time_budget)), result)
         return result.value
 
+    @entry_point
     def delta_calibration(self, target_epsilon: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
         """`get_delta` with its bracket and note (`shuffled_delta`): when the time budget runs out, the best
         certified answer with `stopped_early` set."""
@@ -992,6 +1000,7 @@ class ShuffleBound:
                     params["k"] = int(self.params["k"])
         return _composition_bound(target, self.eps0, self.n, params, note)
 
+    @entry_point
     def interval(self, delta: float) -> tuple[float, float]:
         """(lower, upper): a certified enclosure of the statement's exact quantity at `delta` (for a
         bound computed numerically, the exact epsilon of the bound's own formula lies inside); a
@@ -1037,11 +1046,13 @@ class _BlanketCompositionBound(ShuffleBound):
         self.params = dict(params)
         self.composition_note = ""
 
+    @entry_point
     def evaluation(self, delta: float) -> Evaluation:
         result = composed_epsilon(self.statement_id, rounds=int(self.params["rounds"]), eps0=self.eps0, n=self.n, delta=delta)
         params: dict[str, float | int] = {"eps0": self.eps0, "n": self.n, "delta": float(delta), "rounds": int(self.params["rounds"])}
         return Evaluation(self.statement_id, params, result.value, True, join_reasons(self.composition_note, result.reason), result.interval)
 
+    @entry_point
     def get_epsilon(self, target_delta: float | None = None, *, delta: float | None = None) -> float:
         target_delta = _renamed("get_epsilon", "target_delta", target_delta, "delta", delta)
         evaluation = self.evaluation(target_delta)
@@ -1049,6 +1060,7 @@ class _BlanketCompositionBound(ShuffleBound):
         return EpsilonBound(cast(float, evaluation.value), interval=interval, direction="upper", statement_id=self.statement_id,
                             reason=evaluation.reason, neighbouring=neighbouring_of(self.statement_id))
 
+    @entry_point
     def delta_calibration(self, target_epsilon: float, *, time_budget: float | None = INVERSION_TIME_BUDGET) -> Calibration:
         """The certified delta(eps) of the composed envelope pair, read directly (no search): `value` its upper end.
         `time_budget` bounds only its small-delta recompositions (below 1e-10: `reference.composition.solve.small_delta`)."""
@@ -1065,10 +1077,12 @@ class _BlanketCompositionBound(ShuffleBound):
         method = "direct: certified delta(eps) of the composed envelope pair (shuffle_spec.reference.composition.blanket_rounds.composed_delta)"
         return Calibration(self.statement_id, "delta", upper, (lower, upper), eps, params, note=self.composition_note, method=method)
 
+    @entry_point
     def get_delta(self, target_epsilon: float | None = None, *, eps: float | None = None, time_budget: float | None = INVERSION_TIME_BUDGET) -> float:
         target_epsilon = _renamed("get_delta", "target_epsilon", target_epsilon, "eps", eps)
         return float(self.delta_calibration(target_epsilon).value)
 
+    @entry_point
     def interval(self, delta: float) -> tuple[float, float]:
         return cast(tuple[float, float], self.evaluation(delta).interval)
 
@@ -1087,6 +1101,7 @@ def _rows(matrix: Any) -> Any:
     return matrix.tolist() if hasattr(matrix, "tolist") and hasattr(matrix, "shape") else matrix
 
 
+@entry_point
 def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any] | Any, *, n: int, delta: float) -> RandomizerGap:
     """The tightest certified upper bound and the largest certified lower bound on the central epsilon of n
     shuffled reports of a finite randomizer given as a matrix (rows inputs, columns outputs), and their
@@ -1108,6 +1123,7 @@ def tightest_randomizer(matrix: Sequence[Sequence[object]] | Mapping[str, Any] |
     return RandomizerGap.from_json(audit.gap)
 
 
+@entry_point
 def audit_randomizer(
     matrix: Sequence[Sequence[object]] | Mapping[str, Any] | Any,
     *,
@@ -1243,6 +1259,7 @@ def _compose_pair(statement_id: str) -> str:
     return statement_id.split(".", 1)[1]
 
 
+@entry_point
 def composed_epsilon(statement_id: str, *, rounds: int | None = None, eps0: float | None = None, n: int | None = None, delta: float, schedule: Sequence[Mapping[str, Any]] | None = None, k: int | None = None,
                      d: int | None = None, randomizer: str | None = None, matrix: object = None, time_budget: float | None = None) -> Composition:
     """The certified epsilon after `rounds` shuffled rounds at (eps0, n) by the pair of `statement_id`
@@ -1381,6 +1398,7 @@ def _matrix_rows(table: object, name: str) -> object:
     return table
 
 
+@entry_point
 def composed_delta(statement_id: str, *, rounds: int, eps0: float | None = None, n: int, eps: float, k: int | None = None, d: int | None = None,
                    randomizer: str | None = None, matrix: object = None, time_budget: float | None = None) -> DeltaInterval:
     """The certified [lower, upper] of delta(eps) after `rounds` rounds at (eps0, n) by the pair of `statement_id`:

@@ -44,6 +44,7 @@ from .api import audit_randomizer, composed_epsilon, tightest_randomizer
 from ..reference.core.errors import HypothesisViolation, ParameterError
 from ..reference.core.rounding import mpf_to_float_down, round_down
 from .mechanisms import MECHANISMS, STRUCTURED, RandomizerDescription, describe
+from .entry_points import entry_point
 from .results import Neighbouring, ResultDirection, join_reasons, neighbouring_of, width_note
 
 __all__ = ["CandidateRow", "Certification", "certify"]
@@ -137,6 +138,7 @@ def _ratio_text(ratio: float) -> str:
     return f"1 + {ratio - 1:.1e}" if 1 < ratio < 1.00005 else f"{ratio:.4f}"
 
 
+@entry_point
 def certify(
     randomizer: RandomizerDescription = "generic",
     *,

@@ -16,9 +16,8 @@ import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager
-from types import FrameType
-from typing import Iterator
+from types import FrameType, TracebackType
+from typing import Any, Callable, ContextManager
 
 from ..reference.core.errors import TimeLimitExceeded, TimeLimitInterrupt  # TimeLimitExceeded re-exported: the interface's name for it
 
@@ -183,47 +182,93 @@ def importing(frame: FrameType | None) -> bool:
     return False
 
 
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raise `TimeLimitExceeded` in the block after `seconds` of wall time (SIGALRM; only in the main
-    thread, where signals work: elsewhere the block runs without a limit).
+def time_limit(seconds: float, *, exceeded: Callable[[str], Exception] = TimeLimitExceeded) -> ContextManager[None]:
+    """Raise `TimeLimitExceeded` (or `exceeded`, an Exception class taking the message: a caller's own type) in the
+    block after `seconds` of wall time (SIGALRM; only in the main thread, where signals work: elsewhere the block runs
+    without a limit).
 
     Nests: an enclosing limit that expires first still fires (its remaining time is restored on exit). Inside the
     block the expiry is a TimeLimitInterrupt (a BaseException: no `except Exception` of the code it interrupts
     swallows it); out of the block it is a TimeLimitExceeded. An expiry during an import is put off until the import
-    has finished (`importing`).
+    has finished (`importing`). An expiry while the limit itself is being armed (a limit of a few microseconds) is a
+    TimeLimitExceeded before the block begins; one while it is being taken down, after the block has finished,
+    ends nothing: either way the process's SIGALRM handler and timer are the ones it had before (`_WallClockLimit`).
     A computation inside one C call (a huge integer power, say) is interrupted only when that call
     returns: callers bound such operations before starting them.
     """
     if not seconds > 0 or not math.isfinite(seconds):
         raise ValueError(f"seconds = {seconds!r} is out of range: expected a finite number > 0")
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
+    return _WallClockLimit(seconds, exceeded)
 
-    def expire(signum, frame):  # noqa: ARG001
+
+class _WallClockLimit:
+    """The context manager of `time_limit`. A class, not a generator: its handler must tell an expiry inside the
+    block (raised there, as TimeLimitInterrupt) from one that arrives while the limit's own code arms or takes down
+    the timer (`_OWN_CODE`): raised there, it left the limit as TimeLimitInterrupt with its handler still installed
+    (a budget of 1e-6 s expired during `setitimer` itself, before the block began)."""
+
+    def __init__(self, seconds: float, exceeded: Callable[[str], Exception]) -> None:
+        self.seconds = seconds
+        self.exceeded = exceeded
+        self.limited = False  # whether this limit armed the timer (the main thread, a platform with setitimer)
+        self.expired_outside = False  # an expiry that arrived in the limit's own code, not in the block
+        self.previous_handler: Any = None
+        self.outer_remaining = 0.0
+        self.start = 0.0
+
+    def expire(self, signum: int, frame: FrameType | None) -> None:  # noqa: ARG002
         if importing(frame):  # not inside an import (see `importing`): once it has finished
             signal.setitimer(signal.ITIMER_REAL, IMPORT_DEFERRAL)
             return
+        if frame is not None and frame.f_code in _OWN_CODE and frame.f_locals.get("self") is self:  # arming or taking down
+            self.expired_outside = True
+            return
         # A BaseException inside the block (TimeLimitInterrupt: no `except Exception` there swallows it), the
-        # documented TimeLimitExceeded out of it (below).
-        raise TimeLimitInterrupt(f"over {seconds:g} s")
+        # documented TimeLimitExceeded out of it (`__exit__`).
+        raise TimeLimitInterrupt(f"over {self.seconds:g} s")
 
-    start = time.monotonic()
-    previous_handler = signal.signal(signal.SIGALRM, expire)
-    outer_remaining, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
-    if outer_remaining and outer_remaining < seconds:  # the enclosing limit comes first
-        signal.setitimer(signal.ITIMER_REAL, outer_remaining)
-    try:
-        yield
-    except TimeLimitInterrupt as expiry:
-        raise TimeLimitExceeded(str(expiry)) from None
-    finally:
+    def __enter__(self) -> None:
+        if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+            return None
+        self.start = time.monotonic()
+        self.previous_handler = signal.signal(signal.SIGALRM, self.expire)
+        self.limited = True
+        try:
+            self.outer_remaining, _ = signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            if self.outer_remaining and self.outer_remaining < self.seconds:  # the enclosing limit comes first
+                signal.setitimer(signal.ITIMER_REAL, self.outer_remaining)
+        except BaseException:  # a Ctrl-C (or an enclosing limit's expiry) while arming: handler and timer as they were
+            self.take_down()
+            raise
+        if self.expired_outside:  # it ran out while being armed: the block never begins
+            self.take_down()
+            if isinstance(getattr(self.previous_handler, "__self__", None), _WallClockLimit):
+                # Inside an enclosing limit the expiry may be that limit's (its timer was running): ending its block
+                # is right either way, and no `except Exception` there may swallow it.
+                raise TimeLimitInterrupt(f"over {self.seconds:g} s")
+            raise self.exceeded(f"over {self.seconds:g} s")
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, failure: BaseException | None, trace: TracebackType | None) -> bool:
+        if not self.limited:
+            return False
+        self.take_down()
+        if isinstance(failure, TimeLimitInterrupt):
+            raise self.exceeded(str(failure)) from None
+        return False  # finished (an expiry during the take-down ended nothing: the block's work was done)
+
+    def take_down(self) -> None:
+        """Disarm this limit's timer and restore the handler and the enclosing limit's remaining time."""
+        self.limited = False
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous_handler)
-        if outer_remaining:
-            left = outer_remaining - (time.monotonic() - start)
+        signal.signal(signal.SIGALRM, self.previous_handler)
+        if self.outer_remaining:
+            left = self.outer_remaining - (time.monotonic() - self.start)
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+
+
+# The code of the limit's own arming and taking down: an expiry found running there is not inside the block.
+_OWN_CODE = frozenset(method.__code__ for method in (_WallClockLimit.__enter__, _WallClockLimit.__exit__, _WallClockLimit.take_down))
 
 
 # Finite randomizers given as matrices (`audit randomizer`, `tightest --randomizer matrix`, the API

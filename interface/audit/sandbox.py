@@ -67,9 +67,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any
+from typing import Any, ContextManager
 
-from ..limits import IMPORT_DEFERRAL, TimeLimitExceeded, TimeLimitInterrupt, importing, time_limit
+from ..limits import IMPORT_DEFERRAL, TimeLimitInterrupt, importing, time_limit
 
 __all__ = [
     "DEFAULT_CPU_SECONDS",
@@ -757,16 +757,12 @@ def in_process_cpu_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGPROF, previous)
 
 
-@contextmanager
-def in_process_time_limit(seconds: float) -> Iterator[None]:
+def in_process_time_limit(seconds: float) -> ContextManager[None]:
     """Abort a trusted in-process computation after `seconds` of wall time with InProcessTimeout (the interface's
     one wall-clock limit, `interface.limits.time_limit`: SIGALRM, main thread only, elsewhere unlimited). It nests:
     an enclosing limit (a command's `--time-budget`) that expires first still fires, here (as InProcessTimeout: the
     caller drops this computation) and again just after the block, where the enclosing one ends its own (an
-    earlier version replaced the process's timer and disarmed it on the way out). Untrusted code never runs in
-    process: use `Sandbox`."""
-    try:
-        with time_limit(max(seconds, 0.001)):
-            yield
-    except TimeLimitExceeded:
-        raise InProcessTimeout() from None
+    earlier version replaced the process's timer and disarmed it on the way out). The limit itself, not a generator
+    around it: an expiry between such a generator's yield and the caller's block escaped as TimeLimitInterrupt.
+    Untrusted code never runs in process: use `Sandbox`."""
+    return time_limit(max(seconds, 0.001), exceeded=InProcessTimeout)
