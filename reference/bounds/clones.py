@@ -540,6 +540,18 @@ SECANT_STEPS = 12
 SECANT_TOL = 1e-3 * EPS_REL_TOL
 
 
+# The guess's work budget, in window counts (each estimate is one float pass over the window, ~40 ns a count): at
+# most GUESS_WORK // size estimates, then no guess. Windows up to 1e6 counts (n <= 1e9 at every delta) allow 200 or
+# more, far more than a guess takes (5-40); n = 1e12 at delta = 1e-9 (1.2e7 counts) 16, where its guess takes 7; the
+# largest, 4.2e7 counts (n = 1e12, eps0 near 1, delta = 1e-300), 4 (~2 s), where the guess took 38 estimates (20 s
+# under load) for a root that the 3 certified evaluations its search may make there could not certify anyway.
+GUESS_WORK = 2e8
+
+
+class _GuessBudgetSpent(Exception):
+    """The guess has walked its GUESS_WORK window counts (caught in `_ClonePair.guess_epsilon`)."""
+
+
 @dataclass(frozen=True)
 class _ClonePair:
     """The clone-count distribution Bin(n-1, q) on its certified central window, streamed in blocks of at
@@ -616,13 +628,33 @@ class _ClonePair:
             return float(np.sum(weights * _estimate_walk(counts, *coefficients)))  # (not np.dot: BLAS threads cost ms)
         return float(sum(np.sum(part.pmf * _estimate_walk(part.support, *coefficients)) for part in self._blocks()))
 
+    @cached_property
+    def _guess_estimates(self) -> list[int]:
+        """How many estimates the guess running now has made (one counter per pair, reset by each guess)."""
+        return [0]
+
+    def _counted_estimate(self, eps: float) -> float:
+        """`estimate`, counted against the guess's work budget (GUESS_WORK window counts: one pass each)."""
+        if (self._guess_estimates[0] + 1) * self.edges.size > max(GUESS_WORK, self.edges.size):
+            raise _GuessBudgetSpent
+        self._guess_estimates[0] += 1
+        return self.estimate(eps)
+
     def guess_epsilon(self, delta: float) -> float | None:
         """The root of the estimate, log estimate(eps) = log delta, on (0, eps0) (Brent's method), or None
-        when the estimate does not change sign there. Uncertified: `solve_epsilon` verifies around it."""
+        when the estimate does not change sign there, or when the guess would walk more than GUESS_WORK window
+        counts (one pass per estimate). Uncertified: `solve_epsilon` verifies around it."""
+        self._guess_estimates[0] = 0
+        try:
+            return self._guess_epsilon(delta)
+        except _GuessBudgetSpent:
+            return None
+
+    def _guess_epsilon(self, delta: float) -> float | None:
         log_target = math.log(delta)
 
         def gap(eps: float) -> float:
-            return math.log(max(self.estimate(eps), 1e-300)) - log_target
+            return math.log(max(self._counted_estimate(eps), 1e-300)) - log_target
 
         # Start from the Gaussian-mechanism scale: P_c and Q_c differ by a shift of tanh(eps0/2) in the
         # mean of a count with standard deviation sqrt(c)/2, c ~ the window's mean count (within ~2x
@@ -666,7 +698,7 @@ class _ClonePair:
         target = math.log(-math.log(delta))
 
         def h(y: float) -> float | None:
-            value = self.estimate(math.exp(y))
+            value = self._counted_estimate(math.exp(y))
             return None if not 1e-300 < value < 1.0 else math.log(-math.log(value)) - target
 
         y0 = math.log(start)

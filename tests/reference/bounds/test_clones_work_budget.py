@@ -13,7 +13,6 @@ import pytest
 import shuffle_spec.reference.bounds.clones as clones
 from shuffle_spec.reference.bounds.clones import _clone_pair, clone_pair_epsilon, window_tail
 from shuffle_spec.reference.numerics.binomial import probability_pair, window_edges
-from shuffle_spec.reference.numerics.solver import solve_epsilon
 
 # About 0.1 us of CPU a count walked where the walk needs no fresh anchors (measured: 3 s an evaluation of a
 # 3.7e7-count window): 1.6e8 counts keep the certified part of any solve near a quarter of a minute.
@@ -39,7 +38,7 @@ def test_a_solve_stopped_by_its_budget_says_so_and_contains_the_free_one(monkeyp
     reached (it said nothing: the user saw a wide interval with no reason)."""
     eps0, n, delta = 1.0, 10**4, 1e-300
     pair = _clone_pair(eps0, n, probability_pair("fmt21", eps0), window_tail(delta))
-    free = solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta), max_evaluations=10**6)
+    free = clone_pair_epsilon(eps0, n, delta, "fmt21")  # dozens of evaluations, far below its budget: no note
     assert free.note == ""
     monkeypatch.setattr(clones, "CERTIFIED_WORK", 6 * pair.edges.size)
     monkeypatch.setattr(clones, "MIN_CERTIFIED_EVALUATIONS", 1)
@@ -48,6 +47,36 @@ def test_a_solve_stopped_by_its_budget_says_so_and_contains_the_free_one(monkeyp
     assert stopped.upper - stopped.lower > clones.EPS_REL_TOL * stopped.upper
     assert pair.delta_bounds(stopped.upper)[1] <= delta
     assert "work budget" in stopped.note and "wider than the search tolerance" in stopped.note
-    # Unstopped, the same call has no such note (the budget is far above what it needs).
-    monkeypatch.undo()
-    assert "work budget" not in clone_pair_epsilon(eps0, n, delta, "fmt21").note
+
+def test_the_guess_stops_at_its_work_budget(monkeypatch):
+    """The uncertified guess (`_ClonePair.guess_epsilon`) costs one pass over the window per estimate; at n = 1e12,
+    delta = 1e-300 it made 38 estimates (20 s) for a root the 3 certified evaluations allowed there cannot use.
+    With GUESS_WORK counts at most, it stops and returns None (no guess: the certified search brackets)."""
+    eps0, n, delta = 1.0, 10**4, 1e-300
+    pair = _clone_pair(eps0, n, probability_pair("fmt21", eps0), window_tail(delta))
+    calls = []
+    plain = clones._ClonePair.estimate
+
+    def counted(self, eps):
+        calls.append(eps)
+        return plain(self, eps)
+
+    monkeypatch.setattr(clones._ClonePair, "estimate", counted)
+    free = pair.guess_epsilon(delta)
+    assert len(calls) > 2
+    monkeypatch.setattr(clones, "GUESS_WORK", 2 * pair.edges.size)
+    calls.clear()
+    assert pair.guess_epsilon(delta) is None and len(calls) == 2
+    # The same budget is counted afresh by every guess; a larger one gives the free guess, the same float.
+    monkeypatch.setattr(clones, "GUESS_WORK", (len(calls) + 100) * pair.edges.size)
+    calls.clear()
+    assert pair.guess_epsilon(delta) == free
+
+
+def test_largest_windows_get_a_few_estimates_and_small_ones_many():
+    """Estimates allowed: at the largest windows (4.2e7 counts) a handful; at n = 1e12, delta = 1e-9 (1.2e7
+    counts) more than the 7 its guess takes; at windows of up to 1e6 counts (n <= 1e9) at least 100."""
+    largest = window_edges(10**12 - 1, probability_pair("fmt21", 1.0), window_tail(1e-300)).size
+    assert 1 <= clones.GUESS_WORK // largest <= 5
+    assert clones.GUESS_WORK // window_edges(10**12 - 1, probability_pair("fmt21", 1.0), window_tail(1e-9)).size >= 14
+    assert clones.GUESS_WORK // 10**6 >= 100
