@@ -68,7 +68,7 @@ from ..numerics.binomial import (
     window_blocks,
     window_edges,
 )
-from ..core.errors import ParameterError, require_positive, require_probability
+from ..core.errors import ParameterError, require_integer, require_positive, require_probability
 from ..numerics.inversion import largest_argument_within
 from ..numerics.solver import DEFAULT_REL_TOL, MAX_CERTIFIED_EVALUATIONS, solve_epsilon, uncertified_root
 from ..core.limits import RANGES
@@ -101,13 +101,27 @@ def window_tail(delta: float) -> float:
 EPS_REL_TOL = DEFAULT_REL_TOL
 # Certified delta evaluations per solve: typical solves take 3-10, a bad guess up to ~100, and the
 # search's own limits allow ~130. Where the certified bracket of delta cannot resolve the target (delta
-# below ~1e-280, where subnormal caps dominate) it takes them all: minutes to hours at n = 1e12. So the
-# clone bounds bound the total work of a solve: at most CERTIFIED_WORK clone counts summed over the
-# evaluations, and at least MIN_CERTIFIED_EVALUATIONS evaluations (n = 1e12: ~24-40 evaluations of
-# ~10 s). The interval returned when the budget runs out has both ends verified, as always, only wider.
-# (MAX_CERTIFIED_EVALUATIONS = 400: `shuffle_spec.reference.numerics.solver`.)
-MIN_CERTIFIED_EVALUATIONS = 24
-CERTIFIED_WORK = 5e8
+# below ~1e-280, where subnormal caps dominate) it takes them all. So the clone bounds bound the total work
+# of a solve: at most CERTIFIED_WORK clone counts summed over the certified evaluations (one evaluation walks
+# every count of the window once: about 0.1 us a count, several times that where the walk restarts from
+# fresh anchors), and at least MIN_CERTIFIED_EVALUATIONS evaluations: eps0 and the two aimed at an accurate
+# guess, which settle a typical solve. Windows of up to 1e5 counts keep the search's own limit of 400 (n up
+# to 1e7 at every delta); n = 1e8 at delta = 1e-300 (3.7e5 counts) gets 107, twice what its search takes;
+# the largest windows, 4.2e7 counts (n = 1e12, eps0 near 1, delta = 1e-300), get 3 evaluations of ~3 s
+# each, where the former floor of 24 (and 5e8 counts) let such a solve run for minutes. The interval
+# returned when the budget runs out has both ends verified, as always, only wider, and its note says so
+# (WORK_BUDGET_NOTE). (MAX_CERTIFIED_EVALUATIONS = 400: `shuffle_spec.reference.numerics.solver`.)
+MIN_CERTIFIED_EVALUATIONS = 3
+CERTIFIED_WORK = 4e7
+WORK_BUDGET_NOTE = "work budget of the certified search reached (at most {work:.0e} clone counts walked over its delta evaluations): both ends verified, the interval wider than the search tolerance"
+
+
+def certified_evaluation_budget(window_size: int) -> int:
+    """How many certified delta evaluations a clone solve may make over a window of `window_size` counts: at
+    most CERTIFIED_WORK counts walked in all, at least MIN_CERTIFIED_EVALUATIONS, at most the search's own
+    MAX_CERTIFIED_EVALUATIONS."""
+    require_integer("window_size", window_size, minimum=1)
+    return max(MIN_CERTIFIED_EVALUATIONS, min(MAX_CERTIFIED_EVALUATIONS, int(CERTIFIED_WORK / window_size)))
 
 
 _SUBNORMAL_SLACK = 2.0**-1070
@@ -526,6 +540,18 @@ SECANT_STEPS = 12
 SECANT_TOL = 1e-3 * EPS_REL_TOL
 
 
+# The guess's work budget, in window counts (each estimate is one float pass over the window, ~40 ns a count): at
+# most GUESS_WORK // size estimates, then no guess. Windows up to 1e6 counts (n <= 1e9 at every delta) allow 200 or
+# more, far more than a guess takes (5-40); n = 1e12 at delta = 1e-9 (1.2e7 counts) 16, where its guess takes 7; the
+# largest, 4.2e7 counts (n = 1e12, eps0 near 1, delta = 1e-300), 4 (~2 s), where the guess took 38 estimates (20 s
+# under load) for a root that the 3 certified evaluations its search may make there could not certify anyway.
+GUESS_WORK = 2e8
+
+
+class _GuessBudgetSpent(Exception):
+    """The guess has walked its GUESS_WORK window counts (caught in `_ClonePair.guess_epsilon`)."""
+
+
 @dataclass(frozen=True)
 class _ClonePair:
     """The clone-count distribution Bin(n-1, q) on its certified central window, streamed in blocks of at
@@ -602,13 +628,33 @@ class _ClonePair:
             return float(np.sum(weights * _estimate_walk(counts, *coefficients)))  # (not np.dot: BLAS threads cost ms)
         return float(sum(np.sum(part.pmf * _estimate_walk(part.support, *coefficients)) for part in self._blocks()))
 
+    @cached_property
+    def _guess_estimates(self) -> list[int]:
+        """How many estimates the guess running now has made (one counter per pair, reset by each guess)."""
+        return [0]
+
+    def _counted_estimate(self, eps: float) -> float:
+        """`estimate`, counted against the guess's work budget (GUESS_WORK window counts: one pass each)."""
+        if (self._guess_estimates[0] + 1) * self.edges.size > max(GUESS_WORK, self.edges.size):
+            raise _GuessBudgetSpent
+        self._guess_estimates[0] += 1
+        return self.estimate(eps)
+
     def guess_epsilon(self, delta: float) -> float | None:
         """The root of the estimate, log estimate(eps) = log delta, on (0, eps0) (Brent's method), or None
-        when the estimate does not change sign there. Uncertified: `solve_epsilon` verifies around it."""
+        when the estimate does not change sign there, or when the guess would walk more than GUESS_WORK window
+        counts (one pass per estimate). Uncertified: `solve_epsilon` verifies around it."""
+        self._guess_estimates[0] = 0
+        try:
+            return self._guess_epsilon(delta)
+        except _GuessBudgetSpent:
+            return None
+
+    def _guess_epsilon(self, delta: float) -> float | None:
         log_target = math.log(delta)
 
         def gap(eps: float) -> float:
-            return math.log(max(self.estimate(eps), 1e-300)) - log_target
+            return math.log(max(self._counted_estimate(eps), 1e-300)) - log_target
 
         # Start from the Gaussian-mechanism scale: P_c and Q_c differ by a shift of tanh(eps0/2) in the
         # mean of a count with standard deviation sqrt(c)/2, c ~ the window's mean count (within ~2x
@@ -652,7 +698,7 @@ class _ClonePair:
         target = math.log(-math.log(delta))
 
         def h(y: float) -> float | None:
-            value = self.estimate(math.exp(y))
+            value = self._counted_estimate(math.exp(y))
             return None if not 1e-300 < value < 1.0 else math.log(-math.log(value)) - target
 
         y0 = math.log(start)
@@ -731,10 +777,21 @@ def check_clone_inputs(eps0: float, n: int, delta: float, *, statement: str = ST
 def clone_pair_epsilon(eps0: float, n: int, delta: float, kind: str) -> BoundValue:
     """Certified eps(delta) of the clone pair with clone counts Bin(n-1, q), q of `kind` (clone_pair_delta)."""
     pair = _clone_pair(eps0, int(n), probability_pair(kind, eps0), window_tail(delta))
-    budget = max(MIN_CERTIFIED_EVALUATIONS, min(MAX_CERTIFIED_EVALUATIONS, int(CERTIFIED_WORK / pair.edges.size)))
+    budget = certified_evaluation_budget(pair.edges.size)
+    evaluated: list[float] = []
+
+    def delta_bounds(eps: float) -> tuple[float, float]:
+        evaluated.append(eps)
+        return pair.delta_bounds(eps)
+
     # The root encloses the clone pair's own eps; the clone pair dominates every eps0-LDP randomizer's, so it is
     # an upper bound on the shuffled protocol's eps.
-    return solve_epsilon(pair.delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta), max_evaluations=budget).in_direction("upper_bound")
+    found = solve_epsilon(delta_bounds, eps0=eps0, delta=delta, guess=pair.guess_epsilon(delta), max_evaluations=budget)
+    if len(evaluated) >= budget and found.upper - found.lower > EPS_REL_TOL * found.upper:
+        # The search stopped on its budget, not on its tolerance: say so beside any other note.
+        note = "; ".join(part for part in (found.note, WORK_BUDGET_NOTE.format(work=CERTIFIED_WORK)) if part)
+        found = BoundValue(found.lower, found.upper, note, direction=found.direction)
+    return found.in_direction("upper_bound")
 
 
 def clones_numeric(*, eps0: float, n: int, delta: float) -> BoundValue:

@@ -60,13 +60,22 @@ def _histogram_count(n: int, k: int) -> int:
     return math.comb(n + k - 1, k - 1)
 
 
+def _log_histogram_count(n: int, k: int) -> float:
+    """log C(n+k-1, k-1) from log-gamma (relative error ~1e-15 of the log-gammas: far below one unit of log at any
+    n, k of the declared ranges), without building the integer, which has ~1e8 digits at n = 1e8, k = 1e9."""
+    return math.lgamma(n + k) - math.lgamma(k) - math.lgamma(n + 1)
+
+
 def _validate_size(k: int, n: int) -> tuple[int, int]:
     check_k(k)
     require_integer("n", n, minimum=1)
     k, n = int(k), int(n)
     # Work ~ (number of canonical configurations) x (histogram support) x n (the size of the rationals),
-    # configurations x support <= C(n+k-2, k-1) C(n+k-1, k-1) / 2.
-    work = _histogram_count(n - 1, k) * _histogram_count(n, k) // 2 * n
+    # configurations x support <= C(n+k-2, k-1) C(n+k-1, k-1) / 2. Where its log (from log-gamma) exceeds the
+    # limit's by more than 1, the exact work is over the limit too: refused before the exact binomials are built
+    # (their cost grows with their digits: minutes at n = 1e8, k = 1e9); elsewhere the exact count decides.
+    log_work = _log_histogram_count(n - 1, k) + _log_histogram_count(n, k) - math.log(2) + math.log(n)
+    work = MAX_WORK + 1 if log_work > math.log(MAX_WORK) + 1 else _histogram_count(n - 1, k) * _histogram_count(n, k) // 2 * n
     if work > MAX_WORK:
         raise ParameterError("n", n, f"a size with n C(n+k-2, k-1) C(n+k-1, k-1)/2 <= {MAX_WORK} (k = {k}; n <= 66 for k = 2, 15 for k = 3, 8 for k = 4): exact enumeration only for small n")
     return k, n

@@ -58,6 +58,7 @@ CASES += [
     Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 0.0, "n": 4, "delta": 0.1, "k": 3}, fragment="eps0"),
     Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 1.0, "n": 4, "delta": 0.0, "k": 3}, fragment="delta"),
     Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 1.0, "n": 4, "delta": 0.1, "k": 1}, fragment="k"),
+    Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 1.0, "n": 10**8, "delta": 1e-9, "k": 10**9}, fragment="n"),  # refused before any binomial is built
     Case(exact_krr.exact_shuffled_krr_epsilon, (), {"eps0": 800.0, "n": 4, "delta": 0.1, "k": 3}, fragment="eps0"),
 ]
 
