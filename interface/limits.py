@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from types import FrameType, TracebackType
-from typing import Any, Callable, ContextManager
+from typing import Any, Callable, ContextManager, Literal
 
 from ..reference.core.errors import TimeLimitExceeded, TimeLimitInterrupt  # TimeLimitExceeded re-exported: the interface's name for it
 
@@ -249,7 +249,7 @@ class _WallClockLimit:
             raise self.exceeded(f"over {self.seconds:g} s")
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, failure: BaseException | None, trace: TracebackType | None) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, failure: BaseException | None, trace: TracebackType | None) -> Literal[False]:
         if not self.limited:
             return False
         self.take_down()
