@@ -21,6 +21,7 @@ from .randomizers import Randomizer
 __all__ = [
     "shuffled_distribution",
     "neighbouring_datasets",
+    "neighbouring_distributions",
     "exact_shuffled_delta",
     "exact_shuffled_e_eps",
     "exact_shuffled_epsilon",
@@ -34,22 +35,34 @@ def shuffled_distribution(randomizer: Randomizer, dataset: Sequence[Hashable]) -
     """The exact distribution of the shuffled reports of `dataset`, as output-count vectors."""
     if len(dataset) == 0:
         raise ParameterError("dataset", dataset, "at least one input")
-    outputs = randomizer.outputs
-    position = {y: i for i, y in enumerate(outputs)}
-    counts: dict[tuple[int, ...], Probability] = {tuple([0] * len(outputs)): Fraction(1)}
+    position = {y: i for i, y in enumerate(randomizer.outputs)}
+    counts: dict[tuple[int, ...], Probability] = {tuple([0] * len(position)): Fraction(1)}
     for x in dataset:
-        step = randomizer(x)
-        nxt: dict[tuple[int, ...], Probability] = {}
-        for vector, p in counts.items():
-            for y, py in step.items():
-                moved = list(vector)
-                moved[position[y]] += 1
-                key = tuple(moved)
-                nxt[key] = nxt.get(key, 0) + p * py
-        counts = nxt
-        if len(counts) > MAX_SUPPORT:
-            raise ParameterError("len(dataset)", len(dataset), "a size whose shuffled support stays below 2e6 count vectors")
+        counts = _add_report(counts, _report_law(randomizer, x, position), len(dataset))
     return Distribution(counts)
+
+
+def _report_law(randomizer: Randomizer, x: Hashable, position: dict[Hashable, int]) -> list[tuple[int, Probability]]:
+    """The law of one report of input x as (index of the output in the count vector, probability) pairs, in the
+    randomizer's order: read once per report rather than once per count vector it is added to."""
+    return [(position[y], py) for y, py in randomizer(x).items()]
+
+
+def _add_report(
+    counts: dict[tuple[int, ...], Probability], law: list[tuple[int, Probability]], dataset_size: int
+) -> dict[tuple[int, ...], Probability]:
+    """The count-vector distribution after one more report with law `law` (a new dict: `counts` is left as it is,
+    so a shared prefix's distribution can be extended by several reports)."""
+    nxt: dict[tuple[int, ...], Probability] = {}
+    for vector, p in counts.items():
+        for index, py in law:
+            moved = list(vector)
+            moved[index] += 1
+            key = tuple(moved)
+            nxt[key] = nxt.get(key, 0) + p * py
+    if len(nxt) > MAX_SUPPORT:
+        raise ParameterError("len(dataset)", dataset_size, "a size whose shuffled support stays below 2e6 count vectors")
+    return nxt
 
 
 def neighbouring_datasets(inputs: Sequence[Hashable], n: int) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
@@ -64,19 +77,48 @@ def neighbouring_datasets(inputs: Sequence[Hashable], n: int) -> Iterator[tuple[
             yield rest + (x,), rest + (x2,)
 
 
+def neighbouring_distributions(randomizer: Randomizer, n: int) -> Iterator[tuple[Distribution, Distribution]]:
+    """The shuffled distributions (P, Q) of every pair `neighbouring_datasets(randomizer.inputs, n)` lists, in its
+    order: the same distributions as `shuffled_distribution` of each dataset (the same operations in the same order,
+    so the same floats for a float randomizer), with the distribution of each common prefix of the datasets computed
+    once (the datasets come in lexicographic order, so consecutive ones share most of their prefix)."""
+    position = {y: i for i, y in enumerate(randomizer.outputs)}
+    laws: dict[Hashable, list[tuple[int, Probability]]] = {}
+
+    def law(x: Hashable) -> list[tuple[int, Probability]]:
+        if x not in laws:
+            laws[x] = _report_law(randomizer, x, position)
+        return laws[x]
+
+    size = int(n)
+    # prefixes[j] is the count-vector distribution of the first j inputs of `rest`, the last dataset's common part.
+    rest: tuple[Hashable, ...] = ()
+    prefixes: list[dict[tuple[int, ...], Probability]] = [{tuple([0] * len(position)): Fraction(1)}]
+    for d, d2 in neighbouring_datasets(randomizer.inputs, n):
+        new_rest = d[:-1]
+        shared = 0
+        while shared < len(rest) and shared < len(prefixes) - 1 and rest[shared] == new_rest[shared]:
+            shared += 1
+        del prefixes[shared + 1 :]
+        for x in new_rest[shared:]:
+            prefixes.append(_add_report(prefixes[-1], law(x), size))
+        rest = new_rest
+        yield Distribution(_add_report(prefixes[-1], law(d[-1]), size)), Distribution(_add_report(prefixes[-1], law(d2[-1]), size))
+
+
 def exact_shuffled_delta(randomizer: Randomizer, n: int, e_eps: Fraction | float) -> Probability:
     """The exact delta(eps) of the shuffled randomizer over all neighbouring datasets of size n."""
     worst: Probability = Fraction(0)
-    for d, d2 in neighbouring_datasets(randomizer.inputs, n):
-        worst = max(worst, privacy_profile(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), e_eps))
+    for p, q in neighbouring_distributions(randomizer, n):
+        worst = max(worst, privacy_profile(p, q, e_eps))
     return worst
 
 
 def exact_shuffled_e_eps(randomizer: Randomizer, n: int, delta: Probability) -> Probability:
     """The exact smallest e^eps for which the shuffled randomizer on n users is (eps, delta)-DP."""
     worst: Probability = Fraction(1)
-    for d, d2 in neighbouring_datasets(randomizer.inputs, n):
-        worst = max(worst, min_e_eps_for_delta(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), delta))
+    for p, q in neighbouring_distributions(randomizer, n):
+        worst = max(worst, min_e_eps_for_delta(p, q, delta))
     return worst
 
 
