@@ -10,8 +10,9 @@ shuffled randomizer.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
-from typing import Any, Hashable, Iterator, Sequence
+from typing import Any, Hashable, Iterable, Iterator, Sequence
 
 from .distributions import Distribution, Probability
 from .divergences import min_e_eps_for_delta, privacy_profile, safe_log
@@ -35,17 +36,49 @@ def shuffled_distribution(randomizer: Randomizer, dataset: Sequence[Hashable]) -
     """The exact distribution of the shuffled reports of `dataset`, as output-count vectors."""
     if len(dataset) == 0:
         raise ParameterError("dataset", dataset, "at least one input")
-    position = {y: i for i, y in enumerate(randomizer.outputs)}
-    counts: dict[tuple[int, ...], Probability] = {tuple([0] * len(position)): Fraction(1)}
+    laws = _ReportLaws(randomizer, dataset)
+    counts = laws.start()
     for x in dataset:
-        counts = _add_report(counts, _report_law(randomizer, x, position), len(dataset))
-    return Distribution(counts)
+        counts = _add_report(counts, laws.law(x), len(dataset))
+    return laws.distribution(counts, len(dataset))
 
 
-def _report_law(randomizer: Randomizer, x: Hashable, position: dict[Hashable, int]) -> list[tuple[int, Probability]]:
-    """The law of one report of input x as (index of the output in the count vector, probability) pairs, in the
-    randomizer's order: read once per report rather than once per count vector it is added to."""
-    return [(position[y], py) for y, py in randomizer(x).items()]
+class _ReportLaws:
+    """The law of one report of each input, as (index of the output in the count vector, weight) pairs in the
+    randomizer's order, read once rather than once per count vector a report is added to.
+
+    Exact laws (every probability a Fraction) are integer weights over one common denominator D: the counts' weights
+    stay integers, D^j times the probabilities after j reports, and become the same Fractions at the end (exact
+    arithmetic: the values cannot differ, only Fraction's normalisation at every step is saved). Laws with a float
+    keep their probabilities and the counts start at Fraction(1) as they always did: the same float operations in
+    the same order, so the same floats."""
+
+    def __init__(self, randomizer: Randomizer, inputs: Iterable[Hashable]):
+        self._randomizer = randomizer
+        self._position = {y: i for i, y in enumerate(randomizer.outputs)}
+        self._laws: dict[Hashable, list[tuple[int, Probability]]] = {}
+        for x in inputs:
+            if x not in self._laws:
+                self._laws[x] = [(self._position[y], py) for y, py in randomizer(x).items()]
+        weights = [py for law in self._laws.values() for _, py in law]
+        self._denominator = math.lcm(*(w.denominator for w in weights)) if all(isinstance(w, Fraction) for w in weights) else None
+        if self._denominator is not None:
+            for x, law in self._laws.items():
+                self._laws[x] = [(index, int(py * self._denominator)) for index, py in law]
+
+    def law(self, x: Hashable) -> list[tuple[int, Probability]]:
+        return self._laws[x]
+
+    def start(self) -> dict[tuple[int, ...], Probability]:
+        """The count-vector distribution of no report."""
+        return {tuple([0] * len(self._position)): 1 if self._denominator is not None else Fraction(1)}
+
+    def distribution(self, counts: dict[tuple[int, ...], Probability], reports: int) -> Distribution:
+        """The distribution of `counts`, the weights after `reports` reports."""
+        if self._denominator is None:
+            return Distribution(counts)
+        scale = self._denominator**reports
+        return Distribution({vector: Fraction(weight, scale) for vector, weight in counts.items()})
 
 
 def _add_report(
@@ -82,18 +115,11 @@ def neighbouring_distributions(randomizer: Randomizer, n: int) -> Iterator[tuple
     order: the same distributions as `shuffled_distribution` of each dataset (the same operations in the same order,
     so the same floats for a float randomizer), with the distribution of each common prefix of the datasets computed
     once (the datasets come in lexicographic order, so consecutive ones share most of their prefix)."""
-    position = {y: i for i, y in enumerate(randomizer.outputs)}
-    laws: dict[Hashable, list[tuple[int, Probability]]] = {}
-
-    def law(x: Hashable) -> list[tuple[int, Probability]]:
-        if x not in laws:
-            laws[x] = _report_law(randomizer, x, position)
-        return laws[x]
-
+    laws = _ReportLaws(randomizer, randomizer.inputs)
     size = int(n)
     # prefixes[j] is the count-vector distribution of the first j inputs of `rest`, the last dataset's common part.
     rest: tuple[Hashable, ...] = ()
-    prefixes: list[dict[tuple[int, ...], Probability]] = [{tuple([0] * len(position)): Fraction(1)}]
+    prefixes = [laws.start()]
     for d, d2 in neighbouring_datasets(randomizer.inputs, n):
         new_rest = d[:-1]
         shared = 0
@@ -101,9 +127,12 @@ def neighbouring_distributions(randomizer: Randomizer, n: int) -> Iterator[tuple
             shared += 1
         del prefixes[shared + 1 :]
         for x in new_rest[shared:]:
-            prefixes.append(_add_report(prefixes[-1], law(x), size))
+            prefixes.append(_add_report(prefixes[-1], laws.law(x), size))
         rest = new_rest
-        yield Distribution(_add_report(prefixes[-1], law(d[-1]), size)), Distribution(_add_report(prefixes[-1], law(d2[-1]), size))
+        yield (
+            laws.distribution(_add_report(prefixes[-1], laws.law(d[-1]), size), size),
+            laws.distribution(_add_report(prefixes[-1], laws.law(d2[-1]), size), size),
+        )
 
 
 def exact_shuffled_delta(randomizer: Randomizer, n: int, e_eps: Fraction | float) -> Probability:
