@@ -122,7 +122,7 @@ def _neighbouring_pairs(k: int, e: Fraction | float, n: int) -> Iterator[tuple[D
     # Exact rows as integer weights over their common denominator D: the histograms' weights stay integers (D^j times
     # the probabilities after j users) and become the same Fractions at the end, without Fraction's gcd at every
     # step (the rows of a double's e^eps0 have 50-bit numerators). Float rows keep their operations.
-    denominator = math.lcm(*(p.denominator for row in rows for p in row)) if isinstance(e, Fraction) else None
+    denominator = math.lcm(*(p.denominator for row in rows for p in row if isinstance(p, Fraction))) if isinstance(e, Fraction) else None
     if denominator is not None:
         rows = [[int(p * denominator) for p in row] for row in rows]
         one = 1
@@ -149,7 +149,7 @@ def _neighbouring_pairs(k: int, e: Fraction | float, n: int) -> Iterator[tuple[D
         if denominator is None:
             return Distribution(weights)
         scale = denominator**n
-        return Distribution({histogram: Fraction(w, scale) for histogram, w in weights.items()})
+        return Distribution({histogram: Fraction(int(w), scale) for histogram, w in weights.items()})  # integer weights here
 
     for rest in walk((), start):
         yield distribution(_add_user(rest, rows[0])), distribution(_add_user(rest, rows[1]))

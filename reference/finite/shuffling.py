@@ -61,7 +61,8 @@ class _ReportLaws:
             if x not in self._laws:
                 self._laws[x] = [(self._position[y], py) for y, py in randomizer(x).items()]
         weights = [py for law in self._laws.values() for _, py in law]
-        self._denominator = math.lcm(*(w.denominator for w in weights)) if all(isinstance(w, Fraction) for w in weights) else None
+        exact = [w for w in weights if isinstance(w, Fraction)]
+        self._denominator = math.lcm(*(w.denominator for w in exact)) if len(exact) == len(weights) else None
         if self._denominator is not None:
             for x, law in self._laws.items():
                 self._laws[x] = [(index, int(py * self._denominator)) for index, py in law]
@@ -78,7 +79,7 @@ class _ReportLaws:
         if self._denominator is None:
             return Distribution(counts)
         scale = self._denominator**reports
-        return Distribution({vector: Fraction(weight, scale) for vector, weight in counts.items()})
+        return Distribution({vector: Fraction(int(weight), scale) for vector, weight in counts.items()})  # integer weights here
 
 
 def _add_report(
