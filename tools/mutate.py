@@ -154,8 +154,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("bin.ratio", "reference/numerics/binomial.py", "        ratios = ((m - (ks - 1.0)) / ks) * rho  # ks = k0+1, ...; r_{k-1} = (m-k+1)/k * p/q",
            "        ratios = ((m - ks) / ks) * rho", ("tests/reference/numerics/test_binomial.py",), "binomial recurrence off by one"),
     # --- exact shuffled distributions ---
-    Mutant("shuf.worst", "reference/finite/shuffling.py", "        worst = max(worst, privacy_profile(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), e_eps))",
-           "        worst = min(worst, privacy_profile(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), e_eps))", (IND, "tests/reference/finite/test_shuffling.py", "tests/properties/test_soundness.py"), "exact shuffled delta takes the best pair"),
+    Mutant("shuf.worst", "reference/finite/shuffling.py", "        worst = max(worst, privacy_profile(p, q, e_eps))",
+           "        worst = min(worst, privacy_profile(p, q, e_eps))", (IND, "tests/reference/finite/test_shuffling.py", "tests/properties/test_soundness.py"), "exact shuffled delta takes the best pair"),
+    Mutant("shuf.prefix", "reference/finite/shuffling.py", "        del prefixes[shared + 1 :]",
+           "        del prefixes[shared + 2 :]", ("tests/reference/finite/test_shuffling.py",), "a stale prefix's distribution reused for the next dataset"),
     Mutant("ebr.all", "reference/exact/binary_rr.py", "    return one_direction_delta(eps0=eps0, n=int(n) - int(width), k=start, eps=eps)",
            "    return one_direction_delta(eps0=eps0, n=int(n) - int(width) // 2, k=start, eps=eps)", ("tests/reference/exact/test_binary_rr_values.py",), "removal bound of a block removes too few users"),
     Mutant("rr.keep", "reference/finite/randomizers.py", "    keep, other = e / denominator, 1 / denominator if isinstance(e, float) else Fraction(1) / denominator",

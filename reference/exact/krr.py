@@ -128,6 +128,13 @@ def _neighbouring_pairs(k: int, e: Fraction | float, n: int) -> Iterator[tuple[D
     """(P, Q): the shuffled histograms of (rest, 0) and (rest, 1) for every canonical rest."""
     rows = [_krr_row(k, e, x) for x in range(k)]
     one = Fraction(1) if isinstance(e, Fraction) else 1.0
+    # Exact rows as integer weights over their common denominator D: the histograms' weights stay integers (D^j times
+    # the probabilities after j users) and become the same Fractions at the end, without Fraction's gcd at every
+    # step (the rows of a double's e^eps0 have 50-bit numerators). Float rows keep their operations.
+    denominator = math.lcm(*(p.denominator for row in rows for p in row if isinstance(p, Fraction))) if isinstance(e, Fraction) else None
+    if denominator is not None:
+        rows = [[int(p * denominator) for p in row] for row in rows]
+        one = 1
     start: dict[Histogram, Probability] = {(0,) * k: one}
     wanted = set(canonical_rest_counts(k, n))
     prefixes = {c[:i] for c in wanted for i in range(k + 1)}
@@ -147,8 +154,14 @@ def _neighbouring_pairs(k: int, e: Fraction | float, n: int) -> Iterator[tuple[D
             if candidate in prefixes:
                 yield from walk(candidate, current)
 
+    def distribution(weights: dict[Histogram, Probability]) -> Distribution:
+        if denominator is None:
+            return Distribution(weights)
+        scale = denominator**n
+        return Distribution({histogram: Fraction(int(w), scale) for histogram, w in weights.items()})  # integer weights here
+
     for rest in walk((), start):
-        yield Distribution(_add_user(rest, rows[0])), Distribution(_add_user(rest, rows[1]))
+        yield distribution(_add_user(rest, rows[0])), distribution(_add_user(rest, rows[1]))
 
 
 def exact_shuffled_krr_delta(k: int, e_eps0: Fraction | float, n: int, e_eps: Fraction | float) -> Probability:

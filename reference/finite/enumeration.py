@@ -2,8 +2,9 @@
 and the work of that enumeration, estimated before it starts.
 
 `shuffling.neighbouring_datasets` lists every pair of neighbouring datasets of size n up to order (a common
-multiset of n - 1 inputs, x != x'); `shuffling.shuffled_distribution` gives the exact distribution of each
-dataset's shuffled reports (output-count vectors), and `divergences.min_e_eps_for_delta` the smallest e^eps
+multiset of n - 1 inputs, x != x'); `shuffling.neighbouring_distributions` gives the exact distribution of each
+dataset's shuffled reports (output-count vectors; the same as `shuffling.shuffled_distribution`, each common prefix
+computed once), and `divergences.min_e_eps_for_delta` the smallest e^eps
 with the pair (eps, delta)-close, exactly (BBGN19 Thm 5.2: DP iff the hockey-stick divergence is at most
 delta). The largest over all pairs is the exact central e^eps of the shuffled randomizer (the shuffled
 output depends on a dataset only through its multiset of inputs, so no other pair can do worse).
@@ -27,7 +28,7 @@ from ..core.errors import ParameterError, require_integer
 from .distributions import Probability
 from .divergences import min_e_eps_for_delta
 from .randomizers import Randomizer
-from .shuffling import neighbouring_datasets, shuffled_distribution
+from .shuffling import neighbouring_distributions
 
 __all__ = [
     "EnumerationWork",
@@ -117,8 +118,8 @@ def exact_shuffled_e_eps_enumerated(
     target = Fraction(delta)
     total = neighbouring_pair_count(len(randomizer.inputs), int(n))
     worst: Probability = Fraction(1)
-    for index, (d, d2) in enumerate(neighbouring_datasets(randomizer.inputs, int(n)), start=1):
-        worst = max(worst, min_e_eps_for_delta(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), target))
+    for index, (p, q) in enumerate(neighbouring_distributions(randomizer, int(n)), start=1):
+        worst = max(worst, min_e_eps_for_delta(p, q, target))
         if progress is not None:
             progress(index, total)
     return worst

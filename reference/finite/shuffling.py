@@ -10,8 +10,9 @@ shuffled randomizer.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
-from typing import Any, Hashable, Iterator, Sequence
+from typing import Any, Hashable, Iterable, Iterator, Sequence
 
 from .distributions import Distribution, Probability
 from .divergences import min_e_eps_for_delta, privacy_profile, safe_log
@@ -21,6 +22,7 @@ from .randomizers import Randomizer
 __all__ = [
     "shuffled_distribution",
     "neighbouring_datasets",
+    "neighbouring_distributions",
     "exact_shuffled_delta",
     "exact_shuffled_e_eps",
     "exact_shuffled_epsilon",
@@ -34,22 +36,67 @@ def shuffled_distribution(randomizer: Randomizer, dataset: Sequence[Hashable]) -
     """The exact distribution of the shuffled reports of `dataset`, as output-count vectors."""
     if len(dataset) == 0:
         raise ParameterError("dataset", dataset, "at least one input")
-    outputs = randomizer.outputs
-    position = {y: i for i, y in enumerate(outputs)}
-    counts: dict[tuple[int, ...], Probability] = {tuple([0] * len(outputs)): Fraction(1)}
+    laws = _ReportLaws(randomizer, dataset)
+    counts = laws.start()
     for x in dataset:
-        step = randomizer(x)
-        nxt: dict[tuple[int, ...], Probability] = {}
-        for vector, p in counts.items():
-            for y, py in step.items():
-                moved = list(vector)
-                moved[position[y]] += 1
-                key = tuple(moved)
-                nxt[key] = nxt.get(key, 0) + p * py
-        counts = nxt
-        if len(counts) > MAX_SUPPORT:
-            raise ParameterError("len(dataset)", len(dataset), "a size whose shuffled support stays below 2e6 count vectors")
-    return Distribution(counts)
+        counts = _add_report(counts, laws.law(x), len(dataset))
+    return laws.distribution(counts, len(dataset))
+
+
+class _ReportLaws:
+    """The law of one report of each input, as (index of the output in the count vector, weight) pairs in the
+    randomizer's order, read once rather than once per count vector a report is added to.
+
+    Exact laws (every probability a Fraction) are integer weights over one common denominator D: the counts' weights
+    stay integers, D^j times the probabilities after j reports, and become the same Fractions at the end (exact
+    arithmetic: the values cannot differ, only Fraction's normalisation at every step is saved). Laws with a float
+    keep their probabilities and the counts start at Fraction(1) as they always did: the same float operations in
+    the same order, so the same floats."""
+
+    def __init__(self, randomizer: Randomizer, inputs: Iterable[Hashable]):
+        self._randomizer = randomizer
+        self._position = {y: i for i, y in enumerate(randomizer.outputs)}
+        self._laws: dict[Hashable, list[tuple[int, Probability]]] = {}
+        for x in inputs:
+            if x not in self._laws:
+                self._laws[x] = [(self._position[y], py) for y, py in randomizer(x).items()]
+        weights = [py for law in self._laws.values() for _, py in law]
+        exact = [w for w in weights if isinstance(w, Fraction)]
+        self._denominator = math.lcm(*(w.denominator for w in exact)) if len(exact) == len(weights) else None
+        if self._denominator is not None:
+            for x, law in self._laws.items():
+                self._laws[x] = [(index, int(py * self._denominator)) for index, py in law]
+
+    def law(self, x: Hashable) -> list[tuple[int, Probability]]:
+        return self._laws[x]
+
+    def start(self) -> dict[tuple[int, ...], Probability]:
+        """The count-vector distribution of no report."""
+        return {tuple([0] * len(self._position)): 1 if self._denominator is not None else Fraction(1)}
+
+    def distribution(self, counts: dict[tuple[int, ...], Probability], reports: int) -> Distribution:
+        """The distribution of `counts`, the weights after `reports` reports."""
+        if self._denominator is None:
+            return Distribution(counts)
+        scale = self._denominator**reports
+        return Distribution({vector: Fraction(int(weight), scale) for vector, weight in counts.items()})  # integer weights here
+
+
+def _add_report(
+    counts: dict[tuple[int, ...], Probability], law: list[tuple[int, Probability]], dataset_size: int
+) -> dict[tuple[int, ...], Probability]:
+    """The count-vector distribution after one more report with law `law` (a new dict: `counts` is left as it is,
+    so a shared prefix's distribution can be extended by several reports)."""
+    nxt: dict[tuple[int, ...], Probability] = {}
+    for vector, p in counts.items():
+        for index, py in law:
+            moved = list(vector)
+            moved[index] += 1
+            key = tuple(moved)
+            nxt[key] = nxt.get(key, 0) + p * py
+    if len(nxt) > MAX_SUPPORT:
+        raise ParameterError("len(dataset)", dataset_size, "a size whose shuffled support stays below 2e6 count vectors")
+    return nxt
 
 
 def neighbouring_datasets(inputs: Sequence[Hashable], n: int) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
@@ -64,19 +111,44 @@ def neighbouring_datasets(inputs: Sequence[Hashable], n: int) -> Iterator[tuple[
             yield rest + (x,), rest + (x2,)
 
 
+def neighbouring_distributions(randomizer: Randomizer, n: int) -> Iterator[tuple[Distribution, Distribution]]:
+    """The shuffled distributions (P, Q) of every pair `neighbouring_datasets(randomizer.inputs, n)` lists, in its
+    order: the same distributions as `shuffled_distribution` of each dataset (the same operations in the same order,
+    so the same floats for a float randomizer), with the distribution of each common prefix of the datasets computed
+    once (the datasets come in lexicographic order, so consecutive ones share most of their prefix)."""
+    laws = _ReportLaws(randomizer, randomizer.inputs)
+    size = int(n)
+    # prefixes[j] is the count-vector distribution of the first j inputs of `rest`, the last dataset's common part.
+    rest: tuple[Hashable, ...] = ()
+    prefixes = [laws.start()]
+    for d, d2 in neighbouring_datasets(randomizer.inputs, n):
+        new_rest = d[:-1]
+        shared = 0
+        while shared < len(rest) and shared < len(prefixes) - 1 and rest[shared] == new_rest[shared]:
+            shared += 1
+        del prefixes[shared + 1 :]
+        for x in new_rest[shared:]:
+            prefixes.append(_add_report(prefixes[-1], laws.law(x), size))
+        rest = new_rest
+        yield (
+            laws.distribution(_add_report(prefixes[-1], laws.law(d[-1]), size), size),
+            laws.distribution(_add_report(prefixes[-1], laws.law(d2[-1]), size), size),
+        )
+
+
 def exact_shuffled_delta(randomizer: Randomizer, n: int, e_eps: Fraction | float) -> Probability:
     """The exact delta(eps) of the shuffled randomizer over all neighbouring datasets of size n."""
     worst: Probability = Fraction(0)
-    for d, d2 in neighbouring_datasets(randomizer.inputs, n):
-        worst = max(worst, privacy_profile(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), e_eps))
+    for p, q in neighbouring_distributions(randomizer, n):
+        worst = max(worst, privacy_profile(p, q, e_eps))
     return worst
 
 
 def exact_shuffled_e_eps(randomizer: Randomizer, n: int, delta: Probability) -> Probability:
     """The exact smallest e^eps for which the shuffled randomizer on n users is (eps, delta)-DP."""
     worst: Probability = Fraction(1)
-    for d, d2 in neighbouring_datasets(randomizer.inputs, n):
-        worst = max(worst, min_e_eps_for_delta(shuffled_distribution(randomizer, d), shuffled_distribution(randomizer, d2), delta))
+    for p, q in neighbouring_distributions(randomizer, n):
+        worst = max(worst, min_e_eps_for_delta(p, q, delta))
     return worst
 
 

@@ -50,6 +50,7 @@ CASES = [
     Case(composition.compose_randomizers, (RR, randomizers.k_randomized_response(3, 2)), fragment="randomizers[1].inputs"),
     Case(shuffling.shuffled_distribution, (RR, []), fragment="dataset"),
     Case(shuffling.neighbouring_datasets, ([0, 1], 0), fragment="n"),
+    Case(shuffling.neighbouring_distributions, (RR, 0), fragment="n"),
     Case(shuffling.exact_shuffled_e_eps, (RR, 3, 2), fragment="delta"),
     Case(shuffling.exact_shuffled_delta, (RR, 3, 0), fragment="e_eps"),
     Case(shuffling.exact_shuffled_epsilon, (RR, 0, Fraction(1, 10)), fragment="n"),

@@ -9,8 +9,13 @@ from hypothesis import strategies as st
 
 from shuffle_spec.reference.finite.distributions import Distribution
 from shuffle_spec.reference.finite.divergences import ldp_ratio, min_e_eps_for_delta
-from shuffle_spec.reference.finite.randomizers import binary_randomized_response
-from shuffle_spec.reference.finite.shuffling import exact_shuffled_e_eps, neighbouring_datasets, shuffled_distribution
+from shuffle_spec.reference.finite.randomizers import Randomizer, binary_randomized_response
+from shuffle_spec.reference.finite.shuffling import (
+    exact_shuffled_e_eps,
+    neighbouring_datasets,
+    neighbouring_distributions,
+    shuffled_distribution,
+)
 from support.strategies import ldp_randomizers
 
 
@@ -45,6 +50,20 @@ def test_neighbouring_datasets_cover_every_multiset_pair_once():
     # multisets of size 2 over 3 symbols (6) times unordered distinct pairs (3)
     assert len(pairs) == 6 * 3
     assert all(d[:-1] == d2[:-1] and d[-1] != d2[-1] for d, d2 in pairs)
+
+
+@given(ldp_randomizers(max_inputs=3, max_outputs=3), st.integers(1, 4), st.booleans())
+def test_neighbouring_distributions_are_the_shuffled_distributions_of_the_listed_datasets(pair, n, as_floats):
+    """The pairs' distributions, built with each common prefix computed once (and exact laws in integer weights),
+    are exactly those built from scratch for each dataset `neighbouring_datasets` lists, in its order: the same
+    Fractions, and for a float randomizer the same floats."""
+    r, _ = pair
+    if as_floats:
+        r = Randomizer({x: Distribution({y: float(p) for y, p in r(x).items()}) for x in r.inputs})
+    listed = [(shuffled_distribution(r, d), shuffled_distribution(r, d2)) for d, d2 in neighbouring_datasets(r.inputs, n)]
+    built = list(neighbouring_distributions(r, n))
+    assert [(list(p.items()), list(q.items())) for p, q in built] == [(list(p.items()), list(q.items())) for p, q in listed]
+    assert all(p.is_exact != as_floats and q.is_exact != as_floats for p, q in built)
 
 
 @given(st.fractions(Fraction(11, 10), 6, max_denominator=10), st.integers(2, 5), st.fractions(Fraction(1, 1000), Fraction(1, 3), max_denominator=1000))
