@@ -39,6 +39,27 @@ def test_shuffled_binary_rr_count_is_a_sum_of_bernoullis(e, dataset):
     del ones, zeros
 
 
+@given(ldp_randomizers(max_inputs=3, max_outputs=3), st.data())
+def test_shuffled_distribution_is_the_direct_sum_over_every_report_tuple(pair, data):
+    """The count-vector law of a dataset's shuffled reports, for any exact randomizer (its rows with different
+    denominators), equals the sum over every tuple of reports of the product of their probabilities, enumerated
+    here directly in Fractions: an independent check of the integer-weight arithmetic of `shuffled_distribution`."""
+    r, _ = pair
+    dataset = data.draw(st.lists(st.sampled_from(list(r.inputs)), min_size=1, max_size=4))
+    outputs = list(r.outputs)
+    expected: dict[tuple[int, ...], Fraction] = {}
+    for reports in itertools.product(outputs, repeat=len(dataset)):
+        prob = Fraction(1)
+        for x, y in zip(dataset, reports, strict=True):
+            prob *= r(x).get(y, Fraction(0))
+        if prob:
+            counts = tuple(reports.count(y) for y in outputs)
+            expected[counts] = expected.get(counts, Fraction(0)) + prob
+    shuffled = shuffled_distribution(r, dataset)
+    assert dict(shuffled.items()) == expected
+    assert all(isinstance(p, Fraction) for p in shuffled.values())
+
+
 @given(ldp_randomizers(max_inputs=3, max_outputs=3), st.integers(1, 3), st.fractions(0, Fraction(1, 2), max_denominator=20))
 def test_shuffling_never_costs_more_than_the_local_epsilon(pair, n, delta):
     r, e = pair
